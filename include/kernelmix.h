@@ -1,0 +1,276 @@
+/*
+ * kernelmix — learning with multiple kernels.
+ *
+ * One header for the whole public API. Conventions:
+ *  - every fallible function returns km_status; on failure km_last_error() gives a one-line message
+ *    (thread-local) naming the file, line and problem where there is one;
+ *  - heavy objects are opaque handles created by km_X_new/read/load and released by km_X_free
+ *    (every free accepts NULL);
+ *  - parameter blocks are plain structs initialised with km_X_default();
+ *  - the library never prints, never exits and never aborts: messages go to the km_log_fn callback.
+ */
+#ifndef KERNELMIX_H
+#define KERNELMIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------------------
+ * Status, errors, logging
+ * ---------------------------------------------------------------------------------------------- */
+
+typedef enum km_status {
+    KM_OK = 0,
+    KM_EINVAL = 1,        /* invalid argument or parameter value */
+    KM_ENOMEM = 2,        /* allocation failed */
+    KM_EIO = 3,           /* a file could not be opened, read or written */
+    KM_EFORMAT = 4,       /* malformed input file or model */
+    KM_ENOTCONV = 5,      /* a solver stopped at its iteration or time limit */
+    KM_EINTERRUPTED = 6   /* the caller's progress callback asked to stop */
+} km_status;
+
+/* Message of the last failure in this thread ("" when none). Valid until the next failing call. */
+const char *km_last_error(void);
+/* Short name of a status code, e.g. "KM_EFORMAT". */
+const char *km_status_name(km_status status);
+/* Library version, "MAJOR.MINOR.PATCH". */
+const char *km_version(void);
+
+typedef enum km_log_level { KM_LOG_ERROR = 0, KM_LOG_WARNING = 1, KM_LOG_INFO = 2, KM_LOG_DEBUG = 3 } km_log_level;
+/* Receives the library's log lines (no trailing newline). */
+typedef void (*km_log_fn)(void *user, km_log_level level, const char *message);
+
+/* ------------------------------------------------------------------------------------------------
+ * Datasets: rows of features (dense or sparse) with optional labels
+ * ---------------------------------------------------------------------------------------------- */
+
+typedef struct km_dataset km_dataset;
+
+/* LIBSVM sparse format: "label idx:val idx:val ...", indices 1-based and strictly ascending.
+ * With KM_READ_PRECOMPUTED the rows are LIBSVM precomputed-kernel rows "label 0:id 1:K(x,x_1) ...":
+ * the 0:id entry is required and every row must give the same number of kernel values. */
+#define KM_READ_PRECOMPUTED 1u
+km_status km_dataset_read_libsvm(const char *path, unsigned flags, km_dataset **out);
+
+typedef struct km_csv_options {
+    int label_column;   /* 0-based column of the label; negative counts from the end (-1 = last);
+                           KM_CSV_NO_LABEL for unlabelled data. Default -1. */
+    int header;         /* 1: first line is a header, 0: no header, -1: detect (non-numeric first line). */
+    char delimiter;     /* ',' by default; 0 detects ',', ';', tab or whitespace from the first line. */
+} km_csv_options;
+#define KM_CSV_NO_LABEL (-1000000)
+km_csv_options km_csv_options_default(void);
+/* Dense CSV, one row per line; gzip-compressed files are not read (decompress first). */
+km_status km_dataset_read_csv(const char *path, const km_csv_options *options, km_dataset **out);
+
+/* Copies a dense row-major n×d matrix and n labels (labels may be NULL). */
+km_status km_dataset_from_dense(size_t n, size_t d, const double *X, const double *labels, km_dataset **out);
+/* New dataset holding the given rows (copied, in the given order). */
+km_status km_dataset_subset(const km_dataset *data, const size_t *rows, size_t n_rows, km_dataset **out);
+/* Writes LIBSVM sparse format (zeros omitted, values with 17 significant digits). */
+km_status km_dataset_write_libsvm(const km_dataset *data, const char *path);
+void km_dataset_free(km_dataset *data);
+
+size_t km_dataset_rows(const km_dataset *data);
+/* Number of feature columns (the largest index for sparse data). */
+size_t km_dataset_dim(const km_dataset *data);
+/* Labels, one per row, or NULL when the dataset has none. */
+const double *km_dataset_labels(const km_dataset *data);
+/* Value of feature j (0-based) in row i. */
+double km_dataset_value(const km_dataset *data, size_t i, size_t j);
+
+/* ------------------------------------------------------------------------------------------------
+ * Matrices (precomputed kernels)
+ * ---------------------------------------------------------------------------------------------- */
+
+typedef struct km_matrix {
+    size_t rows, cols;
+    double *data;       /* row-major rows×cols */
+} km_matrix;
+
+typedef enum km_dtype { KM_FLOAT64 = 1, KM_FLOAT32 = 2 } km_dtype;
+
+/* Reads a matrix file. Binary format (little-endian): 8 bytes magic "KMMATRIX", uint32 version (1),
+ * uint32 dtype (1 = float64, 2 = float32), uint64 rows, uint64 cols, then rows×cols values row-major.
+ * Any other file is read as LIBSVM precomputed-kernel text ("label 0:id 1:v 2:v ..."), one row a line. */
+km_status km_matrix_read(const char *path, km_matrix **out);
+/* Writes the binary format, atomically (temporary file + rename). */
+km_status km_matrix_write(const km_matrix *matrix, const char *path, km_dtype dtype);
+km_status km_matrix_new(size_t rows, size_t cols, km_matrix **out);   /* zero-filled */
+void km_matrix_free(km_matrix *matrix);
+
+/* ------------------------------------------------------------------------------------------------
+ * Kernels and kernel sets
+ * ---------------------------------------------------------------------------------------------- */
+
+typedef enum km_kernel_type {
+    KM_KERNEL_LINEAR = 0,     /* <x,x'> */
+    KM_KERNEL_POLY = 1,       /* (gamma <x,x'> + coef0)^degree */
+    KM_KERNEL_RBF = 2,        /* exp(-gamma ||x-x'||^2), gamma = 1/(2 sigma^2) */
+    KM_KERNEL_SIGMOID = 3,    /* tanh(gamma <x,x'> + coef0) */
+    KM_KERNEL_PRECOMPUTED = 4,/* values from a matrix */
+    KM_KERNEL_CHI2 = 5,       /* exp(-gamma sum_j (x_j-x'_j)^2/(x_j+x'_j)), features >= 0 */
+    KM_KERNEL_HISTINT = 6     /* sum_j min(x_j, x'_j), features >= 0 */
+} km_kernel_type;
+
+typedef enum km_normalization {
+    KM_NORM_NONE = 0,
+    KM_NORM_MULTIPLICATIVE = 1, /* k / c, c = mean k(x,x) - mean k(x,x')  (unit variance in feature space) */
+    KM_NORM_SPHERICAL = 2,      /* k(x,x') / sqrt(k(x,x) k(x',x')) */
+    KM_NORM_TRACE = 3           /* k / (tr K / n) */
+} km_normalization;
+
+/* A kernel set: M base kernels, each a formula on all features or a feature subset, with its
+ * normalization. Data-dependent values (default widths, normalization constants) are fitted on the
+ * training rows by km_train and stored in the model. */
+typedef struct km_kernel_set km_kernel_set;
+
+km_status km_kernel_set_new(km_kernel_set **out);
+void km_kernel_set_free(km_kernel_set *set);
+
+/* Adds the kernels a spec expands to. Grammar (see docs/kernels.md):
+ *   SPEC   := TYPE [':' OPTION]*        TYPE := linear|poly|rbf|sigmoid|chi2|histint|precomputed
+ *   OPTION := KEY '=' VALUES            VALUES := VALUE (',' VALUE)* | a..b | B^a..B^b
+ * keys: gamma, sigma, degree, coef0, features (e.g. 1-10,15 or "each"), norm
+ * (none|mult|spherical|trace), center (0|1), file (precomputed). A list or range of values expands to
+ * one kernel per value (the cross product when several keys have lists); "features=each" gives one
+ * kernel per feature. gamma=auto (default for rbf) is 1/mean ||x-x'||^2; a value followed by "/mean"
+ * is relative to that mean (rbf) or to the mean chi^2 distance (chi2). */
+km_status km_kernel_set_add_spec(km_kernel_set *set, const char *spec);
+/* Adds every spec of a file, one per line; blank lines and lines starting with '#' are skipped. */
+km_status km_kernel_set_add_file(km_kernel_set *set, const char *path);
+/* Adds one precomputed kernel backed by the caller's n×n training matrix (not copied, not freed;
+ * it must outlive every use of the set). */
+km_status km_kernel_set_add_matrix(km_kernel_set *set, const km_matrix *train_kernel, km_normalization norm,
+                                   int center);
+/* Number of base kernels M. */
+size_t km_kernel_set_size(const km_kernel_set *set);
+/* Canonical spec of kernel m (e.g. "rbf:gamma=0.03125:features=1-10:norm=mult") into buf;
+ * returns the full length like snprintf. */
+size_t km_kernel_set_describe(const km_kernel_set *set, size_t m, char *buf, size_t size);
+
+/* ------------------------------------------------------------------------------------------------
+ * Training
+ * ---------------------------------------------------------------------------------------------- */
+
+typedef enum km_task {
+    KM_TASK_SVC = 0,       /* C-support vector classification */
+    KM_TASK_SVR = 3,       /* epsilon-support vector regression (numbers follow LIBSVM's -s) */
+    KM_TASK_ONECLASS = 2   /* one-class SVM, nu-parametrised */
+} km_task;
+
+typedef enum km_multiclass { KM_MULTICLASS_OVO = 0, KM_MULTICLASS_OVR = 1 } km_multiclass;
+
+/* Progress callback: called between solver stages; return non-zero to stop (km_train then fails
+ * with KM_EINTERRUPTED). */
+typedef int (*km_progress_fn)(void *user, const char *stage, double fraction);
+
+typedef struct km_params {
+    km_task task;
+    double C;                    /* loss weight (SVC, SVR), > 0; default 1 */
+    double epsilon;              /* SVR tube half-width, >= 0; default 0.1 */
+    double nu;                   /* one-class nu in (0,1]; default 0.5 */
+    double tolerance;            /* SMO stopping tolerance on the KKT violation (-e); default 1e-3 */
+    int shrinking;               /* default 1 */
+    double cache_mb;             /* kernel cache in MiB (-m); default 100 */
+    km_multiclass multiclass;    /* default one-vs-one */
+    /* class weights: C of class class_weight_labels[k] is multiplied by class_weights[k] */
+    size_t n_class_weights;
+    const double *class_weight_labels;
+    const double *class_weights;
+    /* fixed kernel weights d_m of the combination sum_m d_m k_m (M values, >= 0); NULL: uniform 1 */
+    const double *kernel_weights;
+    long max_iter;               /* SMO iteration limit, <= 0: none */
+    uint64_t seed;               /* randomness (fold assignment, subsampling); same seed, same result */
+    km_log_fn log;               /* NULL: silent */
+    void *log_user;
+    km_progress_fn progress;     /* NULL: none */
+    void *progress_user;
+} km_params;
+
+km_params km_params_default(void);
+
+typedef struct km_model km_model;
+
+/* Trains on the labelled dataset with the kernel set (whose data-dependent values are fitted and
+ * copied into the model; the set itself is not modified). Precomputed kernels refer to training rows
+ * by position: row i of the dataset is row/column i of every precomputed matrix. For a dataset read
+ * with KM_READ_PRECOMPUTED, a "precomputed" kernel without a file takes its values from the rows
+ * themselves (LIBSVM's -t 4). */
+km_status km_train(const km_dataset *train, const km_kernel_set *kernels, const km_params *params,
+                   km_model **out);
+
+/* ------------------------------------------------------------------------------------------------
+ * Prediction
+ * ---------------------------------------------------------------------------------------------- */
+
+/* Number of decision values per row: 1 for binary, SVR and one-class; k(k-1)/2 for one-vs-one and k
+ * for one-vs-rest with k classes. */
+size_t km_model_n_decision(const km_model *model);
+
+/* Predicts the rows of test. test_kernels gives, for each precomputed kernel of the model in kernel
+ * order, the matrix of kernel values between test rows and training rows (rows = test rows,
+ * cols = training rows); NULL when the model has no precomputed kernel from a file.
+ * labels: n_test outputs (class label, or regression value, or +1/-1 for one-class);
+ * decision: NULL or n_test × km_model_n_decision values, row-major. */
+km_status km_predict(const km_model *model, const km_dataset *test, const km_matrix *const *test_kernels,
+                     double *labels, double *decision);
+
+/* ------------------------------------------------------------------------------------------------
+ * Models
+ * ---------------------------------------------------------------------------------------------- */
+
+/* Writes the model atomically (temporary file, fsync, rename): a reader never sees half a model. */
+km_status km_model_save(const km_model *model, const char *path);
+/* Reads a model; a truncated, corrupt (checksum) or newer-version file fails with KM_EFORMAT. */
+km_status km_model_load(const char *path, km_model **out);
+void km_model_free(km_model *model);
+
+km_task km_model_task(const km_model *model);
+size_t km_model_n_kernels(const km_model *model);
+/* Canonical spec of kernel m with its fitted values (see km_kernel_set_describe). */
+size_t km_model_kernel_describe(const km_model *model, size_t m, char *buf, size_t size);
+/* Number of classes (0 for SVR and one-class) and their labels in model order. */
+size_t km_model_n_classes(const km_model *model);
+const double *km_model_labels(const km_model *model);
+/* Number of binary or regression machines (1 except multiclass), and per machine: kernel weights
+ * (M values), number of support vectors, dual objective value, bias b (f(x) = sum ... + b). */
+size_t km_model_n_machines(const km_model *model);
+const double *km_model_kernel_weights(const km_model *model, size_t machine);
+size_t km_model_n_sv(const km_model *model, size_t machine);
+double km_model_objective(const km_model *model, size_t machine);
+double km_model_bias(const km_model *model, size_t machine);
+/* Total distinct support vectors over all machines. */
+size_t km_model_n_sv_total(const km_model *model);
+
+/* ------------------------------------------------------------------------------------------------
+ * Metrics and cross-validation
+ * ---------------------------------------------------------------------------------------------- */
+
+double km_accuracy(const double *truth, const double *predicted, size_t n);
+/* Mean of the per-class recalls. */
+double km_balanced_accuracy(const double *truth, const double *predicted, size_t n);
+/* Matthews correlation of binary labels (positive = the larger label); 0 when undefined. */
+double km_mcc(const double *truth, const double *predicted, size_t n);
+/* Area under the ROC curve of scores for binary truth (positive = the larger label); ties count 1/2.
+ * KM_EINVAL when only one class is present. */
+km_status km_auc(const double *truth, const double *score, size_t n, double *auc);
+/* Average precision (area under the precision-recall step curve, tied scores grouped). */
+km_status km_average_precision(const double *truth, const double *score, size_t n, double *ap);
+double km_mse(const double *truth, const double *predicted, size_t n);
+/* Squared correlation coefficient, as LIBSVM reports for regression. */
+double km_squared_correlation(const double *truth, const double *predicted, size_t n);
+
+/* k-fold cross-validation like LIBSVM's -v: folds are stratified for classification, assigned with
+ * params->seed; predicted receives one cross-validated prediction per row. */
+km_status km_cross_validate(const km_dataset *data, const km_kernel_set *kernels, const km_params *params,
+                            int folds, double *predicted);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* KERNELMIX_H */

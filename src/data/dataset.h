@@ -1,0 +1,27 @@
+/* The dataset behind the opaque km_dataset handle: labels plus features stored either dense
+ * (row-major n×d) or sparse (CSR, 0-based ascending column indices). */
+#ifndef KM_DATA_DATASET_H
+#define KM_DATA_DATASET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernelmix.h"
+
+struct km_dataset {
+    size_t n;               /* rows */
+    size_t d;               /* feature columns (largest index for sparse input) */
+    double *labels;         /* n labels, or NULL */
+    int sparse;             /* 0: dense X, 1: CSR */
+    double *X;              /* dense: n*d values, row-major */
+    size_t *row_start;      /* CSR: n+1 offsets into col/val */
+    uint32_t *col;          /* CSR: 0-based column of each stored value, ascending within a row */
+    double *val;            /* CSR: stored values */
+    double *ids;            /* precomputed-kernel rows (LIBSVM 0:id): n ids, else NULL */
+    char *source;           /* file name the rows came from (for messages), or NULL */
+};
+
+/* Allocates an empty dataset shell (all pointers NULL). */
+km_status km_dataset_alloc(km_dataset **out);
+
+#endif

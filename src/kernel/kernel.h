@@ -1,0 +1,52 @@
+/* Base kernels and kernel sets: the structs behind km_kernel_set, shared by the kernel engine
+ * (evaluation, fitting), the trainer and the model reader/writer. */
+#ifndef KM_KERNEL_KERNEL_H
+#define KM_KERNEL_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernelmix.h"
+
+/* How gamma was given; data-dependent forms are resolved to an absolute value when fitted. */
+typedef enum km_gamma_mode {
+    KM_GAMMA_ABSOLUTE = 0,   /* gamma as given */
+    KM_GAMMA_RELATIVE = 1    /* gamma = value / mean distance (||x-x'||^2 for rbf, chi^2 for chi2) */
+} km_gamma_mode;
+
+typedef struct km_kernel {
+    km_kernel_type type;
+    double gamma;            /* rbf, poly, sigmoid, chi2 */
+    km_gamma_mode gamma_mode;
+    double coef0;            /* poly, sigmoid */
+    double degree;           /* poly */
+    uint32_t *features;      /* 0-based feature subset, ascending, or NULL for all features */
+    size_t n_features;
+    km_normalization norm;
+    int center;              /* 1: centre in feature space before norm */
+
+    /* precomputed kernels */
+    char *file;              /* training matrix file named in the spec, or NULL */
+    const km_matrix *matrix; /* training matrix (n×n), or NULL: values from the dataset rows (0:id) */
+    km_matrix *owned_matrix; /* set when the kernel set read the file itself and frees it */
+
+    /* fitted on the training rows (valid when fitted != 0) */
+    int fitted;
+    double scale;            /* divisor of the multiplicative/trace normalization (1 otherwise) */
+    double *col_mean;        /* centering: mean_i k(x_i, x_j) over training rows j, n_train values */
+    double mean_all;         /* centering: mean_ij k(x_i, x_j) */
+    size_t n_train;          /* length of col_mean */
+} km_kernel;
+
+struct km_kernel_set {
+    size_t size;
+    size_t capacity;
+    km_kernel *kernels;
+};
+
+/* Deep copy (col_mean and feature lists copied; matrices shared, ownership stays with src). */
+km_status km_kernel_set_copy(const km_kernel_set *src, km_kernel_set **out);
+/* Releases what one kernel owns (features, file, col_mean, owned matrix). */
+void km_kernel_clear(km_kernel *kernel);
+
+#endif

@@ -1,0 +1,50 @@
+/* The kernel provider (DESIGN.md seam 1): every algorithm reads kernel values through it.
+ *
+ * A training provider covers n training rows (a subset of a dataset, in a given order). It fits the
+ * data-dependent values of the kernel set on those rows (default widths, normalization constants)
+ * and serves columns "K_m(rows[k], i) for k < nrows" of each normalized base kernel, or of a
+ * weighted combination, from precomputed matrices or from features (BLAS Gram blocks shared by all
+ * dot-product kernels on the same features), with an LRU cache bounded by cache_bytes. */
+#ifndef KM_KERNEL_PROVIDER_H
+#define KM_KERNEL_PROVIDER_H
+
+#include <stddef.h>
+
+#include "core/log.h"
+#include "kernel/kernel.h"
+
+typedef struct km_provider km_provider;
+
+/* rows: indices into data of the n training rows (NULL: all rows of data, n = rows of data).
+ * The provider keeps pointers to data and to the set's matrices; they must outlive it. */
+km_status km_provider_new(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *set,
+                          size_t cache_bytes, const km_logger *logger, km_provider **out);
+void km_provider_free(km_provider *provider);
+
+size_t km_provider_n_rows(const km_provider *provider);
+size_t km_provider_n_kernels(const km_provider *provider);
+/* The kernel set with fitted values (gamma resolved, normalization constants, centering means). */
+const km_kernel_set *km_provider_fitted_set(const km_provider *provider);
+
+/* out[k] = K_m(rows[k], i), k < nrows; i and rows are provider-local indices (0..n-1). */
+km_status km_provider_column(km_provider *provider, size_t m, size_t i, const size_t *rows, size_t nrows,
+                             double *out);
+/* out[k] = sum_m weights[m] K_m(rows[k], i); kernels with weight 0 are skipped. */
+km_status km_provider_combined_column(km_provider *provider, const double *weights, size_t i,
+                                      const size_t *rows, size_t nrows, double *out);
+/* Diagonal K_m(i, i) of the normalized kernel m, n values. */
+const double *km_provider_diag(const km_provider *provider, size_t m);
+
+/* Kernel values between rows of a (arows, na) and basis rows of b (brows, nb) for every kernel of a
+ * fitted set, normalized with the stored constants: out[(m*na + t)*nb + j] = K_m(a_t, b_j).
+ * Precomputed kernels read test_kernels[m][arows[t]][kcol[j]] (test_kernels indexed by kernel m,
+ * entries for non-precomputed kernels ignored), or, for kernels without a file, the rows of a
+ * themselves (LIBSVM 0:id convention). test_diag[m] (may be NULL) gives K_m(a_t, a_t) of precomputed
+ * kernels for spherical normalization, indexed like arows. Centering needs b to be the full set of
+ * training rows, in training order. */
+km_status km_kernel_cross(const km_kernel_set *fitted, const km_dataset *a, const size_t *arows, size_t na,
+                          const km_dataset *b, const size_t *brows, size_t nb,
+                          const km_matrix *const *test_kernels, const double *const *test_diag,
+                          const size_t *kcol, double *out);
+
+#endif

@@ -1,0 +1,78 @@
+/* One SMO core (DESIGN.md seam 2) for C-SVC, epsilon-SVR and one-class SVM.
+ *
+ * It solves LIBSVM's generic dual
+ *     min_a  1/2 a'Qa + p'a   s.t.  y'a = const (set by the starting point),  0 <= a_t <= upper_t,
+ * over l variables, Q_st = y_s y_t K(row_s, row_t), K = sum_m theta_m K_m, with second-order working-set
+ * selection (Fan, Chen & Lin 2005), shrinking, and warm start from any feasible a.
+ *
+ * With a hook, it keeps per-kernel gradients g_m = Q_m a and after every working-set step reports
+ * lin = -p'a and quad_m = 1/2 a'Q_m a to the MKL layer, which may change theta; the solver then
+ * rebuilds its gradient from the g_m without kernel evaluations (spec/lpmkl.md §3.3). */
+#ifndef KM_SVM_SMO_H
+#define KM_SVM_SMO_H
+
+#include <stddef.h>
+
+#include "core/log.h"
+#include "kernelmix.h"
+
+/* K_m(rows[k], i) for k < nrows; i and rows index training rows. */
+typedef km_status (*km_column_fn)(void *ctx, size_t m, size_t i, const size_t *rows, size_t nrows, double *out);
+
+typedef struct km_qp {
+    size_t n_vars;                  /* l: n for SVC and one-class, 2n for SVR */
+    size_t n_rows;                  /* training rows the kernels are defined on */
+    const size_t *row_of;           /* variable -> training row; NULL: identity (l == n_rows) */
+    const signed char *y;           /* +1 / -1 per variable */
+    const double *p;                /* linear term per variable */
+    const double *upper;            /* upper bound per variable (> 0) */
+    size_t n_kernels;               /* M >= 1 */
+    double *theta;                  /* M weights of the combination; the hook may change them */
+    km_column_fn column;            /* kernel access */
+    void *column_ctx;
+    const double *const *diag;      /* diag[m][row] = K_m(row, row) */
+} km_qp;
+
+/* What the solver tells the MKL layer after each working-set step. */
+typedef struct km_smo_step {
+    long iteration;
+    double lin;                     /* -p'a */
+    const double *quad;             /* quad_m = 1/2 a'Q_m a, M values */
+    double violation;               /* current maximal KKT violation (m(a) - M(a) in LIBSVM terms) */
+    int optimal;                    /* violation <= tolerance: the fixed-theta problem is solved */
+    const double *alpha;            /* current a (l values) */
+} km_smo_step;
+
+typedef enum km_hook_action {
+    KM_HOOK_CONTINUE = 0,           /* keep theta, go on (the solver stops by itself when optimal) */
+    KM_HOOK_THETA_CHANGED = 1,      /* theta was changed in place: rebuild the gradient and go on */
+    KM_HOOK_STOP = 2                /* stop now (the MKL layer is satisfied or was interrupted) */
+} km_hook_action;
+
+typedef km_hook_action (*km_smo_hook_fn)(void *ctx, const km_smo_step *step, double *theta);
+
+typedef struct km_smo_options {
+    double tolerance;               /* stop when m(a) - M(a) <= tolerance (LIBSVM -e); default 1e-3 */
+    int shrinking;                  /* default 1 */
+    size_t cache_bytes;             /* cache of Q columns; default 100 MiB */
+    long max_iter;                  /* <= 0: LIBSVM's default max(10^7, 100 l) */
+    km_smo_hook_fn hook;            /* NULL: plain SVM on the fixed combination */
+    void *hook_ctx;
+    int hook_every;                 /* call the hook every this many steps (default 1) */
+    km_logger logger;
+} km_smo_options;
+
+km_smo_options km_smo_options_default(void);
+
+typedef struct km_smo_result {
+    double objective;               /* 1/2 a'Qa + p'a at the solution (LIBSVM's "obj") */
+    double rho;                     /* decision function sum_t y_t a_t K(row_t, x) - rho */
+    double violation;               /* final maximal KKT violation */
+    long iterations;
+    int converged;                  /* 0 when stopped by max_iter */
+} km_smo_result;
+
+/* alpha: in: feasible start (l values); out: solution. */
+km_status km_smo_solve(const km_qp *qp, const km_smo_options *options, double *alpha, km_smo_result *result);
+
+#endif

@@ -1,0 +1,42 @@
+/* The three SVM tasks on one combined kernel, set up as SMO problems the way LIBSVM does
+ * (solve_c_svc, solve_epsilon_svr, solve_one_class), and their expansion coefficients. */
+#ifndef KM_SVM_SVM_H
+#define KM_SVM_SVM_H
+
+#include "svm/smo.h"
+
+/* Kernel access for the task solvers: the same callback and diagonal as km_qp. */
+typedef struct km_kernel_access {
+    size_t n_rows;
+    size_t n_kernels;
+    double *theta;                  /* combination weights (may be changed by an MKL hook) */
+    km_column_fn column;
+    void *column_ctx;
+    const double *const *diag;
+} km_kernel_access;
+
+/* Result of one binary / regression / one-class machine: f(x) = sum_i coef[i] K(x_i, x) + bias
+ * over the n training rows (coef[i] = y_i a_i for SVC, a_i - a*_i for SVR, a_i for one-class). */
+typedef struct km_svm_solution {
+    double *coef;                   /* n_rows values, caller-allocated */
+    double bias;                    /* -rho */
+    double objective;               /* LIBSVM's dual objective value */
+    long iterations;
+    int converged;
+} km_svm_solution;
+
+/* C-SVC on labels y_i in {+1,-1}: C_i = C * (y_i > 0 ? weight_pos : weight_neg).
+ * alpha_start (n values, may be NULL) warm-starts the solver. */
+km_status km_svc_solve(const km_kernel_access *kernel, const signed char *y, double C, double weight_pos,
+                       double weight_neg, const km_smo_options *options, const double *alpha_start,
+                       km_svm_solution *solution);
+
+/* epsilon-SVR on real targets z. */
+km_status km_svr_solve(const km_kernel_access *kernel, const double *z, double C, double epsilon,
+                       const km_smo_options *options, const double *alpha_start, km_svm_solution *solution);
+
+/* One-class SVM with parameter nu in (0, 1] (LIBSVM scaling: sum a = nu n, 0 <= a <= 1). */
+km_status km_oneclass_solve(const km_kernel_access *kernel, double nu, const km_smo_options *options,
+                            const double *alpha_start, km_svm_solution *solution);
+
+#endif
