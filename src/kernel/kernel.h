@@ -44,6 +44,8 @@ struct km_kernel_set {
     km_kernel *kernels;
 };
 
+/* Appends a kernel (shallow: the set takes over what the kernel owns). */
+km_status km_kernel_set_append(km_kernel_set *set, const km_kernel *kernel);
 /* Deep copy (col_mean and feature lists copied; matrices shared, ownership stays with src). */
 km_status km_kernel_set_copy(const km_kernel_set *src, km_kernel_set **out);
 /* Releases what one kernel owns (features, file, col_mean, owned matrix). */

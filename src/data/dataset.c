@@ -1,0 +1,143 @@
+/* km_dataset lifecycle, construction from memory, row subsets and element access. */
+#include "data/dataset.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+km_status km_dataset_alloc(km_dataset **out)
+{
+    *out = calloc(1, sizeof **out);
+    return *out ? KM_OK : km_error_nomem("a dataset");
+}
+
+void km_dataset_free(km_dataset *data)
+{
+    if (!data)
+        return;
+    free(data->labels);
+    free(data->X);
+    free(data->row_start);
+    free(data->col);
+    free(data->val);
+    free(data->ids);
+    free(data->source);
+    free(data);
+}
+
+size_t km_dataset_rows(const km_dataset *data) { return data->n; }
+size_t km_dataset_dim(const km_dataset *data) { return data->d; }
+const double *km_dataset_labels(const km_dataset *data) { return data->labels; }
+
+double km_dataset_value(const km_dataset *data, size_t i, size_t j)
+{
+    if (i >= data->n || j >= data->d)
+        return 0.0;
+    if (!data->sparse)
+        return data->X[i * data->d + j];
+    /* binary search in the ascending column indices of row i */
+    size_t lo = data->row_start[i], hi = data->row_start[i + 1];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (data->col[mid] < j)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (lo < data->row_start[i + 1] && data->col[lo] == j) ? data->val[lo] : 0.0;
+}
+
+km_status km_dataset_from_dense(size_t n, size_t d, const double *X, const double *labels, km_dataset **out)
+{
+    *out = NULL;
+    if (n == 0 || d == 0 || !X)
+        return km_error(KM_EINVAL, "km_dataset_from_dense: empty matrix (%zu x %zu)", n, d);
+    if (n > SIZE_MAX / d / sizeof(double))
+        return km_error(KM_EINVAL, "km_dataset_from_dense: %zu x %zu matrix is too large", n, d);
+    km_dataset *data;
+    km_status st = km_dataset_alloc(&data);
+    if (st)
+        return st;
+    data->n = n;
+    data->d = d;
+    data->X = malloc(n * d * sizeof *data->X);
+    data->labels = labels ? malloc(n * sizeof *data->labels) : NULL;
+    if (!data->X || (labels && !data->labels)) {
+        km_dataset_free(data);
+        return km_error_nomem("a dense dataset");
+    }
+    memcpy(data->X, X, n * d * sizeof *data->X);
+    if (labels)
+        memcpy(data->labels, labels, n * sizeof *data->labels);
+    *out = data;
+    return KM_OK;
+}
+
+static km_status copy_sparse_rows(const km_dataset *src, const size_t *rows, size_t n_rows, km_dataset *dst)
+{
+    size_t nnz = 0;
+    for (size_t k = 0; k < n_rows; k++)
+        nnz += src->row_start[rows[k] + 1] - src->row_start[rows[k]];
+    dst->row_start = malloc((n_rows + 1) * sizeof *dst->row_start);
+    dst->col = malloc((nnz ? nnz : 1) * sizeof *dst->col);
+    dst->val = malloc((nnz ? nnz : 1) * sizeof *dst->val);
+    if (!dst->row_start || !dst->col || !dst->val)
+        return km_error_nomem("a sparse row subset");
+    size_t pos = 0;
+    for (size_t k = 0; k < n_rows; k++) {
+        size_t begin = src->row_start[rows[k]], len = src->row_start[rows[k] + 1] - begin;
+        dst->row_start[k] = pos;
+        memcpy(dst->col + pos, src->col + begin, len * sizeof *dst->col);
+        memcpy(dst->val + pos, src->val + begin, len * sizeof *dst->val);
+        pos += len;
+    }
+    dst->row_start[n_rows] = pos;
+    return KM_OK;
+}
+
+km_status km_dataset_subset(const km_dataset *src, const size_t *rows, size_t n_rows, km_dataset **out)
+{
+    *out = NULL;
+    for (size_t k = 0; k < n_rows; k++)
+        if (rows[k] >= src->n)
+            return km_error(KM_EINVAL, "km_dataset_subset: row %zu out of range (%zu rows)", rows[k], src->n);
+    km_dataset *dst;
+    km_status st = km_dataset_alloc(&dst);
+    if (st)
+        return st;
+    dst->n = n_rows;
+    dst->d = src->d;
+    dst->sparse = src->sparse;
+    if (src->source && !(dst->source = strdup(src->source)))
+        st = km_error_nomem("a file name");
+    if (!st && src->labels) {
+        if (!(dst->labels = malloc((n_rows ? n_rows : 1) * sizeof *dst->labels)))
+            st = km_error_nomem("subset labels");
+        else
+            for (size_t k = 0; k < n_rows; k++)
+                dst->labels[k] = src->labels[rows[k]];
+    }
+    if (!st && src->ids) {
+        if (!(dst->ids = malloc((n_rows ? n_rows : 1) * sizeof *dst->ids)))
+            st = km_error_nomem("subset ids");
+        else
+            for (size_t k = 0; k < n_rows; k++)
+                dst->ids[k] = src->ids[rows[k]];
+    }
+    if (!st && src->sparse)
+        st = copy_sparse_rows(src, rows, n_rows, dst);
+    else if (!st) {
+        if (!(dst->X = malloc((n_rows && src->d ? n_rows * src->d : 1) * sizeof *dst->X)))
+            st = km_error_nomem("a dense row subset");
+        else
+            for (size_t k = 0; k < n_rows; k++)
+                memcpy(dst->X + k * src->d, src->X + rows[k] * src->d, src->d * sizeof *dst->X);
+    }
+    if (st) {
+        km_dataset_free(dst);
+        return st;
+    }
+    *out = dst;
+    return KM_OK;
+}

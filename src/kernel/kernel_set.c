@@ -1,0 +1,83 @@
+/* km_kernel_set lifecycle: creation, growth, deep copies and release. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "kernel/kernel.h"
+
+km_status km_kernel_set_new(km_kernel_set **out)
+{
+    *out = calloc(1, sizeof **out);
+    return *out ? KM_OK : km_error_nomem("a kernel set");
+}
+
+void km_kernel_clear(km_kernel *kernel)
+{
+    free(kernel->features);
+    free(kernel->file);
+    free(kernel->col_mean);
+    km_matrix_free(kernel->owned_matrix);
+    memset(kernel, 0, sizeof *kernel);
+}
+
+void km_kernel_set_free(km_kernel_set *set)
+{
+    if (!set)
+        return;
+    for (size_t m = 0; m < set->size; m++)
+        km_kernel_clear(&set->kernels[m]);
+    free(set->kernels);
+    free(set);
+}
+
+size_t km_kernel_set_size(const km_kernel_set *set) { return set->size; }
+
+km_status km_kernel_set_append(km_kernel_set *set, const km_kernel *kernel)
+{
+    if (set->size == set->capacity) {
+        size_t capacity = set->capacity ? 2 * set->capacity : 8;
+        km_kernel *grown = realloc(set->kernels, capacity * sizeof *grown);
+        if (!grown)
+            return km_error_nomem("a kernel set");
+        set->kernels = grown;
+        set->capacity = capacity;
+    }
+    set->kernels[set->size++] = *kernel;
+    return KM_OK;
+}
+
+static void *duplicate(const void *src, size_t bytes, int *failed)
+{
+    if (!src)
+        return NULL;
+    void *dst = malloc(bytes ? bytes : 1);
+    if (!dst)
+        *failed = 1;
+    else
+        memcpy(dst, src, bytes);
+    return dst;
+}
+
+km_status km_kernel_set_copy(const km_kernel_set *src, km_kernel_set **out)
+{
+    km_kernel_set *dst;
+    km_status st = km_kernel_set_new(&dst);
+    if (st)
+        return st;
+    for (size_t m = 0; m < src->size; m++) {
+        const km_kernel *k = &src->kernels[m];
+        km_kernel copy = *k;
+        int failed = 0;
+        copy.features = duplicate(k->features, k->n_features * sizeof *k->features, &failed);
+        copy.file = k->file ? duplicate(k->file, strlen(k->file) + 1, &failed) : NULL;
+        copy.col_mean = duplicate(k->col_mean, k->n_train * sizeof *k->col_mean, &failed);
+        copy.owned_matrix = NULL; /* the matrix stays with src */
+        if (failed || km_kernel_set_append(dst, &copy)) {
+            km_kernel_clear(&copy);
+            km_kernel_set_free(dst);
+            return km_error_nomem("a kernel set copy");
+        }
+    }
+    *out = dst;
+    return KM_OK;
+}
