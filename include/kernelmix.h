@@ -141,6 +141,9 @@ void km_kernel_set_free(km_kernel_set *set);
  * kernel per feature. gamma=auto (default for rbf) is 1/mean ||x-x'||^2; a value followed by "/mean"
  * is relative to that mean (rbf) or to the mean chi^2 distance (chi2). */
 km_status km_kernel_set_add_spec(km_kernel_set *set, const char *spec);
+/* Tells the set the number of features of the data it will be used with (0: unknown, the default).
+ * Needed for "features=each"; with it, feature indices beyond the dimension are rejected. */
+km_status km_kernel_set_set_dimension(km_kernel_set *set, size_t n_features);
 /* Adds every spec of a file, one per line; blank lines and lines starting with '#' are skipped. */
 km_status km_kernel_set_add_file(km_kernel_set *set, const char *path);
 /* Adds one precomputed kernel backed by the caller's n×n training matrix (not copied, not freed;

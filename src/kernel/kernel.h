@@ -39,6 +39,7 @@ typedef struct km_kernel {
 } km_kernel;
 
 struct km_kernel_set {
+    size_t dimension;        /* feature count of the data, 0 if unknown (km_kernel_set_set_dimension) */
     size_t size;
     size_t capacity;
     km_kernel *kernels;
