@@ -1,0 +1,93 @@
+/* k-fold cross-validation like LIBSVM's -v: stratified folds for classification (each class's rows
+ * shuffled and dealt round-robin), a shuffled split otherwise; every fold trains on the other rows of
+ * the same data (and the same precomputed matrices) and predicts its own. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "data/dataset.h"
+#include "kernel/kernel.h"
+#include "svm/multiclass.h"
+#include "svm/train.h"
+
+/* fold[i] in [0, folds) for every row. */
+static km_status assign_folds(const km_dataset *data, const km_params *params, int folds, size_t *fold)
+{
+    size_t n = data->n;
+    km_rng rng;
+    km_rng_seed(&rng, params->seed);
+    size_t *order = malloc(n * sizeof *order);
+    if (!order)
+        return km_error_nomem("fold assignment");
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    km_rng_shuffle(&rng, order, n);
+    if (params->task == KM_TASK_SVC && data->labels) {
+        /* stable pass per class over the shuffled order keeps every fold's class mix close to the data's */
+        km_classes classes;
+        km_status st = km_classes_find(data->labels, n, &classes);
+        if (st) {
+            free(order);
+            return st;
+        }
+        size_t next = 0;
+        for (size_t c = 0; c < classes.n_classes; c++)
+            for (size_t k = 0; k < n; k++)
+                if (classes.class_of[order[k]] == c)
+                    fold[order[k]] = next++ % (size_t)folds;
+        km_classes_clear(&classes);
+    } else {
+        for (size_t k = 0; k < n; k++)
+            fold[order[k]] = k * (size_t)folds / n;
+    }
+    free(order);
+    return KM_OK;
+}
+
+km_status km_cross_validate(const km_dataset *data, const km_kernel_set *kernels, const km_params *params,
+                            int folds, double *predicted)
+{
+    size_t n = data->n;
+    if (folds < 2 || (size_t)folds > n)
+        return km_error(KM_EINVAL, "cross-validation needs 2 <= folds <= rows (got %d folds, %zu rows)", folds, n);
+    size_t *fold = malloc(n * sizeof *fold);
+    size_t *train_rows = malloc(n * sizeof *train_rows);
+    size_t *test_rows = malloc(n * sizeof *test_rows);
+    const km_matrix **matrices = calloc(kernels->size ? kernels->size : 1, sizeof *matrices);
+    km_status st = KM_OK;
+    if (!fold || !train_rows || !test_rows || !matrices)
+        st = km_error_nomem("cross-validation");
+    for (size_t m = 0; !st && m < kernels->size; m++)
+        matrices[m] = kernels->kernels[m].matrix;
+    if (!st)
+        st = assign_folds(data, params, folds, fold);
+    for (int f = 0; !st && f < folds; f++) {
+        size_t n_train = 0, n_test = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (fold[i] == (size_t)f)
+                test_rows[n_test++] = i;
+            else
+                train_rows[n_train++] = i;
+        }
+        km_model *model = NULL;
+        st = km_train_rows(data, train_rows, n_train, kernels, params, &model);
+        double *fold_pred = st ? NULL : malloc(n_test * sizeof *fold_pred);
+        if (!st && !fold_pred)
+            st = km_error_nomem("cross-validation predictions");
+        if (!st)
+            st = km_predict_rows(model, data, test_rows, n_test, matrices, fold_pred, NULL);
+        for (size_t k = 0; !st && k < n_test; k++)
+            predicted[test_rows[k]] = fold_pred[k];
+        free(fold_pred);
+        km_model_free(model);
+        if (!st && params->progress &&
+            params->progress(params->progress_user, "cross-validation", (double)(f + 1) / folds))
+            st = km_error(KM_EINTERRUPTED, "cross-validation interrupted");
+    }
+    free(fold);
+    free(train_rows);
+    free(test_rows);
+    free(matrices);
+    return st;
+}

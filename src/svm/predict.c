@@ -1,0 +1,138 @@
+/* km_predict: decision values of every machine from kernel values between test rows and the model's
+ * basis rows (computed in blocks of test rows), then labels by sign, vote or value. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "data/dataset.h"
+#include "kernel/provider.h"
+#include "model/model.h"
+#include "svm/multiclass.h"
+#include "svm/train.h"
+
+/* Kernel values of one block are at most this many doubles. */
+#define KM_PREDICT_BLOCK_VALUES ((size_t)1 << 23)
+
+static km_status check_test_kernels(const km_model *model, const km_dataset *test, const size_t *rows, size_t n,
+                                    const km_matrix *const *test_kernels)
+{
+    const km_kernel_set *set = model->kernels;
+    for (size_t m = 0; m < set->size; m++) {
+        const km_kernel *k = &set->kernels[m];
+        if (k->type != KM_KERNEL_PRECOMPUTED)
+            continue;
+        if (!k->file) {
+            /* values come from the test rows themselves (LIBSVM 0:id rows) */
+            size_t need = 0;
+            for (size_t j = 0; j < model->basis->n; j++)
+                if (model->basis_kcol[j] + 1 > need)
+                    need = model->basis_kcol[j] + 1;
+            if (!test->ids || test->d < need)
+                return km_error(KM_EFORMAT, "%s: kernel %zu is precomputed from the data rows; test rows must be "
+                                "precomputed-kernel rows (0:id) with at least %zu values",
+                                test->source ? test->source : "test data", m + 1, need);
+            continue;
+        }
+        const km_matrix *K = test_kernels ? test_kernels[m] : NULL;
+        if (!K)
+            return km_error(KM_EINVAL, "kernel %zu (precomputed from %s) needs a test kernel matrix", m + 1, k->file);
+        size_t max_row = 0;
+        for (size_t t = 0; t < n; t++)
+            if ((rows ? rows[t] : t) > max_row)
+                max_row = rows ? rows[t] : t;
+        if (K->cols != model->n_train || (n > 0 && K->rows <= max_row) || (!rows && K->rows != test->n))
+            return km_error(KM_EFORMAT, "test kernel %zu is %zu x %zu; expected %zu x %zu (test rows x training rows)",
+                            m + 1, K->rows, K->cols, rows ? max_row + 1 : test->n, model->n_train);
+    }
+    return KM_OK;
+}
+
+/* Decision value of each machine for the test rows of one block. */
+static void block_decisions(const km_model *model, const double *K, size_t nb_rows, size_t n_basis,
+                            double *decision /* nb_rows × n_machines */)
+{
+    size_t M = model->kernels->size;
+    for (size_t k = 0; k < model->n_machines; k++) {
+        const km_machine *machine = &model->machines[k];
+        for (size_t t = 0; t < nb_rows; t++) {
+            double f = machine->bias;
+            for (size_t m = 0; m < M; m++) {
+                if (machine->theta[m] == 0.0)
+                    continue;
+                const double *row = K + (m * nb_rows + t) * n_basis;
+                double s = 0.0;
+                for (size_t j = 0; j < machine->n_sv; j++)
+                    s += machine->coef[j] * row[machine->sv[j]];
+                f += machine->theta[m] * s;
+            }
+            decision[t * model->n_machines + k] = f;
+        }
+    }
+}
+
+static double label_of(const km_model *model, const double *decision, size_t *votes)
+{
+    switch (model->task) {
+    case KM_TASK_SVR:
+        return decision[0];
+    case KM_TASK_ONECLASS:
+        return decision[0] > 0 ? +1.0 : -1.0;
+    case KM_TASK_SVC:
+        break;
+    }
+    return model->labels[km_multiclass_vote(model->n_classes, model->multiclass, decision, votes)];
+}
+
+km_status km_predict_rows(const km_model *model, const km_dataset *test, const size_t *rows, size_t n,
+                          const km_matrix *const *test_kernels, double *labels, double *decision)
+{
+    if (!rows)
+        n = test->n;
+    km_status st = check_test_kernels(model, test, rows, n, test_kernels);
+    if (st)
+        return st;
+    size_t M = model->kernels->size, nb = model->basis->n, nm = model->n_machines;
+    size_t block = KM_PREDICT_BLOCK_VALUES / (M * nb + 1);
+    if (block < 1)
+        block = 1;
+    if (block > n)
+        block = n ? n : 1;
+    double *K = malloc(block * M * nb * sizeof *K);
+    double *dec = malloc(block * nm * sizeof *dec);
+    size_t *block_rows = malloc(block * sizeof *block_rows);
+    size_t *votes = malloc((model->n_classes + 1) * sizeof *votes);
+    size_t *basis_rows = malloc(nb * sizeof *basis_rows);
+    if (!K || !dec || !block_rows || !votes || !basis_rows)
+        st = km_error_nomem("prediction buffers");
+    for (size_t j = 0; !st && j < nb; j++)
+        basis_rows[j] = j;
+    for (size_t start = 0; !st && start < n; start += block) {
+        size_t len = n - start < block ? n - start : block;
+        for (size_t t = 0; t < len; t++)
+            block_rows[t] = rows ? rows[start + t] : start + t;
+        st = km_kernel_cross(model->kernels, test, block_rows, len, model->basis, basis_rows, nb, test_kernels, NULL,
+                             model->basis_kcol, K);
+        if (st)
+            break;
+        block_decisions(model, K, len, nb, dec);
+        for (size_t t = 0; t < len; t++) {
+            if (labels)
+                labels[start + t] = label_of(model, dec + t * nm, votes);
+            if (decision)
+                memcpy(decision + (start + t) * nm, dec + t * nm, nm * sizeof *dec);
+        }
+    }
+    free(K);
+    free(dec);
+    free(block_rows);
+    free(votes);
+    free(basis_rows);
+    return st;
+}
+
+km_status km_predict(const km_model *model, const km_dataset *test, const km_matrix *const *test_kernels,
+                     double *labels, double *decision)
+{
+    return km_predict_rows(model, test, NULL, 0, test_kernels, labels, decision);
+}

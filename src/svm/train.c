@@ -1,0 +1,446 @@
+/* km_train: fits the kernel set on the training rows, solves one SMO problem per machine (binary,
+ * one-vs-one pair, one-vs-rest class, regression or one-class) on the fixed combination
+ * sum_m d_m k_m, and collects the support vectors into the model's basis. */
+#include "svm/train.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/log.h"
+#include "data/dataset.h"
+#include "kernel/provider.h"
+#include "model/model.h"
+#include "svm/multiclass.h"
+#include "svm/svm.h"
+
+km_params km_params_default(void)
+{
+    km_params p;
+    memset(&p, 0, sizeof p);
+    p.task = KM_TASK_SVC;
+    p.C = 1.0;
+    p.epsilon = 0.1;
+    p.nu = 0.5;
+    p.tolerance = 1e-3;
+    p.shrinking = 1;
+    p.cache_mb = 100.0;
+    p.multiclass = KM_MULTICLASS_OVO;
+    return p;
+}
+
+static km_status check_params(const km_params *p, size_t n_kernels)
+{
+    if (p->task != KM_TASK_SVC && p->task != KM_TASK_SVR && p->task != KM_TASK_ONECLASS)
+        return km_error(KM_EINVAL, "unknown task %d", (int)p->task);
+    if (!(p->C > 0) || !isfinite(p->C))
+        return km_error(KM_EINVAL, "C must be a positive number (got %g)", p->C);
+    if (!(p->epsilon >= 0) || !isfinite(p->epsilon))
+        return km_error(KM_EINVAL, "epsilon must be >= 0 (got %g)", p->epsilon);
+    if (!(p->nu > 0 && p->nu <= 1))
+        return km_error(KM_EINVAL, "nu must be in (0, 1] (got %g)", p->nu);
+    if (!(p->tolerance > 0) || !isfinite(p->tolerance))
+        return km_error(KM_EINVAL, "tolerance must be positive (got %g)", p->tolerance);
+    if (!(p->cache_mb > 0) || !isfinite(p->cache_mb))
+        return km_error(KM_EINVAL, "cache size must be positive (got %g MiB)", p->cache_mb);
+    if (p->multiclass != KM_MULTICLASS_OVO && p->multiclass != KM_MULTICLASS_OVR)
+        return km_error(KM_EINVAL, "unknown multiclass scheme %d", (int)p->multiclass);
+    for (size_t k = 0; k < p->n_class_weights; k++)
+        if (!(p->class_weights[k] > 0) || !isfinite(p->class_weights[k]))
+            return km_error(KM_EINVAL, "class weight of label %g must be positive (got %g)",
+                            p->class_weight_labels[k], p->class_weights[k]);
+    if (p->kernel_weights) {
+        double sum = 0;
+        for (size_t m = 0; m < n_kernels; m++) {
+            if (!(p->kernel_weights[m] >= 0) || !isfinite(p->kernel_weights[m]))
+                return km_error(KM_EINVAL, "kernel weight %zu must be >= 0 (got %g)", m + 1, p->kernel_weights[m]);
+            sum += p->kernel_weights[m];
+        }
+        if (sum <= 0)
+            return km_error(KM_EINVAL, "kernel weights are all zero");
+    }
+    return KM_OK;
+}
+
+/* The kernel seen by one machine: rows local to the machine mapped to provider rows. */
+typedef struct machine_kernel {
+    km_provider *provider;
+    const size_t *to_provider;   /* machine row -> provider row; NULL: identity */
+    size_t *mapped;              /* scratch for mapped row lists */
+    double **diag;               /* per kernel, machine rows (only when to_provider) */
+    size_t n_kernels;
+} machine_kernel;
+
+static km_status machine_column(void *ctx, size_t m, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    machine_kernel *mk = ctx;
+    if (!mk->to_provider)
+        return km_provider_column(mk->provider, m, i, rows, nrows, out);
+    for (size_t k = 0; k < nrows; k++)
+        mk->mapped[k] = mk->to_provider[rows[k]];
+    return km_provider_column(mk->provider, m, mk->to_provider[i], mk->mapped, nrows, out);
+}
+
+static void machine_kernel_clear(machine_kernel *mk)
+{
+    if (mk->diag)
+        for (size_t m = 0; m < mk->n_kernels; m++)
+            free(mk->diag[m]);
+    free(mk->diag);
+    free(mk->mapped);
+}
+
+static km_status machine_kernel_init(machine_kernel *mk, km_provider *provider, const size_t *to_provider,
+                                     size_t n_rows)
+{
+    memset(mk, 0, sizeof *mk);
+    mk->provider = provider;
+    mk->to_provider = to_provider;
+    mk->n_kernels = km_provider_n_kernels(provider);
+    if (!to_provider)
+        return KM_OK;
+    mk->mapped = malloc(n_rows * sizeof *mk->mapped);
+    mk->diag = calloc(mk->n_kernels, sizeof *mk->diag);
+    if (!mk->mapped || !mk->diag)
+        return km_error_nomem("a machine's kernel view");
+    for (size_t m = 0; m < mk->n_kernels; m++) {
+        const double *full = km_provider_diag(provider, m);
+        if (!(mk->diag[m] = malloc(n_rows * sizeof *mk->diag[m])))
+            return km_error_nomem("a machine's kernel diagonal");
+        for (size_t i = 0; i < n_rows; i++)
+            mk->diag[m][i] = full[to_provider[i]];
+    }
+    return KM_OK;
+}
+
+/* Shared state of one km_train call. */
+typedef struct trainer {
+    const km_dataset *data;
+    const size_t *rows;          /* provider row -> data row; NULL: identity */
+    size_t n;
+    const km_params *params;
+    km_logger logger;
+    km_provider *provider;
+    const double **full_diag;    /* per kernel, provider rows */
+    double *theta;               /* fixed kernel weights, M values */
+    km_model *model;
+    unsigned char *is_sv;        /* provider rows used by some machine */
+} trainer;
+
+static size_t data_row(const trainer *t, size_t provider_row) { return t->rows ? t->rows[provider_row] : provider_row; }
+
+static double class_weight(const km_params *p, double label)
+{
+    for (size_t k = 0; k < p->n_class_weights; k++)
+        if (p->class_weight_labels[k] == label)
+            return p->class_weights[k];
+    return 1.0;
+}
+
+/* Solves one machine on the given provider rows (NULL: all) and stores its coefficients, by provider
+ * row, in machine->coef/sv (sv holds provider rows until the basis is built). */
+static km_status solve_machine(trainer *t, km_machine *machine, const size_t *machine_rows, size_t n_rows,
+                               const km_classes *classes)
+{
+    const km_params *p = t->params;
+    size_t M = km_provider_n_kernels(t->provider);
+    machine_kernel mk;
+    km_status st = machine_kernel_init(&mk, t->provider, machine_rows, n_rows);
+    double *coef = calloc(n_rows, sizeof *coef);
+    double *targets = malloc(n_rows * sizeof *targets);
+    signed char *y = malloc(n_rows);
+    if (!st && (!coef || !targets || !y))
+        st = km_error_nomem("a machine's coefficients");
+    memcpy(machine->theta, t->theta, M * sizeof *t->theta);
+    km_kernel_access access = {
+        .n_rows = n_rows,
+        .n_kernels = M,
+        .theta = machine->theta,
+        .column = machine_column,
+        .column_ctx = &mk,
+        .diag = machine_rows ? (const double *const *)mk.diag : (const double *const *)t->full_diag,
+    };
+    km_smo_options options = km_smo_options_default();
+    options.tolerance = p->tolerance;
+    options.shrinking = p->shrinking;
+    options.cache_bytes = (size_t)(p->cache_mb * 1048576.0 / 2);
+    options.max_iter = p->max_iter;
+    options.logger = t->logger;
+    km_svm_solution solution = {.coef = coef};
+    for (size_t i = 0; !st && i < n_rows; i++) {
+        size_t r = machine_rows ? machine_rows[i] : i;
+        targets[i] = t->data->labels ? t->data->labels[data_row(t, r)] : 0.0;
+        if (classes)
+            y[i] = classes->class_of[r] == (size_t)machine->class_pos ? +1 : -1;
+    }
+    if (!st) {
+        if (p->task == KM_TASK_SVC) {
+            double w_pos = class_weight(p, classes->labels[machine->class_pos]);
+            double w_neg = machine->class_neg >= 0 ? class_weight(p, classes->labels[machine->class_neg]) : 1.0;
+            st = km_svc_solve(&access, y, p->C, w_pos, w_neg, &options, NULL, &solution);
+        } else if (p->task == KM_TASK_SVR) {
+            st = km_svr_solve(&access, targets, p->C, p->epsilon, &options, NULL, &solution);
+        } else {
+            st = km_oneclass_solve(&access, p->nu, &options, NULL, &solution);
+        }
+    }
+    if (!st) {
+        machine->bias = solution.bias;
+        machine->objective = solution.objective;
+        machine->iterations = solution.iterations;
+        machine->converged = solution.converged;
+        if (!solution.converged)
+            km_log(&t->logger, KM_LOG_WARNING, "reached the iteration limit (%ld) before the tolerance %g",
+                   solution.iterations, p->tolerance);
+        size_t n_sv = 0;
+        for (size_t i = 0; i < n_rows; i++)
+            n_sv += coef[i] != 0.0;
+        machine->n_sv = n_sv;
+        machine->sv = malloc((n_sv ? n_sv : 1) * sizeof *machine->sv);
+        machine->coef = malloc((n_sv ? n_sv : 1) * sizeof *machine->coef);
+        if (!machine->sv || !machine->coef)
+            st = km_error_nomem("support vectors");
+        for (size_t i = 0, k = 0; !st && i < n_rows; i++) {
+            if (coef[i] == 0.0)
+                continue;
+            size_t r = machine_rows ? machine_rows[i] : i;
+            machine->sv[k] = r;
+            machine->coef[k++] = coef[i];
+            t->is_sv[r] = 1;
+        }
+    }
+    machine_kernel_clear(&mk);
+    free(coef);
+    free(targets);
+    free(y);
+    return st;
+}
+
+/* Rows of the classes of a one-vs-one pair, in training order. */
+static size_t pair_rows(const km_classes *classes, size_t n, km_binary_problem pb, size_t *rows)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (classes->class_of[i] == (size_t)pb.class_pos || classes->class_of[i] == (size_t)pb.class_neg)
+            rows[k++] = i;
+    return k;
+}
+
+static int any_centered(const km_kernel_set *set)
+{
+    for (size_t m = 0; m < set->size; m++)
+        if (set->kernels[m].center)
+            return 1;
+    return 0;
+}
+
+/* Column of a basis row in precomputed test kernels: the LIBSVM 0:id when the rows carry ids, else
+ * the data row (matrices are indexed by data rows). */
+static km_status basis_column(const km_dataset *data, size_t row, size_t *kcol)
+{
+    if (!data->ids) {
+        *kcol = row;
+        return KM_OK;
+    }
+    double id = data->ids[row];
+    if (!(id >= 1 && id <= (double)data->d && id == floor(id)))
+        return km_error(KM_EFORMAT, "%s: row %zu: precomputed-kernel id 0:%g is not a column 1..%zu",
+                        data->source ? data->source : "training data", row + 1, id, data->d);
+    *kcol = (size_t)id - 1;
+    return KM_OK;
+}
+
+/* Builds the model's basis from the support vectors of all machines (every training row when a
+ * kernel is centred: test-time centering averages over all of them) and re-indexes machine->sv. */
+static km_status build_basis(trainer *t)
+{
+    km_model *model = t->model;
+    int all_rows = any_centered(model->kernels);
+    size_t *basis_rows = malloc(t->n * sizeof *basis_rows);
+    size_t *position = malloc(t->n * sizeof *position);
+    km_status st = KM_OK;
+    if (!basis_rows || !position)
+        st = km_error_nomem("the support-vector basis");
+    size_t nb = 0;
+    for (size_t r = 0; !st && r < t->n; r++) {
+        if (all_rows || t->is_sv[r]) {
+            position[r] = nb;
+            basis_rows[nb++] = data_row(t, r);
+        }
+    }
+    if (!st && nb == 0) {
+        /* every coefficient is zero (e.g. constant decision): keep one row so the basis is not empty */
+        position[0] = 0;
+        basis_rows[nb++] = data_row(t, 0);
+    }
+    if (!st)
+        st = km_dataset_subset(t->data, basis_rows, nb, &model->basis);
+    if (!st && !(model->basis_kcol = malloc(nb * sizeof *model->basis_kcol)))
+        st = km_error_nomem("the support-vector basis");
+    for (size_t j = 0; !st && j < nb; j++)
+        st = basis_column(t->data, basis_rows[j], &model->basis_kcol[j]);
+    for (size_t k = 0; !st && k < model->n_machines; k++) {
+        km_machine *machine = &model->machines[k];
+        for (size_t j = 0; j < machine->n_sv; j++)
+            machine->sv[j] = position[machine->sv[j]];
+    }
+    free(basis_rows);
+    free(position);
+    return st;
+}
+
+/* The model keeps no pointer to training matrices: precomputed kernels from a matrix are marked by a
+ * name so that prediction asks for their test kernels. */
+static km_status detach_matrices(km_kernel_set *set)
+{
+    for (size_t m = 0; m < set->size; m++) {
+        km_kernel *k = &set->kernels[m];
+        if (k->type == KM_KERNEL_PRECOMPUTED && k->matrix && !k->file && !(k->file = strdup("(in-memory matrix)")))
+            return km_error_nomem("a kernel name");
+        k->matrix = NULL;
+    }
+    return KM_OK;
+}
+
+static km_status setup_machines(trainer *t, km_classes *classes)
+{
+    const km_params *p = t->params;
+    km_model *model = t->model;
+    size_t M = km_provider_n_kernels(t->provider);
+    if (p->task == KM_TASK_SVC) {
+        double *labels = malloc(t->n * sizeof *labels);
+        if (!labels)
+            return km_error_nomem("labels");
+        for (size_t i = 0; i < t->n; i++)
+            labels[i] = t->data->labels[data_row(t, i)];
+        km_status st = km_classes_find(labels, t->n, classes);
+        free(labels);
+        if (st)
+            return st;
+        if (classes->n_classes < 2)
+            return km_error(KM_EINVAL, "%s: all %zu training rows have label %g; classification needs two classes",
+                            t->data->source ? t->data->source : "training data", t->n, classes->labels[0]);
+        model->n_classes = classes->n_classes;
+        if (!(model->labels = malloc(classes->n_classes * sizeof *model->labels)))
+            return km_error_nomem("class labels");
+        memcpy(model->labels, classes->labels, classes->n_classes * sizeof *model->labels);
+        model->n_machines = km_binary_problem_count(classes->n_classes, p->multiclass);
+    } else {
+        model->n_machines = 1;
+    }
+    if (!(model->machines = calloc(model->n_machines, sizeof *model->machines)))
+        return km_error_nomem("machines");
+    for (size_t k = 0; k < model->n_machines; k++) {
+        km_machine *machine = &model->machines[k];
+        if (!(machine->theta = malloc(M * sizeof *machine->theta)))
+            return km_error_nomem("kernel weights");
+        if (p->task == KM_TASK_SVC) {
+            km_binary_problem pb = km_binary_problem_at(classes->n_classes, p->multiclass, k);
+            machine->class_pos = pb.class_pos;
+            machine->class_neg = pb.class_neg;
+        } else {
+            machine->class_pos = machine->class_neg = -1;
+        }
+    }
+    return KM_OK;
+}
+
+static km_status train_machines(trainer *t, const km_classes *classes)
+{
+    km_model *model = t->model;
+    size_t *rows = malloc(t->n * sizeof *rows);
+    if (!rows)
+        return km_error_nomem("machine rows");
+    km_status st = KM_OK;
+    for (size_t k = 0; !st && k < model->n_machines; k++) {
+        km_machine *machine = &model->machines[k];
+        const size_t *machine_rows = NULL;
+        size_t n_rows = t->n;
+        if (t->params->task == KM_TASK_SVC && machine->class_neg >= 0 && classes->n_classes > 2) {
+            km_binary_problem pb = {machine->class_pos, machine->class_neg};
+            n_rows = pair_rows(classes, t->n, pb, rows);
+            machine_rows = rows;
+        }
+        st = solve_machine(t, machine, machine_rows, n_rows, t->params->task == KM_TASK_SVC ? classes : NULL);
+        if (!st)
+            km_log(&t->logger, KM_LOG_INFO, "machine %zu/%zu: objective %.10g, %zu support vectors, %ld iterations",
+                   k + 1, model->n_machines, machine->objective, machine->n_sv, machine->iterations);
+        if (!st && t->params->progress &&
+            t->params->progress(t->params->progress_user, "train", (double)(k + 1) / (double)model->n_machines))
+            st = km_error(KM_EINTERRUPTED, "training interrupted");
+    }
+    free(rows);
+    return st;
+}
+
+km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *kernels,
+                        const km_params *params, km_model **out)
+{
+    *out = NULL;
+    if (!rows)
+        n = data->n;
+    if (n == 0)
+        return km_error(KM_EINVAL, "no training rows");
+    if (!kernels || kernels->size == 0)
+        return km_error(KM_EINVAL, "no kernels given");
+    km_status st = check_params(params, kernels->size);
+    if (st)
+        return st;
+    if (params->task != KM_TASK_ONECLASS && !data->labels)
+        return km_error(KM_EINVAL, "%s: training data has no labels", data->source ? data->source : "training data");
+
+    trainer t = {.data = data, .rows = rows, .n = n, .params = params,
+                 .logger = {params->log, params->log_user}};
+    km_classes classes = {0};
+    st = km_provider_new(data, rows, n, kernels, (size_t)(params->cache_mb * 1048576.0 / 2), &t.logger, &t.provider);
+    size_t M = kernels->size;
+    if (!st)
+        st = km_model_alloc(&t.model);
+    if (!st) {
+        t.theta = malloc(M * sizeof *t.theta);
+        t.full_diag = malloc(M * sizeof *t.full_diag);
+        t.is_sv = calloc(n, 1);
+        if (!t.theta || !t.full_diag || !t.is_sv)
+            st = km_error_nomem("training state");
+    }
+    for (size_t m = 0; !st && m < M; m++) {
+        t.theta[m] = params->kernel_weights ? params->kernel_weights[m] : 1.0;
+        t.full_diag[m] = km_provider_diag(t.provider, m);
+    }
+    if (!st) {
+        km_model *model = t.model;
+        model->task = params->task;
+        model->multiclass = params->multiclass;
+        model->C = params->C;
+        model->epsilon = params->epsilon;
+        model->nu = params->nu;
+        model->tolerance = params->tolerance;
+        model->n_train = data->n;
+        st = km_kernel_set_copy(km_provider_fitted_set(t.provider), &model->kernels);
+    }
+    if (!st)
+        st = detach_matrices(t.model->kernels);
+    if (!st)
+        st = setup_machines(&t, &classes);
+    if (!st)
+        st = train_machines(&t, &classes);
+    if (!st)
+        st = build_basis(&t);
+    km_classes_clear(&classes);
+    km_provider_free(t.provider);
+    free(t.theta);
+    free(t.full_diag);
+    free(t.is_sv);
+    if (st) {
+        km_model_free(t.model);
+        return st;
+    }
+    *out = t.model;
+    return KM_OK;
+}
+
+km_status km_train(const km_dataset *train, const km_kernel_set *kernels, const km_params *params, km_model **out)
+{
+    return km_train_rows(train, NULL, 0, kernels, params, out);
+}

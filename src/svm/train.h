@@ -1,0 +1,17 @@
+/* Training and prediction on a subset of a dataset's rows (cross-validation trains on some rows and
+ * predicts others of the same data and the same precomputed matrices). */
+#ifndef KM_SVM_TRAIN_H
+#define KM_SVM_TRAIN_H
+
+#include "kernelmix.h"
+
+/* km_train on rows[0..n) of data (rows NULL: all rows). Precomputed matrices are indexed by data rows. */
+km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *kernels,
+                        const km_params *params, km_model **out);
+
+/* km_predict on rows[0..n) of test (rows NULL: all rows); test_kernels as in km_predict, rows indexed
+ * by test rows. */
+km_status km_predict_rows(const km_model *model, const km_dataset *test, const size_t *rows, size_t n,
+                          const km_matrix *const *test_kernels, double *labels, double *decision);
+
+#endif
