@@ -150,6 +150,14 @@ km_status km_kernel_set_add_file(km_kernel_set *set, const char *path);
  * it must outlive every use of the set). */
 km_status km_kernel_set_add_matrix(km_kernel_set *set, const km_matrix *train_kernel, km_normalization norm,
                                    int center);
+/* Fits the data-dependent values of a set (default widths, normalization constants) on the rows of
+ * train and returns the fitted copy (free with km_kernel_set_free). */
+km_status km_kernel_set_fit(const km_kernel_set *set, const km_dataset *train, km_kernel_set **fitted);
+/* Matrix of fitted kernel m between the rows of a and the training rows b it was fitted on
+ * (a = b gives the normalized training Gram matrix). Precomputed kernels return their training matrix
+ * (a must then be the training data). */
+km_status km_kernel_matrix(const km_kernel_set *fitted, size_t m, const km_dataset *a, const km_dataset *b,
+                           km_matrix **out);
 /* Number of base kernels M. */
 size_t km_kernel_set_size(const km_kernel_set *set);
 /* Canonical spec of kernel m (e.g. "rbf:gamma=0.03125:features=1-10:norm=mult") into buf;
@@ -247,6 +255,17 @@ const double *km_model_kernel_weights(const km_model *model, size_t machine);
 size_t km_model_n_sv(const km_model *model, size_t machine);
 double km_model_objective(const km_model *model, size_t machine);
 double km_model_bias(const km_model *model, size_t machine);
+/* Everything about one machine, for reports. */
+typedef struct km_machine_info {
+    double objective;            /* dual objective of its solver */
+    double bias;
+    size_t n_sv;
+    long iterations;
+    int converged;               /* 0: stopped at the iteration limit */
+    double positive_label;       /* classification: label of f > 0 ... */
+    double negative_label;       /* ... and of f < 0 (NAN: "the rest" in one-vs-rest); NAN otherwise */
+} km_machine_info;
+km_status km_model_machine_info(const km_model *model, size_t machine, km_machine_info *info);
 /* Total distinct support vectors over all machines. */
 size_t km_model_n_sv_total(const km_model *model);
 

@@ -1,0 +1,25 @@
+/* km_model_machine_info: one machine's solver figures and the classes its sign separates. */
+#include <math.h>
+
+#include "core/error.h"
+#include "model/model.h"
+
+km_status km_model_machine_info(const km_model *model, size_t machine, km_machine_info *info)
+{
+    if (machine >= model->n_machines)
+        return km_error(KM_EINVAL, "machine %zu does not exist (the model has %zu)", machine, model->n_machines);
+    const km_machine *m = &model->machines[machine];
+    info->objective = m->objective;
+    info->bias = m->bias;
+    info->n_sv = m->n_sv;
+    info->iterations = m->iterations;
+    info->converged = m->converged;
+    info->positive_label = NAN;
+    info->negative_label = NAN;
+    if (model->task == KM_TASK_SVC) {
+        info->positive_label = model->labels[m->class_pos];
+        if (m->class_neg >= 0)
+            info->negative_label = model->labels[m->class_neg];
+    }
+    return KM_OK;
+}
