@@ -1,0 +1,53 @@
+"""Writes one benchmark problem to a directory: LIBSVM sparse train/test files, optionally the
+uniform-sum precomputed kernels for svm-train -t 4, and meta.json describing them.
+
+A directory whose meta.json was written with the same parameters is reused as it is, so repeated
+benchmark runs do not regenerate (or time) their data."""
+
+import json
+import os
+
+from kernels import mean_squared_distance, rbf_sum, squared_distances
+from libsvm_files import write_precomputed, write_sparse
+
+META = "meta.json"
+
+
+def cached(out_dir, params):
+    """The meta of out_dir when it was prepared with exactly these parameters, else None."""
+    path = os.path.join(out_dir, META)
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        meta = json.load(f)
+    return meta if meta.get("params") == params else None
+
+
+def write_problem(out_dir, params, X_train, y_train, X_test, y_test, gammas, precomputed):
+    """Writes the files and returns the meta dictionary (also saved as meta.json, last, so an
+    interrupted preparation is never mistaken for a finished one)."""
+    os.makedirs(out_dir, exist_ok=True)
+    meta = {
+        "params": params,
+        "n_train": int(X_train.shape[0]),
+        "n_test": int(X_test.shape[0]),
+        "dim": int(X_train.shape[1]),
+        "positives_train": int((y_train > 0).sum()),
+        "mean_sq_dist": mean_squared_distance(X_train),
+        "gammas": [float(g) for g in gammas],
+        "train": os.path.join(out_dir, "train.svm"),
+        "test": os.path.join(out_dir, "test.svm"),
+        "train_kernel": None,
+        "test_kernel": None,
+    }
+    write_sparse(meta["train"], X_train, y_train)
+    write_sparse(meta["test"], X_test, y_test)
+    if precomputed:
+        meta["train_kernel"] = os.path.join(out_dir, "train.kernel")
+        meta["test_kernel"] = os.path.join(out_dir, "test.kernel")
+        write_precomputed(meta["train_kernel"], rbf_sum(squared_distances(X_train, X_train), gammas), y_train)
+        write_precomputed(meta["test_kernel"], rbf_sum(squared_distances(X_test, X_train), gammas), y_test)
+    with open(os.path.join(out_dir, META + ".tmp"), "w") as f:
+        json.dump(meta, f, indent=1)
+    os.replace(os.path.join(out_dir, META + ".tmp"), os.path.join(out_dir, META))
+    return meta

@@ -1,0 +1,100 @@
+"""The tools a workload compares: each turns a prepared problem (see problem_files.py) into a train
+and a predict command line. kernelmix is measured; the others are its peers."""
+
+import os
+import shutil
+from dataclasses import dataclass
+
+BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+@dataclass
+class Settings:
+    C: float
+    epsilon: float     # SMO stopping tolerance (-e)
+    cache_mb: float    # kernel cache (-m)
+
+
+def _number(value):
+    """Exact decimal text of a float, so every tool reads the same width."""
+    return repr(float(value))
+
+
+def _missing_program(path):
+    return None if shutil.which(path) else "%s not found" % path
+
+
+class Kernelmix:
+    """kernelmix train/predict with LIBSVM's options; several widths become repeated --kernel."""
+    name = "kernelmix"
+
+    def __init__(self, binary):
+        self.binary = binary
+
+    def unavailable(self):
+        return _missing_program(self.binary)
+
+    def train(self, problem, settings, model):
+        gammas = problem["gammas"]
+        if len(gammas) == 1:
+            kernels = ["-t", "2", "-g", _number(gammas[0])]
+        else:
+            kernels = [arg for g in gammas for arg in ("--kernel", "rbf:gamma=" + _number(g))]
+        return [self.binary, "train", "-s", "0", *kernels, "-c", _number(settings.C),
+                "-m", _number(settings.cache_mb), "-e", _number(settings.epsilon), "-q",
+                problem["train"], model]
+
+    def predict(self, problem, model, output):
+        return [self.binary, "predict", problem["test"], model, output]
+
+
+class Libsvm:
+    """Debian's svm-train/svm-predict with one RBF kernel computed from the features."""
+    name = "libsvm"
+
+    def unavailable(self):
+        return _missing_program("svm-train") or _missing_program("svm-predict")
+
+    def train(self, problem, settings, model):
+        if len(problem["gammas"]) != 1:
+            raise ValueError("libsvm (-t 2) takes one kernel; use libsvm-precomputed for several")
+        return ["svm-train", "-s", "0", "-t", "2", "-g", _number(problem["gammas"][0]),
+                "-c", _number(settings.C), "-m", _number(settings.cache_mb),
+                "-e", _number(settings.epsilon), "-q", problem["train"], model]
+
+    def predict(self, problem, model, output):
+        return ["svm-predict", "-q", problem["test"], model, output]
+
+
+class LibsvmPrecomputed(Libsvm):
+    """svm-train -t 4 on the uniform-sum kernel written by the data preparation (computing and
+    writing the kernel files is not timed; reading them is)."""
+    name = "libsvm-precomputed"
+
+    def train(self, problem, settings, model):
+        return ["svm-train", "-s", "0", "-t", "4", "-c", _number(settings.C),
+                "-m", _number(settings.cache_mb), "-e", _number(settings.epsilon), "-q",
+                problem["train_kernel"], model]
+
+    def predict(self, problem, model, output):
+        return ["svm-predict", "-q", problem["test_kernel"], model, output]
+
+
+class SklearnPrecomputed:
+    """scikit-learn SVC(kernel='precomputed') on the uniform-sum kernel, kernel computation timed."""
+    name = "sklearn-precomputed"
+
+    def __init__(self, python):
+        self.python = python
+        self.script = os.path.join(BENCH_DIR, "sklearn_peer.py")
+
+    def unavailable(self):
+        return _missing_program(self.python)
+
+    def train(self, problem, settings, model):
+        return [self.python, self.script, "train", "-g", ",".join(_number(g) for g in problem["gammas"]),
+                "-c", _number(settings.C), "-e", _number(settings.epsilon),
+                "-m", _number(settings.cache_mb), problem["train"], model]
+
+    def predict(self, problem, model, output):
+        return [self.python, self.script, "predict", problem["test"], model, output]
