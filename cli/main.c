@@ -2,35 +2,49 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernelmix.h"
+#include "cli.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: kernelmix COMMAND [options] ...\n"
             "\n"
-            "Learning with multiple kernels.\n"
+            "Learning with multiple kernels: SVMs (C-SVC, epsilon-SVR, one-class) on combinations of\n"
+            "base kernels.\n"
             "\n"
             "commands:\n"
-            "  --version   print the version\n"
+            "  train     learn a model from a training file (or cross-validate with -v)\n"
+            "  predict   apply a model to a test file\n"
+            "  info      describe a model\n"
+            "  kernel    expand kernel specs; compute and save kernel matrices\n"
             "\n"
-            "Run 'kernelmix COMMAND --help' for a command's options.\n");
+            "  --version print the version\n"
+            "\n"
+            "Run 'kernelmix COMMAND --help' for a command's options.\n"
+            "Exit status: 0 success, 1 failure, 2 bad usage or bad input.\n");
 }
 
 int main(int argc, char **argv)
 {
+    static const struct {
+        const char *name;
+        int (*run)(int, char **);
+    } commands[] = {{"train", cmd_train}, {"predict", cmd_predict}, {"info", cmd_info}, {"kernel", cmd_kernel}};
     if (argc < 2) {
         usage(stderr);
-        return 2;
+        return CLI_USAGE;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return 0;
+        return CLI_OK;
     }
     if (!strcmp(argv[1], "--version")) {
         printf("kernelmix %s\n", km_version());
-        return 0;
+        return CLI_OK;
     }
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
+        if (!strcmp(argv[1], commands[k].name))
+            return commands[k].run(argc - 1, argv + 1);
     fprintf(stderr, "kernelmix: unknown command '%s' (see kernelmix --help)\n", argv[1]);
-    return 2;
+    return CLI_USAGE;
 }

@@ -255,6 +255,10 @@ const double *km_model_kernel_weights(const km_model *model, size_t machine);
 size_t km_model_n_sv(const km_model *model, size_t machine);
 double km_model_objective(const km_model *model, size_t machine);
 double km_model_bias(const km_model *model, size_t machine);
+/* Type of kernel m, and for precomputed kernels the training matrix file it came from (NULL when the
+ * values come from precomputed-kernel data rows, LIBSVM's 0:id convention). */
+km_kernel_type km_model_kernel_type(const km_model *model, size_t m);
+const char *km_model_kernel_file(const km_model *model, size_t m);
 /* Everything about one machine, for reports. */
 typedef struct km_machine_info {
     double objective;            /* dual objective of its solver */

@@ -1,4 +1,4 @@
-/* km_model_machine_info: one machine's solver figures and the classes its sign separates. */
+/* Model queries for reports: kernel kinds and each machine's solver figures and classes. */
 #include <math.h>
 
 #include "core/error.h"
@@ -22,4 +22,15 @@ km_status km_model_machine_info(const km_model *model, size_t machine, km_machin
             info->negative_label = model->labels[m->class_neg];
     }
     return KM_OK;
+}
+
+km_kernel_type km_model_kernel_type(const km_model *model, size_t m)
+{
+    return model->kernels->kernels[m].type;
+}
+
+const char *km_model_kernel_file(const km_model *model, size_t m)
+{
+    const km_kernel *k = &model->kernels->kernels[m];
+    return k->type == KM_KERNEL_PRECOMPUTED ? k->file : NULL;
 }

@@ -1,0 +1,83 @@
+/* Shared pieces of the kernelmix subcommands: argument scanning, number parsing, messages, exit
+ * codes, input reading and atomic output files. */
+#ifndef KM_CLI_CLI_H
+#define KM_CLI_CLI_H
+
+#include <stdio.h>
+
+#include "kernelmix.h"
+
+/* Exit statuses: 0 success, 1 failure, 2 bad usage or bad input. */
+enum { CLI_OK = 0, CLI_FAILURE = 1, CLI_USAGE = 2 };
+
+int cmd_train(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_kernel(int argc, char **argv);
+
+/* Prints "kernelmix CMD: message" on stderr. */
+void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Reports a failed library call with km_last_error() and returns the exit status for it. */
+int cli_fail(const char *cmd, km_status status);
+
+/* Argument scanner: options "-x VALUE", "--name VALUE", "--name=VALUE", flags, and positionals. */
+typedef struct cli_args {
+    const char *cmd;
+    int argc;
+    char **argv;
+    int index;              /* current argument */
+    const char *name;       /* current option as written, up to '=' */
+    size_t name_len;
+    const char *inline_value; /* value after '=', or NULL */
+    int only_positionals;   /* after "--" */
+    int failed;
+} cli_args;
+
+void cli_args_init(cli_args *args, const char *cmd, int argc, char **argv);
+/* Advances; returns 1 for an option, 2 for a positional (in *positional), 0 at the end. */
+int cli_args_next(cli_args *args, const char **positional);
+/* Whether the current option is short_name or long_name (either may be NULL). */
+int cli_args_is(const cli_args *args, const char *short_name, const char *long_name);
+/* Whether the current option starts with prefix (for LIBSVM's -wLABEL). */
+int cli_args_has_prefix(const cli_args *args, const char *prefix);
+/* The current option's value; on a missing value prints an error and sets failed. */
+const char *cli_args_value(cli_args *args);
+/* Reports an unknown option and sets failed. */
+void cli_args_unknown(cli_args *args);
+
+/* Number parsing with range checks; on error prints "option X: ..." and returns 0. */
+int cli_parse_double(const char *cmd, const char *option, const char *text, double lo, double hi, double *out);
+int cli_parse_long(const char *cmd, const char *option, const char *text, long lo, long hi, long *out);
+
+/* Input data format. */
+typedef enum cli_format { CLI_FORMAT_AUTO, CLI_FORMAT_LIBSVM, CLI_FORMAT_CSV } cli_format;
+int cli_parse_format(const char *cmd, const char *text, cli_format *out);
+/* Reads a dataset: CSV when asked or the name ends in .csv, else LIBSVM (precomputed rows when
+ * precomputed != 0). label_column uses the CSV convention of km_csv_options. */
+km_status cli_read_data(const char *path, cli_format format, int label_column, int precomputed, km_dataset **out);
+
+/* An output text file that appears under its final name only when complete. */
+typedef struct cli_output {
+    const char *cmd;
+    FILE *file;
+    char *path;
+    char *temp_path;
+} cli_output;
+/* Errors are reported with cli_error. */
+km_status cli_output_open(cli_output *out, const char *cmd, const char *path);
+/* Flushes, syncs and renames into place; on failure removes the temporary file. */
+km_status cli_output_commit(cli_output *out);
+/* Removes the temporary file (after an error). */
+void cli_output_abort(cli_output *out);
+
+/* Log callback printing warnings and errors to stderr, and information to stdout when verbose. */
+typedef struct cli_log {
+    const char *cmd;
+    int verbose;
+} cli_log;
+void cli_log_fn(void *user, km_log_level level, const char *message);
+
+/* Formats a label: integral values without decimals, others with 17 significant digits. */
+void cli_format_value(char *buf, size_t size, double value);
+
+#endif

@@ -1,0 +1,180 @@
+/* kernelmix info: describes a model (task, kernels, weights, machines, support vectors). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *const CMD = "info";
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+"usage: kernelmix info [--json] MODEL_FILE\n"
+"\n"
+"Describes a model: task and parameters, kernels with their fitted values, classes, and\n"
+"per machine the kernel weights, objective, bias, support vectors and iterations.\n"
+"\n"
+"options:\n"
+"  --json    machine-readable output\n"
+"  --help    show this help\n");
+}
+
+static const char *task_name(km_task task)
+{
+    switch (task) {
+    case KM_TASK_SVC: return "svc";
+    case KM_TASK_SVR: return "svr";
+    case KM_TASK_ONECLASS: return "oneclass";
+    }
+    return "unknown";
+}
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+/* JSON has no NaN: absent labels are null. */
+static void json_number(double v)
+{
+    if (isfinite(v))
+        printf("%.17g", v);
+    else
+        printf("null");
+}
+
+static void print_json(const km_model *model)
+{
+    size_t M = km_model_n_kernels(model), nc = km_model_n_classes(model);
+    char spec[4096];
+    printf("{\n  \"task\": \"%s\",\n  \"kernels\": [", task_name(km_model_task(model)));
+    for (size_t m = 0; m < M; m++) {
+        km_model_kernel_describe(model, m, spec, sizeof spec);
+        printf(m ? ", " : "");
+        json_string(spec);
+    }
+    printf("],\n  \"classes\": [");
+    for (size_t c = 0; c < nc; c++) {
+        printf(c ? ", " : "");
+        json_number(km_model_labels(model)[c]);
+    }
+    printf("],\n  \"support_vectors\": %zu,\n  \"machines\": [\n", km_model_n_sv_total(model));
+    for (size_t k = 0; k < km_model_n_machines(model); k++) {
+        km_machine_info info;
+        km_model_machine_info(model, k, &info);
+        printf("    {\"positive_label\": ");
+        json_number(info.positive_label);
+        printf(", \"negative_label\": ");
+        json_number(info.negative_label);
+        printf(", \"objective\": %.17g, \"bias\": %.17g, \"support_vectors\": %zu, \"iterations\": %ld, "
+               "\"converged\": %s, \"kernel_weights\": [",
+               info.objective, info.bias, info.n_sv, info.iterations, info.converged ? "true" : "false");
+        const double *w = km_model_kernel_weights(model, k);
+        for (size_t m = 0; m < M; m++)
+            printf("%s%.17g", m ? ", " : "", w[m]);
+        printf("]}%s\n", k + 1 < km_model_n_machines(model) ? "," : "");
+    }
+    printf("  ]\n}\n");
+}
+
+static void print_label(const char *name, double label)
+{
+    char value[64];
+    if (isnan(label)) {
+        printf(" %s rest", name);
+        return;
+    }
+    cli_format_value(value, sizeof value, label);
+    printf(" %s %s", name, value);
+}
+
+static void print_text(const km_model *model)
+{
+    static const char *const names[] = {[KM_TASK_SVC] = "C-SVC", [KM_TASK_ONECLASS] = "one-class SVM",
+                                        [KM_TASK_SVR] = "epsilon-SVR"};
+    size_t M = km_model_n_kernels(model), nc = km_model_n_classes(model);
+    char spec[4096], value[64];
+    printf("task              %s\n", names[km_model_task(model)]);
+    if (nc) {
+        printf("classes           %zu:", nc);
+        for (size_t c = 0; c < nc; c++) {
+            cli_format_value(value, sizeof value, km_model_labels(model)[c]);
+            printf(" %s", value);
+        }
+        printf("\n");
+    }
+    printf("kernels           %zu\n", M);
+    for (size_t m = 0; m < M; m++) {
+        km_model_kernel_describe(model, m, spec, sizeof spec);
+        printf("  %3zu  %s\n", m + 1, spec);
+    }
+    printf("support vectors   %zu\n", km_model_n_sv_total(model));
+    printf("machines          %zu\n", km_model_n_machines(model));
+    for (size_t k = 0; k < km_model_n_machines(model); k++) {
+        km_machine_info info;
+        km_model_machine_info(model, k, &info);
+        printf("  machine %zu:", k + 1);
+        if (km_model_task(model) == KM_TASK_SVC) {
+            print_label("positive", info.positive_label);
+            print_label("vs", info.negative_label);
+            printf(",");
+        }
+        printf(" objective %.10g, bias %.10g, %zu support vectors, %ld iterations%s\n", info.objective, info.bias,
+               info.n_sv, info.iterations, info.converged ? "" : " (iteration limit reached)");
+        printf("    kernel weights");
+        const double *w = km_model_kernel_weights(model, k);
+        for (size_t m = 0; m < M; m++)
+            printf(" %.6g", w[m]);
+        printf("\n");
+    }
+}
+
+int cmd_info(int argc, char **argv)
+{
+    cli_args args;
+    cli_args_init(&args, CMD, argc, argv);
+    const char *positional, *path = NULL;
+    int json = 0, kind;
+    while ((kind = cli_args_next(&args, &positional))) {
+        if (kind == 2) {
+            if (path) {
+                cli_error(CMD, "unexpected argument '%s' (see kernelmix info --help)", positional);
+                return CLI_USAGE;
+            }
+            path = positional;
+        } else if (cli_args_is(&args, NULL, "--help")) {
+            usage(stdout);
+            return CLI_OK;
+        } else if (cli_args_is(&args, NULL, "--json")) {
+            json = 1;
+        } else {
+            cli_args_unknown(&args);
+            return CLI_USAGE;
+        }
+    }
+    if (!path) {
+        cli_error(CMD, "missing MODEL_FILE (see kernelmix info --help)");
+        return CLI_USAGE;
+    }
+    km_model *model;
+    km_status st = km_model_load(path, &model);
+    if (st)
+        return cli_fail(CMD, st);
+    if (json)
+        print_json(model);
+    else
+        print_text(model);
+    km_model_free(model);
+    return CLI_OK;
+}

@@ -1,0 +1,265 @@
+/* kernelmix kernel: expands kernel specs, and computes and saves kernel matrices. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *const CMD = "kernel";
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+"usage: kernelmix kernel --list [--kernel SPEC]... [--kernels FILE] [TRAIN_FILE]\n"
+"       kernelmix kernel [options] [--kernel SPEC]... [--kernels FILE] TRAIN_FILE OUTPUT\n"
+"\n"
+"--list prints the base kernels the specs expand to, one per line; with TRAIN_FILE their\n"
+"data-dependent values (widths, normalization constants) are fitted and shown.\n"
+"Otherwise computes each kernel's normalized training matrix (or, with --test, the\n"
+"test-vs-training matrix) and writes it to OUTPUT; several kernels go to OUTPUT with the\n"
+"kernel number before the extension (K.bin -> K.1.bin, K.2.bin, ...).\n"
+"\n"
+"spec language: TYPE[:KEY=VALUES]...\n"
+"  types     linear, poly, rbf, sigmoid, chi2, histint, precomputed\n"
+"  keys      gamma, sigma (rbf: gamma = 1/(2 sigma^2)), degree, coef0,\n"
+"            features (1-based: 1-10,15 or each: one kernel per feature),\n"
+"            norm (none, mult, spherical, trace), center (0 or 1), file (precomputed)\n"
+"  values    a list 1,2,3; a range a..b (step 1); powers B^a..B^b; gamma=auto or a value\n"
+"            followed by /mean: relative to 1/mean distance of the training data\n"
+"  examples  'rbf:gamma=2^-5..2^4'  'poly:degree=1,2,3:coef0=1'  'linear:features=each'\n"
+"            'rbf:sigma=0.5,1,2:norm=spherical'  'precomputed:file=K1.bin'\n"
+"\n"
+"options:\n"
+"  --kernel SPEC      add the kernels of SPEC (repeatable)\n"
+"  --kernels FILE     add one spec per line of FILE\n"
+"  --list             print the expanded kernels instead of computing matrices\n"
+"  --test TEST_FILE   compute test-vs-training matrices for TEST_FILE's rows\n"
+"  --text             write LIBSVM precomputed-kernel text ('label 0:i 1:K(i,1) ...',\n"
+"                     usable with svm-train -t 4) instead of the binary format\n"
+"  --float32          binary values as float32 (default float64)\n"
+"  --format F         auto (default), libsvm or csv\n"
+"  --label-column K   CSV column of the label, 1-based, negative from the end (default -1)\n"
+"  --help             show this help\n");
+}
+
+typedef struct kernel_options {
+    const char **specs;
+    size_t n_specs;
+    const char **spec_files;
+    size_t n_spec_files;
+    int list, text;
+    km_dtype dtype;
+    const char *test_path;
+    cli_format format;
+    int label_column;
+    const char *positionals[2];
+    int n_positionals;
+} kernel_options;
+
+static int push(const char ***list, size_t *n, const char *value)
+{
+    const char **grown = realloc(*list, (*n + 1) * sizeof *grown);
+    if (!grown) {
+        cli_error(CMD, "out of memory");
+        return 0;
+    }
+    grown[(*n)++] = value;
+    *list = grown;
+    return 1;
+}
+
+static int parse_options(kernel_options *o, int argc, char **argv)
+{
+    cli_args args;
+    cli_args_init(&args, CMD, argc, argv);
+    const char *positional, *v;
+    int kind;
+    long l;
+    while ((kind = cli_args_next(&args, &positional))) {
+        if (kind == 2) {
+            if (o->n_positionals == 2) {
+                cli_error(CMD, "unexpected argument '%s' (see kernelmix kernel --help)", positional);
+                return -1;
+            }
+            o->positionals[o->n_positionals++] = positional;
+            continue;
+        }
+        int ok = 1;
+        if (cli_args_is(&args, NULL, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (cli_args_is(&args, NULL, "--kernel")) {
+            ok = (v = cli_args_value(&args)) && push(&o->specs, &o->n_specs, v);
+        } else if (cli_args_is(&args, NULL, "--kernels")) {
+            ok = (v = cli_args_value(&args)) && push(&o->spec_files, &o->n_spec_files, v);
+        } else if (cli_args_is(&args, NULL, "--list")) {
+            o->list = 1;
+        } else if (cli_args_is(&args, NULL, "--text")) {
+            o->text = 1;
+        } else if (cli_args_is(&args, NULL, "--float32")) {
+            o->dtype = KM_FLOAT32;
+        } else if (cli_args_is(&args, NULL, "--test")) {
+            ok = (o->test_path = cli_args_value(&args)) != NULL;
+        } else if (cli_args_is(&args, NULL, "--format")) {
+            ok = (v = cli_args_value(&args)) && cli_parse_format(CMD, v, &o->format);
+        } else if (cli_args_is(&args, NULL, "--label-column")) {
+            if ((ok = cli_parse_long(CMD, "--label-column", cli_args_value(&args), -1000000, 1000000, &l)))
+                o->label_column = l == 0 ? KM_CSV_NO_LABEL : l > 0 ? (int)l - 1 : (int)l;
+        } else {
+            cli_args_unknown(&args);
+            ok = 0;
+        }
+        if (!ok || args.failed)
+            return -1;
+    }
+    if (args.failed)
+        return -1;
+    if (o->n_specs == 0 && o->n_spec_files == 0) {
+        cli_error(CMD, "no kernels: give --kernel SPEC or --kernels FILE (see kernelmix kernel --help)");
+        return -1;
+    }
+    if (!o->list && o->n_positionals != 2) {
+        cli_error(CMD, "expected TRAIN_FILE OUTPUT (see kernelmix kernel --help)");
+        return -1;
+    }
+    if (o->list && o->n_positionals > 1) {
+        cli_error(CMD, "--list takes at most TRAIN_FILE");
+        return -1;
+    }
+    return 1;
+}
+
+static km_status build_set(const kernel_options *o, const km_dataset *data, km_kernel_set **out)
+{
+    km_kernel_set *set;
+    km_status st = km_kernel_set_new(&set);
+    if (!st && data)
+        st = km_kernel_set_set_dimension(set, km_dataset_dim(data));
+    for (size_t k = 0; !st && k < o->n_specs; k++)
+        st = km_kernel_set_add_spec(set, o->specs[k]);
+    for (size_t k = 0; !st && k < o->n_spec_files; k++)
+        st = km_kernel_set_add_file(set, o->spec_files[k]);
+    if (st)
+        km_kernel_set_free(set);
+    else
+        *out = set;
+    return st;
+}
+
+static void print_set(const km_kernel_set *set)
+{
+    char spec[4096];
+    for (size_t m = 0; m < km_kernel_set_size(set); m++) {
+        km_kernel_set_describe(set, m, spec, sizeof spec);
+        printf("%s\n", spec);
+    }
+}
+
+/* OUTPUT for one kernel; OUTPUT with ".m" before the extension for several. */
+static char *output_name(const char *output, size_t m, size_t M)
+{
+    size_t len = strlen(output) + 32;
+    char *name = malloc(len);
+    if (!name)
+        return NULL;
+    if (M == 1) {
+        snprintf(name, len, "%s", output);
+        return name;
+    }
+    const char *slash = strrchr(output, '/');
+    const char *dot = strrchr(output, '.');
+    if (!dot || (slash && dot < slash) || dot == output || (slash && dot == slash + 1))
+        snprintf(name, len, "%s.%zu", output, m + 1);
+    else
+        snprintf(name, len, "%.*s.%zu%s", (int)(dot - output), output, m + 1, dot);
+    return name;
+}
+
+static km_status write_text(const char *path, const km_matrix *K, const km_dataset *rows)
+{
+    cli_output out;
+    km_status st = cli_output_open(&out, CMD, path);
+    if (st)
+        return st;
+    const double *labels = km_dataset_labels(rows);
+    for (size_t i = 0; i < K->rows; i++) {
+        char label[64];
+        cli_format_value(label, sizeof label, labels ? labels[i] : 0.0);
+        fprintf(out.file, "%s 0:%zu", label, i + 1);
+        for (size_t j = 0; j < K->cols; j++)
+            fprintf(out.file, " %zu:%.17g", j + 1, K->data[i * K->cols + j]);
+        fputc('\n', out.file);
+    }
+    return cli_output_commit(&out);
+}
+
+static int compute(const kernel_options *o, const km_kernel_set *set, const km_dataset *train)
+{
+    km_dataset *test = NULL;
+    km_kernel_set *fitted = NULL;
+    km_status st = KM_OK;
+    if (o->test_path)
+        st = cli_read_data(o->test_path, o->format, o->label_column, 0, &test);
+    if (!st)
+        st = km_kernel_set_fit(set, train, &fitted);
+    size_t M = st ? 0 : km_kernel_set_size(fitted);
+    for (size_t m = 0; !st && m < M; m++) {
+        km_matrix *K = NULL;
+        char *path = output_name(o->positionals[1], m, M);
+        if (!path)
+            st = KM_ENOMEM;
+        if (!st)
+            st = km_kernel_matrix(fitted, m, test ? test : train, train, &K);
+        if (!st && o->text)
+            st = write_text(path, K, test ? test : train);
+        else if (!st)
+            st = km_matrix_write(K, path, o->dtype);
+        km_matrix_free(K);
+        free(path);
+    }
+    km_kernel_set_free(fitted);
+    km_dataset_free(test);
+    return st ? cli_fail(CMD, st) : CLI_OK;
+}
+
+static int run(const kernel_options *o)
+{
+    km_dataset *train = NULL;
+    km_kernel_set *set = NULL;
+    int rc = CLI_OK;
+    km_status st = KM_OK;
+    if (o->n_positionals > 0)
+        st = cli_read_data(o->positionals[0], o->format, o->label_column, 0, &train);
+    if (!st)
+        st = build_set(o, train, &set);
+    if (st) {
+        rc = cli_fail(CMD, st);
+    } else if (o->list && train) {
+        km_kernel_set *fitted;
+        if ((st = km_kernel_set_fit(set, train, &fitted))) {
+            rc = cli_fail(CMD, st);
+        } else {
+            print_set(fitted);
+            km_kernel_set_free(fitted);
+        }
+    } else if (o->list) {
+        print_set(set);
+    } else {
+        rc = compute(o, set, train);
+    }
+    km_kernel_set_free(set);
+    km_dataset_free(train);
+    return rc;
+}
+
+int cmd_kernel(int argc, char **argv)
+{
+    kernel_options o;
+    memset(&o, 0, sizeof o);
+    o.dtype = KM_FLOAT64;
+    o.label_column = -1;
+    int parsed = parse_options(&o, argc, argv);
+    int rc = parsed < 0 ? CLI_USAGE : parsed == 0 ? CLI_OK : run(&o);
+    free(o.specs);
+    free(o.spec_files);
+    return rc;
+}

@@ -1,0 +1,246 @@
+/* kernelmix predict: applies a model to a test file and writes one prediction per line. */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *const CMD = "predict";
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+"usage: kernelmix predict [options] TEST_FILE MODEL_FILE OUTPUT_FILE\n"
+"\n"
+"Writes one prediction per line of OUTPUT_FILE (class label, regression value, or +1/-1\n"
+"for one-class). When TEST_FILE has labels, prints the accuracy (classification) or the\n"
+"mean squared error (regression) like LIBSVM's svm-predict.\n"
+"\n"
+"options:\n"
+"  --decision-values    append the decision value(s) of every machine to each line\n"
+"                       (one-vs-one pairs in LIBSVM's order; one-vs-rest: one per class)\n"
+"  --test-kernel FILE   test-vs-training kernel matrix (test rows x training rows) of the\n"
+"                       model's next precomputed kernel from a file (repeat in kernel order)\n"
+"  --format F           auto (default), libsvm or csv\n"
+"  --label-column K     CSV column of the label, 1-based, negative from the end (default -1);\n"
+"                       0: the file has no labels\n"
+"  -q, --quiet          print nothing but errors\n"
+"  --help               show this help\n"
+"\n"
+"Exit status: 0 success, 1 failure, 2 bad usage or bad input.\n");
+}
+
+typedef struct predict_options {
+    int decision_values;
+    const char **test_kernel_paths;
+    size_t n_test_kernels;
+    cli_format format;
+    int label_column;
+    int quiet;
+    const char *test_path, *model_path, *output_path;
+} predict_options;
+
+static int parse_options(predict_options *o, int argc, char **argv)
+{
+    cli_args args;
+    cli_args_init(&args, CMD, argc, argv);
+    const char *positional, *v;
+    const char *positionals[3];
+    int n_positionals = 0, kind;
+    long l;
+    while ((kind = cli_args_next(&args, &positional))) {
+        if (kind == 2) {
+            if (n_positionals == 3) {
+                cli_error(CMD, "unexpected argument '%s' (see kernelmix predict --help)", positional);
+                return -1;
+            }
+            positionals[n_positionals++] = positional;
+            continue;
+        }
+        int ok = 1;
+        if (cli_args_is(&args, NULL, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (cli_args_is(&args, NULL, "--decision-values")) {
+            o->decision_values = 1;
+        } else if (cli_args_is(&args, NULL, "--test-kernel")) {
+            if ((ok = (v = cli_args_value(&args)) != NULL)) {
+                const char **grown = realloc(o->test_kernel_paths, (o->n_test_kernels + 1) * sizeof *grown);
+                if ((ok = grown != NULL)) {
+                    grown[o->n_test_kernels++] = v;
+                    o->test_kernel_paths = grown;
+                } else {
+                    cli_error(CMD, "out of memory");
+                }
+            }
+        } else if (cli_args_is(&args, NULL, "--format")) {
+            ok = (v = cli_args_value(&args)) && cli_parse_format(CMD, v, &o->format);
+        } else if (cli_args_is(&args, NULL, "--label-column")) {
+            if ((ok = cli_parse_long(CMD, "--label-column", cli_args_value(&args), -1000000, 1000000, &l)))
+                o->label_column = l == 0 ? KM_CSV_NO_LABEL : l > 0 ? (int)l - 1 : (int)l;
+        } else if (cli_args_is(&args, "-q", "--quiet")) {
+            o->quiet = 1;
+        } else {
+            cli_args_unknown(&args);
+            ok = 0;
+        }
+        if (!ok || args.failed)
+            return -1;
+    }
+    if (args.failed)
+        return -1;
+    if (n_positionals != 3) {
+        cli_error(CMD, "expected TEST_FILE MODEL_FILE OUTPUT_FILE (see kernelmix predict --help)");
+        return -1;
+    }
+    o->test_path = positionals[0];
+    o->model_path = positionals[1];
+    o->output_path = positionals[2];
+    return 1;
+}
+
+/* Whether a model kernel reads its values from precomputed test rows (LIBSVM 0:id). */
+static int kernel_from_rows(const km_model *model, size_t m)
+{
+    return km_model_kernel_type(model, m) == KM_KERNEL_PRECOMPUTED && !km_model_kernel_file(model, m);
+}
+
+/* Reads the --test-kernel files into the slots of the model's precomputed-from-file kernels;
+ * reports its errors. */
+static km_status read_test_kernels(const predict_options *o, const km_model *model, km_matrix **kernels)
+{
+    size_t M = km_model_n_kernels(model), next = 0;
+    for (size_t m = 0; m < M; m++) {
+        if (km_model_kernel_type(model, m) != KM_KERNEL_PRECOMPUTED || !km_model_kernel_file(model, m))
+            continue;
+        if (next == o->n_test_kernels) {
+            cli_error(CMD, "kernel %zu of the model is precomputed from a file: give its test kernel with "
+                           "--test-kernel (%zu given)", m + 1, o->n_test_kernels);
+            return KM_EINVAL;
+        }
+        km_status st = km_matrix_read(o->test_kernel_paths[next++], &kernels[m]);
+        if (st) {
+            cli_fail(CMD, st);
+            return st;
+        }
+    }
+    if (next != o->n_test_kernels) {
+        cli_error(CMD, "%zu --test-kernel files given but the model has %zu precomputed kernels from files",
+                  o->n_test_kernels, next);
+        return KM_EINVAL;
+    }
+    return KM_OK;
+}
+
+static void report(const km_model *model, const km_dataset *test, const double *predicted, const double *decision)
+{
+    size_t n = km_dataset_rows(test);
+    const double *y = km_dataset_labels(test);
+    if (km_model_task(model) == KM_TASK_SVR) {
+        printf("Mean squared error = %g (regression)\n", km_mse(y, predicted, n));
+        printf("Squared correlation coefficient = %g (regression)\n", km_squared_correlation(y, predicted, n));
+        return;
+    }
+    size_t correct = 0;
+    for (size_t i = 0; i < n; i++)
+        correct += predicted[i] == y[i];
+    printf("Accuracy = %g%% (%zu/%zu) (classification)\n", 100.0 * (double)correct / (double)n, correct, n);
+    if (km_model_n_classes(model) > 2 || km_model_task(model) != KM_TASK_SVC)
+        return;
+    /* binary: threshold-free figures from the decision value (positive side = first model label) */
+    double *truth = malloc(n * sizeof *truth);
+    if (!truth)
+        return;
+    double positive = km_model_labels(model)[0], auc;
+    for (size_t i = 0; i < n; i++)
+        truth[i] = y[i] == positive ? 1.0 : 0.0;
+    printf("Balanced accuracy = %g%%\n", 100.0 * km_balanced_accuracy(y, predicted, n));
+    if (km_auc(truth, decision, n, &auc) == KM_OK)
+        printf("AUC = %g\n", auc);
+    free(truth);
+}
+
+static km_status write_predictions(const predict_options *o, const km_model *model, size_t n,
+                                   const double *predicted, const double *decision)
+{
+    cli_output out;
+    km_status st = cli_output_open(&out, CMD, o->output_path);
+    if (st)
+        return st;
+    size_t nd = km_model_n_decision(model);
+    for (size_t i = 0; i < n; i++) {
+        char value[64];
+        cli_format_value(value, sizeof value, predicted[i]);
+        fputs(value, out.file);
+        for (size_t k = 0; o->decision_values && k < nd; k++)
+            fprintf(out.file, " %.17g", decision[i * nd + k]);
+        fputc('\n', out.file);
+    }
+    return cli_output_commit(&out);
+}
+
+static int run(const predict_options *o)
+{
+    km_model *model = NULL;
+    km_dataset *test = NULL;
+    km_matrix **test_kernels = NULL;
+    double *predicted = NULL, *decision = NULL;
+    int rc = CLI_OK;
+    km_status st = km_model_load(o->model_path, &model);
+    if (st) {
+        rc = cli_fail(CMD, st);
+        goto done;
+    }
+    size_t M = km_model_n_kernels(model);
+    int precomputed_rows = 0;
+    for (size_t m = 0; m < M; m++)
+        precomputed_rows |= kernel_from_rows(model, m);
+    if ((st = cli_read_data(o->test_path, o->format, o->label_column, precomputed_rows, &test))) {
+        rc = cli_fail(CMD, st);
+        goto done;
+    }
+    size_t n = km_dataset_rows(test), nd = km_model_n_decision(model);
+    test_kernels = calloc(M, sizeof *test_kernels);
+    predicted = malloc(n * sizeof *predicted);
+    decision = malloc(n * nd * sizeof *decision);
+    if (!test_kernels || !predicted || !decision) {
+        rc = cli_fail(CMD, KM_ENOMEM);
+        goto done;
+    }
+    if ((st = read_test_kernels(o, model, test_kernels))) {
+        rc = st == KM_ENOMEM ? CLI_FAILURE : CLI_USAGE;
+        goto done;
+    }
+    if ((st = km_predict(model, test, (const km_matrix *const *)test_kernels, predicted, decision))) {
+        rc = cli_fail(CMD, st);
+        goto done;
+    }
+    if ((st = write_predictions(o, model, n, predicted, decision))) {
+        rc = st == KM_EIO ? CLI_USAGE : CLI_FAILURE;
+        goto done;
+    }
+    if (!o->quiet && km_dataset_labels(test))
+        report(model, test, predicted, decision);
+done:
+    if (test_kernels)
+        for (size_t m = 0; m < km_model_n_kernels(model); m++)
+            km_matrix_free(test_kernels[m]);
+    free(test_kernels);
+    free(predicted);
+    free(decision);
+    km_dataset_free(test);
+    km_model_free(model);
+    return rc;
+}
+
+int cmd_predict(int argc, char **argv)
+{
+    predict_options o;
+    memset(&o, 0, sizeof o);
+    o.label_column = -1;
+    int parsed = parse_options(&o, argc, argv);
+    int rc = parsed < 0 ? CLI_USAGE : parsed == 0 ? CLI_OK : run(&o);
+    free(o.test_kernel_paths);
+    return rc;
+}

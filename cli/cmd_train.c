@@ -1,0 +1,449 @@
+/* kernelmix train: learns a model from a training file (or cross-validates with -v). */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *const CMD = "train";
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+"usage: kernelmix train [options] TRAIN_FILE [MODEL_FILE]\n"
+"\n"
+"Trains an SVM on a combination of kernels sum_m d_m k_m and writes MODEL_FILE\n"
+"(default: TRAIN_FILE.model). TRAIN_FILE is LIBSVM sparse format, or CSV (--format csv\n"
+"or a .csv name). Options follow LIBSVM's svm-train where the meaning is the same.\n"
+"\n"
+"task:\n"
+"  -s TYPE            0 C-SVC (default), 2 one-class SVM, 3 epsilon-SVR\n"
+"  -c C               loss weight of C-SVC and epsilon-SVR (default 1)\n"
+"  -p EPSILON         epsilon-SVR tube half-width (default 0.1)\n"
+"  -n NU              one-class nu in (0,1] (default 0.5)\n"
+"  -wLABEL WEIGHT     multiply C of class LABEL by WEIGHT (e.g. -w1 2)\n"
+"  --multiclass M     ovo (one-vs-one, default) or ovr (one-vs-rest)\n"
+"\n"
+"kernels (several give a combination; see 'kernelmix kernel --help' for the spec language):\n"
+"  --kernel SPEC      add the kernels of SPEC, e.g. 'rbf:gamma=2^-3..2^3', 'poly:degree=1,2,3',\n"
+"                     'linear:features=1-10', 'precomputed:file=K.bin' (repeatable)\n"
+"  --kernels FILE     add one spec per line of FILE\n"
+"  --norm NORM        normalization of kernels whose spec sets none:\n"
+"                     none, mult (multiplicative), spherical, trace\n"
+"  --weights D1,D2,.. fixed kernel weights d_m (default: uniform, d_m = 1)\n"
+"  -t TYPE            single kernel as in LIBSVM when no --kernel is given: 0 linear,\n"
+"                     1 polynomial, 2 RBF (default), 3 sigmoid, 4 precomputed (TRAIN_FILE\n"
+"                     holds kernel rows '0:i 1:K(i,1) ...')\n"
+"  -d DEGREE          -t 1 degree (default 3)\n"
+"  -g GAMMA           -t 1/2/3 gamma (RBF default: 1/mean ||x-x'||^2; poly/sigmoid: 1/features)\n"
+"  -r COEF0           -t 1/3 coef0 (default 0)\n"
+"\n"
+"solver:\n"
+"  -e TOLERANCE       stopping tolerance on the KKT violation (default 0.001)\n"
+"  -m MB              kernel cache size in MiB (default 100)\n"
+"  -h 0|1             shrinking heuristics (default 1)\n"
+"  --max-iter N       solver iteration limit (default: none beyond LIBSVM's)\n"
+"\n"
+"other:\n"
+"  -v K               K-fold cross-validation instead of training: prints accuracy\n"
+"                     (classification) or mean squared error (regression)\n"
+"  --seed N           seed of the fold assignment (default 0)\n"
+"  --format F         auto (default), libsvm or csv\n"
+"  --label-column K   CSV column of the label, 1-based; negative counts from the end\n"
+"                     (default -1, the last); 0: no label\n"
+"  -q, --quiet        print nothing but errors\n"
+"  --verbose          print solver details\n"
+"  --help             show this help\n"
+"\n"
+"The training summary prints the kernel weights, support vectors and objective.\n"
+"Exit status: 0 success, 1 failure, 2 bad usage or bad input.\n");
+}
+
+typedef struct train_options {
+    km_params params;
+    int libsvm_kernel;          /* -t value */
+    double degree, gamma, coef0;
+    int have_gamma;
+    const char **specs;
+    size_t n_specs;
+    const char **spec_files;
+    size_t n_spec_files;
+    const char *norm;
+    const char *weights;
+    double *class_labels, *class_weights;
+    int folds;
+    int quiet, verbose;
+    cli_format format;
+    int label_column;
+    const char *train_path, *model_path;
+} train_options;
+
+static int add_class_weight(train_options *o, const char *label_text, const char *weight_text)
+{
+    double label, weight;
+    if (!cli_parse_double(CMD, "-w", label_text, -HUGE_VAL, HUGE_VAL, &label) ||
+        !cli_parse_double(CMD, "-w", weight_text, 1e-300, HUGE_VAL, &weight))
+        return 0;
+    size_t k = o->params.n_class_weights++;
+    double *l = realloc(o->class_labels, (k + 1) * sizeof *l);
+    if (l)
+        o->class_labels = l;
+    double *w = realloc(o->class_weights, (k + 1) * sizeof *w);
+    if (w)
+        o->class_weights = w;
+    if (!l || !w) {
+        cli_error(CMD, "out of memory");
+        return 0;
+    }
+    o->class_labels[k] = label;
+    o->class_weights[k] = weight;
+    return 1;
+}
+
+static int push(const char ***list, size_t *n, const char *value)
+{
+    const char **grown = realloc(*list, (*n + 1) * sizeof *grown);
+    if (!grown) {
+        cli_error(CMD, "out of memory");
+        return 0;
+    }
+    grown[(*n)++] = value;
+    *list = grown;
+    return 1;
+}
+
+/* Returns 1 to go on, 0 after --help, -1 on a usage error. */
+static int parse_options(train_options *o, int argc, char **argv)
+{
+    cli_args args;
+    cli_args_init(&args, CMD, argc, argv);
+    const char *positional, *v;
+    const char *positionals[2];
+    int n_positionals = 0, kind;
+    long l;
+    while ((kind = cli_args_next(&args, &positional))) {
+        if (kind == 2) {
+            if (n_positionals == 2) {
+                cli_error(CMD, "unexpected argument '%s' (see kernelmix train --help)", positional);
+                return -1;
+            }
+            positionals[n_positionals++] = positional;
+            continue;
+        }
+        int ok = 1;
+        if (cli_args_is(&args, NULL, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (cli_args_is(&args, "-s", "--task")) {
+            if ((ok = (v = cli_args_value(&args)) != NULL)) {
+                if (!strcmp(v, "0") || !strcmp(v, "svc"))
+                    o->params.task = KM_TASK_SVC;
+                else if (!strcmp(v, "2") || !strcmp(v, "oneclass") || !strcmp(v, "one-class"))
+                    o->params.task = KM_TASK_ONECLASS;
+                else if (!strcmp(v, "3") || !strcmp(v, "svr"))
+                    o->params.task = KM_TASK_SVR;
+                else {
+                    cli_error(CMD, "option -s: '%s' is not a supported task (0 C-SVC, 2 one-class, 3 epsilon-SVR)", v);
+                    ok = 0;
+                }
+            }
+        } else if (cli_args_is(&args, "-c", "--C")) {
+            ok = cli_parse_double(CMD, "-c", cli_args_value(&args), 1e-300, HUGE_VAL, &o->params.C);
+        } else if (cli_args_is(&args, "-p", "--epsilon")) {
+            ok = cli_parse_double(CMD, "-p", cli_args_value(&args), 0, HUGE_VAL, &o->params.epsilon);
+        } else if (cli_args_is(&args, "-n", "--nu")) {
+            ok = cli_parse_double(CMD, "-n", cli_args_value(&args), 1e-300, 1, &o->params.nu);
+        } else if (cli_args_is(&args, "-e", "--tolerance")) {
+            ok = cli_parse_double(CMD, "-e", cli_args_value(&args), 1e-300, HUGE_VAL, &o->params.tolerance);
+        } else if (cli_args_is(&args, "-m", "--cache")) {
+            ok = cli_parse_double(CMD, "-m", cli_args_value(&args), 1e-3, 1e9, &o->params.cache_mb);
+        } else if (cli_args_is(&args, "-h", "--shrinking")) {
+            if ((ok = cli_parse_long(CMD, "-h", cli_args_value(&args), 0, 1, &l)))
+                o->params.shrinking = (int)l;
+        } else if (cli_args_is(&args, NULL, "--max-iter")) {
+            if ((ok = cli_parse_long(CMD, "--max-iter", cli_args_value(&args), 1, LONG_MAX, &l)))
+                o->params.max_iter = l;
+        } else if (cli_args_is(&args, "-t", NULL)) {
+            if ((ok = cli_parse_long(CMD, "-t", cli_args_value(&args), 0, 4, &l)))
+                o->libsvm_kernel = (int)l;
+        } else if (cli_args_is(&args, "-d", "--degree")) {
+            ok = cli_parse_double(CMD, "-d", cli_args_value(&args), 0, 1e6, &o->degree);
+        } else if (cli_args_is(&args, "-g", "--gamma")) {
+            ok = cli_parse_double(CMD, "-g", cli_args_value(&args), 0, HUGE_VAL, &o->gamma);
+            o->have_gamma = 1;
+        } else if (cli_args_is(&args, "-r", "--coef0")) {
+            ok = cli_parse_double(CMD, "-r", cli_args_value(&args), -HUGE_VAL, HUGE_VAL, &o->coef0);
+        } else if (cli_args_is(&args, NULL, "--kernel")) {
+            ok = (v = cli_args_value(&args)) && push(&o->specs, &o->n_specs, v);
+        } else if (cli_args_is(&args, NULL, "--kernels")) {
+            ok = (v = cli_args_value(&args)) && push(&o->spec_files, &o->n_spec_files, v);
+        } else if (cli_args_is(&args, NULL, "--norm")) {
+            ok = (o->norm = cli_args_value(&args)) != NULL;
+        } else if (cli_args_is(&args, NULL, "--weights")) {
+            ok = (o->weights = cli_args_value(&args)) != NULL;
+        } else if (cli_args_is(&args, NULL, "--multiclass")) {
+            if ((ok = (v = cli_args_value(&args)) != NULL)) {
+                if (!strcmp(v, "ovo"))
+                    o->params.multiclass = KM_MULTICLASS_OVO;
+                else if (!strcmp(v, "ovr"))
+                    o->params.multiclass = KM_MULTICLASS_OVR;
+                else {
+                    cli_error(CMD, "option --multiclass: '%s' is not ovo or ovr", v);
+                    ok = 0;
+                }
+            }
+        } else if (cli_args_is(&args, "-v", "--cross-validation")) {
+            if ((ok = cli_parse_long(CMD, "-v", cli_args_value(&args), 2, 1000000, &l)))
+                o->folds = (int)l;
+        } else if (cli_args_is(&args, NULL, "--seed")) {
+            if ((ok = cli_parse_long(CMD, "--seed", cli_args_value(&args), 0, LONG_MAX, &l)))
+                o->params.seed = (uint64_t)l;
+        } else if (cli_args_is(&args, NULL, "--format")) {
+            ok = (v = cli_args_value(&args)) && cli_parse_format(CMD, v, &o->format);
+        } else if (cli_args_is(&args, NULL, "--label-column")) {
+            if ((ok = cli_parse_long(CMD, "--label-column", cli_args_value(&args), -1000000, 1000000, &l)))
+                o->label_column = l == 0 ? KM_CSV_NO_LABEL : l > 0 ? (int)l - 1 : (int)l;
+        } else if (cli_args_is(&args, "-q", "--quiet")) {
+            o->quiet = 1;
+        } else if (cli_args_is(&args, NULL, "--verbose")) {
+            o->verbose = 2;
+        } else if (cli_args_has_prefix(&args, "-w")) {
+            ok = (v = cli_args_value(&args)) && add_class_weight(o, args.name + 2, v);
+        } else {
+            cli_args_unknown(&args);
+            ok = 0;
+        }
+        if (!ok || args.failed)
+            return -1;
+    }
+    if (args.failed)
+        return -1;
+    if (n_positionals < 1) {
+        cli_error(CMD, "missing TRAIN_FILE (see kernelmix train --help)");
+        return -1;
+    }
+    o->train_path = positionals[0];
+    o->model_path = n_positionals > 1 ? positionals[1] : NULL;
+    return 1;
+}
+
+/* The kernel spec of LIBSVM's -t/-d/-g/-r options. */
+static void libsvm_spec(const train_options *o, char *buf, size_t size)
+{
+    char gamma[64] = "";
+    if (o->have_gamma)
+        snprintf(gamma, sizeof gamma, ":gamma=%.17g", o->gamma);
+    switch (o->libsvm_kernel) {
+    case 0: snprintf(buf, size, "linear"); break;
+    case 1: snprintf(buf, size, "poly:degree=%.17g:coef0=%.17g%s", o->degree, o->coef0, gamma); break;
+    case 3: snprintf(buf, size, "sigmoid:coef0=%.17g%s", o->coef0, gamma); break;
+    case 4: snprintf(buf, size, "precomputed"); break;
+    default: snprintf(buf, size, "rbf%s", gamma); break;
+    }
+}
+
+static int needs_precomputed_rows(const train_options *o)
+{
+    if (o->n_specs == 0 && o->n_spec_files == 0)
+        return o->libsvm_kernel == 4;
+    for (size_t k = 0; k < o->n_specs; k++)
+        if (!strncmp(o->specs[k], "precomputed", 11) && !strstr(o->specs[k], "file="))
+            return 1;
+    return 0;
+}
+
+static km_status add_spec(km_kernel_set *set, const char *spec, const char *norm)
+{
+    if (!norm || strstr(spec, "norm="))
+        return km_kernel_set_add_spec(set, spec);
+    size_t len = strlen(spec) + strlen(norm) + 8;
+    char *with_norm = malloc(len);
+    if (!with_norm)
+        return KM_ENOMEM;
+    snprintf(with_norm, len, "%s:norm=%s", spec, norm);
+    km_status st = km_kernel_set_add_spec(set, with_norm);
+    free(with_norm);
+    return st;
+}
+
+static km_status build_kernels(const train_options *o, const km_dataset *data, km_kernel_set **out)
+{
+    km_kernel_set *set;
+    km_status st = km_kernel_set_new(&set);
+    if (!st)
+        st = km_kernel_set_set_dimension(set, km_dataset_dim(data));
+    if (!st && o->n_specs == 0 && o->n_spec_files == 0) {
+        char spec[256];
+        libsvm_spec(o, spec, sizeof spec);
+        st = add_spec(set, spec, o->norm);
+    }
+    for (size_t k = 0; !st && k < o->n_specs; k++)
+        st = add_spec(set, o->specs[k], o->norm);
+    for (size_t k = 0; !st && k < o->n_spec_files; k++)
+        st = km_kernel_set_add_file(set, o->spec_files[k]);
+    if (st) {
+        km_kernel_set_free(set);
+        return st;
+    }
+    *out = set;
+    return KM_OK;
+}
+
+/* Parses --weights into M values. */
+static int parse_weights(const char *text, size_t M, double **out)
+{
+    double *w = malloc(M * sizeof *w);
+    if (!w) {
+        cli_error(CMD, "out of memory");
+        return 0;
+    }
+    size_t count = 0;
+    const char *p = text;
+    while (*p) {
+        char item[64];
+        size_t len = strcspn(p, ",");
+        if (len >= sizeof item || count == M) {
+            cli_error(CMD, "option --weights: expected %zu comma-separated weights, got '%s'", M, text);
+            free(w);
+            return 0;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (!cli_parse_double(CMD, "--weights", item, 0, HUGE_VAL, &w[count++])) {
+            free(w);
+            return 0;
+        }
+        p += len + (p[len] == ',');
+    }
+    if (count != M) {
+        cli_error(CMD, "option --weights: expected %zu weights (one per kernel), got %zu", M, count);
+        free(w);
+        return 0;
+    }
+    *out = w;
+    return 1;
+}
+
+static int report_cross_validation(const train_options *o, const km_dataset *data, const double *predicted)
+{
+    size_t n = km_dataset_rows(data);
+    const double *y = km_dataset_labels(data);
+    if (o->params.task == KM_TASK_SVR) {
+        printf("Cross Validation Mean squared error = %g\n", km_mse(y, predicted, n));
+        printf("Cross Validation Squared correlation coefficient = %g\n", km_squared_correlation(y, predicted, n));
+    } else {
+        printf("Cross Validation Accuracy = %g%%\n", 100.0 * km_accuracy(y, predicted, n));
+    }
+    return CLI_OK;
+}
+
+static void print_summary(const train_options *o, const km_dataset *data, const km_model *model)
+{
+    static const char *const task_names[] = {[KM_TASK_SVC] = "C-SVC", [KM_TASK_ONECLASS] = "one-class SVM",
+                                             [KM_TASK_SVR] = "epsilon-SVR"};
+    size_t M = km_model_n_kernels(model);
+    printf("%s on %zu rows, %zu kernel%s", task_names[km_model_task(model)], km_dataset_rows(data), M,
+           M == 1 ? "" : "s");
+    if (km_model_n_classes(model))
+        printf(", %zu classes", km_model_n_classes(model));
+    printf("\n");
+    for (size_t m = 0; m < M; m++) {
+        char spec[512];
+        km_model_kernel_describe(model, m, spec, sizeof spec);
+        printf("  kernel %zu: %s\n", m + 1, spec);
+    }
+    for (size_t k = 0; k < km_model_n_machines(model); k++) {
+        km_machine_info info;
+        km_model_machine_info(model, k, &info);
+        const double *w = km_model_kernel_weights(model, k);
+        printf("machine %zu: objective %.10g, %zu support vectors, kernel weights", k + 1, info.objective, info.n_sv);
+        for (size_t m = 0; m < M; m++)
+            printf(" %.6g", w[m]);
+        printf("\n");
+    }
+    printf("model written to %s (%zu support vectors)\n", o->model_path, km_model_n_sv_total(model));
+}
+
+static int run(train_options *o)
+{
+    km_dataset *data = NULL;
+    km_kernel_set *kernels = NULL;
+    km_model *model = NULL;
+    double *weights = NULL, *predicted = NULL;
+    char *default_model_path = NULL;
+    int rc = CLI_OK;
+    cli_log log = {CMD, o->quiet ? 0 : o->verbose};
+    o->params.log = cli_log_fn;
+    o->params.log_user = &log;
+    o->params.class_weight_labels = o->class_labels;
+    o->params.class_weights = o->class_weights;
+
+    km_status st = cli_read_data(o->train_path, o->format, o->label_column, needs_precomputed_rows(o), &data);
+    if (!st)
+        st = build_kernels(o, data, &kernels);
+    if (st) {
+        rc = cli_fail(CMD, st);
+        goto done;
+    }
+    if (o->weights) {
+        if (!parse_weights(o->weights, km_kernel_set_size(kernels), &weights)) {
+            rc = CLI_USAGE;
+            goto done;
+        }
+        o->params.kernel_weights = weights;
+    }
+    if (o->folds) {
+        if (!(predicted = malloc(km_dataset_rows(data) * sizeof *predicted))) {
+            rc = cli_fail(CMD, KM_ENOMEM);
+            goto done;
+        }
+        if ((st = km_cross_validate(data, kernels, &o->params, o->folds, predicted)))
+            rc = cli_fail(CMD, st);
+        else
+            rc = report_cross_validation(o, data, predicted);
+        goto done;
+    }
+    if (!o->model_path) {
+        const char *base = strrchr(o->train_path, '/');
+        base = base ? base + 1 : o->train_path;
+        size_t len = strlen(base) + 7;
+        if (!(default_model_path = malloc(len))) {
+            rc = cli_fail(CMD, KM_ENOMEM);
+            goto done;
+        }
+        snprintf(default_model_path, len, "%s.model", base);
+        o->model_path = default_model_path;
+    }
+    if ((st = km_train(data, kernels, &o->params, &model)) || (st = km_model_save(model, o->model_path))) {
+        rc = cli_fail(CMD, st);
+        goto done;
+    }
+    if (!o->quiet)
+        print_summary(o, data, model);
+done:
+    km_model_free(model);
+    km_kernel_set_free(kernels);
+    km_dataset_free(data);
+    free(weights);
+    free(predicted);
+    free(default_model_path);
+    return rc;
+}
+
+int cmd_train(int argc, char **argv)
+{
+    train_options o;
+    memset(&o, 0, sizeof o);
+    o.params = km_params_default();
+    o.libsvm_kernel = 2;
+    o.degree = 3;
+    o.label_column = -1;
+    int parsed = parse_options(&o, argc, argv);
+    int rc = parsed < 0 ? CLI_USAGE : parsed == 0 ? CLI_OK : run(&o);
+    free(o.specs);
+    free(o.spec_files);
+    free(o.class_labels);
+    free(o.class_weights);
+    return rc;
+}

@@ -1,0 +1,161 @@
+/* Shared pieces of the subcommands: messages, exit codes, argument scanning and number parsing. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "kernelmix %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_fail(const char *cmd, km_status status)
+{
+    const char *message = km_last_error();
+    cli_error(cmd, "%s", message[0] ? message : km_status_name(status));
+    switch (status) {
+    case KM_EINVAL:
+    case KM_EFORMAT:
+    case KM_EIO:
+        return CLI_USAGE;
+    default:
+        return CLI_FAILURE;
+    }
+}
+
+void cli_args_init(cli_args *args, const char *cmd, int argc, char **argv)
+{
+    memset(args, 0, sizeof *args);
+    args->cmd = cmd;
+    args->argc = argc;
+    args->argv = argv;
+    args->index = 0; /* argv[0] is the subcommand */
+}
+
+int cli_args_next(cli_args *args, const char **positional)
+{
+    if (args->failed || ++args->index >= args->argc)
+        return 0;
+    const char *a = args->argv[args->index];
+    if (!args->only_positionals && !strcmp(a, "--")) {
+        args->only_positionals = 1;
+        return cli_args_next(args, positional);
+    }
+    if (args->only_positionals || a[0] != '-' || a[1] == '\0' || (a[1] >= '0' && a[1] <= '9') || a[1] == '.') {
+        *positional = a;
+        return 2;
+    }
+    args->name = a;
+    const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
+    args->name_len = eq ? (size_t)(eq - a) : strlen(a);
+    args->inline_value = eq ? eq + 1 : NULL;
+    return 1;
+}
+
+static int name_equals(const cli_args *args, const char *name)
+{
+    return name && strlen(name) == args->name_len && !strncmp(args->name, name, args->name_len);
+}
+
+int cli_args_is(const cli_args *args, const char *short_name, const char *long_name)
+{
+    return name_equals(args, short_name) || name_equals(args, long_name);
+}
+
+int cli_args_has_prefix(const cli_args *args, const char *prefix)
+{
+    size_t len = strlen(prefix);
+    return args->name[1] != '-' && args->name_len > len && !strncmp(args->name, prefix, len);
+}
+
+const char *cli_args_value(cli_args *args)
+{
+    if (args->inline_value)
+        return args->inline_value;
+    if (args->index + 1 >= args->argc) {
+        cli_error(args->cmd, "option %.*s needs a value", (int)args->name_len, args->name);
+        args->failed = 1;
+        return NULL;
+    }
+    return args->argv[++args->index];
+}
+
+void cli_args_unknown(cli_args *args)
+{
+    cli_error(args->cmd, "unknown option %.*s (see kernelmix %s --help)", (int)args->name_len, args->name, args->cmd);
+    args->failed = 1;
+}
+
+int cli_parse_double(const char *cmd, const char *option, const char *text, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = text ? strtod(text, &end) : NAN;
+    if (!text || end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+        cli_error(cmd, "option %s: '%s' is not a number", option, text ? text : "");
+        return 0;
+    }
+    if (v < lo || v > hi) {
+        cli_error(cmd, "option %s: %s is out of range [%g, %g]", option, text, lo, hi);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int cli_parse_long(const char *cmd, const char *option, const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = text ? strtol(text, &end, 10) : 0;
+    if (!text || end == text || *end != '\0' || errno == ERANGE) {
+        cli_error(cmd, "option %s: '%s' is not an integer", option, text ? text : "");
+        return 0;
+    }
+    if (v < lo || v > hi) {
+        cli_error(cmd, "option %s: %ld is out of range [%ld, %ld]", option, v, lo, hi);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int cli_parse_format(const char *cmd, const char *text, cli_format *out)
+{
+    if (!strcmp(text, "auto"))
+        *out = CLI_FORMAT_AUTO;
+    else if (!strcmp(text, "libsvm"))
+        *out = CLI_FORMAT_LIBSVM;
+    else if (!strcmp(text, "csv"))
+        *out = CLI_FORMAT_CSV;
+    else {
+        cli_error(cmd, "option --format: '%s' is not one of auto, libsvm, csv", text);
+        return 0;
+    }
+    return 1;
+}
+
+void cli_log_fn(void *user, km_log_level level, const char *message)
+{
+    const cli_log *log = user;
+    if (level == KM_LOG_ERROR || level == KM_LOG_WARNING)
+        fprintf(stderr, "kernelmix %s: %s: %s\n", log->cmd, level == KM_LOG_ERROR ? "error" : "warning", message);
+    else if (log->verbose >= (level == KM_LOG_INFO ? 1 : 2))
+        printf("%s\n", message);
+}
+
+void cli_format_value(char *buf, size_t size, double value)
+{
+    if (value == floor(value) && fabs(value) < 1e15)
+        snprintf(buf, size, "%.0f", value);
+    else
+        snprintf(buf, size, "%.17g", value);
+}
