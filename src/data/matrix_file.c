@@ -1,0 +1,226 @@
+/* Matrix files. Binary format (kernelmix.h), all integers and values little-endian:
+ *   offset 0  "KMMATRIX"   offset 8  uint32 version = 1   offset 12 uint32 dtype (1 float64, 2 float32)
+ *   offset 16 uint64 rows  offset 24 uint64 cols          offset 32 rows×cols values, row-major.
+ * Files without the magic are LIBSVM precomputed-kernel text: row r holds line r's values 1..k. */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "core/error.h"
+#include "data/atomic_file.h"
+#include "data/dataset.h"
+#include "data/readers.h"
+#include "data/text_input.h"
+
+#define MAGIC "KMMATRIX"
+#define MAGIC_BYTES 8
+#define HEADER_BYTES 32
+#define FORMAT_VERSION 1
+#define CHUNK_VALUES 8192
+
+static uint64_t load_le(const unsigned char *bytes, int width)
+{
+    uint64_t v = 0;
+    for (int i = width - 1; i >= 0; i--)
+        v = v << 8 | bytes[i];
+    return v;
+}
+
+static void store_le(unsigned char *bytes, uint64_t v, int width)
+{
+    for (int i = 0; i < width; i++, v >>= 8)
+        bytes[i] = (unsigned char)(v & 0xFF);
+}
+
+static double decode_value(const unsigned char *bytes, int width)
+{
+    if (width == 8) {
+        uint64_t bits = load_le(bytes, 8);
+        double v;
+        memcpy(&v, &bits, sizeof v);
+        return v;
+    }
+    uint32_t bits = (uint32_t)load_le(bytes, 4);
+    float v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+static void encode_value(unsigned char *bytes, double value, int width)
+{
+    if (width == 8) {
+        uint64_t bits;
+        memcpy(&bits, &value, sizeof bits);
+        store_le(bytes, bits, 8);
+    } else {
+        float single = (float)value;
+        uint32_t bits;
+        memcpy(&bits, &single, sizeof bits);
+        store_le(bytes, bits, 4);
+    }
+}
+
+static const char *dtype_name(int width) { return width == 8 ? "float64" : "float32"; }
+
+/* Validates the header and the file size, then reads the values (the stream is past the magic). */
+static km_status read_binary(FILE *stream, const char *name, const unsigned char *magic, km_matrix **out)
+{
+    unsigned char header[HEADER_BYTES];
+    memcpy(header, magic, MAGIC_BYTES);
+    size_t got = MAGIC_BYTES + fread(header + MAGIC_BYTES, 1, HEADER_BYTES - MAGIC_BYTES, stream);
+    if (got < HEADER_BYTES)
+        return km_error(KM_EFORMAT, "%s: truncated matrix header (%zu of %d bytes)", name, got, HEADER_BYTES);
+    uint32_t version = (uint32_t)load_le(header + 8, 4), dtype = (uint32_t)load_le(header + 12, 4);
+    uint64_t rows = load_le(header + 16, 8), cols = load_le(header + 24, 8);
+    if (version != FORMAT_VERSION)
+        return km_error(KM_EFORMAT, "%s: unsupported matrix format version %lu (this library reads version %d)",
+                        name, (unsigned long)version, FORMAT_VERSION);
+    if (dtype != KM_FLOAT64 && dtype != KM_FLOAT32)
+        return km_error(KM_EFORMAT, "%s: unknown matrix dtype %lu (1 = float64, 2 = float32)", name,
+                        (unsigned long)dtype);
+    int width = dtype == KM_FLOAT64 ? 8 : 4;
+    if (rows == 0 || cols == 0)
+        return km_error(KM_EFORMAT, "%s: empty matrix (%llu x %llu)", name, (unsigned long long)rows,
+                        (unsigned long long)cols);
+    /* rows*cols*8 (doubles in memory) bounds the file payload too; both must fit size_t and off_t */
+    uint64_t limit = (uint64_t)(SIZE_MAX < INT64_MAX ? SIZE_MAX : INT64_MAX) / 8;
+    if (rows > limit / cols)
+        return km_error(KM_EFORMAT, "%s: %llu x %llu matrix is too large", name, (unsigned long long)rows,
+                        (unsigned long long)cols);
+    uint64_t expected = HEADER_BYTES + rows * cols * (uint64_t)width;
+    if (fseeko(stream, 0, SEEK_END) != 0)
+        return km_error(KM_EIO, "%s: cannot determine the file size: %s", name, strerror(errno));
+    off_t actual = ftello(stream);
+    if (actual < 0 || fseeko(stream, HEADER_BYTES, SEEK_SET) != 0)
+        return km_error(KM_EIO, "%s: cannot determine the file size: %s", name, strerror(errno));
+    if ((uint64_t)actual != expected)
+        return km_error(KM_EFORMAT, "%s: file has %llu bytes, expected %llu (%d-byte header + %llu x %llu %s)",
+                        name, (unsigned long long)actual, (unsigned long long)expected, HEADER_BYTES,
+                        (unsigned long long)rows, (unsigned long long)cols, dtype_name(width));
+    km_matrix *matrix;
+    km_status st = km_matrix_new((size_t)rows, (size_t)cols, &matrix);
+    if (st)
+        return st;
+    unsigned char chunk[CHUNK_VALUES * 8];
+    size_t total = (size_t)(rows * cols);
+    for (size_t done = 0; done < total && !st;) {
+        size_t count = total - done < CHUNK_VALUES ? total - done : CHUNK_VALUES;
+        if (fread(chunk, (size_t)width, count, stream) != count) {
+            st = km_error(KM_EIO, "%s: read error at byte %llu", name,
+                          (unsigned long long)(HEADER_BYTES + done * (size_t)width));
+            break;
+        }
+        for (size_t k = 0; k < count; k++, done++) {
+            double v = decode_value(chunk + k * (size_t)width, width);
+            if (!isfinite(v)) {
+                st = km_error(KM_EFORMAT, "%s: entry (%zu, %zu) is not finite", name, done / matrix->cols,
+                              done % matrix->cols);
+                break;
+            }
+            matrix->data[done] = v;
+        }
+    }
+    if (st) {
+        km_matrix_free(matrix);
+        return st;
+    }
+    *out = matrix;
+    return KM_OK;
+}
+
+/* The n×k kernel values of a precomputed-kernel text file become the matrix (the array changes owner). */
+static km_status read_text(FILE *stream, const char *name, km_matrix **out)
+{
+    km_dataset *data;
+    km_status st = km_read_libsvm_stream(stream, name, KM_READ_PRECOMPUTED, &data);
+    if (st)
+        return st;
+    km_matrix *matrix = malloc(sizeof *matrix);
+    if (!matrix) {
+        km_dataset_free(data);
+        return km_error_nomem("a matrix");
+    }
+    matrix->rows = data->n;
+    matrix->cols = data->d;
+    matrix->data = data->X;
+    data->X = NULL;
+    km_dataset_free(data);
+    *out = matrix;
+    return KM_OK;
+}
+
+km_status km_matrix_read_stream(FILE *stream, const char *name, km_matrix **out)
+{
+    *out = NULL;
+    unsigned char magic[MAGIC_BYTES];
+    size_t got = fread(magic, 1, MAGIC_BYTES, stream);
+    if (ferror(stream))
+        return km_error(KM_EIO, "%s: read error: %s", name, strerror(errno));
+    if (got == MAGIC_BYTES && memcmp(magic, MAGIC, MAGIC_BYTES) == 0)
+        return read_binary(stream, name, magic, out);
+    if (got > 0 && got < MAGIC_BYTES && memcmp(magic, MAGIC, got) == 0)
+        return km_error(KM_EFORMAT, "%s: truncated matrix header (%zu of %d bytes)", name, got, HEADER_BYTES);
+    if (fseeko(stream, 0, SEEK_SET) != 0)
+        return km_error(KM_EIO, "%s: cannot rewind: %s", name, strerror(errno));
+    return read_text(stream, name, out);
+}
+
+km_status km_matrix_read(const char *path, km_matrix **out)
+{
+    *out = NULL;
+    FILE *stream;
+    km_status st = km_open_input(path, &stream);
+    if (st)
+        return st;
+    st = km_matrix_read_stream(stream, path, out);
+    fclose(stream);
+    return st;
+}
+
+/* Values the reader would reject (NaN, infinities, overflow to float32) are refused before writing. */
+static km_status check_writable(const km_matrix *matrix, const char *path, int width)
+{
+    for (size_t k = 0; k < matrix->rows * matrix->cols; k++) {
+        double v = matrix->data[k];
+        if (!isfinite(v) || (width == 4 && fabs(v) > FLT_MAX))
+            return km_error(KM_EINVAL, "%s: entry (%zu, %zu) = %g cannot be stored as %s", path, k / matrix->cols,
+                            k % matrix->cols, v, dtype_name(width));
+    }
+    return KM_OK;
+}
+
+km_status km_matrix_write(const km_matrix *matrix, const char *path, km_dtype dtype)
+{
+    if (!matrix || !path || !matrix->data || matrix->rows == 0 || matrix->cols == 0)
+        return km_error(KM_EINVAL, "km_matrix_write: %s", !path ? "NULL path" : "empty or NULL matrix");
+    if (dtype != KM_FLOAT64 && dtype != KM_FLOAT32)
+        return km_error(KM_EINVAL, "km_matrix_write: unknown dtype %d (KM_FLOAT64 or KM_FLOAT32)", (int)dtype);
+    int width = dtype == KM_FLOAT64 ? 8 : 4;
+    km_status st = check_writable(matrix, path, width);
+    if (st)
+        return st;
+    km_atomic_file file;
+    if ((st = km_atomic_open(&file, path)))
+        return st;
+    unsigned char header[HEADER_BYTES];
+    memcpy(header, MAGIC, MAGIC_BYTES);
+    store_le(header + 8, FORMAT_VERSION, 4);
+    store_le(header + 12, (uint64_t)dtype, 4);
+    store_le(header + 16, matrix->rows, 8);
+    store_le(header + 24, matrix->cols, 8);
+    fwrite(header, 1, HEADER_BYTES, file.stream);
+    unsigned char chunk[CHUNK_VALUES * 8];
+    size_t total = matrix->rows * matrix->cols;
+    for (size_t done = 0; done < total && !ferror(file.stream);) {
+        size_t count = total - done < CHUNK_VALUES ? total - done : CHUNK_VALUES;
+        for (size_t k = 0; k < count; k++)
+            encode_value(chunk + k * (size_t)width, matrix->data[done + k], width);
+        fwrite(chunk, (size_t)width, count, file.stream);
+        done += count;
+    }
+    return km_atomic_commit(&file);
+}
