@@ -1,0 +1,59 @@
+# Helpers for the CLI tests, sourced by tests/cli/test_*.sh.
+# Usage in a test: . "$(dirname "$0")/lib.sh" "$@"   (arguments: KERNELMIX_BINARY REPOSITORY_ROOT)
+set -u
+KM="$1"
+ROOT="$2"
+DATA="$ROOT/examples/data"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/kmtest.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+FAILURES=0
+
+fail() {
+    echo "FAIL: $*" >&2
+    FAILURES=$((FAILURES + 1))
+}
+
+# expect_status STATUS COMMAND...: runs COMMAND, stdout to $WORK/out, stderr to $WORK/err.
+expect_status() {
+    want="$1"
+    shift
+    "$@" >"$WORK/out" 2>"$WORK/err"
+    got=$?
+    if [ "$got" -ne "$want" ]; then
+        fail "exit status $got (expected $want): $* ; stderr: $(head -c 300 "$WORK/err")"
+        return 1
+    fi
+    return 0
+}
+
+# expect_one_line_error PATTERN: stderr of the last command is one line matching PATTERN (grep -E).
+expect_one_line_error() {
+    lines=$(wc -l <"$WORK/err")
+    if [ "$lines" -ne 1 ]; then
+        fail "expected one line on stderr, got $lines: $(cat "$WORK/err")"
+    elif ! grep -Eq -- "$1" "$WORK/err"; then
+        fail "stderr '$(cat "$WORK/err")' does not match '$1'"
+    fi
+}
+
+# near A B RELTOL: |A - B| <= RELTOL * max(1, |B|)
+near() {
+    python3 -c "import sys; a,b,t=map(float,sys.argv[1:]); sys.exit(0 if abs(a-b) <= t*max(1.0,abs(b)) else 1)" "$1" "$2" "$3"
+}
+
+# json_get FILE EXPRESSION: evaluates a Python expression on the parsed JSON 'j'.
+json_get() {
+    python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+need() {
+    command -v "$1" >/dev/null 2>&1 || { echo "skipped: $1 is not installed" >&2; exit 77; }
+}
+
+finish() {
+    if [ "$FAILURES" -ne 0 ]; then
+        echo "$FAILURES check(s) failed" >&2
+        exit 1
+    fi
+    exit 0
+}

@@ -1,0 +1,15 @@
+# Every subcommand documents itself; bad usage exits 2 with one line.
+. "$(dirname "$0")/lib.sh" "$@"
+
+expect_status 0 "$KM" --help && { grep -q "^usage: kernelmix COMMAND" "$WORK/out" || fail "main help"; }
+expect_status 0 "$KM" --version && { grep -Eq "^kernelmix [0-9]+\.[0-9]+\.[0-9]+$" "$WORK/out" || fail "version"; }
+for cmd in train predict info kernel; do
+    expect_status 0 "$KM" $cmd --help && { grep -q "^usage: kernelmix $cmd" "$WORK/out" || fail "$cmd --help"; }
+    expect_status 2 "$KM" $cmd --no-such-option x && expect_one_line_error "unknown option --no-such-option"
+done
+expect_status 2 "$KM" frobnicate && expect_one_line_error "unknown command 'frobnicate'"
+expect_status 2 "$KM"
+expect_status 2 "$KM" train && expect_one_line_error "missing TRAIN_FILE"
+expect_status 2 "$KM" predict a b && expect_one_line_error "expected TEST_FILE MODEL_FILE OUTPUT_FILE"
+expect_status 2 "$KM" train -c && expect_one_line_error "option -c needs a value"
+finish
