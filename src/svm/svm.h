@@ -31,11 +31,13 @@ km_status km_svc_solve(const km_kernel_access *kernel, const signed char *y, dou
                        double weight_neg, const km_smo_options *options, const double *alpha_start,
                        km_svm_solution *solution);
 
-/* epsilon-SVR on real targets z. */
+/* epsilon-SVR on real targets z. alpha_start (may be NULL) holds the 2n solver variables: alpha_1..alpha_n,
+ * then alpha*_1..alpha*_n (from a previous coef: alpha_i = max(coef_i, 0), alpha*_i = max(-coef_i, 0)). */
 km_status km_svr_solve(const km_kernel_access *kernel, const double *z, double C, double epsilon,
                        const km_smo_options *options, const double *alpha_start, km_svm_solution *solution);
 
-/* One-class SVM with parameter nu in (0, 1] (LIBSVM scaling: sum a = nu n, 0 <= a <= 1). */
+/* One-class SVM with parameter nu in (0, 1] (LIBSVM scaling: sum a = nu n, 0 <= a <= 1). alpha_start
+ * (n values, may be NULL: LIBSVM's start) must satisfy the same constraints. */
 km_status km_oneclass_solve(const km_kernel_access *kernel, double nu, const km_smo_options *options,
                             const double *alpha_start, km_svm_solution *solution);
 

@@ -1,0 +1,695 @@
+/* The SMO solver (smo.h): LIBSVM 3.24's Solver (Fan, Chen & Lin, JMLR 6 (2005) 1889-1918: second-order
+ * working-set selection, shrinking with one gradient reconstruction near the end, rho as the mean of
+ * the free y_t G_t), with per-variable upper bounds, Q = sum_m theta_m Q_m, and the MKL hook of
+ * spec/lpmkl.md §3.3.
+ *
+ * Hook bookkeeping. With c_r = sum over the variables s of row r of y_s a_s, the solver keeps
+ * h_m = K_m c over the training rows (M x n). Then the per-kernel gradients are
+ * (Q_m a)_t = y_t h_m[row_t], quad_m = 1/2 a'Q_m a = 1/2 c'h_m, and the gradient of the combination is
+ * G_t = y_t sum_m theta_m h_m[row_t] + p_t. The h_m cover every variable, shrunk ones included, so after
+ * a change of theta (and whenever shrunk gradients are needed) G is rebuilt from them in O(Mn + l)
+ * without kernel evaluations; LIBSVM's G_bar is not needed in this mode. */
+#include "svm/smo.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "svm/smo_qmatrix.h"
+
+#define KM_SMO_TAU 1e-12   /* LIBSVM's TAU: curvature used for pairs with a_ii + a_jj - 2 a_ij <= 0 */
+
+enum { AT_LOWER = 0, AT_UPPER = 1, IS_FREE = 2 };
+
+typedef struct smo {
+    const km_qp *qp;
+    km_qmatrix qm;          /* owns y, row and QD in permuted order */
+    size_t l, active;
+    double eps;
+    int unshrink;           /* the one reconstruction before the final iterations was done */
+    /* permuted order */
+    double *alpha, *G, *G_bar, *p, *C;
+    char *status;
+    size_t *active_set;     /* original index of each position */
+    /* hook */
+    size_t M, n;
+    double *h;              /* h_m = K_m c, m-th block of n values */
+    double *quad;           /* 1/2 c'h_m */
+    double lin;             /* -p'a */
+    double *combined;       /* sum_m theta_m h_m, n values */
+    double *alpha_out;      /* a in the caller's order, for the hook */
+} smo;
+
+km_smo_options km_smo_options_default(void)
+{
+    km_smo_options options;
+    memset(&options, 0, sizeof options);
+    options.tolerance = 1e-3;
+    options.shrinking = 1;
+    options.cache_bytes = (size_t)100 << 20;
+    options.max_iter = 0;
+    options.hook_every = 1;
+    return options;
+}
+
+static void update_status(smo *s, size_t t)
+{
+    if (s->alpha[t] >= s->C[t])
+        s->status[t] = AT_UPPER;
+    else if (s->alpha[t] <= 0)
+        s->status[t] = AT_LOWER;
+    else
+        s->status[t] = IS_FREE;
+}
+
+#define SWAP(type, a, b) do { type swap_tmp_ = (a); (a) = (b); (b) = swap_tmp_; } while (0)
+
+static void swap_positions(smo *s, size_t i, size_t j)
+{
+    km_qmatrix_swap(&s->qm, i, j);
+    SWAP(double, s->G[i], s->G[j]);
+    SWAP(char, s->status[i], s->status[j]);
+    SWAP(double, s->alpha[i], s->alpha[j]);
+    SWAP(double, s->p[i], s->p[j]);
+    SWAP(double, s->C[i], s->C[j]);
+    SWAP(size_t, s->active_set[i], s->active_set[j]);
+    if (s->G_bar)
+        SWAP(double, s->G_bar[i], s->G_bar[j]);
+}
+
+/* ---- hook bookkeeping ------------------------------------------------------------------------ */
+
+/* G_t = y_t sum_m theta_m h_m[row_t] + p_t for positions [from, l). */
+static void rebuild_gradient_from_kernels(smo *s, size_t from)
+{
+    const double *theta = s->qp->theta;
+    size_t n = s->n;
+    memset(s->combined, 0, n * sizeof *s->combined);
+    for (size_t m = 0; m < s->M; m++)
+        if (theta[m] != 0.0)
+            cblas_daxpy((int)n, theta[m], s->h + m * n, 1, s->combined, 1);
+    const signed char *y = s->qm.y;
+    const size_t *row = s->qm.row;
+    for (size_t t = from; t < s->l; t++)
+        s->G[t] = y[t] * s->combined[row[t]] + s->p[t];
+}
+
+/* quad_m and lin recomputed from h and a (removes the drift of the incremental updates). */
+static void refresh_quad(smo *s)
+{
+    const signed char *y = s->qm.y;
+    const size_t *row = s->qm.row;
+    for (size_t m = 0; m < s->M; m++) {
+        const double *hm = s->h + m * s->n;
+        double q = 0;
+        for (size_t t = 0; t < s->l; t++)
+            if (s->alpha[t] != 0.0)
+                q += y[t] * s->alpha[t] * hm[row[t]];
+        s->quad[m] = 0.5 * q;
+    }
+    double lin = 0;
+    for (size_t t = 0; t < s->l; t++)
+        lin -= s->p[t] * s->alpha[t];
+    s->lin = lin;
+}
+
+static km_status hook_init(smo *s)
+{
+    size_t n = s->n;
+    memset(s->h, 0, s->M * n * sizeof *s->h);
+    for (size_t t = 0; t < s->l; t++) {
+        if (s->alpha[t] == 0.0)
+            continue;
+        const double *K = km_qmatrix_kernel_columns(&s->qm, s->qm.row[t]);
+        if (!K)
+            return s->qm.failure;
+        double c = s->qm.y[t] * s->alpha[t];
+        for (size_t m = 0; m < s->M; m++)
+            cblas_daxpy((int)n, c, K + m * n, 1, s->h + m * n, 1);
+    }
+    rebuild_gradient_from_kernels(s, 0);
+    refresh_quad(s);
+    return KM_OK;
+}
+
+/* After a step that changed a_i by da_i and a_j by da_j: quad_m += dc'h_m(old) + 1/2 dc'K_m dc on the
+ * pair, lin -= p_i da_i + p_j da_j, h_m += dc_i K_m(., row_i) + dc_j K_m(., row_j). */
+static km_status hook_after_step(smo *s, size_t i, size_t j, double da_i, double da_j)
+{
+    size_t n = s->n, ri = s->qm.row[i], rj = s->qm.row[j];
+    const double *Ki = km_qmatrix_kernel_columns(&s->qm, ri);
+    const double *Kj = Ki ? km_qmatrix_kernel_columns(&s->qm, rj) : NULL;
+    if (!Kj)
+        return s->qm.failure;
+    double dc_i = s->qm.y[i] * da_i, dc_j = s->qm.y[j] * da_j;
+    for (size_t m = 0; m < s->M; m++) {
+        double *hm = s->h + m * n;
+        const double *kim = Ki + m * n, *kjm = Kj + m * n;
+        s->quad[m] += dc_i * hm[ri] + dc_j * hm[rj]
+                    + 0.5 * (dc_i * dc_i * kim[ri] + dc_j * dc_j * kjm[rj]) + dc_i * dc_j * kim[rj];
+        cblas_daxpy((int)n, dc_i, kim, 1, hm, 1);
+        cblas_daxpy((int)n, dc_j, kjm, 1, hm, 1);
+    }
+    s->lin -= s->p[i] * da_i + s->p[j] * da_j;
+    return KM_OK;
+}
+
+/* Takes up a changed theta: new diagonal, full gradient from h, every variable active again. */
+static km_status hook_theta_changed(smo *s)
+{
+    const double *theta = s->qp->theta;
+    for (size_t m = 0; m < s->M; m++)
+        if (!(theta[m] >= 0.0) || isinf(theta[m]))
+            return km_error(KM_EINVAL, "SMO hook: theta[%zu] = %g is not a finite non-negative weight", m, theta[m]);
+    km_qmatrix_update_diagonal(&s->qm);
+    rebuild_gradient_from_kernels(s, 0);
+    s->active = s->l;
+    s->unshrink = 0;
+    return KM_OK;
+}
+
+static km_hook_action call_hook(smo *s, const km_smo_options *options, long iter, double violation, int optimal)
+{
+    if (optimal)
+        refresh_quad(s);
+    for (size_t t = 0; t < s->l; t++)
+        s->alpha_out[s->active_set[t]] = s->alpha[t];
+    km_smo_step step = {iter, s->lin, s->quad, violation, optimal, s->alpha_out};
+    return options->hook(options->hook_ctx, &step, s->qp->theta);
+}
+
+/* ---- LIBSVM's Solver ------------------------------------------------------------------------- */
+
+/* Gradient of the inactive positions [active, l): from G_bar and the free variables, or in hook
+ * mode from h. */
+static km_status reconstruct_gradient(smo *s)
+{
+    size_t l = s->l, active = s->active;
+    if (active == l)
+        return KM_OK;
+    if (s->h) {
+        rebuild_gradient_from_kernels(s, active);
+        return KM_OK;
+    }
+    for (size_t t = active; t < l; t++)
+        s->G[t] = s->G_bar[t] + s->p[t];
+    size_t nr_free = 0;
+    for (size_t t = 0; t < active; t++)
+        if (s->status[t] == IS_FREE)
+            nr_free++;
+    if (nr_free * l > 2 * active * (l - active)) {
+        for (size_t i = active; i < l; i++) {
+            const double *Q_i = km_qmatrix_column(&s->qm, i, active);
+            if (!Q_i)
+                return s->qm.failure;
+            double g = 0;
+            for (size_t t = 0; t < active; t++)
+                if (s->status[t] == IS_FREE)
+                    g += s->alpha[t] * Q_i[t];
+            s->G[i] += g;
+        }
+    } else {
+        for (size_t i = 0; i < active; i++) {
+            if (s->status[i] != IS_FREE)
+                continue;
+            const double *Q_i = km_qmatrix_column(&s->qm, i, l);
+            if (!Q_i)
+                return s->qm.failure;
+            double a = s->alpha[i];
+            for (size_t t = active; t < l; t++)
+                s->G[t] += a * Q_i[t];
+        }
+    }
+    return KM_OK;
+}
+
+/* WSS2: i maximises -y_i G_i over I_up; j minimises the second-order decrease over I_low.
+ * Returns 1 when optimal (m(a) - M(a) < eps), 0 with a pair, -1 when a kernel column failed. */
+static int select_working_set(smo *s, size_t *out_i, size_t *out_j, double *violation)
+{
+    const signed char *y = s->qm.y;
+    const double *G = s->G, *QD = s->qm.QD;
+    const char *status = s->status;
+    size_t active = s->active;
+    double Gmax = -INFINITY, Gmax2 = -INFINITY, obj_diff_min = INFINITY;
+    size_t Gmax_idx = (size_t)-1, Gmin_idx = (size_t)-1;
+
+    for (size_t t = 0; t < active; t++) {
+        if (y[t] == +1) {
+            if (status[t] != AT_UPPER && -G[t] >= Gmax) {
+                Gmax = -G[t];
+                Gmax_idx = t;
+            }
+        } else if (status[t] != AT_LOWER && G[t] >= Gmax) {
+            Gmax = G[t];
+            Gmax_idx = t;
+        }
+    }
+
+    size_t i = Gmax_idx;
+    const double *Q_i = NULL;
+    if (i != (size_t)-1) {
+        Q_i = km_qmatrix_column(&s->qm, i, active);
+        if (!Q_i)
+            return -1;
+    }
+    for (size_t j = 0; j < active; j++) {
+        if (y[j] == +1) {
+            if (status[j] == AT_LOWER)
+                continue;
+            double grad_diff = Gmax + G[j];
+            if (G[j] >= Gmax2)
+                Gmax2 = G[j];
+            if (grad_diff > 0) {
+                double quad_coef = QD[i] + QD[j] - 2.0 * y[i] * Q_i[j];
+                double obj_diff = -(grad_diff * grad_diff) / (quad_coef > 0 ? quad_coef : KM_SMO_TAU);
+                if (obj_diff <= obj_diff_min) {
+                    Gmin_idx = j;
+                    obj_diff_min = obj_diff;
+                }
+            }
+        } else {
+            if (status[j] == AT_UPPER)
+                continue;
+            double grad_diff = Gmax - G[j];
+            if (-G[j] >= Gmax2)
+                Gmax2 = -G[j];
+            if (grad_diff > 0) {
+                double quad_coef = QD[i] + QD[j] + 2.0 * y[i] * Q_i[j];
+                double obj_diff = -(grad_diff * grad_diff) / (quad_coef > 0 ? quad_coef : KM_SMO_TAU);
+                if (obj_diff <= obj_diff_min) {
+                    Gmin_idx = j;
+                    obj_diff_min = obj_diff;
+                }
+            }
+        }
+    }
+    *violation = Gmax + Gmax2;
+    if (Gmax + Gmax2 < s->eps || Gmin_idx == (size_t)-1)
+        return 1;
+    *out_i = Gmax_idx;
+    *out_j = Gmin_idx;
+    return 0;
+}
+
+static int be_shrunk(const smo *s, size_t t, double Gmax1, double Gmax2)
+{
+    double G = s->G[t];
+    if (s->status[t] == AT_UPPER)
+        return s->qm.y[t] == +1 ? -G > Gmax1 : -G > Gmax2;
+    if (s->status[t] == AT_LOWER)
+        return s->qm.y[t] == +1 ? G > Gmax2 : G > Gmax1;
+    return 0;
+}
+
+static km_status do_shrinking(smo *s)
+{
+    double Gmax1 = -INFINITY;   /* max { -y_t G_t | t in I_up } */
+    double Gmax2 = -INFINITY;   /* max { y_t G_t | t in I_low } */
+    const signed char *y = s->qm.y;
+    for (size_t t = 0; t < s->active; t++) {
+        double G = s->G[t];
+        if (y[t] == +1) {
+            if (s->status[t] != AT_UPPER && -G >= Gmax1)
+                Gmax1 = -G;
+            if (s->status[t] != AT_LOWER && G >= Gmax2)
+                Gmax2 = G;
+        } else {
+            if (s->status[t] != AT_UPPER && -G >= Gmax2)
+                Gmax2 = -G;
+            if (s->status[t] != AT_LOWER && G >= Gmax1)
+                Gmax1 = G;
+        }
+    }
+    if (!s->unshrink && Gmax1 + Gmax2 <= s->eps * 10) {
+        s->unshrink = 1;
+        km_status st = reconstruct_gradient(s);
+        if (st)
+            return st;
+        s->active = s->l;
+    }
+    for (size_t t = 0; t < s->active; t++) {
+        if (!be_shrunk(s, t, Gmax1, Gmax2))
+            continue;
+        s->active--;
+        while (s->active > t) {
+            if (!be_shrunk(s, s->active, Gmax1, Gmax2)) {
+                swap_positions(s, t, s->active);
+                break;
+            }
+            s->active--;
+        }
+    }
+    return KM_OK;
+}
+
+static double calculate_rho(const smo *s)
+{
+    size_t nr_free = 0;
+    double ub = INFINITY, lb = -INFINITY, sum_free = 0;
+    for (size_t t = 0; t < s->active; t++) {
+        double yG = s->qm.y[t] * s->G[t];
+        if (s->status[t] == AT_UPPER) {
+            if (s->qm.y[t] == -1)
+                ub = fmin(ub, yG);
+            else
+                lb = fmax(lb, yG);
+        } else if (s->status[t] == AT_LOWER) {
+            if (s->qm.y[t] == +1)
+                ub = fmin(ub, yG);
+            else
+                lb = fmax(lb, yG);
+        } else {
+            nr_free++;
+            sum_free += yG;
+        }
+    }
+    return nr_free > 0 ? sum_free / (double)nr_free : (ub + lb) / 2;
+}
+
+/* Moves a_i, a_j along the feasible direction (two-variable subproblem, LIBSVM's bound handling). */
+static void solve_pair(smo *s, size_t i, size_t j, const double *Q_i)
+{
+    double *alpha = s->alpha;
+    double C_i = s->C[i], C_j = s->C[j];
+    if (s->qm.y[i] != s->qm.y[j]) {
+        double quad_coef = s->qm.QD[i] + s->qm.QD[j] + 2 * Q_i[j];
+        if (quad_coef <= 0)
+            quad_coef = KM_SMO_TAU;
+        double delta = (-s->G[i] - s->G[j]) / quad_coef;
+        double diff = alpha[i] - alpha[j];
+        alpha[i] += delta;
+        alpha[j] += delta;
+        if (diff > 0) {
+            if (alpha[j] < 0) {
+                alpha[j] = 0;
+                alpha[i] = diff;
+            }
+        } else if (alpha[i] < 0) {
+            alpha[i] = 0;
+            alpha[j] = -diff;
+        }
+        if (diff > C_i - C_j) {
+            if (alpha[i] > C_i) {
+                alpha[i] = C_i;
+                alpha[j] = C_i - diff;
+            }
+        } else if (alpha[j] > C_j) {
+            alpha[j] = C_j;
+            alpha[i] = C_j + diff;
+        }
+    } else {
+        double quad_coef = s->qm.QD[i] + s->qm.QD[j] - 2 * Q_i[j];
+        if (quad_coef <= 0)
+            quad_coef = KM_SMO_TAU;
+        double delta = (s->G[i] - s->G[j]) / quad_coef;
+        double sum = alpha[i] + alpha[j];
+        alpha[i] -= delta;
+        alpha[j] += delta;
+        if (sum > C_i) {
+            if (alpha[i] > C_i) {
+                alpha[i] = C_i;
+                alpha[j] = sum - C_i;
+            }
+        } else if (alpha[j] < 0) {
+            alpha[j] = 0;
+            alpha[i] = sum;
+        }
+        if (sum > C_j) {
+            if (alpha[j] > C_j) {
+                alpha[j] = C_j;
+                alpha[i] = sum - C_j;
+            }
+        } else if (alpha[i] < 0) {
+            alpha[i] = 0;
+            alpha[j] = sum;
+        }
+    }
+}
+
+/* G_bar += sign C_t Q_t when a_t enters (+1) or leaves (-1) its upper bound. */
+static km_status update_G_bar(smo *s, size_t t, double sign)
+{
+    const double *Q_t = km_qmatrix_column(&s->qm, t, s->l);
+    if (!Q_t)
+        return s->qm.failure;
+    cblas_daxpy((int)s->l, sign * s->C[t], Q_t, 1, s->G_bar, 1);
+    return KM_OK;
+}
+
+/* One working-set step on the pair (i, j). */
+static km_status take_step(smo *s, size_t i, size_t j)
+{
+    size_t active = s->active;
+    const double *Q_i = km_qmatrix_column(&s->qm, i, active);
+    const double *Q_j = Q_i ? km_qmatrix_column(&s->qm, j, active) : NULL;
+    if (!Q_j)
+        return s->qm.failure;
+    double old_i = s->alpha[i], old_j = s->alpha[j];
+    solve_pair(s, i, j, Q_i);
+    double da_i = s->alpha[i] - old_i, da_j = s->alpha[j] - old_j;
+
+    double *G = s->G;
+    for (size_t k = 0; k < active; k++)
+        G[k] += Q_i[k] * da_i + Q_j[k] * da_j;
+
+    int was_upper_i = s->status[i] == AT_UPPER, was_upper_j = s->status[j] == AT_UPPER;
+    update_status(s, i);
+    update_status(s, j);
+    if (s->h)
+        return hook_after_step(s, i, j, da_i, da_j);
+    km_status st = KM_OK;
+    if (was_upper_i != (s->status[i] == AT_UPPER))
+        st = update_G_bar(s, i, was_upper_i ? -1.0 : 1.0);
+    if (!st && was_upper_j != (s->status[j] == AT_UPPER))
+        st = update_G_bar(s, j, was_upper_j ? -1.0 : 1.0);
+    return st;
+}
+
+/* LIBSVM's initial gradient: G = p + sum over non-zero a_t of a_t Q_t, G_bar = sum over a_t at C_t. */
+static km_status initial_gradient(smo *s)
+{
+    size_t l = s->l;
+    memcpy(s->G, s->p, l * sizeof *s->G);
+    memset(s->G_bar, 0, l * sizeof *s->G_bar);
+    for (size_t t = 0; t < l; t++) {
+        if (s->status[t] == AT_LOWER)
+            continue;
+        const double *Q_t = km_qmatrix_column(&s->qm, t, l);
+        if (!Q_t)
+            return s->qm.failure;
+        cblas_daxpy((int)l, s->alpha[t], Q_t, 1, s->G, 1);
+        if (s->status[t] == AT_UPPER)
+            cblas_daxpy((int)l, s->C[t], Q_t, 1, s->G_bar, 1);
+    }
+    return KM_OK;
+}
+
+static km_status validate(const km_qp *qp, const km_smo_options *options, const double *alpha)
+{
+    if (!qp->y || !qp->p || !qp->upper || !qp->theta || !qp->column || !qp->diag)
+        return km_error(KM_EINVAL, "SMO: incomplete problem (y, p, upper, theta, column and diag are required)");
+    if (qp->n_vars == 0 || qp->n_rows == 0 || qp->n_kernels == 0)
+        return km_error(KM_EINVAL, "SMO: empty problem (%zu variables, %zu rows, %zu kernels)", qp->n_vars,
+                        qp->n_rows, qp->n_kernels);
+    if (qp->n_vars > (size_t)2147483647 || qp->n_rows > (size_t)2147483647)
+        return km_error(KM_EINVAL, "SMO: %zu variables exceed the supported size", qp->n_vars);
+    if (!qp->row_of && qp->n_vars != qp->n_rows)
+        return km_error(KM_EINVAL, "SMO: %zu variables on %zu rows need a row_of map", qp->n_vars, qp->n_rows);
+    if (!(options->tolerance > 0))
+        return km_error(KM_EINVAL, "SMO: tolerance %g must be positive", options->tolerance);
+    for (size_t m = 0; m < qp->n_kernels; m++) {
+        if (!(qp->theta[m] >= 0.0) || isinf(qp->theta[m]))
+            return km_error(KM_EINVAL, "SMO: kernel weight theta[%zu] = %g must be finite and >= 0", m,
+                            qp->theta[m]);
+        if (!qp->diag[m])
+            return km_error(KM_EINVAL, "SMO: missing diagonal of kernel %zu", m);
+    }
+    for (size_t t = 0; t < qp->n_vars; t++) {
+        if (qp->y[t] != 1 && qp->y[t] != -1)
+            return km_error(KM_EINVAL, "SMO: y[%zu] = %d is not +1 or -1", t, qp->y[t]);
+        if (!(qp->upper[t] > 0) || isinf(qp->upper[t]))
+            return km_error(KM_EINVAL, "SMO: upper bound %g of variable %zu must be finite and positive",
+                            qp->upper[t], t);
+        if (!isfinite(qp->p[t]))
+            return km_error(KM_EINVAL, "SMO: linear term of variable %zu is not finite", t);
+        if (!(alpha[t] >= 0 && alpha[t] <= qp->upper[t]))
+            return km_error(KM_EINVAL, "SMO: start alpha[%zu] = %g is outside [0, %g]", t, alpha[t], qp->upper[t]);
+        if (qp->row_of && qp->row_of[t] >= qp->n_rows)
+            return km_error(KM_EINVAL, "SMO: variable %zu maps to row %zu of %zu", t, qp->row_of[t], qp->n_rows);
+    }
+    return KM_OK;
+}
+
+static void smo_free(smo *s)
+{
+    km_qmatrix_destroy(&s->qm);
+    free(s->alpha);
+    free(s->G);
+    free(s->G_bar);
+    free(s->p);
+    free(s->C);
+    free(s->status);
+    free(s->active_set);
+    free(s->h);
+    free(s->quad);
+    free(s->combined);
+    free(s->alpha_out);
+}
+
+static km_status smo_setup(smo *s, const km_qp *qp, const km_smo_options *options, const double *alpha)
+{
+    size_t l = qp->n_vars;
+    s->qp = qp;
+    s->l = l;
+    s->active = l;
+    s->eps = options->tolerance;
+    s->alpha = malloc(l * sizeof *s->alpha);
+    s->G = malloc(l * sizeof *s->G);
+    s->p = malloc(l * sizeof *s->p);
+    s->C = malloc(l * sizeof *s->C);
+    s->status = malloc(l);
+    s->active_set = malloc(l * sizeof *s->active_set);
+    if (!s->alpha || !s->G || !s->p || !s->C || !s->status || !s->active_set)
+        return km_error_nomem("the SMO solver state");
+    if (options->hook) {
+        s->M = qp->n_kernels;
+        s->n = qp->n_rows;
+        if (s->n > SIZE_MAX / sizeof(double) / s->M)
+            return km_error(KM_EINVAL, "SMO: %zu kernels x %zu rows do not fit in memory", s->M, s->n);
+        s->h = malloc(s->M * s->n * sizeof *s->h);
+        s->quad = malloc(s->M * sizeof *s->quad);
+        s->combined = malloc(s->n * sizeof *s->combined);
+        s->alpha_out = malloc(l * sizeof *s->alpha_out);
+        if (!s->h || !s->quad || !s->combined || !s->alpha_out)
+            return km_error_nomem("the per-kernel gradients of the MKL hook");
+    } else {
+        s->G_bar = malloc(l * sizeof *s->G_bar);
+        if (!s->G_bar)
+            return km_error_nomem("the SMO solver state");
+    }
+    memcpy(s->alpha, alpha, l * sizeof *alpha);
+    memcpy(s->p, qp->p, l * sizeof *s->p);
+    memcpy(s->C, qp->upper, l * sizeof *s->C);
+    for (size_t t = 0; t < l; t++) {
+        s->active_set[t] = t;
+        update_status(s, t);
+    }
+    km_status st = km_qmatrix_init(&s->qm, qp, options->cache_bytes, options->hook != NULL);
+    if (st)
+        return st;
+    return options->hook ? hook_init(s) : initial_gradient(s);
+}
+
+km_status km_smo_solve(const km_qp *qp, const km_smo_options *options, double *alpha, km_smo_result *result)
+{
+    km_smo_options defaults = km_smo_options_default();
+    if (!options)
+        options = &defaults;
+    if (!qp || !alpha || !result)
+        return km_error(KM_EINVAL, "km_smo_solve: NULL problem, alpha or result");
+    km_status st = validate(qp, options, alpha);
+    if (st)
+        return st;
+
+    smo s;
+    memset(&s, 0, sizeof s);
+    st = smo_setup(&s, qp, options, alpha);
+    if (st) {
+        smo_free(&s);
+        return st;
+    }
+
+    size_t l = s.l;
+    long max_iter = options->max_iter;
+    if (max_iter <= 0) {   /* LIBSVM: max(10^7, 100 l), capped at INT_MAX */
+        long hundred_l = l > 2147483647 / 100 ? 2147483647 : (long)(100 * l);
+        max_iter = hundred_l > 10000000 ? hundred_l : 10000000;
+    }
+    long hook_every = options->hook_every > 0 ? options->hook_every : 1;
+    size_t shrink_period = l < 1000 ? l : 1000;
+    size_t counter = shrink_period + 1;
+    long iter = 0, since_hook = 0;
+    int converged = 0, stopped = 0;
+    double violation = INFINITY;
+
+    while (iter < max_iter && !st) {
+        if (--counter == 0) {
+            counter = shrink_period;
+            if (options->shrinking && (st = do_shrinking(&s)))
+                break;
+            if (s.h)
+                refresh_quad(&s);
+        }
+        size_t i = 0, j = 0;
+        int optimal = select_working_set(&s, &i, &j, &violation);
+        if (optimal == 1) {
+            if ((st = reconstruct_gradient(&s)))
+                break;
+            s.active = l;
+            optimal = select_working_set(&s, &i, &j, &violation);
+            if (optimal == 1) {
+                if (s.h) {
+                    km_hook_action action = call_hook(&s, options, iter, violation, 1);
+                    since_hook = 0;
+                    if (action == KM_HOOK_THETA_CHANGED) {
+                        st = hook_theta_changed(&s);
+                        continue;
+                    }
+                }
+                converged = 1;
+                break;
+            }
+            counter = 1;   /* shrink at the next iteration */
+        }
+        if (optimal < 0) {
+            st = s.qm.failure;
+            break;
+        }
+        if (s.h && since_hook >= hook_every) {
+            since_hook = 0;
+            km_hook_action action = call_hook(&s, options, iter, violation, 0);
+            if (action == KM_HOOK_STOP) {
+                stopped = 1;
+                break;
+            }
+            if (action == KM_HOOK_THETA_CHANGED) {
+                st = hook_theta_changed(&s);
+                continue;
+            }
+        }
+        ++iter;
+        ++since_hook;
+        st = take_step(&s, i, j);
+    }
+    if (st) {
+        smo_free(&s);
+        return st;
+    }
+    if (!converged) {
+        if ((st = reconstruct_gradient(&s))) {
+            smo_free(&s);
+            return st;
+        }
+        s.active = l;
+        if (!stopped)
+            km_log(&options->logger, KM_LOG_WARNING, "SMO: reached the maximal number of iterations (%ld)", max_iter);
+    }
+
+    result->rho = calculate_rho(&s);
+    double v = 0;
+    for (size_t t = 0; t < l; t++)
+        v += s.alpha[t] * (s.G[t] + s.p[t]);
+    result->objective = v / 2;
+    result->violation = violation;
+    result->iterations = iter;
+    result->converged = converged || stopped;
+    for (size_t t = 0; t < l; t++)
+        alpha[s.active_set[t]] = s.alpha[t];
+    km_log(&options->logger, KM_LOG_DEBUG, "SMO: %ld iterations, objective %.17g, rho %.17g", iter,
+           result->objective, result->rho);
+    smo_free(&s);
+    return KM_OK;
+}

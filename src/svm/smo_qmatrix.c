@@ -1,0 +1,219 @@
+/* Q columns for the SMO solver (see smo_qmatrix.h). */
+#include "svm/smo_qmatrix.h"
+
+#include <cblas.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, size_t cache_bytes, int per_kernel)
+{
+    memset(qm, 0, sizeof *qm);
+    qm->qp = qp;
+    qm->l = qp->n_vars;
+    qm->n = qp->n_rows;
+    qm->per_kernel = per_kernel;
+    qm->by_row = per_kernel || qp->row_of != NULL;
+    size_t l = qm->l, n = qm->n, M = qp->n_kernels;
+
+    qm->y = malloc(l * sizeof *qm->y);
+    qm->row = malloc(l * sizeof *qm->row);
+    qm->QD = malloc(l * sizeof *qm->QD);
+    if (!qm->y || !qm->row || !qm->QD)
+        return km_error_nomem("the SMO variable arrays");
+    for (size_t t = 0; t < l; t++) {
+        qm->y[t] = qp->y[t];
+        qm->row[t] = qp->row_of ? qp->row_of[t] : t;
+    }
+    km_qmatrix_update_diagonal(qm);
+
+    if (qm->by_row) {
+        size_t width = per_kernel ? M * n : n;
+        if (per_kernel && n > SIZE_MAX / sizeof(double) / M)
+            return km_error(KM_EINVAL, "SMO: %zu kernels x %zu rows do not fit in memory", M, n);
+        qm->all_rows = malloc(n * sizeof *qm->all_rows);
+        qm->buffer[0] = malloc(l * sizeof(double));
+        qm->buffer[1] = malloc(l * sizeof(double));
+        if (!qm->all_rows || !qm->buffer[0] || !qm->buffer[1])
+            return km_error_nomem("the SMO column buffers");
+        for (size_t r = 0; r < n; r++)
+            qm->all_rows[r] = r;
+        return km_qcache_init(&qm->cache, n, cache_bytes, width);
+    }
+    if (M > 1) {
+        qm->scratch = malloc(l * sizeof *qm->scratch);
+        if (!qm->scratch)
+            return km_error_nomem("the SMO kernel column buffer");
+    }
+    return km_qcache_init(&qm->cache, l, cache_bytes, l);
+}
+
+void km_qmatrix_destroy(km_qmatrix *qm)
+{
+    km_qcache_destroy(&qm->cache);
+    free(qm->y);
+    free(qm->row);
+    free(qm->QD);
+    free(qm->all_rows);
+    free(qm->scratch);
+    free(qm->buffer[0]);
+    free(qm->buffer[1]);
+    memset(qm, 0, sizeof *qm);
+}
+
+void km_qmatrix_update_diagonal(km_qmatrix *qm)
+{
+    const km_qp *qp = qm->qp;
+    memset(qm->QD, 0, qm->l * sizeof *qm->QD);
+    for (size_t m = 0; m < qp->n_kernels; m++) {
+        double theta = qp->theta[m];
+        if (theta == 0.0)
+            continue;
+        const double *diag = qp->diag[m];
+        for (size_t t = 0; t < qm->l; t++)
+            qm->QD[t] += theta * diag[qm->row[t]];
+    }
+}
+
+/* out[k] = sum_m theta_m K_m(rows[k], r), k < count, kernels with theta 0 skipped. */
+static km_status combined_kernel_column(km_qmatrix *qm, size_t r, const size_t *rows, size_t count, double *out)
+{
+    const km_qp *qp = qm->qp;
+    int first = 1;
+    for (size_t m = 0; m < qp->n_kernels; m++) {
+        double theta = qp->theta[m];
+        if (theta == 0.0)
+            continue;
+        double *target = first ? out : qm->scratch;
+        km_status st = qp->column(qp->column_ctx, m, r, rows, count, target);
+        if (st)
+            return st;
+        if (first) {
+            if (theta != 1.0)
+                cblas_dscal((int)count, theta, out, 1);
+            first = 0;
+        } else {
+            cblas_daxpy((int)count, theta, target, 1, out, 1);
+        }
+    }
+    if (first)
+        memset(out, 0, count * sizeof *out);
+    return KM_OK;
+}
+
+/* Base-kernel entry of row r in the by-row cache (combined kernel, or M base kernels). */
+static const double *row_entry(km_qmatrix *qm, size_t r)
+{
+    const km_qp *qp = qm->qp;
+    size_t n = qm->n, width = qm->per_kernel ? qp->n_kernels * n : n;
+    double *data;
+    size_t valid;
+    if ((qm->failure = km_qcache_get(&qm->cache, r, width, &data, &valid)))
+        return NULL;
+    if (valid == width)
+        return data;
+    km_status st = KM_OK;
+    if (qm->per_kernel) {
+        for (size_t m = 0; m < qp->n_kernels && !st; m++)
+            st = qp->column(qp->column_ctx, m, r, qm->all_rows, n, data + m * n);
+    } else {
+        st = combined_kernel_column(qm, r, qm->all_rows, n, data);
+    }
+    if (st) {
+        qm->failure = st;
+        km_qcache_drop(&qm->cache, r);
+        return NULL;
+    }
+    return data;
+}
+
+const double *km_qmatrix_kernel_columns(km_qmatrix *qm, size_t r) { return row_entry(qm, r); }
+
+/* Q column gathered from the kernel columns of row_i: out[k] = y_i y_k K(row_k, row_i). */
+static const double *gathered_column(km_qmatrix *qm, size_t i, size_t len)
+{
+    const double *entry = row_entry(qm, qm->row[i]);
+    if (!entry)
+        return NULL;
+    double *out = qm->buffer[qm->next_buffer];
+    qm->next_buffer ^= 1;
+    const signed char *y = qm->y;
+    const size_t *row = qm->row;
+    double yi = y[i];
+    if (!qm->per_kernel) {
+        for (size_t k = 0; k < len; k++)
+            out[k] = yi * y[k] * entry[row[k]];
+        return out;
+    }
+    const km_qp *qp = qm->qp;
+    int first = 1;
+    for (size_t m = 0; m < qp->n_kernels; m++) {
+        double theta = qp->theta[m];
+        if (theta == 0.0)
+            continue;
+        const double *km = entry + m * qm->n;
+        if (first) {
+            for (size_t k = 0; k < len; k++)
+                out[k] = theta * km[row[k]];
+            first = 0;
+        } else {
+            for (size_t k = 0; k < len; k++)
+                out[k] += theta * km[row[k]];
+        }
+    }
+    if (first) {
+        memset(out, 0, len * sizeof *out);
+        return out;
+    }
+    for (size_t k = 0; k < len; k++)
+        out[k] *= yi * y[k];
+    return out;
+}
+
+/* Q column cached by permuted position; only the missing positions [valid, len) are computed. */
+static const double *cached_column(km_qmatrix *qm, size_t i, size_t len)
+{
+    double *data;
+    size_t valid;
+    if ((qm->failure = km_qcache_get(&qm->cache, i, len, &data, &valid)))
+        return NULL;
+    if (valid >= len)
+        return data;
+    if ((qm->failure = combined_kernel_column(qm, qm->row[i], qm->row + valid, len - valid, data + valid))) {
+        km_qcache_drop(&qm->cache, i);
+        return NULL;
+    }
+    const signed char *y = qm->y;
+    if (y[i] > 0) {
+        for (size_t k = valid; k < len; k++)
+            if (y[k] < 0)
+                data[k] = -data[k];
+    } else {
+        for (size_t k = valid; k < len; k++)
+            if (y[k] > 0)
+                data[k] = -data[k];
+    }
+    return data;
+}
+
+const double *km_qmatrix_column(km_qmatrix *qm, size_t i, size_t len)
+{
+    return qm->by_row ? gathered_column(qm, i, len) : cached_column(qm, i, len);
+}
+
+void km_qmatrix_swap(km_qmatrix *qm, size_t i, size_t j)
+{
+    signed char y = qm->y[i];
+    qm->y[i] = qm->y[j];
+    qm->y[j] = y;
+    size_t r = qm->row[i];
+    qm->row[i] = qm->row[j];
+    qm->row[j] = r;
+    double d = qm->QD[i];
+    qm->QD[i] = qm->QD[j];
+    qm->QD[j] = d;
+    if (!qm->by_row)
+        km_qcache_swap_keys(&qm->cache, i, j);
+}

@@ -1,0 +1,51 @@
+/* The SMO solver's view of Q_st = y_s y_t sum_m theta_m K_m(row_s, row_t) in the solver's permuted
+ * (active-set) order, with a bounded LRU cache (qcache.h).
+ *
+ * Two layouts, as LIBSVM's SVC_Q and SVR_Q:
+ *  - by variable (one variable per training row, no hook): the cache holds Q columns keyed by
+ *    permuted position; a column is filled only for the positions asked for (the active ones) and
+ *    follows the permutation through km_qmatrix_swap;
+ *  - by row (several variables per row, as epsilon-SVR, or a hook): the cache holds whole kernel
+ *    columns keyed by training row (the combined kernel, or with a hook the M base kernels, which the
+ *    per-kernel gradients need and which stay valid when theta changes); a Q column is gathered from
+ *    them into one of two alternating buffers. */
+#ifndef KM_SVM_SMO_QMATRIX_H
+#define KM_SVM_SMO_QMATRIX_H
+
+#include <stddef.h>
+
+#include "svm/qcache.h"
+#include "svm/smo.h"
+
+typedef struct km_qmatrix {
+    const km_qp *qp;
+    size_t l;                 /* variables */
+    size_t n;                 /* training rows */
+    int by_row;               /* layout (see above) */
+    int per_kernel;           /* by-row entries hold the M base kernels (M*n values) */
+    signed char *y;           /* y at each permuted position */
+    size_t *row;              /* training row at each permuted position */
+    double *QD;               /* Q_tt at each permuted position */
+    km_qcache cache;
+    size_t *all_rows;         /* 0..n-1 (by row) */
+    double *scratch;          /* one base-kernel column (by variable, M > 1) */
+    double *buffer[2];        /* gathered Q columns (by row) */
+    int next_buffer;
+    km_status failure;        /* status of the last failed column (its message is kept) */
+} km_qmatrix;
+
+km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, size_t cache_bytes, int per_kernel);
+void km_qmatrix_destroy(km_qmatrix *qm);
+
+/* Q column of the variable at permuted position i, entries [0, len). Valid until the second next call.
+ * NULL on failure (status in qm->failure). */
+const double *km_qmatrix_column(km_qmatrix *qm, size_t i, size_t len);
+/* Base-kernel columns of training row r (per-kernel layout): K_m(s, r) at [m*n + s]. Valid until the
+ * second next call of any km_qmatrix access. NULL on failure (status in qm->failure). */
+const double *km_qmatrix_kernel_columns(km_qmatrix *qm, size_t r);
+/* Exchanges permuted positions i and j. */
+void km_qmatrix_swap(km_qmatrix *qm, size_t i, size_t j);
+/* Recomputes QD after theta changed (per-kernel layout: nothing cached depends on theta). */
+void km_qmatrix_update_diagonal(km_qmatrix *qm);
+
+#endif
