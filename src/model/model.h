@@ -3,7 +3,10 @@
 #ifndef KM_MODEL_MODEL_H
 #define KM_MODEL_MODEL_H
 
+#include <locale.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "kernel/kernel.h"
 #include "kernelmix.h"
@@ -41,5 +44,81 @@ struct km_model {
 
 /* Allocates a zeroed model. */
 km_status km_model_alloc(km_model **out);
+
+/* Checks the invariants prediction relies on: at least one kernel, classes and machines consistent
+ * with the task (km_model_n_decision machines, class indices within labels), support-vector indices
+ * strictly ascending and within the basis, a basis with one column per row. On failure returns
+ * `failure` with the message "PATH: ..." (path names the model file being read or written). */
+km_status km_model_check(const km_model *model, const char *path, km_status failure);
+
+/* ------------------------------------------------------------------------------------------------
+ * Model file format (text, version KM_MODEL_FORMAT_VERSION), one "key value" per line:
+ *
+ *   kernelmix-model 1
+ *   task svc|svr|oneclass          multiclass ovo|ovr       C, epsilon, nu, tolerance (doubles)
+ *   n_train N      n_classes K     labels L_1 .. L_K        n_kernels M      kernel_dimension D
+ *   n_machines P   basis_rows B
+ *   M kernel blocks: kernel m (0-based), type, gamma, gamma_mode absolute|relative, coef0, degree,
+ *     features all|COUNT i_1 .. i_COUNT (1-based), norm none|mult|spherical|trace, center, file none|"NAME"
+ *     (C-style escapes \\ \" \xHH), fitted, scale, mean_all, n_train N_m, col_mean none|v_1 .. v_N_m
+ *   P machine blocks: machine p (0-based), theta (M values), bias, objective, iterations, converged,
+ *     class_pos, class_neg, n_sv S, then S lines "INDEX COEF" (0-based basis row, ascending)
+ *   basis_dim, basis_storage dense|sparse, basis_labels 0|1, basis_ids 0|1, then B lines
+ *     "KCOL [LABEL] [ID] FEATURES" with FEATURES the basis_dim values (dense) or "i:v" pairs (sparse,
+ *     1-based ascending indices)
+ *   checksum crc32 XXXXXXXX        CRC-32 (IEEE 802.3) of every byte before this line, 8 lowercase hex
+ *
+ * Doubles are written with %.17g, so that reading a file reproduces every value bit for bit and
+ * writing it again reproduces the file byte for byte. Non-finite values are rejected both ways.
+ * ---------------------------------------------------------------------------------------------- */
+
+#define KM_MODEL_MAGIC "kernelmix-model"
+
+/* Names of the enumerations in model files; tables end with {0, NULL}. */
+typedef struct km_name {
+    int value;
+    const char *name;
+} km_name;
+extern const km_name km_task_names[];
+extern const km_name km_multiclass_names[];
+extern const km_name km_kernel_type_names[];
+extern const km_name km_normalization_names[];
+extern const km_name km_gamma_mode_names[];
+/* Name of value in table, or NULL when the table has none. */
+const char *km_name_of(const km_name *table, int value);
+/* Value named name in table; 0 when it has none. */
+int km_value_of(const km_name *table, const char *name, int *value);
+
+/* The numeric "C" locale for the calling thread while a model file is read or written, so that the
+ * decimal point is '.' whatever locale the application set. */
+typedef struct km_numeric_locale {
+    locale_t c_locale;
+    locale_t previous;
+} km_numeric_locale;
+km_status km_numeric_locale_enter(km_numeric_locale *locale);
+void km_numeric_locale_leave(km_numeric_locale *locale);
+
+/* CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320) of n bytes, continuing from crc
+ * (0 to start): km_crc32(km_crc32(0, a, n), b, m) is the CRC of a followed by b. */
+uint32_t km_crc32(uint32_t crc, const void *data, size_t n);
+
+/* A file replaced atomically: written to a temporary file in the destination's directory, then
+ * flushed, synced and renamed over the destination. */
+typedef struct km_replacement {
+    FILE *stream;           /* where to write */
+    char *path;             /* destination */
+    char *temp_path;        /* the temporary file */
+    const char *what;       /* for messages: "PATH: cannot write WHAT: reason" */
+    int error;              /* errno of the first failed write, 0 if none */
+} km_replacement;
+/* Creates the temporary file (KM_EIO when the directory is missing or not writable). */
+km_status km_replacement_open(km_replacement *file, const char *path, const char *what);
+/* Writes n bytes; a failure is remembered and reported by km_replacement_commit. */
+void km_replacement_write(km_replacement *file, const void *data, size_t n);
+/* Flushes, syncs, renames over the destination and syncs the directory; on failure removes the
+ * temporary file and leaves the destination untouched. Releases the file either way. */
+km_status km_replacement_commit(km_replacement *file);
+/* Closes and removes the temporary file; the destination is untouched. errno is preserved. */
+void km_replacement_abort(km_replacement *file);
 
 #endif

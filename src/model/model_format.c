@@ -1,0 +1,57 @@
+/* What the model writer and reader share: the names of enumerations in model files and the numeric
+ * locale they run under. */
+#include "model/model.h"
+
+#include <string.h>
+
+#include "core/error.h"
+
+const km_name km_task_names[] = {
+    {KM_TASK_SVC, "svc"}, {KM_TASK_SVR, "svr"}, {KM_TASK_ONECLASS, "oneclass"}, {0, NULL}};
+
+const km_name km_multiclass_names[] = {{KM_MULTICLASS_OVO, "ovo"}, {KM_MULTICLASS_OVR, "ovr"}, {0, NULL}};
+
+/* the type names of the kernel spec grammar (kernelmix.h, km_kernel_set_add_spec) */
+const km_name km_kernel_type_names[] = {
+    {KM_KERNEL_LINEAR, "linear"}, {KM_KERNEL_POLY, "poly"},   {KM_KERNEL_RBF, "rbf"},
+    {KM_KERNEL_SIGMOID, "sigmoid"}, {KM_KERNEL_PRECOMPUTED, "precomputed"}, {KM_KERNEL_CHI2, "chi2"},
+    {KM_KERNEL_HISTINT, "histint"}, {0, NULL}};
+
+const km_name km_normalization_names[] = {
+    {KM_NORM_NONE, "none"}, {KM_NORM_MULTIPLICATIVE, "mult"}, {KM_NORM_SPHERICAL, "spherical"},
+    {KM_NORM_TRACE, "trace"}, {0, NULL}};
+
+const km_name km_gamma_mode_names[] = {{KM_GAMMA_ABSOLUTE, "absolute"}, {KM_GAMMA_RELATIVE, "relative"}, {0, NULL}};
+
+const char *km_name_of(const km_name *table, int value)
+{
+    for (; table->name; table++)
+        if (table->value == value)
+            return table->name;
+    return NULL;
+}
+
+int km_value_of(const km_name *table, const char *name, int *value)
+{
+    for (; table->name; table++)
+        if (!strcmp(table->name, name)) {
+            *value = table->value;
+            return 1;
+        }
+    return 0;
+}
+
+km_status km_numeric_locale_enter(km_numeric_locale *locale)
+{
+    locale->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    if (!locale->c_locale)
+        return km_error_nomem("the C numeric locale");
+    locale->previous = uselocale(locale->c_locale);
+    return KM_OK;
+}
+
+void km_numeric_locale_leave(km_numeric_locale *locale)
+{
+    uselocale(locale->previous);
+    freelocale(locale->c_locale);
+}
