@@ -36,6 +36,11 @@ WORKLOADS = [
              title="fashion-MNIST, 10 RBF kernels gamma0 * 2^k (k = -5..4), C-SVC; peers use their uniform sum",
              tools=("kernelmix", "libsvm-precomputed", "sklearn-precomputed"),
              data_script="fashion_mnist.py", data_args=fashion_args("-5..4", precomputed=True)),
+    Workload(key="b", name="digits-rbf50",
+             title="digits odd vs even (1,000 train / 797 test), 50 RBF kernels 2 sigma^2 = 1.2^k (k = 0..49), "
+                   "C-SVC; peers use their uniform sum",
+             tools=("kernelmix", "libsvm-precomputed", "sklearn-precomputed"),
+             data_script="digits.py", data_args=lambda n, options: ["--precomputed"], fixed_size=1000),
 ]
 
 

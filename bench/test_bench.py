@@ -1,0 +1,216 @@
+"""Tests of the benchmark harness (run from bench/: python3 -m unittest test_bench).
+They check the data preparation, the file formats, the summaries and, end to end, that bench/run
+drives a kernelmix binary with the LIBSVM-style command line. No test looks at timings."""
+
+import csv
+import gzip
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+from sklearn.datasets import load_svmlight_file
+
+import digits
+import fashion_mnist
+from kernels import mean_squared_distance, rbf_sum, squared_distances
+from libsvm_files import accuracy, read_labels, read_predictions, write_precomputed, write_sparse
+from report import ToolRuns, summarize
+from workloads import BENCH_DIR, select
+
+HAVE_FASHION = os.path.exists(os.path.join(fashion_mnist.DATA_DIR, "train-images-idx3-ubyte.gz"))
+
+# Stands in for the kernelmix CLI: accepts exactly the LIBSVM-style command lines the harness
+# promises (kernelmix train -s 0 -t 2 -g G -c C -m MB -e EPS -q TRAIN MODEL, kernelmix predict
+# TEST MODEL OUT) and runs LIBSVM with them.
+CLI_STAND_IN = """#!/bin/sh
+command=$1; shift
+if [ "$command" = train ] && [ $# -eq 15 ] && [ "$1 $2 $3 $4 $5" = "-s 0 -t 2 -g" ] \\
+   && [ "$7" = -c ] && [ "$9" = -m ] && [ "${11}" = -e ] && [ "${13}" = -q ]; then
+    exec svm-train "$@"
+fi
+if [ "$command" = predict ] && [ $# -eq 3 ]; then
+    svm-predict "$@" && exit 0
+fi
+echo "unexpected command line: $command $*" >&2
+exit 2
+"""
+
+
+def run_harness(*args):
+    done = subprocess.run([sys.executable, os.path.join(BENCH_DIR, "run"), *args],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise AssertionError("bench/run %s failed:\n%s" % (" ".join(args), done.stderr))
+    return done.stdout
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return {row["tool"]: row for row in csv.DictReader(f)}
+
+
+class KernelTests(unittest.TestCase):
+    def test_mean_squared_distance_matches_all_pairs(self):
+        X = np.random.default_rng(3).normal(size=(40, 7))
+        pairs = [np.sum((X[i] - X[j]) ** 2) for i in range(40) for j in range(40) if i != j]
+        self.assertAlmostEqual(mean_squared_distance(X) / np.mean(pairs), 1.0, places=12)
+
+    def test_rbf_sum_adds_each_width(self):
+        A = np.array([[0.0, 1.0], [2.0, 0.0]])
+        B = np.array([[1.0, 1.0]])
+        D = squared_distances(A, B)
+        np.testing.assert_allclose(D, [[1.0], [2.0]], rtol=1e-15)
+        np.testing.assert_allclose(rbf_sum(D, [0.5, 2.0]),
+                                   [[np.exp(-0.5) + np.exp(-2.0)], [np.exp(-1.0) + np.exp(-4.0)]], rtol=1e-15)
+
+
+class FileFormatTests(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory(dir=BENCH_DIR)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir.name, name)
+
+    def test_sparse_rows_read_back_exactly(self):
+        X = np.array([[0.0, 1.0 / 3.0, 0.0], [0.1, 0.0, 255.0 / 255.0], [0.0, 0.0, 0.0]])
+        y = np.array([1.0, -1.0, 1.0])
+        write_sparse(self.path("x.svm"), X, y)
+        read_X, read_y = load_svmlight_file(self.path("x.svm"), n_features=3)
+        np.testing.assert_array_equal(read_X.toarray(), X)
+        np.testing.assert_array_equal(read_y, y)
+        self.assertEqual(read_labels(self.path("x.svm")), [1.0, -1.0, 1.0])
+        with open(self.path("x.svm")) as f:
+            self.assertEqual(f.readline(), "1 2:0.3333333333333333\n")
+
+    def test_precomputed_rows_carry_ids_and_values(self):
+        K = np.array([[1.0, 0.25], [0.25, 1.0 / 3.0]])
+        write_precomputed(self.path("k.txt"), K, [1.0, -1.0])
+        with open(self.path("k.txt")) as f:
+            self.assertEqual(f.read().splitlines(), ["1 0:1 1:1 2:0.25", "-1 0:2 1:0.25 2:0.3333333333"])
+
+    def test_predictions_skip_probability_header(self):
+        with open(self.path("p.txt"), "w") as f:
+            f.write("labels 1 -1\n1 0.9 0.1\n-1 0.2 0.8\n")
+        self.assertEqual(read_predictions(self.path("p.txt")), [1.0, -1.0])
+        self.assertEqual(accuracy([1.0, 1.0], [1.0, -1.0]), 0.5)
+        self.assertRaises(ValueError, accuracy, [1.0], [1.0, -1.0])
+
+    def test_idx_reader_checks_magic_and_shape(self):
+        payload = bytes(range(24))
+        with gzip.open(self.path("good.gz"), "wb") as f:
+            f.write(struct.pack(">IIII", fashion_mnist.IMAGES_MAGIC, 2, 3, 4) + payload)
+        images = fashion_mnist.read_idx(self.path("good.gz"), fashion_mnist.IMAGES_MAGIC)
+        self.assertEqual(images.shape, (2, 3, 4))
+        self.assertEqual(int(images[1, 2, 3]), 23)
+        self.assertRaises(ValueError, fashion_mnist.read_idx, self.path("good.gz"), fashion_mnist.LABELS_MAGIC)
+        with gzip.open(self.path("short.gz"), "wb") as f:
+            f.write(struct.pack(">IIII", fashion_mnist.IMAGES_MAGIC, 2, 3, 4) + payload[:-1])
+        self.assertRaises(ValueError, fashion_mnist.read_idx, self.path("short.gz"), fashion_mnist.IMAGES_MAGIC)
+
+
+class SummaryTests(unittest.TestCase):
+    def test_ratios_are_kernelmix_over_each_peer(self):
+        class Workload:
+            name = "w"
+        problem = {"n_train": 10, "n_test": 5, "gammas": [1.0]}
+        mine = ToolRuns("kernelmix", ["km"], train_s=[1.0, 3.0, 2.0], predict_s=[1, 1, 1],
+                        peak_kib=[1024, 1024, 2048], accuracy=[0.8, 0.8, 0.8])
+        peer = ToolRuns("libsvm", ["svm-train"], train_s=[4.0, 4.0, 5.0], predict_s=[1, 1, 1],
+                        peak_kib=[4096, 4096, 4096], accuracy=[0.8, 0.8, 0.8])
+        broken = ToolRuns("other", ["x"], status="train failed")
+        rows = summarize(Workload, problem, [mine, peer, broken])
+        self.assertEqual(rows[0]["train_s"], 2.0)
+        self.assertEqual((rows[0]["time_ratio"], rows[0]["memory_ratio"]), ("", ""))
+        self.assertEqual((rows[1]["time_ratio"], rows[1]["memory_ratio"]), ("0.50", "0.25"))
+        self.assertEqual((rows[2]["train_s"], rows[2]["time_ratio"]), (None, ""))
+
+
+@unittest.skipUnless(HAVE_FASHION, "needs Debian's dataset-fashion-mnist")
+class FashionMnistTests(unittest.TestCase):
+    def test_tshirt_shirt_task(self):
+        images, labels = fashion_mnist.load_split(fashion_mnist.DATA_DIR, "t10k")
+        self.assertEqual(images.shape, (10000, 784))
+        X, y = fashion_mnist.binary_task(images, labels, "tshirt-shirt", 2000, np.random.default_rng(1))
+        # t10k has 1,000 T-shirts and 1,000 shirts: asking for 2,000 takes all of them
+        self.assertEqual((X.shape, int((y == 1).sum()), int((y == -1).sum())), ((2000, 784), 1000, 1000))
+        self.assertEqual((X.min(), X.max()), (0.0, 1.0))
+        self.assertRaises(ValueError, fashion_mnist.binary_task, images, labels, "tshirt-shirt", 2001,
+                          np.random.default_rng(1))
+        drawn = fashion_mnist.binary_task(images, labels, "tshirt-shirt", 50, np.random.default_rng(1))[0]
+        again = fashion_mnist.binary_task(images, labels, "tshirt-shirt", 50, np.random.default_rng(1))[0]
+        np.testing.assert_array_equal(drawn, again)
+
+
+@unittest.skipUnless(HAVE_FASHION, "needs Debian's dataset-fashion-mnist")
+class HarnessTests(unittest.TestCase):
+    """bench/run end to end on small problems, results in a temporary directory."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory(dir=BENCH_DIR)
+        self.stand_in = os.path.join(self.dir.name, "kernelmix")
+        with open(self.stand_in, "w") as f:
+            f.write(CLI_STAND_IN)
+        os.chmod(self.stand_in, 0o755)
+        self.common = ["--sizes", "300", "--test-size", "300", "--results", self.dir.name]
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_single_kernel_side_by_side(self):
+        output = run_harness("--workloads", "a", "--repeats", "2", "--kernelmix", self.stand_in, *self.common)
+        rows = read_csv(os.path.join(self.dir.name, "fashion-rbf.csv"))
+        self.assertEqual(set(rows), {"kernelmix", "libsvm"})
+        mine, peer = rows["kernelmix"], rows["libsvm"]
+        self.assertEqual((mine["status"], peer["status"], mine["repeats"]), ("ok", "ok", "2"))
+        self.assertEqual(mine["accuracy"], peer["accuracy"])   # same solver behind the stand-in
+        self.assertGreater(float(peer["accuracy"]), 0.7)
+        self.assertAlmostEqual(float(peer["time_ratio"]), float(mine["train_s"]) / float(peer["train_s"]), delta=0.01)
+        self.assertIn("| fashion-rbf | 300 | 1 | kernelmix |", output)
+        with open(os.path.join(self.dir.name, "latest.md")) as f:
+            latest = f.read()
+        for field in ("- CPU:", "- OpenBLAS:", "- memory:", "- date:", "| fashion-rbf | 300 | 1 | libsvm |"):
+            self.assertIn(field, latest)
+
+    def test_failing_kernelmix_is_reported_not_fatal(self):
+        run_harness("--workloads", "a", "--repeats", "1", "--kernelmix", "/bin/false", *self.common)
+        rows = read_csv(os.path.join(self.dir.name, "fashion-rbf.csv"))
+        self.assertTrue(rows["kernelmix"]["status"].startswith("train failed (exit 1"))
+        self.assertEqual((rows["libsvm"]["status"], rows["libsvm"]["time_ratio"]), ("ok", ""))
+
+    def test_several_widths_peers_agree(self):
+        output = run_harness("--workloads", "a-mkl", "--dry-run", "--kernelmix", self.stand_in, *self.common)
+        kernelmix_train = next(line for line in output.splitlines() if " train " in line and "kernelmix" in line)
+        gammas = [float(arg.split("=")[1]) for arg in kernelmix_train.split() if arg.startswith("rbf:gamma=")]
+        self.assertEqual(len(gammas), 10)
+        np.testing.assert_allclose(np.array(gammas) / gammas[5], 2.0 ** np.arange(-5, 5), rtol=1e-15)
+        run_harness("--workloads", "a-mkl", "--repeats", "1", "--peer-only", *self.common)
+        rows = read_csv(os.path.join(self.dir.name, "fashion-rbf10.csv"))
+        self.assertEqual(set(rows), {"libsvm-precomputed", "sklearn-precomputed"})
+        # the same uniform-sum kernel (LIBSVM's read from 10-digit text) and the same solver family
+        self.assertAlmostEqual(float(rows["libsvm-precomputed"]["accuracy"]),
+                               float(rows["sklearn-precomputed"]["accuracy"]), delta=0.01)
+
+
+class DigitsTests(unittest.TestCase):
+    def test_odd_even_labels(self):
+        X, y = digits.load(digits.DIGITS)
+        self.assertEqual(X.shape, (1797, 64))
+        self.assertEqual((X.min(), X.max()), (0.0, 16.0))
+        self.assertEqual(y[:10].tolist(), [-1, 1, -1, 1, -1, 1, -1, 1, -1, 1])   # digits 0..9 in order
+
+
+class WorkloadTableTests(unittest.TestCase):
+    def test_selection(self):
+        self.assertEqual([w.name for w in select("a-mkl,a")], ["fashion-rbf10", "fashion-rbf"])
+        self.assertRaises(ValueError, select, "a,z")
+
+
+if __name__ == "__main__":
+    unittest.main()
