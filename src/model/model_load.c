@@ -316,10 +316,12 @@ static km_status read_parameters(reader *r, km_model *model, size_t *n_kernels, 
         st = read_size(r, "n_train", &model->n_train);
     if (!st)
         st = read_size(r, "n_classes", &model->n_classes);
+    if (!st)
+        st = expect_key(r, "labels");
     if (!st && model->n_classes)
-        st = read_doubles(r, "labels", model->n_classes, &model->labels);
+        st = parse_doubles(r, "labels", model->n_classes, &model->labels);
     else if (!st)
-        st = expect_key(r, "labels") || end_of_line(r, "labels") ? KM_EFORMAT : KM_OK;
+        st = end_of_line(r, "labels");
     if (!st)
         st = read_size(r, "n_kernels", n_kernels);
     if (!st && *n_kernels == 0)
@@ -442,15 +444,9 @@ static km_status read_kernel_body(reader *r, km_kernel *k, size_t dimension)
         st = read_size(r, "n_train", &k->n_train);
     if (!st)
         st = expect_key(r, "col_mean");
-    if (st)
+    if (st || !strcmp(r->cursor + strspn(r->cursor, " \t"), "none"))
         return st;
-    if (k->n_train && strcmp(r->cursor + strspn(r->cursor, " \t"), "none") != 0)
-        return parse_doubles(r, "col_mean", k->n_train, &k->col_mean);
-    char *none;
-    st = required_token(r, "col_mean", &none);
-    if (!st && strcmp(none, "none"))
-        st = bad_value(r, "col_mean", none);
-    return st ? st : end_of_line(r, "col_mean");
+    return parse_doubles(r, "col_mean", k->n_train, &k->col_mean);
 }
 
 /* "NAME INDEX" opening block number expected (kernel m, machine p). */
@@ -631,7 +627,7 @@ static km_status read_basis(reader *r, km_model *model)
         st = km_error(KM_EFORMAT, "%s:%zu: %zu x %zu dense basis exceeds what the file holds", r->path, r->line_no,
                       n, d);
     if (!st && sparse && d > (size_t)UINT32_MAX + 1)
-        st = bad_value(r, "basis_dim", "beyond 2^32");
+        st = km_error(KM_EFORMAT, "%s:%zu: sparse basis_dim %zu is beyond 2^32", r->path, r->line_no, d);
     if (!st)
         st = read_flag(r, "basis_labels", &has_labels);
     if (!st)
