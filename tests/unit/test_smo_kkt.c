@@ -1,0 +1,287 @@
+/* km_smo_solve on C-SVC, epsilon-SVR (2n variables on n rows) and one-class problems: KKT conditions of
+ * the returned point recomputed from scratch, equality constraint and bounds, warm starts, shrinking on
+ * and off, a cache too small for the problem, several fixed kernels, limits and input errors. */
+#include "check.h"
+#include "core/error.h"
+#include "test_svm_support.h"
+
+enum { N = 160, D = 4 };
+
+/* A dual problem with its own arrays; Q from the Gram matrices of the test kernels. */
+typedef struct problem {
+    km_qp qp;
+    signed char y[2 * N];
+    double p[2 * N], upper[2 * N], alpha[2 * N];
+    size_t row_of[2 * N];
+    double theta[3];
+    const double *diag[3];
+} problem;
+
+static void problem_svc(problem *pb, test_kernel *k, const double *labels, double Cp, double Cn)
+{
+    memset(pb, 0, sizeof *pb);
+    for (size_t i = 0; i < N; i++) {
+        pb->y[i] = labels[i] > 0 ? 1 : -1;
+        pb->p[i] = -1;
+        pb->upper[i] = labels[i] > 0 ? Cp : Cn;
+    }
+    pb->theta[0] = 1;
+    pb->diag[0] = k->diag;
+    pb->qp = (km_qp){N, N, NULL, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag};
+}
+
+static void problem_svr(problem *pb, test_kernel *k, const double *z, double C, double epsilon)
+{
+    memset(pb, 0, sizeof *pb);
+    for (size_t i = 0; i < N; i++) {
+        pb->y[i] = 1;
+        pb->y[i + N] = -1;
+        pb->p[i] = epsilon - z[i];
+        pb->p[i + N] = epsilon + z[i];
+        pb->upper[i] = pb->upper[i + N] = C;
+        pb->row_of[i] = pb->row_of[i + N] = i;
+    }
+    pb->theta[0] = 1;
+    pb->diag[0] = k->diag;
+    pb->qp = (km_qp){2 * N, N, pb->row_of, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag};
+}
+
+static void problem_oneclass(problem *pb, test_kernel *k, double nu)
+{
+    memset(pb, 0, sizeof *pb);
+    size_t full = (size_t)(nu * N);
+    for (size_t i = 0; i < N; i++) {
+        pb->y[i] = 1;
+        pb->upper[i] = 1;
+        pb->alpha[i] = i < full ? 1.0 : i == full ? nu * N - (double)full : 0.0;
+    }
+    pb->theta[0] = 1;
+    pb->diag[0] = k->diag;
+    pb->qp = (km_qp){N, N, NULL, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag};
+}
+
+/* Q_st from the Gram matrices of the kernels with their weights. */
+static double q_entry(const problem *pb, double *const *gram, size_t s, size_t t)
+{
+    size_t rs = pb->qp.row_of ? pb->qp.row_of[s] : s, rt = pb->qp.row_of ? pb->qp.row_of[t] : t;
+    double k = 0;
+    for (size_t m = 0; m < pb->qp.n_kernels; m++)
+        k += pb->theta[m] * gram[m][rs * pb->qp.n_rows + rt];
+    return pb->y[s] * pb->y[t] * k;
+}
+
+/* Checks the KKT conditions of alpha (violation m(a) - M(a) <= tolerance), bounds, y'a = y'start,
+ * the objective and rho against values recomputed from the Gram matrices. */
+static void check_kkt(const problem *pb, double *const *gram, const double *alpha, double start_sum,
+                      const km_smo_result *res, double tolerance)
+{
+    size_t l = pb->qp.n_vars;
+    double up = -INFINITY, low = INFINITY, ya = 0, obj = 0, free_sum = 0;
+    size_t n_free = 0;
+    for (size_t s = 0; s < l; s++) {
+        double G = pb->p[s];
+        for (size_t t = 0; t < l; t++)
+            if (alpha[t] != 0.0)
+                G += q_entry(pb, gram, s, t) * alpha[t];
+        obj += alpha[s] * (0.5 * (G - pb->p[s]) + pb->p[s]);
+        CHECK(alpha[s] >= 0 && alpha[s] <= pb->upper[s]);
+        ya += pb->y[s] * alpha[s];
+        double myG = -pb->y[s] * G;
+        int in_up = (pb->y[s] > 0 && alpha[s] < pb->upper[s]) || (pb->y[s] < 0 && alpha[s] > 0);
+        int in_low = (pb->y[s] > 0 && alpha[s] > 0) || (pb->y[s] < 0 && alpha[s] < pb->upper[s]);
+        if (in_up)
+            up = fmax(up, myG);
+        if (in_low)
+            low = fmin(low, myG);
+        if (alpha[s] > 0 && alpha[s] < pb->upper[s]) {
+            free_sum += pb->y[s] * G;
+            n_free++;
+        }
+    }
+    CHECK(up - low <= tolerance * (1 + 1e-6) + 1e-10);
+    CHECK(res->violation <= tolerance);
+    CHECK_NEAR(ya, start_sum, 1e-10 * l);
+    CHECK_NEAR(res->objective, obj, 1e-10);
+    if (n_free)
+        CHECK_NEAR(res->rho, free_sum / n_free, 1e-9);
+}
+
+static double y_sum(const problem *pb)
+{
+    double s = 0;
+    for (size_t t = 0; t < pb->qp.n_vars; t++)
+        s += pb->y[t] * pb->alpha[t];
+    return s;
+}
+
+/* Solves pb from pb->alpha and checks KKT; returns the result. */
+static km_smo_result solve_checked(problem *pb, double *const *gram, const km_smo_options *options)
+{
+    double start = y_sum(pb);
+    km_smo_result res = {0};
+    CHECK_OK(km_smo_solve(&pb->qp, options, pb->alpha, &res));
+    CHECK(res.converged);
+    check_kkt(pb, gram, pb->alpha, start, &res, options->tolerance);
+    return res;
+}
+
+static int failing_calls;
+/* A kernel that fails after a number of columns. */
+static km_status failing_column(void *ctx, size_t m, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    if (failing_calls-- <= 0)
+        return km_error(KM_EIO, "test kernel: column %zu unavailable", i);
+    return test_kernel_column(ctx, m, i, rows, nrows, out);
+}
+
+int main(void)
+{
+    km_rng rng;
+    km_rng_seed(&rng, 7);
+    static double X[N * D], labels[N], R[N * D], z[N];
+    test_two_gaussians(&rng, N, D, X, labels);
+    test_regression(&rng, N, D, R, z);
+    test_kernel kx[3], kr;
+    test_kernel_init(&kx[0], X, N, D, 1, 0.3);
+    test_kernel_init(&kx[1], X, N, D, 0, 0.0);
+    test_kernel_init(&kx[2], X, N, D, 1, 2.0);
+    test_kernel_init(&kr, R, N, D, 1, 0.5);
+    double *gx[3] = {test_gram(&kx[0]), test_gram(&kx[1]), test_gram(&kx[2])};
+    double *gr[1] = {test_gram(&kr)};
+
+    km_smo_options opt = km_smo_options_default();
+    opt.tolerance = 1e-8;
+    static problem pb, pb2;
+
+    /* C-SVC with class weights: KKT, shrinking on/off, tiny cache */
+    problem_svc(&pb, &kx[0], labels, 1.0, 2.5);
+    km_smo_result shrunk = solve_checked(&pb, gx, &opt);
+    CHECK(shrunk.iterations > 0);
+    opt.shrinking = 0;
+    problem_svc(&pb, &kx[0], labels, 1.0, 2.5);
+    km_smo_result plain = solve_checked(&pb, gx, &opt);
+    CHECK_NEAR(plain.objective, shrunk.objective, 1e-6);
+    opt.shrinking = 1;
+    opt.cache_bytes = 1;   /* room for two columns only: every other access recomputes */
+    problem_svc(&pb, &kx[0], labels, 1.0, 2.5);
+    km_smo_result tiny = solve_checked(&pb, gx, &opt);
+    CHECK(tiny.iterations == shrunk.iterations);
+    CHECK(tiny.objective == shrunk.objective);
+    opt.cache_bytes = km_smo_options_default().cache_bytes;
+
+    /* warm start from the optimum: no step, same objective */
+    km_smo_result again = solve_checked(&pb, gx, &opt);
+    CHECK(again.iterations == 0);
+    CHECK_NEAR(again.objective, shrunk.objective, 1e-12);
+
+    /* warm start after changing C (larger: the old point stays feasible; smaller: scaled) equals cold */
+    const double factors[2] = {1.7, 0.6};
+    for (int f = 0; f < 2; f++) {
+        double factor = factors[f];
+        problem_svc(&pb2, &kx[0], labels, factor, 2.5 * factor);
+        km_smo_result cold = solve_checked(&pb2, gx, &opt);
+        problem_svc(&pb2, &kx[0], labels, factor, 2.5 * factor);
+        for (size_t i = 0; i < N; i++)
+            pb2.alpha[i] = factor < 1 ? pb.alpha[i] * factor : pb.alpha[i];
+        km_smo_result warm = solve_checked(&pb2, gx, &opt);
+        CHECK_NEAR(warm.objective, cold.objective, 1e-8);
+        CHECK(warm.iterations < cold.iterations);
+    }
+
+    /* the same through km_svc_solve's alpha_start */
+    {
+        signed char y[N];
+        double theta = 1, alpha_start[N], coef[N];
+        for (size_t i = 0; i < N; i++) {
+            y[i] = pb.y[i];
+            alpha_start[i] = pb.alpha[i];
+        }
+        const double *diag[1] = {kx[0].diag};
+        km_kernel_access access = {N, 1, &theta, test_kernel_column, &kx[0], diag};
+        km_svm_solution sol = {coef, 0, 0, 0, 0};
+        CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 2.5, &opt, alpha_start, &sol));
+        CHECK(sol.iterations == 0);
+        CHECK_NEAR(sol.objective, shrunk.objective, 1e-12);
+        CHECK_NEAR(sol.bias, -shrunk.rho, 1e-12);
+        for (size_t i = 0; i < N; i++)
+            CHECK(coef[i] == y[i] * pb.alpha[i]);
+        signed char one_class[N];
+        memset(one_class, 1, sizeof one_class);
+        CHECK_STATUS(km_svc_solve(&access, one_class, 1.0, 1.0, 1.0, &opt, NULL, &sol), KM_EINVAL);
+        CHECK_STATUS(km_svc_solve(&access, y, -1.0, 1.0, 1.0, &opt, NULL, &sol), KM_EINVAL);
+    }
+
+    /* several fixed kernels, one of weight 0: same as the weighted sum computed by hand */
+    problem_svc(&pb, &kx[0], labels, 1.0, 1.0);
+    pb.qp.n_kernels = 3;
+    pb.qp.column_ctx = kx;
+    pb.theta[0] = 0.25;
+    pb.theta[1] = 0.0;
+    pb.theta[2] = 0.75;
+    pb.diag[1] = kx[1].diag;
+    pb.diag[2] = kx[2].diag;
+    km_smo_result combined = solve_checked(&pb, gx, &opt);
+    CHECK(combined.iterations > 0);
+
+    /* epsilon-SVR: 2n variables on n rows */
+    problem_svr(&pb, &kr, z, 2.0, 0.1);
+    km_smo_result svr = solve_checked(&pb, gr, &opt);
+    opt.shrinking = 0;
+    problem_svr(&pb, &kr, z, 2.0, 0.1);
+    km_smo_result svr_plain = solve_checked(&pb, gr, &opt);
+    CHECK_NEAR(svr_plain.objective, svr.objective, 1e-6);
+    opt.shrinking = 1;
+    for (size_t i = 0; i < N; i++)   /* alpha_i alpha*_i = 0 at the optimum for epsilon > 0 */
+        CHECK(pb.alpha[i] == 0.0 || pb.alpha[i + N] == 0.0);
+    km_smo_result svr_again = solve_checked(&pb, gr, &opt);
+    CHECK(svr_again.iterations == 0);
+
+    /* one-class: sum a = nu n is kept */
+    problem_oneclass(&pb, &kx[0], 0.37);
+    km_smo_result oc = solve_checked(&pb, gx, &opt);
+    double sum = 0;
+    for (size_t i = 0; i < N; i++)
+        sum += pb.alpha[i];
+    CHECK_NEAR(sum, 0.37 * N, 1e-10);
+    opt.shrinking = 0;
+    problem_oneclass(&pb, &kx[0], 0.37);
+    km_smo_result oc_plain = solve_checked(&pb, gx, &opt);
+    CHECK_NEAR(oc_plain.objective, oc.objective, 1e-6);
+    opt.shrinking = 1;
+
+    /* iteration limit: stops, says so, and still returns a feasible point with its objective */
+    opt.max_iter = 5;
+    problem_svc(&pb, &kx[0], labels, 1.0, 1.0);
+    km_smo_result limited = {0};
+    CHECK_OK(km_smo_solve(&pb.qp, &opt, pb.alpha, &limited));
+    CHECK(!limited.converged && limited.iterations == 5);
+    CHECK(limited.violation > opt.tolerance);
+    opt.max_iter = 0;
+
+    /* input errors and a failing kernel */
+    problem_svc(&pb, &kx[0], labels, 1.0, 1.0);
+    km_smo_result res;
+    pb.alpha[3] = 2.0;
+    CHECK_STATUS(km_smo_solve(&pb.qp, &opt, pb.alpha, &res), KM_EINVAL);
+    pb.alpha[3] = 0.0;
+    pb.y[5] = 0;
+    CHECK_STATUS(km_smo_solve(&pb.qp, &opt, pb.alpha, &res), KM_EINVAL);
+    pb.y[5] = 1;
+    pb.theta[0] = -1;
+    CHECK_STATUS(km_smo_solve(&pb.qp, &opt, pb.alpha, &res), KM_EINVAL);
+    pb.theta[0] = 1;
+    pb.qp.column = failing_column;
+    failing_calls = 3;
+    CHECK_STATUS(km_smo_solve(&pb.qp, &opt, pb.alpha, &res), KM_EIO);
+    CHECK(strstr(km_last_error(), "unavailable") != NULL);
+
+    printf("C-SVC %ld iterations (%ld without shrinking), objective %.12g; SVR %ld; one-class %ld\n",
+           shrunk.iterations, plain.iterations, shrunk.objective, svr.iterations, oc.iterations);
+    for (int m = 0; m < 3; m++) {
+        free(gx[m]);
+        free(kx[m].diag);
+    }
+    free(gr[0]);
+    free(kr.diag);
+    CHECK_DONE();
+}
