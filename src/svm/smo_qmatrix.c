@@ -28,6 +28,11 @@ km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, size_t cache_bytes, i
         qm->row[t] = qp->row_of ? qp->row_of[t] : t;
     }
     km_qmatrix_update_diagonal(qm);
+    if (M > 1 && !per_kernel) {   /* kernel columns are summed: over the variables (l >= n) or the rows */
+        qm->scratch = malloc(l * sizeof *qm->scratch);
+        if (!qm->scratch)
+            return km_error_nomem("the SMO kernel column buffer");
+    }
 
     if (qm->by_row) {
         size_t width = per_kernel ? M * n : n;
@@ -41,11 +46,6 @@ km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, size_t cache_bytes, i
         for (size_t r = 0; r < n; r++)
             qm->all_rows[r] = r;
         return km_qcache_init(&qm->cache, n, cache_bytes, width);
-    }
-    if (M > 1) {
-        qm->scratch = malloc(l * sizeof *qm->scratch);
-        if (!qm->scratch)
-            return km_error_nomem("the SMO kernel column buffer");
     }
     return km_qcache_init(&qm->cache, l, cache_bytes, l);
 }

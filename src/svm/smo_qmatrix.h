@@ -28,7 +28,7 @@ typedef struct km_qmatrix {
     double *QD;               /* Q_tt at each permuted position */
     km_qcache cache;
     size_t *all_rows;         /* 0..n-1 (by row) */
-    double *scratch;          /* one base-kernel column (by variable, M > 1) */
+    double *scratch;          /* one base-kernel column while summing M > 1 kernels */
     double *buffer[2];        /* gathered Q columns (by row) */
     int next_buffer;
     km_status failure;        /* status of the last failed column (its message is kept) */

@@ -1,0 +1,235 @@
+/* The MKL hook of km_smo_solve (spec/lpmkl.md §3.3): lin and quad_m reported at every call equal
+ * -p'a and 1/2 a'Q_m a recomputed from the Gram matrices; a theta changed mid-solve (or at the
+ * fixed-theta optimum) ends where a cold solve with the final theta ends; KM_HOOK_STOP stops. */
+#include "check.h"
+#include "test_svm_support.h"
+
+enum { N = 150, D = 4, M = 3 };
+
+typedef struct hook_state {
+    const double *const *gram;   /* M Gram matrices over the n rows */
+    const size_t *row_of;        /* NULL: identity */
+    const signed char *y;
+    const double *p;
+    size_t l, n;
+    long calls, optimal_calls;
+    double worst_quad, worst_lin;
+    long change_at;              /* call at which theta is set to new_theta (0: never) */
+    int change_at_optimum;       /* set new_theta at the first optimal call instead */
+    const double *new_theta;
+    long stop_at;                /* call answered with KM_HOOK_STOP (0: never) */
+    double *last_alpha;          /* a at the last call */
+    long last_iteration;
+} hook_state;
+
+static km_hook_action recording_hook(void *ctx, const km_smo_step *step, double *theta)
+{
+    hook_state *hs = ctx;
+    hs->calls++;
+    CHECK(step->iteration >= hs->last_iteration);
+    hs->last_iteration = step->iteration;
+    memcpy(hs->last_alpha, step->alpha, hs->l * sizeof *hs->last_alpha);
+    double lin = 0;
+    for (size_t t = 0; t < hs->l; t++)
+        lin -= hs->p[t] * step->alpha[t];
+    hs->worst_lin = fmax(hs->worst_lin, fabs(step->lin - lin) / fmax(fabs(lin), 1.0));
+    for (size_t m = 0; m < M; m++) {
+        double quad = 0;
+        for (size_t s = 0; s < hs->l; s++) {
+            if (step->alpha[s] == 0.0)
+                continue;
+            size_t rs = hs->row_of ? hs->row_of[s] : s;
+            for (size_t t = 0; t < hs->l; t++) {
+                size_t rt = hs->row_of ? hs->row_of[t] : t;
+                quad += hs->y[s] * hs->y[t] * step->alpha[s] * step->alpha[t] * hs->gram[m][rs * hs->n + rt];
+            }
+        }
+        quad *= 0.5;
+        hs->worst_quad = fmax(hs->worst_quad, fabs(step->quad[m] - quad) / fmax(fabs(quad), 1e-300));
+    }
+    if (step->optimal) {
+        hs->optimal_calls++;
+        CHECK(step->violation >= 0);
+        if (hs->change_at_optimum && hs->optimal_calls == 1) {
+            memcpy(theta, hs->new_theta, M * sizeof *theta);
+            return KM_HOOK_THETA_CHANGED;
+        }
+    }
+    if (hs->stop_at && hs->calls == hs->stop_at)
+        return KM_HOOK_STOP;
+    if (hs->change_at && hs->calls == hs->change_at) {
+        memcpy(theta, hs->new_theta, M * sizeof *theta);
+        return KM_HOOK_THETA_CHANGED;
+    }
+    return KM_HOOK_CONTINUE;
+}
+
+/* f(x_t) = sum_i coef_i K_theta(x_i, x_t) + bias on the training rows. */
+static void decision_values(const double *const *gram, const double *theta, const double *coef, double bias,
+                            double *f)
+{
+    for (size_t t = 0; t < N; t++) {
+        double s = bias;
+        for (size_t i = 0; i < N; i++)
+            for (size_t m = 0; m < M; m++)
+                s += coef[i] * theta[m] * gram[m][i * N + t];
+        f[t] = s;
+    }
+}
+
+int main(void)
+{
+    km_rng rng;
+    km_rng_seed(&rng, 99);
+    static double X[N * D], labels[N], R[N * D], z[N];
+    test_two_gaussians(&rng, N, D, X, labels);
+    test_regression(&rng, N, D, R, z);
+    test_kernel kx[M], kr[M];
+    const double gammas[M] = {0.1, 0.0, 1.5};   /* rbf, linear, rbf */
+    double *gx[M], *gr[M];
+    const double *dx[M], *dr[M];
+    for (int m = 0; m < M; m++) {
+        test_kernel_init(&kx[m], X, N, D, gammas[m] > 0, gammas[m]);
+        test_kernel_init(&kr[m], R, N, D, gammas[m] > 0, gammas[m]);
+        gx[m] = test_gram(&kx[m]);
+        gr[m] = test_gram(&kr[m]);
+        dx[m] = kx[m].diag;
+        dr[m] = kr[m].diag;
+    }
+    signed char y[N];
+    for (size_t i = 0; i < N; i++)
+        y[i] = labels[i] > 0 ? 1 : -1;
+    static double last_alpha[2 * N], coef[N], coef_cold[N], f[N], f_cold[N];
+
+    km_smo_options opt = km_smo_options_default();
+    opt.tolerance = 1e-8;
+    opt.hook = recording_hook;
+    const double final_theta[M] = {0.5, 0.2, 0.9};
+
+    /* C-SVC through km_svc_solve, reports checked at every step and every 7 steps; theta 0 for one
+     * kernel still reports its quad */
+    const int every[2] = {1, 7};
+    for (int e = 0; e < 2; e++) {
+        double theta[M] = {1.0, 0.0, 0.5};
+        double p[N];
+        for (size_t i = 0; i < N; i++)
+            p[i] = -1;
+        hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 0, NULL, 0, last_alpha, 0};
+        opt.hook_ctx = &hs;
+        opt.hook_every = every[e];
+        km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx};
+        km_svm_solution sol = {coef, 0, 0, 0, 0};
+        CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, NULL, &sol));
+        CHECK(sol.converged);
+        CHECK(hs.calls >= sol.iterations / every[e]);
+        CHECK(hs.optimal_calls == 1);
+        CHECK(hs.worst_quad <= 1e-9);
+        CHECK(hs.worst_lin <= 1e-12);
+        /* the hook solve matches the plain solve on the same combination */
+        km_smo_options plain = opt;
+        plain.hook = NULL;
+        km_svm_solution cold = {coef_cold, 0, 0, 0, 0};
+        CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &plain, NULL, &cold));
+        CHECK_NEAR(sol.objective, cold.objective, 1e-9);
+        printf("hook every %d: %ld calls over %ld iterations, worst quad error %.2e, objective %.12g (plain %.12g)\n",
+               every[e], hs.calls, sol.iterations, hs.worst_quad, sol.objective, cold.objective);
+    }
+
+    /* theta changed mid-solve and at the first optimum: same objective and decision values as cold */
+    opt.hook_every = 1;
+    for (int at_optimum = 0; at_optimum <= 1; at_optimum++) {
+        double theta[M] = {1.0, 1.0, 1.0};
+        double p[N];
+        for (size_t i = 0; i < N; i++)
+            p[i] = -1;
+        hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0,
+                         at_optimum ? 0 : 40, at_optimum, final_theta, 0, last_alpha, 0};
+        opt.hook_ctx = &hs;
+        km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx};
+        km_svm_solution sol = {coef, 0, 0, 0, 0};
+        CHECK_OK(km_svc_solve(&access, y, 2.0, 1.0, 1.0, &opt, NULL, &sol));
+        for (int m = 0; m < M; m++)
+            CHECK(theta[m] == final_theta[m]);
+        CHECK(hs.worst_quad <= 1e-9);
+        km_smo_options plain = opt;
+        plain.hook = NULL;
+        km_svm_solution cold = {coef_cold, 0, 0, 0, 0};
+        CHECK_OK(km_svc_solve(&access, y, 2.0, 1.0, 1.0, &plain, NULL, &cold));
+        CHECK_NEAR(sol.objective, cold.objective, 1e-8);
+        decision_values((const double *const *)gx, final_theta, coef, sol.bias, f);
+        decision_values((const double *const *)gx, final_theta, coef_cold, cold.bias, f_cold);
+        double worst = 0;
+        for (size_t t = 0; t < N; t++)
+            worst = fmax(worst, fabs(f[t] - f_cold[t]));
+        CHECK(worst <= 1e-5);
+        printf("theta change %s: objective %.12g (cold %.12g), decision values within %.2e\n",
+               at_optimum ? "at the optimum" : "after 40 steps", sol.objective, cold.objective, worst);
+    }
+
+    /* epsilon-SVR (2n variables on n rows): reports and a theta change mid-solve */
+    {
+        double theta[M] = {0.3, 0.3, 0.3};
+        double p[2 * N];
+        signed char ysvr[2 * N];
+        size_t row_of[2 * N];
+        const double epsilon = 0.1;
+        for (size_t i = 0; i < N; i++) {
+            p[i] = epsilon - z[i];
+            p[i + N] = epsilon + z[i];
+            ysvr[i] = 1;
+            ysvr[i + N] = -1;
+            row_of[i] = row_of[i + N] = i;
+        }
+        hook_state hs = {(const double *const *)gr, row_of, ysvr, p, 2 * N, N, 0, 0, 0, 0, 25, 0, final_theta, 0,
+                         last_alpha, 0};
+        opt.hook_ctx = &hs;
+        km_kernel_access access = {N, M, theta, test_kernel_column, kr, dr};
+        km_svm_solution sol = {coef, 0, 0, 0, 0};
+        CHECK_OK(km_svr_solve(&access, z, 1.0, epsilon, &opt, NULL, &sol));
+        CHECK(hs.calls > 25);
+        CHECK(hs.worst_quad <= 1e-9);
+        CHECK(hs.worst_lin <= 1e-12);
+        km_smo_options plain = opt;
+        plain.hook = NULL;
+        km_svm_solution cold = {coef_cold, 0, 0, 0, 0};
+        CHECK_OK(km_svr_solve(&access, z, 1.0, epsilon, &plain, NULL, &cold));
+        CHECK_NEAR(sol.objective, cold.objective, 1e-8);
+        decision_values((const double *const *)gr, final_theta, coef, sol.bias, f);
+        decision_values((const double *const *)gr, final_theta, coef_cold, cold.bias, f_cold);
+        double worst = 0;
+        for (size_t t = 0; t < N; t++)
+            worst = fmax(worst, fabs(f[t] - f_cold[t]));
+        CHECK(worst <= 1e-5);
+        printf("SVR: %ld hook calls, worst quad error %.2e, objective %.12g (cold %.12g)\n", hs.calls,
+               hs.worst_quad, sol.objective, cold.objective);
+    }
+
+    /* KM_HOOK_STOP: the solver returns at once with the point the hook saw */
+    {
+        double theta[M] = {1.0, 1.0, 1.0};
+        signed char yy[N];
+        double p[N], upper[N], alpha[N] = {0};
+        for (size_t i = 0; i < N; i++) {
+            yy[i] = y[i];
+            p[i] = -1;
+            upper[i] = 1;
+        }
+        hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 0, NULL, 10, last_alpha, 0};
+        opt.hook_ctx = &hs;
+        km_qp qp = {N, N, NULL, yy, p, upper, M, theta, test_kernel_column, kx, dx};
+        km_smo_result res;
+        CHECK_OK(km_smo_solve(&qp, &opt, alpha, &res));
+        CHECK(hs.calls == 10);
+        CHECK(res.iterations == 10);
+        CHECK(memcmp(alpha, last_alpha, sizeof alpha) == 0);
+        CHECK(res.violation > opt.tolerance);
+    }
+
+    for (int m = 0; m < M; m++) {
+        free(gx[m]);
+        free(gr[m]);
+        free(kx[m].diag);
+        free(kr[m].diag);
+    }
+    CHECK_DONE();
+}
