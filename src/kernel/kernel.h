@@ -16,7 +16,8 @@ typedef enum km_gamma_mode {
 
 typedef struct km_kernel {
     km_kernel_type type;
-    double gamma;            /* rbf, poly, sigmoid, chi2 */
+    double gamma;            /* rbf, poly, sigmoid, chi2; 0 for poly/sigmoid: LIBSVM's default
+                                1/(number of features), resolved when fitted */
     km_gamma_mode gamma_mode;
     double coef0;            /* poly, sigmoid */
     double degree;           /* poly */
@@ -27,12 +28,14 @@ typedef struct km_kernel {
 
     /* precomputed kernels */
     char *file;              /* training matrix file named in the spec, or NULL */
-    const km_matrix *matrix; /* training matrix (n×n), or NULL: values from the dataset rows (0:id) */
+    const km_matrix *matrix; /* training matrix (N×N, indexed by dataset row), or NULL: values from the
+                                dataset rows, K(i,j) = value of row i at column id_j - 1 (LIBSVM 0:id) */
     km_matrix *owned_matrix; /* set when the kernel set read the file itself and frees it */
 
     /* fitted on the training rows (valid when fitted != 0) */
     int fitted;
-    double scale;            /* divisor of the multiplicative/trace normalization (1 otherwise) */
+    double scale;            /* divisor of the multiplicative/trace normalization (1 otherwise); in an
+                                unfitted kernel, > 0 fixes the divisor (spec key scale=) and 0 fits it */
     double *col_mean;        /* centering: mean_i k(x_i, x_j) over training rows j, n_train values */
     double mean_all;         /* centering: mean_ij k(x_i, x_j) */
     size_t n_train;          /* length of col_mean */
@@ -51,5 +54,13 @@ km_status km_kernel_set_append(km_kernel_set *set, const km_kernel *kernel);
 km_status km_kernel_set_copy(const km_kernel_set *src, km_kernel_set **out);
 /* Releases what one kernel owns (features, file, col_mean, owned matrix). */
 void km_kernel_clear(km_kernel *kernel);
+
+/* Canonical spec of one kernel (see km_kernel_set_describe); returns the full length like snprintf. */
+size_t km_kernel_describe(const km_kernel *kernel, char *buf, size_t size);
+/* 1 for the kernels computed from dot products (linear, poly, rbf, sigmoid). */
+int km_kernel_uses_dot(km_kernel_type type);
+/* KM_OK when every data-dependent value of the kernel is known (gamma resolved, normalization
+ * constants fitted or fixed); otherwise KM_EINVAL naming the kernel. */
+km_status km_kernel_check_fitted(const km_kernel *kernel);
 
 #endif

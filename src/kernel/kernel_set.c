@@ -1,4 +1,4 @@
-/* km_kernel_set lifecycle: creation, growth, deep copies and release. */
+/* km_kernel_set lifecycle: creation, growth, deep copies, release, dimension and in-memory matrices. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,4 +80,28 @@ km_status km_kernel_set_copy(const km_kernel_set *src, km_kernel_set **out)
     }
     *out = dst;
     return KM_OK;
+}
+
+km_status km_kernel_set_set_dimension(km_kernel_set *set, size_t n_features)
+{
+    for (size_t m = 0; n_features && m < set->size; m++) {
+        const km_kernel *k = &set->kernels[m];
+        if (k->features && k->n_features && k->features[k->n_features - 1] >= n_features)
+            return km_error(KM_EINVAL, "kernel %zu uses feature %u but the data has %zu features", m + 1,
+                            k->features[k->n_features - 1] + 1, n_features);
+    }
+    set->dimension = n_features;
+    return KM_OK;
+}
+
+km_status km_kernel_set_add_matrix(km_kernel_set *set, const km_matrix *train_kernel, km_normalization norm,
+                                   int center)
+{
+    if (!train_kernel || train_kernel->rows != train_kernel->cols || train_kernel->rows == 0)
+        return km_error(KM_EINVAL, "a training kernel matrix must be square and non-empty (got %zu x %zu)",
+                        train_kernel ? train_kernel->rows : 0, train_kernel ? train_kernel->cols : 0);
+    if (norm < KM_NORM_NONE || norm > KM_NORM_TRACE || (center != 0 && center != 1))
+        return km_error(KM_EINVAL, "invalid normalization %d or centering %d for a kernel matrix", (int)norm, center);
+    km_kernel k = {.type = KM_KERNEL_PRECOMPUTED, .matrix = train_kernel, .norm = norm, .center = center};
+    return km_kernel_set_append(set, &k);
 }

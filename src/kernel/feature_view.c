@@ -1,0 +1,270 @@
+/* Feature views: dense or CSR copies of selected columns, and their dot products through BLAS. */
+#include "kernel/feature_view.h"
+
+#include <cblas.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+/* A sparse view stays CSR when at most this fraction of its entries is stored ... */
+#define KM_VIEW_SPARSE_DENSITY 0.1
+/* ... and it has at least this many columns, or when the dense copy would exceed this many bytes. */
+#define KM_VIEW_SPARSE_MIN_DIM 100
+#define KM_VIEW_DENSE_MAX_BYTES ((double)(1u << 30))
+
+void km_view_free(km_view *view)
+{
+    free(view->X);
+    free(view->row_start);
+    free(view->col);
+    free(view->val);
+    free(view->sqnorm);
+    memset(view, 0, sizeof *view);
+}
+
+/* Column of the view for dataset column c, or -1 when c is not selected. */
+static long view_column(const uint32_t *features, size_t n_features, size_t dim_all, size_t c)
+{
+    if (!features)
+        return c < dim_all ? (long)c : -1;
+    size_t lo = 0, hi = n_features;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (features[mid] < c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (lo < n_features && features[lo] == c) ? (long)lo : -1;
+}
+
+static km_status build_dense(const km_dataset *data, const size_t *rows, const uint32_t *features, km_view *v)
+{
+    if (!(v->X = calloc(v->n * v->dim != 0 ? v->n * v->dim : 1, sizeof *v->X)))
+        return km_error_nomem("a feature view");
+    for (size_t r = 0; r < v->n; r++) {
+        size_t row = rows ? rows[r] : r;
+        double *dst = v->X + r * v->dim;
+        if (!data->sparse) {
+            const double *src = data->X + row * data->d;
+            if (!features)
+                memcpy(dst, src, (v->dim < data->d ? v->dim : data->d) * sizeof *dst);
+            else
+                for (size_t c = 0; c < v->dim; c++)
+                    dst[c] = features[c] < data->d ? src[features[c]] : 0.0;
+        } else {
+            for (size_t p = data->row_start[row]; p < data->row_start[row + 1]; p++) {
+                long c = view_column(features, v->dim, v->dim, data->col[p]);
+                if (c >= 0)
+                    dst[c] = data->val[p];
+            }
+        }
+    }
+    return KM_OK;
+}
+
+static km_status build_sparse(const km_dataset *data, const size_t *rows, const uint32_t *features, size_t nnz,
+                              km_view *v)
+{
+    v->sparse = 1;
+    v->row_start = malloc((v->n + 1) * sizeof *v->row_start);
+    v->col = malloc((nnz ? nnz : 1) * sizeof *v->col);
+    v->val = malloc((nnz ? nnz : 1) * sizeof *v->val);
+    if (!v->row_start || !v->col || !v->val)
+        return km_error_nomem("a sparse feature view");
+    size_t pos = 0;
+    for (size_t r = 0; r < v->n; r++) {
+        size_t row = rows ? rows[r] : r;
+        v->row_start[r] = pos;
+        for (size_t p = data->row_start[row]; p < data->row_start[row + 1]; p++) {
+            long c = view_column(features, v->dim, v->dim, data->col[p]);
+            if (c >= 0) {
+                v->col[pos] = (uint32_t)c;
+                v->val[pos++] = data->val[p];
+            }
+        }
+    }
+    v->row_start[v->n] = pos;
+    return KM_OK;
+}
+
+km_status km_view_build(const km_dataset *data, const size_t *rows, size_t n, const uint32_t *features,
+                        size_t n_features, size_t dim_all, km_view *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = n;
+    out->dim = features ? n_features : dim_all;
+    km_status st = KM_OK;
+    if (data->sparse) {
+        size_t nnz = 0;
+        for (size_t r = 0; r < n; r++) {
+            size_t row = rows ? rows[r] : r;
+            for (size_t p = data->row_start[row]; p < data->row_start[row + 1]; p++)
+                nnz += view_column(features, out->dim, out->dim, data->col[p]) >= 0;
+        }
+        double cells = (double)n * (double)out->dim;
+        int keep_sparse = (cells * 8.0 > KM_VIEW_DENSE_MAX_BYTES) ||
+                          (out->dim >= KM_VIEW_SPARSE_MIN_DIM && (double)nnz <= KM_VIEW_SPARSE_DENSITY * cells);
+        st = keep_sparse ? build_sparse(data, rows, features, nnz, out) : build_dense(data, rows, features, out);
+    } else {
+        st = build_dense(data, rows, features, out);
+    }
+    if (!st && !(out->sqnorm = malloc((n ? n : 1) * sizeof *out->sqnorm)))
+        st = km_error_nomem("a feature view");
+    for (size_t r = 0; !st && r < n; r++) {
+        km_view_row row = km_view_get_row(out, r);
+        out->sqnorm[r] = cblas_ddot((int)row.nnz, row.val, 1, row.val, 1);
+    }
+    if (st)
+        km_view_free(out);
+    return st;
+}
+
+km_view_row km_view_get_row(const km_view *view, size_t i)
+{
+    km_view_row row;
+    if (view->sparse) {
+        row.col = view->col + view->row_start[i];
+        row.val = view->val + view->row_start[i];
+        row.nnz = view->row_start[i + 1] - view->row_start[i];
+    } else {
+        row.col = NULL;
+        row.val = view->X + i * view->dim;
+        row.nnz = view->dim;
+    }
+    return row;
+}
+
+double km_view_min_value(const km_view *view)
+{
+    size_t count = view->sparse ? view->row_start[view->n] : view->n * view->dim;
+    const double *values = view->sparse ? view->val : view->X;
+    if (count == 0)
+        return 0.0;
+    double min = (view->sparse && count < view->n * view->dim) ? 0.0 : values[0];
+    for (size_t k = 0; k < count; k++)
+        if (values[k] < min)
+            min = values[k];
+    return min;
+}
+
+/* <row, dense vector> */
+static double row_dot_dense(km_view_row row, const double *x)
+{
+    if (!row.col)
+        return cblas_ddot((int)row.nnz, row.val, 1, x, 1);
+    double s = 0.0;
+    for (size_t p = 0; p < row.nnz; p++)
+        s += row.val[p] * x[row.col[p]];
+    return s;
+}
+
+static void scatter(km_view_row row, double *work)
+{
+    for (size_t p = 0; p < row.nnz; p++)
+        work[row.col[p]] = row.val[p];
+}
+
+static void unscatter(km_view_row row, double *work)
+{
+    for (size_t p = 0; p < row.nnz; p++)
+        work[row.col[p]] = 0.0;
+}
+
+km_status km_view_dots(const km_view *a, size_t a0, size_t na, const km_view *b, double *out)
+{
+    size_t nb = b->n, dim = a->dim;
+    if (na == 0 || nb == 0)
+        return KM_OK;
+    if (!a->sparse && !b->sparse) {
+        if (dim == 0) {
+            memset(out, 0, na * nb * sizeof *out);
+            return KM_OK;
+        }
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)na, (int)nb, (int)dim, 1.0, a->X + a0 * dim,
+                    (int)dim, b->X, (int)dim, 0.0, out, (int)nb);
+        return KM_OK;
+    }
+    int failed = 0;
+#ifdef _OPENMP
+#pragma omp parallel if (na * nb > 65536)
+#endif
+    {
+        /* a sparse a-row is scattered into a dense vector, then dotted with every b-row */
+        double *work = a->sparse ? calloc(dim ? dim : 1, sizeof *work) : NULL;
+        if (a->sparse && !work)
+            failed = 1;
+        else {
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+            for (size_t t = 0; t < na; t++) {
+                km_view_row ra = km_view_get_row(a, a0 + t);
+                const double *x = ra.val;
+                if (a->sparse) {
+                    scatter(ra, work);
+                    x = work;
+                }
+                for (size_t j = 0; j < nb; j++)
+                    out[t * nb + j] = row_dot_dense(km_view_get_row(b, j), x);
+                if (a->sparse)
+                    unscatter(ra, work);
+            }
+        }
+        free(work);
+    }
+    return failed ? km_error_nomem("a dot-product workspace") : KM_OK;
+}
+
+km_status km_view_gram(const km_view *view, double *gram)
+{
+    size_t n = view->n;
+    if (view->sparse || view->dim == 0)
+        return km_view_dots(view, 0, n, view, gram);
+    cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)n, (int)view->dim, 1.0, view->X, (int)view->dim, 0.0,
+                gram, (int)n);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++)
+            gram[i * n + j] = gram[j * n + i];
+    return KM_OK;
+}
+
+void km_view_dot_column(const km_view *view, size_t i, double *work, double *out)
+{
+    if (!view->sparse) {
+        if (view->dim == 0)
+            memset(out, 0, view->n * sizeof *out);
+        else
+            cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)view->n, (int)view->dim, 1.0, view->X, (int)view->dim,
+                        view->X + i * view->dim, 1, 0.0, out, 1);
+        return;
+    }
+    km_view_row ri = km_view_get_row(view, i);
+    scatter(ri, work);
+    for (size_t r = 0; r < view->n; r++)
+        out[r] = row_dot_dense(km_view_get_row(view, r), work);
+    unscatter(ri, work);
+}
+
+km_status km_view_mean_sqdist(const km_view *view, double *mean)
+{
+    /* sum_{i<j} ||x_i - x_j||^2 = n sum_i ||x_i||^2 - ||sum_i x_i||^2 */
+    size_t n = view->n;
+    if (n < 2)
+        return km_error(KM_EINVAL, "a mean distance needs at least 2 training rows (got %zu)", n);
+    double *sum = calloc(view->dim ? view->dim : 1, sizeof *sum);
+    if (!sum)
+        return km_error_nomem("a column sum");
+    double sq = 0.0;
+    for (size_t r = 0; r < n; r++) {
+        km_view_row row = km_view_get_row(view, r);
+        for (size_t p = 0; p < row.nnz; p++)
+            sum[row.col ? row.col[p] : p] += row.val[p];
+        sq += view->sqnorm[r];
+    }
+    double total = (double)n * sq - cblas_ddot((int)view->dim, sum, 1, sum, 1);
+    free(sum);
+    *mean = (total > 0 ? total : 0.0) / ((double)n * (double)(n - 1) / 2.0);
+    return KM_OK;
+}

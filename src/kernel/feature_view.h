@@ -1,0 +1,49 @@
+/* Feature views: the rows of a dataset restricted to one feature subset, stored dense (row-major) or,
+ * for very sparse high-dimensional data, as CSR, with the squared norm of every row. Kernels on the
+ * same subset share one view and, for dot-product kernels, one set of BLAS dot products. */
+#ifndef KM_KERNEL_FEATURE_VIEW_H
+#define KM_KERNEL_FEATURE_VIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "data/dataset.h"
+
+typedef struct km_view {
+    size_t n;                /* rows */
+    size_t dim;              /* columns (subset size, or the dimension asked for) */
+    int sparse;
+    double *X;               /* dense: n×dim row-major */
+    size_t *row_start;       /* CSR: n+1 offsets */
+    uint32_t *col;           /* CSR: view columns, ascending within a row */
+    double *val;
+    double *sqnorm;          /* ||row||^2, n values */
+} km_view;
+
+/* One row for pairwise kernels: col == NULL means dense (nnz = dim values, column = position). */
+typedef struct km_view_row {
+    const uint32_t *col;
+    const double *val;
+    size_t nnz;
+} km_view_row;
+
+/* Rows rows[0..n) of data (rows NULL: 0..n-1) on the 0-based feature subset (features NULL: columns
+ * 0..dim_all-1). Sparse data stays CSR when the view is high-dimensional and very sparse. */
+km_status km_view_build(const km_dataset *data, const size_t *rows, size_t n, const uint32_t *features,
+                        size_t n_features, size_t dim_all, km_view *out);
+void km_view_free(km_view *view);
+
+km_view_row km_view_get_row(const km_view *view, size_t i);
+/* Smallest stored value (0 when the view has an implicit zero), for kernels that need x >= 0. */
+double km_view_min_value(const km_view *view);
+
+/* out[t*b->n + j] = <a_{a0+t}, b_j> for t < na (a and b have the same dim). */
+km_status km_view_dots(const km_view *a, size_t a0, size_t na, const km_view *b, double *out);
+/* Full Gram matrix G = X X^T (n×n, both triangles). */
+km_status km_view_gram(const km_view *view, double *gram);
+/* out[r] = <x_r, x_i> for every row r; work: dim zeros (left zero), used by sparse views. */
+void km_view_dot_column(const km_view *view, size_t i, double *work, double *out);
+/* Mean squared distance ||x_i - x_j||^2 over the pairs i < j (closed form from the row sums). */
+km_status km_view_mean_sqdist(const km_view *view, double *mean);
+
+#endif

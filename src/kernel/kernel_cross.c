@@ -1,0 +1,322 @@
+/* Kernel values between new rows and training (basis) rows with the fitted constants of a kernel set
+ * (provider.h km_kernel_cross), for prediction and cross-validation. Dot-product kernels on one
+ * feature subset share one dgemm of dot products. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "data/dataset.h"
+#include "kernel/feature_view.h"
+#include "kernel/kernel_eval.h"
+#include "kernel/normalization.h"
+#include "kernel/provider.h"
+
+typedef struct cross_request {
+    const km_dataset *a, *b;
+    const size_t *arows, *brows;     /* never NULL here */
+    size_t na, nb;
+    const km_matrix *const *test_kernels;
+    const double *const *test_diag;
+    const size_t *kcol;              /* NULL: brows */
+} cross_request;
+
+static km_status kernel_error(const km_kernel *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static km_status kernel_error(const km_kernel *k, const char *fmt, ...)
+{
+    char name[256], message[512];
+    km_kernel_describe(k, name, sizeof name);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    return km_error(KM_EINVAL, "kernel %s: %s", name, message);
+}
+
+/* Normalizes a raw na×nb block in place (normalization.h); diag_a/diag_b: raw self-similarities,
+ * needed for spherical only. With centering, b must be every training row in training order. */
+static km_status normalize_block(const km_kernel *k, double *block, size_t na, size_t nb, const double *diag_a,
+                                 const double *diag_b)
+{
+    double mu = km_norm_mu(k), global = km_norm_global(k);
+    double *shift_a = NULL, *factor_a = NULL, *factor_b = NULL;
+    const double *shift_b = k->center ? k->col_mean : NULL;
+    km_status st = KM_OK;
+    if (k->center) {
+        /* r(x) = (1/n) sum_i k(x, x_i) over the training rows (spec §6) */
+        if (!(shift_a = malloc(na * sizeof *shift_a)))
+            return km_error_nomem("centering");
+        for (size_t t = 0; t < na; t++) {
+            double s = 0.0;
+            for (size_t j = 0; j < nb; j++)
+                s += block[t * nb + j];
+            shift_a[t] = s / (double)nb;
+        }
+    }
+    if (k->norm == KM_NORM_SPHERICAL) {
+        factor_a = malloc(na * sizeof *factor_a);
+        factor_b = malloc(nb * sizeof *factor_b);
+        if (!factor_a || !factor_b)
+            st = km_error_nomem("spherical normalization");
+        if (!st)
+            st = km_norm_factors(k, diag_a, shift_a, na, factor_a);
+        if (!st)
+            st = km_norm_factors(k, diag_b, shift_b, nb, factor_b);
+    }
+    for (size_t t = 0; !st && t < na; t++) {
+        double *row = block + t * nb;
+        if (shift_b) {
+            double offset = shift_a[t] - mu;
+            for (size_t j = 0; j < nb; j++)
+                row[j] -= shift_b[j] + offset;
+        }
+        if (factor_a) {
+            double ft = factor_a[t] * global;
+            for (size_t j = 0; j < nb; j++)
+                row[j] *= factor_b[j] * ft;
+        } else if (global != 1.0) {
+            for (size_t j = 0; j < nb; j++)
+                row[j] *= global;
+        }
+    }
+    free(shift_a);
+    free(factor_a);
+    free(factor_b);
+    return st;
+}
+
+static int same_features(const km_kernel *x, const km_kernel *y)
+{
+    if (!x->features || !y->features)
+        return !x->features && !y->features;
+    return x->n_features == y->n_features && memcmp(x->features, y->features, x->n_features * sizeof *x->features) == 0;
+}
+
+/* Raw block and self-similarities of one kernel computed from features. */
+static void feature_kernel_block(const km_kernel *k, const km_view *va, const km_view *vb, const double *dots,
+                                 double *block, double *diag_a, double *diag_b)
+{
+    size_t na = va->n, nb = vb->n;
+    if (km_kernel_uses_dot(k->type)) {
+        for (size_t t = 0; t < na; t++)
+            km_kernel_from_dots(k, dots + t * nb, vb->sqnorm, NULL, va->sqnorm[t], nb, block + t * nb);
+        for (size_t t = 0; t < na; t++)
+            diag_a[t] = km_kernel_from_dot(k, va->sqnorm[t], va->sqnorm[t], va->sqnorm[t]);
+        for (size_t j = 0; j < nb; j++)
+            diag_b[j] = km_kernel_from_dot(k, vb->sqnorm[j], vb->sqnorm[j], vb->sqnorm[j]);
+        return;
+    }
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 8) if (na * nb > 4096)
+#endif
+    for (size_t t = 0; t < na; t++) {
+        km_view_row x = km_view_get_row(va, t);
+        for (size_t j = 0; j < nb; j++)
+            block[t * nb + j] = km_kernel_pair(k, x, km_view_get_row(vb, j));
+        diag_a[t] = km_kernel_pair(k, x, x);
+    }
+    for (size_t j = 0; j < nb; j++) {
+        km_view_row y = km_view_get_row(vb, j);
+        diag_b[j] = km_kernel_pair(k, y, y);
+    }
+}
+
+/* All kernels on the feature subset of kernel `first` (those after it with the same subset). */
+static km_status feature_group(const km_kernel_set *set, size_t first, const cross_request *r, double *out,
+                               double *diag_a, double *diag_b)
+{
+    const km_kernel *lead = &set->kernels[first];
+    size_t dim_all = r->a->d > r->b->d ? r->a->d : r->b->d;
+    km_view va, vb;
+    km_status st = km_view_build(r->a, r->arows, r->na, lead->features, lead->n_features, dim_all, &va);
+    if (st)
+        return st;
+    if ((st = km_view_build(r->b, r->brows, r->nb, lead->features, lead->n_features, dim_all, &vb))) {
+        km_view_free(&va);
+        return st;
+    }
+    double *dots = NULL;
+    int any_dot = 0;
+    for (size_t m = first; m < set->size; m++) {
+        const km_kernel *k = &set->kernels[m];
+        if (k->type == KM_KERNEL_PRECOMPUTED || !same_features(k, lead))
+            continue;
+        if (km_kernel_uses_dot(k->type))
+            any_dot = 1;
+        else if (km_view_min_value(&va) < 0 || km_view_min_value(&vb) < 0)
+            st = kernel_error(k, "features must be >= 0 (found %g)",
+                              fmin(km_view_min_value(&va), km_view_min_value(&vb)));
+    }
+    if (!st && any_dot) {
+        if (!(dots = malloc((r->na * r->nb != 0 ? r->na * r->nb : 1) * sizeof *dots)))
+            st = km_error_nomem("cross-kernel dot products");
+        else
+            st = km_view_dots(&va, 0, r->na, &vb, dots);
+    }
+    for (size_t m = first; !st && m < set->size; m++) {
+        const km_kernel *k = &set->kernels[m];
+        if (k->type == KM_KERNEL_PRECOMPUTED || !same_features(k, lead))
+            continue;
+        double *block = out + m * r->na * r->nb;
+        feature_kernel_block(k, &va, &vb, dots, block, diag_a, diag_b);
+        st = normalize_block(k, block, r->na, r->nb, diag_a, diag_b);
+    }
+    free(dots);
+    km_view_free(&va);
+    km_view_free(&vb);
+    return st;
+}
+
+/* Column of basis row j in kernel values: kcol, else the LIBSVM 0:id of b's row, else its position. */
+static size_t basis_column(const cross_request *r, size_t j)
+{
+    if (r->kcol)
+        return r->kcol[j];
+    if (r->b->ids)
+        return (size_t)r->b->ids[r->brows[j]] - 1;
+    return r->brows[j];
+}
+
+/* Precomputed from a matrix: test_kernels[m] (rows: test rows, columns: training rows), or the
+ * training matrix itself when no test matrix is given (a then indexes training rows). */
+static km_status matrix_kernel_block(const km_kernel *k, const km_matrix *T, const double *test_diag,
+                                     const cross_request *r, double *block, double *diag_a, double *diag_b)
+{
+    const char *name = k->file ? k->file : "the kernel matrix";
+    for (size_t t = 0; t < r->na; t++) {
+        size_t row = r->arows[t];
+        if (row >= T->rows)
+            return kernel_error(k, "test kernel has %zu rows; row %zu requested", T->rows, row + 1);
+        for (size_t j = 0; j < r->nb; j++) {
+            size_t c = basis_column(r, j);
+            if (c >= T->cols)
+                return kernel_error(k, "test kernel has %zu columns; training row %zu requested", T->cols, c + 1);
+            block[t * r->nb + j] = T->data[row * T->cols + c];
+        }
+    }
+    if (k->norm != KM_NORM_SPHERICAL)
+        return KM_OK;
+    for (size_t t = 0; t < r->na; t++) {
+        size_t row = r->arows[t];
+        if (test_diag)
+            diag_a[t] = test_diag[row];
+        else if (T == k->matrix && row < T->cols)
+            diag_a[t] = T->data[row * T->cols + row];
+        else
+            return kernel_error(k, "spherical normalization needs the test rows' self-similarities k(x,x)");
+    }
+    if (!k->matrix)
+        return kernel_error(k, "spherical normalization needs the training matrix %s", name);
+    for (size_t j = 0; j < r->nb; j++) {
+        size_t c = basis_column(r, j);
+        if (c >= k->matrix->rows)
+            return kernel_error(k, "training row %zu is beyond %s", c + 1, name);
+        diag_b[j] = k->matrix->data[c * k->matrix->cols + c];
+    }
+    return KM_OK;
+}
+
+/* Precomputed in the rows themselves (LIBSVM 0:id): k(a_t, b_j) = row a_t at b_j's column. */
+static km_status row_kernel_block(const km_kernel *k, const double *test_diag, const cross_request *r,
+                                  double *block, double *diag_a, double *diag_b)
+{
+    for (size_t j = 0; j < r->nb; j++) {
+        size_t c = basis_column(r, j);
+        if (c >= r->a->d || c >= r->b->d)
+            return kernel_error(k, "kernel rows have %zu values; column %zu requested",
+                                r->a->d < r->b->d ? r->a->d : r->b->d, c + 1);
+        for (size_t t = 0; t < r->na; t++)
+            block[t * r->nb + j] = km_dataset_value(r->a, r->arows[t], c);
+        diag_b[j] = km_dataset_value(r->b, r->brows[j], c);
+    }
+    if (k->norm != KM_NORM_SPHERICAL)
+        return KM_OK;
+    for (size_t t = 0; t < r->na; t++) {
+        size_t row = r->arows[t];
+        if (test_diag)
+            diag_a[t] = test_diag[row];
+        else if (r->a == r->b && r->a->ids)
+            diag_a[t] = km_dataset_value(r->a, row, (size_t)r->a->ids[row] - 1);
+        else
+            return kernel_error(k, "spherical normalization needs the test rows' self-similarities k(x,x)");
+    }
+    return KM_OK;
+}
+
+static km_status cross(const km_kernel_set *set, const cross_request *r, double *out)
+{
+    for (size_t m = 0; m < set->size; m++) {
+        const km_kernel *k = &set->kernels[m];
+        km_status st = km_kernel_check_fitted(k);
+        if (st)
+            return st;
+        if (k->center && r->nb != k->n_train)
+            return kernel_error(k, "centering needs all %zu training rows as basis (got %zu)", k->n_train, r->nb);
+    }
+    for (size_t t = 0; t < r->na; t++)
+        if (r->arows[t] >= r->a->n)
+            return km_error(KM_EINVAL, "row %zu requested from data of %zu rows", r->arows[t] + 1, r->a->n);
+    for (size_t j = 0; j < r->nb; j++)
+        if (r->brows[j] >= r->b->n)
+            return km_error(KM_EINVAL, "basis row %zu requested from data of %zu rows", r->brows[j] + 1, r->b->n);
+    double *diag_a = malloc((r->na ? r->na : 1) * sizeof *diag_a);
+    double *diag_b = malloc((r->nb ? r->nb : 1) * sizeof *diag_b);
+    km_status st = (diag_a && diag_b) ? KM_OK : km_error_nomem("cross-kernel diagonals");
+    for (size_t m = 0; !st && m < set->size; m++) {
+        const km_kernel *k = &set->kernels[m];
+        if (k->type == KM_KERNEL_PRECOMPUTED) {
+            double *block = out + m * r->na * r->nb;
+            const double *td = r->test_diag ? r->test_diag[m] : NULL;
+            if (k->matrix || k->file) {
+                const km_matrix *T = (r->test_kernels && r->test_kernels[m]) ? r->test_kernels[m] : k->matrix;
+                st = T ? matrix_kernel_block(k, T, td, r, block, diag_a, diag_b)
+                       : kernel_error(k, "needs a test kernel matrix");
+            } else {
+                st = row_kernel_block(k, td, r, block, diag_a, diag_b);
+            }
+            if (!st)
+                st = normalize_block(k, block, r->na, r->nb, diag_a, diag_b);
+            continue;
+        }
+        /* first kernel of its feature subset: compute the whole group */
+        size_t earlier = 0;
+        while (earlier < m && (set->kernels[earlier].type == KM_KERNEL_PRECOMPUTED ||
+                               !same_features(&set->kernels[earlier], k)))
+            earlier++;
+        if (earlier == m)
+            st = feature_group(set, m, r, out, diag_a, diag_b);
+    }
+    free(diag_a);
+    free(diag_b);
+    return st;
+}
+
+static km_status identity_rows(size_t n, size_t **rows)
+{
+    if (!(*rows = malloc((n ? n : 1) * sizeof **rows)))
+        return km_error_nomem("row indices");
+    for (size_t k = 0; k < n; k++)
+        (*rows)[k] = k;
+    return KM_OK;
+}
+
+km_status km_kernel_cross(const km_kernel_set *fitted, const km_dataset *a, const size_t *arows, size_t na,
+                          const km_dataset *b, const size_t *brows, size_t nb,
+                          const km_matrix *const *test_kernels, const double *const *test_diag,
+                          const size_t *kcol, double *out)
+{
+    cross_request r = {a, b, arows, brows, na, nb, test_kernels, test_diag, kcol};
+    size_t *all_a = NULL, *all_b = NULL;
+    km_status st = KM_OK;
+    if (!arows && !(st = identity_rows(na, &all_a)))
+        r.arows = all_a;
+    if (!st && !brows && !(st = identity_rows(nb, &all_b)))
+        r.brows = all_b;
+    if (!st)
+        st = cross(fitted, &r, out);
+    free(all_a);
+    free(all_b);
+    return st;
+}

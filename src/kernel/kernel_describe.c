@@ -1,0 +1,116 @@
+/* Canonical kernel specs: every parameter of the type, the feature subset as ranges, normalization,
+ * and fitted values, written so that km_kernel_set_add_spec reads back the same kernel. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kernel/kernel.h"
+#include "kernel/kernel_eval.h"
+
+typedef struct text {
+    char *buf;
+    size_t size;
+    size_t length;      /* full length, may exceed size */
+} text;
+
+static void append(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void append(text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = t->length < t->size ? t->size - t->length : 0;
+    int n = vsnprintf(room ? t->buf + t->length : NULL, room, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        t->length += (size_t)n;
+}
+
+/* Shortest %g form that reads back as the same double. */
+static void append_number(text *t, double value)
+{
+    char s[40];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(s, sizeof s, "%.*g", digits, value);
+        if (strtod(s, NULL) == value)
+            break;
+    }
+    append(t, "%s", s);
+}
+
+static void append_features(text *t, const uint32_t *features, size_t n)
+{
+    append(t, ":features=");
+    for (size_t k = 0; k < n;) {
+        size_t end = k;
+        while (end + 1 < n && features[end + 1] == features[end] + 1)
+            end++;
+        append(t, k ? ",%u" : "%u", features[k] + 1);
+        if (end > k)
+            append(t, "-%u", features[end] + 1);
+        k = end + 1;
+    }
+}
+
+static const char *norm_name(km_normalization norm)
+{
+    switch (norm) {
+    case KM_NORM_MULTIPLICATIVE: return "mult";
+    case KM_NORM_SPHERICAL: return "spherical";
+    case KM_NORM_TRACE: return "trace";
+    case KM_NORM_NONE: break;
+    }
+    return "none";
+}
+
+size_t km_kernel_describe(const km_kernel *k, char *buf, size_t size)
+{
+    text t = {buf, size, 0};
+    if (size)
+        buf[0] = '\0';
+    const char *type = km_kernel_type_name(k->type);
+    append(&t, "%s", type ? type : "unknown");
+    int has_gamma = k->type == KM_KERNEL_RBF || k->type == KM_KERNEL_CHI2 || k->type == KM_KERNEL_POLY ||
+                    k->type == KM_KERNEL_SIGMOID;
+    if (has_gamma) {
+        append(&t, ":gamma=");
+        if (k->gamma_mode == KM_GAMMA_RELATIVE) {
+            append_number(&t, k->gamma);
+            append(&t, "/mean");
+        } else if (k->gamma > 0) {
+            append_number(&t, k->gamma);
+        } else {
+            append(&t, "auto");
+        }
+    }
+    if (k->type == KM_KERNEL_POLY) {
+        append(&t, ":degree=");
+        append_number(&t, k->degree);
+    }
+    if (k->type == KM_KERNEL_POLY || k->type == KM_KERNEL_SIGMOID) {
+        append(&t, ":coef0=");
+        append_number(&t, k->coef0);
+    }
+    if (k->features)
+        append_features(&t, k->features, k->n_features);
+    if (k->norm != KM_NORM_NONE)
+        append(&t, ":norm=%s", norm_name(k->norm));
+    if (k->center)
+        append(&t, ":center=1");
+    if ((k->norm == KM_NORM_MULTIPLICATIVE || k->norm == KM_NORM_TRACE) && k->scale > 0) {
+        append(&t, ":scale=");
+        append_number(&t, k->scale);
+    }
+    if (k->file)
+        append(&t, ":file=%s", k->file);
+    return t.length;
+}
+
+size_t km_kernel_set_describe(const km_kernel_set *set, size_t m, char *buf, size_t size)
+{
+    if (m >= set->size) {
+        if (size)
+            buf[0] = '\0';
+        return 0;
+    }
+    return km_kernel_describe(&set->kernels[m], buf, size);
+}

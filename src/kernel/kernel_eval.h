@@ -1,0 +1,25 @@
+/* Kernel formulas (kernelmix.h km_kernel_type) on raw, unnormalized values: from dot products for
+ * linear/poly/rbf/sigmoid, pair by pair for chi2/histint. gamma must be resolved (absolute). */
+#ifndef KM_KERNEL_KERNEL_EVAL_H
+#define KM_KERNEL_KERNEL_EVAL_H
+
+#include <stddef.h>
+
+#include "kernel/feature_view.h"
+#include "kernel/kernel.h"
+
+/* k(x, x') from <x,x'> and the squared norms of x and x'. */
+double km_kernel_from_dot(const km_kernel *kernel, double dot, double sq_a, double sq_b);
+/* out[k] = k(x_{rows[k]}, x_i) from dot[k] = <x_{rows[k]}, x_i>, sqnorm[rows[k]] and sq_i
+ * (rows NULL: identity). out may equal dot. Parallel over long columns. */
+void km_kernel_from_dots(const km_kernel *kernel, const double *dot, const double *sqnorm, const size_t *rows,
+                         double sq_i, size_t count, double *out);
+/* chi2 or histint between two rows (features >= 0). */
+double km_kernel_pair(const km_kernel *kernel, km_view_row a, km_view_row b);
+/* chi2 distance sum_j (a_j - b_j)^2 / (a_j + b_j), 0/0 := 0. */
+double km_chi2_distance(km_view_row a, km_view_row b);
+
+/* Short name of a kernel type ("rbf"), or NULL for an unknown type. */
+const char *km_kernel_type_name(km_kernel_type type);
+
+#endif

@@ -1,0 +1,581 @@
+/* The kernel spec language (kernelmix.h km_kernel_set_add_spec, docs/kernels.md):
+ *   SPEC := TYPE [':' KEY '=' VALUES]*, VALUES := VALUE (',' VALUE)* | a..b | B^a..B^b  [ "/mean" ]
+ * Lists expand to one kernel per value, several lists to their cross product (first key slowest). */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "kernel/kernel.h"
+#include "kernel/kernel_eval.h"
+
+/* Most kernels one spec may expand to. */
+#define KM_SPEC_MAX_KERNELS 1000000
+
+typedef enum spec_key {
+    KEY_GAMMA, KEY_SIGMA, KEY_DEGREE, KEY_COEF0, KEY_FEATURES, KEY_NORM, KEY_CENTER, KEY_SCALE, KEY_FILE, KEY_COUNT
+} spec_key;
+
+static const char *const key_names[KEY_COUNT] = {"gamma",    "sigma", "degree", "coef0", "features",
+                                                 "norm",     "center", "scale", "file"};
+
+#define BIT(k) (1u << (k))
+#define COMMON_KEYS (BIT(KEY_FEATURES) | BIT(KEY_NORM) | BIT(KEY_CENTER) | BIT(KEY_SCALE))
+
+static unsigned keys_of_type(km_kernel_type type)
+{
+    switch (type) {
+    case KM_KERNEL_POLY: return COMMON_KEYS | BIT(KEY_GAMMA) | BIT(KEY_DEGREE) | BIT(KEY_COEF0);
+    case KM_KERNEL_RBF: return COMMON_KEYS | BIT(KEY_GAMMA) | BIT(KEY_SIGMA);
+    case KM_KERNEL_SIGMOID: return COMMON_KEYS | BIT(KEY_GAMMA) | BIT(KEY_COEF0);
+    case KM_KERNEL_CHI2: return COMMON_KEYS | BIT(KEY_GAMMA);
+    case KM_KERNEL_PRECOMPUTED: return BIT(KEY_NORM) | BIT(KEY_CENTER) | BIT(KEY_SCALE) | BIT(KEY_FILE);
+    default: return COMMON_KEYS;
+    }
+}
+
+/* One KEY=VALUES option: its alternatives. */
+typedef struct option {
+    spec_key key;
+    size_t count;
+    double *values;          /* numeric keys, norm (as km_normalization) and center */
+    int relative;            /* gamma given as "/mean" */
+    int each;                /* features=each: alternative a is feature a */
+    uint32_t *features;      /* features=LIST (one alternative) */
+    size_t n_features;
+} option;
+
+typedef struct spec_parser {
+    const char *spec;        /* for messages */
+    const km_kernel_set *set;
+    const char *base_dir;    /* relative file= paths are taken from here (NULL: current directory) */
+    km_kernel_type type;
+    option options[KEY_COUNT];
+    size_t n_options;
+    char *file;              /* resolved file= path */
+    km_matrix *matrix;       /* read from file, owned until handed to the first kernel */
+    km_kernel *out;          /* expanded kernels */
+    size_t n_out;
+} spec_parser;
+
+static km_status spec_error(const spec_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static km_status spec_error(const spec_parser *p, const char *fmt, ...)
+{
+    char message[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    return km_error(KM_EINVAL, "kernel spec '%s': %s", p->spec, message);
+}
+
+static int parse_type(const char *name, km_kernel_type *type)
+{
+    for (int t = KM_KERNEL_LINEAR; t <= KM_KERNEL_HISTINT; t++)
+        if (strcmp(name, km_kernel_type_name((km_kernel_type)t)) == 0) {
+            *type = (km_kernel_type)t;
+            return 1;
+        }
+    return 0;
+}
+
+/* NUMBER or BASE^EXPONENT; *base is NAN for a plain number. */
+static int parse_term(const char *s, double *value, double *base, double *exponent)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (end == s || errno == ERANGE)
+        return 0;
+    *base = NAN;
+    if (*end == '^') {
+        const char *e = end + 1;
+        double y = strtod(e, &end);
+        if (end == e || *end || !(x > 0))
+            return 0;
+        *base = x;
+        *exponent = y;
+        x = pow(x, y);
+    } else if (*end) {
+        return 0;
+    }
+    *value = x;
+    return isfinite(x);
+}
+
+static km_status push_value(const spec_parser *p, option *o, double value)
+{
+    if (o->count >= KM_SPEC_MAX_KERNELS)
+        return spec_error(p, "%s has too many values", key_names[o->key]);
+    if ((o->count & (o->count - 1)) == 0) {   /* grow at powers of two */
+        double *grown = realloc(o->values, (o->count ? 2 * o->count : 1) * sizeof *grown);
+        if (!grown)
+            return km_error_nomem("kernel spec values");
+        o->values = grown;
+    }
+    o->values[o->count++] = value;
+    return KM_OK;
+}
+
+/* a..b in steps of 1, or B^a..B^b in exponent steps of 1 */
+static km_status parse_range(const spec_parser *p, option *o, char *text, char *dots)
+{
+    *dots = '\0';
+    double lo, hi, base_lo, base_hi, e_lo = 0, e_hi = 0;
+    if (!parse_term(text, &lo, &base_lo, &e_lo) || !parse_term(dots + 2, &hi, &base_hi, &e_hi))
+        return spec_error(p, "%s: bad range '%s..%s'", key_names[o->key], text, dots + 2);
+    int powers = !isnan(base_lo);
+    if (powers != !isnan(base_hi) || (powers && base_lo != base_hi))
+        return spec_error(p, "%s: range '%s..%s' mixes forms (use a..b or B^a..B^b)", key_names[o->key], text,
+                          dots + 2);
+    double from = powers ? e_lo : lo, to = powers ? e_hi : hi;
+    if (from > to)
+        return spec_error(p, "%s: empty grid '%s..%s'", key_names[o->key], text, dots + 2);
+    for (double step = 0; from + step <= to + 1e-9 * (fabs(to) + 1); step += 1.0) {
+        km_status st = push_value(p, o, powers ? pow(base_lo, from + step) : from + step);
+        if (st)
+            return st;
+    }
+    return KM_OK;
+}
+
+static km_status parse_numbers(const spec_parser *p, option *o, char *text)
+{
+    char *dots = strstr(text, "..");
+    if (dots)
+        return parse_range(p, o, text, dots);
+    for (char *item = text;;) {
+        char *comma = strchr(item, ',');
+        if (comma)
+            *comma = '\0';
+        double value, base, exponent;
+        if (!parse_term(item, &value, &base, &exponent))
+            return spec_error(p, "%s: bad value '%s'", key_names[o->key], item);
+        km_status st = push_value(p, o, value);
+        if (st || !comma)
+            return st;
+        item = comma + 1;
+    }
+}
+
+static km_status parse_norms(const spec_parser *p, option *o, char *text)
+{
+    static const struct { const char *name; km_normalization norm; } names[] = {
+        {"none", KM_NORM_NONE}, {"mult", KM_NORM_MULTIPLICATIVE}, {"multiplicative", KM_NORM_MULTIPLICATIVE},
+        {"spherical", KM_NORM_SPHERICAL}, {"trace", KM_NORM_TRACE}};
+    for (char *item = text;;) {
+        char *comma = strchr(item, ',');
+        if (comma)
+            *comma = '\0';
+        size_t k = 0;
+        while (k < sizeof names / sizeof names[0] && strcmp(item, names[k].name) != 0)
+            k++;
+        if (k == sizeof names / sizeof names[0])
+            return spec_error(p, "unknown normalization '%s' (none, mult, spherical, trace)", item);
+        km_status st = push_value(p, o, (double)names[k].norm);
+        if (st || !comma)
+            return st;
+        item = comma + 1;
+    }
+}
+
+/* features=LIST, LIST := ITEM (',' ITEM)*, ITEM := i | i-j, 1-based and strictly ascending */
+static km_status parse_features(const spec_parser *p, option *o, char *text)
+{
+    size_t dim = p->set->dimension;
+    if (strcmp(text, "each") == 0) {
+        if (dim == 0)
+            return spec_error(p, "features=each needs the number of features of the data (set the dimension)");
+        o->each = 1;
+        o->count = dim;
+        return KM_OK;
+    }
+    size_t capacity = 0;
+    unsigned long last = 0;
+    o->count = 1;
+    for (char *item = text;;) {
+        char *end;
+        errno = 0;
+        unsigned long a = strtoul(item, &end, 10), b = a;
+        if (end == item || *item == '-' || *item == '+' || errno)
+            return spec_error(p, "bad feature list '%s'", text);
+        if (*end == '-') {
+            char *second = end + 1;
+            b = strtoul(second, &end, 10);
+            if (end == second || *second == '-' || *second == '+' || errno || b < a)
+                return spec_error(p, "bad feature range in '%s'", text);
+        }
+        if (*end != ',' && *end != '\0')
+            return spec_error(p, "bad feature list '%s'", text);
+        if (a == 0)
+            return spec_error(p, "features are numbered from 1 (got 0)");
+        if (a <= last)
+            return spec_error(p, "features must be in ascending order without repeats (%lu after %lu)", a, last);
+        if (dim && b > dim)
+            return spec_error(p, "feature %lu is beyond the data's %zu features", b, dim);
+        if (b > UINT32_MAX)
+            return spec_error(p, "feature %lu is too large", b);
+        for (unsigned long f = a; f <= b; f++) {
+            if (o->n_features == capacity) {
+                capacity = capacity ? 2 * capacity : 16;
+                uint32_t *grown = realloc(o->features, capacity * sizeof *grown);
+                if (!grown)
+                    return km_error_nomem("a feature list");
+                o->features = grown;
+            }
+            o->features[o->n_features++] = (uint32_t)(f - 1);
+        }
+        last = b;
+        if (*end == '\0')
+            return KM_OK;
+        item = end + 1;
+    }
+}
+
+static km_status read_matrix_file(spec_parser *p, const char *name)
+{
+    if (!*name)
+        return spec_error(p, "file= needs a file name");
+    size_t base_len = (p->base_dir && name[0] != '/') ? strlen(p->base_dir) + 1 : 0;
+    if (!(p->file = malloc(base_len + strlen(name) + 1)))
+        return km_error_nomem("a file name");
+    if (base_len)
+        sprintf(p->file, "%s/%s", p->base_dir, name);
+    else
+        strcpy(p->file, name);
+    km_status st = km_matrix_read(p->file, &p->matrix);
+    if (st)
+        return st;
+    if (p->matrix->rows != p->matrix->cols)
+        return spec_error(p, "%s is a %zu x %zu matrix; a training kernel must be square", p->file, p->matrix->rows,
+                          p->matrix->cols);
+    return KM_OK;
+}
+
+static km_status check_values(const spec_parser *p, const option *o)
+{
+    for (size_t k = 0; k < o->count && !o->each && o->values; k++) {
+        double v = o->values[k];
+        switch (o->key) {
+        case KEY_GAMMA:
+        case KEY_SIGMA:
+        case KEY_SCALE:
+            if (!(v > 0))
+                return spec_error(p, "%s must be positive (got %g)", key_names[o->key], v);
+            break;
+        case KEY_DEGREE:
+            if (!(v >= 1) || v != floor(v) || v > 1024)
+                return spec_error(p, "degree must be a positive integer (got %g)", v);
+            break;
+        case KEY_CENTER:
+            if (v != 0 && v != 1)
+                return spec_error(p, "center must be 0 or 1 (got %g)", v);
+            break;
+        default:
+            break;
+        }
+    }
+    return KM_OK;
+}
+
+static km_status parse_option(spec_parser *p, char *token)
+{
+    char *eq = strchr(token, '=');
+    if (!eq)
+        return spec_error(p, "option '%s' is not KEY=VALUES", token);
+    *eq = '\0';
+    char *value = eq + 1;
+    int key = 0;
+    while (key < KEY_COUNT && strcmp(token, key_names[key]) != 0)
+        key++;
+    if (key == KEY_COUNT)
+        return spec_error(p, "unknown key '%s'", token);
+    if (!(keys_of_type(p->type) & BIT(key)))
+        return spec_error(p, "key '%s' is not valid for %s kernels", token, km_kernel_type_name(p->type));
+    for (size_t k = 0; k < p->n_options; k++)
+        if (p->options[k].key == (spec_key)key)
+            return spec_error(p, "key '%s' is given twice", token);
+    for (size_t k = 0; k < p->n_options; k++)
+        if ((key == KEY_GAMMA && p->options[k].key == KEY_SIGMA) || (key == KEY_SIGMA && p->options[k].key == KEY_GAMMA))
+            return spec_error(p, "give either gamma or sigma, not both");
+    if (!*value)
+        return spec_error(p, "key '%s' has no value", token);
+    option *o = &p->options[p->n_options++];
+    o->key = (spec_key)key;
+    km_status st;
+    switch (key) {
+    case KEY_FEATURES:
+        return parse_features(p, o, value);
+    case KEY_NORM:
+        return parse_norms(p, o, value);
+    case KEY_FILE:
+        o->count = 1;
+        return read_matrix_file(p, value);
+    case KEY_GAMMA:
+        if (strcmp(value, "auto") == 0) {
+            /* rbf, chi2: 1/mean distance; poly, sigmoid: LIBSVM's 1/(number of features) */
+            int relative = p->type == KM_KERNEL_RBF || p->type == KM_KERNEL_CHI2;
+            o->relative = relative;
+            return push_value(p, o, relative ? 1.0 : 0.0);
+        }
+        {
+            size_t len = strlen(value);
+            if (len > 5 && strcmp(value + len - 5, "/mean") == 0) {
+                if (p->type != KM_KERNEL_RBF && p->type != KM_KERNEL_CHI2)
+                    return spec_error(p, "gamma relative to the mean distance ('/mean') needs rbf or chi2");
+                value[len - 5] = '\0';
+                o->relative = 1;
+            }
+        }
+        /* fall through */
+    default:
+        st = parse_numbers(p, o, value);
+        return st ? st : check_values(p, o);
+    }
+}
+
+static km_kernel default_kernel(km_kernel_type type)
+{
+    km_kernel k = {.type = type, .norm = KM_NORM_NONE, .scale = 0.0};
+    if (type == KM_KERNEL_RBF || type == KM_KERNEL_CHI2) {
+        k.gamma = 1.0;
+        k.gamma_mode = KM_GAMMA_RELATIVE;
+    }
+    if (type == KM_KERNEL_POLY)
+        k.degree = 3;
+    return k;
+}
+
+static void apply(km_kernel *k, const option *o, size_t a, uint32_t *single_feature)
+{
+    double v = o->values ? o->values[a] : 0.0;
+    switch (o->key) {
+    case KEY_GAMMA:
+        k->gamma = v;
+        k->gamma_mode = o->relative ? KM_GAMMA_RELATIVE : KM_GAMMA_ABSOLUTE;
+        break;
+    case KEY_SIGMA:
+        k->gamma = 1.0 / (2.0 * v * v);
+        k->gamma_mode = KM_GAMMA_ABSOLUTE;
+        break;
+    case KEY_DEGREE: k->degree = v; break;
+    case KEY_COEF0: k->coef0 = v; break;
+    case KEY_NORM: k->norm = (km_normalization)v; break;
+    case KEY_CENTER: k->center = (int)v; break;
+    case KEY_SCALE: k->scale = v; break;
+    case KEY_FILE: break;
+    case KEY_FEATURES:
+        if (o->each) {
+            *single_feature = (uint32_t)a;
+            k->features = single_feature;
+            k->n_features = 1;
+        } else {
+            k->features = o->features;
+            k->n_features = o->n_features;
+        }
+        break;
+    case KEY_COUNT: break;
+    }
+}
+
+/* Final kernel: own copies of the feature list and file name; the first kernel of a file owns its matrix. */
+static km_status emit(spec_parser *p, const km_kernel *k)
+{
+    km_kernel *out = &p->out[p->n_out];
+    *out = *k;
+    out->features = NULL;
+    out->file = NULL;
+    if (k->features) {
+        if (!(out->features = malloc(k->n_features * sizeof *out->features)))
+            return km_error_nomem("a feature list");
+        memcpy(out->features, k->features, k->n_features * sizeof *out->features);
+    }
+    if (p->file && !(out->file = strdup(p->file))) {
+        km_kernel_clear(out);
+        return km_error_nomem("a file name");
+    }
+    if (p->matrix) {
+        out->matrix = p->matrix;
+        if (p->n_out == 0)
+            out->owned_matrix = p->matrix;
+    }
+    p->n_out++;
+    return KM_OK;
+}
+
+static km_status expand(spec_parser *p, const km_kernel *partial, size_t level)
+{
+    if (level == p->n_options)
+        return emit(p, partial);
+    const option *o = &p->options[level];
+    for (size_t a = 0; a < o->count; a++) {
+        km_kernel k = *partial;
+        uint32_t single_feature;
+        apply(&k, o, a, &single_feature);
+        km_status st = expand(p, &k, level + 1);
+        if (st)
+            return st;
+    }
+    return KM_OK;
+}
+
+static km_status check_combination(const spec_parser *p, size_t *total)
+{
+    *total = 1;
+    const option *norm = NULL, *scale = NULL;
+    for (size_t k = 0; k < p->n_options; k++) {
+        const option *o = &p->options[k];
+        if (o->key == KEY_NORM)
+            norm = o;
+        if (o->key == KEY_SCALE)
+            scale = o;
+        if (*total > KM_SPEC_MAX_KERNELS / o->count)
+            return spec_error(p, "expands to more than %d kernels", KM_SPEC_MAX_KERNELS);
+        *total *= o->count;
+    }
+    if (scale) {
+        for (size_t a = 0; !norm || a < norm->count; a++) {
+            km_normalization n = norm ? (km_normalization)norm->values[a] : KM_NORM_NONE;
+            if (n != KM_NORM_MULTIPLICATIVE && n != KM_NORM_TRACE)
+                return spec_error(p, "scale= needs norm=mult or norm=trace");
+            if (!norm)
+                break;
+        }
+    }
+    return KM_OK;
+}
+
+static void parser_clear(spec_parser *p)
+{
+    for (size_t k = 0; k < p->n_options; k++) {
+        free(p->options[k].values);
+        free(p->options[k].features);
+    }
+    free(p->file);
+    km_matrix_free(p->matrix);
+}
+
+static km_status trim_copy(const char *spec, char **out)
+{
+    while (*spec == ' ' || *spec == '\t')
+        spec++;
+    size_t len = strlen(spec);
+    while (len && (spec[len - 1] == ' ' || spec[len - 1] == '\t' || spec[len - 1] == '\r' || spec[len - 1] == '\n'))
+        len--;
+    if (!(*out = malloc(len + 1)))
+        return km_error_nomem("a kernel spec");
+    memcpy(*out, spec, len);
+    (*out)[len] = '\0';
+    return KM_OK;
+}
+
+/* Parses one spec and appends its kernels to set (all or none). */
+static km_status add_spec(km_kernel_set *set, const char *spec, const char *base_dir)
+{
+    char *text, *shown;
+    km_status st = trim_copy(spec, &text);
+    if (st)
+        return st;
+    if ((st = trim_copy(spec, &shown))) {
+        free(text);
+        return st;
+    }
+    spec_parser p = {.spec = shown, .set = set, .base_dir = base_dir};
+    char *colon = strchr(text, ':');
+    if (colon)
+        *colon = '\0';
+    if (!*text)
+        st = spec_error(&p, "empty kernel spec");
+    else if (!parse_type(text, &p.type))
+        st = spec_error(&p, "unknown kernel type '%s' (linear, poly, rbf, sigmoid, chi2, histint, precomputed)",
+                        text);
+    for (char *token = colon ? colon + 1 : NULL; !st && token;) {
+        char *next = strchr(token, ':');
+        if (next)
+            *next = '\0';
+        st = parse_option(&p, token);
+        token = next ? next + 1 : NULL;
+    }
+    size_t total = 0;
+    if (!st)
+        st = check_combination(&p, &total);
+    if (!st && !(p.out = calloc(total, sizeof *p.out)))
+        st = km_error_nomem("kernels of a spec");
+    if (!st) {
+        km_kernel base = default_kernel(p.type);
+        st = expand(&p, &base, 0);
+    }
+    if (p.n_out)
+        p.matrix = NULL;    /* owned by the first kernel now */
+    size_t appended = 0;
+    while (!st && appended < p.n_out) {
+        st = km_kernel_set_append(set, &p.out[appended]);
+        appended += !st;
+    }
+    if (st) {
+        /* all or nothing: drop what this spec added */
+        set->size -= appended;
+        for (size_t k = 0; k < p.n_out; k++)
+            km_kernel_clear(&p.out[k]);
+    }
+    parser_clear(&p);
+    free(p.out);
+    free(text);
+    free(shown);
+    return st;
+}
+
+km_status km_kernel_set_add_spec(km_kernel_set *set, const char *spec)
+{
+    return add_spec(set, spec, NULL);
+}
+
+km_status km_kernel_set_add_file(km_kernel_set *set, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return km_error(KM_EIO, "%s: cannot open kernel spec file", path);
+    /* file= paths inside the file are relative to its directory */
+    char *dir = strdup(path);
+    if (!dir) {
+        fclose(f);
+        return km_error_nomem("a file name");
+    }
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    char *line = NULL;
+    size_t capacity = 0, line_no = 0, added = 0, before = set->size;
+    km_status st = KM_OK;
+    while (!st && getline(&line, &capacity, f) != -1) {
+        line_no++;
+        const char *s = line;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (*s == '#' || *s == '\n' || *s == '\r' || *s == '\0')
+            continue;
+        st = add_spec(set, s, slash ? dir : NULL);
+        if (st) {
+            char message[1024];
+            snprintf(message, sizeof message, "%s", km_last_error());
+            st = km_error(st, "%s:%zu: %s", path, line_no, message);
+        }
+        added++;
+    }
+    if (!st && ferror(f))
+        st = km_error(KM_EIO, "%s: read error", path);
+    if (!st && added == 0)
+        st = km_error(KM_EINVAL, "%s: no kernel specs in the file", path);
+    if (st) {
+        /* all or nothing: drop the kernels of the earlier lines */
+        while (set->size > before)
+            km_kernel_clear(&set->kernels[--set->size]);
+    }
+    free(line);
+    free(dir);
+    fclose(f);
+    return st;
+}

@@ -1,0 +1,25 @@
+/* Kernel normalization (spec/lpmkl.md §6): constants fitted on the training rows and their use.
+ * Every normalized value has the form
+ *     k~(x, x') = (k(x, x') - shift(x) - shift(x') + mu) * factor(x) * factor(x') * global
+ * with shift = training-row mean r(x) and mu = mean of all training entries when centred (else 0),
+ * factor = 1/sqrt(centred k(x, x)) for spherical (else 1), global = 1/c_m or 1/t_m (else 1). */
+#ifndef KM_KERNEL_NORMALIZATION_H
+#define KM_KERNEL_NORMALIZATION_H
+
+#include <stddef.h>
+
+#include "kernel/kernel.h"
+
+/* 1 when fitting needs the row sums of the raw training matrix (centering, multiplicative scale). */
+int km_norm_needs_row_sums(const km_kernel *kernel);
+/* Fits the constants of kernel on n training rows from the raw diagonal and raw row sums (row_sum may
+ * be NULL when not needed): col_mean, mean_all, scale (unless fixed), fitted. */
+km_status km_norm_fit(km_kernel *kernel, const double *raw_diag, const double *row_sum, size_t n);
+/* Spherical factors of n rows: 1/sqrt(raw_diag - 2 shift + mu) (0 where that is 0); shift may be NULL. */
+km_status km_norm_factors(const km_kernel *kernel, const double *raw_diag, const double *shift, size_t n,
+                          double *factor);
+/* mu and global of a fitted kernel. */
+double km_norm_mu(const km_kernel *kernel);
+double km_norm_global(const km_kernel *kernel);
+
+#endif

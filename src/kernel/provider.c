@@ -1,0 +1,642 @@
+/* The kernel provider (provider.h): fits the kernel set on the training rows and serves normalized
+ * kernel columns. Dot-product kernels on one feature view share its dot products: a full BLAS Gram
+ * matrix when it fits in the cache budget, otherwise dot-product columns computed on demand (dgemv)
+ * and kept in an LRU cache; chi2/histint columns are computed pair by pair and cached the same way;
+ * precomputed kernels are read from their matrices. */
+#include "kernel/provider.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "data/dataset.h"
+#include "kernel/column_cache.h"
+#include "kernel/feature_view.h"
+#include "kernel/kernel_eval.h"
+#include "kernel/normalization.h"
+
+#define NONE ((size_t)-1)
+/* Rows per block of the fitting pass over the whole training matrix. */
+#define KM_FIT_BLOCK_VALUES ((size_t)1 << 22)
+/* Relative tolerance of the symmetry check of precomputed matrices. */
+#define KM_SYMMETRY_TOLERANCE 1e-8
+
+typedef struct provider_view {
+    const uint32_t *features;    /* the subset (owned by the fitted set), NULL for all features */
+    size_t n_features;
+    km_view view;
+    size_t *dot_kernels;         /* dot-product kernels on this view */
+    size_t n_dot_kernels;
+    double *gram;                /* full n×n dot products, or NULL */
+    size_t source;               /* cache source of dot-product columns when there is no gram */
+    double *work;                /* dim zeros for sparse views */
+    double mean_sqdist, mean_chi2;   /* for relative widths; < 0 until computed */
+} provider_view;
+
+typedef struct provider_kernel {
+    size_t view;                 /* NONE for precomputed kernels */
+    size_t source;               /* cache source of chi2/histint columns */
+    const double *K;             /* precomputed: K[map(i) * ld + map(j)] */
+    size_t ld;
+    const size_t *map;           /* provider row -> matrix row, NULL: identity */
+    double *owned_K;             /* training block of a kernel precomputed in the dataset rows */
+    double *factor;              /* spherical factors, or NULL */
+    double mu, global;
+    double *diag;                /* normalized diagonal */
+} provider_kernel;
+
+struct km_provider {
+    const km_dataset *data;
+    size_t n;
+    size_t *rows;                /* dataset row of every provider row */
+    size_t *identity;            /* 0..n-1 */
+    km_kernel_set *fitted;
+    size_t n_views;
+    provider_view *views;
+    provider_kernel *kernels;
+    km_column_cache cache;
+    double *base;                /* scratch columns, n values each */
+    double *scratch;
+    km_logger logger;
+};
+
+static km_status kernel_error(const km_kernel *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static km_status kernel_error(const km_kernel *k, const char *fmt, ...)
+{
+    char name[256], message[512];
+    km_kernel_describe(k, name, sizeof name);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    return km_error(KM_EINVAL, "kernel %s: %s", name, message);
+}
+
+static int same_features(const km_kernel *k, const provider_view *v)
+{
+    if (!k->features || !v->features)
+        return !k->features && !v->features;
+    return k->n_features == v->n_features && memcmp(k->features, v->features, k->n_features * sizeof *k->features) == 0;
+}
+
+/* One view per distinct feature subset of the non-precomputed kernels. */
+static km_status build_views(km_provider *p)
+{
+    size_t M = p->fitted->size;
+    p->views = calloc(M, sizeof *p->views);
+    if (!p->views)
+        return km_error_nomem("feature views");
+    for (size_t m = 0; m < M; m++) {
+        const km_kernel *k = &p->fitted->kernels[m];
+        provider_kernel *pk = &p->kernels[m];
+        pk->view = NONE;
+        pk->source = NONE;
+        if (k->type == KM_KERNEL_PRECOMPUTED)
+            continue;
+        size_t v = 0;
+        while (v < p->n_views && !same_features(k, &p->views[v]))
+            v++;
+        provider_view *view = &p->views[v];
+        if (v == p->n_views) {
+            p->n_views++;
+            view->features = k->features;
+            view->n_features = k->n_features;
+            view->source = NONE;
+            view->mean_sqdist = view->mean_chi2 = -1.0;
+            km_status st = km_view_build(p->data, p->rows, p->n, k->features, k->n_features, p->data->d, &view->view);
+            if (st)
+                return st;
+            if (view->view.sparse && !(view->work = calloc(view->view.dim, sizeof *view->work)))
+                return km_error_nomem("a sparse-view workspace");
+        }
+        pk->view = v;
+        if (km_kernel_uses_dot(k->type)) {
+            if (!view->dot_kernels && !(view->dot_kernels = malloc(M * sizeof *view->dot_kernels)))
+                return km_error_nomem("feature views");
+            view->dot_kernels[view->n_dot_kernels++] = m;
+        } else if (km_view_min_value(&view->view) < 0) {
+            return kernel_error(k, "features must be >= 0 (found %g)", km_view_min_value(&view->view));
+        }
+    }
+    return KM_OK;
+}
+
+/* Mean chi^2 distance over the training pairs i < j (per-row partial sums keep it reproducible). */
+static km_status mean_chi2_distance(const km_view *v, double *mean)
+{
+    size_t n = v->n;
+    if (n < 2)
+        return km_error(KM_EINVAL, "a mean chi2 distance needs at least 2 training rows (got %zu)", n);
+    double *partial = malloc(n * sizeof *partial);
+    if (!partial)
+        return km_error_nomem("chi2 distances");
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 16)
+#endif
+    for (size_t i = 0; i < n; i++) {
+        km_view_row a = km_view_get_row(v, i);
+        double s = 0.0;
+        for (size_t j = i + 1; j < n; j++)
+            s += km_chi2_distance(a, km_view_get_row(v, j));
+        partial[i] = s;
+    }
+    double total = 0.0;
+    for (size_t i = 0; i < n; i++)
+        total += partial[i];
+    free(partial);
+    *mean = total / ((double)n * (double)(n - 1) / 2.0);
+    return KM_OK;
+}
+
+/* gamma of rbf/chi2 relative to the mean training distance, LIBSVM's 1/features for poly/sigmoid. */
+static km_status resolve_gamma(km_provider *p, km_kernel *k, provider_view *view)
+{
+    if ((k->type == KM_KERNEL_POLY || k->type == KM_KERNEL_SIGMOID) && !(k->gamma > 0)) {
+        if (view->view.dim == 0)
+            return kernel_error(k, "no features for the default gamma");
+        k->gamma = 1.0 / (double)view->view.dim;
+    }
+    if (k->gamma_mode == KM_GAMMA_RELATIVE && (k->type == KM_KERNEL_RBF || k->type == KM_KERNEL_CHI2)) {
+        double *mean = k->type == KM_KERNEL_RBF ? &view->mean_sqdist : &view->mean_chi2;
+        km_status st = KM_OK;
+        if (*mean < 0)
+            st = k->type == KM_KERNEL_RBF ? km_view_mean_sqdist(&view->view, mean) : mean_chi2_distance(&view->view, mean);
+        if (st)
+            return st;
+        if (!(*mean > 0))
+            return kernel_error(k, "the training rows are all equal, so the mean distance is 0");
+        k->gamma /= *mean;
+        km_log(&p->logger, KM_LOG_DEBUG, "kernel %zu: mean training distance %.6g, gamma %.6g",
+               (size_t)(k - p->fitted->kernels) + 1, *mean, k->gamma);
+    }
+    k->gamma_mode = KM_GAMMA_ABSOLUTE;
+    return KM_OK;
+}
+
+static km_status check_symmetric(const km_kernel *k, const double *K, size_t ld, const size_t *map, size_t n,
+                                 const char *source)
+{
+    double largest = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs(K[(map ? map[i] : i) * (ld + 1)]);
+        largest = d > largest ? d : largest;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t ri = map ? map[i] : i;
+        for (size_t j = 0; j < i; j++) {
+            size_t rj = map ? map[j] : j;
+            double a = K[ri * ld + rj], b = K[rj * ld + ri];
+            double scale = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+            if (!(fabs(a - b) <= KM_SYMMETRY_TOLERANCE * scale || fabs(a - b) <= 1e-14 * largest))
+                return kernel_error(k, "%s is not symmetric: K[%zu][%zu] = %.17g but K[%zu][%zu] = %.17g", source,
+                                    ri + 1, rj + 1, a, rj + 1, ri + 1, b);
+        }
+    }
+    return KM_OK;
+}
+
+/* Precomputed kernels: a matrix over all dataset rows, or the training block of the dataset's own
+ * kernel rows (K(i,j) = row i at column id_j - 1, LIBSVM's -t 4). */
+static km_status setup_precomputed(km_provider *p, const km_kernel *k, provider_kernel *pk)
+{
+    const km_dataset *data = p->data;
+    size_t n = p->n;
+    if (k->matrix) {
+        const char *name = k->file ? k->file : "the kernel matrix";
+        if (k->matrix->rows != data->n || k->matrix->cols != data->n)
+            return kernel_error(k, "%s is %zu x %zu but the data has %zu rows", name, k->matrix->rows,
+                                k->matrix->cols, data->n);
+        pk->K = k->matrix->data;
+        pk->ld = data->n;
+        pk->map = p->rows;
+        return check_symmetric(k, pk->K, pk->ld, pk->map, n, name);
+    }
+    const char *name = data->source ? data->source : "the training data";
+    if (!data->ids)
+        return kernel_error(k, "%s has no precomputed-kernel rows (0:id); give file= or read the data as precomputed",
+                            name);
+    if (n > SIZE_MAX / n / sizeof(double) || !(pk->owned_K = malloc(n * n * sizeof *pk->owned_K)))
+        return km_error_nomem("a precomputed training kernel");
+    for (size_t j = 0; j < n; j++) {
+        double id = data->ids[p->rows[j]];
+        if (!(id >= 1 && id <= (double)data->d && id == floor(id)))
+            return kernel_error(k, "%s: row %zu: id 0:%g is not one of the kernel columns 1..%zu", name,
+                                p->rows[j] + 1, id, data->d);
+        for (size_t i = 0; i < n; i++)
+            pk->owned_K[i * n + j] = km_dataset_value(data, p->rows[i], (size_t)id - 1);
+    }
+    pk->K = pk->owned_K;
+    pk->ld = n;
+    pk->map = NULL;
+    return check_symmetric(k, pk->K, n, NULL, n, name);
+}
+
+/* Full Gram matrices for the views whose n×n dot products fit in the budget; the rest of the budget
+ * is the LRU cache for dot-product and pairwise columns. */
+static km_status setup_storage(km_provider *p, size_t cache_bytes)
+{
+    size_t n = p->n, budget = cache_bytes, sources = 0;
+    size_t gram_bytes = (n <= SIZE_MAX / n / sizeof(double)) ? n * n * sizeof(double) : SIZE_MAX;
+    for (size_t v = 0; v < p->n_views; v++) {
+        provider_view *view = &p->views[v];
+        if (!view->n_dot_kernels)
+            continue;
+        if (gram_bytes <= budget && (view->gram = malloc(gram_bytes))) {
+            budget -= gram_bytes;
+            km_status st = km_view_gram(&view->view, view->gram);
+            if (st)
+                return st;
+            km_log(&p->logger, KM_LOG_DEBUG, "feature view %zu: full %zu x %zu Gram matrix", v + 1, n, n);
+        } else {
+            view->source = sources++;
+        }
+    }
+    for (size_t m = 0; m < p->fitted->size; m++) {
+        km_kernel_type type = p->fitted->kernels[m].type;
+        if (type == KM_KERNEL_CHI2 || type == KM_KERNEL_HISTINT)
+            p->kernels[m].source = sources++;
+    }
+    return km_column_cache_init(&p->cache, n, sources, budget);
+}
+
+/* Raw values of a pairwise kernel: out[k] = k(x_rows[k], x_i). */
+static void pair_values(const km_kernel *k, const km_view *v, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    km_view_row xi = km_view_get_row(v, i);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nrows > 256)
+#endif
+    for (size_t r = 0; r < nrows; r++)
+        out[r] = km_kernel_pair(k, km_view_get_row(v, rows ? rows[r] : r), xi);
+}
+
+static void gather(const double *column, const size_t *rows, size_t nrows, double *out)
+{
+    for (size_t k = 0; k < nrows; k++)
+        out[k] = column[rows[k]];
+}
+
+/* out[k] = <x_rows[k], x_i> on view v. */
+static km_status fetch_dots(km_provider *p, provider_view *v, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    if (v->gram) {
+        gather(v->gram + i * p->n, rows, nrows, out);
+        return KM_OK;
+    }
+    /* always whole columns (one dgemv), so that values never depend on what the cache held */
+    const double *cached = km_column_cache_get(&p->cache, v->source, i);
+    if (!cached) {
+        double *column = km_column_cache_insert(&p->cache, v->source, i);
+        if (!column)
+            return km_error_nomem("a kernel cache column");
+        km_view_dot_column(&v->view, i, v->work, column);
+        cached = column;
+    }
+    gather(cached, rows, nrows, out);
+    return KM_OK;
+}
+
+/* Raw (unnormalized) values k_m(x_rows[k], x_i) of a pairwise or precomputed kernel. */
+static km_status fetch_raw(km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    const km_kernel *k = &p->fitted->kernels[m];
+    provider_kernel *pk = &p->kernels[m];
+    if (k->type == KM_KERNEL_PRECOMPUTED) {
+        /* symmetric: column i is row i */
+        const double *row = pk->K + (pk->map ? pk->map[i] : i) * pk->ld;
+        if (pk->map)
+            for (size_t r = 0; r < nrows; r++)
+                out[r] = row[pk->map[rows[r]]];
+        else
+            gather(row, rows, nrows, out);
+        return KM_OK;
+    }
+    const km_view *view = &p->views[pk->view].view;
+    const double *cached = km_column_cache_get(&p->cache, pk->source, i);
+    if (!cached && 2 * nrows < p->n) {
+        pair_values(k, view, i, rows, nrows, out);
+        return KM_OK;
+    }
+    if (!cached) {
+        double *column = km_column_cache_insert(&p->cache, pk->source, i);
+        if (!column)
+            return km_error_nomem("a kernel cache column");
+        pair_values(k, view, i, NULL, p->n, column);
+        cached = column;
+    }
+    gather(cached, rows, nrows, out);
+    return KM_OK;
+}
+
+/* values[k] (raw k(x_rows[k], x_i)) -> normalized (normalization.h). */
+static void normalize(const km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows, double *values)
+{
+    const km_kernel *k = &p->fitted->kernels[m];
+    const provider_kernel *pk = &p->kernels[m];
+    if (k->center) {
+        const double *shift = k->col_mean;
+        double offset = shift[i] - pk->mu;
+        for (size_t r = 0; r < nrows; r++)
+            values[r] -= shift[rows[r]] + offset;
+    }
+    if (pk->factor) {
+        double fi = pk->factor[i] * pk->global;
+        for (size_t r = 0; r < nrows; r++)
+            values[r] *= pk->factor[rows[r]] * fi;
+    } else if (pk->global != 1.0) {
+        cblas_dscal((int)nrows, pk->global, values, 1);
+    }
+}
+
+/* Normalized column of one kernel; dots: the view's dot products for these rows when already fetched. */
+static km_status kernel_column(km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows,
+                               const double *dots, double *out)
+{
+    const km_kernel *k = &p->fitted->kernels[m];
+    km_status st = KM_OK;
+    if (km_kernel_uses_dot(k->type)) {
+        const provider_view *v = &p->views[p->kernels[m].view];
+        if (!dots) {
+            st = fetch_dots(p, &p->views[p->kernels[m].view], i, rows, nrows, out);
+            dots = out;
+        }
+        if (!st)
+            km_kernel_from_dots(k, dots, v->view.sqnorm, rows, v->view.sqnorm[i], nrows, out);
+    } else {
+        st = fetch_raw(p, m, i, rows, nrows, out);
+    }
+    if (!st)
+        normalize(p, m, i, rows, nrows, out);
+    return st;
+}
+
+static km_status check_request(const km_provider *p, size_t i, const size_t *rows, size_t nrows)
+{
+    if (i >= p->n)
+        return km_error(KM_EINVAL, "kernel column %zu requested from a provider of %zu rows", i, p->n);
+    for (size_t k = 0; k < nrows; k++)
+        if (rows[k] >= p->n)
+            return km_error(KM_EINVAL, "kernel row %zu requested from a provider of %zu rows", rows[k], p->n);
+    return KM_OK;
+}
+
+km_status km_provider_column(km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    if (m >= p->fitted->size)
+        return km_error(KM_EINVAL, "kernel %zu requested from a provider of %zu kernels", m + 1, p->fitted->size);
+    if (!rows)
+        rows = p->identity;
+    km_status st = check_request(p, i, rows, nrows);
+    return st ? st : kernel_column(p, m, i, rows, nrows, NULL, out);
+}
+
+km_status km_provider_combined_column(km_provider *p, const double *weights, size_t i, const size_t *rows,
+                                      size_t nrows, double *out)
+{
+    if (!rows)
+        rows = p->identity;
+    km_status st = check_request(p, i, rows, nrows);
+    if (st)
+        return st;
+    memset(out, 0, nrows * sizeof *out);
+    /* dot-product kernels: one fetch of the view's dot products serves all of them */
+    for (size_t v = 0; v < p->n_views; v++) {
+        const provider_view *view = &p->views[v];
+        int fetched = 0;
+        for (size_t t = 0; !st && t < view->n_dot_kernels; t++) {
+            size_t m = view->dot_kernels[t];
+            if (weights[m] == 0.0)
+                continue;
+            if (!fetched && (st = fetch_dots(p, &p->views[v], i, rows, nrows, p->base)))
+                break;
+            fetched = 1;
+            st = kernel_column(p, m, i, rows, nrows, p->base, p->scratch);
+            if (!st)
+                cblas_daxpy((int)nrows, weights[m], p->scratch, 1, out, 1);
+        }
+    }
+    for (size_t m = 0; !st && m < p->fitted->size; m++) {
+        if (weights[m] == 0.0 || km_kernel_uses_dot(p->fitted->kernels[m].type))
+            continue;
+        st = kernel_column(p, m, i, rows, nrows, NULL, p->scratch);
+        if (!st)
+            cblas_daxpy((int)nrows, weights[m], p->scratch, 1, out, 1);
+    }
+    return st;
+}
+
+/* Raw diagonal and, when the normalization needs them, raw row sums of every kernel. */
+static km_status raw_statistics(km_provider *p, double *const *diag, double *const *sums)
+{
+    size_t n = p->n, M = p->fitted->size;
+    for (size_t m = 0; m < M; m++) {
+        const km_kernel *k = &p->fitted->kernels[m];
+        provider_kernel *pk = &p->kernels[m];
+        if (k->type == KM_KERNEL_PRECOMPUTED) {
+            for (size_t i = 0; i < n; i++) {
+                const double *row = pk->K + (pk->map ? pk->map[i] : i) * pk->ld;
+                diag[m][i] = row[pk->map ? pk->map[i] : i];
+                if (sums[m]) {
+                    double s = 0.0;
+                    for (size_t j = 0; j < n; j++)
+                        s += row[pk->map ? pk->map[j] : j];
+                    sums[m][i] = s;
+                }
+            }
+            continue;
+        }
+        const km_view *v = &p->views[pk->view].view;
+        for (size_t i = 0; i < n; i++) {
+            km_view_row x = km_view_get_row(v, i);
+            diag[m][i] = km_kernel_uses_dot(k->type) ? km_kernel_from_dot(k, v->sqnorm[i], v->sqnorm[i], v->sqnorm[i])
+                                                     : km_kernel_pair(k, x, x);
+        }
+        if (sums[m] && !km_kernel_uses_dot(k->type)) {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 16)
+#endif
+            for (size_t i = 0; i < n; i++) {
+                km_view_row x = km_view_get_row(v, i);
+                double s = 0.0;
+                for (size_t j = 0; j < n; j++)
+                    s += km_kernel_pair(k, km_view_get_row(v, j), x);
+                sums[m][i] = s;
+            }
+        }
+    }
+    /* dot-product kernels: one pass over the dot products of each view, in blocks of rows */
+    size_t block = KM_FIT_BLOCK_VALUES / n ? KM_FIT_BLOCK_VALUES / n : 1;
+    double *dots = NULL, *values = malloc(n * sizeof *values);
+    km_status st = values ? KM_OK : km_error_nomem("the normalization pass");
+    for (size_t v = 0; !st && v < p->n_views; v++) {
+        const provider_view *view = &p->views[v];
+        int needed = 0;
+        for (size_t t = 0; t < view->n_dot_kernels; t++)
+            needed |= sums[view->dot_kernels[t]] != NULL;
+        if (!needed)
+            continue;
+        if (!view->gram && !dots && !(dots = malloc(block * n * sizeof *dots))) {
+            st = km_error_nomem("the normalization pass");
+            break;
+        }
+        for (size_t r0 = 0; !st && r0 < n; r0 += block) {
+            size_t len = n - r0 < block ? n - r0 : block;
+            const double *d = view->gram ? view->gram + r0 * n : dots;
+            if (!view->gram)
+                st = km_view_dots(&view->view, r0, len, &view->view, dots);
+            for (size_t t = 0; !st && t < view->n_dot_kernels; t++) {
+                size_t m = view->dot_kernels[t];
+                if (!sums[m])
+                    continue;
+                for (size_t r = 0; r < len; r++) {
+                    km_kernel_from_dots(&p->fitted->kernels[m], d + r * n, view->view.sqnorm, NULL,
+                                        view->view.sqnorm[r0 + r], n, values);
+                    double s = 0.0;
+                    for (size_t j = 0; j < n; j++)
+                        s += values[j];
+                    sums[m][r0 + r] = s;
+                }
+            }
+        }
+    }
+    free(dots);
+    free(values);
+    return st;
+}
+
+/* Fits gamma and normalization of every kernel and prepares its normalized diagonal. */
+static km_status fit_kernels(km_provider *p)
+{
+    size_t n = p->n, M = p->fitted->size;
+    km_status st = KM_OK;
+    for (size_t m = 0; !st && m < M; m++) {
+        km_kernel *k = &p->fitted->kernels[m];
+        if (k->type == KM_KERNEL_PRECOMPUTED)
+            st = setup_precomputed(p, k, &p->kernels[m]);
+        else
+            st = resolve_gamma(p, k, &p->views[p->kernels[m].view]);
+    }
+    double **diag = calloc(M, sizeof *diag), **sums = calloc(M, sizeof *sums);
+    if (!st && (!diag || !sums))
+        st = km_error_nomem("normalization statistics");
+    for (size_t m = 0; !st && m < M; m++) {
+        if (!(diag[m] = malloc(n * sizeof **diag)) ||
+            (km_norm_needs_row_sums(&p->fitted->kernels[m]) && !(sums[m] = malloc(n * sizeof **sums))))
+            st = km_error_nomem("normalization statistics");
+    }
+    if (!st)
+        st = raw_statistics(p, diag, sums);
+    for (size_t m = 0; !st && m < M; m++) {
+        km_kernel *k = &p->fitted->kernels[m];
+        provider_kernel *pk = &p->kernels[m];
+        st = km_norm_fit(k, diag[m], sums[m], n);
+        if (!st && k->norm == KM_NORM_SPHERICAL) {
+            if (!(pk->factor = malloc(n * sizeof *pk->factor)))
+                st = km_error_nomem("spherical normalization");
+            else
+                st = km_norm_factors(k, diag[m], k->col_mean, n, pk->factor);
+        }
+        if (st)
+            break;
+        pk->mu = km_norm_mu(k);
+        pk->global = km_norm_global(k);
+        /* normalized diagonal: (k_ii - 2 m_i + mu) f_i^2 g */
+        pk->diag = diag[m];
+        diag[m] = NULL;
+        for (size_t i = 0; i < n; i++) {
+            double v = pk->diag[i] - (k->center ? 2.0 * k->col_mean[i] - pk->mu : 0.0);
+            double f = pk->factor ? pk->factor[i] : 1.0;
+            pk->diag[i] = v * f * f * pk->global;
+        }
+    }
+    for (size_t m = 0; m < M && diag && sums; m++) {
+        free(diag[m]);
+        free(sums[m]);
+    }
+    free(diag);
+    free(sums);
+    return st;
+}
+
+km_status km_provider_new(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *set,
+                          size_t cache_bytes, const km_logger *logger, km_provider **out)
+{
+    *out = NULL;
+    if (!rows)
+        n = data->n;
+    if (n == 0)
+        return km_error(KM_EINVAL, "a kernel provider needs at least one training row");
+    if (!set || set->size == 0)
+        return km_error(KM_EINVAL, "a kernel provider needs at least one kernel");
+    for (size_t k = 0; rows && k < n; k++)
+        if (rows[k] >= data->n)
+            return km_error(KM_EINVAL, "training row %zu is out of range (%zu rows)", rows[k] + 1, data->n);
+    km_provider *p = calloc(1, sizeof *p);
+    if (!p)
+        return km_error_nomem("a kernel provider");
+    p->data = data;
+    p->n = n;
+    if (logger)
+        p->logger = *logger;
+    km_status st = km_kernel_set_copy(set, &p->fitted);
+    if (!st) {
+        p->rows = malloc(n * sizeof *p->rows);
+        p->identity = malloc(n * sizeof *p->identity);
+        p->base = malloc(n * sizeof *p->base);
+        p->scratch = malloc(n * sizeof *p->scratch);
+        p->kernels = calloc(set->size, sizeof *p->kernels);
+        if (!p->rows || !p->identity || !p->base || !p->scratch || !p->kernels)
+            st = km_error_nomem("a kernel provider");
+    }
+    for (size_t k = 0; !st && k < n; k++) {
+        p->rows[k] = rows ? rows[k] : k;
+        p->identity[k] = k;
+    }
+    if (!st)
+        st = build_views(p);
+    if (!st)
+        st = setup_storage(p, cache_bytes);
+    if (!st)
+        st = fit_kernels(p);
+    if (st) {
+        km_provider_free(p);
+        return st;
+    }
+    *out = p;
+    return KM_OK;
+}
+
+void km_provider_free(km_provider *p)
+{
+    if (!p)
+        return;
+    for (size_t v = 0; p->views && v < p->n_views; v++) {
+        km_view_free(&p->views[v].view);
+        free(p->views[v].dot_kernels);
+        free(p->views[v].gram);
+        free(p->views[v].work);
+    }
+    for (size_t m = 0; p->kernels && p->fitted && m < p->fitted->size; m++) {
+        free(p->kernels[m].owned_K);
+        free(p->kernels[m].factor);
+        free(p->kernels[m].diag);
+    }
+    km_column_cache_free(&p->cache);
+    km_kernel_set_free(p->fitted);
+    free(p->views);
+    free(p->kernels);
+    free(p->rows);
+    free(p->identity);
+    free(p->base);
+    free(p->scratch);
+    free(p);
+}
+
+size_t km_provider_n_rows(const km_provider *p) { return p->n; }
+size_t km_provider_n_kernels(const km_provider *p) { return p->fitted->size; }
+const km_kernel_set *km_provider_fitted_set(const km_provider *p) { return p->fitted; }
+const double *km_provider_diag(const km_provider *p, size_t m) { return m < p->fitted->size ? p->kernels[m].diag : NULL; }
