@@ -39,12 +39,39 @@ static void write_row(FILE *stream, const km_dataset *data, size_t i)
     fputc('\n', stream);
 }
 
+/* Row of the k-th stored value of a CSR dataset. */
+static size_t row_of_value(const km_dataset *data, size_t k)
+{
+    size_t row = 0;
+    while (data->row_start[row + 1] <= k)
+        row++;
+    return row;
+}
+
+/* The readers reject NaN and infinities, so they are refused here rather than written. */
+static km_status check_finite(const km_dataset *data, const char *path)
+{
+    size_t stored = data->sparse ? data->row_start[data->n] : data->n * data->d;
+    const double *values = data->sparse ? data->val : data->X;
+    for (size_t i = 0; i < data->n; i++)
+        if ((data->labels && !isfinite(data->labels[i])) || (data->ids && !isfinite(data->ids[i])))
+            return km_error(KM_EINVAL, "%s: row %zu has a non-finite label or id", path, i + 1);
+    for (size_t k = 0; k < stored; k++)
+        if (!isfinite(values[k]))
+            return km_error(KM_EINVAL, "%s: row %zu has a non-finite value", path,
+                            (data->sparse ? row_of_value(data, k) : k / data->d) + 1);
+    return KM_OK;
+}
+
 km_status km_dataset_write_libsvm(const km_dataset *data, const char *path)
 {
     if (!data || !path)
         return km_error(KM_EINVAL, "km_dataset_write_libsvm: NULL %s", data ? "path" : "dataset");
+    km_status st = check_finite(data, path);
+    if (st)
+        return st;
     km_atomic_file file;
-    km_status st = km_atomic_open(&file, path);
+    st = km_atomic_open(&file, path);
     if (st)
         return st;
     for (size_t i = 0; i < data->n && !ferror(file.stream); i++)

@@ -279,6 +279,36 @@ static void test_round_trips(void)
     CHECK_STATUS(km_dataset_write_libsvm(NULL, TMP), KM_EINVAL);
 }
 
+/* LIBSVM's heart_scale sample: shape and counts, and a rewritten copy on which LIBSVM trains the
+ * same model as on the original. */
+static void test_heart_scale(void)
+{
+    static const char path[] = KM_TEST_DATA_DIR "/../../examples/data/heart_scale";
+    km_dataset *data = NULL;
+    CHECK_OK(km_dataset_read_libsvm(path, 0, &data));
+    if (!data)
+        return;
+    CHECK(km_dataset_rows(data) == 270 && km_dataset_dim(data) == 13);
+    CHECK(data->row_start[270] == 3378);
+    size_t positives = 0;
+    for (size_t i = 0; i < 270; i++)
+        positives += km_dataset_labels(data)[i] == 1.0;
+    CHECK(positives == 120);
+    CHECK(km_dataset_value(data, 0, 0) == 0.708333 && km_dataset_value(data, 0, 10) == 0.0);
+    CHECK(km_dataset_value(data, 1, 12) == 1.0);
+    CHECK_OK(km_dataset_write_libsvm(data, TMP));
+    char command[2048];
+    snprintf(command, sizeof command,
+             KM_SVM_TRAIN " -q '%s' " TMP ".original && " KM_SVM_TRAIN " -q " TMP " " TMP ".rewritten && "
+             "cmp -s " TMP ".original " TMP ".rewritten",
+             path);
+    CHECK(system(command) == 0);
+    remove(TMP ".original");
+    remove(TMP ".rewritten");
+    remove(TMP);
+    km_dataset_free(data);
+}
+
 /* Writing into a missing directory fails with KM_EIO and leaves nothing behind. */
 static void test_write_failure(void)
 {
@@ -293,6 +323,28 @@ static void test_write_failure(void)
     CHECK(text && strcmp(text, "0 1:1\n") == 0);
     remove(TMP);
     km_dataset_free(data);
+    /* values the reader would reject are refused, naming the 1-based row */
+    const double Y[] = {1.0, 2.0, 0.0, NAN};
+    CHECK_OK(km_dataset_from_dense(2, 2, Y, NULL, &data));
+    CHECK_STATUS(km_dataset_write_libsvm(data, TMP), KM_EINVAL);
+    CHECK(strcmp(km_last_error(), TMP ": row 2 has a non-finite value") == 0);
+    km_dataset_free(data);
+    const double y[] = {1.0, INFINITY};
+    CHECK_OK(km_dataset_from_dense(2, 1, Y, y, &data));
+    CHECK_STATUS(km_dataset_write_libsvm(data, TMP), KM_EINVAL);
+    CHECK(strcmp(km_last_error(), TMP ": row 2 has a non-finite label or id") == 0);
+    km_dataset_free(data);
+    km_dataset *sparse = read_text("1 1:1\n2 3:1\n3 2:1\n", 0);
+    if (sparse) {
+        sparse->val[2] = NAN;
+        CHECK_STATUS(km_dataset_write_libsvm(sparse, TMP), KM_EINVAL);
+        CHECK(strcmp(km_last_error(), TMP ": row 3 has a non-finite value") == 0);
+    }
+    km_dataset_free(sparse);
+    FILE *f = fopen(TMP, "rb");
+    CHECK(f == NULL);
+    if (f)
+        fclose(f);
 }
 
 int main(void)
@@ -305,6 +357,7 @@ int main(void)
     test_bad_inputs();
     test_written_text();
     test_round_trips();
+    test_heart_scale();
     test_write_failure();
     CHECK_DONE();
 }
