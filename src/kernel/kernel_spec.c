@@ -237,8 +237,6 @@ static km_status parse_features(const spec_parser *p, option *o, char *text)
 
 static km_status read_matrix_file(spec_parser *p, const char *name)
 {
-    if (!*name)
-        return spec_error(p, "file= needs a file name");
     size_t base_len = (p->base_dir && name[0] != '/') ? strlen(p->base_dir) + 1 : 0;
     if (!(p->file = malloc(base_len + strlen(name) + 1)))
         return km_error_nomem("a file name");
