@@ -223,7 +223,14 @@ static km_status parse_line(libsvm_rows *rows, const km_line_reader *in, char *l
     return KM_OK;
 }
 
-/* Moves the rows into a new dataset (the arrays change owner). */
+/* items reallocated to exactly count items (at least one); unchanged if that fails. */
+static void *fit(void *items, size_t count, size_t item_size)
+{
+    void *fitted = realloc(items, (count ? count : 1) * item_size);
+    return fitted ? fitted : items;
+}
+
+/* Moves the rows into a new dataset (the arrays change owner, trimmed to their length). */
 static km_status build_dataset(libsvm_rows *rows, const char *name, km_dataset **out)
 {
     km_dataset *data;
@@ -235,6 +242,8 @@ static km_status build_dataset(libsvm_rows *rows, const char *name, km_dataset *
         return km_error_nomem("a file name");
     }
     data->n = rows->n;
+    rows->labels = fit(rows->labels, rows->n, sizeof *rows->labels);
+    rows->val = fit(rows->val, rows->nnz, sizeof *rows->val);
     data->labels = rows->labels;
     rows->labels = NULL;
     if (rows->precomputed) {
@@ -245,6 +254,7 @@ static km_status build_dataset(libsvm_rows *rows, const char *name, km_dataset *
         rows->ids = NULL;
     } else {
         rows->row_start[rows->n] = rows->nnz;
+        rows->col = fit(rows->col, rows->nnz, sizeof *rows->col);
         data->sparse = 1;
         data->d = rows->max_index;
         data->row_start = rows->row_start;
@@ -253,11 +263,7 @@ static km_status build_dataset(libsvm_rows *rows, const char *name, km_dataset *
         rows->row_start = NULL;
         rows->col = NULL;
         rows->val = NULL;
-        /* CSR arrays may be empty (rows without features); keep them non-NULL for the accessors */
-        if (!data->col)
-            data->col = malloc(sizeof *data->col);
-        if (!data->val)
-            data->val = malloc(sizeof *data->val);
+        /* rows without any feature leave col and val NULL; fit() gave them one item if memory allowed */
         if (!data->col || !data->val) {
             km_dataset_free(data);
             return km_error_nomem("empty LIBSVM rows");

@@ -54,6 +54,8 @@ km_status km_line_next(km_line_reader *reader, char **line)
         reader->line_no++;
         char *text = reader->buffer;
         size_t len = (size_t)got;
+        if (reader->line_no == 1 && len >= 2 && memcmp(text, "\x1F\x8B", 2) == 0)
+            return km_error(KM_EFORMAT, "%s:1: gzip-compressed input (decompress it first)", reader->name);
         if (reader->line_no == 1 && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
             text += 3;
             len -= 3;

@@ -25,7 +25,7 @@ void km_line_reader_free(km_line_reader *reader);
 /* Reads the next line that is not blank, without its line ending (LF or CRLF) and trailing spaces or
  * tabs; a UTF-8 byte-order mark on line 1 is dropped. *line points into the reader's buffer and stays
  * valid until the next call; it is NULL at end of input. Fails with KM_EIO on a read error and with
- * KM_EFORMAT on a control byte (NUL included) other than tab. */
+ * KM_EFORMAT on a control byte (NUL included) other than tab or on gzip-compressed input. */
 km_status km_line_next(km_line_reader *reader, char **line);
 
 typedef enum km_number_result {

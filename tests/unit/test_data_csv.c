@@ -175,6 +175,7 @@ static void test_bad_inputs(void)
         {"1,\"2,3\n", plain, KM_EFORMAT, 1, "unterminated quote in field 2"},
         {"1,\"2\"x,3\n", plain, KM_EFORMAT, 1, "unexpected 'x' after the closing quote of field 2"},
         {"1,2,3\n4,5\x02,6\n", plain, KM_EFORMAT, 2, "unexpected byte 0x02 at column 4"},
+        {"\x1f\x8b\x08\x08", plain, KM_EFORMAT, 1, "gzip-compressed input"},
         {"1,2,3\n", with(5, -1, ','), KM_EINVAL, 1, "label column 5 does not exist (3 fields)"},
         {"1,2,3\n", with(-4, -1, ','), KM_EINVAL, 1, "label column -4 does not exist"},
         {"1\n2\n", plain, KM_EFORMAT, 1, "no feature columns besides the label"},

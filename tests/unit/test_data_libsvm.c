@@ -158,6 +158,7 @@ static const bad_case bad_cases[] = {
     {"1 x:3\n", 0, 0, KM_EFORMAT, 1, "non-numeric feature index 'x'"},
     {"1 1:1 2:2 3:3\r\n1 1:1\x01 2:2\n", 0, 0, KM_EFORMAT, 2, "unexpected byte 0x01 at column 6"},
     {"1 1:1\0 2:2\n", 11, 0, KM_EFORMAT, 1, "unexpected byte 0x00 at column 6"},
+    {"\x1f\x8b\x08\0\0\0", 6, 0, KM_EFORMAT, 1, "gzip-compressed input (decompress it first)"},
     {"1 1:1 2:2\n", 0, KM_READ_PRECOMPUTED, KM_EFORMAT, 1, "lacks the 0:id entry"},
     {"1 0:1 1:1\n-1\n", 0, KM_READ_PRECOMPUTED, KM_EFORMAT, 2, "lacks the 0:id entry"},
     {"1 0:1 1:1 2:2\n1 0:2 1:1\n", 0, KM_READ_PRECOMPUTED, KM_EFORMAT, 2, "1 kernel values, expected 2 (as on line 1)"},
