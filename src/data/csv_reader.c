@@ -217,7 +217,7 @@ static km_status check_options(const char *name, const km_csv_options *options)
         return km_error(KM_EINVAL, "%s: CSV header option must be -1, 0 or 1, not %d", name, options->header);
     char c = options->delimiter;
     if (c == '"' || c == '\n' || c == '\r' || c == '.' || c == '-' || c == '+' || (c >= '0' && c <= '9'))
-        return km_error(KM_EINVAL, "%s: '%c' cannot be a CSV delimiter", name, c);
+        return km_error(KM_EINVAL, "%s: byte 0x%02X cannot be a CSV delimiter", name, (unsigned char)c);
     return KM_OK;
 }
 

@@ -199,6 +199,10 @@ static void test_bad_inputs(void)
     CHECK_STATUS(km_dataset_read_csv(TMP, &options, &data), KM_EINVAL);
     options = with(-1, -1, '"');
     CHECK_STATUS(km_dataset_read_csv(TMP, &options, &data), KM_EINVAL);
+    CHECK(strcmp(km_last_error(), TMP ": byte 0x22 cannot be a CSV delimiter") == 0);
+    options = with(-1, -1, '\n');
+    CHECK_STATUS(km_dataset_read_csv(TMP, &options, &data), KM_EINVAL);
+    CHECK(strchr(km_last_error(), '\n') == NULL);
     remove(TMP);
     CHECK_STATUS(km_dataset_read_csv("no-such-dir/x.csv", NULL, &data), KM_EIO);
     CHECK(data == NULL);
