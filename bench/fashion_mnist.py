@@ -68,12 +68,17 @@ def binary_task(images, labels, task, count, rng):
     return X, y
 
 
-def parse_exponents(text):
-    """'0' -> [0]; '-5..4' -> [-5, ..., 4]; '-1,0,1' -> [-1, 0, 1]."""
+def parse_exponents(text, count=None):
+    """'0' -> [0]; '-5..4' -> [-5, ..., 4]; '-1,0,1' -> [-1, 0, 1]; ('-5..4', count) -> count
+    values evenly spaced from -5 to 4."""
     if ".." in text:
-        low, high = (int(v) for v in text.split(".."))
-        return list(range(low, high + 1))
-    return [int(v) for v in text.split(",")]
+        low, high = (float(v) for v in text.split(".."))
+        if count is not None:
+            return [float(v) for v in np.linspace(low, high, count)]
+        return list(range(int(low), int(high) + 1))
+    if count is not None:
+        raise ValueError("--width-count needs --widths LOW..HIGH")
+    return [float(v) for v in text.split(",")]
 
 
 def main(argv):
@@ -83,14 +88,20 @@ def main(argv):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--task", choices=sorted(TASKS), default="tshirt-shirt")
     parser.add_argument("--widths", default="0", help="exponents k of gamma0*2^k: '0', '-5..4' or a list")
+    parser.add_argument("--width-count", type=int,
+                        help="instead of the integers of --widths LOW..HIGH, this many exponents evenly spaced "
+                             "from LOW to HIGH")
     parser.add_argument("--precomputed", action="store_true",
                         help="also write the uniform-sum kernel files for svm-train -t 4")
+    parser.add_argument("--kernel-files", action="store_true",
+                        help="also write every base kernel as a KMMATRIX file (for precomputed-kernel tools)")
     parser.add_argument("--data-dir", default=DATA_DIR)
     parser.add_argument("--out", required=True, help="directory for the files")
     args = parser.parse_args(argv)
 
     params = {"dataset": "fashion-mnist", "task": args.task, "n": args.n, "test_size": args.test_size,
-              "seed": args.seed, "widths": parse_exponents(args.widths), "precomputed": args.precomputed}
+              "seed": args.seed, "widths": parse_exponents(args.widths, args.width_count),
+              "precomputed": args.precomputed, "kernel_files": args.kernel_files}
     meta = cached(args.out, params)
     if meta is None:
         rng = np.random.default_rng(args.seed)
@@ -98,7 +109,8 @@ def main(argv):
         X_test, y_test = binary_task(*load_split(args.data_dir, "t10k"), args.task, args.test_size, rng)
         gamma0 = 1.0 / mean_squared_distance(X_train)
         gammas = [gamma0 * 2.0 ** k for k in params["widths"]]
-        meta = write_problem(args.out, params, X_train, y_train, X_test, y_test, gammas, args.precomputed)
+        meta = write_problem(args.out, params, X_train, y_train, X_test, y_test, gammas,
+                             args.precomputed, args.kernel_files)
     json.dump(meta, sys.stdout, indent=1)
     sys.stdout.write("\n")
 

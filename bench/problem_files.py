@@ -1,5 +1,7 @@
 """Writes one benchmark problem to a directory: LIBSVM sparse train/test files, optionally the
-uniform-sum precomputed kernels for svm-train -t 4, and meta.json describing them.
+uniform-sum precomputed kernels for svm-train -t 4, optionally every base kernel as a float32
+KMMATRIX file (training n x n, test n_test x n) with the lists and the kernelmix spec file naming
+them, and meta.json describing it all.
 
 A directory whose meta.json was written with the same parameters is reused as it is, so repeated
 benchmark runs do not regenerate (or time) their data."""
@@ -7,8 +9,11 @@ benchmark runs do not regenerate (or time) their data."""
 import json
 import os
 
+import numpy as np
+
 from kernels import mean_squared_distance, rbf_sum, squared_distances
 from libsvm_files import write_precomputed, write_sparse
+from matrix_files import write_matrix
 
 META = "meta.json"
 
@@ -23,7 +28,29 @@ def cached(out_dir, params):
     return meta if meta.get("params") == params else None
 
 
-def write_problem(out_dir, params, X_train, y_train, X_test, y_test, gammas, precomputed):
+def write_kernel_files(out_dir, X_train, X_test, gammas):
+    """One training and one test matrix file per RBF width; returns the meta entries."""
+    os.makedirs(os.path.join(out_dir, "kernels"), exist_ok=True)
+    D_train, D_test = squared_distances(X_train, X_train), squared_distances(X_test, X_train)
+    files = {"train_kernel_files": [], "test_kernel_files": []}
+    for m, gamma in enumerate(gammas):
+        for key, D, part in (("train_kernel_files", D_train, "train"), ("test_kernel_files", D_test, "test")):
+            path = os.path.join(out_dir, "kernels", "%s.%d.bin" % (part, m + 1))
+            write_matrix(path, np.exp(-gamma * D), np.float32)
+            files[key].append(path)
+    lists = {"train_kernel_list": "train_kernels.txt", "test_kernel_list": "test_kernels.txt",
+             "kernel_specs": "kernels.spec"}
+    lines = {"train_kernel_list": files["train_kernel_files"], "test_kernel_list": files["test_kernel_files"],
+             "kernel_specs": ["precomputed:file=" + path for path in files["train_kernel_files"]]}
+    for key, name in lists.items():
+        files[key] = os.path.join(out_dir, name)
+        with open(files[key], "w") as f:
+            f.write("".join(line + "\n" for line in lines[key]))
+    return files
+
+
+def write_problem(out_dir, params, X_train, y_train, X_test, y_test, gammas, precomputed=False,
+                  kernel_files=False):
     """Writes the files and returns the meta dictionary (also saved as meta.json, last, so an
     interrupted preparation is never mistaken for a finished one)."""
     os.makedirs(out_dir, exist_ok=True)
@@ -47,6 +74,8 @@ def write_problem(out_dir, params, X_train, y_train, X_test, y_test, gammas, pre
         meta["test_kernel"] = os.path.join(out_dir, "test.kernel")
         write_precomputed(meta["train_kernel"], rbf_sum(squared_distances(X_train, X_train), gammas), y_train)
         write_precomputed(meta["test_kernel"], rbf_sum(squared_distances(X_test, X_train), gammas), y_test)
+    if kernel_files:
+        meta.update(write_kernel_files(out_dir, X_train, X_test, gammas))
     with open(os.path.join(out_dir, META + ".tmp"), "w") as f:
         json.dump(meta, f, indent=1)
     os.replace(os.path.join(out_dir, META + ".tmp"), os.path.join(out_dir, META))

@@ -5,25 +5,27 @@ import statistics
 from dataclasses import dataclass, field
 from typing import List
 
-COLUMNS = ["workload", "n_train", "n_test", "kernels", "tool", "status", "repeats",
-           "train_s", "predict_s", "peak_rss_mib", "accuracy", "time_ratio", "memory_ratio",
-           "train_s_all", "predict_s_all", "peak_rss_mib_all", "train_command"]
+# time_s: the workload's phase (training, or kernel computation alone), median over the repeats
+COLUMNS = ["workload", "phase", "n_train", "n_test", "kernels", "tool", "status", "repeats",
+           "time_s", "predict_s", "peak_rss_mib", "accuracy", "time_ratio", "memory_ratio",
+           "time_s_all", "predict_s_all", "peak_rss_mib_all", "command"]
 
 HEADERS = [("workload", "workload"), ("n_train", "N"), ("kernels", "M"), ("tool", "tool"),
-           ("train_s", "train s"), ("predict_s", "predict s"), ("peak_rss_mib", "peak RSS MiB"),
+           ("time_s", "%s s"), ("predict_s", "predict s"), ("peak_rss_mib", "peak RSS MiB"),
            ("accuracy", "test accuracy"), ("time_ratio", "time kernelmix/peer"),
            ("memory_ratio", "memory kernelmix/peer")]
 
 
 @dataclass
 class ToolRuns:
-    """One tool's repeats on one problem. status is 'ok' or why the tool stopped."""
+    """One tool's repeats on one problem. status is 'ok' or why the tool stopped; predict_s and
+    accuracy stay empty for tools that only compute a kernel."""
     tool: str
-    train_command: List[str]
+    command: List[str]                                   # the timed first command (training or kernel)
     status: str = "ok"
-    train_s: List[float] = field(default_factory=list)
+    time_s: List[float] = field(default_factory=list)
     predict_s: List[float] = field(default_factory=list)
-    peak_kib: List[int] = field(default_factory=list)    # max of the train and predict processes
+    peak_kib: List[int] = field(default_factory=list)    # max of the processes of one repeat
     accuracy: List[float] = field(default_factory=list)
 
 
@@ -31,30 +33,35 @@ def _ratio(mine, theirs):
     return "%.2f" % (mine / theirs) if mine is not None and theirs else ""
 
 
+def _median(values, scale=1.0):
+    return statistics.median(values) / scale if values else None
+
+
 def summarize(workload, problem, runs):
     """CSV rows, one per tool: medians over the repeats; each peer row carries kernelmix/peer ratios
-    of the median training time and of the median peak memory."""
+    of the median time of the workload's phase and of the median peak memory."""
     rows = []
     for r in runs:
-        done = r.status == "ok" and r.train_s
+        done = r.status == "ok"
         rows.append({
-            "workload": workload.name, "n_train": problem["n_train"], "n_test": problem["n_test"],
-            "kernels": len(problem["gammas"]), "tool": r.tool, "status": r.status, "repeats": len(r.train_s),
-            "train_s": statistics.median(r.train_s) if done else None,
-            "predict_s": statistics.median(r.predict_s) if done else None,
-            "peak_rss_mib": statistics.median(r.peak_kib) / 1024 if done else None,
-            "accuracy": statistics.median(r.accuracy) if done else None,
+            "workload": workload.name, "phase": workload.phase, "n_train": problem["n_train"],
+            "n_test": problem["n_test"], "kernels": len(problem["gammas"]), "tool": r.tool, "status": r.status,
+            "repeats": len(r.time_s),
+            "time_s": _median(r.time_s) if done else None,
+            "predict_s": _median(r.predict_s) if done else None,
+            "peak_rss_mib": _median(r.peak_kib, 1024) if done else None,
+            "accuracy": _median(r.accuracy) if done else None,
             "time_ratio": "", "memory_ratio": "",
-            "train_s_all": ";".join("%.3f" % t for t in r.train_s),
+            "time_s_all": ";".join("%.3f" % t for t in r.time_s),
             "predict_s_all": ";".join("%.3f" % t for t in r.predict_s),
             "peak_rss_mib_all": ";".join("%.1f" % (k / 1024) for k in r.peak_kib),
-            "train_command": " ".join(r.train_command),
+            "command": " ".join(r.command),
         })
     reference = next((row for row in rows if row["tool"] == "kernelmix"), None)
     if reference is not None:
         for row in rows:
             if row is not reference:
-                row["time_ratio"] = _ratio(reference["train_s"], row["train_s"])
+                row["time_ratio"] = _ratio(reference["time_s"], row["time_s"])
                 row["memory_ratio"] = _ratio(reference["peak_rss_mib"], row["peak_rss_mib"])
     return rows
 
@@ -62,8 +69,8 @@ def summarize(workload, problem, runs):
 def _cell(row, key):
     value = row[key]
     if value is None:
-        return row["status"] if key == "train_s" else ""
-    if key in ("train_s", "predict_s"):
+        return row["status"] if key == "time_s" and row["status"] != "ok" else ""
+    if key in ("time_s", "predict_s"):
         return "%.3f" % value
     if key == "peak_rss_mib":
         return "%.1f" % value
@@ -72,8 +79,8 @@ def _cell(row, key):
     return str(value)
 
 
-def markdown_table(rows):
-    lines = ["| " + " | ".join(title for _, title in HEADERS) + " |",
+def markdown_table(rows, phase):
+    lines = ["| " + " | ".join(title.replace("%s", phase) for _, title in HEADERS) + " |",
              "|" + "|".join("---" for _ in HEADERS) + "|"]
     lines += ["| " + " | ".join(_cell(row, key) for key, _ in HEADERS) + " |" for row in rows]
     return "\n".join(lines)
@@ -91,7 +98,7 @@ def write_markdown(path, sections, machine, settings):
     """sections: (workload, rows) pairs; machine and settings: (field, value) pairs."""
     parts = ["# kernelmix benchmarks", ""]
     for workload, rows in sections:
-        parts += ["## %s: %s" % (workload.name, workload.title), "", markdown_table(rows), ""]
+        parts += ["## %s: %s" % (workload.name, workload.title), "", markdown_table(rows, workload.phase), ""]
     parts += ["## Settings", ""] + ["- %s: %s" % item for item in settings] + [""]
     parts += ["## Machine", ""] + ["- %s: %s" % item for item in machine] + [""]
     with open(path, "w") as f:

@@ -18,6 +18,7 @@ import digits
 import fashion_mnist
 from kernels import mean_squared_distance, rbf_sum, squared_distances
 from libsvm_files import accuracy, read_labels, read_predictions, write_precomputed, write_sparse
+from matrix_files import read_matrix
 from report import ToolRuns, summarize
 from workloads import BENCH_DIR, select
 
@@ -117,19 +118,17 @@ class FileFormatTests(unittest.TestCase):
 
 class SummaryTests(unittest.TestCase):
     def test_ratios_are_kernelmix_over_each_peer(self):
-        class Workload:
-            name = "w"
         problem = {"n_train": 10, "n_test": 5, "gammas": [1.0]}
-        mine = ToolRuns("kernelmix", ["km"], train_s=[1.0, 3.0, 2.0], predict_s=[1, 1, 1],
+        mine = ToolRuns("kernelmix", ["km"], time_s=[1.0, 3.0, 2.0], predict_s=[1, 1, 1],
                         peak_kib=[1024, 1024, 2048], accuracy=[0.8, 0.8, 0.8])
-        peer = ToolRuns("libsvm", ["svm-train"], train_s=[4.0, 4.0, 5.0], predict_s=[1, 1, 1],
+        peer = ToolRuns("libsvm", ["svm-train"], time_s=[4.0, 4.0, 5.0], predict_s=[1, 1, 1],
                         peak_kib=[4096, 4096, 4096], accuracy=[0.8, 0.8, 0.8])
         broken = ToolRuns("other", ["x"], status="train failed")
-        rows = summarize(Workload, problem, [mine, peer, broken])
-        self.assertEqual(rows[0]["train_s"], 2.0)
+        rows = summarize(select("a")[0], problem, [mine, peer, broken])
+        self.assertEqual(rows[0]["time_s"], 2.0)
         self.assertEqual((rows[0]["time_ratio"], rows[0]["memory_ratio"]), ("", ""))
         self.assertEqual((rows[1]["time_ratio"], rows[1]["memory_ratio"]), ("0.50", "0.25"))
-        self.assertEqual((rows[2]["train_s"], rows[2]["time_ratio"]), (None, ""))
+        self.assertEqual((rows[2]["time_s"], rows[2]["time_ratio"]), (None, ""))
 
 
 @unittest.skipUnless(HAVE_FASHION, "needs Debian's dataset-fashion-mnist")
@@ -171,7 +170,7 @@ class HarnessTests(unittest.TestCase):
         self.assertEqual((mine["status"], peer["status"], mine["repeats"]), ("ok", "ok", "2"))
         self.assertEqual(mine["accuracy"], peer["accuracy"])   # same solver behind the stand-in
         self.assertGreater(float(peer["accuracy"]), 0.7)
-        self.assertAlmostEqual(float(peer["time_ratio"]), float(mine["train_s"]) / float(peer["train_s"]), delta=0.01)
+        self.assertAlmostEqual(float(peer["time_ratio"]), float(mine["time_s"]) / float(peer["time_s"]), delta=0.01)
         self.assertIn("| fashion-rbf | 300 | 1 | kernelmix |", output)
         with open(os.path.join(self.dir.name, "latest.md")) as f:
             latest = f.read()
@@ -204,6 +203,52 @@ class DigitsTests(unittest.TestCase):
         self.assertEqual(X.shape, (1797, 64))
         self.assertEqual((X.min(), X.max()), (0.0, 16.0))
         self.assertEqual(y[:10].tolist(), [-1, 1, -1, 1, -1, 1, -1, 1, -1, 1])   # digits 0..9 in order
+
+
+@unittest.skipUnless(HAVE_FASHION, "needs Debian's dataset-fashion-mnist")
+class KernelFileWorkloadTests(unittest.TestCase):
+    """Workloads c (precomputed kernel files) and d (kernel computation alone) on small problems."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory(dir=BENCH_DIR)
+        self.common = ["--sizes", "200", "--test-size", "100", "--kernel-counts", "3", "--results", self.dir.name,
+                       "--kernelmix", "/bin/true"]
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_precomputed_files_reach_every_tool(self):
+        commands = run_harness("--workloads", "c", "--dry-run", *self.common).splitlines()
+        train = next(c.split() for c in commands if c.startswith("/bin/true train"))
+        predict = next(c.split() for c in commands if c.startswith("/bin/true predict"))
+        with open(train[train.index("--kernels") + 1]) as f:
+            specs = f.read().splitlines()
+        self.assertEqual(len(specs), 3)
+        self.assertTrue(all(spec.startswith("precomputed:file=") for spec in specs))
+        test_files = [predict[i + 1] for i, arg in enumerate(predict) if arg == "--test-kernel"]
+        self.assertEqual(len(test_files), 3)
+        # training and test kernels of one width: K(x, x) = 1 on the training diagonal, values in (0, 1]
+        K = read_matrix(specs[1].split("=", 1)[1])
+        T = read_matrix(test_files[1])
+        self.assertEqual((K.shape, T.shape), ((1000, 1000), (100, 1000)))
+        np.testing.assert_allclose(np.diag(K), 1.0, rtol=1e-7)
+        self.assertTrue(0.0 < T.min() and T.max() <= 1.0)
+        run_harness("--workloads", "c", "--repeats", "1", "--peer-only", *self.common)
+        rows = read_csv(os.path.join(self.dir.name, "fashion-m-scaling.csv"))
+        self.assertEqual(rows["sklearn-precomputed"]["kernels"], "3")
+        self.assertAlmostEqual(float(rows["libsvm-precomputed"]["accuracy"]),
+                               float(rows["sklearn-precomputed"]["accuracy"]), delta=0.02)
+
+    def test_kernel_alone_has_no_prediction(self):
+        run_harness("--workloads", "d", "--repeats", "1", *self.common)
+        rows = read_csv(os.path.join(self.dir.name, "fashion-kernel.csv"))
+        self.assertEqual((rows["sklearn-kernel"]["status"], rows["sklearn-kernel"]["phase"]), ("ok", "kernel"))
+        self.assertEqual((rows["sklearn-kernel"]["predict_s"], rows["sklearn-kernel"]["accuracy"]), ("", ""))
+        # /bin/true stands in for kernelmix here: it "computes" nothing, quickly; only the ratio is checked
+        self.assertNotEqual(rows["sklearn-kernel"]["time_ratio"], "")
+        K = read_matrix(os.path.join(self.dir.name, "tmp", "runs", "fashion-kernel-n200-m1", "sklearn-kernel.kernel.bin"))
+        self.assertEqual(K.shape, (200, 200))
+        np.testing.assert_allclose(np.diag(K), 1.0, rtol=1e-12)
 
 
 class WorkloadTableTests(unittest.TestCase):

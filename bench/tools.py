@@ -1,5 +1,6 @@
 """The tools a workload compares: each turns a prepared problem (see problem_files.py) into a train
-and a predict command line. kernelmix is measured; the others are its peers."""
+command line (for kernel-only workloads: the kernel computation) and a predict command line (None
+when there is nothing to predict). kernelmix is measured; the others are its peers."""
 
 import os
 import shutil
@@ -25,7 +26,8 @@ def _missing_program(path):
 
 
 class Kernelmix:
-    """kernelmix train/predict with LIBSVM's options; several widths become repeated --kernel."""
+    """kernelmix train/predict with LIBSVM's options; several widths become repeated --kernel,
+    kernel matrix files a --kernels spec file (and --test-kernel files for prediction)."""
     name = "kernelmix"
 
     def __init__(self, binary):
@@ -36,7 +38,9 @@ class Kernelmix:
 
     def train(self, problem, settings, model):
         gammas = problem["gammas"]
-        if len(gammas) == 1:
+        if problem.get("kernel_specs"):
+            kernels = ["--kernels", problem["kernel_specs"]]
+        elif len(gammas) == 1:
             kernels = ["-t", "2", "-g", _number(gammas[0])]
         else:
             kernels = [arg for g in gammas for arg in ("--kernel", "rbf:gamma=" + _number(g))]
@@ -45,7 +49,20 @@ class Kernelmix:
                 problem["train"], model]
 
     def predict(self, problem, model, output):
-        return [self.binary, "predict", problem["test"], model, output]
+        test_kernels = [arg for path in problem.get("test_kernel_files") or () for arg in ("--test-kernel", path)]
+        return [self.binary, "predict", *test_kernels, problem["test"], model, output]
+
+
+class KernelmixKernel(Kernelmix):
+    """kernelmix kernel: the training kernel matrix of one RBF width, written as a KMMATRIX file."""
+    name = "kernelmix"
+
+    def train(self, problem, settings, model):
+        return [self.binary, "kernel", "--kernel", "rbf:gamma=" + _number(problem["gammas"][0]),
+                problem["train"], model]
+
+    def predict(self, problem, model, output):
+        return None
 
 
 class Libsvm:
@@ -80,21 +97,41 @@ class LibsvmPrecomputed(Libsvm):
         return ["svm-predict", "-q", problem["test_kernel"], model, output]
 
 
-class SklearnPrecomputed:
-    """scikit-learn SVC(kernel='precomputed') on the uniform-sum kernel, kernel computation timed."""
-    name = "sklearn-precomputed"
+class PythonPeer:
+    """Base of the peers run by python_peer.py."""
 
     def __init__(self, python):
         self.python = python
-        self.script = os.path.join(BENCH_DIR, "sklearn_peer.py")
+        self.script = os.path.join(BENCH_DIR, "python_peer.py")
 
     def unavailable(self):
         return _missing_program(self.python)
 
+
+class SklearnPrecomputed(PythonPeer):
+    """scikit-learn SVC(kernel='precomputed') on the uniform-sum kernel, computed from the features
+    or summed from the kernel matrix files inside the timed processes."""
+    name = "sklearn-precomputed"
+
     def train(self, problem, settings, model):
-        return [self.python, self.script, "train", "-g", ",".join(_number(g) for g in problem["gammas"]),
-                "-c", _number(settings.C), "-e", _number(settings.epsilon),
-                "-m", _number(settings.cache_mb), problem["train"], model]
+        if problem.get("train_kernel_list"):
+            kernels = ["-k", problem["train_kernel_list"]]
+        else:
+            kernels = ["-g", ",".join(_number(g) for g in problem["gammas"])]
+        return [self.python, self.script, "train", *kernels, "-c", _number(settings.C),
+                "-e", _number(settings.epsilon), "-m", _number(settings.cache_mb), problem["train"], model]
 
     def predict(self, problem, model, output):
-        return [self.python, self.script, "predict", problem["test"], model, output]
+        kernels = ["-k", problem["test_kernel_list"]] if problem.get("test_kernel_list") else []
+        return [self.python, self.script, "predict", *kernels, problem["test"], model, output]
+
+
+class SklearnKernel(PythonPeer):
+    """scikit-learn's rbf_kernel of the training rows, written as a KMMATRIX file like kernelmix's."""
+    name = "sklearn-kernel"
+
+    def train(self, problem, settings, model):
+        return [self.python, self.script, "kernel", "-g", _number(problem["gammas"][0]), problem["train"], model]
+
+    def predict(self, problem, model, output):
+        return None

@@ -1,9 +1,9 @@
-"""The workload table. A workload names its data (a preparation script and its arguments for a
-training size) and the tools that run on it; adding one is adding a row to WORKLOADS."""
+"""The workload table. A workload names its data (a preparation script and, for each problem it
+runs, the script's arguments) and the tools that run on it; adding one is adding a row to WORKLOADS."""
 
 import os
 from dataclasses import dataclass
-from typing import Callable, Optional, Tuple
+from typing import Callable, List, Tuple
 
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -13,34 +13,51 @@ class Workload:
     key: str                      # what --workloads selects
     name: str                     # results file stem: bench/results/<name>.csv
     title: str
-    tools: Tuple[str, ...]        # kernelmix first, then its peers (names in tools.py)
+    tools: Tuple[str, ...]        # kernelmix first, then its peers (keys of TOOLS in run)
     data_script: str              # preparation script in bench/, prints the problem's meta as JSON
-    data_args: Callable[[int, object], list]   # (training size, options) -> script arguments
-    fixed_size: Optional[int] = None           # training size when the data fixes it (--sizes ignored)
+    cases: Callable[[object], List[List[str]]]   # options -> the script's arguments, one list per problem
+    phase: str = "train"          # what the timed first command does: "train" or "kernel" (no prediction)
 
 
-def fashion_args(widths, precomputed):
-    def arguments(n, options):
-        args = ["--n", str(n), "--test-size", str(options.test_size), "--seed", str(options.seed),
+def fashion(widths="0", width_count=None, n=None, precomputed=False, kernel_files=False):
+    """Cases of fashion_mnist.py: one per --sizes value (or the fixed n), or with width_count='M'
+    one per --kernel-counts value."""
+    def arguments(options, size, count):
+        args = ["--n", str(size), "--test-size", str(options.test_size), "--seed", str(options.seed),
                 "--task", options.fashion_task, "--widths=" + widths]
-        return args + (["--precomputed"] if precomputed else [])
-    return arguments
+        if count is not None:
+            args += ["--width-count", str(count)]
+        return args + ["--precomputed"] * precomputed + ["--kernel-files"] * kernel_files
+
+    def cases(options):
+        if width_count == "M":
+            return [arguments(options, n, m) for m in options.kernel_counts]
+        return [arguments(options, size, width_count) for size in ([n] if n else options.sizes)]
+    return cases
 
 
 WORKLOADS = [
     Workload(key="a", name="fashion-rbf",
              title="fashion-MNIST, one RBF kernel (gamma0 = 1/mean ||x-x'||^2), C-SVC",
-             tools=("kernelmix", "libsvm"),
-             data_script="fashion_mnist.py", data_args=fashion_args("0", precomputed=False)),
+             tools=("kernelmix", "libsvm"), data_script="fashion_mnist.py", cases=fashion()),
     Workload(key="a-mkl", name="fashion-rbf10",
              title="fashion-MNIST, 10 RBF kernels gamma0 * 2^k (k = -5..4), C-SVC; peers use their uniform sum",
              tools=("kernelmix", "libsvm-precomputed", "sklearn-precomputed"),
-             data_script="fashion_mnist.py", data_args=fashion_args("-5..4", precomputed=True)),
+             data_script="fashion_mnist.py", cases=fashion("-5..4", precomputed=True)),
     Workload(key="b", name="digits-rbf50",
              title="digits odd vs even (1,000 train / 797 test), 50 RBF kernels 2 sigma^2 = 1.2^k (k = 0..49), "
                    "C-SVC; peers use their uniform sum",
              tools=("kernelmix", "libsvm-precomputed", "sklearn-precomputed"),
-             data_script="digits.py", data_args=lambda n, options: ["--precomputed"], fixed_size=1000),
+             data_script="digits.py", cases=lambda options: [["--precomputed"]]),
+    Workload(key="c", name="fashion-m-scaling",
+             title="fashion-MNIST N = 1,000, M precomputed RBF kernels (float32 files) gamma0 * 2^k, "
+                   "k evenly spaced in [-5, 4], C-SVC; peers use their uniform sum",
+             tools=("kernelmix", "libsvm-precomputed", "sklearn-precomputed"), data_script="fashion_mnist.py",
+             cases=fashion("-5..4", width_count="M", n=1000, precomputed=True, kernel_files=True)),
+    Workload(key="d", name="fashion-kernel",
+             title="fashion-MNIST, training kernel matrix of one RBF width alone, written as a float64 KMMATRIX file",
+             tools=("kernelmix-kernel", "sklearn-kernel"), data_script="fashion_mnist.py", cases=fashion(),
+             phase="kernel"),
 ]
 
 
