@@ -28,6 +28,13 @@ def cached(out_dir, params):
     return meta if meta.get("params") == params else None
 
 
+def _write_lines(out_dir, name, lines):
+    path = os.path.join(out_dir, name)
+    with open(path, "w") as f:
+        f.writelines(line + "\n" for line in lines)
+    return path
+
+
 def write_kernel_files(out_dir, X_train, X_test, gammas):
     """One training and one test matrix file per RBF width; returns the meta entries."""
     os.makedirs(os.path.join(out_dir, "kernels"), exist_ok=True)
@@ -38,14 +45,10 @@ def write_kernel_files(out_dir, X_train, X_test, gammas):
             path = os.path.join(out_dir, "kernels", "%s.%d.bin" % (part, m + 1))
             write_matrix(path, np.exp(-gamma * D), np.float32)
             files[key].append(path)
-    lists = {"train_kernel_list": "train_kernels.txt", "test_kernel_list": "test_kernels.txt",
-             "kernel_specs": "kernels.spec"}
-    lines = {"train_kernel_list": files["train_kernel_files"], "test_kernel_list": files["test_kernel_files"],
-             "kernel_specs": ["precomputed:file=" + path for path in files["train_kernel_files"]]}
-    for key, name in lists.items():
-        files[key] = os.path.join(out_dir, name)
-        with open(files[key], "w") as f:
-            f.write("".join(line + "\n" for line in lines[key]))
+    files["train_kernel_list"] = _write_lines(out_dir, "train_kernels.txt", files["train_kernel_files"])
+    files["test_kernel_list"] = _write_lines(out_dir, "test_kernels.txt", files["test_kernel_files"])
+    files["kernel_specs"] = _write_lines(out_dir, "kernels.spec",
+                                         ["precomputed:file=" + path for path in files["train_kernel_files"]])
     return files
 
 

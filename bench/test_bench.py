@@ -20,7 +20,8 @@ from kernels import mean_squared_distance, rbf_sum, squared_distances
 from libsvm_files import accuracy, read_labels, read_predictions, write_precomputed, write_sparse
 from matrix_files import read_matrix
 from report import ToolRuns, summarize
-from workloads import BENCH_DIR, select
+from tools import BENCH_DIR
+from workloads import select
 
 HAVE_FASHION = os.path.exists(os.path.join(fashion_mnist.DATA_DIR, "train-images-idx3-ubyte.gz"))
 

@@ -1,11 +1,8 @@
 """The workload table. A workload names its data (a preparation script and, for each problem it
 runs, the script's arguments) and the tools that run on it; adding one is adding a row to WORKLOADS."""
 
-import os
 from dataclasses import dataclass
 from typing import Callable, List, Tuple
-
-BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
 @dataclass(frozen=True)
