@@ -226,8 +226,9 @@ static km_status reconstruct_gradient(smo *s)
 }
 
 /* WSS2: i maximises -y_i G_i over I_up; j minimises the second-order decrease over I_low.
- * Returns 1 when optimal (m(a) - M(a) < eps), 0 with a pair, -1 when a kernel column failed. */
-static int select_working_set(smo *s, size_t *out_i, size_t *out_j, double *violation)
+ * Returns 1 when optimal (m(a) - M(a) < eps), 0 with a pair (and the Q column of i, reused by the
+ * step), -1 when a kernel column failed. */
+static int select_working_set(smo *s, size_t *out_i, size_t *out_j, const double **out_Q_i, double *violation)
 {
     const signed char *y = s->qm.y;
     const double *G = s->G, *QD = s->qm.QD;
@@ -291,6 +292,7 @@ static int select_working_set(smo *s, size_t *out_i, size_t *out_j, double *viol
         return 1;
     *out_i = Gmax_idx;
     *out_j = Gmin_idx;
+    *out_Q_i = Q_i;
     return 0;
 }
 
@@ -439,12 +441,11 @@ static km_status update_G_bar(smo *s, size_t t, double sign)
     return KM_OK;
 }
 
-/* One working-set step on the pair (i, j). */
-static km_status take_step(smo *s, size_t i, size_t j)
+/* One working-set step on the pair (i, j); Q_i is the column of i over the active positions. */
+static km_status take_step(smo *s, size_t i, size_t j, const double *Q_i)
 {
     size_t active = s->active;
-    const double *Q_i = km_qmatrix_column(&s->qm, i, active);
-    const double *Q_j = Q_i ? km_qmatrix_column(&s->qm, j, active) : NULL;
+    const double *Q_j = km_qmatrix_column(&s->qm, j, active);
     if (!Q_j)
         return s->qm.failure;
     double old_i = s->alpha[i], old_j = s->alpha[j];
@@ -624,12 +625,13 @@ km_status km_smo_solve(const km_qp *qp, const km_smo_options *options, double *a
                 refresh_quad(&s);
         }
         size_t i = 0, j = 0;
-        int optimal = select_working_set(&s, &i, &j, &violation);
+        const double *Q_i = NULL;
+        int optimal = select_working_set(&s, &i, &j, &Q_i, &violation);
         if (optimal == 1) {
             if ((st = reconstruct_gradient(&s)))
                 break;
             s.active = l;
-            optimal = select_working_set(&s, &i, &j, &violation);
+            optimal = select_working_set(&s, &i, &j, &Q_i, &violation);
             if (optimal == 1) {
                 if (s.h) {
                     km_hook_action action = call_hook(&s, options, iter, violation, 1);
@@ -662,7 +664,7 @@ km_status km_smo_solve(const km_qp *qp, const km_smo_options *options, double *a
         }
         ++iter;
         ++since_hook;
-        st = take_step(&s, i, j);
+        st = take_step(&s, i, j, Q_i);
     }
     if (st) {
         smo_free(&s);
