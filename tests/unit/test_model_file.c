@@ -1,6 +1,7 @@
 /* Model files: save/load round trips reproduce every field bit for bit and the file byte for byte;
  * truncated, corrupted, newer or inconsistent files fail with KM_EFORMAT; writes are atomic. */
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -368,8 +369,10 @@ static void test_truncation(const char *path)
     char *text = read_bytes(path, &n);
     const char *cut = "test_model_file_cut.km";
     int accepted = 0;
-    for (size_t k = 0; text && k < n; k++) {
-        write_bytes(cut, text, k);
+    write_bytes(cut, text, n);
+    int fd = open(cut, O_WRONLY);
+    for (size_t k = n; text && k-- > 0;) {
+        CHECK(ftruncate(fd, (off_t)k) == 0);
         km_model *model = NULL;
         km_status st = km_model_load(cut, &model);
         if (st != KM_EFORMAT || model) {
@@ -378,6 +381,7 @@ static void test_truncation(const char *path)
         }
         km_model_free(model);
     }
+    close(fd);
     CHECK(accepted == 0);
     write_bytes(cut, text, n / 2);
     check_format_error(cut, "truncated");
@@ -393,11 +397,12 @@ static void test_corruption(const char *path)
     const char *bad = "test_model_file_flip.km";
     int accepted = 0;
     static const unsigned char flips[] = {0x01, 0x80, 0x20};
+    write_bytes(bad, text, n);
+    int fd = open(bad, O_WRONLY);
     for (size_t k = 0; text && k < n; k++) {
         for (size_t f = 0; f < sizeof flips; f++) {
-            text[k] ^= (char)flips[f];
-            write_bytes(bad, text, n);
-            text[k] ^= (char)flips[f];
+            char flipped = (char)(text[k] ^ (char)flips[f]);
+            CHECK(pwrite(fd, &flipped, 1, (off_t)k) == 1);
             km_model *model = NULL;
             km_status st = km_model_load(bad, &model);
             if (st != KM_EFORMAT || model) {
@@ -406,7 +411,9 @@ static void test_corruption(const char *path)
             }
             km_model_free(model);
         }
+        CHECK(pwrite(fd, &text[k], 1, (off_t)k) == 1);
     }
+    close(fd);
     CHECK(accepted == 0);
     /* a digit changed in the body: syntactically fine, caught by the checksum */
     char *body = strstr(text, "\nbias ");
