@@ -236,6 +236,40 @@ int main(void)
     km_smo_result svr_again = solve_checked(&pb, gr, &opt);
     CHECK(svr_again.iterations == 0);
 
+    /* warm starts through km_svr_solve (2n variables split from coef) and km_oneclass_solve */
+    {
+        double theta = 1, coef[N], start[2 * N];
+        const double *diag[1] = {kr.diag};
+        km_kernel_access access = {N, 1, &theta, test_kernel_column, &kr, diag};
+        km_svm_solution sol = {coef, 0, 0, 0, 0};
+        CHECK_OK(km_svr_solve(&access, z, 2.0, 0.1, &opt, NULL, &sol));
+        CHECK_NEAR(sol.objective, svr.objective, 1e-9);
+        for (size_t i = 0; i < N; i++) {
+            start[i] = fmax(coef[i], 0.0);
+            start[i + N] = fmax(-coef[i], 0.0);
+        }
+        CHECK_OK(km_svr_solve(&access, z, 2.0, 0.1, &opt, start, &sol));
+        CHECK(sol.iterations == 0);
+        CHECK_NEAR(sol.objective, svr.objective, 1e-9);
+        CHECK_STATUS(km_svr_solve(&access, z, 2.0, -0.1, &opt, NULL, &sol), KM_EINVAL);
+
+        const double *diag_x[1] = {kx[0].diag};
+        km_kernel_access access_x = {N, 1, &theta, test_kernel_column, &kx[0], diag_x};
+        CHECK_OK(km_oneclass_solve(&access_x, 0.37, &opt, NULL, &sol));
+        double total = 0;
+        for (size_t i = 0; i < N; i++) {
+            CHECK(coef[i] >= 0 && coef[i] <= 1);
+            total += coef[i];
+            start[i] = coef[i];
+        }
+        CHECK_NEAR(total, 0.37 * N, 1e-10);
+        double cold_objective = sol.objective;
+        CHECK_OK(km_oneclass_solve(&access_x, 0.37, &opt, start, &sol));
+        CHECK(sol.iterations == 0);
+        CHECK_NEAR(sol.objective, cold_objective, 1e-12);
+        CHECK_STATUS(km_oneclass_solve(&access_x, 1.5, &opt, NULL, &sol), KM_EINVAL);
+    }
+
     /* one-class: sum a = nu n is kept */
     problem_oneclass(&pb, &kx[0], 0.37);
     km_smo_result oc = solve_checked(&pb, gx, &opt);
