@@ -33,19 +33,23 @@ typedef struct km_qp {
     const double *const *diag;      /* diag[m][row] = K_m(row, row) */
 } km_qp;
 
-/* What the solver tells the MKL layer after each working-set step. */
+/* What the solver tells the MKL layer. The hook is called every hook_every working-set steps (before
+ * the next step) and whenever the fixed-theta problem is solved (optimal = 1; quad is then recomputed
+ * exactly rather than updated). quad is reported for every kernel, those with theta_m = 0 included. */
 typedef struct km_smo_step {
-    long iteration;
+    long iteration;                 /* working-set steps done so far */
     double lin;                     /* -p'a */
     const double *quad;             /* quad_m = 1/2 a'Q_m a, M values */
-    double violation;               /* current maximal KKT violation (m(a) - M(a) in LIBSVM terms) */
+    double violation;               /* maximal KKT violation (m(a) - M(a) in LIBSVM terms) over the
+                                       active variables (all of them when optimal = 1) */
     int optimal;                    /* violation <= tolerance: the fixed-theta problem is solved */
     const double *alpha;            /* current a (l values) */
 } km_smo_step;
 
 typedef enum km_hook_action {
     KM_HOOK_CONTINUE = 0,           /* keep theta, go on (the solver stops by itself when optimal) */
-    KM_HOOK_THETA_CHANGED = 1,      /* theta was changed in place: rebuild the gradient and go on */
+    KM_HOOK_THETA_CHANGED = 1,      /* theta was changed in place (finite, >= 0): the gradient is
+                                       rebuilt from the per-kernel gradients, shrinking undone, go on */
     KM_HOOK_STOP = 2                /* stop now (the MKL layer is satisfied or was interrupted) */
 } km_hook_action;
 
@@ -54,7 +58,9 @@ typedef km_hook_action (*km_smo_hook_fn)(void *ctx, const km_smo_step *step, dou
 typedef struct km_smo_options {
     double tolerance;               /* stop when m(a) - M(a) <= tolerance (LIBSVM -e); default 1e-3 */
     int shrinking;                  /* default 1 */
-    size_t cache_bytes;             /* cache of Q columns; default 100 MiB */
+    size_t cache_bytes;             /* cache of Q columns, default 100 MiB (raised to two columns);
+                                       with a hook it holds the M base-kernel columns of a training
+                                       row (M n doubles per entry), which a theta change leaves valid */
     long max_iter;                  /* <= 0: LIBSVM's default max(10^7, 100 l) */
     km_smo_hook_fn hook;            /* NULL: plain SVM on the fixed combination */
     void *hook_ctx;
@@ -69,7 +75,8 @@ typedef struct km_smo_result {
     double rho;                     /* decision function sum_t y_t a_t K(row_t, x) - rho */
     double violation;               /* final maximal KKT violation */
     long iterations;
-    int converged;                  /* 0 when stopped by max_iter */
+    int converged;                  /* 0 when stopped by max_iter (a warning is logged); 1 when
+                                       optimal or stopped by the hook */
 } km_smo_result;
 
 /* alpha: in: feasible start (l values); out: solution. */
