@@ -47,7 +47,7 @@ km_status km_model_alloc(km_model **out);
 
 /* Checks the invariants prediction relies on: at least one kernel, classes and machines consistent
  * with the task (km_model_n_decision machines, class indices within labels), support-vector indices
- * strictly ascending and within the basis, a basis with one column per row. On failure returns
+ * strictly ascending and within the basis, basis rows with their test-kernel columns. On failure returns
  * `failure` with the message "PATH: ..." (path names the model file being read or written). */
 km_status km_model_check(const km_model *model, const char *path, km_status failure);
 
@@ -57,13 +57,13 @@ km_status km_model_check(const km_model *model, const char *path, km_status fail
  *   kernelmix-model 1
  *   task svc|svr|oneclass          multiclass ovo|ovr       C, epsilon, nu, tolerance (doubles)
  *   n_train N      n_classes K     labels L_1 .. L_K        n_kernels M      kernel_dimension D
- *   n_machines P   basis_rows B
+ *   n_machines P
  *   M kernel blocks: kernel m (0-based), type, gamma, gamma_mode absolute|relative, coef0, degree,
  *     features all|COUNT i_1 .. i_COUNT (1-based), norm none|mult|spherical|trace, center, file none|"NAME"
  *     (C-style escapes \\ \" \xHH), fitted, scale, mean_all, n_train N_m, col_mean none|v_1 .. v_N_m
  *   P machine blocks: machine p (0-based), theta (M values), bias, objective, iterations, converged,
  *     class_pos, class_neg, n_sv S, then S lines "INDEX COEF" (0-based basis row, ascending)
- *   basis_dim, basis_storage dense|sparse, basis_labels 0|1, basis_ids 0|1, then B lines
+ *   basis_rows B, basis_dim, basis_storage dense|sparse, basis_labels 0|1, basis_ids 0|1, then B lines
  *     "KCOL [LABEL] [ID] FEATURES" with FEATURES the basis_dim values (dense) or "i:v" pairs (sparse,
  *     1-based ascending indices)
  *   checksum crc32 XXXXXXXX        CRC-32 (IEEE 802.3) of every byte before this line, 8 lowercase hex
