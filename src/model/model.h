@@ -86,7 +86,7 @@ extern const km_name km_normalization_names[];
 extern const km_name km_gamma_mode_names[];
 /* Name of value in table, or NULL when the table has none. */
 const char *km_name_of(const km_name *table, int value);
-/* Value named name in table; 0 when it has none. */
+/* Sets *value to the value called name in table and returns 1; returns 0 when there is none. */
 int km_value_of(const km_name *table, const char *name, int *value);
 
 /* The numeric "C" locale for the calling thread while a model file is read or written, so that the
