@@ -45,7 +45,8 @@ const char *cli_args_value(cli_args *args);
 /* Reports an unknown option and sets failed. */
 void cli_args_unknown(cli_args *args);
 
-/* Number parsing with range checks; on error prints "option X: ..." and returns 0. */
+/* Number parsing with range checks; on error prints "option X: ..." and returns 0. A NULL text (a
+ * missing value, already reported by cli_args_value) returns 0 silently. */
 int cli_parse_double(const char *cmd, const char *option, const char *text, double lo, double hi, double *out);
 int cli_parse_long(const char *cmd, const char *option, const char *text, long lo, long hi, long *out);
 

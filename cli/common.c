@@ -96,11 +96,13 @@ void cli_args_unknown(cli_args *args)
 
 int cli_parse_double(const char *cmd, const char *option, const char *text, double lo, double hi, double *out)
 {
+    if (!text)
+        return 0; /* the missing value was reported by cli_args_value */
     char *end;
     errno = 0;
-    double v = text ? strtod(text, &end) : NAN;
-    if (!text || end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) {
-        cli_error(cmd, "option %s: '%s' is not a number", option, text ? text : "");
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+        cli_error(cmd, "option %s: '%s' is not a number", option, text);
         return 0;
     }
     if (v < lo || v > hi) {
@@ -113,11 +115,13 @@ int cli_parse_double(const char *cmd, const char *option, const char *text, doub
 
 int cli_parse_long(const char *cmd, const char *option, const char *text, long lo, long hi, long *out)
 {
+    if (!text)
+        return 0;
     char *end;
     errno = 0;
-    long v = text ? strtol(text, &end, 10) : 0;
-    if (!text || end == text || *end != '\0' || errno == ERANGE) {
-        cli_error(cmd, "option %s: '%s' is not an integer", option, text ? text : "");
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE) {
+        cli_error(cmd, "option %s: '%s' is not an integer", option, text);
         return 0;
     }
     if (v < lo || v > hi) {

@@ -7,6 +7,9 @@ DATA="$ROOT/examples/data"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kmtest.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 FAILURES=0
+# Debian's interpreter: numpy and scikit-learn come from Debian packages, not from another python3 on PATH
+PYTHON=/usr/bin/python3
+[ -x "$PYTHON" ] || PYTHON=python3
 
 fail() {
     echo "FAIL: $*" >&2
@@ -38,12 +41,12 @@ expect_one_line_error() {
 
 # near A B RELTOL: |A - B| <= RELTOL * max(1, |B|)
 near() {
-    python3 -c "import sys; a,b,t=map(float,sys.argv[1:]); sys.exit(0 if abs(a-b) <= t*max(1.0,abs(b)) else 1)" "$1" "$2" "$3"
+    "$PYTHON" -c "import sys; a,b,t=map(float,sys.argv[1:]); sys.exit(0 if abs(a-b) <= t*max(1.0,abs(b)) else 1)" "$1" "$2" "$3"
 }
 
 # json_get FILE EXPRESSION: evaluates a Python expression on the parsed JSON 'j'.
 json_get() {
-    python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
+    "$PYTHON" -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
 }
 
 need() {

@@ -7,7 +7,7 @@ need svm-train
 need svm-predict
 
 SKLEARN_DATA=/usr/lib/python3/dist-packages/sklearn/datasets/data
-python3 - "$WORK" "$SKLEARN_DATA" <<'PY'
+"$PYTHON" - "$WORK" "$SKLEARN_DATA" <<'PY'
 import sys, numpy as np
 work, skdata = sys.argv[1], sys.argv[2]
 def write(path, X, y):
@@ -52,7 +52,7 @@ compare() {
     expect_status 0 "$KM" info --json "$WORK/$name.model" || return
     json_get "$WORK/out" "'\n'.join(repr(m['objective']) for m in j['machines'])" >"$WORK/$name.obj"
     sed -n 's/^obj = \([-0-9.e+]*\),.*/\1/p' "$WORK/$name.libsvm.out" >"$WORK/$name.libsvm.obj"
-    python3 - "$name" "$WORK/$name.obj" "$WORK/$name.libsvm.obj" "$WORK/$name.pred" "$WORK/$name.libsvm.pred" <<'PY' ||
+    "$PYTHON" - "$name" "$WORK/$name.obj" "$WORK/$name.libsvm.obj" "$WORK/$name.pred" "$WORK/$name.libsvm.pred" <<'PY' ||
 import sys
 name, ours, theirs, pred, lpred = sys.argv[1:]
 a = [float(v) for v in open(ours).read().split()]

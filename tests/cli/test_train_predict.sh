@@ -13,7 +13,7 @@ if expect_status 0 "$KM" predict "$WORK/test" "$WORK/model" "$WORK/pred"; then
     [ "$(wc -l <"$WORK/pred")" -eq 70 ] || fail "expected 70 predictions"
     acc=$(sed -n 's/^Accuracy = \([0-9.]*\)% (\([0-9]*\)\/70) (classification)$/\1/p' "$WORK/out")
     [ -n "$acc" ] || fail "no accuracy line: $(cat "$WORK/out")"
-    [ -n "$acc" ] && python3 -c "import sys; sys.exit(0 if float('$acc') >= 75 else 1)" || fail "accuracy $acc% below 75%"
+    [ -n "$acc" ] && "$PYTHON" -c "import sys; sys.exit(0 if float('$acc') >= 75 else 1)" || fail "accuracy $acc% below 75%"
     # the accuracy printed is the share of predictions equal to the labels
     correct=$(paste -d' ' "$WORK/pred" "$WORK/test" | awk '{ if ($1 == $2) c++ } END { print c + 0 }')
     grep -q "($correct/70)" "$WORK/out" || fail "printed accuracy does not match the written predictions ($correct/70)"
@@ -36,7 +36,7 @@ fi
 # cross-validation
 if expect_status 0 "$KM" train -v 5 --seed 3 "$DATA/heart_scale"; then
     cv=$(sed -n 's/^Cross Validation Accuracy = \([0-9.]*\)%$/\1/p' "$WORK/out")
-    [ -n "$cv" ] && python3 -c "import sys; sys.exit(0 if float('$cv') >= 75 else 1)" || fail "cv accuracy '$cv'"
+    [ -n "$cv" ] && "$PYTHON" -c "import sys; sys.exit(0 if float('$cv') >= 75 else 1)" || fail "cv accuracy '$cv'"
 fi
 
 # multiclass from scikit-learn's packaged iris CSV (first line: counts and class names)
@@ -45,7 +45,7 @@ if [ -f "$IRIS" ]; then
     for scheme in ovo ovr; do
         if expect_status 0 "$KM" train -v 5 --multiclass $scheme --kernel linear "$IRIS"; then
             cv=$(sed -n 's/^Cross Validation Accuracy = \([0-9.]*\)%$/\1/p' "$WORK/out")
-            [ -n "$cv" ] && python3 -c "import sys; sys.exit(0 if float('$cv') >= 90 else 1)" || fail "iris $scheme cv '$cv'"
+            [ -n "$cv" ] && "$PYTHON" -c "import sys; sys.exit(0 if float('$cv') >= 90 else 1)" || fail "iris $scheme cv '$cv'"
         fi
     done
     if expect_status 0 "$KM" train --multiclass ovr --kernel linear "$IRIS" "$WORK/iris.model"; then
