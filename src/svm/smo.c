@@ -612,11 +612,11 @@ km_status km_smo_solve(const km_qp *qp, const km_smo_options *options, double *a
     long hook_every = options->hook_every > 0 ? options->hook_every : 1;
     size_t shrink_period = l < 1000 ? l : 1000;
     size_t counter = shrink_period + 1;
-    long iter = 0, since_hook = 0;
+    long iter = 0, since_hook = 0, theta_changes = 0;   /* theta changes count against max_iter too */
     int converged = 0, stopped = 0;
     double violation = INFINITY;
 
-    while (iter < max_iter && !st) {
+    while (iter + theta_changes < max_iter && !st) {
         if (--counter == 0) {
             counter = shrink_period;
             if (options->shrinking && (st = do_shrinking(&s)))
@@ -637,6 +637,7 @@ km_status km_smo_solve(const km_qp *qp, const km_smo_options *options, double *a
                     km_hook_action action = call_hook(&s, options, iter, violation, 1);
                     since_hook = 0;
                     if (action == KM_HOOK_THETA_CHANGED) {
+                        theta_changes++;
                         st = hook_theta_changed(&s);
                         continue;
                     }
@@ -658,6 +659,7 @@ km_status km_smo_solve(const km_qp *qp, const km_smo_options *options, double *a
                 break;
             }
             if (action == KM_HOOK_THETA_CHANGED) {
+                theta_changes++;
                 st = hook_theta_changed(&s);
                 continue;
             }

@@ -61,7 +61,7 @@ typedef struct km_smo_options {
     size_t cache_bytes;             /* cache of Q columns, default 100 MiB (raised to two columns);
                                        with a hook it holds the M base-kernel columns of a training
                                        row (M n doubles per entry), which a theta change leaves valid */
-    long max_iter;                  /* <= 0: LIBSVM's default max(10^7, 100 l) */
+    long max_iter;                  /* steps plus hook theta changes; <= 0: LIBSVM's max(10^7, 100 l) */
     km_smo_hook_fn hook;            /* NULL: plain SVM on the fixed combination */
     void *hook_ctx;
     int hook_every;                 /* call the hook every this many steps (default 1) */

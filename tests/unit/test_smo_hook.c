@@ -15,7 +15,7 @@ typedef struct hook_state {
     long calls, optimal_calls;
     double worst_quad, worst_lin;
     long change_at;              /* call at which theta is set to new_theta (0: never) */
-    int change_at_optimum;       /* set new_theta at the first optimal call instead */
+    int change_at_optimum;       /* set new_theta at the first optimal call (2: at every one) */
     const double *new_theta;
     long stop_at;                /* call answered with KM_HOOK_STOP (0: never) */
     double *last_alpha;          /* a at the last call */
@@ -50,7 +50,7 @@ static km_hook_action recording_hook(void *ctx, const km_smo_step *step, double 
     if (step->optimal) {
         hs->optimal_calls++;
         CHECK(step->violation >= 0);
-        if (hs->change_at_optimum && hs->optimal_calls == 1) {
+        if (hs->change_at_optimum == 2 || (hs->change_at_optimum && hs->optimal_calls == 1)) {
             memcpy(theta, hs->new_theta, M * sizeof *theta);
             return KM_HOOK_THETA_CHANGED;
         }
@@ -223,6 +223,23 @@ int main(void)
         CHECK(res.iterations == 10);
         CHECK(memcmp(alpha, last_alpha, sizeof alpha) == 0);
         CHECK(res.violation > opt.tolerance);
+    }
+
+    /* a hook that changes theta at every optimum without end is stopped by the iteration limit */
+    {
+        double theta[M] = {1.0, 1.0, 1.0};
+        double p[N];
+        for (size_t i = 0; i < N; i++)
+            p[i] = -1;
+        hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 2, final_theta, 0, last_alpha, 0};
+        opt.hook_ctx = &hs;
+        opt.max_iter = 1000;
+        km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx};
+        km_svm_solution sol = {coef, 0, 0, 0, 0};
+        CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, NULL, &sol));
+        CHECK(!sol.converged);
+        CHECK(hs.optimal_calls > 1 && hs.optimal_calls + sol.iterations == 1000);
+        opt.max_iter = 0;
     }
 
     for (int m = 0; m < M; m++) {
