@@ -1,5 +1,6 @@
 /* Shared pieces of the kernelmix subcommands: argument scanning, number parsing, messages, exit
- * codes, input reading and atomic output files. */
+ * codes and input reading. Output files are written with core/atomic_file.h, so that they appear
+ * under their final name only when complete. */
 #ifndef KM_CLI_CLI_H
 #define KM_CLI_CLI_H
 
@@ -57,19 +58,6 @@ int cli_parse_format(const char *cmd, const char *text, cli_format *out);
  * precomputed != 0). label_column uses the CSV convention of km_csv_options. */
 km_status cli_read_data(const char *path, cli_format format, int label_column, int precomputed, km_dataset **out);
 
-/* An output text file that appears under its final name only when complete. */
-typedef struct cli_output {
-    const char *cmd;
-    FILE *file;
-    char *path;
-    char *temp_path;
-} cli_output;
-/* Errors are reported with cli_error. */
-km_status cli_output_open(cli_output *out, const char *cmd, const char *path);
-/* Flushes, syncs and renames into place; on failure removes the temporary file. */
-km_status cli_output_commit(cli_output *out);
-/* Removes the temporary file (after an error). */
-void cli_output_abort(cli_output *out);
 
 /* Log callback printing warnings and errors to stderr, and information to stdout when verbose. */
 typedef struct cli_log {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/atomic_file.h"
 
 static const char *const CMD = "kernel";
 
@@ -176,20 +177,20 @@ static char *output_name(const char *output, size_t m, size_t M)
 
 static km_status write_text(const char *path, const km_matrix *K, const km_dataset *rows)
 {
-    cli_output out;
-    km_status st = cli_output_open(&out, CMD, path);
+    km_atomic_file out;
+    km_status st = km_atomic_open(&out, path, "kernel matrix");
     if (st)
         return st;
     const double *labels = km_dataset_labels(rows);
     for (size_t i = 0; i < K->rows; i++) {
         char label[64];
         cli_format_value(label, sizeof label, labels ? labels[i] : 0.0);
-        fprintf(out.file, "%s 0:%zu", label, i + 1);
+        fprintf(out.stream, "%s 0:%zu", label, i + 1);
         for (size_t j = 0; j < K->cols; j++)
-            fprintf(out.file, " %zu:%.17g", j + 1, K->data[i * K->cols + j]);
-        fputc('\n', out.file);
+            fprintf(out.stream, " %zu:%.17g", j + 1, K->data[i * K->cols + j]);
+        fputc('\n', out.stream);
     }
-    return cli_output_commit(&out);
+    return km_atomic_commit(&out);
 }
 
 static int compute(const kernel_options *o, const km_kernel_set *set, const km_dataset *train)

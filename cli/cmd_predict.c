@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/atomic_file.h"
 
 static const char *const CMD = "predict";
 
@@ -164,20 +165,20 @@ static void report(const km_model *model, const km_dataset *test, const double *
 static km_status write_predictions(const predict_options *o, const km_model *model, size_t n,
                                    const double *predicted, const double *decision)
 {
-    cli_output out;
-    km_status st = cli_output_open(&out, CMD, o->output_path);
+    km_atomic_file out;
+    km_status st = km_atomic_open(&out, o->output_path, "predictions");
     if (st)
         return st;
     size_t nd = km_model_n_decision(model);
     for (size_t i = 0; i < n; i++) {
         char value[64];
         cli_format_value(value, sizeof value, predicted[i]);
-        fputs(value, out.file);
+        fputs(value, out.stream);
         for (size_t k = 0; o->decision_values && k < nd; k++)
-            fprintf(out.file, " %.17g", decision[i * nd + k]);
-        fputc('\n', out.file);
+            fprintf(out.stream, " %.17g", decision[i * nd + k]);
+        fputc('\n', out.stream);
     }
-    return cli_output_commit(&out);
+    return km_atomic_commit(&out);
 }
 
 static int run(const predict_options *o)
@@ -217,7 +218,7 @@ static int run(const predict_options *o)
         goto done;
     }
     if ((st = write_predictions(o, model, n, predicted, decision))) {
-        rc = st == KM_EIO ? CLI_USAGE : CLI_FAILURE;
+        rc = cli_fail(CMD, st);
         goto done;
     }
     if (!o->quiet && km_dataset_labels(test))

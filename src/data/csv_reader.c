@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/locale.h"
 #include "data/dataset.h"
 #include "data/readers.h"
 #include "data/text_input.h"
@@ -258,7 +259,7 @@ static km_status read_rows(km_line_reader *in, char *first_line, field_list *fie
     }
 }
 
-km_status km_read_csv_stream(FILE *stream, const char *name, const km_csv_options *options, km_dataset **out)
+static km_status read_csv(FILE *stream, const char *name, const km_csv_options *options, km_dataset **out)
 {
     *out = NULL;
     km_csv_options defaults = km_csv_options_default();
@@ -296,6 +297,17 @@ km_status km_read_csv_stream(FILE *stream, const char *name, const km_csv_option
     free(rows.labels);
     free(fields.items);
     km_line_reader_free(&in);
+    return st;
+}
+
+km_status km_read_csv_stream(FILE *stream, const char *name, const km_csv_options *options, km_dataset **out)
+{
+    km_numeric_locale locale;
+    km_status st = km_numeric_locale_enter(&locale);
+    if (st)
+        return st;
+    st = read_csv(stream, name, options, out);
+    km_numeric_locale_leave(&locale);
     return st;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/locale.h"
 #include "data/dataset.h"
 #include "data/readers.h"
 #include "data/text_input.h"
@@ -273,7 +274,7 @@ static km_status build_dataset(libsvm_rows *rows, const char *name, km_dataset *
     return KM_OK;
 }
 
-km_status km_read_libsvm_stream(FILE *stream, const char *name, unsigned flags, km_dataset **out)
+static km_status read_libsvm(FILE *stream, const char *name, unsigned flags, km_dataset **out)
 {
     *out = NULL;
     if (flags & ~KM_READ_PRECOMPUTED)
@@ -293,6 +294,17 @@ km_status km_read_libsvm_stream(FILE *stream, const char *name, unsigned flags, 
         st = build_dataset(&rows, name, out);
     km_line_reader_free(&in);
     rows_free(&rows);
+    return st;
+}
+
+km_status km_read_libsvm_stream(FILE *stream, const char *name, unsigned flags, km_dataset **out)
+{
+    km_numeric_locale locale;
+    km_status st = km_numeric_locale_enter(&locale);
+    if (st)
+        return st;
+    st = read_libsvm(stream, name, flags, out);
+    km_numeric_locale_leave(&locale);
     return st;
 }
 

@@ -3,8 +3,9 @@
  * value, zeros included, as LIBSVM requires. Written atomically. */
 #include <math.h>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
-#include "data/atomic_file.h"
+#include "core/locale.h"
 #include "data/dataset.h"
 
 /* Integral values (labels, ids) print as integers, everything else with 17 significant digits. */
@@ -71,10 +72,16 @@ km_status km_dataset_write_libsvm(const km_dataset *data, const char *path)
     if (st)
         return st;
     km_atomic_file file;
-    st = km_atomic_open(&file, path);
+    st = km_atomic_open(&file, path, "data");
     if (st)
         return st;
+    km_numeric_locale locale;
+    if ((st = km_numeric_locale_enter(&locale))) {
+        km_atomic_abort(&file);
+        return st;
+    }
     for (size_t i = 0; i < data->n && !ferror(file.stream); i++)
         write_row(file.stream, data, i);
+    km_numeric_locale_leave(&locale);
     return km_atomic_commit(&file);
 }

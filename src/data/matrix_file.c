@@ -10,8 +10,9 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
-#include "data/atomic_file.h"
+#include "core/locale.h"
 #include "data/dataset.h"
 #include "data/readers.h"
 #include "data/text_input.h"
@@ -153,7 +154,7 @@ static km_status read_text(FILE *stream, const char *name, km_matrix **out)
     return KM_OK;
 }
 
-km_status km_matrix_read_stream(FILE *stream, const char *name, km_matrix **out)
+static km_status read_matrix(FILE *stream, const char *name, km_matrix **out)
 {
     *out = NULL;
     unsigned char magic[MAGIC_BYTES];
@@ -167,6 +168,17 @@ km_status km_matrix_read_stream(FILE *stream, const char *name, km_matrix **out)
     if (fseeko(stream, 0, SEEK_SET) != 0)
         return km_error(KM_EIO, "%s: cannot rewind: %s", name, strerror(errno));
     return read_text(stream, name, out);
+}
+
+km_status km_matrix_read_stream(FILE *stream, const char *name, km_matrix **out)
+{
+    km_numeric_locale locale;
+    km_status st = km_numeric_locale_enter(&locale);
+    if (st)
+        return st;
+    st = read_matrix(stream, name, out);
+    km_numeric_locale_leave(&locale);
+    return st;
 }
 
 km_status km_matrix_read(const char *path, km_matrix **out)
@@ -204,7 +216,7 @@ km_status km_matrix_write(const km_matrix *matrix, const char *path, km_dtype dt
     if (st)
         return st;
     km_atomic_file file;
-    if ((st = km_atomic_open(&file, path)))
+    if ((st = km_atomic_open(&file, path, "kernel matrix")))
         return st;
     unsigned char header[HEADER_BYTES];
     memcpy(header, MAGIC, MAGIC_BYTES);

@@ -89,36 +89,10 @@ const char *km_name_of(const km_name *table, int value);
 /* Sets *value to the value called name in table and returns 1; returns 0 when there is none. */
 int km_value_of(const km_name *table, const char *name, int *value);
 
-/* The numeric "C" locale for the calling thread while a model file is read or written, so that the
- * decimal point is '.' whatever locale the application set. */
-typedef struct km_numeric_locale {
-    locale_t c_locale;
-    locale_t previous;
-} km_numeric_locale;
-km_status km_numeric_locale_enter(km_numeric_locale *locale);
-void km_numeric_locale_leave(km_numeric_locale *locale);
 
 /* CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320) of n bytes, continuing from crc
  * (0 to start): km_crc32(km_crc32(0, a, n), b, m) is the CRC of a followed by b. */
 uint32_t km_crc32(uint32_t crc, const void *data, size_t n);
 
-/* A file replaced atomically: written to a temporary file in the destination's directory, then
- * flushed, synced and renamed over the destination. */
-typedef struct km_replacement {
-    FILE *stream;           /* where to write */
-    char *path;             /* destination */
-    char *temp_path;        /* the temporary file */
-    const char *what;       /* for messages: "PATH: cannot write WHAT: reason" */
-    int error;              /* errno of the first failed write, 0 if none */
-} km_replacement;
-/* Creates the temporary file (KM_EIO when the directory is missing or not writable). */
-km_status km_replacement_open(km_replacement *file, const char *path, const char *what);
-/* Writes n bytes; a failure is remembered and reported by km_replacement_commit. */
-void km_replacement_write(km_replacement *file, const void *data, size_t n);
-/* Flushes, syncs, renames over the destination and syncs the directory; on failure removes the
- * temporary file and leaves the destination untouched. Releases the file either way. */
-km_status km_replacement_commit(km_replacement *file);
-/* Closes and removes the temporary file; the destination is untouched. errno is preserved. */
-void km_replacement_abort(km_replacement *file);
 
 #endif

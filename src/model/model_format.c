@@ -1,5 +1,4 @@
-/* What the model writer and reader share: the names of enumerations in model files and the numeric
- * locale they run under. */
+/* What the model writer and reader share: the names of enumerations in model files. */
 #include "model/model.h"
 
 #include <string.h>
@@ -39,19 +38,4 @@ int km_value_of(const km_name *table, const char *name, int *value)
             return 1;
         }
     return 0;
-}
-
-km_status km_numeric_locale_enter(km_numeric_locale *locale)
-{
-    locale->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-    if (!locale->c_locale)
-        return km_error_nomem("the C numeric locale");
-    locale->previous = uselocale(locale->c_locale);
-    return KM_OK;
-}
-
-void km_numeric_locale_leave(km_numeric_locale *locale)
-{
-    uselocale(locale->previous);
-    freelocale(locale->c_locale);
 }

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/locale.h"
 #include "data/dataset.h"
 #include "model/model.h"
 

@@ -3,12 +3,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/locale.h"
 #include "data/dataset.h"
 #include "model/model.h"
 
 typedef struct writer {
-    km_replacement file;
+    km_atomic_file file;
     uint32_t crc;           /* CRC-32 of everything written so far */
     const char *path;
     km_status st;           /* first failure that is not a write error (non-finite value, unknown name) */
@@ -19,7 +21,7 @@ static void put_bytes(writer *w, const char *text, size_t n)
     if (w->st)
         return;
     w->crc = km_crc32(w->crc, text, n);
-    km_replacement_write(&w->file, text, n);
+    km_atomic_write(&w->file, text, n);
 }
 
 static void put_text(writer *w, const char *text) { put_bytes(w, text, strlen(text)); }
@@ -235,7 +237,7 @@ static void write_model(writer *w, const km_model *model)
     char checksum[40];
     int len = snprintf(checksum, sizeof checksum, "checksum crc32 %08lx\n", (unsigned long)w->crc);
     if (!w->st)
-        km_replacement_write(&w->file, checksum, (size_t)len);
+        km_atomic_write(&w->file, checksum, (size_t)len);
 }
 
 km_status km_model_save(const km_model *model, const char *path)
@@ -247,14 +249,14 @@ km_status km_model_save(const km_model *model, const char *path)
     if ((st = km_numeric_locale_enter(&locale)))
         return st;
     writer w = {.path = path};
-    st = km_replacement_open(&w.file, path, "model");
+    st = km_atomic_open(&w.file, path, "model");
     if (!st) {
         write_model(&w, model);
         if (w.st) {
-            km_replacement_abort(&w.file);
+            km_atomic_abort(&w.file);
             st = w.st;
         } else {
-            st = km_replacement_commit(&w.file);
+            st = km_atomic_commit(&w.file);
         }
     }
     km_numeric_locale_leave(&locale);

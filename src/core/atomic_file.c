@@ -1,6 +1,6 @@
 /* Atomic replacement of a file: temporary file in the same directory, fflush + fsync, rename over the
  * destination, fsync of the directory. A reader sees the old file or the complete new one. */
-#include "model/model.h"
+#include "core/atomic_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,12 +39,12 @@ static mode_t destination_mode(const char *path)
     return new_file_mode();
 }
 
-static km_status write_error(const km_replacement *file, int error)
+static km_status write_error(const km_atomic_file *file, int error)
 {
     return km_error(KM_EIO, "%s: cannot write %s: %s", file->path, file->what, strerror(error));
 }
 
-static void release(km_replacement *file)
+static void release(km_atomic_file *file)
 {
     free(file->path);
     free(file->temp_path);
@@ -52,7 +52,7 @@ static void release(km_replacement *file)
     file->path = file->temp_path = NULL;
 }
 
-km_status km_replacement_open(km_replacement *file, const char *path, const char *what)
+km_status km_atomic_open(km_atomic_file *file, const char *path, const char *what)
 {
     static const char suffix[] = ".XXXXXX";
     memset(file, 0, sizeof *file);
@@ -83,7 +83,7 @@ km_status km_replacement_open(km_replacement *file, const char *path, const char
     return KM_OK;
 }
 
-void km_replacement_write(km_replacement *file, const void *data, size_t n)
+void km_atomic_write(km_atomic_file *file, const void *data, size_t n)
 {
     if (file->error)
         return;
@@ -92,7 +92,7 @@ void km_replacement_write(km_replacement *file, const void *data, size_t n)
         file->error = errno ? errno : EIO;
 }
 
-void km_replacement_abort(km_replacement *file)
+void km_atomic_abort(km_atomic_file *file)
 {
     int saved = errno;
     if (file->stream)
@@ -120,19 +120,19 @@ static int sync_directory(const char *path)
     return error;
 }
 
-km_status km_replacement_commit(km_replacement *file)
+km_status km_atomic_commit(km_atomic_file *file)
 {
     errno = 0;
     if (file->error || fflush(file->stream) != 0 || ferror(file->stream) || fsync(fileno(file->stream)) != 0) {
         km_status st = write_error(file, file->error ? file->error : errno ? errno : EIO);
-        km_replacement_abort(file);
+        km_atomic_abort(file);
         return st;
     }
     FILE *stream = file->stream;
     file->stream = NULL;
     if (fclose(stream) != 0 || rename(file->temp_path, file->path) != 0) {
         km_status st = write_error(file, errno);
-        km_replacement_abort(file);
+        km_atomic_abort(file);
         return st;
     }
     int error = sync_directory(file->path);
