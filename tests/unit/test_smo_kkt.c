@@ -1,6 +1,7 @@
 /* km_smo_solve on C-SVC, epsilon-SVR (2n variables on n rows) and one-class problems: KKT conditions of
  * the returned point recomputed from scratch, equality constraint and bounds, warm starts, shrinking on
- * and off, a cache too small for the problem, several fixed kernels, limits and input errors. */
+ * and off, a cache too small for the problem, duplicated rows (zero-curvature pairs), several fixed kernels,
+ * limits and input errors. */
 #include "check.h"
 #include "core/error.h"
 #include "test_svm_support.h"
@@ -209,6 +210,38 @@ int main(void)
         memset(one_class, 1, sizeof one_class);
         CHECK_STATUS(km_svc_solve(&access, one_class, 1.0, 1.0, 1.0, &opt, NULL, &sol), KM_EINVAL);
         CHECK_STATUS(km_svc_solve(&access, y, -1.0, 1.0, 1.0, &opt, NULL, &sol), KM_EINVAL);
+    }
+
+    /* duplicated rows (a singular Q: pairs with zero curvature take LIBSVM's tau step) */
+    {
+        static double Xdup[N * D];
+        memcpy(Xdup, X, N / 2 * D * sizeof *X);
+        memcpy(Xdup + N / 2 * D, X, N / 2 * D * sizeof *X);
+        double labels_dup[N];
+        for (size_t i = 0; i < N; i++)
+            labels_dup[i] = labels[i % (N / 2)];
+        test_kernel kd;
+        test_kernel_init(&kd, Xdup, N, D, 0, 0.0);
+        double *gd[1] = {test_gram(&kd)};
+        problem_svc(&pb, &kd, labels_dup, 0.8, 0.8);
+        km_smo_result dup = solve_checked(&pb, gd, &opt);
+        opt.shrinking = 0;
+        problem_svc(&pb, &kd, labels_dup, 0.8, 0.8);
+        km_smo_result dup_plain = solve_checked(&pb, gd, &opt);
+        opt.shrinking = 1;
+        CHECK_NEAR(dup_plain.objective, dup.objective, 1e-6);
+        /* the same machine as the undoubled problem with twice the C */
+        test_kernel kh;
+        test_kernel_init(&kh, X, N / 2, D, 0, 0.0);
+        double *gh[1] = {test_gram(&kh)};
+        problem_svc(&pb2, &kh, labels, 1.6, 1.6);
+        pb2.qp.n_vars = pb2.qp.n_rows = N / 2;
+        km_smo_result half = solve_checked(&pb2, gh, &opt);
+        CHECK_NEAR(dup.objective, half.objective, 1e-7);
+        free(gd[0]);
+        free(gh[0]);
+        free(kd.diag);
+        free(kh.diag);
     }
 
     /* several fixed kernels, one of weight 0: same as the weighted sum computed by hand */
