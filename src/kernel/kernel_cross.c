@@ -14,6 +14,9 @@
 #include "kernel/normalization.h"
 #include "kernel/provider.h"
 
+/* Blocks with at least this many operations are computed by several threads. */
+#define KM_PARALLEL_MIN_WORK ((size_t)1 << 16)
+
 typedef struct cross_request {
     const km_dataset *a, *b;
     const size_t *arows, *brows;     /* never NULL here */
@@ -100,6 +103,9 @@ static void feature_kernel_block(const km_kernel *k, const km_view *va, const km
 {
     size_t na = va->n, nb = vb->n;
     if (km_kernel_uses_dot(k->type)) {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (na * nb > KM_PARALLEL_MIN_WORK)
+#endif
         for (size_t t = 0; t < na; t++)
             km_kernel_from_dots(k, dots + t * nb, vb->sqnorm, NULL, va->sqnorm[t], nb, block + t * nb);
         for (size_t t = 0; t < na; t++)
@@ -109,7 +115,7 @@ static void feature_kernel_block(const km_kernel *k, const km_view *va, const km
         return;
     }
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 8) if (na * nb > 4096)
+#pragma omp parallel for schedule(dynamic, 8) if (na * nb * (va->dim + 1) > KM_PARALLEL_MIN_WORK)
 #endif
     for (size_t t = 0; t < na; t++) {
         km_view_row x = km_view_get_row(va, t);

@@ -6,9 +6,6 @@
 
 #include "core/error.h"
 
-/* Columns longer than this are transformed in parallel. */
-#define KM_PARALLEL_MIN_VALUES 4096
-
 int km_kernel_uses_dot(km_kernel_type type)
 {
     return type == KM_KERNEL_LINEAR || type == KM_KERNEL_POLY || type == KM_KERNEL_RBF || type == KM_KERNEL_SIGMOID;
@@ -64,25 +61,16 @@ void km_kernel_from_dots(const km_kernel *kernel, const double *dot, const doubl
     double gamma = kernel->gamma, coef0 = kernel->coef0, degree = kernel->degree;
     switch (kernel->type) {
     case KM_KERNEL_RBF:
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (count > KM_PARALLEL_MIN_VALUES)
-#endif
         for (size_t k = 0; k < count; k++) {
             double d2 = sqnorm[rows ? rows[k] : k] + sq_i - 2.0 * dot[k];
             out[k] = exp(-gamma * (d2 > 0 ? d2 : 0.0));
         }
         break;
     case KM_KERNEL_POLY:
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (count > KM_PARALLEL_MIN_VALUES)
-#endif
         for (size_t k = 0; k < count; k++)
             out[k] = power(gamma * dot[k] + coef0, degree);
         break;
     case KM_KERNEL_SIGMOID:
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (count > KM_PARALLEL_MIN_VALUES)
-#endif
         for (size_t k = 0; k < count; k++)
             out[k] = tanh(gamma * dot[k] + coef0);
         break;

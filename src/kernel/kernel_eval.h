@@ -11,7 +11,7 @@
 /* k(x, x') from <x,x'> and the squared norms of x and x'. */
 double km_kernel_from_dot(const km_kernel *kernel, double dot, double sq_a, double sq_b);
 /* out[k] = k(x_{rows[k]}, x_i) from dot[k] = <x_{rows[k]}, x_i>, sqnorm[rows[k]] and sq_i
- * (rows NULL: identity). out may equal dot. Parallel over long columns. */
+ * (rows NULL: identity). out may equal dot. Serial: callers parallelize over blocks of rows. */
 void km_kernel_from_dots(const km_kernel *kernel, const double *dot, const double *sqnorm, const size_t *rows,
                          double sq_i, size_t count, double *out);
 /* chi2 or histint between two rows (features >= 0). */

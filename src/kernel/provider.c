@@ -22,6 +22,9 @@
 #define NONE ((size_t)-1)
 /* Rows per block of the fitting pass over the whole training matrix. */
 #define KM_FIT_BLOCK_VALUES ((size_t)1 << 22)
+/* Pairwise-kernel columns with at least this many feature operations are computed by several threads
+ * (below it, starting threads costs more than it saves, and idle threads compete with BLAS). */
+#define KM_PARALLEL_MIN_WORK ((size_t)1 << 20)
 /* Relative tolerance of the symmetry check of precomputed matrices. */
 #define KM_SYMMETRY_TOLERANCE 1e-8
 
@@ -268,7 +271,7 @@ static void pair_values(const km_kernel *k, const km_view *v, size_t i, const si
 {
     km_view_row xi = km_view_get_row(v, i);
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nrows > 256)
+#pragma omp parallel for schedule(static) if (nrows * (v->dim + 1) > KM_PARALLEL_MIN_WORK)
 #endif
     for (size_t r = 0; r < nrows; r++)
         out[r] = km_kernel_pair(k, km_view_get_row(v, rows ? rows[r] : r), xi);
@@ -470,8 +473,8 @@ static km_status raw_statistics(km_provider *p, double *const *diag, double *con
     }
     /* dot-product kernels: one pass over the dot products of each view, in blocks of rows */
     size_t block = KM_FIT_BLOCK_VALUES / n ? KM_FIT_BLOCK_VALUES / n : 1;
-    double *dots = NULL, *values = malloc(n * sizeof *values);
-    km_status st = values ? KM_OK : km_error_nomem("the normalization pass");
+    double *dots = NULL, *values = NULL;
+    km_status st = KM_OK;
     for (size_t v = 0; !st && v < p->n_views; v++) {
         const provider_view *view = &p->views[v];
         int needed = 0;
@@ -479,6 +482,10 @@ static km_status raw_statistics(km_provider *p, double *const *diag, double *con
             needed |= sums[view->dot_kernels[t]] != NULL;
         if (!needed)
             continue;
+        if (!values && !(values = malloc(block * n * sizeof *values))) {
+            st = km_error_nomem("the normalization pass");
+            break;
+        }
         if (!view->gram && !dots && !(dots = malloc(block * n * sizeof *dots))) {
             st = km_error_nomem("the normalization pass");
             break;
@@ -492,12 +499,16 @@ static km_status raw_statistics(km_provider *p, double *const *diag, double *con
                 size_t m = view->dot_kernels[t];
                 if (!sums[m])
                     continue;
+                const km_kernel *k = &p->fitted->kernels[m];
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
                 for (size_t r = 0; r < len; r++) {
-                    km_kernel_from_dots(&p->fitted->kernels[m], d + r * n, view->view.sqnorm, NULL,
-                                        view->view.sqnorm[r0 + r], n, values);
+                    double *row = values + r * n;
+                    km_kernel_from_dots(k, d + r * n, view->view.sqnorm, NULL, view->view.sqnorm[r0 + r], n, row);
                     double s = 0.0;
                     for (size_t j = 0; j < n; j++)
-                        s += values[j];
+                        s += row[j];
                     sums[m][r0 + r] = s;
                 }
             }
