@@ -195,7 +195,7 @@ typedef struct km_params {
     const double *class_weights;
     /* fixed kernel weights d_m of the combination sum_m d_m k_m (M values, >= 0); NULL: uniform 1 */
     const double *kernel_weights;
-    long max_iter;               /* SMO iteration limit, <= 0: none */
+    long max_iter;               /* SMO iteration limit; <= 0: LIBSVM's default max(10^7, 100 n) */
     uint64_t seed;               /* randomness (fold assignment, subsampling); same seed, same result */
     km_log_fn log;               /* NULL: silent */
     void *log_user;
