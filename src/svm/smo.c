@@ -170,13 +170,16 @@ static km_status hook_theta_changed(smo *s)
     return KM_OK;
 }
 
+static double calculate_rho(const smo *s);
+
 static km_hook_action call_hook(smo *s, const km_smo_options *options, long iter, double violation, int optimal)
 {
     if (optimal)
         refresh_quad(s);
     for (size_t t = 0; t < s->l; t++)
         s->alpha_out[s->active_set[t]] = s->alpha[t];
-    km_smo_step step = {iter, s->lin, s->quad, violation, optimal, s->alpha_out};
+    km_smo_step step = {iter, s->lin, s->quad, violation, optimal, s->alpha_out, s->h,
+                        optimal ? calculate_rho(s) : NAN};
     return options->hook(options->hook_ctx, &step, s->qp->theta);
 }
 

@@ -44,6 +44,10 @@ typedef struct km_smo_step {
                                        active variables (all of them when optimal = 1) */
     int optimal;                    /* violation <= tolerance: the fixed-theta problem is solved */
     const double *alpha;            /* current a (l values) */
+    const double *kernel_products;  /* h_m = K_m c over the training rows (c_r = sum of y_t a_t over the
+                                       variables t on row r), kernel m at [m n_rows, (m+1) n_rows) */
+    double rho;                     /* when optimal = 1: rho of the current point (as in the result);
+                                       NAN otherwise */
 } km_smo_step;
 
 typedef enum km_hook_action {
