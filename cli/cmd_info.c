@@ -30,6 +30,27 @@ static const char *task_name(km_task task)
     return "unknown";
 }
 
+static const char *mkl_method_name(km_mkl_method method)
+{
+    switch (method) {
+    case KM_MKL_FIXED: return "fixed";
+    case KM_MKL_LP: return "lp";
+    case KM_MKL_ELASTICNET: return "elasticnet";
+    }
+    return "unknown";
+}
+
+static const char *mkl_solver_name(km_mkl_solver solver)
+{
+    switch (solver) {
+    case KM_MKL_INTERLEAVED: return "interleaved";
+    case KM_MKL_WRAPPER: return "wrapper";
+    case KM_MKL_SILP: return "silp";
+    case KM_MKL_SIMPLEMKL: return "simplemkl";
+    }
+    return "unknown";
+}
+
 static void json_string(const char *s)
 {
     putchar('"');
@@ -58,7 +79,19 @@ static void print_json(const km_model *model)
 {
     size_t M = km_model_n_kernels(model), nc = km_model_n_classes(model);
     char spec[4096];
-    printf("{\n  \"task\": \"%s\",\n  \"kernels\": [", task_name(km_model_task(model)));
+    km_mkl_params mkl = km_model_mkl_params(model);
+    printf("{\n  \"task\": \"%s\",\n  \"mkl\": {\"method\": \"%s\"", task_name(km_model_task(model)),
+           mkl_method_name(mkl.method));
+    if (mkl.method != KM_MKL_FIXED) {
+        printf(", \"p\": ");
+        json_number(mkl.p);
+        printf(", \"p_block\": ");
+        json_number(mkl.p_block);
+        if (mkl.method == KM_MKL_ELASTICNET)
+            printf(", \"lambda\": %.17g", mkl.lambda);
+        printf(", \"solver\": \"%s\", \"target_gap\": %.17g", mkl_solver_name(mkl.solver), mkl.gap);
+    }
+    printf("},\n  \"kernels\": [");
     for (size_t m = 0; m < M; m++) {
         km_model_kernel_describe(model, m, spec, sizeof spec);
         printf(m ? ", " : "");
@@ -78,8 +111,12 @@ static void print_json(const km_model *model)
         printf(", \"negative_label\": ");
         json_number(info.negative_label);
         printf(", \"objective\": %.17g, \"bias\": %.17g, \"support_vectors\": %zu, \"iterations\": %ld, "
-               "\"converged\": %s, \"kernel_weights\": [",
+               "\"converged\": %s, \"primal\": ",
                info.objective, info.bias, info.n_sv, info.iterations, info.converged ? "true" : "false");
+        json_number(info.primal);
+        printf(", \"duality_gap\": ");
+        json_number(info.gap);
+        printf(", \"mkl_iterations\": %ld, \"kernel_weights\": [", info.mkl_iterations);
         const double *w = km_model_kernel_weights(model, k);
         for (size_t m = 0; m < M; m++)
             printf("%s%.17g", m ? ", " : "", w[m]);
@@ -114,6 +151,15 @@ static void print_text(const km_model *model)
         }
         printf("\n");
     }
+    km_mkl_params mkl = km_model_mkl_params(model);
+    if (mkl.method == KM_MKL_FIXED)
+        printf("kernel weights    fixed\n");
+    else {
+        printf("kernel weights    %s MKL, p = %.6g (p-block %.6g)", mkl_method_name(mkl.method), mkl.p, mkl.p_block);
+        if (mkl.method == KM_MKL_ELASTICNET)
+            printf(", lambda = %g", mkl.lambda);
+        printf(", %s solver, target gap %g\n", mkl_solver_name(mkl.solver), mkl.gap);
+    }
     printf("kernels           %zu\n", M);
     for (size_t m = 0; m < M; m++) {
         km_model_kernel_describe(model, m, spec, sizeof spec);
@@ -131,7 +177,10 @@ static void print_text(const km_model *model)
             printf(",");
         }
         printf(" objective %.10g, bias %.10g, %zu support vectors, %ld iterations%s\n", info.objective, info.bias,
-               info.n_sv, info.iterations, info.converged ? "" : " (iteration limit reached)");
+               info.n_sv, info.iterations, info.converged ? "" : " (stopped at a limit)");
+        if (!isnan(info.gap))
+            printf("    primal %.10g, duality gap %.3g after %ld weight steps\n", info.primal, info.gap,
+                   info.mkl_iterations);
         printf("    kernel weights");
         const double *w = km_model_kernel_weights(model, k);
         for (size_t m = 0; m < M; m++)

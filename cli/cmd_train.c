@@ -39,6 +39,24 @@ static void usage(FILE *out)
 "  -g GAMMA           -t 1/2/3 gamma (RBF default: 1/mean ||x-x'||^2; poly/sigmoid: 1/features)\n"
 "  -r COEF0           -t 1/3 coef0 (default 0)\n"
 "\n"
+"kernel weights learned jointly with the machine (multiple kernel learning):\n"
+"  --mkl METHOD       fixed (default: uniform or --weights), lp (lp-norm MKL) or\n"
+"                     elasticnet\n"
+"  --p P              lp-norm MKL: norm on the kernel weights, ||theta||_p = 1, P >= 1\n"
+"                     (fractions like 4/3 and 'inf' accepted; default 2). p = 1 selects few\n"
+"                     kernels, p = inf weighs them all equally\n"
+"  --p-block Q        the same regularizer as the block norm ||w||_{2,Q} on the machine's\n"
+"                     weight vector, Q = 2p/(p+1); Q > 2 (no p equivalent) is accepted:\n"
+"                         p        1    8/7   4/3   2     3     4     inf   -\n"
+"                         p-block  1    16/15 8/7   4/3   3/2   8/5   2     Q > 2\n"
+"  --lambda L         elastic net: 0 = sparse l1 MKL ... 1 = uniform weights (default 0.5)\n"
+"  --solver S         interleaved (default: weight steps inside the SVM solver) or wrapper\n"
+"                     (alternating SVM solves and weight steps)\n"
+"  --mkl-eps GAP      stop at this relative duality gap (default 0.001)\n"
+"  --mkl-step-eps E   interleaved: weight step while the dual moved by more than E (1e-5)\n"
+"  --max-outer N      at most N weight steps / outer iterations (default 10000)\n"
+"  --max-time S       at most S seconds of MKL per machine (best point so far is kept)\n"
+"\n"
 "solver:\n"
 "  -e TOLERANCE       stopping tolerance on the KKT violation (default 0.001)\n"
 "  -m MB              kernel cache size in MiB (default 100)\n"
@@ -72,6 +90,7 @@ typedef struct train_options {
     const char *norm;
     const char *weights;
     double *class_labels, *class_weights;
+    int mkl_implied;            /* --p or --p-block given: lp-norm MKL unless --mkl says otherwise */
     int folds;
     int quiet, verbose;
     cli_format format;
@@ -110,6 +129,38 @@ static int push(const char ***list, size_t *n, const char *value)
     }
     grown[(*n)++] = value;
     *list = grown;
+    return 1;
+}
+
+/* An exponent: a number, a fraction a/b, or inf; at least 1. */
+static int parse_exponent(const char *option, const char *text, double *out)
+{
+    if (!text)
+        return 0;
+    if (!strcmp(text, "inf") || !strcmp(text, "infinity")) {
+        *out = INFINITY;
+        return 1;
+    }
+    const char *slash = strchr(text, '/');
+    if (!slash)
+        return cli_parse_double(CMD, option, text, 1, HUGE_VAL, out);
+    char numerator[64];
+    double a, b;
+    size_t len = (size_t)(slash - text);
+    if (len >= sizeof numerator) {
+        cli_error(CMD, "option %s: '%s' is not a number", option, text);
+        return 0;
+    }
+    memcpy(numerator, text, len);
+    numerator[len] = '\0';
+    if (!cli_parse_double(CMD, option, numerator, 0, HUGE_VAL, &a) ||
+        !cli_parse_double(CMD, option, slash + 1, 1e-300, HUGE_VAL, &b))
+        return 0;
+    if (a / b < 1) {
+        cli_error(CMD, "option %s: %s is below 1", option, text);
+        return 0;
+    }
+    *out = a / b;
     return 1;
 }
 
@@ -193,6 +244,48 @@ static int parse_options(train_options *o, int argc, char **argv)
                     ok = 0;
                 }
             }
+        } else if (cli_args_is(&args, NULL, "--mkl")) {
+            if ((ok = (v = cli_args_value(&args)) != NULL)) {
+                if (!strcmp(v, "fixed"))
+                    o->params.mkl.method = KM_MKL_FIXED;
+                else if (!strcmp(v, "lp"))
+                    o->params.mkl.method = KM_MKL_LP;
+                else if (!strcmp(v, "elasticnet"))
+                    o->params.mkl.method = KM_MKL_ELASTICNET;
+                else {
+                    cli_error(CMD, "option --mkl: '%s' is not fixed, lp or elasticnet", v);
+                    ok = 0;
+                }
+            }
+        } else if (cli_args_is(&args, NULL, "--p")) {
+            ok = parse_exponent("--p", cli_args_value(&args), &o->params.mkl.p);
+            o->mkl_implied = 1;
+        } else if (cli_args_is(&args, NULL, "--p-block")) {
+            ok = parse_exponent("--p-block", cli_args_value(&args), &o->params.mkl.p_block);
+            o->mkl_implied = 1;
+        } else if (cli_args_is(&args, NULL, "--lambda")) {
+            ok = cli_parse_double(CMD, "--lambda", cli_args_value(&args), 0, 1, &o->params.mkl.lambda);
+        } else if (cli_args_is(&args, NULL, "--solver")) {
+            if ((ok = (v = cli_args_value(&args)) != NULL)) {
+                if (!strcmp(v, "interleaved"))
+                    o->params.mkl.solver = KM_MKL_INTERLEAVED;
+                else if (!strcmp(v, "wrapper"))
+                    o->params.mkl.solver = KM_MKL_WRAPPER;
+                else {
+                    cli_error(CMD, "option --solver: '%s' is not interleaved or wrapper", v);
+                    ok = 0;
+                }
+            }
+        } else if (cli_args_is(&args, NULL, "--mkl-eps")) {
+            ok = cli_parse_double(CMD, "--mkl-eps", cli_args_value(&args), 1e-300, HUGE_VAL, &o->params.mkl.gap);
+        } else if (cli_args_is(&args, NULL, "--mkl-step-eps")) {
+            ok = cli_parse_double(CMD, "--mkl-step-eps", cli_args_value(&args), 1e-300, HUGE_VAL,
+                                  &o->params.mkl.eps_mkl);
+        } else if (cli_args_is(&args, NULL, "--max-outer")) {
+            if ((ok = cli_parse_long(CMD, "--max-outer", cli_args_value(&args), 1, LONG_MAX, &l)))
+                o->params.mkl.max_outer = l;
+        } else if (cli_args_is(&args, NULL, "--max-time")) {
+            ok = cli_parse_double(CMD, "--max-time", cli_args_value(&args), 1e-300, HUGE_VAL, &o->params.mkl.max_time);
         } else if (cli_args_is(&args, "-v", "--cross-validation")) {
             if ((ok = cli_parse_long(CMD, "-v", cli_args_value(&args), 2, 1000000, &l)))
                 o->folds = (int)l;
@@ -219,6 +312,8 @@ static int parse_options(train_options *o, int argc, char **argv)
     }
     if (args.failed)
         return -1;
+    if (o->mkl_implied && o->params.mkl.method == KM_MKL_FIXED)
+        o->params.mkl.method = KM_MKL_LP;
     if (n_positionals < 1) {
         cli_error(CMD, "missing TRAIN_FILE (see kernelmix train --help)");
         return -1;
@@ -357,7 +452,10 @@ static void print_summary(const train_options *o, const km_dataset *data, const 
         km_machine_info info;
         km_model_machine_info(model, k, &info);
         const double *w = km_model_kernel_weights(model, k);
-        printf("machine %zu: objective %.10g, %zu support vectors, kernel weights", k + 1, info.objective, info.n_sv);
+        printf("machine %zu: objective %.10g", k + 1, info.objective);
+        if (!isnan(info.gap))
+            printf(", duality gap %.3g", info.gap);
+        printf(", %zu support vectors, kernel weights", info.n_sv);
         for (size_t m = 0; m < M; m++)
             printf(" %.6g", w[m]);
         printf("\n");

@@ -176,6 +176,41 @@ typedef enum km_task {
 
 typedef enum km_multiclass { KM_MULTICLASS_OVO = 0, KM_MULTICLASS_OVR = 1 } km_multiclass;
 
+/* How the kernel weights are obtained. */
+typedef enum km_mkl_method {
+    KM_MKL_FIXED = 0,         /* given weights (km_params.kernel_weights) or the uniform sum */
+    KM_MKL_LP = 1,            /* lp-norm MKL: weights theta >= 0 with ||theta||_p = 1, learned jointly */
+    KM_MKL_ELASTICNET = 2     /* elastic net between l1 MKL (lambda = 0) and the uniform sum (lambda = 1) */
+} km_mkl_method;
+
+/* How lp-norm MKL is solved (all reach the same optimum). */
+typedef enum km_mkl_solver {
+    KM_MKL_INTERLEAVED = 0,   /* theta steps inside the SMO iterations (default) */
+    KM_MKL_WRAPPER = 1,       /* alternate full SVM solves and closed-form theta steps */
+    KM_MKL_SILP = 2,          /* cutting planes: LP master (GLPK) for p = 1, second-order master for p > 1 */
+    KM_MKL_SIMPLEMKL = 3      /* reduced-gradient descent on the simplex (p = 1) */
+} km_mkl_solver;
+
+/* Multiple kernel learning. Two conventions for p (docs/mkl.md has the table):
+ *   p        the norm on the kernel weights theta, ||theta||_p = 1 (p = 1 sparse, p = INFINITY uniform);
+ *   p_block  the block norm on w, ||w||_{2,p_block}; p_block = 2p/(p+1), so p in [1, inf] is
+ *            p_block in [1, 2], and p_block in (2, inf] (reachable only this way) favours equal
+ *            block norms. */
+typedef struct km_mkl_params {
+    km_mkl_method method;     /* default KM_MKL_FIXED */
+    double p;                 /* >= 1 or INFINITY; default 2 */
+    double p_block;           /* > 0: use this block norm instead of p (>= 1 or INFINITY); default 0 */
+    double lambda;            /* elastic net, in [0, 1]; default 0.5 */
+    km_mkl_solver solver;     /* default KM_MKL_INTERLEAVED */
+    double gap;               /* stop at this relative duality gap (P - D)/|P|; default 1e-3 */
+    double eps_mkl;           /* interleaved: theta step while |1 - D/D_prev| >= eps_mkl; default 1e-5 */
+    long max_outer;           /* theta steps (interleaved) or outer iterations; default 10000 */
+    double max_time;          /* seconds per machine, <= 0: none; on reaching it or max_outer training
+                                 ends with the best point so far and the machine reports converged = 0 */
+    int shared_weights;       /* multiclass: one theta for all binary machines, learned jointly
+                                 (wrapper solver); default 0: each binary machine learns its own */
+} km_mkl_params;
+
 /* Progress callback: called between solver stages; return non-zero to stop (km_train then fails
  * with KM_EINTERRUPTED). */
 typedef int (*km_progress_fn)(void *user, const char *stage, double fraction);
@@ -195,6 +230,7 @@ typedef struct km_params {
     const double *class_weights;
     /* fixed kernel weights d_m of the combination sum_m d_m k_m (M values, >= 0); NULL: uniform 1 */
     const double *kernel_weights;
+    km_mkl_params mkl;           /* learned kernel weights (method KM_MKL_FIXED: none) */
     long max_iter;               /* SMO iteration limit; <= 0: LIBSVM's default max(10^7, 100 n) */
     uint64_t seed;               /* randomness (fold assignment, subsampling); same seed, same result */
     km_log_fn log;               /* NULL: silent */
@@ -261,15 +297,22 @@ km_kernel_type km_model_kernel_type(const km_model *model, size_t m);
 const char *km_model_kernel_file(const km_model *model, size_t m);
 /* Everything about one machine, for reports. */
 typedef struct km_machine_info {
-    double objective;            /* dual objective of its solver */
+    double objective;            /* dual objective in LIBSVM's convention (minimised); with MKL -D,
+                                    D the MKL dual value */
     double bias;
     size_t n_sv;
     long iterations;
-    int converged;               /* 0: stopped at the iteration limit */
+    int converged;               /* 0: stopped at an iteration or time limit */
+    double primal;               /* MKL: primal objective P of the final point (NAN without MKL) */
+    double gap;                  /* MKL: relative duality gap (P - D)/|P| (NAN without MKL) */
+    long mkl_iterations;         /* MKL: theta steps or outer iterations (0 without MKL) */
     double positive_label;       /* classification: label of f > 0 ... */
     double negative_label;       /* ... and of f < 0 (NAN: "the rest" in one-vs-rest); NAN otherwise */
 } km_machine_info;
 km_status km_model_machine_info(const km_model *model, size_t machine, km_machine_info *info);
+/* The kernel-weight learning the model was trained with (method KM_MKL_FIXED when none; p and
+ * p_block both filled in). */
+km_mkl_params km_model_mkl_params(const km_model *model);
 /* Total distinct support vectors over all machines. */
 size_t km_model_n_sv_total(const km_model *model);
 

@@ -24,6 +24,9 @@ typedef struct km_machine {
     double objective;       /* dual objective of the solver */
     long iterations;
     int converged;
+    double primal;          /* MKL: primal objective (NAN without MKL) */
+    double gap;             /* MKL: relative duality gap (NAN without MKL) */
+    long mkl_iterations;    /* MKL: theta steps / outer iterations */
     int class_pos;          /* classification: index (into labels) of the class with f > 0 */
     int class_neg;          /* ... and of the class with f < 0; -1 for one-vs-rest ("the rest") */
 } km_machine;
@@ -32,6 +35,7 @@ struct km_model {
     km_task task;
     km_multiclass multiclass;
     double C, epsilon, nu, tolerance;   /* training parameters, for km_model_info */
+    km_mkl_params mkl;                  /* kernel-weight learning (method, p, p_block, lambda, solver, gap) */
     km_kernel_set *kernels;             /* fitted kernel set (owns everything, matrices excepted) */
     size_t n_classes;                   /* 0 for SVR and one-class */
     double *labels;                     /* class labels in model order */
@@ -81,6 +85,8 @@ typedef struct km_name {
 } km_name;
 extern const km_name km_task_names[];
 extern const km_name km_multiclass_names[];
+extern const km_name km_mkl_method_names[];
+extern const km_name km_mkl_solver_names[];
 extern const km_name km_kernel_type_names[];
 extern const km_name km_normalization_names[];
 extern const km_name km_gamma_mode_names[];

@@ -8,6 +8,12 @@
 const km_name km_task_names[] = {
     {KM_TASK_SVC, "svc"}, {KM_TASK_SVR, "svr"}, {KM_TASK_ONECLASS, "oneclass"}, {0, NULL}};
 
+const km_name km_mkl_method_names[] = {
+    {KM_MKL_FIXED, "fixed"}, {KM_MKL_LP, "lp"}, {KM_MKL_ELASTICNET, "elasticnet"}, {0, NULL}};
+
+const km_name km_mkl_solver_names[] = {{KM_MKL_INTERLEAVED, "interleaved"}, {KM_MKL_WRAPPER, "wrapper"},
+                                       {KM_MKL_SILP, "silp"}, {KM_MKL_SIMPLEMKL, "simplemkl"}, {0, NULL}};
+
 const km_name km_multiclass_names[] = {{KM_MULTICLASS_OVO, "ovo"}, {KM_MULTICLASS_OVR, "ovr"}, {0, NULL}};
 
 /* the type names of the kernel spec grammar (kernelmix.h, km_kernel_set_add_spec) */

@@ -298,6 +298,45 @@ static km_status read_doubles(reader *r, const char *key, size_t n, double **out
     return st ? st : parse_doubles(r, key, n, out);
 }
 
+/* An exponent that may be infinite: "inf" or a number >= 1. */
+static km_status read_exponent(reader *r, const char *key, double *value)
+{
+    char *text;
+    km_status st = expect_key(r, key);
+    if (!st)
+        st = required_token(r, key, &text);
+    if (!st && !strcmp(text, "inf"))
+        *value = INFINITY;
+    else if (!st)
+        st = convert_double(r, key, text, value);
+    if (!st && !(*value >= 1))
+        st = km_error(KM_EFORMAT, "%s:%zu: %s %g is below 1", r->path, r->line_no, key, *value);
+    return st ? st : end_of_line(r, key);
+}
+
+/* The kernel-weight learning: method, and for learned weights p, lambda, solver and target gap. */
+static km_status read_mkl(reader *r, km_mkl_params *mkl)
+{
+    int method = 0, solver = 0;
+    km_status st = read_name(r, "mkl", km_mkl_method_names, &method);
+    mkl->method = (km_mkl_method)method;
+    mkl->p = mkl->p_block = 0;
+    if (st || mkl->method == KM_MKL_FIXED)
+        return st;
+    st = read_exponent(r, "mkl_p_block", &mkl->p_block);
+    if (!st)
+        st = read_double(r, "mkl_lambda", &mkl->lambda);
+    if (!st)
+        st = read_name(r, "mkl_solver", km_mkl_solver_names, &solver);
+    mkl->solver = (km_mkl_solver)solver;
+    if (!st)
+        st = read_double(r, "mkl_gap", &mkl->gap);
+    /* the kernel-weight norm p = p_block/(2 - p_block) exists for p_block <= 2 */
+    if (!st)
+        mkl->p = mkl->p_block < 2 ? mkl->p_block / (2 - mkl->p_block) : mkl->p_block == 2 ? INFINITY : NAN;
+    return st;
+}
+
 static km_status read_parameters(reader *r, km_model *model, size_t *n_kernels, size_t *dimension)
 {
     int task = 0, multiclass = 0;
@@ -314,6 +353,8 @@ static km_status read_parameters(reader *r, km_model *model, size_t *n_kernels, 
         st = read_double(r, "nu", &model->nu);
     if (!st)
         st = read_double(r, "tolerance", &model->tolerance);
+    if (!st)
+        st = read_mkl(r, &model->mkl);
     if (!st)
         st = read_size(r, "n_train", &model->n_train);
     if (!st)
@@ -523,6 +564,14 @@ static km_status read_machines(reader *r, km_model *model)
             st = read_long(r, "iterations", 0, LONG_MAX, &iterations);
         if (!st)
             st = read_flag(r, "converged", &machine->converged);
+        machine->primal = machine->gap = NAN;
+        if (!st && model->mkl.method != KM_MKL_FIXED) {
+            st = read_double(r, "primal", &machine->primal);
+            if (!st)
+                st = read_double(r, "gap", &machine->gap);
+            if (!st)
+                st = read_long(r, "mkl_iterations", 0, LONG_MAX, &machine->mkl_iterations);
+        }
         if (!st)
             st = read_long(r, "class_pos", -1, INT_MAX, &class_pos);
         if (!st)

@@ -71,6 +71,17 @@ static void line_double(writer *w, const char *key, double value)
     put_text(w, "\n");
 }
 
+/* An exponent that may be infinite (p_block): "inf" or a number. */
+static void line_exponent(writer *w, const char *key, double value)
+{
+    if (isinf(value) && value > 0) {
+        put_text(w, key);
+        put_text(w, " inf\n");
+    } else {
+        line_double(w, key, value);
+    }
+}
+
 static void line_doubles(writer *w, const char *key, const double *values, size_t n)
 {
     put_text(w, key);
@@ -120,6 +131,13 @@ static void write_parameters(writer *w, const km_model *model)
     line_double(w, "epsilon", model->epsilon);
     line_double(w, "nu", model->nu);
     line_double(w, "tolerance", model->tolerance);
+    line_name(w, "mkl", km_mkl_method_names, model->mkl.method);
+    if (model->mkl.method != KM_MKL_FIXED) {
+        line_exponent(w, "mkl_p_block", model->mkl.p_block);
+        line_double(w, "mkl_lambda", model->mkl.lambda);
+        line_name(w, "mkl_solver", km_mkl_solver_names, model->mkl.solver);
+        line_double(w, "mkl_gap", model->mkl.gap);
+    }
     line_size(w, "n_train", model->n_train);
     line_size(w, "n_classes", model->n_classes);
     line_doubles(w, "labels", model->labels, model->n_classes);
@@ -166,7 +184,7 @@ static void write_kernel(writer *w, const km_kernel *k, size_t m)
         put_text(w, "col_mean none\n");
 }
 
-static void write_machine(writer *w, const km_machine *machine, size_t p, size_t n_kernels)
+static void write_machine(writer *w, const km_machine *machine, size_t p, size_t n_kernels, int mkl)
 {
     line_size(w, "machine", p);
     line_doubles(w, "theta", machine->theta, n_kernels);
@@ -174,6 +192,11 @@ static void write_machine(writer *w, const km_machine *machine, size_t p, size_t
     line_double(w, "objective", machine->objective);
     line_long(w, "iterations", machine->iterations);
     line_long(w, "converged", machine->converged != 0);
+    if (mkl) {
+        line_double(w, "primal", machine->primal);
+        line_double(w, "gap", machine->gap);
+        line_long(w, "mkl_iterations", machine->mkl_iterations);
+    }
     line_long(w, "class_pos", machine->class_pos);
     line_long(w, "class_neg", machine->class_neg);
     line_size(w, "n_sv", machine->n_sv);
@@ -232,7 +255,7 @@ static void write_model(writer *w, const km_model *model)
     for (size_t m = 0; m < model->kernels->size; m++)
         write_kernel(w, &model->kernels->kernels[m], m);
     for (size_t p = 0; p < model->n_machines; p++)
-        write_machine(w, &model->machines[p], p, model->kernels->size);
+        write_machine(w, &model->machines[p], p, model->kernels->size, model->mkl.method != KM_MKL_FIXED);
     write_basis(w, model);
     char checksum[40];
     int len = snprintf(checksum, sizeof checksum, "checksum crc32 %08lx\n", (unsigned long)w->crc);

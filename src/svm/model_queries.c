@@ -14,6 +14,10 @@ km_status km_model_machine_info(const km_model *model, size_t machine, km_machin
     info->n_sv = m->n_sv;
     info->iterations = m->iterations;
     info->converged = m->converged;
+    int mkl = model->mkl.method != KM_MKL_FIXED;
+    info->primal = mkl ? m->primal : NAN;
+    info->gap = mkl ? m->gap : NAN;
+    info->mkl_iterations = mkl ? m->mkl_iterations : 0;
     info->positive_label = NAN;
     info->negative_label = NAN;
     if (model->task == KM_TASK_SVC) {
@@ -33,4 +37,9 @@ const char *km_model_kernel_file(const km_model *model, size_t m)
 {
     const km_kernel *k = &model->kernels->kernels[m];
     return k->type == KM_KERNEL_PRECOMPUTED ? k->file : NULL;
+}
+
+km_mkl_params km_model_mkl_params(const km_model *model)
+{
+    return model->mkl;
 }

@@ -12,6 +12,7 @@
 #include "data/dataset.h"
 #include "kernel/provider.h"
 #include "model/model.h"
+#include "mkl/mkl.h"
 #include "svm/multiclass.h"
 #include "svm/svm.h"
 
@@ -27,6 +28,13 @@ km_params km_params_default(void)
     p.shrinking = 1;
     p.cache_mb = 100.0;
     p.multiclass = KM_MULTICLASS_OVO;
+    p.mkl.method = KM_MKL_FIXED;
+    p.mkl.p = 2.0;
+    p.mkl.lambda = 0.5;
+    p.mkl.solver = KM_MKL_INTERLEAVED;
+    p.mkl.gap = 1e-3;
+    p.mkl.eps_mkl = 1e-5;
+    p.mkl.max_outer = 10000;
     return p;
 }
 
@@ -120,6 +128,7 @@ typedef struct trainer {
     const size_t *rows;          /* provider row -> data row; NULL: identity */
     size_t n;
     const km_params *params;
+    km_mkl_params mkl;           /* resolved kernel-weight learning */
     km_logger logger;
     km_provider *provider;
     const double **full_diag;    /* per kernel, provider rows */
@@ -136,6 +145,61 @@ static double class_weight(const km_params *p, double label)
         if (p->class_weight_labels[k] == label)
             return p->class_weights[k];
     return 1.0;
+}
+
+/* Stores the non-zero coefficients of a solved machine (by provider row; see build_basis). */
+static km_status keep_support_vectors(trainer *t, km_machine *machine, const double *coef, const size_t *machine_rows,
+                                      size_t n_rows)
+{
+    size_t n_sv = 0;
+    for (size_t i = 0; i < n_rows; i++)
+        n_sv += coef[i] != 0.0;
+    machine->n_sv = n_sv;
+    machine->sv = malloc((n_sv ? n_sv : 1) * sizeof *machine->sv);
+    machine->coef = malloc((n_sv ? n_sv : 1) * sizeof *machine->coef);
+    if (!machine->sv || !machine->coef)
+        return km_error_nomem("support vectors");
+    for (size_t i = 0, k = 0; i < n_rows; i++) {
+        if (coef[i] == 0.0)
+            continue;
+        size_t r = machine_rows ? machine_rows[i] : i;
+        machine->sv[k] = r;
+        machine->coef[k++] = coef[i];
+        t->is_sv[r] = 1;
+    }
+    return KM_OK;
+}
+
+/* Solves the machine's problem: one SVM on the fixed weights, or MKL. */
+static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_machine *machine, double *coef)
+{
+    if (t->mkl.method == KM_MKL_FIXED) {
+        km_svm_solution solution = {.coef = coef};
+        km_status st = km_mkl_solve_svm(problem, &problem->smo, &solution);
+        if (st)
+            return st;
+        machine->bias = solution.bias;
+        machine->objective = solution.objective;
+        machine->iterations = solution.iterations;
+        machine->converged = solution.converged;
+        if (!solution.converged)
+            km_log(&t->logger, KM_LOG_WARNING, "reached the iteration limit (%ld) before the tolerance %g",
+                   solution.iterations, t->params->tolerance);
+        return KM_OK;
+    }
+    km_mkl_start(&t->mkl, problem->kernel->n_kernels, machine->theta);
+    km_mkl_result result = {.coef = coef};
+    km_status st = km_mkl_train(problem, &result);
+    if (st)
+        return st;
+    machine->bias = result.bias;
+    machine->objective = result.objective;
+    machine->iterations = result.smo_iterations;
+    machine->converged = result.converged;
+    machine->primal = result.primal;
+    machine->gap = result.gap;
+    machine->mkl_iterations = result.mkl_iterations;
+    return KM_OK;
 }
 
 /* Solves one machine on the given provider rows (NULL: all) and stores its coefficients, by provider
@@ -161,55 +225,39 @@ static km_status solve_machine(trainer *t, km_machine *machine, const size_t *ma
         .column_ctx = &mk,
         .diag = machine_rows ? (const double *const *)mk.diag : (const double *const *)t->full_diag,
     };
-    km_smo_options options = km_smo_options_default();
-    options.tolerance = p->tolerance;
-    options.shrinking = p->shrinking;
-    options.cache_bytes = (size_t)(p->cache_mb * 1048576.0 / 2);
-    options.max_iter = p->max_iter;
-    options.logger = t->logger;
-    km_svm_solution solution = {.coef = coef};
+    km_mkl_problem problem = {
+        .task = p->task,
+        .kernel = &access,
+        .y = y,
+        .z = targets,
+        .C = p->C,
+        .weight_pos = 1.0,
+        .weight_neg = 1.0,
+        .epsilon = p->epsilon,
+        .nu = p->nu,
+        .smo = km_smo_options_default(),
+        .mkl = t->mkl,
+        .logger = t->logger,
+    };
+    problem.smo.tolerance = p->tolerance;
+    problem.smo.shrinking = p->shrinking;
+    problem.smo.cache_bytes = (size_t)(p->cache_mb * 1048576.0 / 2);
+    problem.smo.max_iter = p->max_iter;
+    problem.smo.logger = t->logger;
     for (size_t i = 0; !st && i < n_rows; i++) {
         size_t r = machine_rows ? machine_rows[i] : i;
         targets[i] = t->data->labels ? t->data->labels[data_row(t, r)] : 0.0;
         if (classes)
             y[i] = classes->class_of[r] == (size_t)machine->class_pos ? +1 : -1;
     }
-    if (!st) {
-        if (p->task == KM_TASK_SVC) {
-            double w_pos = class_weight(p, classes->labels[machine->class_pos]);
-            double w_neg = machine->class_neg >= 0 ? class_weight(p, classes->labels[machine->class_neg]) : 1.0;
-            st = km_svc_solve(&access, y, p->C, w_pos, w_neg, &options, NULL, &solution);
-        } else if (p->task == KM_TASK_SVR) {
-            st = km_svr_solve(&access, targets, p->C, p->epsilon, &options, NULL, &solution);
-        } else {
-            st = km_oneclass_solve(&access, p->nu, &options, NULL, &solution);
-        }
+    if (!st && p->task == KM_TASK_SVC) {
+        problem.weight_pos = class_weight(p, classes->labels[machine->class_pos]);
+        problem.weight_neg = machine->class_neg >= 0 ? class_weight(p, classes->labels[machine->class_neg]) : 1.0;
     }
-    if (!st) {
-        machine->bias = solution.bias;
-        machine->objective = solution.objective;
-        machine->iterations = solution.iterations;
-        machine->converged = solution.converged;
-        if (!solution.converged)
-            km_log(&t->logger, KM_LOG_WARNING, "reached the iteration limit (%ld) before the tolerance %g",
-                   solution.iterations, p->tolerance);
-        size_t n_sv = 0;
-        for (size_t i = 0; i < n_rows; i++)
-            n_sv += coef[i] != 0.0;
-        machine->n_sv = n_sv;
-        machine->sv = malloc((n_sv ? n_sv : 1) * sizeof *machine->sv);
-        machine->coef = malloc((n_sv ? n_sv : 1) * sizeof *machine->coef);
-        if (!machine->sv || !machine->coef)
-            st = km_error_nomem("support vectors");
-        for (size_t i = 0, k = 0; !st && i < n_rows; i++) {
-            if (coef[i] == 0.0)
-                continue;
-            size_t r = machine_rows ? machine_rows[i] : i;
-            machine->sv[k] = r;
-            machine->coef[k++] = coef[i];
-            t->is_sv[r] = 1;
-        }
-    }
+    if (!st)
+        st = solve_problem(t, &problem, machine, coef);
+    if (!st)
+        st = keep_support_vectors(t, machine, coef, machine_rows, n_rows);
     machine_kernel_clear(&mk);
     free(coef);
     free(targets);
@@ -392,6 +440,8 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
 
     trainer t = {.data = data, .rows = rows, .n = n, .params = params,
                  .logger = {params->log, params->log_user}};
+    if ((st = km_mkl_resolve(&params->mkl, kernels->size, &t.mkl)))
+        return st;
     km_classes classes = {0};
     st = km_provider_new(data, rows, n, kernels, (size_t)(params->cache_mb * 1048576.0 / 2), &t.logger, &t.provider);
     size_t M = kernels->size;
@@ -416,6 +466,7 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
         model->epsilon = params->epsilon;
         model->nu = params->nu;
         model->tolerance = params->tolerance;
+        model->mkl = t.mkl;
         model->n_train = data->n;
         st = km_kernel_set_copy(km_provider_fitted_set(t.provider), &model->kernels);
     }

@@ -1,0 +1,151 @@
+/* Interleaved analytical MKL (spec/lpmkl.md §3.3, seed Alg. 3.2): one SMO run whose hook takes a
+ * closed-form theta step whenever the dual value D_theta = lin - sum theta_m quad_m moved by more than
+ * eps_mkl (relative) since the last step, and, whenever the fixed-theta problem is solved, checks the
+ * duality gap of §4 and either stops or steps theta. The SMO keeps per-kernel products K_m c, so a
+ * theta step costs O(nM) and no kernel evaluations. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/error.h"
+#include "mkl/mkl.h"
+
+typedef struct interleaved {
+    const km_mkl_problem *pr;
+    km_mkl_result *result;
+    double *a;                  /* 2 quad_m */
+    double *coef;               /* c from the SMO's alpha, for certificates */
+    double *previous_theta;     /* theta before the last step, to detect steps that change nothing */
+    double previous_dual;
+    long steps;                 /* theta steps taken */
+    int certified;              /* the result holds the certificate of the point the SMO stops at */
+    struct timespec start;
+} interleaved;
+
+static double elapsed(const interleaved *s)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - s->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - s->start.tv_nsec);
+}
+
+/* c per training row from the solver variables (SVR: alpha_i - alpha*_i). */
+static void coef_from_alpha(const km_mkl_problem *pr, const double *alpha, double *coef)
+{
+    size_t n = pr->kernel->n_rows;
+    for (size_t i = 0; i < n; i++) {
+        if (pr->task == KM_TASK_SVC)
+            coef[i] = pr->y[i] * alpha[i];
+        else if (pr->task == KM_TASK_SVR)
+            coef[i] = alpha[i] - alpha[n + i];
+        else
+            coef[i] = alpha[i];
+    }
+}
+
+static int theta_moved(const double *before, const double *after, size_t M)
+{
+    for (size_t m = 0; m < M; m++)
+        if (fabs(after[m] - before[m]) > 1e-12 * fmax(fabs(before[m]), 1e-300))
+            return 1;
+    return 0;
+}
+
+/* A theta step from a = 2 quad; KM_HOOK_CONTINUE when it changed nothing. */
+static km_hook_action step_theta(interleaved *s, double *theta)
+{
+    size_t M = s->pr->kernel->n_kernels;
+    memcpy(s->previous_theta, theta, M * sizeof *theta);
+    if (!km_mkl_theta_step(s->pr, s->a, theta) || !theta_moved(s->previous_theta, theta, M))
+        return KM_HOOK_CONTINUE;
+    s->steps++;
+    return KM_HOOK_THETA_CHANGED;
+}
+
+static km_hook_action on_step(void *ctx, const km_smo_step *step, double *theta)
+{
+    interleaved *s = ctx;
+    const km_mkl_problem *pr = s->pr;
+    size_t M = pr->kernel->n_kernels;
+    s->certified = 0; /* any point but a stopping optimal one needs its own certificate */
+    double dual_theta = step->lin;
+    for (size_t m = 0; m < M; m++) {
+        s->a[m] = 2.0 * step->quad[m];
+        dual_theta -= theta[m] * step->quad[m];
+    }
+    double change = fabs(1.0 - dual_theta / s->previous_dual);
+    s->previous_dual = dual_theta;
+    if (s->steps >= pr->mkl.max_outer || (pr->mkl.max_time > 0 && elapsed(s) >= pr->mkl.max_time)) {
+        km_log(&pr->logger, KM_LOG_WARNING, "MKL stopped at its %s after %ld theta steps",
+               s->steps >= pr->mkl.max_outer ? "step limit" : "time limit", s->steps);
+        return KM_HOOK_STOP;
+    }
+    if (!step->optimal)
+        return change >= pr->mkl.eps_mkl ? step_theta(s, theta) : KM_HOOK_CONTINUE;
+
+    /* the fixed-theta SVM is solved: certify (c, b = -rho, theta) with the solver's products */
+    km_mkl_certificate cert;
+    coef_from_alpha(pr, step->alpha, s->coef);
+    km_mkl_certify(pr, s->coef, -step->rho, s->a, step->kernel_products, &cert);
+    s->result->dual = cert.dual;
+    s->result->primal = cert.primal;
+    s->result->gap = cert.gap;
+    km_log(&pr->logger, KM_LOG_INFO, "mkl %4ld steps: dual %.10g primal %.10g gap %.3e %.2fs", s->steps, cert.dual,
+           cert.primal, cert.gap, elapsed(s));
+    if (cert.gap <= pr->mkl.gap) {
+        s->result->converged = 1;
+        s->certified = 1;
+        return KM_HOOK_STOP;
+    }
+    km_hook_action action = step_theta(s, theta);
+    if (action == KM_HOOK_CONTINUE) {
+        /* theta is at its fixed point but the gap stays: the SVM tolerance limits the certificate */
+        km_log(&pr->logger, KM_LOG_WARNING, "MKL gap %.3e stays above %g at a fixed theta; lower the SVM tolerance (-e)",
+               cert.gap, pr->mkl.gap);
+        s->certified = 1;
+        return KM_HOOK_STOP;
+    }
+    return action;
+}
+
+km_status km_mkl_interleaved(const km_mkl_problem *pr, km_mkl_result *result)
+{
+    size_t n = pr->kernel->n_rows, M = pr->kernel->n_kernels;
+    interleaved s = {.pr = pr, .result = result, .previous_dual = -INFINITY};
+    clock_gettime(CLOCK_MONOTONIC, &s.start);
+    s.a = malloc(M * sizeof *s.a);
+    s.coef = malloc(n * sizeof *s.coef);
+    s.previous_theta = malloc(M * sizeof *s.previous_theta);
+    km_status st = s.a && s.coef && s.previous_theta ? KM_OK : km_error_nomem("the interleaved MKL solver");
+    result->converged = 0;
+    km_smo_options options = pr->smo;
+    options.hook = on_step;
+    options.hook_ctx = &s;
+    options.hook_every = 1;
+    km_svm_solution solution = {.coef = result->coef};
+    if (!st)
+        st = km_mkl_solve_svm(pr, &options, &solution);
+    result->bias = solution.bias;
+    result->smo_iterations = solution.iterations;
+    if (!st && !s.certified) {
+        /* stopped before any optimal point (step or time limit): certify the final point directly */
+        double *h = malloc(n * M * sizeof *h);
+        if (!h)
+            st = km_error_nomem("kernel products");
+        else if (!(st = km_mkl_products(pr, result->coef, h))) {
+            km_mkl_certificate cert;
+            km_mkl_quadratic_terms(n, M, result->coef, h, s.a);
+            km_mkl_certify(pr, result->coef, result->bias, s.a, h, &cert);
+            result->dual = cert.dual;
+            result->primal = cert.primal;
+            result->gap = cert.gap;
+        }
+        free(h);
+    }
+    result->mkl_iterations = s.steps;
+    free(s.a);
+    free(s.coef);
+    free(s.previous_theta);
+    return st;
+}

@@ -1,0 +1,111 @@
+/* MKL parameters (the two p conventions, defaults, validation), the regularizer's theta step and
+ * starting point, the single-kernel solve at fixed theta that every solver shares, and the dispatch
+ * to the solver the parameters ask for. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/error.h"
+#include "mkl/mkl.h"
+#include "mkl/theta.h"
+
+km_status km_mkl_resolve(const km_mkl_params *in, size_t n_kernels, km_mkl_params *out)
+{
+    *out = *in;
+    if (in->method != KM_MKL_FIXED && in->method != KM_MKL_LP && in->method != KM_MKL_ELASTICNET)
+        return km_error(KM_EINVAL, "unknown MKL method %d", (int)in->method);
+    if (in->method == KM_MKL_FIXED)
+        return KM_OK;
+    if (in->p_block > 0) {
+        if (!(in->p_block >= 1))
+            return km_error(KM_EINVAL, "p-block must be >= 1 (got %g)", in->p_block);
+        /* p = p_block / (2 - p_block) exists for p_block <= 2 (spec §1) */
+        out->p = in->p_block < 2 ? in->p_block / (2 - in->p_block) : in->p_block == 2 ? INFINITY : NAN;
+    } else {
+        if (!(in->p >= 1))
+            return km_error(KM_EINVAL, "p must be >= 1 (got %g); p = 1 gives sparse weights, p = inf uniform ones",
+                            in->p);
+        out->p_block = isinf(in->p) ? 2.0 : 2.0 * in->p / (in->p + 1.0);
+    }
+    if (in->method == KM_MKL_ELASTICNET) {
+        if (!(in->lambda >= 0 && in->lambda <= 1))
+            return km_error(KM_EINVAL, "elastic-net lambda must be in [0, 1] (got %g)", in->lambda);
+        out->lambda = fmin(fmax(in->lambda, 1e-6), 1 - 1e-6); /* spec §5: clamp away from the ends */
+        if (in->solver != KM_MKL_WRAPPER && in->solver != KM_MKL_INTERLEAVED)
+            return km_error(KM_EINVAL, "the elastic net is solved by the wrapper or interleaved solver");
+    }
+    if (in->solver != KM_MKL_INTERLEAVED && in->solver != KM_MKL_WRAPPER)
+        return km_error(KM_EINVAL, "unknown MKL solver %d", (int)in->solver);
+    if (!(in->gap > 0) || !(in->eps_mkl > 0))
+        return km_error(KM_EINVAL, "the MKL tolerances must be positive (gap %g, eps %g)", in->gap, in->eps_mkl);
+    if (in->max_outer <= 0)
+        return km_error(KM_EINVAL, "max-outer must be positive (got %ld)", in->max_outer);
+    (void)n_kernels;
+    return KM_OK;
+}
+
+void km_mkl_start(const km_mkl_params *mkl, size_t M, double *theta)
+{
+    if (mkl->method == KM_MKL_ELASTICNET) {
+        for (size_t m = 0; m < M; m++)
+            theta[m] = 1.0 / (double)M;
+        return;
+    }
+    km_theta_init(M, mkl->p_block, theta);
+}
+
+int km_mkl_theta_step(const km_mkl_problem *problem, const double *a, double *theta)
+{
+    size_t M = problem->kernel->n_kernels;
+    if (problem->mkl.method == KM_MKL_ELASTICNET)
+        return km_theta_elasticnet_step(M, problem->mkl.lambda, a, theta);
+    return km_theta_lp_step(M, problem->mkl.p_block, a, theta);
+}
+
+km_status km_mkl_solve_svm(const km_mkl_problem *pr, const km_smo_options *options, km_svm_solution *solution)
+{
+    size_t n = pr->kernel->n_rows;
+    const double *coef = solution->coef;
+    int warm = 0;
+    for (size_t i = 0; i < n && !warm; i++)
+        warm = coef[i] != 0.0;
+    double *start = warm ? malloc((pr->task == KM_TASK_SVR ? 2 : 1) * n * sizeof *start) : NULL;
+    if (warm && !start)
+        return km_error_nomem("a warm start");
+    for (size_t i = 0; warm && i < n; i++) {
+        if (pr->task == KM_TASK_SVC)
+            start[i] = pr->y[i] * coef[i];
+        else if (pr->task == KM_TASK_SVR) {
+            start[i] = coef[i] > 0 ? coef[i] : 0.0;
+            start[n + i] = coef[i] < 0 ? -coef[i] : 0.0;
+        } else
+            start[i] = coef[i];
+    }
+    km_status st;
+    if (pr->task == KM_TASK_SVC)
+        st = km_svc_solve(pr->kernel, pr->y, pr->C, pr->weight_pos, pr->weight_neg, options, start, solution);
+    else if (pr->task == KM_TASK_SVR)
+        st = km_svr_solve(pr->kernel, pr->z, pr->C, pr->epsilon, options, start, solution);
+    else
+        st = km_oneclass_solve(pr->kernel, pr->nu, options, start, solution);
+    free(start);
+    return st;
+}
+
+static km_status run_solver(const km_mkl_problem *problem, km_mkl_result *result)
+{
+    switch (problem->mkl.solver) {
+    case KM_MKL_WRAPPER: return km_mkl_wrapper(problem, result);
+    case KM_MKL_INTERLEAVED: return km_mkl_interleaved(problem, result);
+    default: break;
+    }
+    return km_error(KM_EINVAL, "unknown MKL solver %d", (int)problem->mkl.solver);
+}
+
+km_status km_mkl_train(const km_mkl_problem *problem, km_mkl_result *result)
+{
+    km_status st = run_solver(problem, result);
+    /* the reported objective is -D in the solver's scaling (one-class: sum a = nu n, spec: sum a = 1) */
+    double scale = problem->task == KM_TASK_ONECLASS ? problem->nu * (double)problem->kernel->n_rows : 1.0;
+    result->objective = -result->dual * scale * scale;
+    return st;
+}

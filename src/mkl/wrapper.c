@@ -1,0 +1,79 @@
+/* The analytical wrapper (spec/lpmkl.md §3.2, seed Alg. 3.1): alternate a full SVM solve on the
+ * current combination (warm-started) with the closed-form theta step, until the relative duality gap
+ * of §4 reaches the target. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/error.h"
+#include "mkl/mkl.h"
+
+static double seconds_since(const struct timespec *start)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
+}
+
+static size_t count_active(const double *theta, size_t M)
+{
+    size_t k = 0;
+    for (size_t m = 0; m < M; m++)
+        k += theta[m] > 0;
+    return k;
+}
+
+km_status km_mkl_wrapper(const km_mkl_problem *pr, km_mkl_result *result)
+{
+    const km_kernel_access *k = pr->kernel;
+    size_t n = k->n_rows, M = k->n_kernels;
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    double *h = malloc(n * M * sizeof *h), *a = malloc(M * sizeof *a), *theta_used = malloc(M * sizeof *theta_used);
+    km_status st = h && a && theta_used ? KM_OK : km_error_nomem("the MKL wrapper");
+    result->converged = 0;
+    result->mkl_iterations = 0;
+    for (long t = 1; !st && t <= pr->mkl.max_outer; t++) {
+        memcpy(theta_used, k->theta, M * sizeof *theta_used);
+        km_svm_solution solution = {.coef = result->coef};
+        st = km_mkl_solve_svm(pr, &pr->smo, &solution);
+        result->bias = solution.bias;
+        result->smo_iterations += solution.iterations;
+        if (!st)
+            st = km_mkl_products(pr, result->coef, h);
+        if (st)
+            break;
+        km_mkl_quadratic_terms(n, M, result->coef, h, a);
+        km_mkl_certificate cert;
+        km_mkl_certify(pr, result->coef, result->bias, a, h, &cert);
+        result->dual = cert.dual;
+        result->primal = cert.primal;
+        result->gap = cert.gap;
+        result->mkl_iterations = t;
+        double elapsed = seconds_since(&start);
+        km_log(&pr->logger, KM_LOG_INFO, "mkl %4ld: dual %.10g primal %.10g gap %.3e active kernels %zu/%zu %.2fs",
+               t, cert.dual, cert.primal, cert.gap, count_active(k->theta, M), M, elapsed);
+        if (cert.gap <= pr->mkl.gap) {
+            result->converged = 1;
+            break;
+        }
+        if (pr->mkl.max_time > 0 && elapsed >= pr->mkl.max_time) {
+            km_log(&pr->logger, KM_LOG_WARNING, "MKL stopped at the time limit (%gs) with gap %.3e", pr->mkl.max_time,
+                   cert.gap);
+            break;
+        }
+        if (t == pr->mkl.max_outer) {
+            km_log(&pr->logger, KM_LOG_WARNING, "MKL stopped after %ld outer iterations with gap %.3e", t, cert.gap);
+            break;
+        }
+        if (!km_mkl_theta_step(pr, a, k->theta))
+            break; /* every a_m <= 0: the solution does not depend on the kernels */
+    }
+    if (!st)
+        memcpy(k->theta, theta_used, M * sizeof *theta_used); /* the theta the final solution belongs to */
+    free(h);
+    free(a);
+    free(theta_used);
+    return st;
+}
