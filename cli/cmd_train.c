@@ -1,12 +1,47 @@
 /* kernelmix train: learns a model from a training file (or cross-validates with -v). */
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
 static const char *const CMD = "train";
+
+/* SIGINT/SIGTERM ask the solver to stop at its next check; no model is written then. */
+static volatile sig_atomic_t stop_requested;
+
+static void request_stop(int signal_number)
+{
+    (void)signal_number;
+    stop_requested = 1;
+}
+
+static int stop_polled(void *user, const char *stage, double fraction)
+{
+    (void)user;
+    (void)stage;
+    (void)fraction;
+    return stop_requested;
+}
+
+/* Exit status of a run stopped by a signal: 128 + SIGINT, as shells report it. */
+static int interrupted(void)
+{
+    cli_error(CMD, "interrupted; no model written");
+    return 128 + SIGINT;
+}
+
+static void catch_stop_signals(void)
+{
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = request_stop;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+}
 
 static void usage(FILE *out)
 {
@@ -75,7 +110,8 @@ static void usage(FILE *out)
 "  --help             show this help\n"
 "\n"
 "The training summary prints the kernel weights, support vectors and objective.\n"
-"Exit status: 0 success, 1 failure, 2 bad usage or bad input.\n");
+"Exit status: 0 success, 1 failure, 2 bad usage or bad input, 130 interrupted (SIGINT or\n"
+"SIGTERM stop the solver at its next check; no model is written).\n");
 }
 
 typedef struct train_options {
@@ -476,6 +512,8 @@ static int run(train_options *o)
     o->params.log_user = &log;
     o->params.class_weight_labels = o->class_labels;
     o->params.class_weights = o->class_weights;
+    o->params.progress = stop_polled;
+    catch_stop_signals();
 
     km_status st = cli_read_data(o->train_path, o->format, o->label_column, needs_precomputed_rows(o), &data);
     if (!st)
@@ -497,7 +535,7 @@ static int run(train_options *o)
             goto done;
         }
         if ((st = km_cross_validate(data, kernels, &o->params, o->folds, predicted)))
-            rc = cli_fail(CMD, st);
+            rc = st == KM_EINTERRUPTED ? interrupted() : cli_fail(CMD, st);
         else
             rc = report_cross_validation(o, data, predicted);
         goto done;
@@ -514,7 +552,7 @@ static int run(train_options *o)
         o->model_path = default_model_path;
     }
     if ((st = km_train(data, kernels, &o->params, &model)) || (st = km_model_save(model, o->model_path))) {
-        rc = cli_fail(CMD, st);
+        rc = st == KM_EINTERRUPTED ? interrupted() : cli_fail(CMD, st);
         goto done;
     }
     if (!o->quiet)

@@ -180,8 +180,20 @@ typedef enum km_multiclass { KM_MULTICLASS_OVO = 0, KM_MULTICLASS_OVR = 1 } km_m
 typedef enum km_mkl_method {
     KM_MKL_FIXED = 0,         /* given weights (km_params.kernel_weights) or the uniform sum */
     KM_MKL_LP = 1,            /* lp-norm MKL: weights theta >= 0 with ||theta||_p = 1, learned jointly */
-    KM_MKL_ELASTICNET = 2     /* elastic net between l1 MKL (lambda = 0) and the uniform sum (lambda = 1) */
+    KM_MKL_ELASTICNET = 2,    /* elastic net between l1 MKL (lambda = 0) and the uniform sum (lambda = 1) */
+    KM_MKL_TIKHONOV = 3       /* penalised (Tikhonov) form of a block-norm regularizer (km_mkl_params
+                                 regularizer and reg_param): min sum_m g(||f_m||^2) + C sum loss */
 } km_mkl_method;
+
+/* Regularizers of the Tikhonov form (Tomioka & Suzuki, Table 1; docs/mkl.md), with the closed-form
+ * kernel weights d_m they give and the meaning of reg_param (0: the default in brackets). */
+typedef enum km_mkl_regularizer {
+    KM_REG_LQ = 0,            /* l_q kernel weights, d = ||f_m||^{2/(1+q)}; reg_param q >= 1 or INFINITY [2] */
+    KM_REG_BLOCK1 = 1,        /* block 1-norm, d = ||f_m||; no parameter */
+    KM_REG_UNIFORM = 2,       /* block 2-norm, d = 1 (the plain SVM on the sum); no parameter */
+    KM_REG_ELASTICNET = 3,    /* (1-lambda) ||f_m|| + lambda/2 ||f_m||^2; km_mkl_params.lambda in [0,1] */
+    KM_REG_BLOCKP = 4         /* block p-norm, p > 2, 1/p ||f_m||^p; reg_param p [4] */
+} km_mkl_regularizer;
 
 /* How lp-norm MKL is solved (all reach the same optimum). */
 typedef enum km_mkl_solver {
@@ -209,10 +221,13 @@ typedef struct km_mkl_params {
                                  ends with the best point so far and the machine reports converged = 0 */
     int shared_weights;       /* multiclass: one theta for all binary machines, learned jointly
                                  (wrapper solver); default 0: each binary machine learns its own */
+    km_mkl_regularizer regularizer; /* KM_MKL_TIKHONOV: the block-norm regularizer; default KM_REG_LQ */
+    double reg_param;         /* q (KM_REG_LQ) or p (KM_REG_BLOCKP); 0: the default of km_mkl_regularizer */
 } km_mkl_params;
 
-/* Progress callback: called between solver stages; return non-zero to stop (km_train then fails
- * with KM_EINTERRUPTED). */
+/* Progress callback, return non-zero to stop (the call then fails with KM_EINTERRUPTED and produces
+ * no model). Stages: "train" after each machine and "cross-validation" after each fold, with the
+ * fraction done; "solver" every 1000 solver iterations, with fraction -1 (unknown). */
 typedef int (*km_progress_fn)(void *user, const char *stage, double fraction);
 
 typedef struct km_params {
@@ -313,6 +328,16 @@ km_status km_model_machine_info(const km_model *model, size_t machine, km_machin
 /* The kernel-weight learning the model was trained with (method KM_MKL_FIXED when none; p and
  * p_block both filled in). */
 km_mkl_params km_model_mkl_params(const km_model *model);
+/* Ivanov (constrained) equivalent of a Tikhonov-form solution with kernel weights d (M values) and
+ * loss weight C: the same decision function is the solution of the constrained problem *ivanov
+ * (KM_MKL_LP with p and p_block, or KM_MKL_ELASTICNET with lambda) with loss weight *C_ivanov and
+ * kernel weights theta = s d (M values), *C_ivanov = C / s. KM_EINVAL unless tikhonov->method is
+ * KM_MKL_TIKHONOV (resolved, or as stored in a model) and d is a solution's weights. */
+km_status km_mkl_ivanov(const km_mkl_params *tikhonov, double C, size_t M, const double *d,
+                        km_mkl_params *ivanov, double *C_ivanov, double *theta);
+/* The same for machine `machine` of a model trained with KM_MKL_TIKHONOV. */
+km_status km_model_ivanov(const km_model *model, size_t machine, km_mkl_params *ivanov, double *C_ivanov,
+                          double *theta);
 /* Total distinct support vectors over all machines. */
 size_t km_model_n_sv_total(const km_model *model);
 

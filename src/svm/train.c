@@ -170,6 +170,13 @@ static km_status keep_support_vectors(trainer *t, km_machine *machine, const dou
     return KM_OK;
 }
 
+/* The caller's progress callback polled by the solver. */
+static int solver_interrupted(void *ctx)
+{
+    const km_params *p = ctx;
+    return p->progress(p->progress_user, "solver", -1.0) != 0;
+}
+
 /* Solves the machine's problem: one SVM on the fixed weights, or MKL. */
 static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_machine *machine, double *coef)
 {
@@ -244,6 +251,10 @@ static km_status solve_machine(trainer *t, km_machine *machine, const size_t *ma
     problem.smo.cache_bytes = (size_t)(p->cache_mb * 1048576.0 / 2);
     problem.smo.max_iter = p->max_iter;
     problem.smo.logger = t->logger;
+    if (p->progress) {
+        problem.smo.interrupted = solver_interrupted;
+        problem.smo.interrupt_ctx = (void *)p;
+    }
     for (size_t i = 0; !st && i < n_rows; i++) {
         size_t r = machine_rows ? machine_rows[i] : i;
         targets[i] = t->data->labels ? t->data->labels[data_row(t, r)] : 0.0;

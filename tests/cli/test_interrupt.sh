@@ -1,0 +1,27 @@
+# SIGINT or SIGTERM during training stops the solver at its next check: exit status 130, one line
+# on stderr, and no model file (nor a temporary one) left behind.
+. "$(dirname "$0")/lib.sh" "$@"
+
+# a problem that takes the solver several seconds: 8,000 noisy rows, large C, tight tolerance
+"$PYTHON" - "$WORK/slow" <<'PY'
+import sys, numpy as np
+rng = np.random.default_rng(1)
+X = rng.normal(size=(8000, 10)); y = np.where(rng.random(8000) < 0.5, 1, -1)
+with open(sys.argv[1], "w") as f:
+    for row, label in zip(X, y):
+        f.write(f"{label} " + " ".join(f"{j + 1}:{v:.6g}" for j, v in enumerate(row)) + "\n")
+PY
+
+for sig in INT TERM; do
+    "$KM" train -q -c 1000 -e 1e-6 -g 2 "$WORK/slow" "$WORK/model.$sig" 2>"$WORK/err.$sig" &
+    pid=$!
+    sleep 2
+    kill -s $sig $pid
+    wait $pid
+    status=$?
+    [ "$status" -eq 130 ] || fail "SIG$sig: exit status $status, expected 130"
+    [ "$(wc -l <"$WORK/err.$sig")" -eq 1 ] && grep -q "interrupted; no model written" "$WORK/err.$sig" ||
+        fail "SIG$sig: stderr '$(cat "$WORK/err.$sig")'"
+    ls "$WORK" | grep -q "^model.$sig" && fail "SIG$sig: a model file was left: $(ls "$WORK")"
+done
+finish
