@@ -69,6 +69,32 @@ km_status km_mkl_solve_svm(const km_mkl_problem *problem, const km_smo_options *
 /* Solvers. On entry theta is the starting point (km_mkl_start); the result holds the solution. */
 km_status km_mkl_wrapper(const km_mkl_problem *problem, km_mkl_result *result);
 km_status km_mkl_interleaved(const km_mkl_problem *problem, km_mkl_result *result);
+/* Cutting planes (silp.c, §3.4): GLPK's LP master for p_block = 1, the exact master over the cut
+ * weights for the other finite p_block. */
+km_status km_mkl_silp(const km_mkl_problem *problem, km_mkl_result *result);
+/* SimpleMKL's reduced-gradient descent on the simplex (simplemkl.c), p_block = 1 only. */
+km_status km_mkl_simplemkl(const km_mkl_problem *problem, km_mkl_result *result);
+/* Multiclass MKL with one theta shared by the count binary C-SVC machines, learned jointly
+ * (multiclass_mkl.c): every problems[k].kernel->theta is the same array, holding the start on entry and
+ * the learned theta on return; results[k] gets machine k's solution, its fixed-theta objective, and the
+ * joint dual, primal, gap and outer iterations. lp-norm MKL only (KM_EINVAL otherwise). */
+km_status km_mkl_shared_train(const km_mkl_problem *problems, size_t count, km_mkl_result *results);
+
+/* The Tikhonov form of the block-norm family (blocknorm.c, spec §5): alternate the SVM on
+ * K_d = sum d_m K_m (loss weight C) and the closed-form d_m = 1/(2 g'(|f_m|^2)), from d = 1, until the
+ * relative duality gap or the relative change of the objective J = sum g(|f_m|^2) + C sum loss is
+ * reached. theta holds d; the result's primal is J and dual the Fenchel dual D (C-SVC, SVR). */
+km_status km_mkl_tikhonov(const km_mkl_problem *problem, km_mkl_result *result);
+/* Parameters of the Tikhonov form: regularizer, its parameter (defaults applied), p and p_block of the
+ * penalty's block norm, tolerances. */
+km_status km_tikhonov_resolve(const km_mkl_params *in, km_mkl_params *out);
+/* sum_m g(|f_m|^2) of the regularizer from the block norms |f_m| (Table 1). */
+double km_tikhonov_penalty(const km_mkl_params *mkl, size_t M, const double *block_norm);
+/* Fenchel dual value lin - sum_m phi*(sqrt(a_m)), phi(t) = g(t^2), at the best scaling s alpha, s <= 1. */
+double km_tikhonov_dual(const km_mkl_params *mkl, size_t M, double lin, const double *a);
+/* One closed-form d step from a_m = c'K_m c at the current d (M scratch values); 0 and d unchanged
+ * when every a_m <= 0. */
+int km_tikhonov_step(const km_mkl_params *mkl, size_t M, const double *a, double *scratch, double *d);
 
 /* Resolves user parameters: p_block from p, defaults, validation (KM_EINVAL with a message). */
 km_status km_mkl_resolve(const km_mkl_params *in, size_t n_kernels, km_mkl_params *out);

@@ -11,10 +11,13 @@
 km_status km_mkl_resolve(const km_mkl_params *in, size_t n_kernels, km_mkl_params *out)
 {
     *out = *in;
-    if (in->method != KM_MKL_FIXED && in->method != KM_MKL_LP && in->method != KM_MKL_ELASTICNET)
+    if (in->method != KM_MKL_FIXED && in->method != KM_MKL_LP && in->method != KM_MKL_ELASTICNET &&
+        in->method != KM_MKL_TIKHONOV)
         return km_error(KM_EINVAL, "unknown MKL method %d", (int)in->method);
     if (in->method == KM_MKL_FIXED)
         return KM_OK;
+    if (in->method == KM_MKL_TIKHONOV)
+        return km_tikhonov_resolve(in, out);
     if (in->p_block > 0) {
         if (!(in->p_block >= 1))
             return km_error(KM_EINVAL, "p-block must be >= 1 (got %g)", in->p_block);
@@ -33,8 +36,18 @@ km_status km_mkl_resolve(const km_mkl_params *in, size_t n_kernels, km_mkl_param
         if (in->solver != KM_MKL_WRAPPER && in->solver != KM_MKL_INTERLEAVED)
             return km_error(KM_EINVAL, "the elastic net is solved by the wrapper or interleaved solver");
     }
-    if (in->solver != KM_MKL_INTERLEAVED && in->solver != KM_MKL_WRAPPER)
+    if (in->solver != KM_MKL_INTERLEAVED && in->solver != KM_MKL_WRAPPER && in->solver != KM_MKL_SILP &&
+        in->solver != KM_MKL_SIMPLEMKL)
         return km_error(KM_EINVAL, "unknown MKL solver %d", (int)in->solver);
+    if (in->solver == KM_MKL_SIMPLEMKL && out->p_block != 1.0)
+        return km_error(KM_EINVAL, "SimpleMKL solves p = 1 only (got p-block %g); use silp, wrapper or interleaved",
+                        out->p_block);
+    if (in->solver == KM_MKL_SILP && isinf(out->p_block))
+        return km_error(KM_EINVAL, "the SILP solver needs a finite p-block");
+#ifndef KM_HAVE_GLPK
+    if (in->solver == KM_MKL_SILP && out->p_block == 1.0)
+        return km_error(KM_EINVAL, "the SILP solver for p = 1 needs GLPK (built without GLPK)");
+#endif
     if (!(in->gap > 0) || !(in->eps_mkl > 0))
         return km_error(KM_EINVAL, "the MKL tolerances must be positive (gap %g, eps %g)", in->gap, in->eps_mkl);
     if (in->max_outer <= 0)
@@ -45,6 +58,11 @@ km_status km_mkl_resolve(const km_mkl_params *in, size_t n_kernels, km_mkl_param
 
 void km_mkl_start(const km_mkl_params *mkl, size_t M, double *theta)
 {
+    if (mkl->method == KM_MKL_TIKHONOV) { /* d = 1: the uniform sum (spec/bayes-blocknorm.md §5) */
+        for (size_t m = 0; m < M; m++)
+            theta[m] = 1.0;
+        return;
+    }
     if (mkl->method == KM_MKL_ELASTICNET) {
         for (size_t m = 0; m < M; m++)
             theta[m] = 1.0 / (double)M;
@@ -93,9 +111,13 @@ km_status km_mkl_solve_svm(const km_mkl_problem *pr, const km_smo_options *optio
 
 static km_status run_solver(const km_mkl_problem *problem, km_mkl_result *result)
 {
+    if (problem->mkl.method == KM_MKL_TIKHONOV)
+        return km_mkl_tikhonov(problem, result);
     switch (problem->mkl.solver) {
     case KM_MKL_WRAPPER: return km_mkl_wrapper(problem, result);
     case KM_MKL_INTERLEAVED: return km_mkl_interleaved(problem, result);
+    case KM_MKL_SILP: return km_mkl_silp(problem, result);
+    case KM_MKL_SIMPLEMKL: return km_mkl_simplemkl(problem, result);
     default: break;
     }
     return km_error(KM_EINVAL, "unknown MKL solver %d", (int)problem->mkl.solver);

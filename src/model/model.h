@@ -27,6 +27,7 @@ typedef struct km_machine {
     double primal;          /* MKL: primal objective (NAN without MKL) */
     double gap;             /* MKL: relative duality gap (NAN without MKL) */
     long mkl_iterations;    /* MKL: theta steps / outer iterations */
+    double *block_norms;    /* MKL: M values |w_m| = theta_m sqrt(a_m) (NULL: not stored) */
     int class_pos;          /* classification: index (into labels) of the class with f > 0 */
     int class_neg;          /* ... and of the class with f < 0; -1 for one-vs-rest ("the rest") */
 } km_machine;
@@ -44,6 +45,8 @@ struct km_model {
     km_dataset *basis;                  /* basis rows with their features (sparse or dense) */
     size_t *basis_kcol;                 /* per basis row: its column in precomputed test kernels */
     size_t n_train;                     /* training rows (columns of precomputed test kernels) */
+    double *target_alignment;           /* MKL: M centred alignments with the labels (NULL: none) */
+    double *kernel_alignment;           /* MKL: M x M centred alignments between kernels (NULL: none) */
 };
 
 /* Allocates a zeroed model. */
@@ -87,6 +90,7 @@ extern const km_name km_task_names[];
 extern const km_name km_multiclass_names[];
 extern const km_name km_mkl_method_names[];
 extern const km_name km_mkl_solver_names[];
+extern const km_name km_mkl_regularizer_names[];
 extern const km_name km_kernel_type_names[];
 extern const km_name km_normalization_names[];
 extern const km_name km_gamma_mode_names[];

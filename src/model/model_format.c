@@ -9,7 +9,12 @@ const km_name km_task_names[] = {
     {KM_TASK_SVC, "svc"}, {KM_TASK_SVR, "svr"}, {KM_TASK_ONECLASS, "oneclass"}, {0, NULL}};
 
 const km_name km_mkl_method_names[] = {
-    {KM_MKL_FIXED, "fixed"}, {KM_MKL_LP, "lp"}, {KM_MKL_ELASTICNET, "elasticnet"}, {0, NULL}};
+    {KM_MKL_FIXED, "fixed"}, {KM_MKL_LP, "lp"}, {KM_MKL_ELASTICNET, "elasticnet"}, {KM_MKL_TIKHONOV, "tikhonov"},
+    {0, NULL}};
+
+const km_name km_mkl_regularizer_names[] = {{KM_REG_LQ, "lq"},           {KM_REG_BLOCK1, "block1"},
+                                            {KM_REG_UNIFORM, "uniform"}, {KM_REG_ELASTICNET, "elasticnet"},
+                                            {KM_REG_BLOCKP, "blockp"},   {0, NULL}};
 
 const km_name km_mkl_solver_names[] = {{KM_MKL_INTERLEAVED, "interleaved"}, {KM_MKL_WRAPPER, "wrapper"},
                                        {KM_MKL_SILP, "silp"}, {KM_MKL_SIMPLEMKL, "simplemkl"}, {0, NULL}};

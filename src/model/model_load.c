@@ -331,6 +331,13 @@ static km_status read_mkl(reader *r, km_mkl_params *mkl)
     mkl->solver = (km_mkl_solver)solver;
     if (!st)
         st = read_double(r, "mkl_gap", &mkl->gap);
+    int regularizer = 0;
+    mkl->reg_param = 0;
+    if (!st && mkl->method == KM_MKL_TIKHONOV)
+        st = read_name(r, "mkl_regularizer", km_mkl_regularizer_names, &regularizer);
+    mkl->regularizer = (km_mkl_regularizer)regularizer;
+    if (!st && mkl->method == KM_MKL_TIKHONOV && (mkl->regularizer == KM_REG_LQ || mkl->regularizer == KM_REG_BLOCKP))
+        st = read_exponent(r, "mkl_reg_param", &mkl->reg_param);
     /* the kernel-weight norm p = p_block/(2 - p_block) exists for p_block <= 2 */
     if (!st)
         mkl->p = mkl->p_block < 2 ? mkl->p_block / (2 - mkl->p_block) : mkl->p_block == 2 ? INFINITY : NAN;

@@ -137,6 +137,11 @@ static void write_parameters(writer *w, const km_model *model)
         line_double(w, "mkl_lambda", model->mkl.lambda);
         line_name(w, "mkl_solver", km_mkl_solver_names, model->mkl.solver);
         line_double(w, "mkl_gap", model->mkl.gap);
+        if (model->mkl.method == KM_MKL_TIKHONOV) { /* regularizer; q (lq) or p (blockp) */
+            line_name(w, "mkl_regularizer", km_mkl_regularizer_names, model->mkl.regularizer);
+            if (model->mkl.regularizer == KM_REG_LQ || model->mkl.regularizer == KM_REG_BLOCKP)
+                line_exponent(w, "mkl_reg_param", model->mkl.reg_param);
+        }
     }
     line_size(w, "n_train", model->n_train);
     line_size(w, "n_classes", model->n_classes);

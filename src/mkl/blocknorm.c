@@ -1,0 +1,325 @@
+/* The generalized block-norm family in Tikhonov (penalised) form, and its Ivanov (constrained)
+ * equivalent (spec/lpmkl.md §5; seed 004, Tomioka & Suzuki, eqs. (3)-(6) and Table 1;
+ * spec/bayes-blocknorm.md §3-§5).
+ *
+ * The seed writes min sum loss + (C_T/2) sum_m (||f_m||^2/d_m + mu h(d_m)), its C_T multiplying the
+ * regularizer. kernelmix speaks the SVM's C (the loss weight), C = 1/C_T, and solves
+ *   J(f, b) = sum_m g(||f_m||^2) + C sum_i loss_i
+ *           = min_{d >= 0} 1/2 sum_m (||f_m||^2/d_m + mu h(d_m)) + C sum_i loss_i.
+ * With d fixed this is the SVM on K_d = sum_m d_m K_m with loss weight C; with f fixed the best d is
+ * d_m = 1/(2 g'(||f_m||^2)) (km_block_weights), and ||f_m|| = d_m sqrt(a_m), a_m = c'K_m c.
+ *
+ * Duality gap [derived]: with phi(t) = g(t^2), the Fenchel dual of J is
+ *   D(alpha) = lin(alpha) - sum_m phi*(sqrt(a_m)),
+ * phi*(t) = t^{p*}/p* for g = t^p/p (p* = p/(p-1); p = 1: 0 for t <= 1, else infinite) and
+ * phi*(t) = max(0, t - (1-lambda))^2/(2 lambda) for the elastic net. Any alpha in the SVM's box gives a
+ * lower bound, and so does s alpha for s in [0, 1] (lin is linear in alpha for C-SVC and SVR); the
+ * best such s is used, which makes the block-1 bound finite before convergence. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/error.h"
+#include "mkl/mkl.h"
+#include "mkl/theta.h"
+
+/* The block exponent p of the rows with g(x) = x^{p/2}/p: l_q gives 2q/(1+q), block 1 gives 1,
+ * uniform 2 (spec §1 and Table 1). */
+static double block_exponent(const km_mkl_params *mkl)
+{
+    switch (mkl->regularizer) {
+    case KM_REG_LQ: return isinf(mkl->reg_param) ? 2.0 : 2.0 * mkl->reg_param / (1.0 + mkl->reg_param);
+    case KM_REG_BLOCK1: return 1.0;
+    case KM_REG_UNIFORM: return 2.0;
+    case KM_REG_BLOCKP: return mkl->reg_param;
+    case KM_REG_ELASTICNET: break;
+    }
+    return NAN;
+}
+
+km_status km_tikhonov_resolve(const km_mkl_params *in, km_mkl_params *out)
+{
+    *out = *in;
+    out->solver = KM_MKL_WRAPPER; /* the alternation below is the only solver of this form */
+    if (in->shared_weights)
+        return km_error(KM_EINVAL, "the Tikhonov form learns one set of kernel weights per machine (no shared weights)");
+    int takes_param = in->regularizer == KM_REG_LQ || in->regularizer == KM_REG_BLOCKP;
+    if (!takes_param && in->reg_param != 0)
+        return km_error(KM_EINVAL, "the %s regularizer takes no parameter (got %g)",
+                        in->regularizer == KM_REG_ELASTICNET ? "elastic-net (it takes lambda)"
+                        : in->regularizer == KM_REG_BLOCK1    ? "block-1"
+                                                              : "uniform",
+                        in->reg_param);
+    switch (in->regularizer) {
+    case KM_REG_LQ:
+        out->reg_param = in->reg_param != 0 ? in->reg_param : 2.0;
+        if (!(out->reg_param >= 1))
+            return km_error(KM_EINVAL, "the l_q regularizer needs q >= 1 (got %g)", out->reg_param);
+        break;
+    case KM_REG_BLOCKP:
+        out->reg_param = in->reg_param != 0 ? in->reg_param : 4.0;
+        if (!(out->reg_param > 2) || isinf(out->reg_param))
+            return km_error(KM_EINVAL, "the block-p regularizer needs a finite p > 2 (got %g)", out->reg_param);
+        break;
+    case KM_REG_ELASTICNET:
+        if (!(in->lambda >= 0 && in->lambda <= 1))
+            return km_error(KM_EINVAL, "elastic-net lambda must be in [0, 1] (got %g)", in->lambda);
+        /* lambda = 1 would make d = |f|/|f| undefined for a kernel with f_m = 0 */
+        out->lambda = fmin(in->lambda, 1 - 1e-12);
+        break;
+    case KM_REG_BLOCK1:
+    case KM_REG_UNIFORM: break;
+    default: return km_error(KM_EINVAL, "unknown block-norm regularizer %d", (int)in->regularizer);
+    }
+    /* p and p_block name the block norm of the penalty (elastic net: 1, that of its l1 part) */
+    out->p_block = in->regularizer == KM_REG_ELASTICNET ? 1.0 : block_exponent(out);
+    out->p = out->p_block < 2 ? out->p_block / (2 - out->p_block) : out->p_block == 2 ? INFINITY : NAN;
+    if (!(in->gap > 0) || !(in->eps_mkl > 0))
+        return km_error(KM_EINVAL, "the MKL tolerances must be positive (gap %g, eps %g)", in->gap, in->eps_mkl);
+    if (in->max_outer <= 0)
+        return km_error(KM_EINVAL, "max-outer must be positive (got %ld)", in->max_outer);
+    return KM_OK;
+}
+
+double km_tikhonov_penalty(const km_mkl_params *mkl, size_t M, const double *block_norm)
+{
+    double sum = 0;
+    if (mkl->regularizer == KM_REG_ELASTICNET) {
+        for (size_t m = 0; m < M; m++)
+            sum += (1.0 - mkl->lambda) * block_norm[m] + 0.5 * mkl->lambda * block_norm[m] * block_norm[m];
+        return sum;
+    }
+    double p = block_exponent(mkl);
+    for (size_t m = 0; m < M; m++)
+        sum += pow(block_norm[m], p) / p;
+    return sum;
+}
+
+double km_tikhonov_dual(const km_mkl_params *mkl, size_t M, double lin, const double *a)
+{
+    double top = 0;
+    for (size_t m = 0; m < M; m++)
+        top = fmax(top, a[m]);
+    if (top == 0)
+        return lin;
+    if (mkl->regularizer == KM_REG_ELASTICNET && mkl->lambda > 0) {
+        double sum = 0;
+        for (size_t m = 0; m < M; m++) {
+            double excess = (a[m] > 0 ? sqrt(a[m]) : 0.0) - (1.0 - mkl->lambda);
+            sum += excess > 0 ? excess * excess / (2.0 * mkl->lambda) : 0.0;
+        }
+        return lin - sum;
+    }
+    double p = mkl->regularizer == KM_REG_ELASTICNET ? 1.0 : block_exponent(mkl);
+    if (p == 1.0) /* phi* is the indicator of sqrt(a) <= 1: scale alpha into it */
+        return fmin(1.0, 1.0 / sqrt(top)) * lin;
+    if (!(lin > 0))
+        return 0.0; /* the best scaling is s = 0 */
+    /* max over s in [0,1] of s lin - s^{q} S/q with q = p/(p-1), S = sum a^{q/2}, in logs (q is large near p = 1) */
+    double dual_p = p / (p - 1.0), sum = 0;
+    for (size_t m = 0; m < M; m++)
+        sum += a[m] > 0 ? exp(0.5 * dual_p * (log(a[m]) - log(top))) : 0.0;
+    double log_S = 0.5 * dual_p * log(top) + log(sum);
+    double log_s = fmin(0.0, (log(lin) - log_S) / (dual_p - 1.0));
+    return exp(log_s) * lin - exp(dual_p * log_s + log_S) / dual_p;
+}
+
+static km_block_regularizer block_row(km_mkl_regularizer reg)
+{
+    switch (reg) {
+    case KM_REG_BLOCK1: return KM_BLOCK_ONE;
+    case KM_REG_UNIFORM: return KM_BLOCK_UNIFORM;
+    case KM_REG_ELASTICNET: return KM_BLOCK_ELASTICNET;
+    case KM_REG_BLOCKP: return KM_BLOCK_P_ABOVE_2;
+    case KM_REG_LQ: break;
+    }
+    return KM_BLOCK_LQ;
+}
+
+int km_tikhonov_step(const km_mkl_params *mkl, size_t M, const double *a, double *scratch, double *d)
+{
+    double top = 0;
+    for (size_t m = 0; m < M; m++)
+        top = fmax(top, a[m]);
+    if (top == 0)
+        return 0; /* every a_m <= 0: nothing to learn from */
+    if (mkl->regularizer == KM_REG_BLOCKP) {
+        /* block p > 2: the primal map d = |f|^{2-p} oscillates (spec §3.1; bayes-blocknorm §4); its
+         * fixed point at this alpha, |f_m|^{p-1} = sqrt(a_m), gives the dual form
+         * d_m = a_m^{(2-p)/(2(p-1))}, with a_m clamped away from 0 (spec §3.6) */
+        double p = mkl->reg_param;
+        for (size_t m = 0; m < M; m++)
+            d[m] = pow(fmax(a[m], 1e-12 * top), (2.0 - p) / (2.0 * (p - 1.0)));
+        return 1;
+    }
+    for (size_t m = 0; m < M; m++)
+        scratch[m] = a[m] > 0 ? d[m] * sqrt(a[m]) : 0.0;
+    km_block_weights(block_row(mkl->regularizer),
+                     mkl->regularizer == KM_REG_ELASTICNET ? mkl->lambda : mkl->reg_param, M, scratch, d);
+    double largest = 0;
+    for (size_t m = 0; m < M; m++)
+        largest = fmax(largest, d[m]);
+    for (size_t m = 0; m < M; m++) /* zero weights are absorbing; drop what is numerically zero */
+        if (d[m] < 1e-12 * largest)
+            d[m] = 0.0;
+    return 1;
+}
+
+static double seconds_since(const struct timespec *start)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
+}
+
+/* J and D at the SVM solution (coef, bias) on the current d: the loss (with the bias refined as in
+ * §4) comes from the certificate of the uniform block-2 problem at theta = d, whose primal is
+ * 1/2 sum |f_m|^2 + loss and whose lin is the task's. */
+static void tikhonov_values(const km_mkl_problem *pr, const double *coef, double bias, const double *a,
+                            const double *h, double *block_norm, km_mkl_result *result)
+{
+    const km_kernel_access *k = pr->kernel;
+    size_t M = k->n_kernels;
+    km_mkl_problem uniform = *pr;
+    uniform.mkl.method = KM_MKL_LP;
+    uniform.mkl.p_block = 2.0;
+    km_mkl_certificate cert;
+    km_mkl_certify(&uniform, coef, bias, a, h, &cert);
+    for (size_t m = 0; m < M; m++)
+        block_norm[m] = a[m] > 0 ? k->theta[m] * sqrt(a[m]) : 0.0;
+    double loss = cert.primal - 0.5 * km_block_norm_squared(M, 2.0, block_norm);
+    result->primal = km_tikhonov_penalty(&pr->mkl, M, block_norm) + loss;
+    result->dual = km_tikhonov_dual(&pr->mkl, M, cert.lin, a);
+    result->gap = (result->primal - result->dual) / fabs(result->primal);
+}
+
+km_status km_mkl_tikhonov(const km_mkl_problem *pr, km_mkl_result *result)
+{
+    if (pr->task == KM_TASK_ONECLASS)
+        return km_error(KM_EINVAL, "the Tikhonov form needs a loss weight C: C-SVC or epsilon-SVR, not one-class");
+    const km_kernel_access *k = pr->kernel;
+    size_t n = k->n_rows, M = k->n_kernels;
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    double *h = malloc(n * M * sizeof *h), *a = malloc(M * sizeof *a), *block_norm = malloc(M * sizeof *block_norm);
+    double *d_used = malloc(M * sizeof *d_used);
+    km_status st = h && a && block_norm && d_used ? KM_OK : km_error_nomem("the Tikhonov block-norm solver");
+    double previous = INFINITY;
+    result->converged = 0;
+    result->mkl_iterations = 0;
+    for (long t = 1; !st && t <= pr->mkl.max_outer; t++) {
+        memcpy(d_used, k->theta, M * sizeof *d_used);
+        km_svm_solution solution = {.coef = result->coef};
+        st = km_mkl_solve_svm(pr, &pr->smo, &solution);
+        result->bias = solution.bias;
+        result->smo_iterations += solution.iterations;
+        if (!st)
+            st = km_mkl_products(pr, result->coef, h);
+        if (st)
+            break;
+        km_mkl_quadratic_terms(n, M, result->coef, h, a);
+        tikhonov_values(pr, result->coef, result->bias, a, h, block_norm, result);
+        result->mkl_iterations = t;
+        double elapsed = seconds_since(&start), change = fabs(previous - result->primal) / fabs(result->primal);
+        km_log(&pr->logger, KM_LOG_INFO, "tikhonov %4ld: objective %.17g dual %.17g gap %.3e %.2fs", t,
+               result->primal, result->dual, result->gap, elapsed);
+        /* stop at the duality gap, or when the objective stops moving (spec §5) */
+        if (result->gap <= pr->mkl.gap || change < pr->mkl.eps_mkl) {
+            result->converged = 1;
+            break;
+        }
+        previous = result->primal;
+        if (pr->mkl.max_time > 0 && elapsed >= pr->mkl.max_time) {
+            km_log(&pr->logger, KM_LOG_WARNING, "MKL stopped at the time limit (%gs) with gap %.3e", pr->mkl.max_time,
+                   result->gap);
+            break;
+        }
+        if (t == pr->mkl.max_outer) {
+            km_log(&pr->logger, KM_LOG_WARNING, "MKL stopped after %ld outer iterations with gap %.3e", t,
+                   result->gap);
+            break;
+        }
+        if (!km_tikhonov_step(&pr->mkl, M, a, block_norm, k->theta))
+            break; /* every a_m <= 0: the solution does not depend on the kernels */
+    }
+    if (!st)
+        memcpy(k->theta, d_used, M * sizeof *d_used); /* the weights the final solution belongs to */
+    free(h);
+    free(a);
+    free(block_norm);
+    free(d_used);
+    return st;
+}
+
+km_status km_mkl_ivanov(const km_mkl_params *tikhonov, double C, size_t M, const double *d, km_mkl_params *ivanov,
+                        double *C_ivanov, double *theta)
+{
+    if (tikhonov->method != KM_MKL_TIKHONOV)
+        return km_error(KM_EINVAL, "the Ivanov conversion needs a Tikhonov-form solution (method %d)",
+                        (int)tikhonov->method);
+    if (!(C > 0))
+        return km_error(KM_EINVAL, "the Ivanov conversion needs a positive C (got %g)", C);
+    double largest = 0;
+    for (size_t m = 0; m < M; m++) {
+        if (!(d[m] >= 0) || isinf(d[m]))
+            return km_error(KM_EINVAL, "kernel weight %zu is not a finite value >= 0 (%g)", m + 1, d[m]);
+        largest = fmax(largest, d[m]);
+    }
+    if (!(largest > 0))
+        return km_error(KM_EINVAL, "the Ivanov conversion needs a positive kernel weight");
+    *ivanov = *tikhonov;
+    ivanov->method = KM_MKL_LP;
+    /* theta = s d and C_ivanov = C/s give the same f: K_theta = s K_d and SVM(s K, C/s) = SVM(K, C).
+     * s makes theta optimal for the constraint (spec §5 "Tikhonov <-> Ivanov"; for the elastic net
+     * [derived]: matching the stationarity conditions of (1-lambda) n_m + lambda/2 n_m^2 and of
+     * SHOGUN's ((1-l)/2)(sum n)^2 + (l/2) sum n^2 gives s = lambda + (1-lambda)/sum_m n_m, l = lambda/s,
+     * with n_m = d_m (1-lambda)/(1 - lambda d_m) from d_m = n_m/((1-lambda) + lambda n_m)). */
+    double s = 0;
+    switch (tikhonov->regularizer) {
+    case KM_REG_LQ:
+    case KM_REG_BLOCK1:
+    case KM_REG_UNIFORM: {
+        /* theta = d/||d||_q, the l_q row with q = p (block 1: q = 1; uniform: q = inf) */
+        double q = tikhonov->regularizer == KM_REG_BLOCK1 ? 1.0
+                   : tikhonov->regularizer == KM_REG_UNIFORM ? INFINITY
+                                                             : tikhonov->reg_param;
+        double norm = 0;
+        if (isinf(q))
+            norm = largest;
+        else {
+            for (size_t m = 0; m < M; m++)
+                norm += pow(d[m] / largest, q);
+            norm = largest * pow(norm, 1.0 / q);
+        }
+        s = 1.0 / norm;
+        ivanov->p = q;
+        ivanov->p_block = isinf(q) ? 2.0 : 2.0 * q / (1.0 + q);
+        break;
+    }
+    case KM_REG_BLOCKP: {
+        /* |f_m| = d_m^{1/(2-p)}; theta_m = |f_m|^{2-p}/||f||_p^{2-p} (dual form of T Prop. 3.1) */
+        double p = tikhonov->reg_param, sum = 0;
+        for (size_t m = 0; m < M; m++)
+            sum += d[m] > 0 ? pow(d[m], p / (2.0 - p)) : 0.0;
+        s = pow(sum, (p - 2.0) / p);
+        ivanov->p_block = p;
+        ivanov->p = NAN;
+        break;
+    }
+    case KM_REG_ELASTICNET: {
+        double lambda = tikhonov->lambda, total = 0;
+        for (size_t m = 0; m < M; m++)
+            total += d[m] * (1.0 - lambda) / (1.0 - lambda * d[m]);
+        s = lambda + (1.0 - lambda) / total;
+        ivanov->method = KM_MKL_ELASTICNET;
+        ivanov->lambda = lambda / s;
+        break;
+    }
+    default: return km_error(KM_EINVAL, "unknown block-norm regularizer %d", (int)tikhonov->regularizer);
+    }
+    for (size_t m = 0; m < M; m++)
+        theta[m] = s * d[m];
+    *C_ivanov = C / s;
+    return KM_OK;
+}
