@@ -341,6 +341,25 @@ km_status km_model_ivanov(const km_model *model, size_t machine, km_mkl_params *
 /* Total distinct support vectors over all machines. */
 size_t km_model_n_sv_total(const km_model *model);
 
+/* Diagnostics of learned kernel weights (docs/mkl.md "Diagnostics"), stored by km_train with MKL.
+ * Block norms |w_m| = theta_m sqrt(c'K_m c) of a machine (M values); NULL when the model has none. */
+const double *km_model_block_norms(const km_model *model, size_t machine);
+/* Centred alignment A(K_m, YY') of each kernel with the training labels (M values; classification:
+ * the kernel "same class", regression: the targets), on the training rows; NULL when not stored. */
+const double *km_model_target_alignment(const km_model *model);
+/* Centred alignments A(K_a, K_b) between the kernels on the training rows (M x M, row-major); NULL
+ * when not stored. */
+const double *km_model_kernel_alignment(const km_model *model);
+/* The p that minimises the global bound factor nu(p) = ||(|w_m|)_m||_p sqrt(s) M^{1/s},
+ * s = max(1, min(p/(p-1), 2 ln M)), over block-norm p in [1, 2], from block norms. */
+typedef struct km_bound_choice {
+    double p_block;              /* the minimiser (the largest one when the minimum is flat) */
+    double p;                    /* the same in the kernel-weight convention, p_block/(2 - p_block) */
+    double factor;               /* nu at the minimiser */
+    double flat_low, flat_high;  /* block-norm p range on which nu equals its minimum */
+} km_bound_choice;
+km_status km_model_bound_choice(const km_model *model, size_t machine, km_bound_choice *out);
+
 /* ------------------------------------------------------------------------------------------------
  * Metrics and cross-validation
  * ---------------------------------------------------------------------------------------------- */

@@ -20,10 +20,13 @@ void km_model_free(km_model *model)
         return;
     km_kernel_set_free(model->kernels);
     free(model->labels);
+    free(model->target_alignment);
+    free(model->kernel_alignment);
     for (size_t k = 0; model->machines && k < model->n_machines; k++) {
         free(model->machines[k].theta);
         free(model->machines[k].sv);
         free(model->machines[k].coef);
+        free(model->machines[k].block_norms);
     }
     free(model->machines);
     km_dataset_free(model->basis);
