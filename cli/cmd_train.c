@@ -75,8 +75,8 @@ static void usage(FILE *out)
 "  -r COEF0           -t 1/3 coef0 (default 0)\n"
 "\n"
 "kernel weights learned jointly with the machine (multiple kernel learning):\n"
-"  --mkl METHOD       fixed (default: uniform or --weights), lp (lp-norm MKL) or\n"
-"                     elasticnet\n"
+"  --mkl METHOD       fixed (default: uniform or --weights), lp (lp-norm MKL),\n"
+"                     elasticnet or tikhonov (penalised block-norm family, below)\n"
 "  --p P              lp-norm MKL: norm on the kernel weights, ||theta||_p = 1, P >= 1\n"
 "                     (fractions like 4/3 and 'inf' accepted; default 2). p = 1 selects few\n"
 "                     kernels, p = inf weighs them all equally\n"
@@ -85,10 +85,20 @@ static void usage(FILE *out)
 "                         p        1    8/7   4/3   2     3     4     inf   -\n"
 "                         p-block  1    16/15 8/7   4/3   3/2   8/5   2     Q > 2\n"
 "  --lambda L         elastic net: 0 = sparse l1 MKL ... 1 = uniform weights (default 0.5)\n"
-"  --solver S         interleaved (default: weight steps inside the SVM solver) or wrapper\n"
-"                     (alternating SVM solves and weight steps)\n"
+"  --regularizer R    tikhonov: minimise sum_m g(||f_m||^2) + C sum loss, C = -c (the loss\n"
+"                     weight; Tomioka & Suzuki's C is 1/C) with g: lq (default; q = 1 is\n"
+"                     block1, q = inf uniform), block1, uniform, blockp (block p > 2) or\n"
+"                     elasticnet ((1-L)||f_m|| + L/2 ||f_m||^2); 'kernelmix info' prints the\n"
+"                     equivalent --mkl lp/elasticnet weights and C\n"
+"  --reg-param X      tikhonov: q of lq (default 2), p of blockp (default 4) or L of\n"
+"                     elasticnet (same as --lambda)\n"
+"  --solver S         interleaved (default: weight steps inside the SVM solver), wrapper\n"
+"                     (alternating SVM solves and weight steps), silp (cutting planes:\n"
+"                     SVM solves and a master problem, an LP by GLPK for p = 1) or\n"
+"                     simplemkl (reduced-gradient descent, p = 1 only)\n"
 "  --mkl-eps GAP      stop at this relative duality gap (default 0.001)\n"
-"  --mkl-step-eps E   interleaved: weight step while the dual moved by more than E (1e-5)\n"
+"  --mkl-step-eps E   interleaved: weight step while the dual moved by more than E (1e-5);\n"
+"                     silp: also stop when the SVM value and the master's bound agree to E\n"
 "  --max-outer N      at most N weight steps / outer iterations (default 10000)\n"
 "  --max-time S       at most S seconds of MKL per machine (best point so far is kept)\n"
 "\n"
@@ -127,6 +137,7 @@ typedef struct train_options {
     const char *weights;
     double *class_labels, *class_weights;
     int mkl_implied;            /* --p or --p-block given: lp-norm MKL unless --mkl says otherwise */
+    const char *reg_param;      /* --reg-param, read once the regularizer is known */
     int folds;
     int quiet, verbose;
     cli_format format;
@@ -169,6 +180,27 @@ static int push(const char ***list, size_t *n, const char *value)
 }
 
 /* An exponent: a number, a fraction a/b, or inf; at least 1. */
+static int parse_regularizer(const char *text, km_mkl_regularizer *out)
+{
+    static const struct {
+        const char *name;
+        km_mkl_regularizer value;
+    } names[] = {{"lq", KM_REG_LQ},
+                 {"block1", KM_REG_BLOCK1},
+                 {"uniform", KM_REG_UNIFORM},
+                 {"blockp", KM_REG_BLOCKP},
+                 {"elasticnet", KM_REG_ELASTICNET}};
+    if (!text)
+        return 0;
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (!strcmp(text, names[k].name)) {
+            *out = names[k].value;
+            return 1;
+        }
+    cli_error(CMD, "option --regularizer: '%s' is not lq, block1, uniform, blockp or elasticnet", text);
+    return 0;
+}
+
 static int parse_exponent(const char *option, const char *text, double *out)
 {
     if (!text)
@@ -288,8 +320,10 @@ static int parse_options(train_options *o, int argc, char **argv)
                     o->params.mkl.method = KM_MKL_LP;
                 else if (!strcmp(v, "elasticnet"))
                     o->params.mkl.method = KM_MKL_ELASTICNET;
+                else if (!strcmp(v, "tikhonov"))
+                    o->params.mkl.method = KM_MKL_TIKHONOV;
                 else {
-                    cli_error(CMD, "option --mkl: '%s' is not fixed, lp or elasticnet", v);
+                    cli_error(CMD, "option --mkl: '%s' is not fixed, lp, elasticnet or tikhonov", v);
                     ok = 0;
                 }
             }
@@ -299,6 +333,10 @@ static int parse_options(train_options *o, int argc, char **argv)
         } else if (cli_args_is(&args, NULL, "--p-block")) {
             ok = parse_exponent("--p-block", cli_args_value(&args), &o->params.mkl.p_block);
             o->mkl_implied = 1;
+        } else if (cli_args_is(&args, NULL, "--regularizer")) {
+            ok = parse_regularizer(cli_args_value(&args), &o->params.mkl.regularizer);
+        } else if (cli_args_is(&args, NULL, "--reg-param")) {
+            ok = (o->reg_param = cli_args_value(&args)) != NULL;
         } else if (cli_args_is(&args, NULL, "--lambda")) {
             ok = cli_parse_double(CMD, "--lambda", cli_args_value(&args), 0, 1, &o->params.mkl.lambda);
         } else if (cli_args_is(&args, NULL, "--solver")) {
@@ -307,8 +345,12 @@ static int parse_options(train_options *o, int argc, char **argv)
                     o->params.mkl.solver = KM_MKL_INTERLEAVED;
                 else if (!strcmp(v, "wrapper"))
                     o->params.mkl.solver = KM_MKL_WRAPPER;
+                else if (!strcmp(v, "silp"))
+                    o->params.mkl.solver = KM_MKL_SILP;
+                else if (!strcmp(v, "simplemkl"))
+                    o->params.mkl.solver = KM_MKL_SIMPLEMKL;
                 else {
-                    cli_error(CMD, "option --solver: '%s' is not interleaved or wrapper", v);
+                    cli_error(CMD, "option --solver: '%s' is not interleaved, wrapper, silp or simplemkl", v);
                     ok = 0;
                 }
             }
@@ -350,6 +392,12 @@ static int parse_options(train_options *o, int argc, char **argv)
         return -1;
     if (o->mkl_implied && o->params.mkl.method == KM_MKL_FIXED)
         o->params.mkl.method = KM_MKL_LP;
+    if (o->reg_param && o->params.mkl.regularizer == KM_REG_ELASTICNET &&
+        !cli_parse_double(CMD, "--reg-param", o->reg_param, 0, 1, &o->params.mkl.lambda))
+        return -1;
+    if (o->reg_param && o->params.mkl.regularizer != KM_REG_ELASTICNET &&
+        !parse_exponent("--reg-param", o->reg_param, &o->params.mkl.reg_param))
+        return -1;
     if (n_positionals < 1) {
         cli_error(CMD, "missing TRAIN_FILE (see kernelmix train --help)");
         return -1;
