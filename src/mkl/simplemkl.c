@@ -1,0 +1,196 @@
+/* SimpleMKL (Rakotomamonjy, Bach, Canu & Grandvalet, JMLR 2008) for block p = 1: reduced-gradient
+ * descent of J(theta) = SVM(K_theta) = max_alpha lin - 1/2 sum_m theta_m a_m over the simplex
+ * sum theta = 1, theta >= 0. By Danskin's theorem dJ/dtheta_m = -1/2 a_m at the SVM solution. The
+ * direction is the reduced gradient with the largest weight as reference; a line search along it
+ * (each evaluation a warm-started SVM solve) picks the step, and the run stops on the relative
+ * duality gap of §4. J is convex (a maximum of linear functions), so along the direction its
+ * derivative -1/2 sum_m a_m D_m increases, and the line search brackets its zero. The classic
+ * baseline the thesis compares with (spec §9, runtime study): correct, not fast. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/error.h"
+#include "mkl/mkl.h"
+
+enum { LINE_SEARCH_EVALUATIONS = 30 };
+
+/* Solver state: the buffers of one run and the last evaluated point. */
+typedef struct simplemkl {
+    const km_mkl_problem *pr;
+    km_mkl_result *result;
+    double scale;             /* one-class: spec scaling c / (nu n) */
+    double *h, *a;            /* K_m c (n M) and a_m (spec scaling) at the last evaluated theta */
+    km_mkl_certificate cert;
+    double value;             /* J at the last evaluated theta */
+} simplemkl;
+
+static double seconds_since(const struct timespec *start)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
+}
+
+/* Solves the SVM at the current theta (warm-started from the last solution) and certifies it. */
+static km_status evaluate(simplemkl *s)
+{
+    const km_mkl_problem *pr = s->pr;
+    const km_kernel_access *k = pr->kernel;
+    size_t n = k->n_rows, M = k->n_kernels;
+    km_svm_solution solution = {.coef = s->result->coef};
+    km_status st = km_mkl_solve_svm(pr, &pr->smo, &solution);
+    s->result->bias = solution.bias;
+    s->result->smo_iterations += solution.iterations;
+    if (!st)
+        st = km_mkl_products(pr, s->result->coef, s->h);
+    if (st)
+        return st;
+    km_mkl_quadratic_terms(n, M, s->result->coef, s->h, s->a);
+    km_mkl_certify(pr, s->result->coef, s->result->bias, s->a, s->h, &s->cert);
+    s->value = s->cert.lin;
+    for (size_t m = 0; m < M; m++) {
+        s->a[m] *= s->scale * s->scale;
+        s->value -= 0.5 * k->theta[m] * s->a[m];
+    }
+    return KM_OK;
+}
+
+/* Derivative of J along the direction at the last evaluated point. */
+static double slope(const simplemkl *s, const double *direction)
+{
+    double d = 0;
+    for (size_t m = 0; m < s->pr->kernel->n_kernels; m++)
+        d -= 0.5 * s->a[m] * direction[m];
+    return d;
+}
+
+/* Reduced gradient direction (Rakotomamonjy et al., eq. 12) from the gradient -a/2, with the largest
+ * weight mu as reference: D_m = 0 when theta_m = 0 and the reduced gradient is positive,
+ * D_m = -(grad_m - grad_mu) otherwise, D_mu = -sum of the others. Returns max |D_m|. */
+static double descent_direction(size_t M, const double *theta, const double *a, double *direction)
+{
+    size_t mu = 0;
+    for (size_t m = 1; m < M; m++)
+        if (theta[m] > theta[mu])
+            mu = m;
+    double total = 0, largest = 0;
+    for (size_t m = 0; m < M; m++) {
+        double reduced = -0.5 * a[m] + 0.5 * a[mu];
+        direction[m] = m == mu || (theta[m] <= 0 && reduced > 0) ? 0.0 : -reduced;
+        total += direction[m];
+    }
+    direction[mu] = -total;
+    for (size_t m = 0; m < M; m++)
+        largest = fmax(largest, fabs(direction[m]));
+    return largest;
+}
+
+/* theta = base + step * direction; the component that blocks the step (index blocking) becomes 0. */
+static void move(size_t M, const double *base, const double *direction, double step, size_t blocking, double *theta)
+{
+    double sum = 0;
+    for (size_t m = 0; m < M; m++) {
+        theta[m] = m == blocking ? 0.0 : fmax(base[m] + step * direction[m], 0.0);
+        sum += theta[m];
+    }
+    for (size_t m = 0; m < M; m++)
+        theta[m] /= sum; /* against drift off the simplex */
+}
+
+/* Line search along the direction from base, ending with the SVM solved at the chosen point: the
+ * largest feasible step if J still decreases there, else a safeguarded secant search for the zero
+ * of the derivative inside [0, largest step]. */
+static km_status line_search(simplemkl *s, const double *base, const double *direction)
+{
+    size_t M = s->pr->kernel->n_kernels, blocking = M;
+    double *theta = s->pr->kernel->theta;
+    double largest = INFINITY;
+    for (size_t m = 0; m < M; m++)
+        if (direction[m] < 0 && -base[m] / direction[m] < largest) {
+            largest = -base[m] / direction[m];
+            blocking = m;
+        }
+    double lo = 0, slope_lo = slope(s, direction), slope_start = slope_lo, hi = largest;
+    move(M, base, direction, hi, blocking, theta);
+    km_status st = evaluate(s);
+    double slope_hi = slope(s, direction);
+    if (st || slope_hi <= 0)
+        return st;
+    for (int k = 0; k < LINE_SEARCH_EVALUATIONS; k++) {
+        double width = hi - lo;
+        double step = lo - slope_lo * width / (slope_hi - slope_lo);
+        step = fmin(fmax(step, lo + 0.05 * width), hi - 0.05 * width);
+        move(M, base, direction, step, M, theta);
+        if ((st = evaluate(s)))
+            return st;
+        double d = slope(s, direction);
+        if (fabs(d) <= 1e-2 * fabs(slope_start))
+            break;
+        if (d < 0) {
+            lo = step;
+            slope_lo = d;
+        } else {
+            hi = step;
+            slope_hi = d;
+        }
+    }
+    return KM_OK;
+}
+
+km_status km_mkl_simplemkl(const km_mkl_problem *pr, km_mkl_result *result)
+{
+    const km_kernel_access *k = pr->kernel;
+    size_t n = k->n_rows, M = k->n_kernels;
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    simplemkl s = {.pr = pr, .result = result};
+    s.scale = pr->task == KM_TASK_ONECLASS ? 1.0 / (pr->nu * (double)n) : 1.0;
+    s.h = malloc(n * M * sizeof *s.h);
+    s.a = malloc(M * sizeof *s.a);
+    double *base = malloc(M * sizeof *base), *direction = malloc(M * sizeof *direction);
+    km_status st = s.h && s.a && base && direction ? KM_OK : km_error_nomem("the SimpleMKL solver");
+    result->converged = 0;
+    result->mkl_iterations = 0;
+    if (!st)
+        st = evaluate(&s);
+    for (long t = 1; !st && t <= pr->mkl.max_outer; t++) {
+        result->dual = s.cert.dual;
+        result->primal = s.cert.primal;
+        result->gap = s.cert.gap;
+        result->mkl_iterations = t;
+        double elapsed = seconds_since(&start);
+        km_log(&pr->logger, KM_LOG_INFO, "simplemkl %4ld: J %.10g dual %.10g primal %.10g gap %.3e %.2fs", t, s.value,
+               s.cert.dual, s.cert.primal, s.cert.gap, elapsed);
+        if (s.cert.gap <= pr->mkl.gap) {
+            result->converged = 1;
+            break;
+        }
+        if (pr->mkl.max_time > 0 && elapsed >= pr->mkl.max_time) {
+            km_log(&pr->logger, KM_LOG_WARNING, "MKL stopped at the time limit (%gs) with gap %.3e", pr->mkl.max_time,
+                   s.cert.gap);
+            break;
+        }
+        if (t == pr->mkl.max_outer) {
+            km_log(&pr->logger, KM_LOG_WARNING, "MKL stopped after %ld outer iterations with gap %.3e", t, s.cert.gap);
+            break;
+        }
+        double top = 0;
+        for (size_t m = 0; m < M; m++)
+            top = fmax(top, fabs(s.a[m]));
+        if (descent_direction(M, k->theta, s.a, direction) <= 1e-14 * top) {
+            km_log(&pr->logger, KM_LOG_WARNING,
+                   "MKL gap %.3e stays above %g at a stationary theta; lower the SVM tolerance (-e)", s.cert.gap,
+                   pr->mkl.gap);
+            break;
+        }
+        memcpy(base, k->theta, M * sizeof *base);
+        st = line_search(&s, base, direction);
+    }
+    free(s.h);
+    free(s.a);
+    free(base);
+    free(direction);
+    return st;
+}
