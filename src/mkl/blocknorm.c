@@ -74,7 +74,10 @@ km_status km_tikhonov_resolve(const km_mkl_params *in, km_mkl_params *out)
     }
     /* p and p_block name the block norm of the penalty (elastic net: 1, that of its l1 part) */
     out->p_block = in->regularizer == KM_REG_ELASTICNET ? 1.0 : block_exponent(out);
-    out->p = out->p_block < 2 ? out->p_block / (2 - out->p_block) : out->p_block == 2 ? INFINITY : NAN;
+    out->p = in->regularizer == KM_REG_LQ ? out->reg_param
+             : out->p_block < 2          ? out->p_block / (2 - out->p_block)
+             : out->p_block == 2         ? INFINITY
+                                         : NAN;
     if (!(in->gap > 0) || !(in->eps_mkl > 0))
         return km_error(KM_EINVAL, "the MKL tolerances must be positive (gap %g, eps %g)", in->gap, in->eps_mkl);
     if (in->max_outer <= 0)
