@@ -36,6 +36,19 @@ static const char *mkl_method_name(km_mkl_method method)
     case KM_MKL_FIXED: return "fixed";
     case KM_MKL_LP: return "lp";
     case KM_MKL_ELASTICNET: return "elasticnet";
+    case KM_MKL_TIKHONOV: return "tikhonov";
+    }
+    return "unknown";
+}
+
+static const char *regularizer_name(km_mkl_regularizer regularizer)
+{
+    switch (regularizer) {
+    case KM_REG_LQ: return "lq";
+    case KM_REG_BLOCK1: return "block1";
+    case KM_REG_UNIFORM: return "uniform";
+    case KM_REG_ELASTICNET: return "elasticnet";
+    case KM_REG_BLOCKP: return "blockp";
     }
     return "unknown";
 }
@@ -75,6 +88,49 @@ static void json_number(double v)
         printf("null");
 }
 
+/* The Ivanov (constrained) equivalent of a Tikhonov-form machine: the --mkl lp / elasticnet problem
+ * with the same decision function, its C and kernel weights (nothing for other methods). */
+static void print_ivanov_json(const km_model *model, size_t machine)
+{
+    size_t M = km_model_n_kernels(model);
+    km_mkl_params ivanov;
+    double C, *theta = malloc((M ? M : 1) * sizeof *theta);
+    if (theta && km_model_mkl_params(model).method == KM_MKL_TIKHONOV &&
+        km_model_ivanov(model, machine, &ivanov, &C, theta) == KM_OK) {
+        printf(", \"ivanov\": {\"method\": \"%s\", \"p\": ", mkl_method_name(ivanov.method));
+        json_number(ivanov.p);
+        printf(", \"p_block\": ");
+        json_number(ivanov.p_block);
+        if (ivanov.method == KM_MKL_ELASTICNET)
+            printf(", \"lambda\": %.17g", ivanov.lambda);
+        printf(", \"C\": %.17g, \"kernel_weights\": [", C);
+        for (size_t m = 0; m < M; m++)
+            printf("%s%.17g", m ? ", " : "", theta[m]);
+        printf("]}");
+    }
+    free(theta);
+}
+
+static void print_ivanov_text(const km_model *model, size_t machine)
+{
+    size_t M = km_model_n_kernels(model);
+    km_mkl_params ivanov;
+    double C, *theta = malloc((M ? M : 1) * sizeof *theta);
+    if (theta && km_model_mkl_params(model).method == KM_MKL_TIKHONOV &&
+        km_model_ivanov(model, machine, &ivanov, &C, theta) == KM_OK) {
+        if (ivanov.method == KM_MKL_ELASTICNET)
+            printf("    Ivanov form: --mkl elasticnet --lambda %.10g -c %.10g, weights", ivanov.lambda, C);
+        else if (isnan(ivanov.p))
+            printf("    Ivanov form: --mkl lp --p-block %.10g -c %.10g, weights", ivanov.p_block, C);
+        else
+            printf("    Ivanov form: --mkl lp --p %.10g -c %.10g, weights", ivanov.p, C);
+        for (size_t m = 0; m < M; m++)
+            printf(" %.6g", theta[m]);
+        printf("\n");
+    }
+    free(theta);
+}
+
 static void print_json(const km_model *model)
 {
     size_t M = km_model_n_kernels(model), nc = km_model_n_classes(model);
@@ -87,8 +143,12 @@ static void print_json(const km_model *model)
         json_number(mkl.p);
         printf(", \"p_block\": ");
         json_number(mkl.p_block);
-        if (mkl.method == KM_MKL_ELASTICNET)
+        if (mkl.method == KM_MKL_ELASTICNET || (mkl.method == KM_MKL_TIKHONOV && mkl.regularizer == KM_REG_ELASTICNET))
             printf(", \"lambda\": %.17g", mkl.lambda);
+        if (mkl.method == KM_MKL_TIKHONOV) {
+            printf(", \"regularizer\": \"%s\", \"reg_param\": ", regularizer_name(mkl.regularizer));
+            json_number(mkl.reg_param);
+        }
         printf(", \"solver\": \"%s\", \"target_gap\": %.17g", mkl_solver_name(mkl.solver), mkl.gap);
     }
     printf("},\n  \"kernels\": [");
@@ -120,7 +180,9 @@ static void print_json(const km_model *model)
         const double *w = km_model_kernel_weights(model, k);
         for (size_t m = 0; m < M; m++)
             printf("%s%.17g", m ? ", " : "", w[m]);
-        printf("]}%s\n", k + 1 < km_model_n_machines(model) ? "," : "");
+        printf("]");
+        print_ivanov_json(model, k);
+        printf("}%s\n", k + 1 < km_model_n_machines(model) ? "," : "");
     }
     printf("  ]\n}\n");
 }
@@ -154,7 +216,16 @@ static void print_text(const km_model *model)
     km_mkl_params mkl = km_model_mkl_params(model);
     if (mkl.method == KM_MKL_FIXED)
         printf("kernel weights    fixed\n");
-    else {
+    else if (mkl.method == KM_MKL_TIKHONOV) {
+        printf("kernel weights    tikhonov MKL, regularizer %s", regularizer_name(mkl.regularizer));
+        if (mkl.regularizer == KM_REG_LQ)
+            printf(", q = %.6g", mkl.reg_param);
+        else if (mkl.regularizer == KM_REG_BLOCKP)
+            printf(", p = %.6g", mkl.reg_param);
+        else if (mkl.regularizer == KM_REG_ELASTICNET)
+            printf(", lambda = %g", mkl.lambda);
+        printf(", target gap %g\n", mkl.gap);
+    } else {
         printf("kernel weights    %s MKL, p = %.6g (p-block %.6g)", mkl_method_name(mkl.method), mkl.p, mkl.p_block);
         if (mkl.method == KM_MKL_ELASTICNET)
             printf(", lambda = %g", mkl.lambda);
@@ -186,6 +257,7 @@ static void print_text(const km_model *model)
         for (size_t m = 0; m < M; m++)
             printf(" %.6g", w[m]);
         printf("\n");
+        print_ivanov_text(model, k);
     }
 }
 
