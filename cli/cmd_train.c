@@ -98,9 +98,14 @@ static void usage(FILE *out)
 "                     simplemkl (reduced-gradient descent, p = 1 only)\n"
 "  --mkl-eps GAP      stop at this relative duality gap (default 0.001)\n"
 "  --mkl-step-eps E   interleaved: weight step while the dual moved by more than E (1e-5);\n"
-"                     silp: also stop when the SVM value and the master's bound agree to E\n"
+"                     silp: also stop when the SVM value and the master's bound agree to E;\n"
+"                     tikhonov: also stop when the objective moved by less than E (relative)\n"
 "  --max-outer N      at most N weight steps / outer iterations (default 10000)\n"
 "  --max-time S       at most S seconds of MKL per machine (best point so far is kept)\n"
+"  --shared-weights   multiclass lp MKL: one set of kernel weights for all binary machines,\n"
+"                     learned jointly (wrapper-style alternation on the summed problem).\n"
+"                     Default: each binary machine learns its own weights, which fits\n"
+"                     kernels that separate only some of the classes (docs/mkl.md)\n"
 "\n"
 "solver:\n"
 "  -e TOLERANCE       stopping tolerance on the KKT violation (default 0.001)\n"
@@ -364,6 +369,8 @@ static int parse_options(train_options *o, int argc, char **argv)
                 o->params.mkl.max_outer = l;
         } else if (cli_args_is(&args, NULL, "--max-time")) {
             ok = cli_parse_double(CMD, "--max-time", cli_args_value(&args), 1e-300, HUGE_VAL, &o->params.mkl.max_time);
+        } else if (cli_args_is(&args, NULL, "--shared-weights")) {
+            o->params.mkl.shared_weights = 1;
         } else if (cli_args_is(&args, "-v", "--cross-validation")) {
             if ((ok = cli_parse_long(CMD, "-v", cli_args_value(&args), 2, 1000000, &l)))
                 o->folds = (int)l;

@@ -229,6 +229,11 @@ km_status km_mkl_tikhonov(const km_mkl_problem *pr, km_mkl_result *result)
                result->primal, result->dual, result->gap, elapsed);
         /* stop at the duality gap, or when the objective stops moving (spec §5) */
         if (result->gap <= pr->mkl.gap || change < pr->mkl.eps_mkl) {
+            if (result->gap > pr->mkl.gap)
+                km_log(&pr->logger, KM_LOG_WARNING,
+                       "Tikhonov objective settled (relative change %.3g < %g) with gap %.3e above %g; lower the "
+                       "SVM tolerance (-e) or the step tolerance",
+                       change, pr->mkl.eps_mkl, result->gap, pr->mkl.gap);
             result->converged = 1;
             break;
         }
