@@ -293,13 +293,10 @@ static km_status store_cut(silp_master *ms, double b, const double *v, const dou
 static km_status mu_solve(silp_master *ms, double *theta, double *bound)
 {
     size_t M = ms->M, t = ms->count;
-    double *s = malloc(M * sizeof *s), *u = malloc(M * sizeof *u);
-    double *g = malloc(t * sizeof *g), *g_trial = malloc(t * sizeof *g_trial);
-    double *trial = malloc(t * sizeof *trial), *sorted = malloc(t * sizeof *sorted);
-    if (!s || !u || !g || !g_trial || !trial || !sorted) {
-        free(s), free(u), free(g), free(g_trial), free(trial), free(sorted);
+    double *work = malloc((2 * M + 4 * t) * sizeof *work);
+    if (!work)
         return km_error_nomem("the SILP master");
-    }
+    double *s = work, *u = s + M, *g = u + M, *g_trial = g + t, *trial = g_trial + t, *sorted = trial + t;
     double F = master_objective(ms, ms->mu, s, u, g);
     for (long step = 0; step < MASTER_MAX_STEPS; step++) {
         double best = -INFINITY;
@@ -345,7 +342,7 @@ static km_status mu_solve(silp_master *ms, double *theta, double *bound)
     }
     *bound = ms->p <= 2 ? F : -F;
     mu_prune(ms, F, g);
-    free(s), free(u), free(g), free(g_trial), free(trial), free(sorted);
+    free(work);
     return KM_OK;
 }
 
