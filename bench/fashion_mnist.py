@@ -57,7 +57,7 @@ def load_split(data_dir, split):
 
 def binary_task(images, labels, task, count, rng):
     """count rows drawn without replacement from the task's rows (all of them, in file order, when
-    count is at least their number), scaled to [0,1], with +1/-1 labels."""
+    count is their number; more is an error), scaled to [0,1], with +1/-1 labels."""
     positive, negative = TASKS[task]
     pool = np.flatnonzero(np.isin(labels, positive + negative))
     if count > pool.size:

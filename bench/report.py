@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from typing import List
 
 # time_s: the workload's phase (training, or kernel computation alone), median over the repeats
-COLUMNS = ["workload", "phase", "n_train", "n_test", "kernels", "tool", "status", "repeats",
+COLUMNS = ["workload", "phase", "n_train", "n_test", "kernels", "mean_sq_dist", "gamma_min", "gamma_max",
+           "tool", "status", "repeats",
            "time_s", "predict_s", "peak_rss_mib", "accuracy", "time_ratio", "memory_ratio",
            "time_s_all", "predict_s_all", "peak_rss_mib_all", "command"]
 
@@ -45,7 +46,9 @@ def summarize(workload, problem, runs):
         done = r.status == "ok"
         rows.append({
             "workload": workload.name, "phase": workload.phase, "n_train": problem["n_train"],
-            "n_test": problem["n_test"], "kernels": len(problem["gammas"]), "tool": r.tool, "status": r.status,
+            "n_test": problem["n_test"], "kernels": len(problem["gammas"]),
+            "mean_sq_dist": problem["mean_sq_dist"], "gamma_min": min(problem["gammas"]),
+            "gamma_max": max(problem["gammas"]), "tool": r.tool, "status": r.status,
             "repeats": len(r.time_s),
             "time_s": _median(r.time_s) if done else None,
             "predict_s": _median(r.predict_s) if done else None,
@@ -86,6 +89,20 @@ def markdown_table(rows, phase):
     return "\n".join(lines)
 
 
+def data_lines(rows):
+    """One line per problem: its size and its RBF widths."""
+    seen, lines = set(), []
+    for row in rows:
+        key = (row["n_train"], row["n_test"], row["kernels"])
+        if key not in seen:
+            seen.add(key)
+            widths = ("gamma = %.6g" % row["gamma_min"] if row["kernels"] == 1 else
+                      "%d widths, gamma from %.6g to %.6g" % (row["kernels"], row["gamma_min"], row["gamma_max"]))
+            lines.append("- N = %d, %d test rows: mean ||x-x'||^2 = %.6g over the training pairs; %s"
+                         % (row["n_train"], row["n_test"], row["mean_sq_dist"], widths))
+    return lines
+
+
 def write_csv(path, rows):
     with open(path, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=COLUMNS)
@@ -99,6 +116,7 @@ def write_markdown(path, sections, machine, settings):
     parts = ["# kernelmix benchmarks", ""]
     for workload, rows in sections:
         parts += ["## %s: %s" % (workload.name, workload.title), "", markdown_table(rows, workload.phase), ""]
+        parts += data_lines(rows) + [""]
     parts += ["## Settings", ""] + ["- %s: %s" % item for item in settings] + [""]
     parts += ["## Machine", ""] + ["- %s: %s" % item for item in machine] + [""]
     with open(path, "w") as f:

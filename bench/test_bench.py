@@ -119,7 +119,7 @@ class FileFormatTests(unittest.TestCase):
 
 class SummaryTests(unittest.TestCase):
     def test_ratios_are_kernelmix_over_each_peer(self):
-        problem = {"n_train": 10, "n_test": 5, "gammas": [1.0]}
+        problem = {"n_train": 10, "n_test": 5, "gammas": [1.0], "mean_sq_dist": 1.0}
         mine = ToolRuns("kernelmix", ["km"], time_s=[1.0, 3.0, 2.0], predict_s=[1, 1, 1],
                         peak_kib=[1024, 1024, 2048], accuracy=[0.8, 0.8, 0.8])
         peer = ToolRuns("libsvm", ["svm-train"], time_s=[4.0, 4.0, 5.0], predict_s=[1, 1, 1],
@@ -177,6 +177,10 @@ class HarnessTests(unittest.TestCase):
             latest = f.read()
         for field in ("- CPU:", "- OpenBLAS:", "- memory:", "- date:", "| fashion-rbf | 300 | 1 | libsvm |"):
             self.assertIn(field, latest)
+        # the recorded width is 1/mean squared distance, the value kernelmix and svm-train were given
+        self.assertAlmostEqual(float(peer["gamma_min"]) * float(peer["mean_sq_dist"]), 1.0, places=12)
+        self.assertIn("-g %r" % float(peer["gamma_min"]), peer["command"])
+        self.assertIn("- N = 300, 300 test rows: mean ||x-x'||^2 = ", latest)
 
     def test_failing_kernelmix_is_reported_not_fatal(self):
         run_harness("--workloads", "a", "--repeats", "1", "--kernelmix", "/bin/false", *self.common)
