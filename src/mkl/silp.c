@@ -75,6 +75,17 @@ static double seconds_since(const struct timespec *start)
     return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
 }
 
+/* Removes cut r, keeping the order of the others (the LP's rows). */
+static void remove_cut(silp_master *ms, size_t r)
+{
+    size_t M = ms->M, n = ms->n, after = ms->count - r - 1;
+    memmove(ms->b + r, ms->b + r + 1, after * sizeof *ms->b);
+    memmove(ms->mu + r, ms->mu + r + 1, after * sizeof *ms->mu);
+    memmove(ms->v + r * M, ms->v + (r + 1) * M, after * M * sizeof *ms->v);
+    memmove(ms->coef + r * n, ms->coef + (r + 1) * n, after * n * sizeof *ms->coef);
+    ms->count--;
+}
+
 #ifdef KM_HAVE_GLPK
 static km_status lp_init(silp_master *ms)
 {
@@ -97,17 +108,6 @@ static km_status lp_init(silp_master *ms)
     glp_set_row_bnds(ms->lp, 1, GLP_FX, 1.0, 1.0);
     glp_set_mat_row(ms->lp, 1, (int)M, ms->index, ms->value);
     return KM_OK;
-}
-
-/* Removes cut r, keeping the order of the others (the LP's rows). */
-static void remove_cut(silp_master *ms, size_t r)
-{
-    size_t M = ms->M, n = ms->n, after = ms->count - r - 1;
-    memmove(ms->b + r, ms->b + r + 1, after * sizeof *ms->b);
-    memmove(ms->mu + r, ms->mu + r + 1, after * sizeof *ms->mu);
-    memmove(ms->v + r * M, ms->v + (r + 1) * M, after * M * sizeof *ms->v);
-    memmove(ms->coef + r * n, ms->coef + (r + 1) * n, after * n * sizeof *ms->coef);
-    ms->count--;
 }
 
 /* Cut row: sum_m quad_m theta_m + eta >= lin (a new row is basic, so the basis stays valid). */

@@ -22,6 +22,7 @@ static const char *const SOLVER_NAMES[] = {"interleaved", "wrapper", "silp", "si
 /* What one training run reports about its single machine. */
 typedef struct run {
     km_status status;
+    int without_glpk;         /* SILP at p = 1 in a build without GLPK: refused by design */
     double objective, gap;
     int converged;
     double theta[8];
@@ -52,6 +53,7 @@ static run train(const km_dataset *data, const km_kernel_set *kernels, km_params
     params.mkl.eps_mkl = 1e-10;
     km_model *model = NULL;
     r.status = km_train(data, kernels, &params, &model);
+    r.without_glpk = r.status == KM_EINVAL && strstr(km_last_error(), "built without GLPK") != NULL;
     if (r.status)
         return r;
     km_machine_info info;
@@ -69,6 +71,10 @@ static run train(const km_dataset *data, const km_kernel_set *kernels, km_params
  * gap, and theta (when given) to 1e-3. */
 static void check_golden(const char *what, const run *r, double objective, const double *theta, size_t M, double gap)
 {
+    if (r->without_glpk) {
+        fprintf(stderr, "%-32s not built (no GLPK)\n", what);
+        return;
+    }
     CHECK_OK(r->status);
     if (r->status)
         return;
@@ -178,6 +184,8 @@ static void test_generated_agreement(void)
         CHECK(reference.converged && reference.gap <= gap);
         for (int s = KM_MKL_INTERLEAVED; s <= (pb ? KM_MKL_SILP : KM_MKL_SIMPLEMKL); s++) {
             run r = train(data, kernels, params, (km_mkl_solver)s, p_block, gap);
+            if (r.without_glpk)
+                continue;
             CHECK_OK(r.status);
             fprintf(stderr, "generated p-block %.4f %-11s objective %.10f gap %.2e (wrapper %.10f)\n", p_block,
                     SOLVER_NAMES[s], r.objective, r.gap, reference.objective);
