@@ -230,21 +230,54 @@ km_status km_view_gram(const km_view *view, double *gram)
     return KM_OK;
 }
 
+void km_view_dot_vector(const km_view *view, const double *y, double *out)
+{
+    if (view->sparse) {
+        for (size_t r = 0; r < view->n; r++)
+            out[r] = row_dot_dense(km_view_get_row(view, r), y);
+    } else if (view->dim == 0) {
+        memset(out, 0, view->n * sizeof *out);
+    } else {
+        cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)view->n, (int)view->dim, 1.0, view->X, (int)view->dim, y, 1,
+                    0.0, out, 1);
+    }
+}
+
 void km_view_dot_column(const km_view *view, size_t i, double *work, double *out)
 {
     if (!view->sparse) {
-        if (view->dim == 0)
-            memset(out, 0, view->n * sizeof *out);
-        else
-            cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)view->n, (int)view->dim, 1.0, view->X, (int)view->dim,
-                        view->X + i * view->dim, 1, 0.0, out, 1);
+        km_view_dot_vector(view, view->X + i * view->dim, out);
         return;
     }
     km_view_row ri = km_view_get_row(view, i);
     scatter(ri, work);
-    for (size_t r = 0; r < view->n; r++)
-        out[r] = row_dot_dense(km_view_get_row(view, r), work);
+    km_view_dot_vector(view, work, out);
     unscatter(ri, work);
+}
+
+void km_view_dots_direct(const km_view *view, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    size_t dim = view->dim;
+    const double *xi = view->X + i * dim;
+    for (size_t k = 0; k < nrows; k++) {
+        const double *x = view->X + rows[k] * dim;
+        double s = 0.0;
+        for (size_t f = 0; f < dim; f++)
+            s += x[f] * xi[f];
+        out[k] = s;
+    }
+}
+
+km_status km_view_column_sums(const km_view *view, double **sum)
+{
+    if (!(*sum = calloc(view->dim ? view->dim : 1, sizeof **sum)))
+        return km_error_nomem("a column sum");
+    for (size_t r = 0; r < view->n; r++) {
+        km_view_row row = km_view_get_row(view, r);
+        for (size_t p = 0; p < row.nnz; p++)
+            (*sum)[row.col ? row.col[p] : p] += row.val[p];
+    }
+    return KM_OK;
 }
 
 km_status km_view_mean_sqdist(const km_view *view, double *mean)
@@ -253,16 +286,12 @@ km_status km_view_mean_sqdist(const km_view *view, double *mean)
     size_t n = view->n;
     if (n < 2)
         return km_error(KM_EINVAL, "a mean distance needs at least 2 training rows (got %zu)", n);
-    double *sum = calloc(view->dim ? view->dim : 1, sizeof *sum);
-    if (!sum)
-        return km_error_nomem("a column sum");
-    double sq = 0.0;
-    for (size_t r = 0; r < n; r++) {
-        km_view_row row = km_view_get_row(view, r);
-        for (size_t p = 0; p < row.nnz; p++)
-            sum[row.col ? row.col[p] : p] += row.val[p];
+    double *sum, sq = 0.0;
+    km_status st = km_view_column_sums(view, &sum);
+    if (st)
+        return st;
+    for (size_t r = 0; r < n; r++)
         sq += view->sqnorm[r];
-    }
     double total = (double)n * sq - cblas_ddot((int)view->dim, sum, 1, sum, 1);
     free(sum);
     *mean = (total > 0 ? total : 0.0) / ((double)n * (double)(n - 1) / 2.0);

@@ -41,8 +41,14 @@ double km_view_min_value(const km_view *view);
 km_status km_view_dots(const km_view *a, size_t a0, size_t na, const km_view *b, double *out);
 /* Full Gram matrix G = X X^T (n×n, both triangles). */
 km_status km_view_gram(const km_view *view, double *gram);
+/* out[r] = <x_r, y> for every row r (y: dim values). */
+void km_view_dot_vector(const km_view *view, const double *y, double *out);
 /* out[r] = <x_r, x_i> for every row r; work: dim zeros (left zero), used by sparse views. */
 void km_view_dot_column(const km_view *view, size_t i, double *work, double *out);
+/* out[k] = <x_rows[k], x_i> by a plain loop, for dense views with few columns. */
+void km_view_dots_direct(const km_view *view, size_t i, const size_t *rows, size_t nrows, double *out);
+/* *sum = the dim column sums (free with free()). */
+km_status km_view_column_sums(const km_view *view, double **sum);
 /* Mean squared distance ||x_i - x_j||^2 over the pairs i < j (closed form from the row sums). */
 km_status km_view_mean_sqdist(const km_view *view, double *mean);
 

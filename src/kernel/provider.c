@@ -25,6 +25,9 @@
 /* Pairwise-kernel columns with at least this many feature operations are computed by several threads
  * (below it, starting threads costs more than it saves, and idle threads compete with BLAS). */
 #define KM_PARALLEL_MIN_WORK ((size_t)1 << 20)
+/* Dense views with at most this many columns compute dot products directly for the rows asked for,
+ * without Gram matrix or cache. */
+#define KM_DIRECT_DOT_MAX_DIM 8
 /* Relative tolerance of the symmetry check of precomputed matrices. */
 #define KM_SYMMETRY_TOLERANCE 1e-8
 
@@ -37,6 +40,7 @@ typedef struct provider_view {
     double *gram;                /* full n×n dot products, or NULL */
     size_t source;               /* cache source of dot-product columns when there is no gram */
     double *work;                /* dim zeros for sparse views */
+    int direct;                  /* few columns: dot products computed per request */
     double mean_sqdist, mean_chi2;   /* for relative widths; < 0 until computed */
 } provider_view;
 
@@ -115,6 +119,7 @@ static km_status build_views(km_provider *p)
                 return st;
             if (view->view.sparse && !(view->work = calloc(view->view.dim, sizeof *view->work)))
                 return km_error_nomem("a sparse-view workspace");
+            view->direct = !view->view.sparse && view->view.dim <= KM_DIRECT_DOT_MAX_DIM;
         }
         pk->view = v;
         if (km_kernel_uses_dot(k->type)) {
@@ -246,7 +251,7 @@ static km_status setup_storage(km_provider *p, size_t cache_bytes)
     size_t gram_bytes = (n <= SIZE_MAX / n / sizeof(double)) ? n * n * sizeof(double) : SIZE_MAX;
     for (size_t v = 0; v < p->n_views; v++) {
         provider_view *view = &p->views[v];
-        if (!view->n_dot_kernels)
+        if (!view->n_dot_kernels || view->direct)
             continue;
         if (gram_bytes <= budget && (view->gram = malloc(gram_bytes))) {
             budget -= gram_bytes;
@@ -288,6 +293,10 @@ static km_status fetch_dots(km_provider *p, provider_view *v, size_t i, const si
 {
     if (v->gram) {
         gather(v->gram + i * p->n, rows, nrows, out);
+        return KM_OK;
+    }
+    if (v->direct) {
+        km_view_dots_direct(&v->view, i, rows, nrows, out);
         return KM_OK;
     }
     /* always whole columns (one dgemv), so that values never depend on what the cache held */
@@ -432,6 +441,18 @@ km_status km_provider_combined_column(km_provider *p, const double *weights, siz
     return st;
 }
 
+/* Row sums of a linear kernel: sum_j <x_i, x_j> = <x_i, sum_j x_j>. */
+static km_status linear_row_sums(const km_view *view, double *sums)
+{
+    double *column_sum;
+    km_status st = km_view_column_sums(view, &column_sum);
+    if (st)
+        return st;
+    km_view_dot_vector(view, column_sum, sums);
+    free(column_sum);
+    return KM_OK;
+}
+
 /* Raw diagonal and, when the normalization needs them, raw row sums of every kernel. */
 static km_status raw_statistics(km_provider *p, double *const *diag, double *const *sums)
 {
@@ -478,9 +499,14 @@ static km_status raw_statistics(km_provider *p, double *const *diag, double *con
     for (size_t v = 0; !st && v < p->n_views; v++) {
         const provider_view *view = &p->views[v];
         int needed = 0;
-        for (size_t t = 0; t < view->n_dot_kernels; t++)
-            needed |= sums[view->dot_kernels[t]] != NULL;
-        if (!needed)
+        for (size_t t = 0; !st && t < view->n_dot_kernels; t++) {
+            size_t m = view->dot_kernels[t];
+            if (sums[m] && p->fitted->kernels[m].type == KM_KERNEL_LINEAR)
+                st = linear_row_sums(&view->view, sums[m]);
+            else
+                needed |= sums[m] != NULL;
+        }
+        if (st || !needed)
             continue;
         if (!values && !(values = malloc(block * n * sizeof *values))) {
             st = km_error_nomem("the normalization pass");
@@ -497,9 +523,9 @@ static km_status raw_statistics(km_provider *p, double *const *diag, double *con
                 st = km_view_dots(&view->view, r0, len, &view->view, dots);
             for (size_t t = 0; !st && t < view->n_dot_kernels; t++) {
                 size_t m = view->dot_kernels[t];
-                if (!sums[m])
-                    continue;
                 const km_kernel *k = &p->fitted->kernels[m];
+                if (!sums[m] || k->type == KM_KERNEL_LINEAR)   /* linear: done above */
+                    continue;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static)
 #endif
