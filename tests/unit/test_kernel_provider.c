@@ -152,7 +152,7 @@ static void check_formulas(const km_dataset *data, const double *X, size_t n, si
 
 static void test_formulas_dense_and_sparse(void)
 {
-    size_t n = 23, d = 5;
+    size_t n = 23, d = 12;   /* views of all features use BLAS, small subsets direct loops */
     double *X = random_matrix(11, n, d, 0.3);
     km_dataset *a = dense(X, n, d), *b = sparse(X, n, d);
     check_formulas(a, X, n, d, 100u << 20);   /* full Gram */
@@ -256,11 +256,11 @@ static void test_default_widths(void)
  * columns of a large one; a full Gram matrix (dsyrk instead of dgemv) agrees to rounding. */
 static void test_cache_sizes(void)
 {
-    size_t n = 150, d = 6;
+    size_t n = 150, d = 12;
     double *X = random_matrix(21, n, d, 0.1);
     km_dataset *data = dense(X, n, d);
     const char *specs[] = {"rbf:gamma=0.3:norm=mult", "poly:degree=2:gamma=0.1:coef0=1", "chi2:gamma=0.2:center=1",
-                           "linear:norm=spherical", "histint:features=1-3:norm=trace", "rbf:features=4-6"};
+                           "linear:norm=spherical", "histint:features=1-3:norm=trace", "rbf:features=4-12"};
     km_kernel_set *set = kernels(specs, 6);
     size_t gram = n * n * sizeof(double);
     km_provider *tiny, *lru, *full;
