@@ -13,8 +13,9 @@
  *   D(alpha) = lin(alpha) - sum_m phi*(sqrt(a_m)),
  * phi*(t) = t^{p*}/p* for g = t^p/p (p* = p/(p-1); p = 1: 0 for t <= 1, else infinite) and
  * phi*(t) = max(0, t - (1-lambda))^2/(2 lambda) for the elastic net. Any alpha in the SVM's box gives a
- * lower bound, and so does s alpha for s in [0, 1] (lin is linear in alpha for C-SVC and SVR); the
- * best such s is used, which makes the block-1 bound finite before convergence. */
+ * lower bound, and so does s alpha for s in [0, 1] (lin is linear in alpha for C-SVC and SVR): the
+ * power rows use the best s, block 1 (and lambda = 0) the largest s inside phi*'s domain, which makes
+ * the bound finite before convergence, and the elastic net s = 1. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
