@@ -16,7 +16,12 @@
 typedef struct km_provider km_provider;
 
 /* rows: indices into data of the n training rows (NULL: all rows of data, n = rows of data).
- * The provider keeps pointers to data and to the set's matrices; they must outlive it. */
+ * The provider keeps pointers to data and to the set's matrices; they must outlive it.
+ * Precomputed matrices are N×N over the N rows of data (row rows[i] is training row i) and must be
+ * symmetric to 1e-8 relative on the training rows; a precomputed kernel without a matrix reads the
+ * dataset's kernel rows (K(i,j) = row i at column id_j - 1, LIBSVM's 0:id). cache_bytes bounds the
+ * memory of full Gram matrices and cached columns together. A provider is not thread-safe: one
+ * thread at a time may ask it for columns. */
 km_status km_provider_new(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *set,
                           size_t cache_bytes, const km_logger *logger, km_provider **out);
 void km_provider_free(km_provider *provider);
@@ -26,7 +31,9 @@ size_t km_provider_n_kernels(const km_provider *provider);
 /* The kernel set with fitted values (gamma resolved, normalization constants, centering means). */
 const km_kernel_set *km_provider_fitted_set(const km_provider *provider);
 
-/* out[k] = K_m(rows[k], i), k < nrows; i and rows are provider-local indices (0..n-1). */
+/* out[k] = K_m(rows[k], i), k < nrows; i and rows are provider-local indices (0..n-1); rows NULL:
+ * 0..nrows-1. Values do not depend on the cache size, except that a full Gram matrix (when it fits)
+ * and on-demand columns may differ in the last bits. */
 km_status km_provider_column(km_provider *provider, size_t m, size_t i, const size_t *rows, size_t nrows,
                              double *out);
 /* out[k] = sum_m weights[m] K_m(rows[k], i); kernels with weight 0 are skipped. */
@@ -41,7 +48,12 @@ const double *km_provider_diag(const km_provider *provider, size_t m);
  * entries for non-precomputed kernels ignored), or, for kernels without a file, the rows of a
  * themselves (LIBSVM 0:id convention). test_diag[m] (may be NULL) gives K_m(a_t, a_t) of precomputed
  * kernels for spherical normalization, indexed like arows. Centering needs b to be the full set of
- * training rows, in training order. */
+ * training rows, in training order.
+ * Details: arows/brows NULL mean 0..na-1 / 0..nb-1. kcol NULL: b's 0:id - 1 when b has ids, else
+ * brows. A precomputed kernel with a matrix and no test_kernels[m] reads its training matrix (a then
+ * indexes training rows, and spherical normalization takes k(a_t, a_t) from its diagonal). Without
+ * test_diag, spherical normalization of precomputed kernels fails unless the values are available
+ * that way (or a == b for kernels in the dataset rows). */
 km_status km_kernel_cross(const km_kernel_set *fitted, const km_dataset *a, const size_t *arows, size_t na,
                           const km_dataset *b, const size_t *brows, size_t nb,
                           const km_matrix *const *test_kernels, const double *const *test_diag,

@@ -187,6 +187,22 @@ static void test_formulas_dense_and_sparse(void)
             }
         }
     CHECK(worst <= 1e-12);
+    /* cross kernels: sparse x sparse, dense x sparse and sparse x dense views give the training values */
+    const km_kernel_set *fitted = km_provider_fitted_set(pb);
+    double *cross = malloc(5 * n * n * sizeof *cross);
+    const km_dataset *pairs[3][2] = {{b, b}, {a, b}, {b, a}};
+    worst = 0.0;
+    for (size_t c = 0; c < 3; c++) {
+        CHECK_OK(km_kernel_cross(fitted, pairs[c][0], NULL, n, pairs[c][1], NULL, n, NULL, NULL, NULL, cross));
+        for (size_t m = 0; m < 5; m++)
+            for (size_t i = 0; i < n; i++) {
+                CHECK_OK(km_provider_column(pb, m, i, NULL, n, cb));
+                for (size_t t = 0; t < n; t++)
+                    worst = fmax(worst, fabs(cross[(m * n + t) * n + i] - cb[t]) / fmax(1.0, fabs(cb[t])));
+            }
+    }
+    CHECK(worst <= 1e-12);
+    free(cross);
     km_provider_free(pa);
     km_provider_free(pb);
     km_kernel_set_free(set);
