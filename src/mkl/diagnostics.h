@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "kernelmix.h"
+#include "mkl/mkl.h"
 #include "svm/svm.h"
 
 /* Centred alignment A(K, L) = <HKH, HLH>_F / (|HKH|_F |HLH|_F), H = I - 11'/n (seed eq. 5.1 with
@@ -18,6 +19,10 @@
  * Two passes over the kernel columns: the column means first, then products of centred columns. */
 km_status km_alignments(const km_kernel_access *kernel, size_t n_targets, const double *targets, double *matrix,
                         double *target);
+
+/* Block norms |w_m| = theta_m sqrt(c'K_m c) (M values) of the solution coef of a problem at its
+ * theta (spec §2, KKT link; one-class in the spec's scaling c/(nu n)). */
+km_status km_mkl_block_norms(const km_mkl_problem *problem, const double *coef, double *block_norm);
 
 /* Global bound factor (seed §5.1.1): nu(p) = |(|w_m|)_m|_p sqrt(s) M^{1/s}, s = max(1, min(p*, 2 ln M)),
  * p* = p/(p-1), for block-norm p >= 1 (the closed form of min_{t >= p} sqrt(t*) M^{1/t*}). */

@@ -68,7 +68,9 @@ km_status km_model_check(const km_model *model, const char *path, km_status fail
  *   M kernel blocks: kernel m (0-based), type, gamma, gamma_mode absolute|relative, coef0, degree,
  *     features all|COUNT i_1 .. i_COUNT (1-based), norm none|mult|spherical|trace, center, file none|"NAME"
  *     (C-style escapes \\ \" \xHH), fitted, scale, mean_all, n_train N_m, col_mean none|v_1 .. v_N_m
+ *   optional (learned kernel weights): target_alignment (M values), kernel_alignment (M x M, row-major)
  *   P machine blocks: machine p (0-based), theta (M values), bias, objective, iterations, converged,
+ *     [MKL: primal, gap, mkl_iterations, optional block_norms (M values)],
  *     class_pos, class_neg, n_sv S, then S lines "INDEX COEF" (0-based basis row, ascending)
  *   basis_rows B, basis_dim, basis_storage dense|sparse, basis_labels 0|1, basis_ids 0|1, then B lines
  *     "KCOL [LABEL] [ID] FEATURES" with FEATURES the basis_dim values (dense) or "i:v" pairs (sparse,

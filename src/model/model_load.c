@@ -167,6 +167,13 @@ static km_status expect_key(reader *r, const char *key)
     return KM_OK;
 }
 
+/* Whether the next line starts with key (an optional line of the format). */
+static int next_key_is(const reader *r, const char *key)
+{
+    size_t len = strlen(key);
+    return (size_t)(r->end - r->next) > len && !strncmp(r->next, key, len) && r->next[len] == ' ';
+}
+
 static km_status bad_value(const reader *r, const char *what, const char *text)
 {
     return km_error(KM_EFORMAT, "%s:%zu: bad %s \"%.40s\"", r->path, r->line_no, what, text);
@@ -338,6 +345,9 @@ static km_status read_mkl(reader *r, km_mkl_params *mkl)
     mkl->regularizer = (km_mkl_regularizer)regularizer;
     if (!st && mkl->method == KM_MKL_TIKHONOV && (mkl->regularizer == KM_REG_LQ || mkl->regularizer == KM_REG_BLOCKP))
         st = read_exponent(r, "mkl_reg_param", &mkl->reg_param);
+    mkl->shared_weights = 0;
+    if (!st && next_key_is(r, "mkl_shared_weights"))
+        st = read_flag(r, "mkl_shared_weights", &mkl->shared_weights);
     /* the kernel-weight norm p = p_block/(2 - p_block) exists for p_block <= 2 */
     if (!st)
         mkl->p = mkl->p_block < 2 ? mkl->p_block / (2 - mkl->p_block) : mkl->p_block == 2 ? INFINITY : NAN;
@@ -578,6 +588,8 @@ static km_status read_machines(reader *r, km_model *model)
                 st = read_double(r, "gap", &machine->gap);
             if (!st)
                 st = read_long(r, "mkl_iterations", 0, LONG_MAX, &machine->mkl_iterations);
+            if (!st && next_key_is(r, "block_norms"))
+                st = read_doubles(r, "block_norms", model->kernels->size, &machine->block_norms);
         }
         if (!st)
             st = read_long(r, "class_pos", -1, INT_MAX, &class_pos);
@@ -710,12 +722,26 @@ static km_status read_basis(reader *r, km_model *model)
     return read_basis_rows(r, model);
 }
 
+/* The optional centred alignments of the kernels with the labels (M) and with each other (M x M). */
+static km_status read_alignments(reader *r, km_model *model)
+{
+    size_t M = model->kernels->size;
+    km_status st = KM_OK;
+    if (next_key_is(r, "target_alignment"))
+        st = read_doubles(r, "target_alignment", M, &model->target_alignment);
+    if (!st && next_key_is(r, "kernel_alignment"))
+        st = read_doubles(r, "kernel_alignment", M * M, &model->kernel_alignment);
+    return st;
+}
+
 static km_status read_body(reader *r, km_model *model)
 {
     size_t n_kernels, dimension;
     km_status st = read_parameters(r, model, &n_kernels, &dimension);
     if (!st)
         st = read_kernels(r, model, n_kernels, dimension);
+    if (!st)
+        st = read_alignments(r, model);
     if (!st)
         st = read_machines(r, model);
     if (!st)

@@ -142,6 +142,8 @@ static void write_parameters(writer *w, const km_model *model)
             if (model->mkl.regularizer == KM_REG_LQ || model->mkl.regularizer == KM_REG_BLOCKP)
                 line_exponent(w, "mkl_reg_param", model->mkl.reg_param);
         }
+        if (model->mkl.shared_weights)
+            line_long(w, "mkl_shared_weights", 1);
     }
     line_size(w, "n_train", model->n_train);
     line_size(w, "n_classes", model->n_classes);
@@ -201,6 +203,8 @@ static void write_machine(writer *w, const km_machine *machine, size_t p, size_t
         line_double(w, "primal", machine->primal);
         line_double(w, "gap", machine->gap);
         line_long(w, "mkl_iterations", machine->mkl_iterations);
+        if (machine->block_norms)
+            line_doubles(w, "block_norms", machine->block_norms, n_kernels);
     }
     line_long(w, "class_pos", machine->class_pos);
     line_long(w, "class_neg", machine->class_neg);
@@ -259,6 +263,10 @@ static void write_model(writer *w, const km_model *model)
     write_parameters(w, model);
     for (size_t m = 0; m < model->kernels->size; m++)
         write_kernel(w, &model->kernels->kernels[m], m);
+    if (model->target_alignment)
+        line_doubles(w, "target_alignment", model->target_alignment, model->kernels->size);
+    if (model->kernel_alignment)
+        line_doubles(w, "kernel_alignment", model->kernel_alignment, model->kernels->size * model->kernels->size);
     for (size_t p = 0; p < model->n_machines; p++)
         write_machine(w, &model->machines[p], p, model->kernels->size, model->mkl.method != KM_MKL_FIXED);
     write_basis(w, model);

@@ -12,6 +12,7 @@
 #include "data/dataset.h"
 #include "kernel/provider.h"
 #include "model/model.h"
+#include "mkl/diagnostics.h"
 #include "mkl/mkl.h"
 #include "svm/multiclass.h"
 #include "svm/svm.h"
@@ -177,6 +178,18 @@ static int solver_interrupted(void *ctx)
     return p->progress(p->progress_user, "solver", -1.0) != 0;
 }
 
+/* The machine's fields from an MKL result. */
+static void store_result(km_machine *machine, const km_mkl_result *result)
+{
+    machine->bias = result->bias;
+    machine->objective = result->objective;
+    machine->iterations = result->smo_iterations;
+    machine->converged = result->converged;
+    machine->primal = result->primal;
+    machine->gap = result->gap;
+    machine->mkl_iterations = result->mkl_iterations;
+}
+
 /* Solves the machine's problem: one SVM on the fixed weights, or MKL. */
 static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_machine *machine, double *coef)
 {
@@ -199,44 +212,62 @@ static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_mac
     km_status st = km_mkl_train(problem, &result);
     if (st)
         return st;
-    machine->bias = result.bias;
-    machine->objective = result.objective;
-    machine->iterations = result.smo_iterations;
-    machine->converged = result.converged;
-    machine->primal = result.primal;
-    machine->gap = result.gap;
-    machine->mkl_iterations = result.mkl_iterations;
+    store_result(machine, &result);
     return KM_OK;
 }
 
-/* Solves one machine on the given provider rows (NULL: all) and stores its coefficients, by provider
- * row, in machine->coef/sv (sv holds provider rows until the basis is built). */
-static km_status solve_machine(trainer *t, km_machine *machine, const size_t *machine_rows, size_t n_rows,
-                               const km_classes *classes)
+/* One machine's problem: its view of the kernels, labels or targets and coefficients. The problem
+ * points into the job, so a job stays where it was initialised. */
+typedef struct machine_job {
+    machine_kernel mk;
+    km_kernel_access access;
+    km_mkl_problem problem;
+    size_t *rows;                /* machine row -> provider row (own copy); NULL: all rows */
+    size_t n_rows;
+    double *coef, *targets;
+    signed char *y;
+} machine_job;
+
+static void job_clear(machine_job *job)
+{
+    machine_kernel_clear(&job->mk);
+    free(job->rows);
+    free(job->coef);
+    free(job->targets);
+    free(job->y);
+}
+
+/* Sets up the problem of a machine on the given provider rows (NULL: all) with kernel weights theta. */
+static km_status job_init(trainer *t, machine_job *job, const km_machine *machine, const size_t *machine_rows,
+                          size_t n_rows, const km_classes *classes, double *theta)
 {
     const km_params *p = t->params;
-    size_t M = km_provider_n_kernels(t->provider);
-    machine_kernel mk;
-    km_status st = machine_kernel_init(&mk, t->provider, machine_rows, n_rows);
-    double *coef = calloc(n_rows, sizeof *coef);
-    double *targets = malloc(n_rows * sizeof *targets);
-    signed char *y = malloc(n_rows);
-    if (!st && (!coef || !targets || !y))
-        st = km_error_nomem("a machine's coefficients");
-    memcpy(machine->theta, t->theta, M * sizeof *t->theta);
-    km_kernel_access access = {
+    memset(job, 0, sizeof *job);
+    job->n_rows = n_rows;
+    if (machine_rows && (job->rows = malloc(n_rows * sizeof *job->rows)))
+        memcpy(job->rows, machine_rows, n_rows * sizeof *job->rows);
+    job->coef = calloc(n_rows, sizeof *job->coef);
+    job->targets = malloc(n_rows * sizeof *job->targets);
+    job->y = malloc(n_rows);
+    if ((machine_rows && !job->rows) || !job->coef || !job->targets || !job->y)
+        return km_error_nomem("a machine's coefficients");
+    km_status st = machine_kernel_init(&job->mk, t->provider, job->rows, n_rows);
+    if (st)
+        return st;
+    job->access = (km_kernel_access){
         .n_rows = n_rows,
-        .n_kernels = M,
-        .theta = machine->theta,
+        .n_kernels = km_provider_n_kernels(t->provider),
+        .theta = theta,
         .column = machine_column,
-        .column_ctx = &mk,
-        .diag = machine_rows ? (const double *const *)mk.diag : (const double *const *)t->full_diag,
+        .column_ctx = &job->mk,
+        .diag = job->rows ? (const double *const *)job->mk.diag : (const double *const *)t->full_diag,
     };
-    km_mkl_problem problem = {
+    km_mkl_problem *problem = &job->problem;
+    *problem = (km_mkl_problem){
         .task = p->task,
-        .kernel = &access,
-        .y = y,
-        .z = targets,
+        .kernel = &job->access,
+        .y = job->y,
+        .z = job->targets,
         .C = p->C,
         .weight_pos = 1.0,
         .weight_neg = 1.0,
@@ -246,33 +277,55 @@ static km_status solve_machine(trainer *t, km_machine *machine, const size_t *ma
         .mkl = t->mkl,
         .logger = t->logger,
     };
-    problem.smo.tolerance = p->tolerance;
-    problem.smo.shrinking = p->shrinking;
-    problem.smo.cache_bytes = (size_t)(p->cache_mb * 1048576.0 / 2);
-    problem.smo.max_iter = p->max_iter;
-    problem.smo.logger = t->logger;
+    problem->smo.tolerance = p->tolerance;
+    problem->smo.shrinking = p->shrinking;
+    problem->smo.cache_bytes = (size_t)(p->cache_mb * 1048576.0 / 2);
+    problem->smo.max_iter = p->max_iter;
+    problem->smo.logger = t->logger;
     if (p->progress) {
-        problem.smo.interrupted = solver_interrupted;
-        problem.smo.interrupt_ctx = (void *)p;
+        problem->smo.interrupted = solver_interrupted;
+        problem->smo.interrupt_ctx = (void *)p;
     }
-    for (size_t i = 0; !st && i < n_rows; i++) {
+    for (size_t i = 0; i < n_rows; i++) {
         size_t r = machine_rows ? machine_rows[i] : i;
-        targets[i] = t->data->labels ? t->data->labels[data_row(t, r)] : 0.0;
+        job->targets[i] = t->data->labels ? t->data->labels[data_row(t, r)] : 0.0;
         if (classes)
-            y[i] = classes->class_of[r] == (size_t)machine->class_pos ? +1 : -1;
+            job->y[i] = classes->class_of[r] == (size_t)machine->class_pos ? +1 : -1;
     }
-    if (!st && p->task == KM_TASK_SVC) {
-        problem.weight_pos = class_weight(p, classes->labels[machine->class_pos]);
-        problem.weight_neg = machine->class_neg >= 0 ? class_weight(p, classes->labels[machine->class_neg]) : 1.0;
+    if (p->task == KM_TASK_SVC) {
+        problem->weight_pos = class_weight(p, classes->labels[machine->class_pos]);
+        problem->weight_neg = machine->class_neg >= 0 ? class_weight(p, classes->labels[machine->class_neg]) : 1.0;
     }
+    return KM_OK;
+}
+
+/* After a machine is solved: its block norms (with learned weights) and support vectors. */
+static km_status finish_machine(trainer *t, const machine_job *job, km_machine *machine)
+{
+    if (t->mkl.method != KM_MKL_FIXED) {
+        size_t M = job->access.n_kernels;
+        if (!(machine->block_norms = malloc(M * sizeof *machine->block_norms)))
+            return km_error_nomem("block norms");
+        km_status st = km_mkl_block_norms(&job->problem, job->coef, machine->block_norms);
+        if (st)
+            return st;
+    }
+    return keep_support_vectors(t, machine, job->coef, job->rows, job->n_rows);
+}
+
+/* Solves one machine on the given provider rows (NULL: all) and stores its coefficients, by provider
+ * row, in machine->coef/sv (sv holds provider rows until the basis is built). */
+static km_status solve_machine(trainer *t, km_machine *machine, const size_t *machine_rows, size_t n_rows,
+                               const km_classes *classes)
+{
+    memcpy(machine->theta, t->theta, km_provider_n_kernels(t->provider) * sizeof *t->theta);
+    machine_job job;
+    km_status st = job_init(t, &job, machine, machine_rows, n_rows, classes, machine->theta);
     if (!st)
-        st = solve_problem(t, &problem, machine, coef);
+        st = solve_problem(t, &job.problem, machine, job.coef);
     if (!st)
-        st = keep_support_vectors(t, machine, coef, machine_rows, n_rows);
-    machine_kernel_clear(&mk);
-    free(coef);
-    free(targets);
-    free(y);
+        st = finish_machine(t, &job, machine);
+    job_clear(&job);
     return st;
 }
 
@@ -405,6 +458,31 @@ static km_status setup_machines(trainer *t, km_classes *classes)
     return KM_OK;
 }
 
+/* Provider rows of a machine (a one-vs-one pair of more than two classes) in rows, or NULL: all rows. */
+static const size_t *machine_rows_of(const trainer *t, const km_machine *machine, const km_classes *classes,
+                                     size_t *rows, size_t *n_rows)
+{
+    *n_rows = t->n;
+    if (t->params->task != KM_TASK_SVC || machine->class_neg < 0 || classes->n_classes <= 2)
+        return NULL;
+    km_binary_problem pb = {machine->class_pos, machine->class_neg};
+    *n_rows = pair_rows(classes, t->n, pb, rows);
+    return rows;
+}
+
+/* Logs machine k and reports progress (KM_EINTERRUPTED when the caller asks to stop). */
+static km_status machine_done(trainer *t, size_t k)
+{
+    const km_model *model = t->model;
+    const km_machine *machine = &model->machines[k];
+    km_log(&t->logger, KM_LOG_INFO, "machine %zu/%zu: objective %.10g, %zu support vectors, %ld iterations", k + 1,
+           model->n_machines, machine->objective, machine->n_sv, machine->iterations);
+    if (t->params->progress &&
+        t->params->progress(t->params->progress_user, "train", (double)(k + 1) / (double)model->n_machines))
+        return km_error(KM_EINTERRUPTED, "training interrupted");
+    return KM_OK;
+}
+
 static km_status train_machines(trainer *t, const km_classes *classes)
 {
     km_model *model = t->model;
@@ -414,22 +492,85 @@ static km_status train_machines(trainer *t, const km_classes *classes)
     km_status st = KM_OK;
     for (size_t k = 0; !st && k < model->n_machines; k++) {
         km_machine *machine = &model->machines[k];
-        const size_t *machine_rows = NULL;
-        size_t n_rows = t->n;
-        if (t->params->task == KM_TASK_SVC && machine->class_neg >= 0 && classes->n_classes > 2) {
-            km_binary_problem pb = {machine->class_pos, machine->class_neg};
-            n_rows = pair_rows(classes, t->n, pb, rows);
-            machine_rows = rows;
-        }
+        size_t n_rows;
+        const size_t *machine_rows = machine_rows_of(t, machine, classes, rows, &n_rows);
         st = solve_machine(t, machine, machine_rows, n_rows, t->params->task == KM_TASK_SVC ? classes : NULL);
         if (!st)
-            km_log(&t->logger, KM_LOG_INFO, "machine %zu/%zu: objective %.10g, %zu support vectors, %ld iterations",
-                   k + 1, model->n_machines, machine->objective, machine->n_sv, machine->iterations);
-        if (!st && t->params->progress &&
-            t->params->progress(t->params->progress_user, "train", (double)(k + 1) / (double)model->n_machines))
-            st = km_error(KM_EINTERRUPTED, "training interrupted");
+            st = machine_done(t, k);
     }
     free(rows);
+    return st;
+}
+
+/* Multiclass MKL with one theta for all binary machines, learned jointly (km_mkl_shared_train): every
+ * machine's problem is set up at once, on one theta array. */
+static km_status train_machines_shared(trainer *t, const km_classes *classes)
+{
+    km_model *model = t->model;
+    size_t K = model->n_machines, M = km_provider_n_kernels(t->provider), ready = 0;
+    size_t *rows = malloc(t->n * sizeof *rows);
+    machine_job *jobs = calloc(K, sizeof *jobs);
+    km_mkl_problem *problems = malloc(K * sizeof *problems);
+    km_mkl_result *results = calloc(K, sizeof *results);
+    double *theta = malloc(M * sizeof *theta);
+    km_status st = rows && jobs && problems && results && theta ? KM_OK : km_error_nomem("shared kernel weights");
+    if (!st)
+        km_mkl_start(&t->mkl, M, theta);
+    /* ready counts the jobs to clear, a failed job_init included */
+    for (; !st && ready < K; ready++) {
+        size_t n_rows;
+        const size_t *machine_rows = machine_rows_of(t, &model->machines[ready], classes, rows, &n_rows);
+        st = job_init(t, &jobs[ready], &model->machines[ready], machine_rows, n_rows, classes, theta);
+        problems[ready] = jobs[ready].problem;
+        results[ready].coef = jobs[ready].coef;
+    }
+    if (!st)
+        st = km_mkl_shared_train(problems, K, results);
+    for (size_t k = 0; !st && k < K; k++) {
+        km_machine *machine = &model->machines[k];
+        memcpy(machine->theta, theta, M * sizeof *theta);
+        store_result(machine, &results[k]);
+        st = finish_machine(t, &jobs[k], machine);
+        if (!st)
+            st = machine_done(t, k);
+    }
+    for (size_t k = 0; k < ready; k++)
+        job_clear(&jobs[k]);
+    free(rows);
+    free(jobs);
+    free(problems);
+    free(results);
+    free(theta);
+    return st;
+}
+
+/* Centred alignments of the kernels with each other and with the labels on the training rows, for the
+ * model's diagnostics: classification uses one indicator column per class, regression the targets,
+ * one-class has no target. */
+static km_status store_alignments(trainer *t, const km_classes *classes)
+{
+    km_model *model = t->model;
+    size_t M = km_provider_n_kernels(t->provider), n = t->n;
+    size_t T = t->params->task == KM_TASK_SVC ? classes->n_classes : t->params->task == KM_TASK_SVR ? 1 : 0;
+    machine_kernel mk;
+    km_status st = machine_kernel_init(&mk, t->provider, NULL, n);
+    double *targets = T ? calloc(n * T, sizeof *targets) : NULL;
+    model->kernel_alignment = malloc(M * M * sizeof *model->kernel_alignment);
+    model->target_alignment = T ? malloc(M * sizeof *model->target_alignment) : NULL;
+    if (!st && (!model->kernel_alignment || (T && (!targets || !model->target_alignment))))
+        st = km_error_nomem("kernel alignments");
+    for (size_t i = 0; !st && i < n; i++) {
+        if (t->params->task == KM_TASK_SVC)
+            targets[i * T + classes->class_of[i]] = 1.0;
+        else if (T)
+            targets[i] = t->data->labels[data_row(t, i)];
+    }
+    km_kernel_access access = {.n_rows = n, .n_kernels = M, .theta = t->theta, .column = machine_column,
+                               .column_ctx = &mk, .diag = t->full_diag};
+    if (!st)
+        st = km_alignments(&access, T, targets, model->kernel_alignment, model->target_alignment);
+    machine_kernel_clear(&mk);
+    free(targets);
     return st;
 }
 
@@ -485,8 +626,12 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
         st = detach_matrices(t.model->kernels);
     if (!st)
         st = setup_machines(&t, &classes);
+    if (!st && t.mkl.method != KM_MKL_FIXED)
+        st = store_alignments(&t, &classes);
     if (!st)
-        st = train_machines(&t, &classes);
+        st = t.mkl.shared_weights && t.mkl.method != KM_MKL_FIXED && t.model->n_machines > 1
+                 ? train_machines_shared(&t, &classes)
+                 : train_machines(&t, &classes);
     if (!st)
         st = build_basis(&t);
     km_classes_clear(&classes);
