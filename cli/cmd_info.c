@@ -14,6 +14,11 @@ static void usage(FILE *out)
 "\n"
 "Describes a model: task and parameters, kernels with their fitted values, classes, and\n"
 "per machine the kernel weights, objective, bias, support vectors and iterations.\n"
+"With learned kernel weights also the diagnostics for choosing kernels and p: the centred\n"
+"alignment of each kernel with the labels and with the other kernels (on the training rows),\n"
+"and per machine the block norms ||w_m|| and the p in [1, 2] (block norm; kernel-weight p in\n"
+"brackets) that minimises the global bound factor ||(||w_m||)_m||_p sqrt(s) M^(1/s),\n"
+"s = max(1, min(p/(p-1), 2 ln M)) (docs/mkl.md).\n"
 "\n"
 "options:\n"
 "  --json    machine-readable output\n"
@@ -131,6 +136,54 @@ static void print_ivanov_text(const km_model *model, size_t machine)
     free(theta);
 }
 
+static void json_array(const double *values, size_t n)
+{
+    printf("[");
+    for (size_t i = 0; i < n; i++) {
+        printf(i ? ", " : "");
+        json_number(values[i]);
+    }
+    printf("]");
+}
+
+/* Alignments with the labels and between kernels, when the model stores them. */
+static void print_alignment_json(const km_model *model)
+{
+    size_t M = km_model_n_kernels(model);
+    const double *target = km_model_target_alignment(model), *A = km_model_kernel_alignment(model);
+    printf(",\n  \"alignment\": ");
+    if (!A) {
+        printf("null");
+        return;
+    }
+    printf("{\"target\": ");
+    if (target)
+        json_array(target, M);
+    else
+        printf("null");
+    printf(", \"kernels\": [");
+    for (size_t a = 0; a < M; a++) {
+        printf(a ? ", " : "");
+        json_array(A + a * M, M);
+    }
+    printf("]}");
+}
+
+/* Block norms and the bound-factor choice of p of a machine, when the model stores them. */
+static void print_diagnostics_json(const km_model *model, size_t machine)
+{
+    const double *block_norms = km_model_block_norms(model, machine);
+    km_bound_choice choice;
+    if (!block_norms || km_model_bound_choice(model, machine, &choice))
+        return;
+    printf(", \"block_norms\": ");
+    json_array(block_norms, km_model_n_kernels(model));
+    printf(", \"bound\": {\"p_block\": %.17g, \"p\": ", choice.p_block);
+    json_number(choice.p);
+    printf(", \"factor\": %.17g, \"flat_low\": %.17g, \"flat_high\": %.17g}", choice.factor, choice.flat_low,
+           choice.flat_high);
+}
+
 static void print_json(const km_model *model)
 {
     size_t M = km_model_n_kernels(model), nc = km_model_n_classes(model);
@@ -150,6 +203,7 @@ static void print_json(const km_model *model)
             json_number(mkl.reg_param);
         }
         printf(", \"solver\": \"%s\", \"target_gap\": %.17g", mkl_solver_name(mkl.solver), mkl.gap);
+        printf(", \"shared_weights\": %s", mkl.shared_weights ? "true" : "false");
     }
     printf("},\n  \"kernels\": [");
     for (size_t m = 0; m < M; m++) {
@@ -162,7 +216,9 @@ static void print_json(const km_model *model)
         printf(c ? ", " : "");
         json_number(km_model_labels(model)[c]);
     }
-    printf("],\n  \"support_vectors\": %zu,\n  \"machines\": [\n", km_model_n_sv_total(model));
+    printf("]");
+    print_alignment_json(model);
+    printf(",\n  \"support_vectors\": %zu,\n  \"machines\": [\n", km_model_n_sv_total(model));
     for (size_t k = 0; k < km_model_n_machines(model); k++) {
         km_machine_info info;
         km_model_machine_info(model, k, &info);
@@ -181,6 +237,7 @@ static void print_json(const km_model *model)
         for (size_t m = 0; m < M; m++)
             printf("%s%.17g", m ? ", " : "", w[m]);
         printf("]");
+        print_diagnostics_json(model, k);
         print_ivanov_json(model, k);
         printf("}%s\n", k + 1 < km_model_n_machines(model) ? "," : "");
     }
@@ -196,6 +253,42 @@ static void print_label(const char *name, double label)
     }
     cli_format_value(value, sizeof value, label);
     printf(" %s %s", name, value);
+}
+
+/* Alignments as a table: per kernel its alignment with the labels, then with every kernel. */
+static void print_alignment_text(const km_model *model)
+{
+    size_t M = km_model_n_kernels(model);
+    const double *target = km_model_target_alignment(model), *A = km_model_kernel_alignment(model);
+    if (!A)
+        return;
+    printf("alignment         centred, on the training rows\n       %s", target ? "  labels" : "");
+    for (size_t b = 0; b < M; b++)
+        printf("  %6zu", b + 1);
+    printf("\n");
+    for (size_t a = 0; a < M; a++) {
+        printf("  %3zu  ", a + 1);
+        if (target)
+            printf("  %6.4f", target[a]);
+        for (size_t b = 0; b < M; b++)
+            printf("  %6.4f", A[a * M + b]);
+        printf("\n");
+    }
+}
+
+static void print_diagnostics_text(const km_model *model, size_t machine)
+{
+    const double *block_norms = km_model_block_norms(model, machine);
+    km_bound_choice choice;
+    if (!block_norms || km_model_bound_choice(model, machine, &choice))
+        return;
+    printf("    block norms");
+    for (size_t m = 0; m < km_model_n_kernels(model); m++)
+        printf(" %.6g", block_norms[m]);
+    printf("\n    bound factor %.6g, smallest at p-block %.4f (p %.4f)", choice.factor, choice.p_block, choice.p);
+    if (choice.flat_low < choice.flat_high)
+        printf(", the same on p-block [%.4f, %.4f]", choice.flat_low, choice.flat_high);
+    printf("\n");
 }
 
 static void print_text(const km_model *model)
@@ -229,13 +322,15 @@ static void print_text(const km_model *model)
         printf("kernel weights    %s MKL, p = %.6g (p-block %.6g)", mkl_method_name(mkl.method), mkl.p, mkl.p_block);
         if (mkl.method == KM_MKL_ELASTICNET)
             printf(", lambda = %g", mkl.lambda);
-        printf(", %s solver, target gap %g\n", mkl_solver_name(mkl.solver), mkl.gap);
+        printf(", %s solver, target gap %g%s\n", mkl_solver_name(mkl.solver), mkl.gap,
+               mkl.shared_weights ? ", shared by all machines" : "");
     }
     printf("kernels           %zu\n", M);
     for (size_t m = 0; m < M; m++) {
         km_model_kernel_describe(model, m, spec, sizeof spec);
         printf("  %3zu  %s\n", m + 1, spec);
     }
+    print_alignment_text(model);
     printf("support vectors   %zu\n", km_model_n_sv_total(model));
     printf("machines          %zu\n", km_model_n_machines(model));
     for (size_t k = 0; k < km_model_n_machines(model); k++) {
@@ -257,6 +352,7 @@ static void print_text(const km_model *model)
         for (size_t m = 0; m < M; m++)
             printf(" %.6g", w[m]);
         printf("\n");
+        print_diagnostics_text(model, k);
         print_ivanov_text(model, k);
     }
 }
