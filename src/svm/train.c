@@ -1,6 +1,7 @@
-/* km_train: fits the kernel set on the training rows, solves one SMO problem per machine (binary,
+/* km_train: fits the kernel set on the training rows, solves one problem per machine (binary,
  * one-vs-one pair, one-vs-rest class, regression or one-class) on the fixed combination
- * sum_m d_m k_m, and collects the support vectors into the model's basis. */
+ * sum_m d_m k_m or with learned weights (MKL, per machine or shared by all machines), stores the MKL
+ * diagnostics (alignments, block norms) and collects the support vectors into the model's basis. */
 #include "svm/train.h"
 
 #include <math.h>

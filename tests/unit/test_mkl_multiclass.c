@@ -8,7 +8,8 @@
  *  - two classes: shared and per-machine weights coincide;
  *  - block norms satisfy |w|_{2,p}^2 = sum_m |w_m|^2 / theta_m at an optimum (spec §3.1);
  *  - T10 alignments stored by training match spec §9 test 7, and models with diagnostics survive
- *    save and load byte for byte. */
+ *    save and load byte for byte; files without the diagnostic lines (older models) still load;
+ *  - regression stores the alignment with the targets, one-class none. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "core/rng.h"
 #include "kernelmix.h"
 #include "mkl/theta.h"
+#include "model/model.h"
 
 enum { N = 90, D = 4, M = 3 };
 static const double P_BLOCK = 4.0 / 3.0; /* p = 2 */
@@ -180,6 +182,58 @@ static char *read_file(const char *path, size_t *size)
     return buf;
 }
 
+/* The model file without its diagnostic lines, with a new checksum: what older versions wrote. */
+static void check_without_diagnostics(const char *path)
+{
+    size_t size = 0;
+    char *text = read_file(path, &size), *out = malloc(size + 1);
+    CHECK(text && out);
+    if (!text || !out) {
+        free(text);
+        free(out);
+        return;
+    }
+    text[size] = '\0';
+    size_t kept = 0;
+    for (char *line = text; *line;) {
+        char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+        if (strncmp(line, "target_alignment ", 17) && strncmp(line, "kernel_alignment ", 17) &&
+            strncmp(line, "block_norms ", 12) && strncmp(line, "checksum ", 9)) {
+            memcpy(out + kept, line, len);
+            kept += len;
+        }
+        line += len;
+    }
+    CHECK(kept < size - 200);
+    const char *old_path = "test_mkl_multiclass.old.model", *again = "test_mkl_multiclass.old2.model";
+    FILE *f = fopen(old_path, "wb");
+    if (f) {
+        fwrite(out, 1, kept, f);
+        fprintf(f, "checksum crc32 %08lx\n", (unsigned long)km_crc32(0, out, kept));
+        fclose(f);
+    }
+    km_model *model = NULL;
+    CHECK_OK(km_model_load(old_path, &model));
+    if (model) {
+        km_bound_choice choice;
+        CHECK(km_model_block_norms(model, 0) == NULL && km_model_kernel_alignment(model) == NULL &&
+              km_model_target_alignment(model) == NULL);
+        CHECK_STATUS(km_model_bound_choice(model, 0, &choice), KM_EINVAL);
+        CHECK_OK(km_model_save(model, again));
+        size_t n1 = 0, n2 = 0;
+        char *a = read_file(old_path, &n1), *b = read_file(again, &n2);
+        CHECK(a && b && n1 == n2 && memcmp(a, b, n1) == 0);
+        free(a);
+        free(b);
+    }
+    km_model_free(model);
+    remove(old_path);
+    remove(again);
+    free(text);
+    free(out);
+}
+
 static void check_t10_model(void)
 {
     double y[10], X[20];
@@ -245,6 +299,7 @@ static void check_t10_model(void)
             CHECK(km_model_kernel_alignment(loaded)[2] == A[2]);
             CHECK(km_model_mkl_params(loaded).shared_weights == 0);
         }
+        check_without_diagnostics(path);
         remove(path);
         remove(again);
     }
@@ -266,6 +321,44 @@ static void check_t10_model(void)
         km_matrix_free(K[m]);
 }
 
+/* Regression: alignment with the targets; one-class: no target, but kernel alignments and block norms. */
+static void check_other_tasks(const double *X)
+{
+    double t[N];
+    for (size_t i = 0; i < N; i++)
+        t[i] = X[i * D] + 0.5 * X[i * D + 2];
+    km_dataset *data = NULL;
+    CHECK_OK(km_dataset_from_dense(N, D, X, t, &data));
+    km_kernel_set *set = kernels();
+    km_params params = mkl_params(0);
+    params.task = KM_TASK_SVR;
+    km_model *svr = NULL, *oneclass = NULL;
+    CHECK_OK(km_train(data, set, &params, &svr));
+    params.task = KM_TASK_ONECLASS;
+    CHECK_OK(km_train(data, set, &params, &oneclass));
+    if (svr && oneclass) {
+        const double *target = km_model_target_alignment(svr), *A = km_model_kernel_alignment(svr);
+        CHECK(target && A);
+        /* t = x1 + 0.5 x3: the linear kernel on features 1-2 carries the larger part of it */
+        if (target && A) {
+            CHECK(target[1] > target[2]);
+            CHECK(target[1] > 0.3 && target[1] <= 1.0);
+            CHECK_NEAR(A[0], 1.0, 1e-12);
+        }
+        CHECK(km_model_target_alignment(oneclass) == NULL);
+        CHECK(km_model_kernel_alignment(oneclass) != NULL);
+        if (A && km_model_kernel_alignment(oneclass))
+            for (size_t k = 0; k < M * M; k++)
+                CHECK_NEAR(km_model_kernel_alignment(oneclass)[k], A[k], 1e-12);
+        check_block_norm_identity(svr, 0);
+        check_block_norm_identity(oneclass, 0);
+    }
+    km_model_free(svr);
+    km_model_free(oneclass);
+    km_kernel_set_free(set);
+    km_dataset_free(data);
+}
+
 int main(void)
 {
     double X[N * D], y[N], X2[N * D], y2[N];
@@ -277,6 +370,7 @@ int main(void)
     check_shared(data, set);
     check_two_classes(X2, y2, set);
     check_t10_model();
+    check_other_tasks(X);
     km_kernel_set_free(set);
     km_dataset_free(data);
     CHECK_DONE();
