@@ -12,8 +12,9 @@
 #include "kernel/kernel.h"
 #include "kernel/kernel_eval.h"
 
-/* Most kernels one spec may expand to. */
+/* Most kernels one spec may expand to, and most features one feature list may name. */
 #define KM_SPEC_MAX_KERNELS 1000000
+#define KM_SPEC_MAX_FEATURES ((size_t)1 << 24)
 
 typedef enum spec_key {
     KEY_GAMMA, KEY_SIGMA, KEY_DEGREE, KEY_COEF0, KEY_FEATURES, KEY_NORM, KEY_CENTER, KEY_SCALE, KEY_FILE, KEY_COUNT
@@ -218,6 +219,8 @@ static km_status parse_features(const spec_parser *p, option *o, char *text)
             return spec_error(p, "feature %lu is beyond the data's %zu features", b, dim);
         if (b > UINT32_MAX)
             return spec_error(p, "feature %lu is too large", b);
+        if (b - a >= KM_SPEC_MAX_FEATURES - o->n_features)
+            return spec_error(p, "the feature list names more than %zu features", KM_SPEC_MAX_FEATURES);
         for (unsigned long f = a; f <= b; f++) {
             if (o->n_features == capacity) {
                 capacity = capacity ? 2 * capacity : 16;
