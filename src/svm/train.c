@@ -545,32 +545,41 @@ static km_status train_machines_shared(trainer *t, const km_classes *classes)
     return st;
 }
 
+/* Rows the alignments are computed on: at most this many, evenly spaced over the training rows (the
+ * cost is O(M^2 n^2)). */
+#define KM_ALIGNMENT_MAX_ROWS 2000
+
 /* Centred alignments of the kernels with each other and with the labels on the training rows, for the
  * model's diagnostics: classification uses one indicator column per class, regression the targets,
  * one-class has no target. */
 static km_status store_alignments(trainer *t, const km_classes *classes)
 {
     km_model *model = t->model;
-    size_t M = km_provider_n_kernels(t->provider), n = t->n;
+    size_t M = km_provider_n_kernels(t->provider), n = t->n < KM_ALIGNMENT_MAX_ROWS ? t->n : KM_ALIGNMENT_MAX_ROWS;
     size_t T = t->params->task == KM_TASK_SVC ? classes->n_classes : t->params->task == KM_TASK_SVR ? 1 : 0;
-    machine_kernel mk;
-    km_status st = machine_kernel_init(&mk, t->provider, NULL, n);
+    size_t *rows = malloc(n * sizeof *rows);
     double *targets = T ? calloc(n * T, sizeof *targets) : NULL;
     model->kernel_alignment = malloc(M * M * sizeof *model->kernel_alignment);
     model->target_alignment = T ? malloc(M * sizeof *model->target_alignment) : NULL;
-    if (!st && (!model->kernel_alignment || (T && (!targets || !model->target_alignment))))
+    machine_kernel mk = {0};
+    km_status st = KM_OK;
+    if (!rows || !model->kernel_alignment || (T && (!targets || !model->target_alignment)))
         st = km_error_nomem("kernel alignments");
     for (size_t i = 0; !st && i < n; i++) {
+        size_t r = rows[i] = (size_t)((double)i * (double)t->n / (double)n);
         if (t->params->task == KM_TASK_SVC)
-            targets[i * T + classes->class_of[i]] = 1.0;
+            targets[i * T + classes->class_of[r]] = 1.0;
         else if (T)
-            targets[i] = t->data->labels[data_row(t, i)];
+            targets[i] = t->data->labels[data_row(t, r)];
     }
+    if (!st)
+        st = machine_kernel_init(&mk, t->provider, n < t->n ? rows : NULL, n);
     km_kernel_access access = {.n_rows = n, .n_kernels = M, .theta = t->theta, .column = machine_column,
-                               .column_ctx = &mk, .diag = t->full_diag};
+                               .column_ctx = &mk, .diag = n < t->n ? (const double *const *)mk.diag : t->full_diag};
     if (!st)
         st = km_alignments(&access, T, targets, model->kernel_alignment, model->target_alignment);
     machine_kernel_clear(&mk);
+    free(rows);
     free(targets);
     return st;
 }

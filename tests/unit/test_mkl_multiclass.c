@@ -9,7 +9,8 @@
  *  - block norms satisfy |w|_{2,p}^2 = sum_m |w_m|^2 / theta_m at an optimum (spec §3.1);
  *  - T10 alignments stored by training match spec §9 test 7, and models with diagnostics survive
  *    save and load byte for byte; files without the diagnostic lines (older models) still load;
- *  - regression stores the alignment with the targets, one-class none. */
+ *  - regression stores the alignment with the targets, one-class none;
+ *  - on many rows the alignments are those of 2000 evenly spaced rows. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "check.h"
 #include "core/rng.h"
 #include "kernelmix.h"
+#include "mkl/diagnostics.h"
 #include "mkl/theta.h"
 #include "model/model.h"
 
@@ -359,6 +361,69 @@ static void check_other_tasks(const double *X)
     km_dataset_free(data);
 }
 
+/* Linear kernels on features 1-2 (m = 0) and 3-4 (m = 1) of the rows of X picked by ctx. */
+typedef struct picked_rows {
+    const double *X;
+    const size_t *rows;
+} picked_rows;
+
+static km_status picked_column(void *ctx, size_t m, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    const picked_rows *p = ctx;
+    const double *xi = p->X + p->rows[i] * D + 2 * m;
+    for (size_t k = 0; k < nrows; k++) {
+        const double *xk = p->X + p->rows[rows[k]] * D + 2 * m;
+        out[k] = xi[0] * xk[0] + xi[1] * xk[1];
+    }
+    return KM_OK;
+}
+
+static void check_many_rows(void)
+{
+    enum { BIG = 2500, SUB = 2000 };
+    double *X = malloc(BIG * D * sizeof *X), *y = malloc(BIG * sizeof *y);
+    size_t *rows = malloc(SUB * sizeof *rows);
+    if (!X || !y || !rows)
+        goto done;
+    make_data(BIG, 2, X, y);
+    km_dataset *data = NULL;
+    km_kernel_set *set = NULL;
+    CHECK_OK(km_dataset_from_dense(BIG, D, X, y, &data));
+    CHECK_OK(km_kernel_set_new(&set));
+    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=1-2"));
+    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=3-4"));
+    km_params params = mkl_params(0);
+    params.mkl.gap = 1e-2;
+    params.tolerance = 1e-3;
+    km_model *model = NULL;
+    CHECK_OK(km_train(data, set, &params, &model));
+    for (size_t i = 0; i < SUB; i++)
+        rows[i] = (size_t)((double)i * BIG / SUB);
+    picked_rows ctx = {X, rows};
+    km_kernel_access access = {.n_rows = SUB, .n_kernels = 2, .column = picked_column, .column_ctx = &ctx};
+    double target_class[2 * SUB], A[4], target[2];
+    for (size_t i = 0; i < SUB; i++) {
+        target_class[2 * i] = y[rows[i]] == 1.0;
+        target_class[2 * i + 1] = y[rows[i]] != 1.0;
+    }
+    CHECK_OK(km_alignments(&access, 2, target_class, A, target));
+    if (model && km_model_kernel_alignment(model) && km_model_target_alignment(model)) {
+        for (size_t k = 0; k < 4; k++)
+            CHECK_NEAR(km_model_kernel_alignment(model)[k], A[k], 1e-12);
+        for (size_t m = 0; m < 2; m++)
+            CHECK_NEAR(km_model_target_alignment(model)[m], target[m], 1e-12);
+    } else {
+        CHECK(0);
+    }
+    km_model_free(model);
+    km_kernel_set_free(set);
+    km_dataset_free(data);
+done:
+    free(X);
+    free(y);
+    free(rows);
+}
+
 int main(void)
 {
     double X[N * D], y[N], X2[N * D], y2[N];
@@ -371,6 +436,7 @@ int main(void)
     check_two_classes(X2, y2, set);
     check_t10_model();
     check_other_tasks(X);
+    check_many_rows();
     km_kernel_set_free(set);
     km_dataset_free(data);
     CHECK_DONE();
