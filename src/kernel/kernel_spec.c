@@ -14,7 +14,7 @@
 
 /* Most kernels one spec may expand to, and most features one feature list may name. */
 #define KM_SPEC_MAX_KERNELS 1000000
-#define KM_SPEC_MAX_FEATURES ((size_t)1 << 24)
+#define KM_SPEC_MAX_FEATURES ((size_t)1 << 22)
 
 typedef enum spec_key {
     KEY_GAMMA, KEY_SIGMA, KEY_DEGREE, KEY_COEF0, KEY_FEATURES, KEY_NORM, KEY_CENTER, KEY_SCALE, KEY_FILE, KEY_COUNT
@@ -194,7 +194,6 @@ static km_status parse_features(const spec_parser *p, option *o, char *text)
         o->count = dim;
         return KM_OK;
     }
-    size_t capacity = 0;
     unsigned long last = 0;
     o->count = 1;
     for (char *item = text;;) {
@@ -221,16 +220,12 @@ static km_status parse_features(const spec_parser *p, option *o, char *text)
             return spec_error(p, "feature %lu is too large", b);
         if (b - a >= KM_SPEC_MAX_FEATURES - o->n_features)
             return spec_error(p, "the feature list names more than %zu features", KM_SPEC_MAX_FEATURES);
-        for (unsigned long f = a; f <= b; f++) {
-            if (o->n_features == capacity) {
-                capacity = capacity ? 2 * capacity : 16;
-                uint32_t *grown = realloc(o->features, capacity * sizeof *grown);
-                if (!grown)
-                    return km_error_nomem("a feature list");
-                o->features = grown;
-            }
+        uint32_t *grown = realloc(o->features, (o->n_features + (b - a + 1)) * sizeof *grown);
+        if (!grown)
+            return km_error_nomem("a feature list");
+        o->features = grown;
+        for (unsigned long f = a; f <= b; f++)
             o->features[o->n_features++] = (uint32_t)(f - 1);
-        }
         last = b;
         if (*end == '\0')
             return KM_OK;

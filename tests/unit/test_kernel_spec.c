@@ -162,7 +162,7 @@ static void test_errors(void)
         {"linear:features=0", "numbered from 1"},
         {"linear:features=2-1", "bad feature range"},
         {"linear:features=a", "bad feature list"},
-        {"linear:features=1-100000000", "more than 16777216 features"},
+        {"linear:features=1-100000000", "more than 4194304 features"},
         {"linear:norm=unit", "unknown normalization 'unit'"},
         {"linear:center=2", "center must be 0 or 1"},
         {"linear:scale=2", "scale= needs norm=mult or norm=trace"},
