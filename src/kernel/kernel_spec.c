@@ -277,6 +277,26 @@ static km_status check_values(const spec_parser *p, const option *o)
     return KM_OK;
 }
 
+/* gamma=auto, gamma=VALUES or gamma=VALUES/mean */
+static km_status parse_gamma(const spec_parser *p, option *o, char *value)
+{
+    int relative_allowed = p->type == KM_KERNEL_RBF || p->type == KM_KERNEL_CHI2;
+    if (strcmp(value, "auto") == 0) {
+        /* rbf, chi2: 1/mean distance; poly, sigmoid: 0 stands for LIBSVM's 1/(number of features) */
+        o->relative = relative_allowed;
+        return push_value(p, o, relative_allowed ? 1.0 : 0.0);
+    }
+    size_t len = strlen(value);
+    if (len > 5 && strcmp(value + len - 5, "/mean") == 0) {
+        if (!relative_allowed)
+            return spec_error(p, "gamma relative to the mean distance ('/mean') needs rbf or chi2");
+        value[len - 5] = '\0';
+        o->relative = 1;
+    }
+    km_status st = parse_numbers(p, o, value);
+    return st ? st : check_values(p, o);
+}
+
 static km_status parse_option(spec_parser *p, char *token)
 {
     char *eq = strchr(token, '=');
@@ -311,22 +331,7 @@ static km_status parse_option(spec_parser *p, char *token)
         o->count = 1;
         return read_matrix_file(p, value);
     case KEY_GAMMA:
-        if (strcmp(value, "auto") == 0) {
-            /* rbf, chi2: 1/mean distance; poly, sigmoid: LIBSVM's 1/(number of features) */
-            int relative = p->type == KM_KERNEL_RBF || p->type == KM_KERNEL_CHI2;
-            o->relative = relative;
-            return push_value(p, o, relative ? 1.0 : 0.0);
-        }
-        {
-            size_t len = strlen(value);
-            if (len > 5 && strcmp(value + len - 5, "/mean") == 0) {
-                if (p->type != KM_KERNEL_RBF && p->type != KM_KERNEL_CHI2)
-                    return spec_error(p, "gamma relative to the mean distance ('/mean') needs rbf or chi2");
-                value[len - 5] = '\0';
-                o->relative = 1;
-            }
-        }
-        /* fall through */
+        return parse_gamma(p, o, value);
     default:
         st = parse_numbers(p, o, value);
         return st ? st : check_values(p, o);
