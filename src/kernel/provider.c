@@ -1,8 +1,9 @@
 /* The kernel provider (provider.h): fits the kernel set on the training rows and serves normalized
  * kernel columns. Dot-product kernels on one feature view share its dot products: a full BLAS Gram
  * matrix when it fits in the cache budget, otherwise dot-product columns computed on demand (dgemv)
- * and kept in an LRU cache; chi2/histint columns are computed pair by pair and cached the same way;
- * precomputed kernels are read from their matrices. */
+ * and kept in an LRU cache (views of a few columns compute just the dot products asked for);
+ * chi2/histint columns are computed pair by pair and cached the same way; precomputed kernels are
+ * read from their matrices. */
 #include "kernel/provider.h"
 
 #include <cblas.h>
@@ -20,7 +21,7 @@
 #include "kernel/normalization.h"
 
 #define NONE ((size_t)-1)
-/* Rows per block of the fitting pass over the whole training matrix. */
+/* Values (rows × n) per block of the fitting pass over the whole training matrix. */
 #define KM_FIT_BLOCK_VALUES ((size_t)1 << 22)
 /* Pairwise-kernel columns with at least this many feature operations are computed by several threads
  * (below it, starting threads costs more than it saves, and idle threads compete with BLAS). */
