@@ -51,9 +51,16 @@ void cli_args_unknown(cli_args *args);
 int cli_parse_double(const char *cmd, const char *option, const char *text, double lo, double hi, double *out);
 int cli_parse_long(const char *cmd, const char *option, const char *text, long lo, long hi, long *out);
 
+/* Appends value to a growing list of strings; on failure prints an error and returns 0. */
+int cli_push(const char *cmd, const char ***list, size_t *n, const char *value);
+
 /* Input data format. */
 typedef enum cli_format { CLI_FORMAT_AUTO, CLI_FORMAT_LIBSVM, CLI_FORMAT_CSV } cli_format;
 int cli_parse_format(const char *cmd, const char *text, cli_format *out);
+/* Handles the input options every subcommand shares, --format F and --label-column K (1-based,
+ * negative from the end, 0: none; stored in km_csv_options' convention). Returns 0 when the current
+ * option is not one of them, 1 when it was parsed, -1 on a bad value (reported). */
+int cli_data_option(cli_args *args, cli_format *format, int *label_column);
 /* Reads a dataset: CSV when asked or the name ends in .csv, else LIBSVM (precomputed rows when
  * precomputed != 0). label_column uses the CSV convention of km_csv_options. */
 km_status cli_read_data(const char *path, cli_format format, int label_column, int precomputed, km_dataset **out);

@@ -56,25 +56,12 @@ typedef struct kernel_options {
     int n_positionals;
 } kernel_options;
 
-static int push(const char ***list, size_t *n, const char *value)
-{
-    const char **grown = realloc(*list, (*n + 1) * sizeof *grown);
-    if (!grown) {
-        cli_error(CMD, "out of memory");
-        return 0;
-    }
-    grown[(*n)++] = value;
-    *list = grown;
-    return 1;
-}
-
 static int parse_options(kernel_options *o, int argc, char **argv)
 {
     cli_args args;
     cli_args_init(&args, CMD, argc, argv);
     const char *positional, *v;
-    int kind;
-    long l;
+    int kind, handled;
     while ((kind = cli_args_next(&args, &positional))) {
         if (kind == 2) {
             if (o->n_positionals == 2) {
@@ -89,9 +76,9 @@ static int parse_options(kernel_options *o, int argc, char **argv)
             usage(stdout);
             return 0;
         } else if (cli_args_is(&args, NULL, "--kernel")) {
-            ok = (v = cli_args_value(&args)) && push(&o->specs, &o->n_specs, v);
+            ok = (v = cli_args_value(&args)) && cli_push(CMD, &o->specs, &o->n_specs, v);
         } else if (cli_args_is(&args, NULL, "--kernels")) {
-            ok = (v = cli_args_value(&args)) && push(&o->spec_files, &o->n_spec_files, v);
+            ok = (v = cli_args_value(&args)) && cli_push(CMD, &o->spec_files, &o->n_spec_files, v);
         } else if (cli_args_is(&args, NULL, "--list")) {
             o->list = 1;
         } else if (cli_args_is(&args, NULL, "--text")) {
@@ -100,11 +87,8 @@ static int parse_options(kernel_options *o, int argc, char **argv)
             o->dtype = KM_FLOAT32;
         } else if (cli_args_is(&args, NULL, "--test")) {
             ok = (o->test_path = cli_args_value(&args)) != NULL;
-        } else if (cli_args_is(&args, NULL, "--format")) {
-            ok = (v = cli_args_value(&args)) && cli_parse_format(CMD, v, &o->format);
-        } else if (cli_args_is(&args, NULL, "--label-column")) {
-            if ((ok = cli_parse_long(CMD, "--label-column", cli_args_value(&args), -1000000, 1000000, &l)))
-                o->label_column = l == 0 ? KM_CSV_NO_LABEL : l > 0 ? (int)l - 1 : (int)l;
+        } else if ((handled = cli_data_option(&args, &o->format, &o->label_column))) {
+            ok = handled > 0;
         } else {
             cli_args_unknown(&args);
             ok = 0;

@@ -48,8 +48,7 @@ static int parse_options(predict_options *o, int argc, char **argv)
     cli_args_init(&args, CMD, argc, argv);
     const char *positional, *v;
     const char *positionals[3];
-    int n_positionals = 0, kind;
-    long l;
+    int n_positionals = 0, kind, handled;
     while ((kind = cli_args_next(&args, &positional))) {
         if (kind == 2) {
             if (n_positionals == 3) {
@@ -75,11 +74,8 @@ static int parse_options(predict_options *o, int argc, char **argv)
                     cli_error(CMD, "out of memory");
                 }
             }
-        } else if (cli_args_is(&args, NULL, "--format")) {
-            ok = (v = cli_args_value(&args)) && cli_parse_format(CMD, v, &o->format);
-        } else if (cli_args_is(&args, NULL, "--label-column")) {
-            if ((ok = cli_parse_long(CMD, "--label-column", cli_args_value(&args), -1000000, 1000000, &l)))
-                o->label_column = l == 0 ? KM_CSV_NO_LABEL : l > 0 ? (int)l - 1 : (int)l;
+        } else if ((handled = cli_data_option(&args, &o->format, &o->label_column))) {
+            ok = handled > 0;
         } else if (cli_args_is(&args, "-q", "--quiet")) {
             o->quiet = 1;
         } else {

@@ -172,18 +172,6 @@ static int add_class_weight(train_options *o, const char *label_text, const char
     return 1;
 }
 
-static int push(const char ***list, size_t *n, const char *value)
-{
-    const char **grown = realloc(*list, (*n + 1) * sizeof *grown);
-    if (!grown) {
-        cli_error(CMD, "out of memory");
-        return 0;
-    }
-    grown[(*n)++] = value;
-    *list = grown;
-    return 1;
-}
-
 /* An exponent: a number, a fraction a/b, or inf; at least 1. */
 static int parse_regularizer(const char *text, km_mkl_regularizer *out)
 {
@@ -244,7 +232,7 @@ static int parse_options(train_options *o, int argc, char **argv)
     cli_args_init(&args, CMD, argc, argv);
     const char *positional, *v;
     const char *positionals[2];
-    int n_positionals = 0, kind;
+    int n_positionals = 0, kind, handled;
     long l;
     while ((kind = cli_args_next(&args, &positional))) {
         if (kind == 2) {
@@ -299,9 +287,9 @@ static int parse_options(train_options *o, int argc, char **argv)
         } else if (cli_args_is(&args, "-r", "--coef0")) {
             ok = cli_parse_double(CMD, "-r", cli_args_value(&args), -HUGE_VAL, HUGE_VAL, &o->coef0);
         } else if (cli_args_is(&args, NULL, "--kernel")) {
-            ok = (v = cli_args_value(&args)) && push(&o->specs, &o->n_specs, v);
+            ok = (v = cli_args_value(&args)) && cli_push(CMD, &o->specs, &o->n_specs, v);
         } else if (cli_args_is(&args, NULL, "--kernels")) {
-            ok = (v = cli_args_value(&args)) && push(&o->spec_files, &o->n_spec_files, v);
+            ok = (v = cli_args_value(&args)) && cli_push(CMD, &o->spec_files, &o->n_spec_files, v);
         } else if (cli_args_is(&args, NULL, "--norm")) {
             ok = (o->norm = cli_args_value(&args)) != NULL;
         } else if (cli_args_is(&args, NULL, "--weights")) {
@@ -377,11 +365,8 @@ static int parse_options(train_options *o, int argc, char **argv)
         } else if (cli_args_is(&args, NULL, "--seed")) {
             if ((ok = cli_parse_long(CMD, "--seed", cli_args_value(&args), 0, LONG_MAX, &l)))
                 o->params.seed = (uint64_t)l;
-        } else if (cli_args_is(&args, NULL, "--format")) {
-            ok = (v = cli_args_value(&args)) && cli_parse_format(CMD, v, &o->format);
-        } else if (cli_args_is(&args, NULL, "--label-column")) {
-            if ((ok = cli_parse_long(CMD, "--label-column", cli_args_value(&args), -1000000, 1000000, &l)))
-                o->label_column = l == 0 ? KM_CSV_NO_LABEL : l > 0 ? (int)l - 1 : (int)l;
+        } else if ((handled = cli_data_option(&args, &o->format, &o->label_column))) {
+            ok = handled > 0;
         } else if (cli_args_is(&args, "-q", "--quiet")) {
             o->quiet = 1;
         } else if (cli_args_is(&args, NULL, "--verbose")) {

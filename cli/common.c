@@ -163,3 +163,29 @@ void cli_format_value(char *buf, size_t size, double value)
     else
         snprintf(buf, size, "%.17g", value);
 }
+
+int cli_push(const char *cmd, const char ***list, size_t *n, const char *value)
+{
+    const char **grown = realloc(*list, (*n + 1) * sizeof *grown);
+    if (!grown) {
+        cli_error(cmd, "out of memory");
+        return 0;
+    }
+    grown[(*n)++] = value;
+    *list = grown;
+    return 1;
+}
+
+int cli_data_option(cli_args *args, cli_format *format, int *label_column)
+{
+    const char *v;
+    long l;
+    if (cli_args_is(args, NULL, "--format"))
+        return (v = cli_args_value(args)) && cli_parse_format(args->cmd, v, format) ? 1 : -1;
+    if (!cli_args_is(args, NULL, "--label-column"))
+        return 0;
+    if (!cli_parse_long(args->cmd, "--label-column", cli_args_value(args), -1000000, 1000000, &l))
+        return -1;
+    *label_column = l == 0 ? KM_CSV_NO_LABEL : l > 0 ? (int)l - 1 : (int)l;
+    return 1;
+}
