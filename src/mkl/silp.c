@@ -477,6 +477,11 @@ km_status km_mkl_silp(const km_mkl_problem *pr, km_mkl_result *result)
     result->mkl_iterations = 0;
     for (long t = 1; !st && t <= pr->mkl.max_outer; t++) {
         memcpy(theta_used, k->theta, M * sizeof *theta_used);
+        /* the SMO polls the caller every 1000 steps, which a warm-started solve may never reach */
+        if (pr->smo.interrupted && pr->smo.interrupted(pr->smo.interrupt_ctx)) {
+            st = km_error(KM_EINTERRUPTED, "SILP interrupted after %ld rounds", t - 1);
+            break;
+        }
         km_svm_solution solution = {.coef = result->coef};
         st = km_mkl_solve_svm(pr, &pr->smo, &solution);
         result->bias = solution.bias;

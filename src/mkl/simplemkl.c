@@ -41,6 +41,9 @@ static km_status evaluate(simplemkl *s)
     const km_mkl_problem *pr = s->pr;
     const km_kernel_access *k = pr->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
+    /* the SMO polls the caller every 1000 steps, which a warm-started solve may never reach */
+    if (pr->smo.interrupted && pr->smo.interrupted(pr->smo.interrupt_ctx))
+        return km_error(KM_EINTERRUPTED, "SimpleMKL interrupted after %ld SVM iterations", s->result->smo_iterations);
     km_svm_solution solution = {.coef = s->result->coef};
     km_status st = km_mkl_solve_svm(pr, &pr->smo, &solution);
     s->result->bias = solution.bias;
