@@ -69,6 +69,13 @@ km_status km_mkl_wrapper(const km_mkl_problem *pr, km_mkl_result *result)
         }
         if (!km_mkl_theta_step(pr, a, k->theta))
             break; /* every a_m <= 0: the solution does not depend on the kernels */
+        if (!memcmp(k->theta, theta_used, M * sizeof *theta_used)) {
+            /* theta is at its fixed point (always at p = 2) but the gap stays: the next solve would
+             * repeat this one, so the SVM tolerance limits the certificate */
+            km_log(&pr->logger, KM_LOG_WARNING, "MKL gap %.3e stays above %g at a fixed theta; lower the SVM tolerance (-e)",
+                   cert.gap, pr->mkl.gap);
+            break;
+        }
     }
     if (!st)
         memcpy(k->theta, theta_used, M * sizeof *theta_used); /* the theta the final solution belongs to */
