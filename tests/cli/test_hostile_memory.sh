@@ -1,0 +1,54 @@
+# Memory: -m bounds the kernel cache (peak memory of a training with -m 1 stays small; with a large
+# -m it grows with the cached kernel), and under an address-space limit (ulimit -v) an allocation that
+# does not fit fails with exit status 1 and one line "out of memory ..." instead of a crash, leaving
+# no output. Runs single-threaded: OpenBLAS reserves buffers per thread and, when even those do not
+# fit, spins in its own allocator (docs/reliability.md), so the limit leaves it room.
+. "$(dirname "$0")/lib.sh" "$@"
+export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
+LIMIT_KB=200000
+
+"$PYTHON" - "$WORK/train" <<'PY'
+import sys
+import numpy as np
+rng = np.random.default_rng(3)
+n, d = 5000, 12
+X = rng.normal(size=(n, d))
+y = np.where(X[:, 0] + 0.3 * rng.normal(size=n) > 0, 1, -1)
+with open(sys.argv[1], "w") as f:
+    for i in range(n):
+        f.write("%d %s\n" % (y[i], " ".join("%d:%.6g" % (j + 1, X[i, j]) for j in range(d))))
+PY
+
+# peak_rss_mb COMMAND...: runs COMMAND (it must succeed) and prints its peak resident memory in MiB
+peak_rss_mb() {
+    "$PYTHON" -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)' "$@"
+}
+small=$(peak_rss_mb "$KM" train -q -m 1 "$WORK/train" "$WORK/small.model") || fail "training with -m 1 failed"
+large=$(peak_rss_mb "$KM" train -q -m 400 "$WORK/train" "$WORK/large.model") || fail "training with -m 400 failed"
+echo "peak memory: -m 1: ${small} MiB, -m 400: ${large} MiB"
+[ "${small:-999}" -lt 60 ] || fail "training with -m 1 peaked at ${small} MiB"
+[ "${large:-0}" -gt $((small + 100)) ] || fail "-m 400 (${large} MiB) does not hold more kernel than -m 1 (${small} MiB)"
+
+# limited COMMAND...: COMMAND under the address-space limit (killed after 120 s: a hang fails)
+limited() {
+    (ulimit -v "$LIMIT_KB" && exec timeout -s KILL 120 "$@")
+}
+printf '1 1:1\n-1 1:-1\n' >"$WORK/tiny"
+if ! limited "$KM" train -q "$WORK/tiny" "$WORK/tiny.model" 2>/dev/null; then
+    # sanitizer and valgrind runs reserve far more address space than this
+    echo "skipped: the limit checks (kernelmix does not start under ulimit -v $LIMIT_KB)"
+    finish
+fi
+rm -f "$WORK/small.model" "$WORK/large.model"
+expect_status 1 limited "$KM" kernel --kernel linear "$WORK/train" "$WORK/K.bin" &&
+    expect_one_line_error "^kernelmix kernel: out of memory for a 5000 x 5000 matrix"
+[ -e "$WORK/K.bin" ] && fail "a kernel matrix was written without memory for it"
+expect_status 1 limited "$KM" train -q -m 10000 "$WORK/train" "$WORK/large.model" &&
+    expect_one_line_error "^kernelmix train: out of memory"
+[ -e "$WORK/large.model" ] && fail "a model was written without memory for it"
+# the same training fits the limit once -m bounds the cache
+expect_status 0 limited "$KM" train -q -m 1 "$WORK/train" "$WORK/small.model"
+expect_status 0 "$KM" info "$WORK/small.model"
+finish
