@@ -1,0 +1,137 @@
+/* The seed's toy experiment (spec/lpmkl.md §9 "toy", seed §5.2), sparsest scenario, through the public
+ * API: two Gaussian classes in d = 50 dimensions with means +-rho w/||w||, rho = 1.75, where w has a
+ * single non-zero entry (one informative feature); one linear kernel per input feature,
+ * multiplicatively normalised; n = 50 training points, C chosen on 1000 validation points from the
+ * seed's grid {10^-4, 10^-3.5, ..., 1}, error measured on 1000 test points.
+ *
+ * The Bayes error is Phi(-rho) = 4.01 % (the classes differ only along w). The seed reports l1-MKL
+ * near the Bayes error in this scenario. Assertions, over 12 seeded repetitions:
+ *  - p = 1: mean test error <= 6 % (spec §9 test 9). Each repetition's error has a standard deviation
+ *    of at most sqrt(0.25/1000) = 1.6 % from the test sample alone, the mean of 12 about 0.5 %; 6 %
+ *    leaves 2 points (four such deviations) above the Bayes error for learning the single feature
+ *    from 50 points (measured: 4.4 % over 25 repetitions).
+ *  - the uniform combination (user p = inf, block p = 2): mean test error >= 15 %. It is the linear
+ *    SVM on standardised features, which with n = d = 50 cannot single out the informative direction
+ *    (measured: 20.8 % over 25 repetitions, 11 standard deviations of the mean above the l1 threshold).
+ *    The seed's 43 % belongs to its l-infinity row, which is the block norm p = inf (the toy grid
+ *    {1, 4/3, 2, 4, inf} contains the SVM as p = 2, so it is in the block convention of spec §1), not
+ *    to the uniform sum; block p = inf drives the weights of the 49 noise kernels towards infinity
+ *    (a_m -> 0, the §3.6 clamp) and takes minutes here, so it is not part of this test.
+ * Fewer repetitions than the spec's 25 keep the run within a few seconds on a loaded 2-core machine;
+ * the draws are seeded, so the result is reproducible. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "core/rng.h"
+#include "kernelmix.h"
+
+enum { D = 50, N_TRAIN = 50, N_VALID = 1000, N_TEST = 1000, REPETITIONS = 12, N_BAYES = 100000 };
+static const double RHO = 1.75;
+
+/* n points: y = +-1 with probability 1/2, x = y rho e_1 + standard normal noise (w = e_1). */
+static void draw(km_rng *rng, size_t n, double *X, double *y)
+{
+    for (size_t i = 0; i < n; i++) {
+        y[i] = km_rng_uniform(rng) < 0.5 ? -1.0 : 1.0;
+        for (size_t j = 0; j < D; j++)
+            X[i * D + j] = km_rng_normal(rng) + (j == 0 ? y[i] * RHO : 0.0);
+    }
+}
+
+static double error_rate(const km_model *model, const km_dataset *data, const double *y, size_t n, double *pred)
+{
+    if (km_predict(model, data, NULL, pred, NULL) != KM_OK)
+        return 1.0;
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; i++)
+        wrong += pred[i] != y[i];
+    return (double)wrong / (double)n;
+}
+
+/* Test error of the model whose C has the lowest validation error (first of ties). */
+static double select_and_test(const km_dataset *train, const km_dataset *valid, const double *yv,
+                              const km_dataset *test, const double *yt, const km_kernel_set *set, double p,
+                              double *pred)
+{
+    double best_valid = INFINITY, test_error = 1.0;
+    for (int k = -8; k <= 0; k++) {
+        km_params params = km_params_default();
+        params.C = pow(10.0, 0.5 * k);
+        params.mkl.method = KM_MKL_LP;
+        params.mkl.p = p;
+        params.mkl.solver = KM_MKL_WRAPPER;
+        params.mkl.gap = 1e-3; /* the seed's relative duality gap (§4) */
+        km_model *model = NULL;
+        CHECK_OK(km_train(train, set, &params, &model));
+        if (!model)
+            continue;
+        double e = error_rate(model, valid, yv, N_VALID, pred);
+        if (e < best_valid) {
+            best_valid = e;
+            test_error = error_rate(model, test, yt, N_TEST, pred);
+        }
+        km_model_free(model);
+    }
+    return test_error;
+}
+
+/* sign(mu'x) on 10^5 points errs with the Bayes rate Phi(-1.75) = 4.006 %; the standard deviation
+ * of the estimate is sqrt(0.04 * 0.96 / 10^5) = 0.06 %, so +-0.2 % is over three of them. */
+static void check_bayes_error(km_rng *rng)
+{
+    size_t wrong = 0;
+    for (size_t i = 0; i < N_BAYES; i++) {
+        double y = km_rng_uniform(rng) < 0.5 ? -1.0 : 1.0;
+        double projection = km_rng_normal(rng) + y * RHO; /* mu'x / ||mu|| */
+        for (size_t j = 1; j < D; j++)
+            km_rng_normal(rng); /* the other coordinates, drawn as in the experiment, do not matter */
+        wrong += (projection > 0 ? 1.0 : -1.0) != y;
+    }
+    double rate = (double)wrong / N_BAYES, bayes = 0.5 * erfc(RHO / sqrt(2.0));
+    CHECK_NEAR(bayes, 0.0400592, 1e-6);
+    CHECK_NEAR(rate, bayes, 0.002);
+}
+
+int main(void)
+{
+    km_rng rng;
+    km_rng_seed(&rng, 5200);
+    check_bayes_error(&rng);
+
+    km_kernel_set *set;
+    CHECK_OK(km_kernel_set_new(&set));
+    CHECK_OK(km_kernel_set_set_dimension(set, D));
+    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=each:norm=mult"));
+    CHECK(km_kernel_set_size(set) == D);
+
+    double *X = malloc(N_TEST * D * sizeof *X), *y = malloc(N_TEST * sizeof *y), *pred = malloc(N_TEST * sizeof *pred);
+    double yv[N_VALID], yt[N_TEST], ytrain[N_TRAIN];
+    double sum_l1 = 0, sum_uniform = 0;
+    for (int r = 0; r < REPETITIONS && X && y && pred; r++) {
+        km_dataset *train = NULL, *valid = NULL, *test = NULL;
+        draw(&rng, N_TRAIN, X, ytrain);
+        CHECK_OK(km_dataset_from_dense(N_TRAIN, D, X, ytrain, &train));
+        draw(&rng, N_VALID, X, yv);
+        CHECK_OK(km_dataset_from_dense(N_VALID, D, X, yv, &valid));
+        draw(&rng, N_TEST, X, yt);
+        CHECK_OK(km_dataset_from_dense(N_TEST, D, X, yt, &test));
+        if (train && valid && test) {
+            sum_l1 += select_and_test(train, valid, yv, test, yt, set, 1.0, pred);
+            sum_uniform += select_and_test(train, valid, yv, test, yt, set, INFINITY, pred);
+        }
+        km_dataset_free(train);
+        km_dataset_free(valid);
+        km_dataset_free(test);
+    }
+    double mean_l1 = sum_l1 / REPETITIONS, mean_uniform = sum_uniform / REPETITIONS;
+    if (!(mean_l1 <= 0.06 && mean_uniform >= 0.15))
+        fprintf(stderr, "mean test error: p = 1 %.4f, uniform %.4f\n", mean_l1, mean_uniform);
+    CHECK(mean_l1 <= 0.06);
+    CHECK(mean_uniform >= 0.15);
+    free(X);
+    free(y);
+    free(pred);
+    km_kernel_set_free(set);
+    CHECK_DONE();
+}
