@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "core/log.h"
+#include "kernel/provider.h"
 #include "kernelmix.h"
 #include "svm/svm.h"
 
@@ -95,6 +96,10 @@ double km_tikhonov_dual(const km_mkl_params *mkl, size_t M, double lin, const do
 /* One closed-form d step from a_m = c'K_m c at the current d (M scratch values); 0 and d unchanged
  * when every a_m <= 0. */
 int km_tikhonov_step(const km_mkl_params *mkl, size_t M, const double *a, double *scratch, double *d);
+
+/* Rejects (KM_EINVAL, naming the kernel by number and spec) a kernel whose training points all coincide
+ * in feature space (§3.6: zero variance after normalisation); MKL checks its kernels with it. */
+km_status km_mkl_check_kernels(km_provider *provider);
 
 /* Resolves user parameters: p_block from p, defaults, validation (KM_EINVAL with a message). */
 km_status km_mkl_resolve(const km_mkl_params *in, size_t n_kernels, km_mkl_params *out);

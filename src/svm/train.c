@@ -606,6 +606,8 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
         return st;
     km_classes classes = {0};
     st = km_provider_new(data, rows, n, kernels, (size_t)(params->cache_mb * 1048576.0 / 2), &t.logger, &t.provider);
+    if (!st && t.mkl.method != KM_MKL_FIXED)
+        st = km_mkl_check_kernels(t.provider);
     size_t M = kernels->size;
     if (!st)
         st = km_model_alloc(&t.model);
