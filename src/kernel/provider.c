@@ -31,6 +31,8 @@
 #define KM_DIRECT_DOT_MAX_DIM 8
 /* Relative tolerance of the symmetry check of precomputed matrices. */
 #define KM_SYMMETRY_TOLERANCE 1e-8
+/* Relative slack of the positive-semidefiniteness test (float32 matrix files round at 6e-8). */
+#define KM_PSD_TOLERANCE 1e-6
 
 typedef struct provider_view {
     const uint32_t *features;    /* the subset (owned by the fitted set), NULL for all features */
@@ -208,6 +210,31 @@ static km_status check_symmetric(const km_kernel *k, const double *K, size_t ld,
     return KM_OK;
 }
 
+/* A positive semidefinite matrix has K[i][i] >= 0 and K[i][j]^2 <= K[i][i] K[j][j] (Cauchy-Schwarz on
+ * every 2 x 2 principal minor). A matrix failing this necessary test gives the solver negative
+ * curvature, so it may stop away from the optimum: warn once, naming the first offending entry. */
+static void warn_if_not_psd(const km_provider *p, const km_kernel *k, const double *K, size_t ld, const size_t *map,
+                            size_t n, const char *source)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t ri = map ? map[i] : i;
+        double kii = K[ri * ld + ri];
+        for (size_t j = 0; j <= i; j++) {
+            size_t rj = map ? map[j] : j;
+            double kij = K[ri * ld + rj], kjj = K[rj * ld + rj];
+            if (kii < 0 || kij * kij > kii * kjj * (1 + KM_PSD_TOLERANCE) + 1e-300) {
+                char name[256];
+                km_kernel_describe(k, name, sizeof name);
+                km_log(&p->logger, KM_LOG_WARNING,
+                       "kernel %s: %s is not positive semidefinite (K[%zu][%zu] = %.6g, K[%zu][%zu] = %.6g, "
+                       "K[%zu][%zu] = %.6g); the solver may not reach the optimum",
+                       name, source, ri + 1, rj + 1, kij, ri + 1, ri + 1, kii, rj + 1, rj + 1, kjj);
+                return;
+            }
+        }
+    }
+}
+
 /* Precomputed kernels: a matrix over all dataset rows, or the training block of the dataset's own
  * kernel rows (K(i,j) = row i at column id_j - 1, LIBSVM's -t 4). */
 static km_status setup_precomputed(km_provider *p, const km_kernel *k, provider_kernel *pk)
@@ -222,7 +249,10 @@ static km_status setup_precomputed(km_provider *p, const km_kernel *k, provider_
         pk->K = k->matrix->data;
         pk->ld = data->n;
         pk->map = p->rows;
-        return check_symmetric(k, pk->K, pk->ld, pk->map, n, name);
+        km_status st = check_symmetric(k, pk->K, pk->ld, pk->map, n, name);
+        if (!st)
+            warn_if_not_psd(p, k, pk->K, pk->ld, pk->map, n, name);
+        return st;
     }
     const char *name = data->source ? data->source : "the training data";
     if (!data->ids)
@@ -241,7 +271,10 @@ static km_status setup_precomputed(km_provider *p, const km_kernel *k, provider_
     pk->K = pk->owned_K;
     pk->ld = n;
     pk->map = NULL;
-    return check_symmetric(k, pk->K, n, NULL, n, name);
+    km_status st = check_symmetric(k, pk->K, n, NULL, n, name);
+    if (!st)
+        warn_if_not_psd(p, k, pk->K, n, NULL, n, name);
+    return st;
 }
 
 /* Full Gram matrices for the views whose n×n dot products fit in the budget; the rest of the budget
