@@ -1,7 +1,8 @@
 # Hostile kernels: precomputed matrices that are not square, do not match the data, are not
 # symmetric or are truncated; LIBSVM precomputed-kernel rows that are ragged or name unknown columns;
 # kernel specs with unknown kernels, bad parameters or empty grids. Each fails with exit status 2,
-# one line on stderr naming the file or spec and the problem, and no model file.
+# one line on stderr naming the file or spec and the problem, and no model file. Matrices that are
+# not positive semidefinite train with one warning line.
 . "$(dirname "$0")/lib.sh" "$@"
 
 printf '1 1:1\n-1 1:2\n1 1:3\n' >"$WORK/data"
@@ -43,6 +44,17 @@ bad_kernel truncated "short.bin: file has 72 bytes, expected 104" --kernel preco
 matrix huge.bin 4294967296 4294967296 1
 bad_kernel huge_header "huge.bin: .*(expected|too large|bytes)" --kernel precomputed:file=huge.bin
 bad_kernel missing_file "nowhere.bin.*(open|No such)" --kernel precomputed:file=nowhere.bin
+
+# not positive semidefinite: training goes on with one warning naming the file and an entry
+matrix not_psd.bin 3 3 1   1 2 0  2 1 0  0 0 1
+expect_status 0 "$KM" train -q --kernel precomputed:file=not_psd.bin data not_psd.model &&
+    expect_one_line_error "warning: .*not_psd.bin is not positive semidefinite \(K\[2\]\[1\] = 2"
+matrix negative_diagonal.bin 3 3 1   1 0 0  0 -1 0  0 0 1
+expect_status 0 "$KM" train -q --kernel precomputed:file=negative_diagonal.bin data neg.model &&
+    expect_one_line_error "warning: .*negative_diagonal.bin is not positive semidefinite .*K\[2\]\[2\] = -1"
+matrix psd.bin 3 3 1   2 1 0  1 2 1  0 1 2
+expect_status 0 "$KM" train -q --kernel precomputed:file=psd.bin data psd.model
+[ -s "$WORK/err" ] && fail "a positive definite matrix gave a warning: $(cat "$WORK/err")"
 
 # LIBSVM precomputed-kernel rows (-t 4)
 printf '1 0:1 1:1 2:0.5 3:0\n-1 0:2 1:0.5 2:1\n1 0:3 1:0 2:0 3:1\n' >ragged.k
