@@ -101,6 +101,10 @@ int km_tikhonov_step(const km_mkl_params *mkl, size_t M, const double *a, double
  * in feature space (§3.6: zero variance after normalisation); MKL checks its kernels with it. */
 km_status km_mkl_check_kernels(km_provider *provider);
 
+/* Warns when a p = 1 wrapper or interleaved run ends above its gap target with weights at 0, which its
+ * theta step can never revive (§3.6, absorbing zero), and suggests the SILP solver. */
+void km_mkl_warn_absorbing(const km_mkl_problem *problem, const km_mkl_result *result);
+
 /* Resolves user parameters: p_block from p, defaults, validation (KM_EINVAL with a message). */
 km_status km_mkl_resolve(const km_mkl_params *in, size_t n_kernels, km_mkl_params *out);
 /* The starting theta of the regularizer (spec §3.1: M^{-(2-p)/p}; elastic net: uniform 1/M). */
