@@ -6,7 +6,8 @@
  *  - the optimality identities of §2/§3.1 at the solution, ||theta||_p = 1, and theta invariant to
  *    scaling all kernels together before multiplicative normalisation;
  *  - monotonicity in p (§9 test 4), permuted kernels give permuted theta, and the two conventions
- *    (p and p_block = 2p/(p+1)) give the same solution (§9 test 2).
+ *    (p and p_block = 2p/(p+1)) give the same solution (§9 test 2);
+ *  - a degenerate (constant) kernel is refused by MKL (§3.6).
  *
  * Reported objectives. The machine objective is -D in LIBSVM's scaling, D = lin - 1/2 ||a||_r the MKL
  * dual of §2. The T10 table lists the optimal value D itself (= P at the optimum): C-SVC and SVR
@@ -336,6 +337,35 @@ static void check_monotone_and_conventions(void)
     }
 }
 
+/* ---- safeguard: degenerate kernels (§3.6) ------------------------------------------------------- */
+
+/* A constant Gram matrix (zero variance) is refused by MKL with the kernel's number; fixed weights
+ * accept it (it only shifts the decision values). */
+static void check_degenerate_kernel(void)
+{
+    km_matrix *constant;
+    CHECK_OK(km_matrix_new(N, N, &constant));
+    for (size_t e = 0; constant && e < N * N; e++)
+        constant->data[e] = 2.5;
+    km_dataset *data;
+    km_kernel_set *set;
+    CHECK_OK(km_dataset_from_dense(N, 2, &T10_X[0][0], t10_y, &data));
+    CHECK_OK(km_kernel_set_new(&set));
+    CHECK_OK(km_kernel_set_add_matrix(set, t10_K[0], KM_NORM_NONE, 0));
+    CHECK_OK(km_kernel_set_add_matrix(set, constant, KM_NORM_NONE, 0));
+    km_params params = mkl_params(KM_TASK_SVC, 4.0 / 3.0, KM_MKL_WRAPPER);
+    km_model *model = NULL;
+    CHECK_STATUS(km_train(data, set, &params, &model), KM_EINVAL);
+    CHECK(model == NULL);
+    CHECK(strstr(km_last_error(), "kernel 2 (") && strstr(km_last_error(), "is degenerate on the training data"));
+    params.mkl.method = KM_MKL_FIXED;
+    CHECK_OK(km_train(data, set, &params, &model));
+    km_model_free(model);
+    km_kernel_set_free(set);
+    km_dataset_free(data);
+    km_matrix_free(constant);
+}
+
 /* ---- wrapper and interleaved on generated problems --------------------------------------------- */
 
 /* Both solvers certify a relative gap <= 1e-6 on the same problem, so their objectives (both -D at
@@ -411,6 +441,7 @@ int main(void)
     check_uniform_limit(KM_TASK_SVR);
     check_uniform_limit(KM_TASK_ONECLASS);
     check_monotone_and_conventions();
+    check_degenerate_kernel();
     km_rng rng;
     km_rng_seed(&rng, 20261121);
     check_solvers_agree(&rng);
