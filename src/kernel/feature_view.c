@@ -259,6 +259,11 @@ void km_view_dots_direct(const km_view *view, size_t i, const size_t *rows, size
 {
     size_t dim = view->dim;
     const double *xi = view->X + i * dim;
+    if (dim == 1) {   /* one feature per kernel (features=each) */
+        for (size_t k = 0; k < nrows; k++)
+            out[k] = view->X[rows[k]] * xi[0];
+        return;
+    }
     for (size_t k = 0; k < nrows; k++) {
         const double *x = view->X + rows[k] * dim;
         double s = 0.0;

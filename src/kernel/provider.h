@@ -31,8 +31,8 @@ size_t km_provider_n_kernels(const km_provider *provider);
 /* The kernel set with fitted values (gamma resolved, normalization constants, centering means). */
 const km_kernel_set *km_provider_fitted_set(const km_provider *provider);
 
-/* out[k] = K_m(rows[k], i), k < nrows; i and rows are provider-local indices (0..n-1); rows NULL:
- * 0..nrows-1. Values do not depend on the cache size, except that a full Gram matrix (when it fits)
+/* out[k] = K_m(rows[k], i), k < nrows; i and rows are provider-local indices (0..n-1; i and m are
+ * checked, rows are not: this is the solvers' inner loop); rows NULL: 0..nrows-1. Values do not depend on the cache size, except that a full Gram matrix (when it fits)
  * and on-demand columns may differ in the last bits. */
 km_status km_provider_column(km_provider *provider, size_t m, size_t i, const size_t *rows, size_t nrows,
                              double *out);
