@@ -227,7 +227,7 @@ typedef struct km_mkl_params {
 
 /* Progress callback, return non-zero to stop (the call then fails with KM_EINTERRUPTED and produces
  * no model). Stages: "train" after each machine and "cross-validation" after each fold, with the
- * fraction done; "solver" every 1000 solver iterations, with fraction -1 (unknown). */
+ * fraction done; "solver" every 100 solver iterations, with fraction -1 (unknown). */
 typedef int (*km_progress_fn)(void *user, const char *stage, double fraction);
 
 typedef struct km_params {

@@ -170,13 +170,6 @@ int km_tikhonov_step(const km_mkl_params *mkl, size_t M, const double *a, double
     return 1;
 }
 
-static double seconds_since(const struct timespec *start)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
-}
-
 /* J and D at the SVM solution (coef, bias) on the current d: the loss (with the bias refined as in
  * §4) comes from the certificate of the uniform block-2 problem at theta = d, whose primal is
  * 1/2 sum |f_m|^2 + loss and whose lin is the task's. */
@@ -214,18 +207,11 @@ km_status km_mkl_tikhonov(const km_mkl_problem *pr, km_mkl_result *result)
     result->mkl_iterations = 0;
     for (long t = 1; !st && t <= pr->mkl.max_outer; t++) {
         memcpy(d_used, k->theta, M * sizeof *d_used);
-        km_svm_solution solution = {.coef = result->coef};
-        st = km_mkl_solve_svm(pr, &pr->smo, &solution);
-        result->bias = solution.bias;
-        result->smo_iterations += solution.iterations;
-        if (!st)
-            st = km_mkl_products(pr, result->coef, h);
-        if (st)
+        if ((st = km_mkl_evaluate(pr, result, h, a)))
             break;
-        km_mkl_quadratic_terms(n, M, result->coef, h, a);
         tikhonov_values(pr, result->coef, result->bias, a, h, block_norm, result);
         result->mkl_iterations = t;
-        double elapsed = seconds_since(&start), change = fabs(previous - result->primal) / fabs(result->primal);
+        double elapsed = km_mkl_seconds_since(&start), change = fabs(previous - result->primal) / fabs(result->primal);
         km_log(&pr->logger, KM_LOG_INFO, "tikhonov %4ld: objective %.17g dual %.17g gap %.3e %.2fs", t,
                result->primal, result->dual, result->gap, elapsed);
         /* stop at the duality gap, or when the objective stops moving (spec §5) */

@@ -11,6 +11,7 @@
 #define KM_MKL_MKL_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include "core/log.h"
 #include "kernel/provider.h"
@@ -66,6 +67,15 @@ int km_mkl_theta_step(const km_mkl_problem *problem, const double *a, double *th
  * alpha = c), with the given SMO options (hook or not). */
 km_status km_mkl_solve_svm(const km_mkl_problem *problem, const km_smo_options *options,
                            km_svm_solution *solution);
+
+/* One evaluation of the current theta, the step every alternating solver repeats: polls the caller's
+ * interrupt (KM_EINTERRUPTED), solves the SVM warm-started from result->coef (bias and working-set
+ * steps go into result), and computes the products h = K_m c and a_m = c'K_m c. */
+km_status km_mkl_evaluate(const km_mkl_problem *problem, km_mkl_result *result, double *h, double *a);
+/* Seconds since start (CLOCK_MONOTONIC), for time limits and logs. */
+double km_mkl_seconds_since(const struct timespec *start);
+/* Kernels with theta_m > 0. */
+size_t km_mkl_count_active(const double *theta, size_t M);
 
 /* Solvers. On entry theta is the starting point (km_mkl_start); the result holds the solution. */
 km_status km_mkl_wrapper(const km_mkl_problem *problem, km_mkl_result *result);

@@ -109,6 +109,38 @@ km_status km_mkl_solve_svm(const km_mkl_problem *pr, const km_smo_options *optio
     return st;
 }
 
+km_status km_mkl_evaluate(const km_mkl_problem *pr, km_mkl_result *result, double *h, double *a)
+{
+    /* the SMO polls the caller every 100 steps, which a warm-started solve may never reach */
+    if (pr->smo.interrupted && pr->smo.interrupted(pr->smo.interrupt_ctx))
+        return km_error(KM_EINTERRUPTED, "interrupted after %ld solver iterations", result->smo_iterations);
+    km_svm_solution solution = {.coef = result->coef};
+    km_status st = km_mkl_solve_svm(pr, &pr->smo, &solution);
+    if (st)
+        return st;
+    result->bias = solution.bias;
+    result->smo_iterations += solution.iterations;
+    if ((st = km_mkl_products(pr, result->coef, h)))
+        return st;
+    km_mkl_quadratic_terms(pr->kernel->n_rows, pr->kernel->n_kernels, result->coef, h, a);
+    return KM_OK;
+}
+
+double km_mkl_seconds_since(const struct timespec *start)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
+}
+
+size_t km_mkl_count_active(const double *theta, size_t M)
+{
+    size_t k = 0;
+    for (size_t m = 0; m < M; m++)
+        k += theta[m] > 0;
+    return k;
+}
+
 static km_status run_solver(const km_mkl_problem *problem, km_mkl_result *result)
 {
     if (problem->mkl.method == KM_MKL_TIKHONOV)

@@ -42,19 +42,16 @@ static km_status add_machine(const km_mkl_problem *pr, km_mkl_result *result, do
                              joint_point *joint)
 {
     const km_kernel_access *k = pr->kernel;
-    size_t n = k->n_rows, M = k->n_kernels;
-    km_svm_solution solution = {.coef = result->coef};
-    km_status st = km_mkl_solve_svm(pr, &pr->smo, &solution);
-    if (!st)
-        st = km_mkl_products(pr, result->coef, h);
+    size_t M = k->n_kernels;
+    km_status st = km_mkl_evaluate(pr, result, h, a);
     if (st)
         return st;
-    result->bias = solution.bias;
-    result->objective = solution.objective;
-    result->smo_iterations += solution.iterations;
-    km_mkl_quadratic_terms(n, M, result->coef, h, a);
     km_mkl_certificate cert;
     km_mkl_certify(pr, result->coef, result->bias, a, h, &cert);
+    /* the machine's own SVM objective at the shared theta (LIBSVM's sign): 1/2 sum theta_m a_m - lin */
+    result->objective = -cert.lin;
+    for (size_t m = 0; m < M; m++)
+        result->objective += 0.5 * k->theta[m] * a[m];
     /* the certificate's primal is 1/2 ||w_k||_{2,p}^2 + L_k with the machine's own block norms */
     for (size_t m = 0; m < M; m++) {
         joint->a[m] += a[m];
@@ -63,13 +60,6 @@ static km_status add_machine(const km_mkl_problem *pr, km_mkl_result *result, do
     joint->lin += cert.lin;
     joint->loss += cert.primal - 0.5 * km_block_norm_squared(M, pr->mkl.p_block, a);
     return KM_OK;
-}
-
-static double seconds_since(const struct timespec *start)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
 }
 
 km_status km_mkl_shared_train(const km_mkl_problem *problems, size_t count, km_mkl_result *results)
@@ -105,7 +95,7 @@ km_status km_mkl_shared_train(const km_mkl_problem *problems, size_t count, km_m
         dual = joint.lin - 0.5 * km_mkl_dual_norm(M, p, a_sum);
         primal = 0.5 * km_block_norm_squared(M, p, w) + joint.loss;
         gap = (primal - dual) / fabs(primal);
-        double elapsed = seconds_since(&start);
+        double elapsed = km_mkl_seconds_since(&start);
         km_log(&first->logger, KM_LOG_INFO, "shared mkl %4ld: dual %.10g primal %.10g gap %.3e over %zu machines %.2fs",
                t, dual, primal, gap, count, elapsed);
         if (gap <= first->mkl.gap) {

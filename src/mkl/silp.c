@@ -68,13 +68,6 @@ typedef struct silp_master {
 #endif
 } silp_master;
 
-static double seconds_since(const struct timespec *start)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
-}
-
 /* Removes cut r, keeping the order of the others (the LP's rows). */
 static void remove_cut(silp_master *ms, size_t r)
 {
@@ -433,14 +426,6 @@ static int theta_moved(const double *before, const double *after, size_t M)
     return 0;
 }
 
-static size_t count_active(const double *theta, size_t M)
-{
-    size_t k = 0;
-    for (size_t m = 0; m < M; m++)
-        k += theta[m] > 0;
-    return k;
-}
-
 /* Dual value of the mixture of the cuts' solutions (spec scaling), a lower bound on the optimum for
  * p <= 2 (see silp_master). */
 static km_status mixture_dual(const km_mkl_problem *pr, const silp_master *ms, double *coef, double *h, double *a,
@@ -477,20 +462,8 @@ km_status km_mkl_silp(const km_mkl_problem *pr, km_mkl_result *result)
     result->mkl_iterations = 0;
     for (long t = 1; !st && t <= pr->mkl.max_outer; t++) {
         memcpy(theta_used, k->theta, M * sizeof *theta_used);
-        /* the SMO polls the caller every 1000 steps, which a warm-started solve may never reach */
-        if (pr->smo.interrupted && pr->smo.interrupted(pr->smo.interrupt_ctx)) {
-            st = km_error(KM_EINTERRUPTED, "SILP interrupted after %ld rounds", t - 1);
+        if ((st = km_mkl_evaluate(pr, result, h, a)))
             break;
-        }
-        km_svm_solution solution = {.coef = result->coef};
-        st = km_mkl_solve_svm(pr, &pr->smo, &solution);
-        result->bias = solution.bias;
-        result->smo_iterations += solution.iterations;
-        if (!st)
-            st = km_mkl_products(pr, result->coef, h);
-        if (st)
-            break;
-        km_mkl_quadratic_terms(n, M, result->coef, h, a);
         km_mkl_certificate cert;
         km_mkl_certify(pr, result->coef, result->bias, a, h, &cert);
         double svm_value = cert.lin; /* D_theta: the SVM dual value at the master's theta */
@@ -511,10 +484,10 @@ km_status km_mkl_silp(const km_mkl_problem *pr, km_mkl_result *result)
         result->gap = (cert.primal - best_dual) / fabs(cert.primal);
         result->mkl_iterations = t;
         double agreement = fabs(1.0 - svm_value / bound);
-        double elapsed = seconds_since(&start);
+        double elapsed = km_mkl_seconds_since(&start);
         km_log(&pr->logger, KM_LOG_INFO,
                "silp %4ld: dual %.10g primal %.10g gap %.3e master bound %.10g active kernels %zu/%zu %.2fs", t,
-               best_dual, cert.primal, result->gap, bound, count_active(k->theta, M), M, elapsed);
+               best_dual, cert.primal, result->gap, bound, km_mkl_count_active(k->theta, M), M, elapsed);
         if (result->gap <= pr->mkl.gap || agreement < pr->mkl.eps_mkl) {
             result->converged = 1;
             break;

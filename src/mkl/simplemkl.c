@@ -28,31 +28,15 @@ typedef struct simplemkl {
                                  each is a lower bound on the optimum */
 } simplemkl;
 
-static double seconds_since(const struct timespec *start)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
-}
-
 /* Solves the SVM at the current theta (warm-started from the last solution) and certifies it. */
 static km_status evaluate(simplemkl *s)
 {
     const km_mkl_problem *pr = s->pr;
     const km_kernel_access *k = pr->kernel;
-    size_t n = k->n_rows, M = k->n_kernels;
-    /* the SMO polls the caller every 1000 steps, which a warm-started solve may never reach */
-    if (pr->smo.interrupted && pr->smo.interrupted(pr->smo.interrupt_ctx))
-        return km_error(KM_EINTERRUPTED, "SimpleMKL interrupted after %ld SVM iterations", s->result->smo_iterations);
-    km_svm_solution solution = {.coef = s->result->coef};
-    km_status st = km_mkl_solve_svm(pr, &pr->smo, &solution);
-    s->result->bias = solution.bias;
-    s->result->smo_iterations += solution.iterations;
-    if (!st)
-        st = km_mkl_products(pr, s->result->coef, s->h);
+    size_t M = k->n_kernels;
+    km_status st = km_mkl_evaluate(pr, s->result, s->h, s->a);
     if (st)
         return st;
-    km_mkl_quadratic_terms(n, M, s->result->coef, s->h, s->a);
     km_mkl_certify(pr, s->result->coef, s->result->bias, s->a, s->h, &s->cert);
     s->best_dual = fmax(s->best_dual, s->cert.dual);
     s->value = s->cert.lin;
@@ -166,7 +150,7 @@ km_status km_mkl_simplemkl(const km_mkl_problem *pr, km_mkl_result *result)
         result->primal = s.cert.primal;
         result->gap = (s.cert.primal - s.best_dual) / fabs(s.cert.primal);
         result->mkl_iterations = t;
-        double elapsed = seconds_since(&start);
+        double elapsed = km_mkl_seconds_since(&start);
         km_log(&pr->logger, KM_LOG_INFO, "simplemkl %4ld: J %.10g dual %.10g primal %.10g gap %.3e %.2fs", t, s.value,
                s.best_dual, s.cert.primal, result->gap, elapsed);
         if (result->gap <= pr->mkl.gap) {

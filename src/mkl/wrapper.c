@@ -9,21 +9,6 @@
 #include "core/error.h"
 #include "mkl/mkl.h"
 
-static double seconds_since(const struct timespec *start)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
-}
-
-static size_t count_active(const double *theta, size_t M)
-{
-    size_t k = 0;
-    for (size_t m = 0; m < M; m++)
-        k += theta[m] > 0;
-    return k;
-}
-
 km_status km_mkl_wrapper(const km_mkl_problem *pr, km_mkl_result *result)
 {
     const km_kernel_access *k = pr->kernel;
@@ -36,24 +21,17 @@ km_status km_mkl_wrapper(const km_mkl_problem *pr, km_mkl_result *result)
     result->mkl_iterations = 0;
     for (long t = 1; !st && t <= pr->mkl.max_outer; t++) {
         memcpy(theta_used, k->theta, M * sizeof *theta_used);
-        km_svm_solution solution = {.coef = result->coef};
-        st = km_mkl_solve_svm(pr, &pr->smo, &solution);
-        result->bias = solution.bias;
-        result->smo_iterations += solution.iterations;
-        if (!st)
-            st = km_mkl_products(pr, result->coef, h);
-        if (st)
+        if ((st = km_mkl_evaluate(pr, result, h, a)))
             break;
-        km_mkl_quadratic_terms(n, M, result->coef, h, a);
         km_mkl_certificate cert;
         km_mkl_certify(pr, result->coef, result->bias, a, h, &cert);
         result->dual = cert.dual;
         result->primal = cert.primal;
         result->gap = cert.gap;
         result->mkl_iterations = t;
-        double elapsed = seconds_since(&start);
+        double elapsed = km_mkl_seconds_since(&start);
         km_log(&pr->logger, KM_LOG_INFO, "mkl %4ld: dual %.10g primal %.10g gap %.3e active kernels %zu/%zu %.2fs",
-               t, cert.dual, cert.primal, cert.gap, count_active(k->theta, M), M, elapsed);
+               t, cert.dual, cert.primal, cert.gap, km_mkl_count_active(k->theta, M), M, elapsed);
         if (cert.gap <= pr->mkl.gap) {
             result->converged = 1;
             break;

@@ -620,7 +620,7 @@ km_status km_smo_solve(const km_qp *qp, const km_smo_options *options, double *a
     double violation = INFINITY;
 
     while (iter + theta_changes < max_iter && !st) {
-        if (options->interrupted && iter % 1000 == 999 && options->interrupted(options->interrupt_ctx)) {
+        if (options->interrupted && iter % 100 == 99 && options->interrupted(options->interrupt_ctx)) {
             st = km_error(KM_EINTERRUPTED, "interrupted after %ld solver iterations", iter + 1);
             break;
         }

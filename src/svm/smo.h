@@ -69,7 +69,7 @@ typedef struct km_smo_options {
     km_smo_hook_fn hook;            /* NULL: plain SVM on the fixed combination */
     void *hook_ctx;
     int hook_every;                 /* call the hook every this many steps (default 1) */
-    int (*interrupted)(void *ctx);  /* polled every 1000 steps; non-zero stops with KM_EINTERRUPTED */
+    int (*interrupted)(void *ctx);  /* polled every 100 steps; non-zero stops with KM_EINTERRUPTED */
     void *interrupt_ctx;
     km_logger logger;
 } km_smo_options;
