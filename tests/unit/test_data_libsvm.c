@@ -284,7 +284,7 @@ static void test_round_trips(void)
  * same model as on the original. */
 static void test_heart_scale(void)
 {
-    static const char path[] = KM_TEST_DATA_DIR "/../../examples/data/heart_scale";
+    static const char path[] = KM_EXAMPLES_DATA_DIR "/heart_scale";
     km_dataset *data = NULL;
     CHECK_OK(km_dataset_read_libsvm(path, 0, &data));
     if (!data)
