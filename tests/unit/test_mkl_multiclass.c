@@ -180,6 +180,8 @@ static char *read_file(const char *path, size_t *size)
     fseek(f, 0, SEEK_SET);
     char *buf = malloc((size_t)n + 1);
     *size = buf ? fread(buf, 1, (size_t)n, f) : 0;
+    if (buf)
+        buf[*size] = '\0';
     fclose(f);
     return buf;
 }
