@@ -9,4 +9,6 @@ cmake --build build-asan -j "$(nproc)"
 export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 cd build-asan
-ctest --output-on-failure -j "$(nproc)" "$@"
+# cli_test_install is left out: a program linked against the installed sanitized library would
+# need the sanitizer flags, which the installed pkg-config file does not carry
+ctest --output-on-failure -j "$(nproc)" -E '^cli_test_install$' "$@"

@@ -67,8 +67,10 @@ static char *train_bytes(const km_dataset *data, const km_kernel_set *set, const
         if (f && fseek(f, 0, SEEK_END) == 0) {
             long len = ftell(f);
             rewind(f);
-            bytes = malloc(len > 0 ? (size_t)len : 1);
+            bytes = malloc(len > 0 ? (size_t)len + 1 : 1);
             *size = bytes ? fread(bytes, 1, (size_t)len, f) : 0;
+            if (bytes)
+                bytes[*size] = '\0'; /* same_model's line parsing stops at it */
         }
         if (f)
             fclose(f);
