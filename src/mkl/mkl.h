@@ -116,7 +116,7 @@ km_status km_mkl_check_kernels(km_provider *provider);
 void km_mkl_warn_absorbing(const km_mkl_problem *problem, const km_mkl_result *result);
 
 /* Resolves user parameters: p_block from p, defaults, validation (KM_EINVAL with a message). */
-km_status km_mkl_resolve(const km_mkl_params *in, size_t n_kernels, km_mkl_params *out);
+km_status km_mkl_resolve(const km_mkl_params *in, km_mkl_params *out);
 /* The starting theta of the regularizer (spec §3.1: M^{-(2-p)/p}; elastic net: uniform 1/M). */
 void km_mkl_start(const km_mkl_params *mkl, size_t M, double *theta);
 /* Runs the solver the parameters ask for. */

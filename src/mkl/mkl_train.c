@@ -8,7 +8,7 @@
 #include "mkl/mkl.h"
 #include "mkl/theta.h"
 
-km_status km_mkl_resolve(const km_mkl_params *in, size_t n_kernels, km_mkl_params *out)
+km_status km_mkl_resolve(const km_mkl_params *in, km_mkl_params *out)
 {
     *out = *in;
     if (in->method != KM_MKL_FIXED && in->method != KM_MKL_LP && in->method != KM_MKL_ELASTICNET &&
@@ -52,7 +52,6 @@ km_status km_mkl_resolve(const km_mkl_params *in, size_t n_kernels, km_mkl_param
         return km_error(KM_EINVAL, "the MKL tolerances must be positive (gap %g, eps %g)", in->gap, in->eps_mkl);
     if (in->max_outer <= 0)
         return km_error(KM_EINVAL, "max-outer must be positive (got %ld)", in->max_outer);
-    (void)n_kernels;
     return KM_OK;
 }
 

@@ -602,7 +602,7 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
 
     trainer t = {.data = data, .rows = rows, .n = n, .params = params,
                  .logger = {params->log, params->log_user}};
-    if ((st = km_mkl_resolve(&params->mkl, kernels->size, &t.mkl)))
+    if ((st = km_mkl_resolve(&params->mkl, &t.mkl)))
         return st;
     km_classes classes = {0};
     st = km_provider_new(data, rows, n, kernels, (size_t)(params->cache_mb * 1048576.0 / 2), &t.logger, &t.provider);
