@@ -67,7 +67,8 @@ km_csv_options km_csv_options_default(void);
 /* Dense CSV, one row per line; gzip-compressed files are not read (decompress first). */
 km_status km_dataset_read_csv(const char *path, const km_csv_options *options, km_dataset **out);
 
-/* Copies a dense row-major n×d matrix and n labels (labels may be NULL). */
+/* Copies a dense row-major n×d matrix and n labels (labels may be NULL); non-finite values or labels
+ * are refused (KM_EINVAL). */
 km_status km_dataset_from_dense(size_t n, size_t d, const double *X, const double *labels, km_dataset **out);
 /* New dataset holding the given rows (copied, in the given order). */
 km_status km_dataset_subset(const km_dataset *data, const size_t *rows, size_t n_rows, km_dataset **out);

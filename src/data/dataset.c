@@ -1,6 +1,7 @@
 /* km_dataset lifecycle, construction from memory, row subsets and element access. */
 #include "data/dataset.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,13 @@ km_status km_dataset_from_dense(size_t n, size_t d, const double *X, const doubl
         return km_error(KM_EINVAL, "km_dataset_from_dense: empty matrix (%zu x %zu)", n, d);
     if (n > SIZE_MAX / d / sizeof(double))
         return km_error(KM_EINVAL, "km_dataset_from_dense: %zu x %zu matrix is too large", n, d);
+    for (size_t k = 0; k < n * d; k++)
+        if (!isfinite(X[k]))
+            return km_error(KM_EINVAL, "km_dataset_from_dense: row %zu, column %zu is not a finite number", k / d + 1,
+                            k % d + 1);
+    for (size_t i = 0; labels && i < n; i++)
+        if (!isfinite(labels[i]))
+            return km_error(KM_EINVAL, "km_dataset_from_dense: the label of row %zu is not a finite number", i + 1);
     km_dataset *data;
     km_status st = km_dataset_alloc(&data);
     if (st)
