@@ -326,12 +326,14 @@ static void test_write_failure(void)
     km_dataset_free(data);
     /* values the reader would reject are refused, naming the 1-based row */
     const double Y[] = {1.0, 2.0, 0.0, NAN};
-    CHECK_OK(km_dataset_from_dense(2, 2, Y, NULL, &data));
+    CHECK_STATUS(km_dataset_from_dense(2, 2, Y, NULL, &data), KM_EINVAL); /* refused at construction */
+    const double finite[] = {1.0, 2.0, 0.0, 4.0}, y[] = {1.0, 2.0};
+    CHECK_OK(km_dataset_from_dense(2, 2, finite, y, &data));
+    data->X[3] = NAN; /* a dataset changed after construction */
     CHECK_STATUS(km_dataset_write_libsvm(data, TMP), KM_EINVAL);
     CHECK(strcmp(km_last_error(), TMP ": row 2 has a non-finite value") == 0);
-    km_dataset_free(data);
-    const double y[] = {1.0, INFINITY};
-    CHECK_OK(km_dataset_from_dense(2, 1, Y, y, &data));
+    data->X[3] = 4.0;
+    data->labels[1] = INFINITY;
     CHECK_STATUS(km_dataset_write_libsvm(data, TMP), KM_EINVAL);
     CHECK(strcmp(km_last_error(), TMP ": row 2 has a non-finite label or id") == 0);
     km_dataset_free(data);
