@@ -1,0 +1,29 @@
+# --max-iter, --max-outer and --max-time end training with the best point reached: the model is
+# written, still predicts, and 'info' reports the machine as stopped at a limit.
+. "$(dirname "$0")/lib.sh" "$@"
+
+D="$DATA/heart_scale"
+converged() { json_get "$WORK/out" "j['machines'][0]['converged']"; }
+
+# SVM iteration limit: a warning, a usable model, converged = false
+if expect_status 0 "$KM" train -q --max-iter 5 "$D" "$WORK/iter.model"; then
+    grep -q "warning" "$WORK/err" || fail "--max-iter: no warning on stderr"
+    expect_status 0 "$KM" info --json "$WORK/iter.model" && { [ "$(converged)" = False ] || fail "--max-iter: converged"; }
+    expect_status 0 "$KM" info "$WORK/iter.model" && { grep -q "stopped at a limit" "$WORK/out" || fail "--max-iter: info text"; }
+    expect_status 0 "$KM" predict -q "$D" "$WORK/iter.model" "$WORK/iter.pred"
+fi
+
+# MKL outer-iteration and time limits, with a gap target no solver reaches on the way
+for limit in "--max-outer 2" "--max-time 0.000001"; do
+    if expect_status 0 "$KM" train -q --kernel 'rbf:gamma=2^-2..2^1/mean' --mkl lp --p 4/3 --solver wrapper \
+            --mkl-eps 1e-14 $limit "$D" "$WORK/mkl.model"; then
+        grep -q "warning" "$WORK/err" || fail "$limit: no warning on stderr"
+        if expect_status 0 "$KM" info --json "$WORK/mkl.model"; then
+            [ "$(converged)" = False ] || fail "$limit: converged"
+            gap=$(json_get "$WORK/out" "j['machines'][0]['duality_gap']")
+            "$PYTHON" -c "import sys; sys.exit(0 if float('$gap') > 1e-14 else 1)" || fail "$limit: gap $gap"
+        fi
+        expect_status 0 "$KM" predict -q "$D" "$WORK/mkl.model" "$WORK/mkl.pred"
+    fi
+done
+finish
