@@ -57,6 +57,8 @@ void km_kernel_clear(km_kernel *kernel);
 
 /* Canonical spec of one kernel (see km_kernel_set_describe); returns the full length like snprintf. */
 size_t km_kernel_describe(const km_kernel *kernel, char *buf, size_t size);
+/* KM_EINVAL with the message "kernel SPEC: message", SPEC the kernel's canonical description. */
+km_status km_kernel_error(const km_kernel *kernel, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* 1 for the kernels computed from dot products (linear, poly, rbf, sigmoid). */
 int km_kernel_uses_dot(km_kernel_type type);
 /* KM_OK when every data-dependent value of the kernel is known (gamma resolved, normalization

@@ -2,7 +2,6 @@
  * (provider.h km_kernel_cross), for prediction and cross-validation. Dot-product kernels on one
  * feature subset share one dgemm of dot products. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,18 +24,6 @@ typedef struct cross_request {
     const double *const *test_diag;
     const size_t *kcol;              /* NULL: brows */
 } cross_request;
-
-static km_status kernel_error(const km_kernel *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static km_status kernel_error(const km_kernel *k, const char *fmt, ...)
-{
-    char name[256], message[512];
-    km_kernel_describe(k, name, sizeof name);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
-    return km_error(KM_EINVAL, "kernel %s: %s", name, message);
-}
 
 /* Normalizes a raw na×nb block in place (normalization.h); diag_a/diag_b: raw self-similarities,
  * needed for spherical only. With centering, b must be every training row in training order. */
@@ -152,7 +139,7 @@ static km_status feature_group(const km_kernel_set *set, size_t first, const cro
         if (km_kernel_uses_dot(k->type))
             any_dot = 1;
         else if (km_view_min_value(&va) < 0 || km_view_min_value(&vb) < 0)
-            st = kernel_error(k, "features must be >= 0 (found %g)",
+            st = km_kernel_error(k, "features must be >= 0 (found %g)",
                               fmin(km_view_min_value(&va), km_view_min_value(&vb)));
     }
     if (!st && any_dot) {
@@ -194,11 +181,11 @@ static km_status matrix_kernel_block(const km_kernel *k, const km_matrix *T, con
     for (size_t t = 0; t < r->na; t++) {
         size_t row = r->arows[t];
         if (row >= T->rows)
-            return kernel_error(k, "test kernel has %zu rows; row %zu requested", T->rows, row + 1);
+            return km_kernel_error(k, "test kernel has %zu rows; row %zu requested", T->rows, row + 1);
         for (size_t j = 0; j < r->nb; j++) {
             size_t c = basis_column(r, j);
             if (c >= T->cols)
-                return kernel_error(k, "test kernel has %zu columns; training row %zu requested", T->cols, c + 1);
+                return km_kernel_error(k, "test kernel has %zu columns; training row %zu requested", T->cols, c + 1);
             block[t * r->nb + j] = T->data[row * T->cols + c];
         }
     }
@@ -211,14 +198,14 @@ static km_status matrix_kernel_block(const km_kernel *k, const km_matrix *T, con
         else if (T == k->matrix && row < T->cols)
             diag_a[t] = T->data[row * T->cols + row];
         else
-            return kernel_error(k, "spherical normalization needs the test rows' self-similarities k(x,x)");
+            return km_kernel_error(k, "spherical normalization needs the test rows' self-similarities k(x,x)");
     }
     if (!k->matrix)
-        return kernel_error(k, "spherical normalization needs the training matrix %s", name);
+        return km_kernel_error(k, "spherical normalization needs the training matrix %s", name);
     for (size_t j = 0; j < r->nb; j++) {
         size_t c = basis_column(r, j);
         if (c >= k->matrix->rows)
-            return kernel_error(k, "training row %zu is beyond %s", c + 1, name);
+            return km_kernel_error(k, "training row %zu is beyond %s", c + 1, name);
         diag_b[j] = k->matrix->data[c * k->matrix->cols + c];
     }
     return KM_OK;
@@ -231,7 +218,7 @@ static km_status row_kernel_block(const km_kernel *k, const double *test_diag, c
     for (size_t j = 0; j < r->nb; j++) {
         size_t c = basis_column(r, j);
         if (c >= r->a->d || c >= r->b->d)
-            return kernel_error(k, "kernel rows have %zu values; column %zu requested",
+            return km_kernel_error(k, "kernel rows have %zu values; column %zu requested",
                                 r->a->d < r->b->d ? r->a->d : r->b->d, c + 1);
         for (size_t t = 0; t < r->na; t++)
             block[t * r->nb + j] = km_dataset_value(r->a, r->arows[t], c);
@@ -246,7 +233,7 @@ static km_status row_kernel_block(const km_kernel *k, const double *test_diag, c
         else if (r->a == r->b && r->a->ids)
             diag_a[t] = km_dataset_value(r->a, row, (size_t)r->a->ids[row] - 1);
         else
-            return kernel_error(k, "spherical normalization needs the test rows' self-similarities k(x,x)");
+            return km_kernel_error(k, "spherical normalization needs the test rows' self-similarities k(x,x)");
     }
     return KM_OK;
 }
@@ -259,7 +246,7 @@ static km_status cross(const km_kernel_set *set, const cross_request *r, double 
         if (st)
             return st;
         if (k->center && r->nb != k->n_train)
-            return kernel_error(k, "centering needs all %zu training rows as basis (got %zu)", k->n_train, r->nb);
+            return km_kernel_error(k, "centering needs all %zu training rows as basis (got %zu)", k->n_train, r->nb);
     }
     for (size_t t = 0; t < r->na; t++)
         if (r->arows[t] >= r->a->n)
@@ -278,7 +265,7 @@ static km_status cross(const km_kernel_set *set, const cross_request *r, double 
             if (k->matrix || k->file) {
                 const km_matrix *T = (r->test_kernels && r->test_kernels[m]) ? r->test_kernels[m] : k->matrix;
                 st = T ? matrix_kernel_block(k, T, td, r, block, diag_a, diag_b)
-                       : kernel_error(k, "needs a test kernel matrix");
+                       : km_kernel_error(k, "needs a test kernel matrix");
             } else {
                 st = row_kernel_block(k, td, r, block, diag_a, diag_b);
             }

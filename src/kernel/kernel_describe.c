@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/error.h"
 #include "kernel/kernel.h"
 #include "kernel/kernel_eval.h"
 
@@ -113,4 +114,15 @@ size_t km_kernel_set_describe(const km_kernel_set *set, size_t m, char *buf, siz
         return 0;
     }
     return km_kernel_describe(&set->kernels[m], buf, size);
+}
+
+km_status km_kernel_error(const km_kernel *k, const char *fmt, ...)
+{
+    char name[256], message[512];
+    km_kernel_describe(k, name, sizeof name);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    return km_error(KM_EINVAL, "kernel %s: %s", name, message);
 }

@@ -8,7 +8,6 @@
 
 #include <cblas.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,18 +73,6 @@ struct km_provider {
     km_logger logger;
 };
 
-static km_status kernel_error(const km_kernel *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static km_status kernel_error(const km_kernel *k, const char *fmt, ...)
-{
-    char name[256], message[512];
-    km_kernel_describe(k, name, sizeof name);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
-    return km_error(KM_EINVAL, "kernel %s: %s", name, message);
-}
-
 static int same_features(const km_kernel *k, const provider_view *v)
 {
     if (!k->features || !v->features)
@@ -130,7 +117,7 @@ static km_status build_views(km_provider *p)
                 return km_error_nomem("feature views");
             view->dot_kernels[view->n_dot_kernels++] = m;
         } else if (km_view_min_value(&view->view) < 0) {
-            return kernel_error(k, "features must be >= 0 (found %g)", km_view_min_value(&view->view));
+            return km_kernel_error(k, "features must be >= 0 (found %g)", km_view_min_value(&view->view));
         }
     }
     return KM_OK;
@@ -168,7 +155,7 @@ static km_status resolve_gamma(km_provider *p, km_kernel *k, provider_view *view
 {
     if ((k->type == KM_KERNEL_POLY || k->type == KM_KERNEL_SIGMOID) && !(k->gamma > 0)) {
         if (view->view.dim == 0)
-            return kernel_error(k, "no features for the default gamma");
+            return km_kernel_error(k, "no features for the default gamma");
         k->gamma = 1.0 / (double)view->view.dim;
     }
     if (k->gamma_mode == KM_GAMMA_RELATIVE && (k->type == KM_KERNEL_RBF || k->type == KM_KERNEL_CHI2)) {
@@ -179,7 +166,7 @@ static km_status resolve_gamma(km_provider *p, km_kernel *k, provider_view *view
         if (st)
             return st;
         if (!(*mean > 0))
-            return kernel_error(k, "the training rows are all equal, so the mean distance is 0");
+            return km_kernel_error(k, "the training rows are all equal, so the mean distance is 0");
         k->gamma /= *mean;
         km_log(&p->logger, KM_LOG_DEBUG, "kernel %zu: mean training distance %.6g, gamma %.6g",
                (size_t)(k - p->fitted->kernels) + 1, *mean, k->gamma);
@@ -203,7 +190,7 @@ static km_status check_symmetric(const km_kernel *k, const double *K, size_t ld,
             double a = K[ri * ld + rj], b = K[rj * ld + ri];
             double scale = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
             if (!(fabs(a - b) <= KM_SYMMETRY_TOLERANCE * scale || fabs(a - b) <= 1e-14 * largest))
-                return kernel_error(k, "%s is not symmetric: K[%zu][%zu] = %.17g but K[%zu][%zu] = %.17g", source,
+                return km_kernel_error(k, "%s is not symmetric: K[%zu][%zu] = %.17g but K[%zu][%zu] = %.17g", source,
                                     ri + 1, rj + 1, a, rj + 1, ri + 1, b);
         }
     }
@@ -244,7 +231,7 @@ static km_status setup_precomputed(km_provider *p, const km_kernel *k, provider_
     if (k->matrix) {
         const char *name = k->file ? k->file : "the kernel matrix";
         if (k->matrix->rows != data->n || k->matrix->cols != data->n)
-            return kernel_error(k, "%s is %zu x %zu but the data has %zu rows", name, k->matrix->rows,
+            return km_kernel_error(k, "%s is %zu x %zu but the data has %zu rows", name, k->matrix->rows,
                                 k->matrix->cols, data->n);
         pk->K = k->matrix->data;
         pk->ld = data->n;
@@ -256,14 +243,14 @@ static km_status setup_precomputed(km_provider *p, const km_kernel *k, provider_
     }
     const char *name = data->source ? data->source : "the training data";
     if (!data->ids)
-        return kernel_error(k, "%s has no precomputed-kernel rows (0:id); give file= or read the data as precomputed",
+        return km_kernel_error(k, "%s has no precomputed-kernel rows (0:id); give file= or read the data as precomputed",
                             name);
     if (n > SIZE_MAX / n / sizeof(double) || !(pk->owned_K = malloc(n * n * sizeof *pk->owned_K)))
         return km_error_nomem("a precomputed training kernel");
     for (size_t j = 0; j < n; j++) {
         double id = data->ids[p->rows[j]];
         if (!(id >= 1 && id <= (double)data->d && id == floor(id)))
-            return kernel_error(k, "%s: row %zu: id 0:%g is not one of the kernel columns 1..%zu", name,
+            return km_kernel_error(k, "%s: row %zu: id 0:%g is not one of the kernel columns 1..%zu", name,
                                 p->rows[j] + 1, id, data->d);
         for (size_t i = 0; i < n; i++)
             pk->owned_K[i * n + j] = km_dataset_value(data, p->rows[i], (size_t)id - 1);

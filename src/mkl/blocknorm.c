@@ -225,16 +225,8 @@ km_status km_mkl_tikhonov(const km_mkl_problem *pr, km_mkl_result *result)
             break;
         }
         previous = result->primal;
-        if (pr->mkl.max_time > 0 && elapsed >= pr->mkl.max_time) {
-            km_log(&pr->logger, KM_LOG_WARNING, "MKL stopped at the time limit (%gs) with gap %.3e", pr->mkl.max_time,
-                   result->gap);
+        if (km_mkl_limit_reached(pr, t, elapsed, result->gap))
             break;
-        }
-        if (t == pr->mkl.max_outer) {
-            km_log(&pr->logger, KM_LOG_WARNING, "MKL stopped after %ld outer iterations with gap %.3e", t,
-                   result->gap);
-            break;
-        }
         if (!km_tikhonov_step(&pr->mkl, M, a, block_norm, k->theta))
             break; /* every a_m <= 0: the solution does not depend on the kernels */
     }

@@ -74,6 +74,9 @@ km_status km_mkl_solve_svm(const km_mkl_problem *problem, const km_smo_options *
 km_status km_mkl_evaluate(const km_mkl_problem *problem, km_mkl_result *result, double *h, double *a);
 /* Seconds since start (CLOCK_MONOTONIC), for time limits and logs. */
 double km_mkl_seconds_since(const struct timespec *start);
+/* Whether an alternating solver must stop at outer iteration t (of max_outer) after elapsed seconds
+ * (of max_time) with the given gap; logs a warning naming the limit when it must. */
+int km_mkl_limit_reached(const km_mkl_problem *problem, long t, double elapsed, double gap);
 /* Kernels with theta_m > 0. */
 size_t km_mkl_count_active(const double *theta, size_t M);
 

@@ -132,6 +132,19 @@ double km_mkl_seconds_since(const struct timespec *start)
     return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
 }
 
+int km_mkl_limit_reached(const km_mkl_problem *pr, long t, double elapsed, double gap)
+{
+    if (pr->mkl.max_time > 0 && elapsed >= pr->mkl.max_time) {
+        km_log(&pr->logger, KM_LOG_WARNING, "MKL stopped at the time limit (%gs) with gap %.3e", pr->mkl.max_time, gap);
+        return 1;
+    }
+    if (t >= pr->mkl.max_outer) {
+        km_log(&pr->logger, KM_LOG_WARNING, "MKL stopped after %ld outer iterations with gap %.3e", t, gap);
+        return 1;
+    }
+    return 0;
+}
+
 size_t km_mkl_count_active(const double *theta, size_t M)
 {
     size_t k = 0;

@@ -102,16 +102,8 @@ km_status km_mkl_shared_train(const km_mkl_problem *problems, size_t count, km_m
             converged = 1;
             break;
         }
-        if (first->mkl.max_time > 0 && elapsed >= first->mkl.max_time) {
-            km_log(&first->logger, KM_LOG_WARNING, "shared MKL stopped at the time limit (%gs) with gap %.3e",
-                   first->mkl.max_time, gap);
+        if (km_mkl_limit_reached(first, t, elapsed, gap))
             break;
-        }
-        if (t == first->mkl.max_outer) {
-            km_log(&first->logger, KM_LOG_WARNING, "shared MKL stopped after %ld outer iterations with gap %.3e", t,
-                   gap);
-            break;
-        }
         if (!km_mkl_theta_step(first, a_sum, theta))
             break; /* every a_m <= 0: the solutions do not depend on the kernels */
     }

@@ -157,15 +157,8 @@ km_status km_mkl_simplemkl(const km_mkl_problem *pr, km_mkl_result *result)
             result->converged = 1;
             break;
         }
-        if (pr->mkl.max_time > 0 && elapsed >= pr->mkl.max_time) {
-            km_log(&pr->logger, KM_LOG_WARNING, "MKL stopped at the time limit (%gs) with gap %.3e", pr->mkl.max_time,
-                   result->gap);
+        if (km_mkl_limit_reached(pr, t, elapsed, result->gap))
             break;
-        }
-        if (t == pr->mkl.max_outer) {
-            km_log(&pr->logger, KM_LOG_WARNING, "MKL stopped after %ld outer iterations with gap %.3e", t, result->gap);
-            break;
-        }
         double top = 0;
         for (size_t m = 0; m < M; m++)
             top = fmax(top, fabs(s.a[m]));

@@ -36,15 +36,8 @@ km_status km_mkl_wrapper(const km_mkl_problem *pr, km_mkl_result *result)
             result->converged = 1;
             break;
         }
-        if (pr->mkl.max_time > 0 && elapsed >= pr->mkl.max_time) {
-            km_log(&pr->logger, KM_LOG_WARNING, "MKL stopped at the time limit (%gs) with gap %.3e", pr->mkl.max_time,
-                   cert.gap);
+        if (km_mkl_limit_reached(pr, t, elapsed, cert.gap))
             break;
-        }
-        if (t == pr->mkl.max_outer) {
-            km_log(&pr->logger, KM_LOG_WARNING, "MKL stopped after %ld outer iterations with gap %.3e", t, cert.gap);
-            break;
-        }
         if (!km_mkl_theta_step(pr, a, k->theta))
             break; /* every a_m <= 0: the solution does not depend on the kernels */
         if (!memcmp(k->theta, theta_used, M * sizeof *theta_used)) {
