@@ -261,6 +261,9 @@ static km_status check_values(const spec_parser *p, const option *o)
         case KEY_SCALE:
             if (!(v > 0))
                 return spec_error(p, "%s must be positive (got %g)", key_names[o->key], v);
+            /* sigma enters as gamma = 1/(2 sigma^2), which must stay a positive normal number */
+            if (o->key == KEY_SIGMA && !(isnormal(1.0 / (2.0 * v * v)) && isfinite(1.0 / (2.0 * v * v))))
+                return spec_error(p, "sigma=%g gives gamma = 1/(2 sigma^2) outside the range of doubles", v);
             break;
         case KEY_DEGREE:
             if (!(v >= 1) || v != floor(v) || v > 1024)
