@@ -6,8 +6,9 @@
 # Each target's working corpus, build-fuzz/corpus/TARGET, starts from tests/fuzz/corpus/TARGET and
 # keeps what earlier runs found; crashing inputs go to build-fuzz/crashes/, logs to build-fuzz/logs/.
 # Prints one line per target (executions, corpus size, crash or not) and exits 1 if any crashed.
-# FUZZ_SEED=N fixes libFuzzer's seed, so that a run from a fresh corpus replays the same inputs (CI
-# uses it: its short run is a reproducible regression check, longer runs explore with fresh seeds).
+# FUZZ_SEED=N fixes libFuzzer's seed and FUZZ_RUNS=N bounds each target by executions instead of
+# time: together a run from a fresh corpus replays exactly the same inputs on any machine (CI uses
+# them, so its short run is a reproducible regression check; longer runs explore with fresh seeds).
 set -eu
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -27,7 +28,8 @@ run_target() {
     local t=$1 corpus=$root/build-fuzz/corpus/$1
     mkdir -p "$corpus"
     # -close_fd_mask=3: the targets' own output is dropped, sanitizer reports still reach the log
-    "$root/build-fuzz/tests/$t" -max_total_time="$seconds" ${FUZZ_SEED:+-seed="$FUZZ_SEED"} -timeout=20 -rss_limit_mb=2048 \
+    "$root/build-fuzz/tests/$t" -max_total_time="$seconds" ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} \
+        ${FUZZ_SEED:+-seed="$FUZZ_SEED"} -timeout=20 -rss_limit_mb=2048 \
         -close_fd_mask=3 -print_final_stats=1 -artifact_prefix="$root/build-fuzz/crashes/$t-" \
         "$corpus" "$root/tests/fuzz/corpus/$t" >"$root/build-fuzz/logs/$t.log" 2>&1
 }
