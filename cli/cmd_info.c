@@ -152,7 +152,7 @@ static void print_alignment_json(const km_model *model)
     size_t M = km_model_n_kernels(model);
     const double *target = km_model_target_alignment(model), *A = km_model_kernel_alignment(model);
     printf(",\n  \"alignment\": ");
-    if (!A) {
+    if (!A && !target) {
         printf("null");
         return;
     }
@@ -161,12 +161,12 @@ static void print_alignment_json(const km_model *model)
         json_array(target, M);
     else
         printf("null");
-    printf(", \"kernels\": [");
-    for (size_t a = 0; a < M; a++) {
-        printf(a ? ", " : "");
+    printf(", \"kernels\": ");
+    for (size_t a = 0; A && a < M; a++) {
+        printf(a ? ", " : "[");
         json_array(A + a * M, M);
     }
-    printf("]}");
+    printf(A ? "]}" : "null}");
 }
 
 /* Block norms and the bound-factor choice of p of a machine, when the model stores them. */
@@ -260,17 +260,19 @@ static void print_alignment_text(const km_model *model)
 {
     size_t M = km_model_n_kernels(model);
     const double *target = km_model_target_alignment(model), *A = km_model_kernel_alignment(model);
-    if (!A)
+    if (!A && !target)
         return;
-    printf("alignment         centred, on the training rows\n       %s", target ? "  labels" : "");
-    for (size_t b = 0; b < M; b++)
+    printf("alignment         centred, on the training rows%s\n       %s",
+           A ? "" : " (with the labels only: the model has no kernel-kernel table beyond 100 kernels)",
+           target ? "  labels" : "");
+    for (size_t b = 0; A && b < M; b++)
         printf("  %6zu", b + 1);
     printf("\n");
     for (size_t a = 0; a < M; a++) {
         printf("  %3zu  ", a + 1);
         if (target)
             printf("  %6.4f", target[a]);
-        for (size_t b = 0; b < M; b++)
+        for (size_t b = 0; A && b < M; b++)
             printf("  %6.4f", A[a * M + b]);
         printf("\n");
     }

@@ -171,7 +171,7 @@ static km_status write_text(const char *path, const km_matrix *K, const km_datas
         cli_format_value(label, sizeof label, labels ? labels[i] : 0.0);
         fprintf(out.stream, "%s 0:%zu", label, i + 1);
         for (size_t j = 0; j < K->cols; j++)
-            fprintf(out.stream, " %zu:%.17g", j + 1, K->data[i * K->cols + j]);
+            fprintf(out.stream, " %zu:%.17g", j + 1, km_matrix_value(K, i, j));
         fputc('\n', out.stream);
     }
     return km_atomic_commit(&out);

@@ -88,20 +88,26 @@ double km_dataset_value(const km_dataset *data, size_t i, size_t j);
  * Matrices (precomputed kernels)
  * ---------------------------------------------------------------------------------------------- */
 
+/* Values row-major, in exactly one of two storages: data (double) or data32 (float, what a float32
+ * matrix file reads into: half the memory of doubles and no rounding). */
 typedef struct km_matrix {
     size_t rows, cols;
-    double *data;       /* row-major rows×cols */
+    double *data;       /* rows×cols doubles, or NULL */
+    float *data32;      /* rows×cols floats, or NULL */
 } km_matrix;
 
 typedef enum km_dtype { KM_FLOAT64 = 1, KM_FLOAT32 = 2 } km_dtype;
 
 /* Reads a matrix file. Binary format (little-endian): 8 bytes magic "KMMATRIX", uint32 version (1),
- * uint32 dtype (1 = float64, 2 = float32), uint64 rows, uint64 cols, then rows×cols values row-major.
+ * uint32 dtype (1 = float64, 2 = float32), uint64 rows, uint64 cols, then rows×cols values row-major;
+ * float32 files are held in data32, float64 files in data.
  * Any other file is read as LIBSVM precomputed-kernel text ("label 0:id 1:v 2:v ..."), one row a line. */
 km_status km_matrix_read(const char *path, km_matrix **out);
+/* Entry (i, j), whichever the storage (i < rows, j < cols; not checked). */
+double km_matrix_value(const km_matrix *matrix, size_t i, size_t j);
 /* Writes the binary format, atomically (temporary file + rename). */
 km_status km_matrix_write(const km_matrix *matrix, const char *path, km_dtype dtype);
-km_status km_matrix_new(size_t rows, size_t cols, km_matrix **out);   /* zero-filled */
+km_status km_matrix_new(size_t rows, size_t cols, km_matrix **out);   /* zero-filled doubles */
 void km_matrix_free(km_matrix *matrix);
 
 /* ------------------------------------------------------------------------------------------------
@@ -349,7 +355,7 @@ const double *km_model_block_norms(const km_model *model, size_t machine);
  * the kernel "same class", regression: the targets), on the training rows; NULL when not stored. */
 const double *km_model_target_alignment(const km_model *model);
 /* Centred alignments A(K_a, K_b) between the kernels on the training rows (M x M, row-major); NULL
- * when not stored. */
+ * when not stored (fixed weights, or more than 100 kernels). */
 const double *km_model_kernel_alignment(const km_model *model);
 /* The p that minimises the global bound factor nu(p) = ||(|w_m|)_m||_p sqrt(s) M^{1/s},
  * s = max(1, min(p/(p-1), 2 ln M)), over block-norm p in [1, 2], from block norms. */

@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/locale.h"
 #include "data/dataset.h"
+#include "data/matrix.h"
 #include "data/readers.h"
 #include "data/text_input.h"
 
@@ -67,6 +68,45 @@ static void encode_value(unsigned char *bytes, double value, int width)
 
 static const char *dtype_name(int width) { return width == 8 ? "float64" : "float32"; }
 
+static int host_is_little_endian(void)
+{
+    const uint16_t probe = 1;
+    unsigned char first;
+    memcpy(&first, &probe, 1);
+    return first == 1;
+}
+
+/* The rows×cols values into the matrix's storage (of the file's width): read straight into place on
+ * little-endian hosts, decoded chunk by chunk elsewhere; then every value must be finite. */
+static km_status read_values(FILE *stream, const char *name, int width, km_matrix *matrix)
+{
+    size_t total = matrix->rows * matrix->cols;
+    unsigned char *target = width == 8 ? (unsigned char *)matrix->data : (unsigned char *)matrix->data32;
+    int direct = host_is_little_endian();
+    unsigned char chunk[CHUNK_VALUES * 8];
+    for (size_t done = 0; done < total;) {
+        size_t count = direct ? total - done : total - done < CHUNK_VALUES ? total - done : CHUNK_VALUES;
+        unsigned char *into = direct ? target + done * (size_t)width : chunk;
+        if (fread(into, (size_t)width, count, stream) != count)
+            return km_error(KM_EIO, "%s: read error at byte %llu", name,
+                            (unsigned long long)(HEADER_BYTES + done * (size_t)width));
+        for (size_t k = 0; !direct && k < count; k++) {
+            double v = decode_value(chunk + k * (size_t)width, width);
+            if (width == 8)
+                matrix->data[done + k] = v;
+            else
+                matrix->data32[done + k] = (float)v;
+        }
+        done += count;
+    }
+    for (size_t k = 0; k < total; k++) {
+        if (!isfinite(width == 8 ? matrix->data[k] : (double)matrix->data32[k]))
+            return km_error(KM_EFORMAT, "%s: entry (%zu, %zu) is not finite", name, k / matrix->cols,
+                            k % matrix->cols);
+    }
+    return KM_OK;
+}
+
 /* Validates the header and the file size, then reads the values (the stream is past the magic). */
 static km_status read_binary(FILE *stream, const char *name, const unsigned char *magic, km_matrix **out)
 {
@@ -103,28 +143,9 @@ static km_status read_binary(FILE *stream, const char *name, const unsigned char
                         name, (unsigned long long)actual, (unsigned long long)expected, HEADER_BYTES,
                         (unsigned long long)rows, (unsigned long long)cols, dtype_name(width));
     km_matrix *matrix;
-    km_status st = km_matrix_new((size_t)rows, (size_t)cols, &matrix);
-    if (st)
-        return st;
-    unsigned char chunk[CHUNK_VALUES * 8];
-    size_t total = (size_t)(rows * cols);
-    for (size_t done = 0; done < total && !st;) {
-        size_t count = total - done < CHUNK_VALUES ? total - done : CHUNK_VALUES;
-        if (fread(chunk, (size_t)width, count, stream) != count) {
-            st = km_error(KM_EIO, "%s: read error at byte %llu", name,
-                          (unsigned long long)(HEADER_BYTES + done * (size_t)width));
-            break;
-        }
-        for (size_t k = 0; k < count; k++, done++) {
-            double v = decode_value(chunk + k * (size_t)width, width);
-            if (!isfinite(v)) {
-                st = km_error(KM_EFORMAT, "%s: entry (%zu, %zu) is not finite", name, done / matrix->cols,
-                              done % matrix->cols);
-                break;
-            }
-            matrix->data[done] = v;
-        }
-    }
+    km_status st = km_matrix_alloc((size_t)rows, (size_t)cols, (km_dtype)dtype, 0, &matrix);
+    if (!st)
+        st = read_values(stream, name, width, matrix);
     if (st) {
         km_matrix_free(matrix);
         return st;
@@ -140,7 +161,7 @@ static km_status read_text(FILE *stream, const char *name, km_matrix **out)
     km_status st = km_read_libsvm_stream(stream, name, KM_READ_PRECOMPUTED, &data);
     if (st)
         return st;
-    km_matrix *matrix = malloc(sizeof *matrix);
+    km_matrix *matrix = calloc(1, sizeof *matrix);
     if (!matrix) {
         km_dataset_free(data);
         return km_error_nomem("a matrix");
@@ -197,7 +218,7 @@ km_status km_matrix_read(const char *path, km_matrix **out)
 static km_status check_writable(const km_matrix *matrix, const char *path, int width)
 {
     for (size_t k = 0; k < matrix->rows * matrix->cols; k++) {
-        double v = matrix->data[k];
+        double v = km_matrix_value(matrix, k / matrix->cols, k % matrix->cols);
         if (!isfinite(v) || (width == 4 && fabs(v) > FLT_MAX))
             return km_error(KM_EINVAL, "%s: entry (%zu, %zu) = %g cannot be stored as %s", path, k / matrix->cols,
                             k % matrix->cols, v, dtype_name(width));
@@ -207,7 +228,7 @@ static km_status check_writable(const km_matrix *matrix, const char *path, int w
 
 km_status km_matrix_write(const km_matrix *matrix, const char *path, km_dtype dtype)
 {
-    if (!matrix || !path || !matrix->data || matrix->rows == 0 || matrix->cols == 0)
+    if (!matrix || !path || (!matrix->data && !matrix->data32) || matrix->rows == 0 || matrix->cols == 0)
         return km_error(KM_EINVAL, "km_matrix_write: %s", !path ? "NULL path" : "empty or NULL matrix");
     if (dtype != KM_FLOAT64 && dtype != KM_FLOAT32)
         return km_error(KM_EINVAL, "km_matrix_write: unknown dtype %d (KM_FLOAT64 or KM_FLOAT32)", (int)dtype);
@@ -230,7 +251,7 @@ km_status km_matrix_write(const km_matrix *matrix, const char *path, km_dtype dt
     for (size_t done = 0; done < total && !ferror(file.stream);) {
         size_t count = total - done < CHUNK_VALUES ? total - done : CHUNK_VALUES;
         for (size_t k = 0; k < count; k++)
-            encode_value(chunk + k * (size_t)width, matrix->data[done + k], width);
+            encode_value(chunk + k * (size_t)width, matrix->data ? matrix->data[done + k] : matrix->data32[done + k], width);
         fwrite(chunk, (size_t)width, count, file.stream);
         done += count;
     }

@@ -186,7 +186,7 @@ static km_status matrix_kernel_block(const km_kernel *k, const km_matrix *T, con
             size_t c = basis_column(r, j);
             if (c >= T->cols)
                 return km_kernel_error(k, "test kernel has %zu columns; training row %zu requested", T->cols, c + 1);
-            block[t * r->nb + j] = T->data[row * T->cols + c];
+            block[t * r->nb + j] = km_matrix_value(T, row, c);
         }
     }
     if (k->norm != KM_NORM_SPHERICAL)
@@ -196,7 +196,7 @@ static km_status matrix_kernel_block(const km_kernel *k, const km_matrix *T, con
         if (test_diag)
             diag_a[t] = test_diag[row];
         else if (T == k->matrix && row < T->cols)
-            diag_a[t] = T->data[row * T->cols + row];
+            diag_a[t] = km_matrix_value(T, row, row);
         else
             return km_kernel_error(k, "spherical normalization needs the test rows' self-similarities k(x,x)");
     }
@@ -206,7 +206,7 @@ static km_status matrix_kernel_block(const km_kernel *k, const km_matrix *T, con
         size_t c = basis_column(r, j);
         if (c >= k->matrix->rows)
             return km_kernel_error(k, "training row %zu is beyond %s", c + 1, name);
-        diag_b[j] = k->matrix->data[c * k->matrix->cols + c];
+        diag_b[j] = km_matrix_value(k->matrix, c, c);
     }
     return KM_OK;
 }

@@ -97,8 +97,9 @@ km_status km_kernel_set_set_dimension(km_kernel_set *set, size_t n_features)
 km_status km_kernel_set_add_matrix(km_kernel_set *set, const km_matrix *train_kernel, km_normalization norm,
                                    int center)
 {
-    if (!train_kernel || train_kernel->rows != train_kernel->cols || train_kernel->rows == 0)
-        return km_error(KM_EINVAL, "a training kernel matrix must be square and non-empty (got %zu x %zu)",
+    if (!train_kernel || train_kernel->rows != train_kernel->cols || train_kernel->rows == 0 ||
+        (!train_kernel->data == !train_kernel->data32))
+        return km_error(KM_EINVAL, "a training kernel matrix must be square, non-empty and hold one storage (got %zu x %zu)",
                         train_kernel ? train_kernel->rows : 0, train_kernel ? train_kernel->cols : 0);
     if (norm < KM_NORM_NONE || norm > KM_NORM_TRACE || (center != 0 && center != 1))
         return km_error(KM_EINVAL, "invalid normalization %d or centering %d for a kernel matrix", (int)norm, center);

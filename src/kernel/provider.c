@@ -49,7 +49,8 @@ typedef struct provider_view {
 typedef struct provider_kernel {
     size_t view;                 /* NONE for precomputed kernels */
     size_t source;               /* cache source of chi2/histint columns */
-    const double *K;             /* precomputed: K[map(i) * ld + map(j)] */
+    const double *K;             /* precomputed: K[map(i) * ld + map(j)] (double storage) */
+    const float *K32;            /* or K32[map(i) * ld + map(j)] (float storage) */
     size_t ld;
     const size_t *map;           /* provider row -> matrix row, NULL: identity */
     double *owned_K;             /* training block of a kernel precomputed in the dataset rows */
@@ -63,6 +64,7 @@ struct km_provider {
     size_t n;
     size_t *rows;                /* dataset row of every provider row */
     size_t *identity;            /* 0..n-1 */
+    int identity_rows;           /* rows[k] = k: provider rows are the first dataset rows, in order */
     km_kernel_set *fitted;
     size_t n_views;
     provider_view *views;
@@ -175,51 +177,80 @@ static km_status resolve_gamma(km_provider *p, km_kernel *k, provider_view *view
     return KM_OK;
 }
 
-static km_status check_symmetric(const km_kernel *k, const double *K, size_t ld, const size_t *map, size_t n,
-                                 const char *source)
+/* Stored value of a precomputed kernel at provider rows i, j. */
+static inline double stored_value(const provider_kernel *pk, size_t i, size_t j)
 {
-    double largest = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        double d = fabs(K[(map ? map[i] : i) * (ld + 1)]);
-        largest = d > largest ? d : largest;
-    }
-    for (size_t i = 0; i < n; i++) {
-        size_t ri = map ? map[i] : i;
-        for (size_t j = 0; j < i; j++) {
-            size_t rj = map ? map[j] : j;
-            double a = K[ri * ld + rj], b = K[rj * ld + ri];
-            double scale = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
-            if (!(fabs(a - b) <= KM_SYMMETRY_TOLERANCE * scale || fabs(a - b) <= 1e-14 * largest))
-                return km_kernel_error(k, "%s is not symmetric: K[%zu][%zu] = %.17g but K[%zu][%zu] = %.17g", source,
-                                    ri + 1, rj + 1, a, rj + 1, ri + 1, b);
-        }
-    }
-    return KM_OK;
+    size_t at = (pk->map ? pk->map[i] : i) * pk->ld + (pk->map ? pk->map[j] : j);
+    return pk->K ? pk->K[at] : (double)pk->K32[at];
 }
 
-/* A positive semidefinite matrix has K[i][i] >= 0 and K[i][j]^2 <= K[i][i] K[j][j] (Cauchy-Schwarz on
- * every 2 x 2 principal minor). A matrix failing this necessary test gives the solver negative
- * curvature, so it may stop away from the optimum: warn once, naming the first offending entry. */
-static void warn_if_not_psd(const km_provider *p, const km_kernel *k, const double *K, size_t ld, const size_t *map,
-                            size_t n, const char *source)
+/* Rows of the tiles in which the checks compare K[i][j] with K[j][i] (both tiles stay in the
+ * processor cache). */
+#define KM_CHECK_TILE 64
+
+static void warn_not_psd(const km_provider *p, const km_kernel *k, const provider_kernel *pk, size_t i, size_t j,
+                         const char *source)
 {
+    char name[256];
+    size_t ri = pk->map ? pk->map[i] : i, rj = pk->map ? pk->map[j] : j;
+    km_kernel_describe(k, name, sizeof name);
+    km_log(&p->logger, KM_LOG_WARNING,
+           "kernel %s: %s is not positive semidefinite (K[%zu][%zu] = %.6g, K[%zu][%zu] = %.6g, K[%zu][%zu] = %.6g); "
+           "the solver may not reach the optimum",
+           name, source, ri + 1, rj + 1, stored_value(pk, i, j), ri + 1, ri + 1, stored_value(pk, i, i), rj + 1,
+           rj + 1, stored_value(pk, j, j));
+}
+
+/* One pass over the training block of a precomputed kernel: it must be symmetric (to
+ * KM_SYMMETRY_TOLERANCE relative), else an error; and a positive semidefinite matrix has K[i][i] >= 0
+ * and K[i][j]^2 <= K[i][i] K[j][j] (Cauchy-Schwarz on every 2 x 2 principal minor). A matrix failing
+ * this necessary test gives the solver negative curvature, so it may stop away from the optimum:
+ * warn once, naming an offending entry. diag: n values of workspace. */
+static km_status check_precomputed(const km_provider *p, const km_kernel *k, const provider_kernel *pk, size_t n,
+                                   const char *source, double *diag)
+{
+    double largest = 0.0;
+    int warned = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t ri = map ? map[i] : i;
-        double kii = K[ri * ld + ri];
-        for (size_t j = 0; j <= i; j++) {
-            size_t rj = map ? map[j] : j;
-            double kij = K[ri * ld + rj], kjj = K[rj * ld + rj];
-            if (kii < 0 || kij * kij > kii * kjj * (1 + KM_PSD_TOLERANCE) + 1e-300) {
-                char name[256];
-                km_kernel_describe(k, name, sizeof name);
-                km_log(&p->logger, KM_LOG_WARNING,
-                       "kernel %s: %s is not positive semidefinite (K[%zu][%zu] = %.6g, K[%zu][%zu] = %.6g, "
-                       "K[%zu][%zu] = %.6g); the solver may not reach the optimum",
-                       name, source, ri + 1, rj + 1, kij, ri + 1, ri + 1, kii, rj + 1, rj + 1, kjj);
-                return;
+        diag[i] = stored_value(pk, i, i);
+        largest = fabs(diag[i]) > largest ? fabs(diag[i]) : largest;
+        if (diag[i] < 0 && !warned) {
+            warn_not_psd(p, k, pk, i, i, source);
+            warned = 1;
+        }
+    }
+    for (size_t i0 = 0; i0 < n; i0 += KM_CHECK_TILE) {
+        size_t i1 = i0 + KM_CHECK_TILE < n ? i0 + KM_CHECK_TILE : n;
+        for (size_t j0 = 0; j0 <= i0; j0 += KM_CHECK_TILE) {
+            for (size_t i = i0; i < i1; i++) {
+                size_t j1 = j0 + KM_CHECK_TILE < i ? j0 + KM_CHECK_TILE : i;
+                for (size_t j = j0; j < j1; j++) {
+                    double a, b;
+                    if (pk->map) {
+                        a = stored_value(pk, i, j);
+                        b = stored_value(pk, j, i);
+                    } else if (pk->K32) {   /* the common cases without indirection */
+                        a = pk->K32[i * pk->ld + j];
+                        b = pk->K32[j * pk->ld + i];
+                    } else {
+                        a = pk->K[i * pk->ld + j];
+                        b = pk->K[j * pk->ld + i];
+                    }
+                    double scale = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+                    if (!(fabs(a - b) <= KM_SYMMETRY_TOLERANCE * scale || fabs(a - b) <= 1e-14 * largest)) {
+                        size_t ri = pk->map ? pk->map[i] : i, rj = pk->map ? pk->map[j] : j;
+                        return km_kernel_error(k, "%s is not symmetric: K[%zu][%zu] = %.17g but K[%zu][%zu] = %.17g",
+                                               source, ri + 1, rj + 1, a, rj + 1, ri + 1, b);
+                    }
+                    if (!warned && a * a > diag[i] * diag[j] * (1 + KM_PSD_TOLERANCE) + 1e-300) {
+                        warn_not_psd(p, k, pk, i, j, source);
+                        warned = 1;
+                    }
+                }
             }
         }
     }
+    return KM_OK;
 }
 
 /* Precomputed kernels: a matrix over all dataset rows, or the training block of the dataset's own
@@ -234,12 +265,10 @@ static km_status setup_precomputed(km_provider *p, const km_kernel *k, provider_
             return km_kernel_error(k, "%s is %zu x %zu but the data has %zu rows", name, k->matrix->rows,
                                 k->matrix->cols, data->n);
         pk->K = k->matrix->data;
+        pk->K32 = k->matrix->data32;
         pk->ld = data->n;
-        pk->map = p->rows;
-        km_status st = check_symmetric(k, pk->K, pk->ld, pk->map, n, name);
-        if (!st)
-            warn_if_not_psd(p, k, pk->K, pk->ld, pk->map, n, name);
-        return st;
+        pk->map = p->identity_rows ? NULL : p->rows;
+        return check_precomputed(p, k, pk, n, name, p->scratch);
     }
     const char *name = data->source ? data->source : "the training data";
     if (!data->ids)
@@ -258,10 +287,7 @@ static km_status setup_precomputed(km_provider *p, const km_kernel *k, provider_
     pk->K = pk->owned_K;
     pk->ld = n;
     pk->map = NULL;
-    km_status st = check_symmetric(k, pk->K, n, NULL, n, name);
-    if (!st)
-        warn_if_not_psd(p, k, pk->K, n, NULL, n, name);
-    return st;
+    return check_precomputed(p, k, pk, n, name, p->scratch);
 }
 
 /* Full Gram matrices for the views whose n×n dot products fit in the budget; the rest of the budget
@@ -340,12 +366,19 @@ static km_status fetch_raw(km_provider *p, size_t m, size_t i, const size_t *row
     provider_kernel *pk = &p->kernels[m];
     if (k->type == KM_KERNEL_PRECOMPUTED) {
         /* symmetric: column i is row i */
-        const double *row = pk->K + (pk->map ? pk->map[i] : i) * pk->ld;
-        if (pk->map)
+        size_t at = (pk->map ? pk->map[i] : i) * pk->ld;
+        if (pk->K32 && pk->map) {
             for (size_t r = 0; r < nrows; r++)
-                out[r] = row[pk->map[rows[r]]];
-        else
-            gather(row, rows, nrows, out);
+                out[r] = pk->K32[at + pk->map[rows[r]]];
+        } else if (pk->K32) {
+            for (size_t r = 0; r < nrows; r++)
+                out[r] = pk->K32[at + rows[r]];
+        } else if (pk->map) {
+            for (size_t r = 0; r < nrows; r++)
+                out[r] = pk->K[at + pk->map[rows[r]]];
+        } else {
+            gather(pk->K + at, rows, nrows, out);
+        }
         return KM_OK;
     }
     const km_view *view = &p->views[pk->view].view;
@@ -480,12 +513,11 @@ static km_status raw_statistics(km_provider *p, double *const *diag, double *con
         provider_kernel *pk = &p->kernels[m];
         if (k->type == KM_KERNEL_PRECOMPUTED) {
             for (size_t i = 0; i < n; i++) {
-                const double *row = pk->K + (pk->map ? pk->map[i] : i) * pk->ld;
-                diag[m][i] = row[pk->map ? pk->map[i] : i];
+                diag[m][i] = stored_value(pk, i, i);
                 if (sums[m]) {
                     double s = 0.0;
                     for (size_t j = 0; j < n; j++)
-                        s += row[pk->map ? pk->map[j] : j];
+                        s += stored_value(pk, i, j);
                     sums[m][i] = s;
                 }
             }
@@ -647,9 +679,11 @@ km_status km_provider_new(const km_dataset *data, const size_t *rows, size_t n, 
         if (!p->rows || !p->identity || !p->base || !p->scratch || !p->kernels)
             st = km_error_nomem("a kernel provider");
     }
+    p->identity_rows = 1;
     for (size_t k = 0; !st && k < n; k++) {
         p->rows[k] = rows ? rows[k] : k;
         p->identity[k] = k;
+        p->identity_rows &= p->rows[k] == k;
     }
     if (!st)
         st = build_views(p);

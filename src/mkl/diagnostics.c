@@ -19,6 +19,7 @@ static size_t block_columns(size_t M, size_t n)
 typedef struct alignment_work {
     const km_kernel_access *kernel;
     size_t n, M, T, block;
+    int pairs;           /* the M x M alignments are asked for, not only the norms */
     size_t *rows;        /* 0..n-1 */
     double *mean;        /* M x n: column means (= row means) of each kernel */
     double *total;       /* M: mean of all entries */
@@ -43,10 +44,12 @@ static void work_free(alignment_work *w)
     free(w->target_dot);
 }
 
-static km_status work_init(alignment_work *w, const km_kernel_access *kernel, size_t T, const double *targets)
+static km_status work_init(alignment_work *w, const km_kernel_access *kernel, size_t T, const double *targets,
+                           int pairs)
 {
     memset(w, 0, sizeof *w);
     w->kernel = kernel;
+    w->pairs = pairs;
     w->n = kernel->n_rows;
     w->M = kernel->n_kernels;
     w->T = T;
@@ -100,7 +103,7 @@ static km_status column_means(alignment_work *w)
 }
 
 /* Second pass over blocks of columns j0..j0+b: (HKH)_ij = K_ij - mean_i - mean_j + total, then
- * gram += C C' over the stacked centred columns and target_dot_m += sum_j sum_t u_jt (HK_mH u_t)_j. */
+ * gram += C C' over the stacked centred columns (its diagonal only without pairs) and target_dot_m += sum_j sum_t u_jt (HK_mH u_t)_j. */
 static km_status centred_products(alignment_work *w)
 {
     size_t n = w->n, M = w->M, T = w->T;
@@ -118,8 +121,12 @@ static km_status centred_products(alignment_work *w)
                     col[i] += shift - mean[i];
             }
         }
-        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)M, (int)(b * n), 1.0, w->centred, (int)(b * n), 1.0,
-                    w->gram, (int)M);
+        if (w->pairs)
+            cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)M, (int)(b * n), 1.0, w->centred, (int)(b * n),
+                        1.0, w->gram, (int)M);
+        else   /* the norms |HK_mH|_F alone */
+            for (size_t m = 0; m < M; m++)
+                w->gram[m * M + m] += cblas_ddot((int)(b * n), w->centred + m * b * n, 1, w->centred + m * b * n, 1);
         if (!T)
             continue;
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)(M * b), (int)T, (int)n, 1.0, w->centred, (int)n,
@@ -145,7 +152,7 @@ km_status km_alignments(const km_kernel_access *kernel, size_t n_targets, const 
     if (kernel->n_rows == 0 || kernel->n_kernels == 0)
         return km_error(KM_EINVAL, "kernel alignment needs at least one row and one kernel");
     alignment_work w;
-    km_status st = work_init(&w, kernel, T, targets);
+    km_status st = work_init(&w, kernel, T, targets, matrix != NULL);
     if (!st)
         st = column_means(&w);
     if (!st)

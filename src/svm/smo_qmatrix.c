@@ -41,7 +41,8 @@ km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, size_t cache_bytes, i
         qm->all_rows = malloc(n * sizeof *qm->all_rows);
         qm->buffer[0] = malloc(l * sizeof(double));
         qm->buffer[1] = malloc(l * sizeof(double));
-        if (!qm->all_rows || !qm->buffer[0] || !qm->buffer[1])
+        qm->combined = per_kernel ? malloc(n * sizeof *qm->combined) : NULL;
+        if (!qm->all_rows || !qm->buffer[0] || !qm->buffer[1] || (per_kernel && !qm->combined))
             return km_error_nomem("the SMO column buffers");
         for (size_t r = 0; r < n; r++)
             qm->all_rows[r] = r;
@@ -60,6 +61,7 @@ void km_qmatrix_destroy(km_qmatrix *qm)
     free(qm->scratch);
     free(qm->buffer[0]);
     free(qm->buffer[1]);
+    free(qm->combined);
     memset(qm, 0, sizeof *qm);
 }
 
@@ -147,28 +149,12 @@ static const double *gathered_column(km_qmatrix *qm, size_t i, size_t len)
             out[k] = yi * y[k] * entry[row[k]];
         return out;
     }
+    /* the combined kernel column theta' E of the M x n entry (one streaming pass), then permuted */
     const km_qp *qp = qm->qp;
-    int first = 1;
-    for (size_t m = 0; m < qp->n_kernels; m++) {
-        double theta = qp->theta[m];
-        if (theta == 0.0)
-            continue;
-        const double *km = entry + m * qm->n;
-        if (first) {
-            for (size_t k = 0; k < len; k++)
-                out[k] = theta * km[row[k]];
-            first = 0;
-        } else {
-            for (size_t k = 0; k < len; k++)
-                out[k] += theta * km[row[k]];
-        }
-    }
-    if (first) {
-        memset(out, 0, len * sizeof *out);
-        return out;
-    }
+    cblas_dgemv(CblasRowMajor, CblasTrans, (int)qp->n_kernels, (int)qm->n, 1.0, entry, (int)qm->n, qp->theta, 1, 0.0,
+                qm->combined, 1);
     for (size_t k = 0; k < len; k++)
-        out[k] *= yi * y[k];
+        out[k] = yi * y[k] * qm->combined[row[k]];
     return out;
 }
 

@@ -30,6 +30,7 @@ typedef struct km_qmatrix {
     size_t *all_rows;         /* 0..n-1 (by row) */
     double *scratch;          /* one base-kernel column while summing M > 1 kernels */
     double *buffer[2];        /* gathered Q columns (by row) */
+    double *combined;         /* per-kernel layout: the combined kernel column of a row, n values */
     int next_buffer;
     km_status failure;        /* status of the last failed column (its message is kept) */
 } km_qmatrix;

@@ -545,9 +545,15 @@ static km_status train_machines_shared(trainer *t, const km_classes *classes)
     return st;
 }
 
-/* Rows the alignments are computed on: at most this many, evenly spaced over the training rows (the
- * cost is O(M^2 n^2)). */
+/* Rows the alignments are computed on: evenly spaced over the training rows, at most this many, and
+ * at most sqrt(KM_ALIGNMENT_MAX_VALUES / M) so that the passes over the M kernels on n rows (M n^2
+ * values, twice) stay well below training time (1000 kernels: 518 rows). */
 #define KM_ALIGNMENT_MAX_ROWS 2000
+#define KM_ALIGNMENT_MAX_VALUES ((double)(1 << 28))
+/* The M x M alignments between kernels are stored for at most this many kernels: beyond, their
+ * O(M^2 n^2) cost would exceed training (1000 kernels on 1000 rows: 10^12 flops) and the table would
+ * not be readable; the alignments with the labels are always stored. */
+#define KM_ALIGNMENT_MATRIX_MAX_KERNELS 100
 
 /* Centred alignments of the kernels with each other and with the labels on the training rows, for the
  * model's diagnostics: classification uses one indicator column per class, regression the targets,
@@ -555,15 +561,19 @@ static km_status train_machines_shared(trainer *t, const km_classes *classes)
 static km_status store_alignments(trainer *t, const km_classes *classes)
 {
     km_model *model = t->model;
-    size_t M = km_provider_n_kernels(t->provider), n = t->n < KM_ALIGNMENT_MAX_ROWS ? t->n : KM_ALIGNMENT_MAX_ROWS;
+    size_t M = km_provider_n_kernels(t->provider);
+    size_t n = (size_t)fmin(fmin((double)t->n, KM_ALIGNMENT_MAX_ROWS), floor(sqrt(KM_ALIGNMENT_MAX_VALUES / (double)M)));
     size_t T = t->params->task == KM_TASK_SVC ? classes->n_classes : t->params->task == KM_TASK_SVR ? 1 : 0;
     size_t *rows = malloc(n * sizeof *rows);
     double *targets = T ? calloc(n * T, sizeof *targets) : NULL;
-    model->kernel_alignment = malloc(M * M * sizeof *model->kernel_alignment);
+    int pairs = M <= KM_ALIGNMENT_MATRIX_MAX_KERNELS;
+    if (!pairs && !T)
+        return KM_OK;
+    model->kernel_alignment = pairs ? malloc(M * M * sizeof *model->kernel_alignment) : NULL;
     model->target_alignment = T ? malloc(M * sizeof *model->target_alignment) : NULL;
     machine_kernel mk = {0};
     km_status st = KM_OK;
-    if (!rows || !model->kernel_alignment || (T && (!targets || !model->target_alignment)))
+    if (!rows || (pairs && !model->kernel_alignment) || (T && (!targets || !model->target_alignment)))
         st = km_error_nomem("kernel alignments");
     for (size_t i = 0; !st && i < n; i++) {
         size_t r = rows[i] = (size_t)((double)i * (double)t->n / (double)n);

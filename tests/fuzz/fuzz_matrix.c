@@ -14,9 +14,13 @@ static void read_matrix(const uint8_t *data, size_t size)
     if (st == KM_OK) {
         if (m->rows == 0 || m->cols == 0)
             fuzz_fail("an empty matrix was read");
-        for (size_t k = 0; k < m->rows * m->cols; k++)
-            if (!(m->data[k] - m->data[k] == 0))
+        if (!m->data == !m->data32)
+            fuzz_fail("a matrix without exactly one storage");
+        for (size_t k = 0; k < m->rows * m->cols; k++) {
+            double v = km_matrix_value(m, k / m->cols, k % m->cols);
+            if (!(v - v == 0))
                 fuzz_fail("non-finite matrix value");
+        }
     } else if (m || km_last_error()[0] == '\0') {
         fuzz_fail("a failed matrix read returned a matrix or no message");
     }

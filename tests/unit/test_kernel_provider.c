@@ -482,6 +482,66 @@ static void test_negative_features(void)
     km_dataset_free(data);
 }
 
+/* A float32 matrix file is held as floats: every column equals the one served from a double matrix
+ * of the same (rounded) values, with all rows in order and with a subset, normalized or not; the
+ * symmetry check reads the float storage too. */
+static void test_precomputed_float32(void)
+{
+    size_t n = 10, d = 2;
+    double *X = random_matrix(37, n, d, 0.0);
+    km_dataset *data = dense(X, n, d);
+    km_kernel rbf = {.type = KM_KERNEL_RBF, .gamma = 0.6};
+    km_matrix *K, *K32 = NULL;
+    CHECK_OK(km_matrix_new(n, n, &K));
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            K->data[i * n + j] = (float)direct(&rbf, X + i * d, X + j * d, d);
+    CHECK_OK(km_matrix_write(K, "test_kernel_provider_K32.bin", KM_FLOAT32));
+    CHECK_OK(km_matrix_read("test_kernel_provider_K32.bin", &K32));
+    CHECK(K32 && K32->data32 && !K32->data);
+    size_t sub[] = {7, 2, 9, 0, 5};
+    const char *norms[] = {"none", "mult", "spherical"};
+    for (size_t v = 0; K32 && v < 3 * 2; v++) {
+        km_normalization norm = v / 2 == 0 ? KM_NORM_NONE : v / 2 == 1 ? KM_NORM_MULTIPLICATIVE : KM_NORM_SPHERICAL;
+        const size_t *rows = v % 2 ? sub : NULL;
+        size_t nrows = v % 2 ? 5 : n;
+        km_kernel_set *set;
+        km_provider *p = NULL;
+        CHECK_OK(km_kernel_set_new(&set));
+        CHECK_OK(km_kernel_set_add_matrix(set, K32, norm, 0));
+        CHECK_OK(km_kernel_set_add_matrix(set, K, norm, 0));
+        CHECK_OK(km_provider_new(data, rows, nrows, set, 0, NULL, &p));
+        double a[10], b[10];
+        for (size_t i = 0; p && i < nrows; i++) {
+            CHECK_OK(km_provider_column(p, 0, i, NULL, nrows, a));
+            CHECK_OK(km_provider_column(p, 1, i, NULL, nrows, b));
+            for (size_t r = 0; r < nrows; r++)
+                if (a[r] != b[r]) {
+                    fprintf(stderr, "norm %s, rows %s: column %zu row %zu: %.17g != %.17g\n", norms[v / 2],
+                            rows ? "subset" : "all", i, r, a[r], b[r]);
+                    check_failures++;
+                }
+        }
+        km_provider_free(p);
+        km_kernel_set_free(set);
+    }
+    /* an asymmetric float32 matrix, on all rows */
+    K->data[3 * n + 1] += 1e-3;
+    CHECK_OK(km_matrix_write(K, "test_kernel_provider_K32.bin", KM_FLOAT32));
+    km_kernel_set *set;
+    km_provider *p = NULL;
+    CHECK_OK(km_kernel_set_new(&set));
+    CHECK_OK(km_kernel_set_add_spec(set, "precomputed:file=test_kernel_provider_K32.bin"));
+    CHECK_STATUS(km_provider_new(data, NULL, 0, set, 0, NULL, &p), KM_EINVAL);
+    CHECK(strstr(km_last_error(), "is not symmetric: K[4][2]") != NULL);
+    km_kernel_set_free(set);
+    remove("test_kernel_provider_K32.bin");
+    km_matrix_free(K32);
+    km_matrix_free(K);
+    km_dataset_free(data);
+    free(X);
+}
+
 int main(void)
 {
     test_formulas_dense_and_sparse();
@@ -489,6 +549,7 @@ int main(void)
     test_cache_sizes();
     test_combined_and_subsets();
     test_precomputed();
+    test_precomputed_float32();
     test_negative_features();
     CHECK_DONE();
 }

@@ -426,6 +426,47 @@ done:
     free(rows);
 }
 
+/* Beyond 100 kernels the model keeps the alignments with the labels but not the M x M table; each
+ * kernel's alignment with the labels does not depend on the other kernels, so kernels 1 and 2 of 101
+ * align as they do in a set of two (which computes them through the full table). */
+static void check_many_kernels(void)
+{
+    enum { MANY = 101 };
+    double X[N * D], y[N];
+    make_data(N, 2, X, y);
+    km_dataset *data = NULL;
+    km_kernel_set *many = NULL, *two = NULL;
+    CHECK_OK(km_dataset_from_dense(N, D, X, y, &data));
+    CHECK_OK(km_kernel_set_new(&many));
+    CHECK_OK(km_kernel_set_new(&two));
+    for (int m = 0; m < MANY; m++) {
+        char spec[64];
+        snprintf(spec, sizeof spec, "rbf:gamma=%.6g", 0.05 * pow(1.03, m));
+        CHECK_OK(km_kernel_set_add_spec(many, spec));
+        if (m < 2)
+            CHECK_OK(km_kernel_set_add_spec(two, spec));
+    }
+    km_params params = mkl_params(0);
+    params.mkl.gap = 1e-2;
+    km_model *a = NULL, *b = NULL;
+    CHECK_OK(km_train(data, many, &params, &a));
+    CHECK_OK(km_train(data, two, &params, &b));
+    if (a && b) {
+        CHECK(km_model_kernel_alignment(a) == NULL && km_model_kernel_alignment(b) != NULL);
+        const double *ta = km_model_target_alignment(a), *tb = km_model_target_alignment(b);
+        CHECK(ta && tb);
+        for (size_t m = 0; ta && tb && m < 2; m++) {
+            CHECK(ta[m] > 0.05);
+            CHECK_NEAR(ta[m], tb[m], 1e-12);
+        }
+    }
+    km_model_free(a);
+    km_model_free(b);
+    km_kernel_set_free(many);
+    km_kernel_set_free(two);
+    km_dataset_free(data);
+}
+
 int main(void)
 {
     double X[N * D], y[N], X2[N * D], y2[N];
@@ -439,6 +480,7 @@ int main(void)
     check_t10_model();
     check_other_tasks(X);
     check_many_rows();
+    check_many_kernels();
     km_kernel_set_free(set);
     km_dataset_free(data);
     CHECK_DONE();
