@@ -44,6 +44,12 @@ def build(program):
         raise RuntimeError("building the dgemm program failed: %s\n%s" % (" ".join(command), done.stderr.strip()))
 
 
+def build_if_stale(program):
+    """Builds program unless it exists and is newer than dgemm.c."""
+    if not os.path.exists(program) or os.path.getmtime(program) < os.path.getmtime(SOURCE):
+        build(program)
+
+
 def flops(n, d):
     return 2.0 * n * n * d
 
@@ -102,7 +108,7 @@ def _output_of(command, log):
 def measure(program, kernelmix, problem, work_dir, repeats):
     """repeats turns of kernelmix's Gram product (none when kernelmix is None) and dgemm, alternating."""
     n, d = problem["n_train"], problem["dim"]
-    runs = GramRuns(n=n, d=d, dgemm_gflops=[], gram_s=[])
+    runs = GramRuns(n=n, d=d, dgemm_gflops=[], gram_s=[], status="ok" if kernelmix else "not run (--peer-only)")
     log = os.path.join(work_dir, "gram.log")
     output = os.path.join(work_dir, "linear.kernel.bin")
     for _ in range(repeats):

@@ -159,7 +159,8 @@ class SummaryTests(unittest.TestCase):
         rows = summarize(select("c")[0], problem, [uniform, mkl, peer])
         self.assertEqual([r["time_ratio"] for r in rows], ["", "", "0.25"])
         lp = summarize(select("a-lp")[0], problem, [mkl, peer])
-        self.assertEqual((lp[1]["ratio_of"], lp[1]["time_ratio"], lp[1]["memory_ratio"]), ("kernelmix-mkl", "0.75", "0.50"))
+        self.assertEqual((lp[1]["ratio_of"], lp[1]["time_ratio"], lp[1]["memory_ratio"]),
+                         ("kernelmix-mkl", "0.75", "0.50"))
         self.assertIn("| time kernelmix-mkl/peer | memory kernelmix-mkl/peer |", markdown_table(lp, select("a-lp")[0]))
 
     def test_memory_against_the_cache_budget(self):
