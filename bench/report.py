@@ -8,13 +8,13 @@ from typing import List
 # time_s: the workload's phase (training, or kernel computation alone), median over the repeats
 COLUMNS = ["workload", "phase", "n_train", "n_test", "kernels", "mean_sq_dist", "gamma_min", "gamma_max",
            "tool", "status", "repeats",
-           "time_s", "predict_s", "peak_rss_mib", "accuracy", "time_ratio", "memory_ratio",
-           "time_s_all", "predict_s_all", "peak_rss_mib_all", "command"]
+           "time_s", "predict_s", "peak_rss_mib", "accuracy", "ratio_of", "time_ratio", "memory_ratio",
+           "time_s_all", "predict_s_all", "peak_rss_mib_all", "cache_mb",
+           "dgemm_gflops", "gram_s", "gram_gflops", "gram_percent_of_dgemm", "command"]
 
 HEADERS = [("workload", "workload"), ("n_train", "N"), ("kernels", "M"), ("tool", "tool"),
            ("time_s", "%s s"), ("predict_s", "predict s"), ("peak_rss_mib", "peak RSS MiB"),
-           ("accuracy", "test accuracy"), ("time_ratio", "time kernelmix/peer"),
-           ("memory_ratio", "memory kernelmix/peer")]
+           ("accuracy", "test accuracy"), ("time_ratio", "time %s/peer"), ("memory_ratio", "memory %s/peer")]
 
 
 @dataclass
@@ -38,9 +38,15 @@ def _median(values, scale=1.0):
     return statistics.median(values) / scale if values else None
 
 
-def summarize(workload, problem, runs):
-    """CSV rows, one per tool: medians over the repeats; each peer row carries kernelmix/peer ratios
-    of the median time of the workload's phase and of the median peak memory."""
+def is_kernelmix(tool):
+    """kernelmix's own rows ("kernelmix", "kernelmix-mkl"): every other tool is a peer."""
+    return tool == "kernelmix" or tool.startswith("kernelmix-")
+
+
+def summarize(workload, problem, runs, cache_mb=None):
+    """CSV rows, one per tool: medians over the repeats; each peer row carries the ratios
+    reference/peer (the workload's reference tool, a kernelmix row) of the median time of the
+    workload's phase and of the median peak memory."""
     rows = []
     for r in runs:
         done = r.status == "ok"
@@ -54,16 +60,19 @@ def summarize(workload, problem, runs):
             "predict_s": _median(r.predict_s) if done else None,
             "peak_rss_mib": _median(r.peak_kib, 1024) if done else None,
             "accuracy": _median(r.accuracy) if done else None,
-            "time_ratio": "", "memory_ratio": "",
+            "ratio_of": "", "time_ratio": "", "memory_ratio": "",
             "time_s_all": ";".join("%.3f" % t for t in r.time_s),
             "predict_s_all": ";".join("%.3f" % t for t in r.predict_s),
             "peak_rss_mib_all": ";".join("%.1f" % (k / 1024) for k in r.peak_kib),
+            "cache_mb": cache_mb,
+            "dgemm_gflops": None, "gram_s": None, "gram_gflops": None, "gram_percent_of_dgemm": None,
             "command": " ".join(r.command),
         })
-    reference = next((row for row in rows if row["tool"] == "kernelmix"), None)
+    reference = next((row for row in rows if row["tool"] == workload.reference), None)
     if reference is not None:
         for row in rows:
-            if row is not reference:
+            if not is_kernelmix(row["tool"]):
+                row["ratio_of"] = workload.reference
                 row["time_ratio"] = _ratio(reference["time_s"], row["time_s"])
                 row["memory_ratio"] = _ratio(reference["peak_rss_mib"], row["peak_rss_mib"])
     return rows
@@ -82,8 +91,11 @@ def _cell(row, key):
     return str(value)
 
 
-def markdown_table(rows, phase):
-    lines = ["| " + " | ".join(title.replace("%s", phase) for _, title in HEADERS) + " |",
+def markdown_table(rows, workload):
+    """The table of a workload's rows; the ratio columns name the workload's reference tool."""
+    titles = [title % (workload.phase if key == "time_s" else workload.reference) if "%s" in title else title
+              for key, title in HEADERS]
+    lines = ["| " + " | ".join(titles) + " |",
              "|" + "|".join("---" for _ in HEADERS) + "|"]
     lines += ["| " + " | ".join(_cell(row, key) for key, _ in HEADERS) + " |" for row in rows]
     return "\n".join(lines)
@@ -111,12 +123,28 @@ def write_csv(path, rows):
             writer.writerow({k: ("" if row[k] is None else row[k]) for k in COLUMNS})
 
 
+def memory_lines(rows):
+    """Peak memory of each kernelmix row against its kernel-cache budget."""
+    return ["- %s at N = %d: peak RSS %.1f MiB, %.0f %% of the %g MiB kernel cache budget (-m)"
+            % (row["tool"], row["n_train"], row["peak_rss_mib"], 100.0 * row["peak_rss_mib"] / row["cache_mb"],
+               row["cache_mb"])
+            for row in rows if row["cache_mb"] and is_kernelmix(row["tool"]) and row["peak_rss_mib"] is not None]
+
+
+def section(workload, rows, notes=()):
+    """Markdown lines of one workload: its table, its problems, memory against the budget (where the
+    workload sets one), notes."""
+    parts = [markdown_table(rows, workload), ""] + data_lines(rows)
+    parts += memory_lines(rows) if workload.cache_mb is not None else []
+    return parts + ([""] + list(notes) if notes else [])
+
+
 def write_markdown(path, sections, machine, settings):
-    """sections: (workload, rows) pairs; machine and settings: (field, value) pairs."""
+    """sections: (workload, rows, notes) triples, notes extra Markdown lines; machine and settings:
+    (field, value) pairs."""
     parts = ["# kernelmix benchmarks", ""]
-    for workload, rows in sections:
-        parts += ["## %s: %s" % (workload.name, workload.title), "", markdown_table(rows, workload.phase), ""]
-        parts += data_lines(rows) + [""]
+    for workload, rows, notes in sections:
+        parts += ["## %s: %s" % (workload.name, workload.title), ""] + section(workload, rows, notes) + [""]
     parts += ["## Settings", ""] + ["- %s: %s" % item for item in settings] + [""]
     parts += ["## Machine", ""] + ["- %s: %s" % item for item in machine] + [""]
     with open(path, "w") as f:

@@ -16,12 +16,13 @@ from sklearn.datasets import load_svmlight_file
 
 import digits
 import fashion_mnist
+import gram
 from kernels import mean_squared_distance, rbf_sum, squared_distances
 from libsvm_files import accuracy, read_labels, read_predictions, write_precomputed, write_sparse
 from matrix_files import read_matrix
-from report import ToolRuns, summarize
-from tools import BENCH_DIR
-from workloads import select
+from report import ToolRuns, markdown_table, section, summarize
+from tools import BENCH_DIR, MKL_LP
+from workloads import DEFAULT_WORKLOADS, select
 
 HAVE_FASHION = os.path.exists(os.path.join(fashion_mnist.DATA_DIR, "train-images-idx3-ubyte.gz"))
 
@@ -40,6 +41,22 @@ fi
 echo "unexpected command line: $command $*" >&2
 exit 2
 """
+
+
+# Stands in for `kernelmix kernel`: prints the -v timing line of an n x n matrix computed in 0.5 s
+# (n: the training file's rows) and writes nothing.
+KERNEL_STAND_IN = """#!/bin/sh
+for last; do :; done
+for arg; do [ "$arg" = "$last" ] && break; train=$arg; done
+printf 'kernel 1: %d x %d matrix computed in 0.500000 s\\n' "$(wc -l <"$train")" "$(wc -l <"$train")"
+"""
+
+
+def write_script(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, 0o755)
+    return path
 
 
 def run_harness(*args):
@@ -128,8 +145,58 @@ class SummaryTests(unittest.TestCase):
         rows = summarize(select("a")[0], problem, [mine, peer, broken])
         self.assertEqual(rows[0]["time_s"], 2.0)
         self.assertEqual((rows[0]["time_ratio"], rows[0]["memory_ratio"]), ("", ""))
-        self.assertEqual((rows[1]["time_ratio"], rows[1]["memory_ratio"]), ("0.50", "0.25"))
+        self.assertEqual((rows[1]["time_ratio"], rows[1]["memory_ratio"], rows[1]["ratio_of"]),
+                         ("0.50", "0.25", "kernelmix"))
         self.assertEqual((rows[2]["time_s"], rows[2]["time_ratio"]), (None, ""))
+
+    def test_ratios_of_the_reference_kernelmix_row(self):
+        """Workload c: peers divide by the uniform-sum kernelmix row; the MKL row is kernelmix's own."""
+        problem = {"n_train": 10, "n_test": 5, "gammas": [1.0, 2.0], "mean_sq_dist": 1.0}
+        uniform = ToolRuns("kernelmix", ["km"], time_s=[1.0], predict_s=[1], peak_kib=[1024], accuracy=[0.8])
+        mkl = ToolRuns("kernelmix-mkl", ["km"], time_s=[3.0], predict_s=[1], peak_kib=[1024], accuracy=[0.8])
+        peer = ToolRuns("libsvm-precomputed", ["svm-train"], time_s=[4.0], predict_s=[1], peak_kib=[2048],
+                        accuracy=[0.8])
+        rows = summarize(select("c")[0], problem, [uniform, mkl, peer])
+        self.assertEqual([r["time_ratio"] for r in rows], ["", "", "0.25"])
+        lp = summarize(select("a-lp")[0], problem, [mkl, peer])
+        self.assertEqual((lp[1]["ratio_of"], lp[1]["time_ratio"], lp[1]["memory_ratio"]),
+                         ("kernelmix-mkl", "0.75", "0.50"))
+        self.assertIn("| time kernelmix-mkl/peer | memory kernelmix-mkl/peer |", markdown_table(lp, select("a-lp")[0]))
+
+    def test_memory_against_the_cache_budget(self):
+        problem = {"n_train": 10, "n_test": 5, "gammas": [1.0, 2.0], "mean_sq_dist": 1.0}
+        mkl = ToolRuns("kernelmix-mkl", ["km"], time_s=[3.0], predict_s=[1], peak_kib=[1024 * 1024], accuracy=[0.8])
+        workload = select("e")[0]
+        rows = summarize(workload, problem, [mkl], workload.cache_mb)
+        self.assertIn("- kernelmix-mkl at N = 10: peak RSS 1024.0 MiB, 25 % of the 4096 MiB kernel cache budget (-m)",
+                      section(workload, rows))
+
+
+class GramTests(unittest.TestCase):
+    """The dgemm program and the Gram throughput figures."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory(dir=BENCH_DIR)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_dgemm_program_builds_and_prints_a_positive_rate(self):
+        program = os.path.join(self.dir.name, "dgemm")
+        gram.build(program)
+        done = subprocess.run(gram.dgemm_command(program, 300, 784), capture_output=True, text=True, check=True)
+        self.assertRegex(done.stdout, r"^n 300 d 784 flops 141120000 seconds [0-9.]+ gflops [0-9.]+\n$")
+        self.assertGreater(gram.parse_dgemm(done.stdout), 0.0)
+        self.assertNotEqual(subprocess.run([program, "300", "0", "1"], capture_output=True).returncode, 0)
+
+    def test_percentage_of_dgemm(self):
+        runs = gram.GramRuns(n=1000, d=500, dgemm_gflops=[10.0, 20.0, 40.0], gram_s=[0.1, 0.05, 0.2])
+        # 2 * 1000^2 * 500 = 1e9 flops in the median 0.1 s: 10 GFLOP/s, half of the median dgemm rate
+        self.assertAlmostEqual(runs.gram_gflops, 10.0)
+        self.assertAlmostEqual(runs.percent, 50.0)
+        self.assertIn("| 1000 | 500 | 1e+09 | 20.0 | 0.1000 | 10.0 | 50 % |", gram.table([runs]))
+        self.assertEqual(gram.parse_kernelmix("kernel 1: 1000 x 1000 matrix computed in 0.125000 s\n", 1000), 0.125)
+        self.assertIsNone(gram.parse_kernelmix("kernel 1: 999 x 1000 matrix computed in 0.125000 s\n", 1000))
 
 
 @unittest.skipUnless(HAVE_FASHION, "needs Debian's dataset-fashion-mnist")
@@ -182,6 +249,30 @@ class HarnessTests(unittest.TestCase):
         self.assertIn("-g %r" % float(peer["gamma_min"]), peer["command"])
         self.assertIn("- N = 300, 300 test rows: mean ||x-x'||^2 = ", latest)
 
+    def test_mkl_workload_commands(self):
+        output = run_harness("--workloads", "a-lp", "--dry-run", "--kernelmix", self.stand_in, *self.common)
+        commands = [line.split() for line in output.splitlines()]
+        train = next(c for c in commands if c[1:2] == ["train"])
+        self.assertEqual(train[train.index("--mkl"):train.index("--mkl") + 4], list(MKL_LP))
+        gammas = [float(arg.split("=")[1]) for arg in train if arg.startswith("rbf:gamma=")]
+        self.assertEqual(len(gammas), 10)
+        # LIBSVM's single kernel is the middle width gamma0 = gammas[5] (k = 0)
+        libsvm = next(c for c in commands if c[0] == "svm-train")
+        self.assertEqual(float(libsvm[libsvm.index("-g") + 1]), gammas[5])
+        self.assertEqual(libsvm[libsvm.index("-t") + 1], "2")
+
+    def test_memory_workload_commands(self):
+        output = run_harness("--workloads", "e", "--dry-run", "--kernelmix", self.stand_in, *self.common)
+        commands = [line.split() for line in output.splitlines()]
+        train = next(c for c in commands if c[1:2] == ["train"])
+        libsvm = next(c for c in commands if c[0] == "svm-train")
+        self.assertIn(" ".join(MKL_LP), " ".join(train))
+        self.assertEqual((train[train.index("-m") + 1], libsvm[libsvm.index("-m") + 1]), ("4096.0", "4096.0"))
+        gammas = np.array([float(a.split("=")[1]) for a in train if a.startswith("rbf:gamma=")])
+        exponents = np.log2(gammas / float(libsvm[libsvm.index("-g") + 1]))
+        np.testing.assert_allclose(exponents, np.linspace(-5, 4, 50), atol=1e-12)
+        self.assertNotIn("e", DEFAULT_WORKLOADS.split(","))
+
     def test_failing_kernelmix_is_reported_not_fatal(self):
         run_harness("--workloads", "a", "--repeats", "1", "--kernelmix", "/bin/false", *self.common)
         rows = read_csv(os.path.join(self.dir.name, "fashion-rbf.csv"))
@@ -224,7 +315,10 @@ class KernelFileWorkloadTests(unittest.TestCase):
 
     def test_precomputed_files_reach_every_tool(self):
         commands = run_harness("--workloads", "c", "--dry-run", *self.common).splitlines()
-        train = next(c.split() for c in commands if c.startswith("/bin/true train"))
+        train = next(c.split() for c in commands if c.startswith("/bin/true train") and "--mkl" not in c)
+        mkl_train = next(c for c in commands if c.startswith("/bin/true train") and "--mkl" in c)
+        self.assertIn("--kernels %s %s " % (train[train.index("--kernels") + 1], " ".join(MKL_LP)), mkl_train)
+        self.assertIn("kernelmix-mkl.model", mkl_train)
         predict = next(c.split() for c in commands if c.startswith("/bin/true predict"))
         with open(train[train.index("--kernels") + 1]) as f:
             specs = f.read().splitlines()
@@ -245,12 +339,22 @@ class KernelFileWorkloadTests(unittest.TestCase):
                                float(rows["sklearn-precomputed"]["accuracy"]), delta=0.02)
 
     def test_kernel_alone_has_no_prediction(self):
-        run_harness("--workloads", "d", "--repeats", "1", *self.common)
+        stand_in = write_script(os.path.join(self.dir.name, "kernelmix"), KERNEL_STAND_IN)
+        output = run_harness("--workloads", "d", "--repeats", "1", *self.common, "--kernelmix", stand_in)
         rows = read_csv(os.path.join(self.dir.name, "fashion-kernel.csv"))
         self.assertEqual((rows["sklearn-kernel"]["status"], rows["sklearn-kernel"]["phase"]), ("ok", "kernel"))
         self.assertEqual((rows["sklearn-kernel"]["predict_s"], rows["sklearn-kernel"]["accuracy"]), ("", ""))
-        # /bin/true stands in for kernelmix here: it "computes" nothing, quickly; only the ratio is checked
+        # a script stands in for kernelmix here: it "computes" nothing, quickly; only the ratio is checked
         self.assertNotEqual(rows["sklearn-kernel"]["time_ratio"], "")
+        # its Gram line says 0.5 s for 2 * 200^2 * 784 flops; the percentage is of the dgemm measured in the run
+        mine = rows["kernelmix"]
+        self.assertEqual(float(mine["gram_s"]), 0.5)
+        self.assertAlmostEqual(float(mine["gram_gflops"]), 2 * 200 ** 2 * 784 / 0.5 / 1e9, places=9)
+        self.assertGreater(float(mine["dgemm_gflops"]), 0.0)
+        percent = 100 * float(mine["gram_gflops"]) / float(mine["dgemm_gflops"])
+        self.assertAlmostEqual(float(mine["gram_percent_of_dgemm"]), percent, places=6)
+        self.assertIn("| 200 | 784 | 6.27e+07 | %.1f | 0.5000 | %.1f | %.0f %% |"
+                      % (float(mine["dgemm_gflops"]), float(mine["gram_gflops"]), percent), output)
         K = read_matrix(os.path.join(self.dir.name, "tmp", "runs", "fashion-kernel-n200-m1", "sklearn-kernel.kernel.bin"))
         self.assertEqual(K.shape, (200, 200))
         np.testing.assert_allclose(np.diag(K), 1.0, rtol=1e-12)

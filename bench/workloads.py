@@ -2,7 +2,7 @@
 runs, the script's arguments) and the tools that run on it; adding one is adding a row to WORKLOADS."""
 
 from dataclasses import dataclass
-from typing import Callable, List, Tuple
+from typing import Callable, List, Optional, Tuple
 
 
 @dataclass(frozen=True)
@@ -14,14 +14,19 @@ class Workload:
     data_script: str              # preparation script in bench/, prints the problem's meta as JSON
     cases: Callable[[object], List[List[str]]]   # options -> the script's arguments, one list per problem
     phase: str = "train"          # what the timed first command does: "train" or "kernel" (no prediction)
+    reference: str = "kernelmix"  # the tool whose time and memory the ratios divide by each peer's
+    cache_mb: Optional[float] = None   # kernel cache of every tool (-m), instead of the option's
+    gram: bool = False            # also measure dgemm and kernelmix's Gram product (gram.py)
 
 
-def fashion(widths="0", width_count=None, n=None, precomputed=False, kernel_files=False):
-    """Cases of fashion_mnist.py: one per --sizes value (or the fixed n), or with width_count='M'
-    one per --kernel-counts value."""
+def fashion(widths="0", width_count=None, n=None, precomputed=False, kernel_files=False, task=None,
+            default_sizes=(2000,)):
+    """Cases of fashion_mnist.py: one per --sizes value (default_sizes without it; or the fixed n),
+    or with width_count='M' one per --kernel-counts value. task: a fixed task instead of
+    --fashion-task."""
     def arguments(options, size, count):
         args = ["--n", str(size), "--test-size", str(options.test_size), "--seed", str(options.seed),
-                "--task", options.fashion_task, "--widths=" + widths]
+                "--task", task or options.fashion_task, "--widths=" + widths]
         if count is not None:
             args += ["--width-count", str(count)]
         return args + ["--precomputed"] * precomputed + ["--kernel-files"] * kernel_files
@@ -29,7 +34,8 @@ def fashion(widths="0", width_count=None, n=None, precomputed=False, kernel_file
     def cases(options):
         if width_count == "M":
             return [arguments(options, n, m) for m in options.kernel_counts]
-        return [arguments(options, size, width_count) for size in ([n] if n else options.sizes)]
+        sizes = [n] if n else options.sizes or default_sizes
+        return [arguments(options, size, width_count) for size in sizes]
     return cases
 
 
@@ -41,6 +47,11 @@ WORKLOADS = [
              title="fashion-MNIST, 10 RBF kernels gamma0 * 2^k (k = -5..4), C-SVC; peers use their uniform sum",
              tools=("kernelmix", "libsvm-precomputed", "sklearn-precomputed"),
              data_script="fashion_mnist.py", cases=fashion("-5..4", precomputed=True)),
+    Workload(key="a-lp", name="fashion-rbf10-lp",
+             title="fashion-MNIST, lp-norm MKL (p = 4/3) over 10 RBF kernels gamma0 * 2^k (k = -5..4), C-SVC, "
+                   "against LIBSVM with the single kernel gamma0",
+             tools=("kernelmix-mkl", "libsvm-single"), data_script="fashion_mnist.py", cases=fashion("-5..4"),
+             reference="kernelmix-mkl"),
     Workload(key="b", name="digits-rbf50",
              title="digits odd vs even (1,000 train / 797 test), 50 RBF kernels 2 sigma^2 = 1.2^k (k = 0..49), "
                    "C-SVC; peers use their uniform sum",
@@ -49,13 +60,24 @@ WORKLOADS = [
     Workload(key="c", name="fashion-m-scaling",
              title="fashion-MNIST N = 1,000, M precomputed RBF kernels (float32 files) gamma0 * 2^k, "
                    "k evenly spaced in [-5, 4], C-SVC; peers use their uniform sum",
-             tools=("kernelmix", "libsvm-precomputed", "sklearn-precomputed"), data_script="fashion_mnist.py",
+             tools=("kernelmix", "kernelmix-mkl", "libsvm-precomputed", "sklearn-precomputed"),
+             data_script="fashion_mnist.py",
              cases=fashion("-5..4", width_count="M", n=1000, precomputed=True, kernel_files=True)),
     Workload(key="d", name="fashion-kernel",
              title="fashion-MNIST, training kernel matrix of one RBF width alone, written as a float64 KMMATRIX file",
              tools=("kernelmix-kernel", "sklearn-kernel"), data_script="fashion_mnist.py", cases=fashion(),
-             phase="kernel"),
+             phase="kernel", gram=True),
+    Workload(key="e", name="fashion-memory",
+             title="fashion-MNIST even vs odd class, lp-norm MKL (p = 4/3) over 50 RBF kernels gamma0 * 2^k, "
+                   "k evenly spaced in [-5, 4], C-SVC with a 4 GiB kernel cache (-m 4096), against LIBSVM with "
+                   "the single kernel gamma0 and the same -m",
+             tools=("kernelmix-mkl", "libsvm-single"), data_script="fashion_mnist.py",
+             cases=fashion("-5..4", width_count=50, task="even-odd", default_sizes=(20000,)),
+             reference="kernelmix-mkl", cache_mb=4096.0),
 ]
+
+# what bench/run runs without --workloads (e takes tens of minutes and is never among them)
+DEFAULT_WORKLOADS = "a"
 
 
 def select(keys):

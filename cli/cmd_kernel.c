@@ -1,6 +1,7 @@
 /* kernelmix kernel: expands kernel specs, and computes and saves kernel matrices. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "core/atomic_file.h"
@@ -39,6 +40,7 @@ static void usage(FILE *out)
 "  --float32          binary values as float32 (default float64)\n"
 "  --format F         auto (default), libsvm or csv\n"
 "  --label-column K   CSV column of the label, 1-based, negative from the end (default -1)\n"
+"  -v, --verbose      print each matrix's computation time (reading and writing excluded)\n"
 "  --help             show this help\n");
 }
 
@@ -47,7 +49,7 @@ typedef struct kernel_options {
     size_t n_specs;
     const char **spec_files;
     size_t n_spec_files;
-    int list, text;
+    int list, text, verbose;
     km_dtype dtype;
     const char *test_path;
     cli_format format;
@@ -81,6 +83,8 @@ static int parse_options(kernel_options *o, int argc, char **argv)
             ok = (v = cli_args_value(&args)) && cli_push(CMD, &o->spec_files, &o->n_spec_files, v);
         } else if (cli_args_is(&args, NULL, "--list")) {
             o->list = 1;
+        } else if (cli_args_is(&args, "-v", "--verbose")) {
+            o->verbose = 1;
         } else if (cli_args_is(&args, NULL, "--text")) {
             o->text = 1;
         } else if (cli_args_is(&args, NULL, "--float32")) {
@@ -192,8 +196,14 @@ static int compute(const kernel_options *o, const km_kernel_set *set, const km_d
         char *path = output_name(o->positionals[1], m, M);
         if (!path)
             st = KM_ENOMEM;
+        struct timespec start, end;
+        clock_gettime(CLOCK_MONOTONIC, &start);
         if (!st)
             st = km_kernel_matrix(fitted, m, test ? test : train, train, &K);
+        clock_gettime(CLOCK_MONOTONIC, &end);
+        if (!st && o->verbose)
+            printf("kernel %zu: %zu x %zu matrix computed in %.6f s\n", m + 1, K->rows, K->cols,
+                   (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec));
         if (!st && o->text)
             st = write_text(path, K, test ? test : train);
         else if (!st)

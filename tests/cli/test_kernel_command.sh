@@ -25,6 +25,14 @@ if expect_status 0 "$KM" kernel --kernel 'rbf:gamma=0.5' --kernel linear "$WORK/
         [ "$(wc -c <"$WORK/K.$m.bin")" -eq $((32 + 8 * 120 * 120)) ] || fail "K.$m.bin has the wrong size"
     done
 fi
+# -v: one timing line per matrix on stdout, the matrices as without it
+if expect_status 0 "$KM" kernel -v --kernel 'rbf:gamma=0.5' --kernel linear "$WORK/train" "$WORK/Kv.bin"; then
+    grep -Eq '^kernel 1: 120 x 120 matrix computed in [0-9]+\.[0-9]{6} s$' "$WORK/out" &&
+        grep -Eq '^kernel 2: 120 x 120 matrix computed in [0-9]+\.[0-9]{6} s$' "$WORK/out" &&
+        [ "$(wc -l <"$WORK/out")" -eq 2 ] || fail "kernel -v: expected two timing lines, got: $(cat "$WORK/out")"
+    cmp -s "$WORK/Kv.1.bin" "$WORK/K.1.bin" && cmp -s "$WORK/Kv.2.bin" "$WORK/K.2.bin" ||
+        fail "kernel -v wrote other matrices"
+fi
 expect_status 0 "$KM" kernel --float32 --kernel 'rbf:gamma=0.5' "$WORK/train" "$WORK/K32.bin" &&
     { [ "$(wc -c <"$WORK/K32.bin")" -eq $((32 + 4 * 120 * 120)) ] || fail "float32 matrix size"; }
 
