@@ -130,22 +130,27 @@ static km_status feature_group(const km_kernel_set *set, size_t first, const cro
         km_view_free(&va);
         return st;
     }
-    double *dots = NULL;
-    int any_dot = 0;
+    double *dots = NULL, *owned_dots = NULL;
+    size_t dot_kernels = 0, only_dot = 0;
     for (size_t m = first; m < set->size; m++) {
         const km_kernel *k = &set->kernels[m];
         if (k->type == KM_KERNEL_PRECOMPUTED || !same_features(k, lead))
             continue;
-        if (km_kernel_uses_dot(k->type))
-            any_dot = 1;
-        else if (km_view_min_value(&va) < 0 || km_view_min_value(&vb) < 0)
+        if (km_kernel_uses_dot(k->type)) {
+            dot_kernels++;
+            only_dot = m;
+        } else if (km_view_min_value(&va) < 0 || km_view_min_value(&vb) < 0) {
             st = km_kernel_error(k, "features must be >= 0 (found %g)",
-                              fmin(km_view_min_value(&va), km_view_min_value(&vb)));
+                                 fmin(km_view_min_value(&va), km_view_min_value(&vb)));
+        }
     }
-    if (!st && any_dot) {
-        if (!(dots = malloc((r->na * r->nb != 0 ? r->na * r->nb : 1) * sizeof *dots)))
+    if (!st && dot_kernels) {
+        /* one dot-product kernel: its own block holds the dot products, turned into values in place */
+        if (dot_kernels == 1)
+            dots = out + only_dot * r->na * r->nb;
+        else if (!(dots = owned_dots = malloc((r->na * r->nb != 0 ? r->na * r->nb : 1) * sizeof *dots)))
             st = km_error_nomem("cross-kernel dot products");
-        else
+        if (!st)
             st = km_view_dots(&va, 0, r->na, &vb, dots);
     }
     for (size_t m = first; !st && m < set->size; m++) {
@@ -156,7 +161,7 @@ static km_status feature_group(const km_kernel_set *set, size_t first, const cro
         feature_kernel_block(k, &va, &vb, dots, block, diag_a, diag_b);
         st = normalize_block(k, block, r->na, r->nb, diag_a, diag_b);
     }
-    free(dots);
+    free(owned_dots);
     km_view_free(&va);
     km_view_free(&vb);
     return st;
