@@ -81,6 +81,10 @@ static void swap_positions(smo *s, size_t i, size_t j)
 
 /* ---- hook bookkeeping ------------------------------------------------------------------------ */
 
+/* The per-kernel products h_m (M x n values) are updated by several threads from this size on (below,
+ * starting threads costs more than the pass). */
+#define KM_HOOK_PARALLEL_MIN_VALUES ((size_t)1 << 18)
+
 /* G_t = y_t sum_m theta_m h_m[row_t] + p_t for positions [from, l). */
 static void rebuild_gradient_from_kernels(smo *s, size_t from)
 {
@@ -144,13 +148,18 @@ static km_status hook_after_step(smo *s, size_t i, size_t j, double da_i, double
     if (!Kj)
         return s->qm.failure;
     double dc_i = s->qm.y[i] * da_i, dc_j = s->qm.y[j] * da_j;
+    /* kernels are independent (each updated by one thread: the same values for any thread count); the
+     * two column updates of h_m are fused into one pass over it */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (s->M * n >= KM_HOOK_PARALLEL_MIN_VALUES)
+#endif
     for (size_t m = 0; m < s->M; m++) {
         double *hm = s->h + m * n;
         const double *kim = Ki + m * n, *kjm = Kj + m * n;
         s->quad[m] += dc_i * hm[ri] + dc_j * hm[rj]
                     + 0.5 * (dc_i * dc_i * kim[ri] + dc_j * dc_j * kjm[rj]) + dc_i * dc_j * kim[rj];
-        cblas_daxpy((int)n, dc_i, kim, 1, hm, 1);
-        cblas_daxpy((int)n, dc_j, kjm, 1, hm, 1);
+        for (size_t k = 0; k < n; k++)
+            hm[k] += dc_i * kim[k] + dc_j * kjm[k];
     }
     s->lin -= s->p[i] * da_i + s->p[j] * da_j;
     return KM_OK;
