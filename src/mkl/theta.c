@@ -49,6 +49,19 @@ static void power_ratio(size_t M, int primal, const double *a, double floor, dou
     }
 }
 
+/* Absorbing zero (spec §3.6): the primal-form and elastic-net steps multiply theta_m by a power of
+ * sqrt(a_m), so at p = 1 (a power iteration) a weight at 0 would stay 0 even when its kernel is needed
+ * at the optimum. Weights are raised to 1e-12 of the largest before such a step, so a kernel whose
+ * block norm grows can come back; a kernel with a_m <= 0 still gets exactly 0. */
+static void floor_weights(size_t M, double *theta)
+{
+    double top = 0;
+    for (size_t m = 0; m < M; m++)
+        top = fmax(top, theta[m]);
+    for (size_t m = 0; m < M; m++)
+        theta[m] = fmax(theta[m], KM_THETA_FLOOR * top);
+}
+
 int km_theta_lp_step(size_t M, double p, const double *a, double *theta)
 {
     if (!any_positive(M, a))
@@ -59,6 +72,7 @@ int km_theta_lp_step(size_t M, double p, const double *a, double *theta)
         return 1;
     }
     if (p < 2.0) {
+        floor_weights(M, theta);
         power_ratio(M, 1, a, 0.0, 2.0 - p, p, (2.0 - p) / p, theta);
         return 1;
     }
@@ -76,6 +90,9 @@ int km_theta_lp_step(size_t M, double p, const double *a, double *theta)
 
 int km_theta_elasticnet_step(size_t M, double lambda, const double *a, double *theta)
 {
+    if (!any_positive(M, a))
+        return 0;
+    floor_weights(M, theta);
     double total = 0;
     for (size_t m = 0; m < M; m++)
         total += a[m] > 0 ? theta[m] * sqrt(a[m]) : 0.0;

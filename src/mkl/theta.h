@@ -6,6 +6,9 @@
 
 #include <stddef.h>
 
+/* Relative floor of the weights before a primal-form or elastic-net step (§3.6, absorbing zero). */
+#define KM_THETA_FLOOR 1e-12
+
 /* theta_m = M^{-(2-p)/p} (= M^{-1/q}; p = inf gives M), the seed's starting point (T Alg. 3.1). */
 void km_theta_init(size_t M, double p, double *theta);
 
@@ -14,12 +17,15 @@ void km_theta_init(size_t M, double p, double *theta);
  *   p = 2  theta_m = 1
  *   p > 2  dual form     theta_m = a_m^{(2-p)/(2(p-1))} / (sum_k a_k^{p/(2(p-1))})^{(2-p)/p}
  * evaluated in log space so that exponents near p = 1 do not overflow. Kernels with a_m <= 0 get
- * theta_m = 0 (§3.6); for p > 2, a_m is clamped to >= 1e-12 max a. Returns 0 and leaves theta
+ * theta_m = 0 (§3.6); for p < 2, theta is first raised to >= KM_THETA_FLOOR max theta, so that no
+ * weight stays at 0 for good (at p = 1 the step is a power iteration); for p > 2, a_m is clamped to
+ * >= 1e-12 max a. Returns 0 and leaves theta
  * unchanged when every a_m <= 0 (nothing to learn from yet), 1 otherwise. */
 int km_theta_lp_step(size_t M, double p, const double *a, double *theta);
 
 /* Elastic net in SHOGUN's parametrisation (§5, lambda in [0,1]: 0 = l1 MKL, 1 = uniform):
- * eta_m = |w_m| / sum_k |w_k|, theta_m = eta_m / ((1-lambda) + lambda eta_m). Same return as above. */
+ * eta_m = |w_m| / sum_k |w_k|, theta_m = eta_m / ((1-lambda) + lambda eta_m), with the same floor
+ * as for p < 2. Same return as above. */
 int km_theta_elasticnet_step(size_t M, double lambda, const double *a, double *theta);
 
 /* The Tikhonov family of Tomioka & Suzuki (§5, TS Table 1): d_m = 1/(2 g'(|f_m|^2)) from the block
