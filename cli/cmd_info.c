@@ -184,6 +184,15 @@ static void print_diagnostics_json(const km_model *model, size_t machine)
            choice.flat_high);
 }
 
+/* Kernels with weight exactly 0: MKL switched them off (spec/lpmkl.md §3.6). */
+static size_t switched_off(const double *weights, size_t M)
+{
+    size_t off = 0;
+    for (size_t m = 0; m < M; m++)
+        off += weights[m] == 0.0;
+    return off;
+}
+
 static void print_json(const km_model *model)
 {
     size_t M = km_model_n_kernels(model), nc = km_model_n_classes(model);
@@ -237,6 +246,8 @@ static void print_json(const km_model *model)
         for (size_t m = 0; m < M; m++)
             printf("%s%.17g", m ? ", " : "", w[m]);
         printf("]");
+        if (mkl.method != KM_MKL_FIXED)
+            printf(", \"switched_off\": %zu", switched_off(w, M));
         print_diagnostics_json(model, k);
         print_ivanov_json(model, k);
         printf("}%s\n", k + 1 < km_model_n_machines(model) ? "," : "");
@@ -354,6 +365,9 @@ static void print_text(const km_model *model)
         for (size_t m = 0; m < M; m++)
             printf(" %.6g", w[m]);
         printf("\n");
+        size_t off = switched_off(w, M);
+        if (mkl.method != KM_MKL_FIXED && off)
+            printf("    switched off: %zu of %zu kernels (weight 0)\n", off, M);
         print_diagnostics_text(model, k);
         print_ivanov_text(model, k);
     }

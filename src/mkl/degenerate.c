@@ -1,6 +1,4 @@
-/* Degenerate cases of MKL (spec/lpmkl.md §3.6).
- *
- * Degenerate kernels: a kernel whose feature-space points all coincide on the
+/* Degenerate kernels (spec/lpmkl.md §3.6): a kernel whose feature-space points all coincide on the
  * training rows (variance c_m = 0: a constant Gram matrix, e.g. a Gaussian far wider than the data)
  * carries no information, and MKL would divide by its zero block norm. The test is O(n) per kernel:
  * every point equals the first when ||phi(x_i) - phi(x_0)||^2 = k(x_i,x_i) - 2 k(x_i,x_0) + k(x_0,x_0)
@@ -38,26 +36,4 @@ km_status km_mkl_check_kernels(km_provider *provider)
     free(rows);
     free(column);
     return st;
-}
-
-/* Absorbing zero: at p = 1 the theta step is a power iteration, theta_m <- theta_m |w_m| / sum_k ..., so
- * a weight that reached 0 (or fell below 1e-8 of the largest) never returns, or only after very many
- * steps, even when its kernel is needed at the optimum. */
-void km_mkl_warn_absorbing(const km_mkl_problem *problem, const km_mkl_result *result)
-{
-    if (problem->mkl.method != KM_MKL_LP || problem->mkl.p_block != 1.0 || result->converged ||
-        (problem->mkl.solver != KM_MKL_WRAPPER && problem->mkl.solver != KM_MKL_INTERLEAVED))
-        return;
-    const km_kernel_access *k = problem->kernel;
-    double top = 0;
-    size_t zero = 0;
-    for (size_t m = 0; m < k->n_kernels; m++)
-        top = fmax(top, k->theta[m]);
-    for (size_t m = 0; m < k->n_kernels; m++)
-        zero += k->theta[m] < 1e-8 * top; /* switched off (§3.6) */
-    if (zero)
-        km_log(&problem->logger, KM_LOG_WARNING,
-               "p = 1: %zu kernel weights fell to about 0 and cannot return (theta_m = 0 is absorbing for this solver); "
-               "the gap stayed at %.3e: try --solver silp",
-               zero, result->gap);
 }

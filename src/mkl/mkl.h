@@ -114,9 +114,12 @@ int km_tikhonov_step(const km_mkl_params *mkl, size_t M, const double *a, double
  * in feature space (§3.6: zero variance after normalisation); MKL checks its kernels with it. */
 km_status km_mkl_check_kernels(km_provider *provider);
 
-/* Warns when a p = 1 wrapper or interleaved run ends above its gap target with weights at 0, which its
- * theta step can never revive (§3.6, absorbing zero), and suggests the SILP solver. */
-void km_mkl_warn_absorbing(const km_mkl_problem *problem, const km_mkl_result *result);
+/* Weights below this fraction of the largest count as switched off (§3.6). */
+#define KM_SWITCH_OFF 1e-8
+/* lp-norm MKL with p_block < 2: sets the weights below KM_SWITCH_OFF of the largest to exactly 0 and
+ * rescales to ||theta||_q = 1, when the certificate at the new theta still meets the gap target (or
+ * the solver's gap); updates the result's primal and gap, and logs how many kernels are off. */
+km_status km_mkl_switch_off(const km_mkl_problem *problem, km_mkl_result *result);
 
 /* Resolves user parameters: p_block from p, defaults, validation (KM_EINVAL with a message). */
 km_status km_mkl_resolve(const km_mkl_params *in, km_mkl_params *out);

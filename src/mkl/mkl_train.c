@@ -171,7 +171,7 @@ km_status km_mkl_train(const km_mkl_problem *problem, km_mkl_result *result)
 {
     km_status st = run_solver(problem, result);
     if (!st)
-        km_mkl_warn_absorbing(problem, result);
+        st = km_mkl_switch_off(problem, result);
     /* the reported objective is -D in the solver's scaling (one-class: sum a = nu n, spec: sum a = 1) */
     double scale = problem->task == KM_TASK_ONECLASS ? problem->nu * (double)problem->kernel->n_rows : 1.0;
     result->objective = -result->dual * scale * scale;
