@@ -9,7 +9,8 @@
  *  - p = 1: mean test error <= 6 % (spec §9 test 9). Each repetition's error has a standard deviation
  *    of at most sqrt(0.25/1000) = 1.6 % from the test sample alone, the mean of 8 about 0.6 %; 6 %
  *    leaves 2 points (over three such deviations) above the Bayes error for learning the single feature
- *    from 50 points (measured: 4.4 % over 25 repetitions).
+ *    from 50 points (measured: 4.4 % over 25 repetitions with the wrapper; 4.5 % over these 8 with the
+ *    default solver).
  *  - the uniform combination (user p = inf, block p = 2): mean test error >= 15 %. It is the linear
  *    SVM on standardised features, which with n = d = 50 cannot single out the informative direction
  *    (measured: 20.8 % over 25 repetitions, 11 standard deviations of the mean above the l1 threshold).
@@ -17,6 +18,16 @@
  *    {1, 4/3, 2, 4, inf} contains the SVM as p = 2, so it is in the block convention of spec §1), not
  *    to the uniform sum; block p = inf drives the weights of the 49 noise kernels towards infinity
  *    (a_m -> 0, the §3.6 clamp) and takes minutes here, so it is not part of this test.
+ * The p = 1 models are trained with the default solver (interleaved). Before the spec §3.6 safeguards,
+ * interleaved p = 1 never converged at C = 1 here (theta and alpha cycled; 10^4 theta steps, gap 0.3
+ * to 1.9), and C = 1 was the validation choice of some repetitions.
+ *
+ * A second check trains C = 1, p = 1 on four further draws with the interleaved, wrapper and SILP
+ * solvers: all three report a gap <= 1e-3, so their objectives -D lie within 1e-3 |P| below the common
+ * optimum and agree to 2e-3 relative; the interleaved and wrapper weights are exactly sparse (weights
+ * below 1e-8 of the largest are switched off: none is left in (0, 1e-8 max)), sum to 1 (||theta||_1 = 1),
+ * and switch off at least a third of the 50 kernels (measured: 31 to 41; SILP 33 to 41).
+ *
  * Fewer repetitions than the spec's 25 keep the run within a few seconds on a loaded 2-core machine;
  * the draws are seeded, so the result is reproducible. */
 #include <math.h>
@@ -59,8 +70,7 @@ static double select_and_test(const km_dataset *train, const km_dataset *valid, 
         km_params params = km_params_default();
         params.C = pow(10.0, 0.5 * k);
         params.mkl.method = KM_MKL_LP;
-        params.mkl.p = p;
-        params.mkl.solver = KM_MKL_WRAPPER;
+        params.mkl.p = p; /* the default solver (interleaved) */
         params.mkl.gap = 1e-3; /* the seed's relative duality gap (§4) */
         km_model *model = NULL;
         CHECK_OK(km_train(train, set, &params, &model));
@@ -74,6 +84,75 @@ static double select_and_test(const km_dataset *train, const km_dataset *valid, 
         km_model_free(model);
     }
     return test_error;
+}
+
+/* What a p = 1 training at C = 1 reports. */
+typedef struct p1_run {
+    km_status status;
+    double objective, gap, theta_sum, smallest_ratio; /* smallest non-zero weight / largest */
+    size_t zeros;
+    int converged;
+} p1_run;
+
+static p1_run train_p1(const km_dataset *train, const km_kernel_set *set, km_mkl_solver solver)
+{
+    p1_run r = {.status = KM_EINVAL};
+    km_params params = km_params_default();
+    params.C = 1.0;
+    params.mkl.method = KM_MKL_LP;
+    params.mkl.p = 1.0;
+    params.mkl.solver = solver;
+    km_model *model = NULL;
+    r.status = km_train(train, set, &params, &model);
+    if (r.status)
+        return r;
+    km_machine_info info;
+    CHECK_OK(km_model_machine_info(model, 0, &info));
+    r.objective = info.objective;
+    r.gap = info.gap;
+    r.converged = info.converged;
+    const double *theta = km_model_kernel_weights(model, 0);
+    double top = 0, smallest = INFINITY;
+    for (size_t m = 0; m < D; m++) {
+        top = fmax(top, theta[m]);
+        r.theta_sum += theta[m];
+        r.zeros += theta[m] == 0.0;
+        if (theta[m] > 0)
+            smallest = fmin(smallest, theta[m]);
+    }
+    r.smallest_ratio = smallest / top;
+    km_model_free(model);
+    return r;
+}
+
+/* p = 1 at C = 1 on four draws: interleaved and wrapper converge to the SILP optimum, exactly sparse. */
+static void check_p1_solvers(km_rng *rng, const km_kernel_set *set, double *X, double *y)
+{
+    static const char *const names[] = {"interleaved", "wrapper"};
+    for (int r = 0; r < 4; r++) {
+        km_dataset *train = NULL;
+        draw(rng, N_TRAIN, X, y);
+        CHECK_OK(km_dataset_from_dense(N_TRAIN, D, X, y, &train));
+        if (!train)
+            continue;
+        p1_run silp = train_p1(train, set, KM_MKL_SILP);
+        int with_silp = silp.status == KM_OK; /* SILP at p = 1 needs GLPK */
+        if (with_silp)
+            CHECK(silp.converged && silp.gap <= 1e-3);
+        for (int s = 0; s < 2; s++) {
+            p1_run run = train_p1(train, set, s ? KM_MKL_WRAPPER : KM_MKL_INTERLEAVED);
+            CHECK_OK(run.status);
+            fprintf(stderr, "toy draw %d C = 1 p = 1 %-11s objective %.8f gap %.2e zeros %zu (silp %.8f, %zu zeros)\n", r,
+                    names[s], run.objective, run.gap, run.zeros, silp.objective, silp.zeros);
+            CHECK(run.converged && run.gap <= 1e-3);
+            if (with_silp)
+                CHECK(fabs(run.objective - silp.objective) <= 2e-3 * fabs(silp.objective));
+            CHECK_NEAR(run.theta_sum, 1.0, 1e-12);
+            CHECK(run.smallest_ratio >= 1e-8);
+            CHECK(run.zeros >= D / 3);
+        }
+        km_dataset_free(train);
+    }
 }
 
 /* sign(mu'x) on 10^5 points errs with the Bayes rate Phi(-1.75) = 4.006 %; the standard deviation
@@ -124,9 +203,10 @@ int main(void)
         km_dataset_free(valid);
         km_dataset_free(test);
     }
+    if (X && y)
+        check_p1_solvers(&rng, set, X, ytrain);
     double mean_l1 = sum_l1 / REPETITIONS, mean_uniform = sum_uniform / REPETITIONS;
-    if (!(mean_l1 <= 0.06 && mean_uniform >= 0.15))
-        fprintf(stderr, "mean test error: p = 1 %.4f, uniform %.4f\n", mean_l1, mean_uniform);
+    fprintf(stderr, "mean test error: p = 1 %.4f, uniform %.4f\n", mean_l1, mean_uniform);
     CHECK(mean_l1 <= 0.06);
     CHECK(mean_uniform >= 0.15);
     free(X);
