@@ -123,6 +123,26 @@ static void check_safeguards(void)
     CHECK(km_theta_lp_step(3, 4.0 / 3.0, a, theta) == 1);
     CHECK(theta[0] == 0.0);
     CHECK_NEAR(constraint(theta, 3, 4.0 / 3.0), 1.0, 1e-12);
+    /* absorbing zero (§3.6): before a p = 1 step theta is floored at 1e-12 max theta, so a weight at 0
+     * whose kernel has the largest a_m comes back, |w_0| = 5e-13 * 3 against |w_1| = |w_2| = 0.5;
+     * at fixed a the odds theta_0 / (1 - theta_0) then triple at each step */
+    const double grow[3] = {9, 1, 1};
+    double revive[3] = {0, 0.5, 0.5};
+    CHECK(km_theta_lp_step(3, 1.0, grow, revive) == 1);
+    CHECK_NEAR(revive[0], 1.5e-12 / (1 + 1.5e-12), 1e-24);
+    CHECK_NEAR(revive[1], 0.5 / (1 + 1.5e-12), 1e-15);
+    for (int it = 0; it < 60; it++)
+        km_theta_lp_step(3, 1.0, grow, revive);
+    CHECK_NEAR(revive[0], 1.0, 1e-12);
+    /* the same for the elastic net; a_m <= 0 still switches kernel m off exactly */
+    double revive_en[3] = {0, 0.5, 0.5};
+    CHECK(km_theta_elasticnet_step(3, 0.5, grow, revive_en) == 1);
+    CHECK(revive_en[0] > 0 && revive_en[0] < 1e-11);
+    double off[3] = {1, 0, 1};
+    CHECK(km_theta_lp_step(3, 1.0, a, off) == 1);
+    CHECK(off[0] == 0.0);
+    CHECK_NEAR(off[1] + off[2], 1.0, 1e-15);
+    CHECK_NEAR(off[1], 2e-12 / (2e-12 + 3), 1e-24);
     /* alpha = 0: nothing to learn, theta unchanged */
     const double zero[3] = {0, 0, 0};
     double keep[3] = {0.2, 0.3, 0.4};
