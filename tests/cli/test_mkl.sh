@@ -1,5 +1,5 @@
 # lp-norm MKL from the command line: the p conventions, p = inf as the uniform sum, the duality
-# certificate in the model, and the degenerate-kernel safeguard.
+# certificate in the model, switched-off kernels at p = 1, and the degenerate-kernel safeguard.
 . "$(dirname "$0")/lib.sh" "$@"
 
 KERNELS="--kernel rbf:gamma=2^-2..2^0/mean --kernel linear"
@@ -32,6 +32,24 @@ if expect_status 0 "$KM" train -q $KERNELS -e 1e-8 --mkl lp --p inf "$DATA/heart
     expect_status 0 "$KM" predict -q "$DATA/heart_scale" "$WORK/inf" "$WORK/inf.pred"
     expect_status 0 "$KM" predict -q "$DATA/heart_scale" "$WORK/sum" "$WORK/sum.pred"
     cmp -s "$WORK/inf.pred" "$WORK/sum.pred" || fail "p = inf predictions differ from the uniform sum"
+fi
+
+# p = 1 with the default solver: weights below 1e-8 of the largest are switched off (exactly 0, spec
+# 3.6); --verbose, info and info --json report how many, and no weight is left in (0, 1e-8 max)
+if expect_status 0 "$KM" train --verbose --kernel linear:features=each --kernel 'rbf:gamma=2^-2..2^0/mean' \
+    --mkl lp --p 1 "$DATA/heart_scale" "$WORK/p1"; then
+    off=$(sed -n 's/^\([0-9]*\) of 16 kernels switched off (weight 0)$/\1/p' "$WORK/out")
+    [ -n "$off" ] && [ "$off" -ge 1 ] || fail "p = 1: --verbose does not report switched-off kernels"
+    expect_status 0 "$KM" info "$WORK/p1"
+    grep -qx "    switched off: $off of 16 kernels (weight 0)" "$WORK/out" || fail "p = 1: info does not report $off kernels off"
+    expect_status 0 "$KM" info --json "$WORK/p1" && cp "$WORK/out" "$WORK/p1.json"
+    json_get "$WORK/p1.json" "j['machines'][0]['switched_off'] == sum(v == 0 for v in j['machines'][0]['kernel_weights'])" |
+        grep -qx True || fail "p = 1: switched_off is not the number of zero weights"
+    json_get "$WORK/p1.json" "j['machines'][0]['switched_off']" | grep -qx "$off" || fail "p = 1: --json and --verbose differ"
+    json_get "$WORK/p1.json" "int(j['machines'][0]['converged'] and j['machines'][0]['duality_gap'] <= 1e-3)" |
+        grep -qx 1 || fail "p = 1: not converged to the gap 1e-3"
+    json_get "$WORK/p1.json" "int(all(v == 0 or v >= 1e-8 * max(w) for w in [j['machines'][0]['kernel_weights']] for v in w))" |
+        grep -qx 1 || fail "p = 1: a weight below 1e-8 of the largest was not switched off"
 fi
 
 # a Gaussian far wider than the data is constant on it: MKL refuses it by number and spec; fixed
