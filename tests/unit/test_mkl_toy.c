@@ -16,8 +16,13 @@
  *    (measured: 20.8 % over 25 repetitions, 11 standard deviations of the mean above the l1 threshold).
  *    The seed's 43 % belongs to its l-infinity row, which is the block norm p = inf (the toy grid
  *    {1, 4/3, 2, 4, inf} contains the SVM as p = 2, so it is in the block convention of spec §1), not
- *    to the uniform sum; block p = inf drives the weights of the 49 noise kernels towards infinity
- *    (a_m -> 0, the §3.6 clamp) and takes minutes here, so it is not part of this test.
+ *    to the uniform sum. Block p = inf is not part of this test: its weights theta_m ~ 1/sqrt(a_m) span
+ *    many orders of magnitude, and each SVM on such a combination is slow. With the §3.6 clamp
+ *    a_m >= 1e-12 max a, the wrapper reached the gap 1e-3 only for C <= 0.01 (C = 0.01: 137 steps,
+ *    5.7e7 SMO iterations, 18 s), and after 300 steps the gap was still 7e-3 to 1e-2 for C >= 0.03.
+ *    A larger clamp (1e-8 to 1e-4) caps the weight ratio and keeps the solves fast, but theta then
+ *    stops at the cap with gaps of 4e-3 to 1e-1. These unconverged models err 42.9 % to 43.1 % over
+ *    the 8 repetitions (the seed's 43 %). That figure is not certified, so it is not asserted.
  * The p = 1 models are trained with the default solver (interleaved). Before the spec §3.6 safeguards,
  * interleaved p = 1 never converged at C = 1 here (theta and alpha cycled; 10^4 theta steps, gap 0.3
  * to 1.9), and C = 1 was the validation choice of some repetitions.
