@@ -6,9 +6,10 @@
  *
  * Between two theta steps the SMO must first halve the KKT violation that the last step left
  * (STEP_PROGRESS). The seed's solver took a step after each chunk of Q ~ 40 variables; after every
- * 2-variable step, theta chases alpha instead: near p = 1 the primal form theta_m ~ (theta_m sqrt a_m)^{2-p}
- * hardly contracts (log-slope 2 - p), and on the seed's toy problem (M = n = 50, C = 1, p = 1 to 1.2)
- * theta and alpha cycled for 10^6 steps without the fixed-theta problem ever being solved. */
+ * 2-variable step, theta chases alpha instead: near p = 1 the primal form
+ * theta_m ~ (theta_m sqrt a_m)^{2-p} hardly contracts (log-slope 2 - p), and on the seed's toy problem
+ * (M = n = 50, C = 1, p = 1 to 1.2) theta and alpha cycled for 10^6 steps without the fixed-theta
+ * problem ever being solved. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,8 @@ typedef struct interleaved {
     double *coef;               /* c from the SMO's alpha, for certificates */
     double *previous_theta;     /* theta before the last step, to detect steps that change nothing */
     double previous_dual;
-    double violation_after_step; /* KKT violation at the first working-set step after the last theta step; < 0: none yet */
+    double violation_after_step; /* KKT violation at the first working-set step after the last theta
+                                    step; < 0: none seen yet */
     long steps;                 /* theta steps taken */
     int certified;              /* the result holds the certificate of the point the SMO stops at */
     struct timespec start;

@@ -25,6 +25,39 @@ static double q_norm(const double *theta, size_t M, double q)
     return top * pow(sum, 1.0 / q);
 }
 
+/* Sets the weights below KM_SWITCH_OFF * top to 0 and rescales, keeping the change when the
+ * certificate allows it (kept holds theta to restore; h and a are scratch for K_m c and a_m). */
+static km_status try_switch_off(const km_mkl_problem *pr, km_mkl_result *result, double top, size_t tiny,
+                                double *kept, double *h, double *a)
+{
+    const km_kernel_access *k = pr->kernel;
+    size_t n = k->n_rows, M = k->n_kernels;
+    km_status st = km_mkl_products(pr, result->coef, h);
+    if (st)
+        return st;
+    memcpy(kept, k->theta, M * sizeof *kept);
+    for (size_t m = 0; m < M; m++)
+        if (k->theta[m] < KM_SWITCH_OFF * top)
+            k->theta[m] = 0.0;
+    double q = pr->mkl.p_block / (2.0 - pr->mkl.p_block), norm = q_norm(k->theta, M, q);
+    for (size_t m = 0; m < M; m++)
+        k->theta[m] /= norm;
+    km_mkl_certificate cert;
+    km_mkl_quadratic_terms(n, M, result->coef, h, a);
+    km_mkl_certify(pr, result->coef, result->bias, a, h, &cert);
+    if (cert.gap <= fmax(pr->mkl.gap, result->gap)) {
+        result->dual = cert.dual;
+        result->primal = cert.primal;
+        result->gap = cert.gap;
+        return KM_OK;
+    }
+    km_log(&pr->logger, KM_LOG_INFO,
+           "%zu kernel weights below %g of the largest kept: setting them to 0 raises the gap to %.3e", tiny,
+           KM_SWITCH_OFF, cert.gap);
+    memcpy(k->theta, kept, M * sizeof *kept);
+    return KM_OK;
+}
+
 km_status km_mkl_switch_off(const km_mkl_problem *pr, km_mkl_result *result)
 {
     const km_kernel_access *k = pr->kernel;
@@ -38,38 +71,13 @@ km_status km_mkl_switch_off(const km_mkl_problem *pr, km_mkl_result *result)
         tiny += k->theta[m] > 0 && k->theta[m] < KM_SWITCH_OFF * top;
     if (tiny) {
         double *kept = malloc(M * sizeof *kept), *h = malloc(n * M * sizeof *h), *a = malloc(M * sizeof *a);
-        km_status st = kept && h && a ? KM_OK : km_error_nomem("switching kernels off");
-        if (!st)
-            st = km_mkl_products(pr, result->coef, h);
-        if (st) {
-            free(kept);
-            free(h);
-            free(a);
-            return st;
-        }
-        memcpy(kept, k->theta, M * sizeof *kept);
-        for (size_t m = 0; m < M; m++)
-            if (k->theta[m] < KM_SWITCH_OFF * top)
-                k->theta[m] = 0.0;
-        double q = pr->mkl.p_block / (2.0 - pr->mkl.p_block), norm = q_norm(k->theta, M, q);
-        for (size_t m = 0; m < M; m++)
-            k->theta[m] /= norm;
-        km_mkl_certificate cert;
-        km_mkl_quadratic_terms(n, M, result->coef, h, a);
-        km_mkl_certify(pr, result->coef, result->bias, a, h, &cert);
-        if (cert.gap <= fmax(pr->mkl.gap, result->gap)) {
-            result->dual = cert.dual;
-            result->primal = cert.primal;
-            result->gap = cert.gap;
-        } else {
-            km_log(&pr->logger, KM_LOG_INFO,
-                   "%zu kernel weights below %g of the largest kept: setting them to 0 raises the gap to %.3e", tiny,
-                   KM_SWITCH_OFF, cert.gap);
-            memcpy(k->theta, kept, M * sizeof *kept);
-        }
+        km_status st = kept && h && a ? try_switch_off(pr, result, top, tiny, kept, h, a)
+                                      : km_error_nomem("switching kernels off");
         free(kept);
         free(h);
         free(a);
+        if (st)
+            return st;
     }
     for (size_t m = 0; m < M; m++)
         off += k->theta[m] == 0.0;

@@ -147,8 +147,8 @@ static void check_p1_solvers(km_rng *rng, const km_kernel_set *set, double *X, d
         for (int s = 0; s < 2; s++) {
             p1_run run = train_p1(train, set, s ? KM_MKL_WRAPPER : KM_MKL_INTERLEAVED);
             CHECK_OK(run.status);
-            fprintf(stderr, "toy draw %d C = 1 p = 1 %-11s objective %.8f gap %.2e zeros %zu (silp %.8f, %zu zeros)\n", r,
-                    names[s], run.objective, run.gap, run.zeros, silp.objective, silp.zeros);
+            fprintf(stderr, "toy draw %d C = 1 p = 1 %-11s objective %.8f gap %.2e zeros %zu (silp %.8f, %zu zeros)\n",
+                    r, names[s], run.objective, run.gap, run.zeros, silp.objective, silp.zeros);
             CHECK(run.converged && run.gap <= 1e-3);
             if (with_silp)
                 CHECK(fabs(run.objective - silp.objective) <= 2e-3 * fabs(silp.objective));
