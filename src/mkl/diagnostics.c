@@ -187,22 +187,14 @@ km_status km_alignments(const km_kernel_access *kernel, size_t n_targets, const 
     return KM_OK;
 }
 
-km_status km_mkl_block_norms(const km_mkl_problem *pr, const double *coef, double *block_norm)
+void km_mkl_block_norms(const km_mkl_problem *pr, const double *coef, const double *h, double *block_norm)
 {
     const km_kernel_access *k = pr->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
-    double *h = malloc(n * M * sizeof *h);
-    if (!h)
-        return km_error_nomem("block norms");
-    km_status st = km_mkl_products(pr, coef, h);
-    if (!st) {
-        km_mkl_quadratic_terms(n, M, coef, h, block_norm);
-        double scale = pr->task == KM_TASK_ONECLASS ? 1.0 / (pr->nu * (double)n) : 1.0;
-        for (size_t m = 0; m < M; m++)
-            block_norm[m] = block_norm[m] > 0 ? k->theta[m] * sqrt(block_norm[m]) * scale : 0.0;
-    }
-    free(h);
-    return st;
+    km_mkl_quadratic_terms(n, M, coef, h, block_norm);
+    double scale = pr->task == KM_TASK_ONECLASS ? 1.0 / (pr->nu * (double)n) : 1.0;
+    for (size_t m = 0; m < M; m++)
+        block_norm[m] = block_norm[m] > 0 ? k->theta[m] * sqrt(block_norm[m]) * scale : 0.0;
 }
 
 /* |x|_p of non-negative values, scaled by the largest to avoid overflow (p = inf: the largest). */

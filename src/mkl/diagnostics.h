@@ -22,8 +22,8 @@ km_status km_alignments(const km_kernel_access *kernel, size_t n_targets, const 
                         double *target);
 
 /* Block norms |w_m| = theta_m sqrt(c'K_m c) (M values) of the solution coef of a problem at its
- * theta (spec §2, KKT link; one-class in the spec's scaling c/(nu n)). */
-km_status km_mkl_block_norms(const km_mkl_problem *problem, const double *coef, double *block_norm);
+ * theta, from the products h = K_m c (spec §2, KKT link; one-class in the spec's scaling c/(nu n)). */
+void km_mkl_block_norms(const km_mkl_problem *problem, const double *coef, const double *h, double *block_norm);
 
 /* Global bound factor (seed §5.1.1): nu(p) = |(|w_m|)_m|_p sqrt(s) M^{1/s}, s = max(1, min(p*, 2 ln M)),
  * p* = p/(p-1), for block-norm p >= 1 (the closed form of min_{t >= p} sqrt(t*) M^{1/t*}). */

@@ -76,6 +76,16 @@ static km_hook_action step_theta(interleaved *s, double *theta)
     return KM_HOOK_THETA_CHANGED;
 }
 
+/* Stops at the certified point; the solver's products K_m c are the result's. */
+static km_hook_action stop_certified(interleaved *s, const km_smo_step *step)
+{
+    const km_kernel_access *k = s->pr->kernel;
+    memcpy(s->result->products, step->kernel_products, k->n_kernels * k->n_rows * sizeof *s->result->products);
+    s->result->products_valid = 1;
+    s->certified = 1;
+    return KM_HOOK_STOP;
+}
+
 static km_hook_action on_step(void *ctx, const km_smo_step *step, double *theta)
 {
     interleaved *s = ctx;
@@ -113,16 +123,14 @@ static km_hook_action on_step(void *ctx, const km_smo_step *step, double *theta)
            cert.primal, cert.gap, elapsed(s));
     if (cert.gap <= pr->mkl.gap) {
         s->result->converged = 1;
-        s->certified = 1;
-        return KM_HOOK_STOP;
+        return stop_certified(s, step);
     }
     km_hook_action action = step_theta(s, theta);
     if (action == KM_HOOK_CONTINUE) {
         /* theta is at its fixed point but the gap stays: the SVM tolerance limits the certificate */
         km_log(&pr->logger, KM_LOG_WARNING, "MKL gap %.3e stays above %g at a fixed theta; lower the SVM tolerance (-e)",
                cert.gap, pr->mkl.gap);
-        s->certified = 1;
-        return KM_HOOK_STOP;
+        return stop_certified(s, step);
     }
     return action;
 }
@@ -148,18 +156,15 @@ km_status km_mkl_interleaved(const km_mkl_problem *pr, km_mkl_result *result)
     result->smo_iterations = solution.iterations;
     if (!st && !s.certified) {
         /* stopped before any optimal point (step or time limit): certify the final point directly */
-        double *h = malloc(n * M * sizeof *h);
-        if (!h)
-            st = km_error_nomem("kernel products");
-        else if (!(st = km_mkl_products(pr, result->coef, h))) {
+        result->products_valid = 0;
+        if (!(st = km_mkl_result_products(pr, result))) {
             km_mkl_certificate cert;
-            km_mkl_quadratic_terms(n, M, result->coef, h, s.a);
-            km_mkl_certify(pr, result->coef, result->bias, s.a, h, &cert);
+            km_mkl_quadratic_terms(n, M, result->coef, result->products, s.a);
+            km_mkl_certify(pr, result->coef, result->bias, s.a, result->products, &cert);
             result->dual = cert.dual;
             result->primal = cert.primal;
             result->gap = cert.gap;
         }
-        free(h);
     }
     result->mkl_iterations = s.steps;
     free(s.a);

@@ -41,6 +41,8 @@ typedef struct km_mkl_result {
     long mkl_iterations;             /* theta steps or outer iterations */
     long smo_iterations;             /* working-set steps over all SVM solves */
     int converged;                   /* gap reached; 0 at max_outer or max_time */
+    double *products;                /* M*n values, caller-allocated: h = K_m c at coef, see below */
+    int products_valid;              /* set by a solver that ends with h at its coef (or by km_mkl_result_products) */
 } km_mkl_result;
 
 /* Duality certificate of a point (c, b, theta) from the products h_m = K_m c (M blocks of n values):
@@ -52,6 +54,9 @@ typedef struct km_mkl_certificate {
 
 /* h[m n + i] = (K_m c)_i over the rows, from kernel columns of the rows with c != 0. */
 km_status km_mkl_products(const km_mkl_problem *problem, const double *coef, double *h);
+/* Makes result->products hold K_m c at result->coef: kept when a solver left them valid (the
+ * interleaved solver's running products, the wrapper's last evaluation), computed otherwise. */
+km_status km_mkl_result_products(const km_mkl_problem *problem, km_mkl_result *result);
 /* a[m] = c'K_m c from the products. */
 void km_mkl_quadratic_terms(size_t n, size_t M, const double *coef, const double *h, double *a);
 /* Certificate of (coef, bias, theta) with a = c'K_m c and h = K_m c; the bias is refined by exact

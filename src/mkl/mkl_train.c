@@ -108,6 +108,15 @@ km_status km_mkl_solve_svm(const km_mkl_problem *pr, const km_smo_options *optio
     return st;
 }
 
+km_status km_mkl_result_products(const km_mkl_problem *problem, km_mkl_result *result)
+{
+    if (result->products_valid)
+        return KM_OK;
+    km_status st = km_mkl_products(problem, result->coef, result->products);
+    result->products_valid = !st;
+    return st;
+}
+
 km_status km_mkl_evaluate(const km_mkl_problem *pr, km_mkl_result *result, double *h, double *a)
 {
     /* the SMO polls the caller every 100 steps, which a warm-started solve may never reach */
@@ -169,6 +178,7 @@ static km_status run_solver(const km_mkl_problem *problem, km_mkl_result *result
 
 km_status km_mkl_train(const km_mkl_problem *problem, km_mkl_result *result)
 {
+    result->products_valid = 0;
     km_status st = run_solver(problem, result);
     if (!st)
         st = km_mkl_switch_off(problem, result);

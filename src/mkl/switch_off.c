@@ -26,15 +26,16 @@ static double q_norm(const double *theta, size_t M, double q)
 }
 
 /* Sets the weights below KM_SWITCH_OFF * top to 0 and rescales, keeping the change when the
- * certificate allows it (kept holds theta to restore; h and a are scratch for K_m c and a_m). */
+ * certificate allows it (kept holds theta to restore; a is scratch for a_m). */
 static km_status try_switch_off(const km_mkl_problem *pr, km_mkl_result *result, double top, size_t tiny,
-                                double *kept, double *h, double *a)
+                                double *kept, double *a)
 {
     const km_kernel_access *k = pr->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
-    km_status st = km_mkl_products(pr, result->coef, h);
+    km_status st = km_mkl_result_products(pr, result);
     if (st)
         return st;
+    const double *h = result->products;
     memcpy(kept, k->theta, M * sizeof *kept);
     for (size_t m = 0; m < M; m++)
         if (k->theta[m] < KM_SWITCH_OFF * top)
@@ -61,7 +62,7 @@ static km_status try_switch_off(const km_mkl_problem *pr, km_mkl_result *result,
 km_status km_mkl_switch_off(const km_mkl_problem *pr, km_mkl_result *result)
 {
     const km_kernel_access *k = pr->kernel;
-    size_t n = k->n_rows, M = k->n_kernels, tiny = 0, off = 0;
+    size_t M = k->n_kernels, tiny = 0, off = 0;
     if (pr->mkl.method != KM_MKL_LP || !(pr->mkl.p_block < 2))
         return KM_OK;
     double top = 0;
@@ -70,11 +71,9 @@ km_status km_mkl_switch_off(const km_mkl_problem *pr, km_mkl_result *result)
     for (size_t m = 0; m < M; m++)
         tiny += k->theta[m] > 0 && k->theta[m] < KM_SWITCH_OFF * top;
     if (tiny) {
-        double *kept = malloc(M * sizeof *kept), *h = malloc(n * M * sizeof *h), *a = malloc(M * sizeof *a);
-        km_status st = kept && h && a ? try_switch_off(pr, result, top, tiny, kept, h, a)
-                                      : km_error_nomem("switching kernels off");
+        double *kept = malloc(M * sizeof *kept), *a = malloc(M * sizeof *a);
+        km_status st = kept && a ? try_switch_off(pr, result, top, tiny, kept, a) : km_error_nomem("switching kernels off");
         free(kept);
-        free(h);
         free(a);
         if (st)
             return st;

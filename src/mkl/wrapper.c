@@ -48,8 +48,11 @@ km_status km_mkl_wrapper(const km_mkl_problem *pr, km_mkl_result *result)
             break;
         }
     }
-    if (!st)
+    if (!st) {
         memcpy(k->theta, theta_used, M * sizeof *theta_used); /* the theta the final solution belongs to */
+        memcpy(result->products, h, M * n * sizeof *h);         /* K_m c of the final solution */
+        result->products_valid = 1;
+    }
     free(h);
     free(a);
     free(theta_used);

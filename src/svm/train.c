@@ -5,6 +5,7 @@
 #include "svm/train.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,11 +192,12 @@ static void store_result(km_machine *machine, const km_mkl_result *result)
     machine->mkl_iterations = result->mkl_iterations;
 }
 
-/* Solves the machine's problem: one SVM on the fixed weights, or MKL. */
-static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_machine *machine, double *coef)
+/* Solves the machine's problem into result (its coef and products arrays): one SVM on the fixed
+ * weights, or MKL. */
+static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_machine *machine, km_mkl_result *result)
 {
     if (t->mkl.method == KM_MKL_FIXED) {
-        km_svm_solution solution = {.coef = coef};
+        km_svm_solution solution = {.coef = result->coef};
         km_status st = km_mkl_solve_svm(problem, &problem->smo, &solution);
         if (st)
             return st;
@@ -209,11 +211,10 @@ static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_mac
         return KM_OK;
     }
     km_mkl_start(&t->mkl, problem->kernel->n_kernels, machine->theta);
-    km_mkl_result result = {.coef = coef};
-    km_status st = km_mkl_train(problem, &result);
+    km_status st = km_mkl_train(problem, result);
     if (st)
         return st;
-    store_result(machine, &result);
+    store_result(machine, result);
     return KM_OK;
 }
 
@@ -226,6 +227,7 @@ typedef struct machine_job {
     size_t *rows;                /* machine row -> provider row (own copy); NULL: all rows */
     size_t n_rows;
     double *coef, *targets;
+    double *products;            /* MKL: K_m c of the solution (M x n_rows) */
     signed char *y;
 } machine_job;
 
@@ -234,6 +236,7 @@ static void job_clear(machine_job *job)
     machine_kernel_clear(&job->mk);
     free(job->rows);
     free(job->coef);
+    free(job->products);
     free(job->targets);
     free(job->y);
 }
@@ -247,10 +250,13 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
     job->n_rows = n_rows;
     if (machine_rows && (job->rows = malloc(n_rows * sizeof *job->rows)))
         memcpy(job->rows, machine_rows, n_rows * sizeof *job->rows);
+    size_t M = km_provider_n_kernels(t->provider);
+    int mkl = t->mkl.method != KM_MKL_FIXED;
     job->coef = calloc(n_rows, sizeof *job->coef);
+    job->products = mkl && n_rows <= SIZE_MAX / sizeof(double) / M ? malloc(n_rows * M * sizeof *job->products) : NULL;
     job->targets = malloc(n_rows * sizeof *job->targets);
     job->y = malloc(n_rows);
-    if ((machine_rows && !job->rows) || !job->coef || !job->targets || !job->y)
+    if ((machine_rows && !job->rows) || !job->coef || (mkl && !job->products) || !job->targets || !job->y)
         return km_error_nomem("a machine's coefficients");
     km_status st = machine_kernel_init(&job->mk, t->provider, job->rows, n_rows);
     if (st)
@@ -300,16 +306,17 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
     return KM_OK;
 }
 
-/* After a machine is solved: its block norms (with learned weights) and support vectors. */
-static km_status finish_machine(trainer *t, const machine_job *job, km_machine *machine)
+/* After a machine is solved (result): its block norms (with learned weights) and support vectors. */
+static km_status finish_machine(trainer *t, const machine_job *job, km_machine *machine, km_mkl_result *result)
 {
     if (t->mkl.method != KM_MKL_FIXED) {
         size_t M = job->access.n_kernels;
         if (!(machine->block_norms = malloc(M * sizeof *machine->block_norms)))
             return km_error_nomem("block norms");
-        km_status st = km_mkl_block_norms(&job->problem, job->coef, machine->block_norms);
+        km_status st = km_mkl_result_products(&job->problem, result);
         if (st)
             return st;
+        km_mkl_block_norms(&job->problem, result->coef, result->products, machine->block_norms);
     }
     return keep_support_vectors(t, machine, job->coef, job->rows, job->n_rows);
 }
@@ -322,10 +329,11 @@ static km_status solve_machine(trainer *t, km_machine *machine, const size_t *ma
     memcpy(machine->theta, t->theta, km_provider_n_kernels(t->provider) * sizeof *t->theta);
     machine_job job;
     km_status st = job_init(t, &job, machine, machine_rows, n_rows, classes, machine->theta);
+    km_mkl_result result = {.coef = job.coef, .products = job.products};
     if (!st)
-        st = solve_problem(t, &job.problem, machine, job.coef);
+        st = solve_problem(t, &job.problem, machine, &result);
     if (!st)
-        st = finish_machine(t, &job, machine);
+        st = finish_machine(t, &job, machine, &result);
     job_clear(&job);
     return st;
 }
@@ -524,6 +532,7 @@ static km_status train_machines_shared(trainer *t, const km_classes *classes)
         st = job_init(t, &jobs[ready], &model->machines[ready], machine_rows, n_rows, classes, theta);
         problems[ready] = jobs[ready].problem;
         results[ready].coef = jobs[ready].coef;
+        results[ready].products = jobs[ready].products;
     }
     if (!st)
         st = km_mkl_shared_train(problems, K, results);
@@ -531,7 +540,7 @@ static km_status train_machines_shared(trainer *t, const km_classes *classes)
         km_machine *machine = &model->machines[k];
         memcpy(machine->theta, theta, M * sizeof *theta);
         store_result(machine, &results[k]);
-        st = finish_machine(t, &jobs[k], machine);
+        st = finish_machine(t, &jobs[k], machine, &results[k]);
         if (!st)
             st = machine_done(t, k);
     }
