@@ -73,6 +73,7 @@ static km_hook_action step_theta(interleaved *s, double *theta)
         return KM_HOOK_CONTINUE;
     s->steps++;
     s->violation_after_step = -1;
+    s->previous_dual = -INFINITY;
     return KM_HOOK_THETA_CHANGED;
 }
 
@@ -97,8 +98,10 @@ static km_hook_action on_step(void *ctx, const km_smo_step *step, double *theta)
         s->a[m] = 2.0 * step->quad[m];
         dual_theta -= theta[m] * step->quad[m];
     }
+    /* the dual's relative change since the last theta step */
     double change = fabs(1.0 - dual_theta / s->previous_dual);
-    s->previous_dual = dual_theta;
+    if (s->previous_dual == -INFINITY)
+        s->previous_dual = dual_theta;
     if (s->steps >= pr->mkl.max_outer || (pr->mkl.max_time > 0 && elapsed(s) >= pr->mkl.max_time)) {
         km_log(&pr->logger, KM_LOG_WARNING, "MKL stopped at its %s after %ld theta steps",
                s->steps >= pr->mkl.max_outer ? "step limit" : "time limit", s->steps);
