@@ -94,13 +94,16 @@ typedef struct km_matrix {
     size_t rows, cols;
     double *data;       /* rows×cols doubles, or NULL */
     float *data32;      /* rows×cols floats, or NULL */
+    struct km_matrix_mapping *mapping;  /* internal: the file mapping the values live in, or NULL */
 } km_matrix;
 
 typedef enum km_dtype { KM_FLOAT64 = 1, KM_FLOAT32 = 2 } km_dtype;
 
 /* Reads a matrix file. Binary format (little-endian): 8 bytes magic "KMMATRIX", uint32 version (1),
  * uint32 dtype (1 = float64, 2 = float32), uint64 rows, uint64 cols, then rows×cols values row-major;
- * float32 files are held in data32, float64 files in data.
+ * float32 files are held in data32, float64 files in data. Large binary files are mapped into memory
+ * (copy-on-write: the values may be changed) rather than copied, so they must not be truncated
+ * while the matrix is in use (replacing them by rename, as km_matrix_write does, is safe).
  * Any other file is read as LIBSVM precomputed-kernel text ("label 0:id 1:v 2:v ..."), one row a line. */
 km_status km_matrix_read(const char *path, km_matrix **out);
 /* Entry (i, j), whichever the storage (i < rows, j < cols; not checked). */

@@ -1,4 +1,4 @@
-/* km_matrix lifecycle and storage. */
+/* km_matrix lifecycle and storage: allocated values, or a mapped file payload. */
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include "data/matrix.h"
 
@@ -59,6 +59,51 @@ km_status km_matrix_new(size_t rows, size_t cols, km_matrix **out)
     return km_matrix_alloc(rows, cols, KM_FLOAT64, 1, out);
 }
 
+struct km_matrix_mapping {
+    void *base;
+    size_t bytes;
+};
+
+int km_host_is_little_endian(void)
+{
+    const uint16_t probe = 1;
+    unsigned char first;
+    memcpy(&first, &probe, 1);
+    return first == 1;
+}
+
+km_status km_matrix_map(int fd, size_t rows, size_t cols, km_dtype dtype, size_t offset, km_matrix **out)
+{
+    *out = NULL;
+    size_t width = dtype == KM_FLOAT32 ? sizeof(float) : sizeof(double);
+    if (fd < 0 || !km_host_is_little_endian() || rows == 0 || cols == 0 || rows > (SIZE_MAX - offset) / cols / width)
+        return KM_OK;
+    size_t bytes = offset + rows * cols * width;
+    /* no MAP_POPULATE: on a writable private mapping it would copy every page */
+    void *base = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    if (base == MAP_FAILED)
+        return KM_OK;
+    km_matrix *m = calloc(1, sizeof *m);
+    struct km_matrix_mapping *mapping = malloc(sizeof *mapping);
+    if (!m || !mapping) {
+        free(m);
+        free(mapping);
+        munmap(base, bytes);
+        return km_error_nomem("a mapped matrix");
+    }
+    mapping->base = base;
+    mapping->bytes = bytes;
+    m->rows = rows;
+    m->cols = cols;
+    m->mapping = mapping;
+    if (dtype == KM_FLOAT32)
+        m->data32 = (float *)((unsigned char *)base + offset);
+    else
+        m->data = (double *)((unsigned char *)base + offset);
+    *out = m;
+    return KM_OK;
+}
+
 double km_matrix_value(const km_matrix *matrix, size_t i, size_t j)
 {
     size_t k = i * matrix->cols + j;
@@ -69,7 +114,12 @@ void km_matrix_free(km_matrix *matrix)
 {
     if (!matrix)
         return;
-    free(matrix->data);
-    free(matrix->data32);
+    if (matrix->mapping) {
+        munmap(matrix->mapping->base, matrix->mapping->bytes);
+        free(matrix->mapping);
+    } else {
+        free(matrix->data);
+        free(matrix->data32);
+    }
     free(matrix);
 }

@@ -4,8 +4,17 @@
 
 #include "kernelmix.h"
 
+/* Whether values are stored little-endian in memory (as the binary file format stores them). */
+int km_host_is_little_endian(void);
+
 /* A rows×cols matrix in the storage of dtype (float32: data32, float64: data); values zero-filled
  * only when zero is set. */
 km_status km_matrix_alloc(size_t rows, size_t cols, km_dtype dtype, int zero, km_matrix **out);
+
+/* A rows×cols matrix whose values are the payload of a binary matrix file, mapped copy-on-write from
+ * the open descriptor fd (offset: the payload's byte offset, a multiple of the value width). Returns
+ * KM_OK with *out NULL when mapping is not possible here (no mmap, a big-endian host, a stream
+ * without a file): the caller reads the values instead. */
+km_status km_matrix_map(int fd, size_t rows, size_t cols, km_dtype dtype, size_t offset, km_matrix **out);
 
 #endif

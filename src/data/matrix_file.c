@@ -23,6 +23,8 @@
 #define HEADER_BYTES 32
 #define FORMAT_VERSION 1
 #define CHUNK_VALUES 8192
+/* Payloads from this size on are mapped rather than read. */
+#define KM_MAP_MIN_BYTES ((uint64_t)1 << 20)
 
 static uint64_t load_le(const unsigned char *bytes, int width)
 {
@@ -68,21 +70,13 @@ static void encode_value(unsigned char *bytes, double value, int width)
 
 static const char *dtype_name(int width) { return width == 8 ? "float64" : "float32"; }
 
-static int host_is_little_endian(void)
-{
-    const uint16_t probe = 1;
-    unsigned char first;
-    memcpy(&first, &probe, 1);
-    return first == 1;
-}
-
 /* The rows×cols values into the matrix's storage (of the file's width): read straight into place on
- * little-endian hosts, decoded chunk by chunk elsewhere; then every value must be finite. */
+ * little-endian hosts, decoded chunk by chunk elsewhere. */
 static km_status read_values(FILE *stream, const char *name, int width, km_matrix *matrix)
 {
     size_t total = matrix->rows * matrix->cols;
     unsigned char *target = width == 8 ? (unsigned char *)matrix->data : (unsigned char *)matrix->data32;
-    int direct = host_is_little_endian();
+    int direct = km_host_is_little_endian();
     unsigned char chunk[CHUNK_VALUES * 8];
     for (size_t done = 0; done < total;) {
         size_t count = direct ? total - done : total - done < CHUNK_VALUES ? total - done : CHUNK_VALUES;
@@ -99,8 +93,13 @@ static km_status read_values(FILE *stream, const char *name, int width, km_matri
         }
         done += count;
     }
-    for (size_t k = 0; k < total; k++) {
-        if (!isfinite(width == 8 ? matrix->data[k] : (double)matrix->data32[k]))
+    return KM_OK;
+}
+
+static km_status check_finite(const char *name, const km_matrix *matrix)
+{
+    for (size_t k = 0; k < matrix->rows * matrix->cols; k++) {
+        if (!isfinite(matrix->data ? matrix->data[k] : (double)matrix->data32[k]))
             return km_error(KM_EFORMAT, "%s: entry (%zu, %zu) is not finite", name, k / matrix->cols,
                             k % matrix->cols);
     }
@@ -142,10 +141,15 @@ static km_status read_binary(FILE *stream, const char *name, const unsigned char
         return km_error(KM_EFORMAT, "%s: file has %llu bytes, expected %llu (%d-byte header + %llu x %llu %s)",
                         name, (unsigned long long)actual, (unsigned long long)expected, HEADER_BYTES,
                         (unsigned long long)rows, (unsigned long long)cols, dtype_name(width));
-    km_matrix *matrix;
-    km_status st = km_matrix_alloc((size_t)rows, (size_t)cols, (km_dtype)dtype, 0, &matrix);
-    if (!st)
+    /* large payloads are mapped (no copy, no fresh memory to clear), the others read */
+    km_matrix *matrix = NULL;
+    km_status st = KM_OK;
+    if (expected - HEADER_BYTES >= KM_MAP_MIN_BYTES)
+        st = km_matrix_map(fileno(stream), (size_t)rows, (size_t)cols, (km_dtype)dtype, HEADER_BYTES, &matrix);
+    if (!st && !matrix && !(st = km_matrix_alloc((size_t)rows, (size_t)cols, (km_dtype)dtype, 0, &matrix)))
         st = read_values(stream, name, width, matrix);
+    if (!st)
+        st = check_finite(name, matrix);
     if (st) {
         km_matrix_free(matrix);
         return st;

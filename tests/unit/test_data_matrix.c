@@ -235,11 +235,60 @@ static void test_bad_writes(void)
     km_matrix_free(m);
 }
 
+/* Files of a megabyte or more are mapped, not read: the values are the same, changing one changes
+ * the copy in memory and not the file, and a non-finite value is still refused. */
+static void test_large_files(void)
+{
+    enum { R = 600, C = 700 };   /* float32: 1.68 MB, float64: 3.36 MB */
+    km_matrix *m = NULL;
+    CHECK_OK(km_matrix_new(R, C, &m));
+    if (!m)
+        return;
+    for (size_t k = 0; k < (size_t)R * C; k++)
+        m->data[k] = sin((double)k) * 1e3;
+    for (int d = 0; d < 2; d++) {
+        km_dtype dtype = d ? KM_FLOAT64 : KM_FLOAT32;
+        km_matrix *back = NULL, *again = NULL;
+        CHECK_OK(km_matrix_write(m, TMP, dtype));
+        CHECK_OK(km_matrix_read(TMP, &back));
+        CHECK(back && back->mapping != NULL && (dtype == KM_FLOAT32 ? back->data32 != NULL : back->data != NULL));
+        size_t wrong = 0;
+        for (size_t k = 0; back && k < (size_t)R * C; k++) {
+            double expected = dtype == KM_FLOAT64 ? m->data[k] : (double)(float)m->data[k];
+            wrong += km_matrix_value(back, k / C, k % C) != expected;
+        }
+        CHECK(wrong == 0);
+        if (back) {
+            if (back->data32)
+                back->data32[5] = 42.0f;
+            else
+                back->data[5] = 42.0;
+            CHECK(km_matrix_value(back, 0, 5) == 42.0);
+        }
+        CHECK_OK(km_matrix_read(TMP, &again));
+        CHECK(again && km_matrix_value(again, 0, 5) != 42.0);
+        km_matrix_free(again);
+        km_matrix_free(back);
+    }
+    /* the last value of the float64 file turned into a NaN */
+    FILE *f = fopen(TMP, "r+b");
+    const unsigned char nan_le[8] = {0, 0, 0, 0, 0, 0, 0xf8, 0x7f};   /* quiet NaN, little-endian */
+    CHECK(f && fseek(f, -8L, SEEK_END) == 0 && fwrite(nan_le, 1, 8, f) == 8);
+    if (f)
+        fclose(f);
+    km_matrix *bad = NULL;
+    CHECK_STATUS(km_matrix_read(TMP, &bad), KM_EFORMAT);
+    CHECK(bad == NULL && strstr(km_last_error(), "entry (599, 699) is not finite") != NULL);
+    km_matrix_free(m);
+    remove(TMP);
+}
+
 int main(void)
 {
     test_round_trip(KM_FLOAT64);
     test_round_trip(KM_FLOAT32);
     test_overwrite();
+    test_large_files();
     test_text_fallback();
     test_bad_files();
     test_bad_writes();
