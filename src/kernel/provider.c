@@ -367,7 +367,12 @@ static km_status fetch_raw(km_provider *p, size_t m, size_t i, const size_t *row
     if (k->type == KM_KERNEL_PRECOMPUTED) {
         /* symmetric: column i is row i */
         size_t at = (pk->map ? pk->map[i] : i) * pk->ld;
-        if (pk->K32 && pk->map) {
+        if (rows == p->identity && !pk->map && pk->K32) {   /* whole columns: contiguous */
+            for (size_t r = 0; r < nrows; r++)
+                out[r] = pk->K32[at + r];
+        } else if (rows == p->identity && !pk->map) {
+            memcpy(out, pk->K + at, nrows * sizeof *out);
+        } else if (pk->K32 && pk->map) {
             for (size_t r = 0; r < nrows; r++)
                 out[r] = pk->K32[at + pk->map[rows[r]]];
         } else if (pk->K32) {

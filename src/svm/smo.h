@@ -16,7 +16,8 @@
 #include "core/log.h"
 #include "kernelmix.h"
 
-/* K_m(rows[k], i) for k < nrows; i and rows index training rows. */
+/* K_m(rows[k], i) for k < nrows; i and rows index training rows; rows NULL: all of them in order
+ * (nrows = n_rows), which lets a source copy whole columns. */
 typedef km_status (*km_column_fn)(void *ctx, size_t m, size_t i, const size_t *rows, size_t nrows, double *out);
 
 typedef struct km_qp {

@@ -119,7 +119,7 @@ static const double *row_entry(km_qmatrix *qm, size_t r)
     km_status st = KM_OK;
     if (qm->per_kernel) {
         for (size_t m = 0; m < qp->n_kernels && !st; m++)
-            st = qp->column(qp->column_ctx, m, r, qm->all_rows, n, data + m * n);
+            st = qp->column(qp->column_ctx, m, r, NULL, n, data + m * n);
     } else {
         st = combined_kernel_column(qm, r, qm->all_rows, n, data);
     }

@@ -88,6 +88,8 @@ static km_status machine_column(void *ctx, size_t m, size_t i, const size_t *row
     machine_kernel *mk = ctx;
     if (!mk->to_provider)
         return km_provider_column(mk->provider, m, i, rows, nrows, out);
+    if (!rows)   /* all machine rows: the provider rows they map to */
+        return km_provider_column(mk->provider, m, mk->to_provider[i], mk->to_provider, nrows, out);
     for (size_t k = 0; k < nrows; k++)
         mk->mapped[k] = mk->to_provider[rows[k]];
     return km_provider_column(mk->provider, m, mk->to_provider[i], mk->mapped, nrows, out);

@@ -58,7 +58,7 @@ static inline km_status test_kernel_column(void *ctx, size_t m, size_t i, const 
 {
     const test_kernel *k = (const test_kernel *)ctx + m;
     for (size_t r = 0; r < nrows; r++)
-        out[r] = test_kernel_value(k, k->X + rows[r] * k->d, k->X + i * k->d);
+        out[r] = test_kernel_value(k, k->X + (rows ? rows[r] : r) * k->d, k->X + i * k->d);
     return KM_OK;
 }
 
