@@ -8,6 +8,11 @@
 
 #include "core/error.h"
 
+/* Combined columns of the per-kernel layout are summed by several threads from this many values on,
+ * in blocks of rows that stay in the processor cache while the M kernels are added. */
+#define KM_QMATRIX_PARALLEL_MIN_VALUES ((size_t)1 << 18)
+#define KM_QMATRIX_ROW_BLOCK 512
+
 km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, size_t cache_bytes, int per_kernel)
 {
     memset(qm, 0, sizeof *qm);
@@ -149,10 +154,27 @@ static const double *gathered_column(km_qmatrix *qm, size_t i, size_t len)
             out[k] = yi * y[k] * entry[row[k]];
         return out;
     }
-    /* the combined kernel column theta' E of the M x n entry (one streaming pass), then permuted */
+    /* the combined kernel column theta' E of the M x n entry, then permuted. OpenMP threads over
+     * blocks of rows, not BLAS's dgemv: the solver's other loops run on OpenMP threads, and two
+     * thread pools waiting for work on the same cores slow each other down several times. */
     const km_qp *qp = qm->qp;
-    cblas_dgemv(CblasRowMajor, CblasTrans, (int)qp->n_kernels, (int)qm->n, 1.0, entry, (int)qm->n, qp->theta, 1, 0.0,
-                qm->combined, 1);
+    size_t n = qm->n, M = qp->n_kernels;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (M * n >= KM_QMATRIX_PARALLEL_MIN_VALUES)
+#endif
+    for (size_t k0 = 0; k0 < n; k0 += KM_QMATRIX_ROW_BLOCK) {
+        size_t k1 = k0 + KM_QMATRIX_ROW_BLOCK < n ? k0 + KM_QMATRIX_ROW_BLOCK : n;
+        double *sum = qm->combined;
+        for (size_t k = k0; k < k1; k++)
+            sum[k] = 0.0;
+        for (size_t m = 0; m < M; m++) {
+            double theta = qp->theta[m];
+            const double *km = entry + m * n;
+            if (theta != 0.0)
+                for (size_t k = k0; k < k1; k++)
+                    sum[k] += theta * km[k];
+        }
+    }
     for (size_t k = 0; k < len; k++)
         out[k] = yi * y[k] * qm->combined[row[k]];
     return out;
