@@ -320,15 +320,21 @@ static km_status setup_storage(km_provider *p, size_t cache_bytes)
     return km_column_cache_init(&p->cache, n, sources, budget);
 }
 
-/* Raw values of a pairwise kernel: out[k] = k(x_rows[k], x_i). */
+/* Raw values of a pairwise kernel: out[k] = k(x_rows[k], x_i); chi2 as the distances, then one
+ * vectorised exp pass. */
 static void pair_values(const km_kernel *k, const km_view *v, size_t i, const size_t *rows, size_t nrows, double *out)
 {
     km_view_row xi = km_view_get_row(v, i);
+    int chi2 = k->type == KM_KERNEL_CHI2;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (nrows * (v->dim + 1) > KM_PARALLEL_MIN_WORK)
 #endif
-    for (size_t r = 0; r < nrows; r++)
-        out[r] = km_kernel_pair(k, km_view_get_row(v, rows ? rows[r] : r), xi);
+    for (size_t r = 0; r < nrows; r++) {
+        km_view_row xr = km_view_get_row(v, rows ? rows[r] : r);
+        out[r] = chi2 ? km_chi2_distance(xr, xi) : km_kernel_pair(k, xr, xi);
+    }
+    if (chi2)
+        km_vexp(out, -k->gamma, nrows, out);
 }
 
 static void gather(const double *column, const size_t *rows, size_t nrows, double *out)
@@ -526,23 +532,24 @@ static km_status block_dots(km_provider *p, provider_view *v, const size_t *cols
 static km_status add_dot_kernel_block(km_provider *p, const double *weights, const size_t *cols, size_t ncols,
                                       const size_t *rows, size_t nrows, double *dots, double *out)
 {
-    km_status st = KM_OK;
-    for (size_t v = 0; !st && v < p->n_views; v++) {
+    for (size_t v = 0; v < p->n_views; v++) {
         provider_view *view = &p->views[v];
-        if (!view_used(view, weights) || (st = block_dots(p, view, cols, ncols, rows, nrows, dots)))
+        if (!view_used(view, weights))
             continue;
+        km_status st = block_dots(p, view, cols, ncols, rows, nrows, dots);
+        if (st)
+            return st;
         if (ncols == 1) {
             add_dot_kernels(p, view, weights, cols[0], rows, nrows, dots, p->dist, p->scratch, out);
             continue;
         }
         int failed = 0;
 #ifdef _OPENMP
-#pragma omp parallel if (ncols * nrows * view->n_dot_kernels > KM_PARALLEL_MIN_WORK)
+#pragma omp parallel if (ncols * nrows * view->n_dot_kernels > KM_PARALLEL_MIN_WORK) reduction(+ : failed)
 #endif
         {
-            double *dist = malloc(2 * nrows * sizeof *dist);
-            if (!dist)
-                failed = 1;
+            double *dist = malloc(2 * nrows * sizeof *dist);   /* squared distances, then scratch */
+            failed += !dist;
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif
@@ -553,9 +560,9 @@ static km_status add_dot_kernel_block(km_provider *p, const double *weights, con
             free(dist);
         }
         if (failed)
-            st = km_error_nomem("kernel column buffers");
+            return km_error_nomem("kernel column buffers");
     }
-    return st;
+    return KM_OK;
 }
 
 km_status km_provider_combined_columns(km_provider *p, const double *weights, const size_t *cols, size_t ncols,

@@ -1,8 +1,10 @@
 /* Vectorised exponentials (kernel/vector_exp.h) and the RBF values computed with them agree with the
  * scalar formula exp(-gamma ||x - x'||^2) to 1e-13 relative, over arguments from 0 down to -700 and
- * array lengths that exercise the vector loops' remainders. */
+ * array lengths that exercise the vector loops' remainders; a value does not depend on where in an
+ * array it is computed. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "kernel/kernel_eval.h"
@@ -44,6 +46,28 @@ static void check_arrays(void)
     CHECK(y[2] >= 0.0 && y[2] < 1e-320);
 }
 
+/* A value does not depend on its position in the array, on the length asked for, or on the output
+ * being the input (bitwise). */
+static void check_position_independence(void)
+{
+    static double x[N], whole[N], part[N];
+    for (size_t k = 0; k < N; k++)
+        x[k] = -30.0 * sin(0.37 * (double)k) * sin(0.37 * (double)k);
+    km_vexp(x, 1.0, N, whole);
+    int differs = 0;
+    for (size_t start = 0; start < 17; start++) {
+        for (size_t len = 1; start + len <= N; len += 1 + len / 3) {
+            km_vexp(x + start, 1.0, len, part);
+            differs += memcmp(part, whole + start, len * sizeof *part) != 0;
+            for (size_t k = 0; k < len; k++)
+                part[k] = x[start + k];
+            km_vexp(part, 1.0, len, part);
+            differs += memcmp(part, whole + start, len * sizeof *part) != 0;
+        }
+    }
+    CHECK(differs == 0);
+}
+
 static void check_rbf(void)
 {
     /* dot products and squared norms of points on a line: x_k = k/10, x_i = 0.35 */
@@ -71,6 +95,7 @@ static void check_rbf(void)
 int main(void)
 {
     check_arrays();
+    check_position_independence();
     check_rbf();
     CHECK_DONE();
 }
