@@ -81,6 +81,7 @@ typedef struct machine_kernel {
     km_provider *provider;
     const size_t *to_provider;   /* machine row -> provider row; NULL: identity */
     size_t *mapped;              /* scratch for mapped row lists */
+    size_t *mapped_cols;         /* scratch for mapped column lists */
     double **diag;               /* per kernel, machine rows (only when to_provider) */
     size_t n_kernels;
 } machine_kernel;
@@ -97,22 +98,18 @@ static km_status machine_column(void *ctx, size_t m, size_t i, const size_t *row
     return km_provider_column(mk->provider, m, mk->to_provider[i], mk->mapped, nrows, out);
 }
 
+/* Several columns of the combination on the machine's rows (km_combined_fn). */
 static km_status machine_combined(void *ctx, const double *theta, const size_t *cols, size_t ncols,
                                   const size_t *rows, size_t nrows, double *out)
 {
     machine_kernel *mk = ctx;
     if (!mk->to_provider)
         return km_provider_combined_columns(mk->provider, theta, cols, ncols, rows, nrows, out);
-    size_t *mapped_cols = malloc((ncols ? ncols : 1) * sizeof *mapped_cols);
-    if (!mapped_cols)
-        return km_error_nomem("a machine's kernel columns");
     for (size_t t = 0; t < ncols; t++)
-        mapped_cols[t] = mk->to_provider[cols[t]];
+        mk->mapped_cols[t] = mk->to_provider[cols[t]];
     for (size_t k = 0; k < nrows; k++)
         mk->mapped[k] = mk->to_provider[rows ? rows[k] : k];
-    km_status st = km_provider_combined_columns(mk->provider, theta, mapped_cols, ncols, mk->mapped, nrows, out);
-    free(mapped_cols);
-    return st;
+    return km_provider_combined_columns(mk->provider, theta, mk->mapped_cols, ncols, mk->mapped, nrows, out);
 }
 
 static void machine_kernel_clear(machine_kernel *mk)
@@ -122,6 +119,7 @@ static void machine_kernel_clear(machine_kernel *mk)
             free(mk->diag[m]);
     free(mk->diag);
     free(mk->mapped);
+    free(mk->mapped_cols);
 }
 
 static km_status machine_kernel_init(machine_kernel *mk, km_provider *provider, const size_t *to_provider,
@@ -134,8 +132,9 @@ static km_status machine_kernel_init(machine_kernel *mk, km_provider *provider, 
     if (!to_provider)
         return KM_OK;
     mk->mapped = malloc(n_rows * sizeof *mk->mapped);
+    mk->mapped_cols = malloc(n_rows * sizeof *mk->mapped_cols);
     mk->diag = calloc(mk->n_kernels, sizeof *mk->diag);
-    if (!mk->mapped || !mk->diag)
+    if (!mk->mapped || !mk->mapped_cols || !mk->diag)
         return km_error_nomem("a machine's kernel view");
     for (size_t m = 0; m < mk->n_kernels; m++) {
         const double *full = km_provider_diag(provider, m);
