@@ -41,7 +41,8 @@ km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, size_t cache_bytes, i
         qm->row[t] = qp->row_of ? qp->row_of[t] : t;
     }
     km_qmatrix_update_diagonal(qm);
-    if (M > 1 && !per_kernel && !qp->combined) {   /* kernel columns are summed: over the variables (l >= n) or the rows */
+    /* kernel columns summed here (without qp->combined): over the variables (l >= n) or the rows */
+    if (M > 1 && !per_kernel && !qp->combined) {
         qm->scratch = malloc(l * sizeof *qm->scratch);
         if (!qm->scratch)
             return km_error_nomem("the SMO kernel column buffer");

@@ -44,7 +44,8 @@ static void problem_svr(problem *pb, test_kernel *k, const double *z, double C, 
     }
     pb->theta[0] = 1;
     pb->diag[0] = k->diag;
-    pb->qp = (km_qp){2 * N, N, pb->row_of, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag, NULL};
+    pb->qp = (km_qp){2 * N, N, pb->row_of, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag,
+                     NULL};
 }
 
 static void problem_oneclass(problem *pb, test_kernel *k, double nu)
