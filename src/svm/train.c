@@ -107,8 +107,10 @@ static km_status machine_combined(void *ctx, const double *theta, const size_t *
         return km_provider_combined_columns(mk->provider, theta, cols, ncols, rows, nrows, out);
     for (size_t t = 0; t < ncols; t++)
         mk->mapped_cols[t] = mk->to_provider[cols[t]];
+    if (!rows)   /* all machine rows: the provider rows they map to */
+        return km_provider_combined_columns(mk->provider, theta, mk->mapped_cols, ncols, mk->to_provider, nrows, out);
     for (size_t k = 0; k < nrows; k++)
-        mk->mapped[k] = mk->to_provider[rows ? rows[k] : k];
+        mk->mapped[k] = mk->to_provider[rows[k]];
     return km_provider_combined_columns(mk->provider, theta, mk->mapped_cols, ncols, mk->mapped, nrows, out);
 }
 
