@@ -26,6 +26,9 @@
 /* Pairwise-kernel columns with at least this many feature operations are computed by several threads
  * (below it, starting threads costs more than it saves, and idle threads compete with BLAS). */
 #define KM_PARALLEL_MIN_WORK ((size_t)1 << 20)
+/* Blocks of combined columns with at least this many kernel values are computed by several threads
+ * (about 10 ms of vectorised exp; below it, the threads' start and spin cost more than they save). */
+#define KM_PARALLEL_MIN_VALUES ((size_t)1 << 23)
 /* Dense views with at most this many columns compute dot products directly for the rows asked for,
  * without Gram matrix or cache. */
 #define KM_DIRECT_DOT_MAX_DIM 8
@@ -512,16 +515,46 @@ static int view_used(const provider_view *v, const double *weights)
     return 0;
 }
 
-/* dots[t*nrows + k] = <x_rows[k], x_cols[t]> on view v: one matrix product when the columns are
- * consecutive and every row is asked for, otherwise column by column. */
+/* dots[t*nrows + k] = <x_rows[k], x_cols[t]> on a dense view: the rows gathered, one matrix product. */
+static km_status gathered_dots(const km_view *v, const size_t *cols, size_t ncols, const size_t *rows, size_t nrows,
+                               double *dots)
+{
+    size_t dim = v->dim;
+    if (dim == 0) {
+        memset(dots, 0, ncols * nrows * sizeof *dots);
+        return KM_OK;
+    }
+    double *a = malloc(ncols * dim * sizeof *a), *b = malloc(nrows * dim * sizeof *b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return km_error_nomem("a block of dot products");
+    }
+    for (size_t t = 0; t < ncols; t++)
+        memcpy(a + t * dim, v->X + cols[t] * dim, dim * sizeof *a);
+    for (size_t k = 0; k < nrows; k++)
+        memcpy(b + k * dim, v->X + rows[k] * dim, dim * sizeof *b);
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)ncols, (int)nrows, (int)dim, 1.0, a, (int)dim, b,
+                (int)dim, 0.0, dots, (int)nrows);
+    free(a);
+    free(b);
+    return KM_OK;
+}
+
+/* dots[t*nrows + k] = <x_rows[k], x_cols[t]> on view v: for several columns one matrix product (on
+ * the view itself when the columns are consecutive and every row is asked for, else on the gathered
+ * rows of a dense view), otherwise column by column. */
 static km_status block_dots(km_provider *p, provider_view *v, const size_t *cols, size_t ncols, const size_t *rows,
                             size_t nrows, double *dots)
 {
-    int consecutive = rows == p->identity && nrows == p->n && !v->gram && !v->direct;
+    int product = ncols > 1 && !v->gram && !v->direct;
+    int consecutive = product && rows == p->identity && nrows == p->n;
     for (size_t t = 1; consecutive && t < ncols; t++)
         consecutive = cols[t] == cols[0] + t;
-    if (consecutive && ncols > 1)
+    if (consecutive)
         return km_view_dots(&v->view, cols[0], ncols, &v->view, dots);
+    if (product && !v->view.sparse)
+        return gathered_dots(&v->view, cols, ncols, rows, nrows, dots);
     km_status st = KM_OK;
     for (size_t t = 0; !st && t < ncols; t++)
         st = fetch_dots(p, v, cols[t], rows, nrows, dots + t * nrows);
@@ -545,7 +578,7 @@ static km_status add_dot_kernel_block(km_provider *p, const double *weights, con
         }
         int failed = 0;
 #ifdef _OPENMP
-#pragma omp parallel if (ncols * nrows * view->n_dot_kernels > KM_PARALLEL_MIN_WORK) reduction(+ : failed)
+#pragma omp parallel if (ncols * nrows * view->n_dot_kernels > KM_PARALLEL_MIN_VALUES) reduction(+ : failed)
 #endif
         {
             double *dist = malloc(2 * nrows * sizeof *dist);   /* squared distances, then scratch */
