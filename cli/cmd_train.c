@@ -109,7 +109,12 @@ static void usage(FILE *out)
 "\n"
 "solver:\n"
 "  -e TOLERANCE       stopping tolerance on the KKT violation (default 0.001)\n"
-"  -m MB              kernel cache size in MiB (default 100)\n"
+"  -m MB              kernel cache size in MiB (default 100); with a fixed combination\n"
+"                     whose N x N kernel matrix fits, the solver computes it once\n"
+"  --cache-float      fixed combination: cache kernel values as float, twice as many\n"
+"                     per MiB (results differ from the double cache in the last digits);\n"
+"                     default: double when the N x N matrix fits in -m as double, else float\n"
+"  --cache-double     fixed combination: cache kernel values as double\n"
 "  -h 0|1             shrinking heuristics (default 1)\n"
 "  --max-iter N       solver iteration limit (default: none beyond LIBSVM's)\n"
 "\n"
@@ -270,6 +275,10 @@ static int parse_options(train_options *o, int argc, char **argv)
             ok = cli_parse_double(CMD, "-e", cli_args_value(&args), 1e-300, HUGE_VAL, &o->params.tolerance);
         } else if (cli_args_is(&args, "-m", "--cache")) {
             ok = cli_parse_double(CMD, "-m", cli_args_value(&args), 1e-3, 1e9, &o->params.cache_mb);
+        } else if (cli_args_is(&args, NULL, "--cache-float")) {
+            o->params.cache_values = KM_CACHE_FLOAT;
+        } else if (cli_args_is(&args, NULL, "--cache-double")) {
+            o->params.cache_values = KM_CACHE_DOUBLE;
         } else if (cli_args_is(&args, "-h", "--shrinking")) {
             if ((ok = cli_parse_long(CMD, "-h", cli_args_value(&args), 0, 1, &l)))
                 o->params.shrinking = (int)l;

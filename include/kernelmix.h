@@ -240,6 +240,16 @@ typedef struct km_mkl_params {
  * fraction done; "solver" every 100 solver iterations, with fraction -1 (unknown). */
 typedef int (*km_progress_fn)(void *user, const char *stage, double fraction);
 
+/* Storage of cached kernel values in the solver of a fixed combination (the solver computes in double
+ * either way). Floats hold twice the values per MiB; results then differ from the double cache in
+ * the last digits (objective ~1e-7 relative). */
+typedef enum km_cache_values {
+    KM_CACHE_AUTO = 0,           /* double when the whole N×N kernel matrix fits in cache_mb as
+                                    double, float otherwise */
+    KM_CACHE_DOUBLE = 1,
+    KM_CACHE_FLOAT = 2
+} km_cache_values;
+
 typedef struct km_params {
     km_task task;
     double C;                    /* loss weight (SVC, SVR), > 0; default 1 */
@@ -248,6 +258,8 @@ typedef struct km_params {
     double tolerance;            /* SMO stopping tolerance on the KKT violation (-e); default 1e-3 */
     int shrinking;               /* default 1 */
     double cache_mb;             /* kernel cache in MiB (-m); default 100 */
+    km_cache_values cache_values; /* how the fixed combination's solver stores kernel values;
+                                    default KM_CACHE_AUTO */
     km_multiclass multiclass;    /* default one-vs-one */
     /* class weights: C of class class_weight_labels[k] is multiplied by class_weights[k] */
     size_t n_class_weights;

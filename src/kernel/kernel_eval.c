@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "kernel/vector_exp.h"
 
 int km_kernel_uses_dot(km_kernel_type type)
 {
@@ -55,16 +56,23 @@ double km_kernel_from_dot(const km_kernel *kernel, double dot, double sq_a, doub
     }
 }
 
+void km_squared_distances(const double *dot, const double *sqnorm, const size_t *rows, double sq_i, size_t count,
+                          double *out)
+{
+    for (size_t k = 0; k < count; k++) {
+        double d2 = sqnorm[rows ? rows[k] : k] + sq_i - 2.0 * dot[k];
+        out[k] = d2 > 0 ? d2 : 0.0;
+    }
+}
+
 void km_kernel_from_dots(const km_kernel *kernel, const double *dot, const double *sqnorm, const size_t *rows,
                          double sq_i, size_t count, double *out)
 {
     double gamma = kernel->gamma, coef0 = kernel->coef0, degree = kernel->degree;
     switch (kernel->type) {
     case KM_KERNEL_RBF:
-        for (size_t k = 0; k < count; k++) {
-            double d2 = sqnorm[rows ? rows[k] : k] + sq_i - 2.0 * dot[k];
-            out[k] = exp(-gamma * (d2 > 0 ? d2 : 0.0));
-        }
+        km_squared_distances(dot, sqnorm, rows, sq_i, count, out);
+        km_vexp(out, -gamma, count, out);
         break;
     case KM_KERNEL_POLY:
         for (size_t k = 0; k < count; k++)

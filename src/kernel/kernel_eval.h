@@ -14,6 +14,10 @@ double km_kernel_from_dot(const km_kernel *kernel, double dot, double sq_a, doub
  * (rows NULL: identity). out may equal dot. Serial: callers parallelize over blocks of rows. */
 void km_kernel_from_dots(const km_kernel *kernel, const double *dot, const double *sqnorm, const size_t *rows,
                          double sq_i, size_t count, double *out);
+/* out[k] = ||x_{rows[k]} - x_i||^2 = sqnorm[rows[k]] + sq_i - 2 dot[k], clamped at 0 (rows NULL: identity;
+ * out may equal dot). */
+void km_squared_distances(const double *dot, const double *sqnorm, const size_t *rows, double sq_i, size_t count,
+                          double *out);
 /* chi2 or histint between two rows (features >= 0). */
 double km_kernel_pair(const km_kernel *kernel, km_view_row a, km_view_row b);
 /* chi2 distance sum_j (a_j - b_j)^2 / (a_j + b_j), 0/0 := 0. */

@@ -39,6 +39,12 @@ km_status km_provider_column(km_provider *provider, size_t m, size_t i, const si
 /* out[k] = sum_m weights[m] K_m(rows[k], i); kernels with weight 0 are skipped. */
 km_status km_provider_combined_column(km_provider *provider, const double *weights, size_t i,
                                       const size_t *rows, size_t nrows, double *out);
+/* out[t*nrows + k] = sum_m weights[m] K_m(rows[k], cols[t]), t < ncols: several combined columns at
+ * once (rows NULL: 0..nrows-1). The dot products come from one matrix product instead of one per
+ * column (dense views, or any view for consecutive cols and all rows), and the exp passes run on
+ * several threads; values may differ from km_provider_combined_column's in the last bits. */
+km_status km_provider_combined_columns(km_provider *provider, const double *weights, const size_t *cols,
+                                       size_t ncols, const size_t *rows, size_t nrows, double *out);
 /* Diagonal K_m(i, i) of the normalized kernel m, n values. */
 const double *km_provider_diag(const km_provider *provider, size_t m);
 

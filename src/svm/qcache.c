@@ -29,16 +29,17 @@ static void release(km_qcache *cache, km_qcache_entry *e)
     e->len = 0;
 }
 
-km_status km_qcache_init(km_qcache *cache, size_t n_keys, size_t bytes, size_t min_len)
+km_status km_qcache_init(km_qcache *cache, size_t n_keys, size_t bytes, size_t min_len, size_t value_size)
 {
     cache->n_keys = n_keys;
+    cache->value_size = value_size;
     cache->entries = calloc(n_keys ? n_keys : 1, sizeof *cache->entries);
     if (!cache->entries)
         return km_error_nomem("the kernel column cache index");
     size_t overhead = n_keys * sizeof *cache->entries;
-    size_t doubles = bytes > overhead ? (bytes - overhead) / sizeof(double) : 0;
+    size_t values = bytes > overhead ? (bytes - overhead) / value_size : 0;
     size_t floor = min_len > SIZE_MAX / 2 ? SIZE_MAX : 2 * min_len;
-    cache->available = doubles > floor ? doubles : floor;
+    cache->available = values > floor ? values : floor;
     cache->lru.next = cache->lru.prev = &cache->lru;
     return KM_OK;
 }
@@ -53,7 +54,7 @@ void km_qcache_destroy(km_qcache *cache)
     cache->entries = NULL;
 }
 
-km_status km_qcache_get(km_qcache *cache, size_t key, size_t len, double **data, size_t *valid)
+km_status km_qcache_get(km_qcache *cache, size_t key, size_t len, void **data, size_t *valid)
 {
     km_qcache_entry *e = &cache->entries[key];
     if (e->len)
@@ -63,7 +64,7 @@ km_status km_qcache_get(km_qcache *cache, size_t key, size_t len, double **data,
         size_t more = len - have;
         while (cache->available < more && cache->lru.next != &cache->lru)
             release(cache, cache->lru.next);
-        double *grown = realloc(e->data, len * sizeof *grown);
+        void *grown = len <= SIZE_MAX / cache->value_size ? realloc(e->data, len * cache->value_size) : NULL;
         if (!grown) {
             if (e->len)
                 lru_append(cache, e);
@@ -115,10 +116,14 @@ void km_qcache_swap_keys(km_qcache *cache, size_t i, size_t j)
     while (e != &cache->lru) {
         km_qcache_entry *next = e->next;
         if (e->len > i) {
-            if (e->len > j) {
-                double t = e->data[i];
-                e->data[i] = e->data[j];
-                e->data[j] = t;
+            if (e->len > j && cache->value_size == sizeof(float)) {
+                float *v = e->data, t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+            } else if (e->len > j) {
+                double *v = e->data, t = v[i];
+                v[i] = v[j];
+                v[j] = t;
             } else {
                 release(cache, e);
             }

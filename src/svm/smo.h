@@ -20,6 +20,11 @@
  * (nrows = n_rows), which lets a source copy whole columns. */
 typedef km_status (*km_column_fn)(void *ctx, size_t m, size_t i, const size_t *rows, size_t nrows, double *out);
 
+/* out[t*nrows + k] = sum_m theta_m K_m(rows[k], cols[t]) for t < ncols; rows NULL: all training rows
+ * (nrows = n_rows). Several columns of the combination in one call. */
+typedef km_status (*km_combined_fn)(void *ctx, const double *theta, const size_t *cols, size_t ncols,
+                                    const size_t *rows, size_t nrows, double *out);
+
 typedef struct km_qp {
     size_t n_vars;                  /* l: n for SVC and one-class, 2n for SVR */
     size_t n_rows;                  /* training rows the kernels are defined on */
@@ -32,6 +37,7 @@ typedef struct km_qp {
     km_column_fn column;            /* kernel access */
     void *column_ctx;
     const double *const *diag;      /* diag[m][row] = K_m(row, row) */
+    km_combined_fn combined;        /* optional (same ctx): the combination directly, used without hook */
 } km_qp;
 
 /* What the solver tells the MKL layer. The hook is called every hook_every working-set steps (before
@@ -65,7 +71,11 @@ typedef struct km_smo_options {
     int shrinking;                  /* default 1 */
     size_t cache_bytes;             /* cache of Q columns, default 100 MiB (raised to two columns);
                                        with a hook it holds the M base-kernel columns of a training
-                                       row (M n doubles per entry), which a theta change leaves valid */
+                                       row (M n doubles per entry), which a theta change leaves valid;
+                                       without a hook, when the whole combined kernel matrix (n_rows^2
+                                       values) fits, it is computed once at the start */
+    int cache_float;                /* 1: without a hook, cached kernel values are floats (twice the
+                                       columns; Q values rounded to float precision); default 0 */
     long max_iter;                  /* steps plus hook theta changes; <= 0: LIBSVM's max(10^7, 100 l) */
     km_smo_hook_fn hook;            /* NULL: plain SVM on the fixed combination */
     void *hook_ctx;

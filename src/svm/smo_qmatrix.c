@@ -13,14 +13,27 @@
 #define KM_QMATRIX_PARALLEL_MIN_VALUES ((size_t)1 << 18)
 #define KM_QMATRIX_ROW_BLOCK 512
 
-km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, size_t cache_bytes, int per_kernel)
+/* Values (columns × n) computed per block while filling the full matrix. */
+#define KM_FULL_FILL_BLOCK_VALUES ((size_t)1 << 21)
+
+static km_status fill_full_matrix(km_qmatrix *qm);
+
+/* 1 when the n×n matrix of value_size values fits in bytes. */
+static int full_matrix_fits(size_t n, size_t value_size, size_t bytes)
+{
+    return n <= SIZE_MAX / n / value_size && n * n * value_size <= bytes;
+}
+
+km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, size_t cache_bytes, int per_kernel, int cache_float)
 {
     memset(qm, 0, sizeof *qm);
     qm->qp = qp;
     qm->l = qp->n_vars;
     qm->n = qp->n_rows;
     qm->per_kernel = per_kernel;
-    qm->by_row = per_kernel || qp->row_of != NULL;
+    qm->value_size = cache_float && !per_kernel ? sizeof(float) : sizeof(double);
+    int full = !per_kernel && full_matrix_fits(qp->n_rows, qm->value_size, cache_bytes);
+    qm->by_row = per_kernel || full || qp->row_of != NULL;
     size_t l = qm->l, n = qm->n, M = qp->n_kernels;
 
     qm->y = malloc(l * sizeof *qm->y);
@@ -33,10 +46,19 @@ km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, size_t cache_bytes, i
         qm->row[t] = qp->row_of ? qp->row_of[t] : t;
     }
     km_qmatrix_update_diagonal(qm);
-    if (M > 1 && !per_kernel) {   /* kernel columns are summed: over the variables (l >= n) or the rows */
+    /* kernel columns summed here (without qp->combined): over the variables (l >= n) or the rows */
+    if (M > 1 && !per_kernel && !qp->combined) {
         qm->scratch = malloc(l * sizeof *qm->scratch);
         if (!qm->scratch)
             return km_error_nomem("the SMO kernel column buffer");
+    }
+    if (qm->value_size == sizeof(float) && !full && !(qm->fill = malloc(l * sizeof *qm->fill)))
+        return km_error_nomem("the SMO kernel column buffer");
+    if (qm->by_row || qm->value_size == sizeof(float)) {
+        qm->buffer[0] = malloc(l * sizeof(double));
+        qm->buffer[1] = malloc(l * sizeof(double));
+        if (!qm->buffer[0] || !qm->buffer[1])
+            return km_error_nomem("the SMO column buffers");
     }
 
     if (qm->by_row) {
@@ -44,16 +66,16 @@ km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, size_t cache_bytes, i
         if (per_kernel && n > SIZE_MAX / sizeof(double) / M)
             return km_error(KM_EINVAL, "SMO: %zu kernels x %zu rows do not fit in memory", M, n);
         qm->all_rows = malloc(n * sizeof *qm->all_rows);
-        qm->buffer[0] = malloc(l * sizeof(double));
-        qm->buffer[1] = malloc(l * sizeof(double));
-        qm->combined = per_kernel ? malloc(n * sizeof *qm->combined) : NULL;
-        if (!qm->all_rows || !qm->buffer[0] || !qm->buffer[1] || (per_kernel && !qm->combined))
+        qm->weighted = per_kernel ? malloc(n * sizeof *qm->weighted) : NULL;
+        if (!qm->all_rows || (per_kernel && !qm->weighted))
             return km_error_nomem("the SMO column buffers");
         for (size_t r = 0; r < n; r++)
             qm->all_rows[r] = r;
-        return km_qcache_init(&qm->cache, n, cache_bytes, width);
+        if (full)
+            return fill_full_matrix(qm);
+        return km_qcache_init(&qm->cache, n, cache_bytes, width, qm->value_size);
     }
-    return km_qcache_init(&qm->cache, l, cache_bytes, l);
+    return km_qcache_init(&qm->cache, l, cache_bytes, l, qm->value_size);
 }
 
 void km_qmatrix_destroy(km_qmatrix *qm)
@@ -62,11 +84,13 @@ void km_qmatrix_destroy(km_qmatrix *qm)
     free(qm->y);
     free(qm->row);
     free(qm->QD);
+    free(qm->full);
     free(qm->all_rows);
     free(qm->scratch);
+    free(qm->fill);
     free(qm->buffer[0]);
     free(qm->buffer[1]);
-    free(qm->combined);
+    free(qm->weighted);
     memset(qm, 0, sizeof *qm);
 }
 
@@ -88,6 +112,8 @@ void km_qmatrix_update_diagonal(km_qmatrix *qm)
 static km_status combined_kernel_column(km_qmatrix *qm, size_t r, const size_t *rows, size_t count, double *out)
 {
     const km_qp *qp = qm->qp;
+    if (qp->combined)
+        return qp->combined(qp->column_ctx, qp->theta, &r, 1, rows, count, out);
     int first = 1;
     for (size_t m = 0; m < qp->n_kernels; m++) {
         double theta = qp->theta[m];
@@ -110,12 +136,56 @@ static km_status combined_kernel_column(km_qmatrix *qm, size_t r, const size_t *
     return KM_OK;
 }
 
-/* Base-kernel entry of row r in the by-row cache (combined kernel, or M base kernels). */
-static const double *row_entry(km_qmatrix *qm, size_t r)
+static void store_values(void *to, size_t value_size, const double *from, size_t count)
+{
+    if (value_size == sizeof(double)) {
+        memcpy(to, from, count * sizeof *from);
+        return;
+    }
+    float *f = to;
+    for (size_t k = 0; k < count; k++)
+        f[k] = (float)from[k];
+}
+
+/* The full layout: combined kernel columns in blocks (one call of qp->combined per block when given;
+ * the matrix is symmetric, so column r is stored as row r). */
+static km_status fill_full_matrix(km_qmatrix *qm)
 {
     const km_qp *qp = qm->qp;
+    size_t n = qm->n, block = KM_FULL_FILL_BLOCK_VALUES / n ? KM_FULL_FILL_BLOCK_VALUES / n : 1;
+    block = block < n ? block : n;
+    qm->full = malloc(n * n * qm->value_size);
+    size_t *cols = malloc(block * sizeof *cols);
+    double *values = qm->value_size == sizeof(double) ? NULL : malloc(block * n * sizeof *values);
+    km_status st = KM_OK;
+    if (!qm->full || !cols || (qm->value_size != sizeof(double) && !values))
+        st = km_error_nomem("the SMO kernel matrix");
+    for (size_t c0 = 0; !st && c0 < n; c0 += block) {
+        size_t len = n - c0 < block ? n - c0 : block;
+        double *target = values ? values : (double *)qm->full + c0 * n;
+        for (size_t t = 0; t < len; t++)
+            cols[t] = c0 + t;
+        if (qp->combined)
+            st = qp->combined(qp->column_ctx, qp->theta, cols, len, NULL, n, target);
+        for (size_t t = 0; !qp->combined && !st && t < len; t++)
+            st = combined_kernel_column(qm, c0 + t, qm->all_rows, n, target + t * n);
+        if (!st && values)
+            store_values((float *)qm->full + c0 * n, qm->value_size, values, len * n);
+    }
+    free(cols);
+    free(values);
+    return st;
+}
+
+/* Base-kernel entry of row r: a row of the full matrix, or of the by-row cache (combined kernel, or
+ * M base kernels); double or float values (qm->value_size). */
+static const void *row_entry(km_qmatrix *qm, size_t r)
+{
+    if (qm->full)
+        return (const char *)qm->full + r * qm->n * qm->value_size;
+    const km_qp *qp = qm->qp;
     size_t n = qm->n, width = qm->per_kernel ? qp->n_kernels * n : n;
-    double *data;
+    void *data;
     size_t valid;
     if ((qm->failure = km_qcache_get(&qm->cache, r, width, &data, &valid)))
         return NULL;
@@ -124,9 +194,11 @@ static const double *row_entry(km_qmatrix *qm, size_t r)
     km_status st = KM_OK;
     if (qm->per_kernel) {
         for (size_t m = 0; m < qp->n_kernels && !st; m++)
-            st = qp->column(qp->column_ctx, m, r, NULL, n, data + m * n);
-    } else {
+            st = qp->column(qp->column_ctx, m, r, NULL, n, (double *)data + m * n);
+    } else if (qm->value_size == sizeof(double)) {
         st = combined_kernel_column(qm, r, qm->all_rows, n, data);
+    } else if (!(st = combined_kernel_column(qm, r, qm->all_rows, n, qm->fill))) {
+        store_values(data, qm->value_size, qm->fill, n);
     }
     if (st) {
         qm->failure = st;
@@ -138,20 +210,33 @@ static const double *row_entry(km_qmatrix *qm, size_t r)
 
 const double *km_qmatrix_kernel_columns(km_qmatrix *qm, size_t r) { return row_entry(qm, r); }
 
+static double *next_buffer(km_qmatrix *qm)
+{
+    double *out = qm->buffer[qm->next_buffer];
+    qm->next_buffer ^= 1;
+    return out;
+}
+
 /* Q column gathered from the kernel columns of row_i: out[k] = y_i y_k K(row_k, row_i). */
 static const double *gathered_column(km_qmatrix *qm, size_t i, size_t len)
 {
-    const double *entry = row_entry(qm, qm->row[i]);
+    const void *entry = row_entry(qm, qm->row[i]);
     if (!entry)
         return NULL;
-    double *out = qm->buffer[qm->next_buffer];
-    qm->next_buffer ^= 1;
+    double *out = next_buffer(qm);
     const signed char *y = qm->y;
     const size_t *row = qm->row;
     double yi = y[i];
-    if (!qm->per_kernel) {
+    if (!qm->per_kernel && qm->value_size == sizeof(float)) {
+        const float *values = entry;
         for (size_t k = 0; k < len; k++)
-            out[k] = yi * y[k] * entry[row[k]];
+            out[k] = yi * y[k] * (double)values[row[k]];
+        return out;
+    }
+    if (!qm->per_kernel) {
+        const double *values = entry;
+        for (size_t k = 0; k < len; k++)
+            out[k] = yi * y[k] * values[row[k]];
         return out;
     }
     /* the combined kernel column theta' E of the M x n entry, then permuted. OpenMP threads over
@@ -164,46 +249,50 @@ static const double *gathered_column(km_qmatrix *qm, size_t i, size_t len)
 #endif
     for (size_t k0 = 0; k0 < n; k0 += KM_QMATRIX_ROW_BLOCK) {
         size_t k1 = k0 + KM_QMATRIX_ROW_BLOCK < n ? k0 + KM_QMATRIX_ROW_BLOCK : n;
-        double *sum = qm->combined;
+        double *sum = qm->weighted;
         for (size_t k = k0; k < k1; k++)
             sum[k] = 0.0;
         for (size_t m = 0; m < M; m++) {
             double theta = qp->theta[m];
-            const double *km = entry + m * n;
+            const double *km = (const double *)entry + m * n;
             if (theta != 0.0)
                 for (size_t k = k0; k < k1; k++)
                     sum[k] += theta * km[k];
         }
     }
     for (size_t k = 0; k < len; k++)
-        out[k] = yi * y[k] * qm->combined[row[k]];
+        out[k] = yi * y[k] * qm->weighted[row[k]];
     return out;
 }
 
 /* Q column cached by permuted position; only the missing positions [valid, len) are computed. */
 static const double *cached_column(km_qmatrix *qm, size_t i, size_t len)
 {
-    double *data;
+    void *data;
     size_t valid;
     if ((qm->failure = km_qcache_get(&qm->cache, i, len, &data, &valid)))
         return NULL;
-    if (valid >= len)
+    int as_float = qm->value_size == sizeof(float);
+    if (valid < len) {
+        double *values = as_float ? qm->fill : (double *)data + valid;
+        if ((qm->failure = combined_kernel_column(qm, qm->row[i], qm->row + valid, len - valid, values))) {
+            km_qcache_drop(&qm->cache, i);
+            return NULL;
+        }
+        const signed char *y = qm->y;
+        for (size_t k = valid; k < len; k++)
+            if (y[k] != y[i])
+                values[k - valid] = -values[k - valid];
+        if (as_float)
+            store_values((float *)data + valid, qm->value_size, values, len - valid);
+    }
+    if (!as_float)
         return data;
-    if ((qm->failure = combined_kernel_column(qm, qm->row[i], qm->row + valid, len - valid, data + valid))) {
-        km_qcache_drop(&qm->cache, i);
-        return NULL;
-    }
-    const signed char *y = qm->y;
-    if (y[i] > 0) {
-        for (size_t k = valid; k < len; k++)
-            if (y[k] < 0)
-                data[k] = -data[k];
-    } else {
-        for (size_t k = valid; k < len; k++)
-            if (y[k] > 0)
-                data[k] = -data[k];
-    }
-    return data;
+    double *out = next_buffer(qm);
+    const float *values = data;
+    for (size_t k = 0; k < len; k++)
+        out[k] = values[k];
+    return out;
 }
 
 const double *km_qmatrix_column(km_qmatrix *qm, size_t i, size_t len)

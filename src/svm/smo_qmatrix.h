@@ -8,7 +8,12 @@
  *  - by row (several variables per row, as epsilon-SVR, or a hook): the cache holds whole kernel
  *    columns keyed by training row (the combined kernel, or with a hook the M base kernels, which the
  *    per-kernel gradients need and which stay valid when theta changes); a Q column is gathered from
- *    them into one of two alternating buffers. */
+ *    them into one of two alternating buffers;
+ *  - full (no hook, and the n x n combined kernel matrix fits in the cache bound): the whole matrix,
+ *    by training row, computed once at the start in blocks of columns; Q columns are gathered from it
+ *    as in the by-row layout.
+ * Without a hook the cached kernel values may be floats (km_smo_options.cache_float); columns handed
+ * to the solver are always doubles. */
 #ifndef KM_SVM_SMO_QMATRIX_H
 #define KM_SVM_SMO_QMATRIX_H
 
@@ -26,16 +31,20 @@ typedef struct km_qmatrix {
     signed char *y;           /* y at each permuted position */
     size_t *row;              /* training row at each permuted position */
     double *QD;               /* Q_tt at each permuted position */
+    size_t value_size;        /* bytes per cached kernel value: sizeof(double) or sizeof(float) */
+    void *full;               /* full layout: n×n combined kernel values, or NULL */
     km_qcache cache;
     size_t *all_rows;         /* 0..n-1 (by row) */
     double *scratch;          /* one base-kernel column while summing M > 1 kernels */
-    double *buffer[2];        /* gathered Q columns (by row) */
-    double *combined;         /* per-kernel layout: the combined kernel column of a row, n values */
+    double *fill;             /* float values: a column computed in double before it is stored */
+    double *buffer[2];        /* Q columns handed out (by row, full, or float values) */
+    double *weighted;         /* per-kernel layout: the combined kernel column of a row, n values */
     int next_buffer;
     km_status failure;        /* status of the last failed column (its message is kept) */
 } km_qmatrix;
 
-km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, size_t cache_bytes, int per_kernel);
+/* cache_float: hold float values (ignored with per_kernel, whose entries stay double). */
+km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, size_t cache_bytes, int per_kernel, int cache_float);
 void km_qmatrix_destroy(km_qmatrix *qm);
 
 /* Q column of the variable at permuted position i, entries [0, len). Valid until the second next call.

@@ -53,6 +53,7 @@ static km_status task_alloc(task_qp *t, const km_kernel_access *kernel, size_t n
         .theta = kernel->theta,
         .column = kernel->column,
         .column_ctx = kernel->column_ctx,
+        .combined = kernel->combined,
         .diag = kernel->diag,
     };
     return KM_OK;

@@ -13,6 +13,7 @@ typedef struct km_kernel_access {
     km_column_fn column;
     void *column_ctx;
     const double *const *diag;
+    km_combined_fn combined;        /* optional (same ctx): several combined columns at once */
 } km_kernel_access;
 
 /* Result of one binary / regression / one-class machine: f(x) = sum_i coef[i] K(x_i, x) + bias

@@ -26,6 +26,28 @@ if expect_status 0 "$KM" info --json "$WORK/model"; then
 fi
 expect_status 0 "$KM" info "$WORK/model" && { grep -q "^kernels *4" "$WORK/out" || fail "info text lacks the kernel count"; }
 
+# kernel cache values: float and double caches, whole matrix (-m 100) or a few columns (-m 0.1), give the
+# same predictions; objectives agree to 1e-5 (float) and 1e-9 (double, either cache size)
+for cache in "--cache-double -m 100" "--cache-double -m 0.1" "--cache-float -m 100" "--cache-float -m 0.1"; do
+    name=$(echo "$cache" | tr -d ' -')
+    # shellcheck disable=SC2086
+    expect_status 0 "$KM" train -q $cache --kernel 'rbf:gamma=2^-2..2^0/mean' --kernel linear "$WORK/train" \
+        "$WORK/$name.model" &&
+        expect_status 0 "$KM" predict -q "$WORK/test" "$WORK/$name.model" "$WORK/$name.pred" &&
+        expect_status 0 "$KM" info --json "$WORK/$name.model" &&
+        json_get "$WORK/out" "j['machines'][0]['objective']" >"$WORK/$name.objective"
+done
+reference=$(cat "$WORK/cachedoublem100.objective")
+[ "$reference" != "" ] && "$PYTHON" -c "import sys; sys.exit(0 if float('$reference') < 0 else 1)" ||
+    fail "objective '$reference'"
+for name in cachedoublem0.1 cachefloatm100 cachefloatm0.1; do
+    cmp -s "$WORK/$name.pred" "$WORK/cachedoublem100.pred" || fail "$name: predictions differ from the double cache's"
+    tol=1e-5
+    [ "$name" = cachedoublem0.1 ] && tol=1e-9
+    near "$(cat "$WORK/$name.objective")" "$reference" "$tol" ||
+        fail "$name: objective $(cat "$WORK/$name.objective") vs $reference (tolerance $tol)"
+done
+
 # decision values: label then one value per line, the sign agrees with the label
 if expect_status 0 "$KM" predict -q --decision-values "$WORK/test" "$WORK/model" "$WORK/dv"; then
     [ -s "$WORK/out" ] && fail "-q printed output"
