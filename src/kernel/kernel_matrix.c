@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "data/dataset.h"
+#include "data/matrix.h"
 #include "kernel/provider.h"
 
 /* Fitting needs no kernel cache beyond the provider's minimum. */
@@ -35,7 +36,8 @@ km_status km_kernel_matrix(const km_kernel_set *fitted, size_t m, const km_datas
     const km_matrix *matrices[1] = {k->matrix};
     size_t *arows = malloc(a->n * sizeof *arows);
     size_t *brows = malloc(b->n * sizeof *brows);
-    km_status st = arows && brows ? km_matrix_new(a->n, b->n, out) : km_error_nomem("row lists");
+    /* every value is written: no zero fill */
+    km_status st = arows && brows ? km_matrix_alloc(a->n, b->n, KM_FLOAT64, 0, out) : km_error_nomem("row lists");
     for (size_t i = 0; !st && i < a->n; i++)
         arows[i] = i;
     for (size_t j = 0; !st && j < b->n; j++)
