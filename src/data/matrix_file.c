@@ -96,14 +96,24 @@ static km_status read_values(FILE *stream, const char *name, int width, km_matri
     return KM_OK;
 }
 
+/* Every value finite: a branch-free pass per storage type (x - x is 0 only for finite x), then the
+ * first offending entry when there is one. */
 static km_status check_finite(const char *name, const km_matrix *matrix)
 {
-    for (size_t k = 0; k < matrix->rows * matrix->cols; k++) {
-        if (!isfinite(matrix->data ? matrix->data[k] : (double)matrix->data32[k]))
-            return km_error(KM_EFORMAT, "%s: entry (%zu, %zu) is not finite", name, k / matrix->cols,
-                            k % matrix->cols);
-    }
-    return KM_OK;
+    size_t total = matrix->rows * matrix->cols;
+    double sum = 0.0;
+    if (matrix->data)
+        for (size_t k = 0; k < total; k++)
+            sum += matrix->data[k] - matrix->data[k];
+    else
+        for (size_t k = 0; k < total; k++)
+            sum += (double)(matrix->data32[k] - matrix->data32[k]);
+    if (sum == 0.0)
+        return KM_OK;
+    size_t k = 0;
+    while (k < total && isfinite(km_matrix_value(matrix, k / matrix->cols, k % matrix->cols)))
+        k++;
+    return km_error(KM_EFORMAT, "%s: entry (%zu, %zu) is not finite", name, k / matrix->cols, k % matrix->cols);
 }
 
 /* Validates the header and the file size, then reads the values (the stream is past the magic). */
