@@ -27,7 +27,9 @@ fi
 expect_status 0 "$KM" info "$WORK/model" && { grep -q "^kernels *4" "$WORK/out" || fail "info text lacks the kernel count"; }
 
 # kernel cache values: float and double caches, whole matrix (-m 100) or a few columns (-m 0.1), give the
-# same predictions; objectives agree to 1e-5 (float) and 1e-9 (double, either cache size)
+# same predictions; objectives agree to 1e-5 (float) and 1e-7 (double, either cache size: the solver
+# stops within -e, and last-bit differences between the two paths' kernel values can move where; 3e-8
+# measured under valgrind)
 for cache in "--cache-double -m 100" "--cache-double -m 0.1" "--cache-float -m 100" "--cache-float -m 0.1"; do
     name=$(echo "$cache" | tr -d ' -')
     # shellcheck disable=SC2086
@@ -43,7 +45,7 @@ reference=$(cat "$WORK/cachedoublem100.objective")
 for name in cachedoublem0.1 cachefloatm100 cachefloatm0.1; do
     cmp -s "$WORK/$name.pred" "$WORK/cachedoublem100.pred" || fail "$name: predictions differ from the double cache's"
     tol=1e-5
-    [ "$name" = cachedoublem0.1 ] && tol=1e-9
+    [ "$name" = cachedoublem0.1 ] && tol=1e-7
     near "$(cat "$WORK/$name.objective")" "$reference" "$tol" ||
         fail "$name: objective $(cat "$WORK/$name.objective") vs $reference (tolerance $tol)"
 done

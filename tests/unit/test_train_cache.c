@@ -1,6 +1,8 @@
 /* The fixed combination's kernel cache (km_params.cache_values, cache_mb) changes speed, not results:
  *  - double values: the objective with -m 1 (an LRU cache of a few hundred columns) equals the one
- *    with -m 100 (the whole N×N matrix computed once, in blocks) to 1e-9 relative, for C-SVC (columns
+ *    with -m 100 (the whole N×N matrix computed once, in blocks) to 1e-7 relative (the solver stops
+ *    within its tolerance, and kernel values that differ in the last bits between the two paths can
+ *    move where: 1e-16 here, 3e-8 measured under valgrind, whose CPU has no AVX-512), for C-SVC (columns
  *    by variable), epsilon-SVR (columns by training row) and three classes one-vs-one (machines on
  *    subsets of the rows);
  *  - float values: the objective is within 1e-5 relative of the double cache's and the predictions
@@ -97,7 +99,7 @@ static void check_problem(km_rng *rng, km_task task, int n_classes)
     trained auto_small = train(data, test, task, KM_CACHE_AUTO, 1);
 
     CHECK(full.objective < 0);
-    CHECK(fabs(lru.objective - full.objective) <= 1e-9 * fabs(full.objective));
+    CHECK(fabs(lru.objective - full.objective) <= 1e-7 * fabs(full.objective));
     CHECK(fabs(full_float.objective - full.objective) <= 1e-5 * fabs(full.objective));
     CHECK(fabs(lru_float.objective - full.objective) <= 1e-5 * fabs(full.objective));
     if (regression) {
