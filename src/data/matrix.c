@@ -10,7 +10,7 @@
 #include "core/error.h"
 
 /* Matrices of at least this many bytes are aligned to, and advised for, transparent huge pages:
- * reading a thousand kernel files then takes a page fault per 2 MiB instead of per 4 KiB. */
+ * filling a large kernel matrix then takes a page fault per 2 MiB instead of per 4 KiB. */
 #define KM_HUGE_PAGE_BYTES ((size_t)2 << 20)
 
 static void *allocate_values(size_t bytes, int zero)
