@@ -175,26 +175,13 @@ static km_status lp_solve(silp_master *ms, double *theta, double *bound)
 }
 #endif
 
-/* ||s||_e of s >= 0, scaled by the largest entry so that large e does not overflow. */
-static double norm_e(const double *s, size_t M, double e)
-{
-    double top = 0, sum = 0;
-    for (size_t m = 0; m < M; m++)
-        top = fmax(top, s[m]);
-    if (top == 0)
-        return 0;
-    for (size_t m = 0; m < M; m++)
-        sum += pow(s[m] / top, e);
-    return top * pow(sum, 1.0 / e);
-}
-
 /* F(mu) = b . mu - ||s||_e with s = V' mu, the weights u = grad of ||s||_e and the gradient
  * g_r = b_r - u . v^r. */
 static double master_objective(const silp_master *ms, const double *mu, double *s, double *u, double *g)
 {
     size_t M = ms->M, t = ms->count;
     cblas_dgemv(CblasRowMajor, CblasTrans, (int)t, (int)M, 1.0, ms->v, (int)M, mu, 1, 0.0, s, 1);
-    double norm = norm_e(s, M, ms->e);
+    double norm = km_mkl_norm(M, ms->e, s);
     for (size_t m = 0; m < M; m++)
         u[m] = norm > 0 ? pow(s[m] / norm, ms->e - 1.0) : 0.0;
     memcpy(g, ms->b, t * sizeof *g);
@@ -321,7 +308,7 @@ static km_status mu_solve(silp_master *ms, double *theta, double *bound)
         ms->step *= 2.0;
     }
     F = master_objective(ms, ms->mu, s, u, g);
-    if (norm_e(s, M, ms->e) > 0) {
+    if (km_mkl_norm(M, ms->e, s) > 0) {
         if (ms->p <= 2) {
             memcpy(theta, u, M * sizeof *u);
         } else {

@@ -12,18 +12,7 @@
 
 #include "core/error.h"
 #include "mkl/mkl.h"
-
-static double q_norm(const double *theta, size_t M, double q)
-{
-    double top = 0, sum = 0;
-    for (size_t m = 0; m < M; m++)
-        top = fmax(top, theta[m]);
-    if (top == 0)
-        return 0;
-    for (size_t m = 0; m < M; m++)
-        sum += pow(theta[m] / top, q);
-    return top * pow(sum, 1.0 / q);
-}
+#include "mkl/theta.h"
 
 /* Sets the weights below KM_SWITCH_OFF * top to 0 and rescales, keeping the change when the
  * certificate allows it (kept holds theta to restore; a is scratch for a_m). */
@@ -40,7 +29,7 @@ static km_status try_switch_off(const km_mkl_problem *pr, km_mkl_result *result,
     for (size_t m = 0; m < M; m++)
         if (k->theta[m] < KM_SWITCH_OFF * top)
             k->theta[m] = 0.0;
-    double q = pr->mkl.p_block / (2.0 - pr->mkl.p_block), norm = q_norm(k->theta, M, q);
+    double q = pr->mkl.p_block / (2.0 - pr->mkl.p_block), norm = km_mkl_norm(M, q, k->theta);
     for (size_t m = 0; m < M; m++)
         k->theta[m] /= norm;
     km_mkl_certificate cert;

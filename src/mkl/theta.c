@@ -119,6 +119,19 @@ void km_block_weights(km_block_regularizer reg, double param, size_t M, const do
     }
 }
 
+double km_mkl_norm(size_t M, double e, const double *x)
+{
+    double top = 0, sum = 0;
+    for (size_t m = 0; m < M; m++)
+        if (x[m] > top)
+            top = x[m];
+    if (top == 0)
+        return 0;
+    for (size_t m = 0; m < M; m++)
+        sum += x[m] > 0 ? pow(x[m] / top, e) : 0.0;
+    return top * pow(sum, 1.0 / e);
+}
+
 double km_mkl_dual_norm(size_t M, double p, const double *a)
 {
     double top = 0, sum = 0;
@@ -132,11 +145,7 @@ double km_mkl_dual_norm(size_t M, double p, const double *a)
             sum += a[m] > 0 ? sqrt(a[m]) : 0.0;
         return sum * sum;
     }
-    /* ||a||_r = top * (sum (a_m/top)^r)^{1/r}, scaled to avoid overflow for large r */
-    double r = p / (2.0 * (p - 1.0));
-    for (size_t m = 0; m < M; m++)
-        sum += a[m] > 0 ? pow(a[m] / top, r) : 0.0;
-    return top * pow(sum, 1.0 / r);
+    return km_mkl_norm(M, p / (2.0 * (p - 1.0)), a);
 }
 
 double km_block_norm_squared(size_t M, double p, const double *block_norm)

@@ -39,6 +39,10 @@ typedef enum km_block_regularizer {
 } km_block_regularizer;
 void km_block_weights(km_block_regularizer reg, double param, size_t M, const double *block_norm, double *d);
 
+/* ||x||_e = (sum x_m^e)^{1/e} over the positive x_m (the others count as 0), e > 0 finite,
+ * computed as top (sum (x_m/top)^e)^{1/e} with top = max x so that large e does not overflow. */
+double km_mkl_norm(size_t M, double e, const double *x);
+
 /* ||a||_r with r = p/(2(p-1)), half the dual exponent of p (p = 1: max; p = 2: sum;
  * p = inf: (sum sqrt a)^2): the kernel part of the MKL dual D = lin - 1/2 ||a||_r (spec §2).
  * Negative a_m count as 0. */
