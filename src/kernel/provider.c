@@ -206,18 +206,26 @@ static void warn_not_psd(const km_provider *p, const km_kernel *k, const provide
            rj + 1, stored_value(pk, j, j));
 }
 
-/* One pass over the training block of a precomputed kernel: it must be symmetric (to
- * KM_SYMMETRY_TOLERANCE relative), else an error; and a positive semidefinite matrix has K[i][i] >= 0
- * and K[i][j]^2 <= K[i][i] K[j][j] (Cauchy-Schwarz on every 2 x 2 principal minor). A matrix failing
- * this necessary test gives the solver negative curvature, so it may stop away from the optimum:
- * warn once, naming an offending entry. diag: n values of workspace. */
-/* Whether every pair of a float matrix without row map passes both tests of check_precomputed: a
- * branch-free pass over the tiles (the common case, and most of a thousand kernels' set-up time);
- * check_precomputed then only runs its reporting pass when something is to be reported. */
-static int float_block_passes(const provider_kernel *pk, size_t n, const double *diag, double largest)
+/* The two tests of check_precomputed on a pair a = K[i][j], b = K[j][i] (written without branches,
+ * for the float pass below): a and b differ by more than KM_SYMMETRY_TOLERANCE relative and more
+ * than floor_slack (1e-14 of the largest diagonal entry); a^2 exceeds K[i][i] K[j][j]. */
+static inline int asymmetric(double a, double b, double floor_slack)
+{
+    double scale = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+    return !((fabs(a - b) <= KM_SYMMETRY_TOLERANCE * scale) | (fabs(a - b) <= floor_slack));
+}
+
+static inline int beyond_cauchy_schwarz(double a, double dii, double djj)
+{
+    return a * a > dii * djj * (1 + KM_PSD_TOLERANCE) + 1e-300;
+}
+
+/* Whether every pair of a float matrix without row map passes both tests: a branch-free pass over
+ * the tiles (the common case, and most of a thousand kernels' set-up time); check_precomputed then
+ * only runs its reporting pass when something is to be reported. */
+static int float_block_passes(const provider_kernel *pk, size_t n, const double *diag, double floor_slack)
 {
     int bad = 0;
-    double floor_slack = 1e-14 * largest;
     for (size_t i = 0; i < n; i++)
         bad |= diag[i] < 0;
     for (size_t i0 = 0; i0 < n; i0 += KM_CHECK_TILE) {
@@ -227,10 +235,7 @@ static int float_block_passes(const provider_kernel *pk, size_t n, const double 
                 size_t j1 = j0 + KM_CHECK_TILE < i ? j0 + KM_CHECK_TILE : i;
                 for (size_t j = j0; j < j1; j++) {
                     double a = pk->K32[i * pk->ld + j], b = pk->K32[j * pk->ld + i];
-                    double scale = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
-                    double slack = KM_SYMMETRY_TOLERANCE * scale > floor_slack ? KM_SYMMETRY_TOLERANCE * scale : floor_slack;
-                    bad |= !(fabs(a - b) <= slack);
-                    bad |= a * a > diag[i] * diag[j] * (1 + KM_PSD_TOLERANCE) + 1e-300;
+                    bad |= asymmetric(a, b, floor_slack) | beyond_cauchy_schwarz(a, diag[i], diag[j]);
                 }
             }
         }
@@ -238,6 +243,11 @@ static int float_block_passes(const provider_kernel *pk, size_t n, const double 
     return !bad;
 }
 
+/* One pass over the training block of a precomputed kernel: it must be symmetric (to
+ * KM_SYMMETRY_TOLERANCE relative), else an error; and a positive semidefinite matrix has K[i][i] >= 0
+ * and K[i][j]^2 <= K[i][i] K[j][j] (Cauchy-Schwarz on every 2 x 2 principal minor). A matrix failing
+ * this necessary test gives the solver negative curvature, so it may stop away from the optimum:
+ * warn once, naming an offending entry. diag: n values of workspace. */
 static km_status check_precomputed(const km_provider *p, const km_kernel *k, const provider_kernel *pk, size_t n,
                                    const char *source, double *diag)
 {
@@ -247,7 +257,8 @@ static km_status check_precomputed(const km_provider *p, const km_kernel *k, con
         diag[i] = stored_value(pk, i, i);
         largest = fabs(diag[i]) > largest ? fabs(diag[i]) : largest;
     }
-    if (pk->K32 && !pk->map && float_block_passes(pk, n, diag, largest))
+    double floor_slack = 1e-14 * largest;
+    if (pk->K32 && !pk->map && float_block_passes(pk, n, diag, floor_slack))
         return KM_OK;
     for (size_t i = 0; i < n && !warned; i++) {
         if (diag[i] < 0) {
@@ -272,13 +283,12 @@ static km_status check_precomputed(const km_provider *p, const km_kernel *k, con
                         a = pk->K[i * pk->ld + j];
                         b = pk->K[j * pk->ld + i];
                     }
-                    double scale = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
-                    if (!(fabs(a - b) <= KM_SYMMETRY_TOLERANCE * scale || fabs(a - b) <= 1e-14 * largest)) {
+                    if (asymmetric(a, b, floor_slack)) {
                         size_t ri = pk->map ? pk->map[i] : i, rj = pk->map ? pk->map[j] : j;
                         return km_kernel_error(k, "%s is not symmetric: K[%zu][%zu] = %.17g but K[%zu][%zu] = %.17g",
                                                source, ri + 1, rj + 1, a, rj + 1, ri + 1, b);
                     }
-                    if (!warned && a * a > diag[i] * diag[j] * (1 + KM_PSD_TOLERANCE) + 1e-300) {
+                    if (!warned && beyond_cauchy_schwarz(a, diag[i], diag[j])) {
                         warn_not_psd(p, k, pk, i, j, source);
                         warned = 1;
                     }
