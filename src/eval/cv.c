@@ -8,8 +8,8 @@
 #include "core/rng.h"
 #include "data/dataset.h"
 #include "kernel/kernel.h"
-#include "svm/multiclass.h"
-#include "svm/train.h"
+#include "train/multiclass.h"
+#include "train/train.h"
 
 /* fold[i] in [0, folds) for every row. */
 static km_status assign_folds(const km_dataset *data, const km_params *params, int folds, size_t *fold)

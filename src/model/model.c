@@ -6,7 +6,7 @@
 
 #include "core/error.h"
 #include "data/dataset.h"
-#include "svm/multiclass.h"
+#include "train/multiclass.h"
 
 km_status km_model_alloc(km_model **out)
 {

@@ -2,7 +2,7 @@
  * one-vs-one pair, one-vs-rest class, regression or one-class) on the fixed combination
  * sum_m d_m k_m or with learned weights (MKL, per machine or shared by all machines), stores the MKL
  * diagnostics (alignments, block norms) and collects the support vectors into the model's basis. */
-#include "svm/train.h"
+#include "train/train.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -16,7 +16,7 @@
 #include "model/model.h"
 #include "mkl/diagnostics.h"
 #include "mkl/mkl.h"
-#include "svm/multiclass.h"
+#include "train/multiclass.h"
 #include "svm/svm.h"
 
 km_params km_params_default(void)

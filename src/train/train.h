@@ -1,7 +1,7 @@
 /* Training and prediction on a subset of a dataset's rows (cross-validation trains on some rows and
  * predicts others of the same data and the same precomputed matrices). */
-#ifndef KM_SVM_TRAIN_H
-#define KM_SVM_TRAIN_H
+#ifndef KM_TRAIN_TRAIN_H
+#define KM_TRAIN_TRAIN_H
 
 #include "kernelmix.h"
 

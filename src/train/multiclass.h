@@ -1,6 +1,6 @@
 /* Classes of a labelled dataset and the binary problems of one-vs-one / one-vs-rest. */
-#ifndef KM_SVM_MULTICLASS_H
-#define KM_SVM_MULTICLASS_H
+#ifndef KM_TRAIN_MULTICLASS_H
+#define KM_TRAIN_MULTICLASS_H
 
 #include <stddef.h>
 

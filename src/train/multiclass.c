@@ -1,4 +1,4 @@
-#include "svm/multiclass.h"
+#include "train/multiclass.h"
 
 #include <stdlib.h>
 #include <string.h>
