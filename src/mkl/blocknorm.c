@@ -176,7 +176,7 @@ int km_tikhonov_step(const km_mkl_params *mkl, size_t M, const double *a, double
 static void tikhonov_values(const km_mkl_problem *pr, const double *coef, double bias, const double *a,
                             const double *h, double *block_norm, km_mkl_result *result)
 {
-    const km_kernel_access *k = pr->kernel;
+    const km_kernel_access *k = pr->machine->kernel;
     size_t M = k->n_kernels;
     km_mkl_problem uniform = *pr;
     uniform.mkl.method = KM_MKL_LP;
@@ -193,9 +193,10 @@ static void tikhonov_values(const km_mkl_problem *pr, const double *coef, double
 
 km_status km_mkl_tikhonov(const km_mkl_problem *pr, km_mkl_result *result)
 {
-    if (pr->task == KM_TASK_ONECLASS)
-        return km_error(KM_EINVAL, "the Tikhonov form needs a loss weight C: C-SVC or epsilon-SVR, not one-class");
-    const km_kernel_access *k = pr->kernel;
+    if (!pr->machine->ops->loss_weighted)
+        return km_error(KM_EINVAL, "the Tikhonov form needs a loss weight C: C-SVC or epsilon-SVR, not %s",
+                        pr->machine->ops->name);
+    const km_kernel_access *k = pr->machine->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);

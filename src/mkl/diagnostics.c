@@ -189,10 +189,10 @@ km_status km_alignments(const km_kernel_access *kernel, size_t n_targets, const 
 
 void km_mkl_block_norms(const km_mkl_problem *pr, const double *coef, const double *h, double *block_norm)
 {
-    const km_kernel_access *k = pr->kernel;
+    const km_kernel_access *k = pr->machine->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
     km_mkl_quadratic_terms(n, M, coef, h, block_norm);
-    double scale = pr->task == KM_TASK_ONECLASS ? 1.0 / (pr->nu * (double)n) : 1.0;
+    double scale = pr->machine->ops->certificate_scale(pr->machine);
     for (size_t m = 0; m < M; m++)
         block_norm[m] = block_norm[m] > 0 ? k->theta[m] * sqrt(block_norm[m]) * scale : 0.0;
 }

@@ -42,20 +42,6 @@ static double elapsed(const interleaved *s)
     return (double)(now.tv_sec - s->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - s->start.tv_nsec);
 }
 
-/* c per training row from the solver variables (SVR: alpha_i - alpha*_i). */
-static void coef_from_alpha(const km_mkl_problem *pr, const double *alpha, double *coef)
-{
-    size_t n = pr->kernel->n_rows;
-    for (size_t i = 0; i < n; i++) {
-        if (pr->task == KM_TASK_SVC)
-            coef[i] = pr->y[i] * alpha[i];
-        else if (pr->task == KM_TASK_SVR)
-            coef[i] = alpha[i] - alpha[n + i];
-        else
-            coef[i] = alpha[i];
-    }
-}
-
 static int theta_moved(const double *before, const double *after, size_t M)
 {
     for (size_t m = 0; m < M; m++)
@@ -67,7 +53,7 @@ static int theta_moved(const double *before, const double *after, size_t M)
 /* A theta step from a = 2 quad; KM_HOOK_CONTINUE when it changed nothing. */
 static km_hook_action step_theta(interleaved *s, double *theta)
 {
-    size_t M = s->pr->kernel->n_kernels;
+    size_t M = s->pr->machine->kernel->n_kernels;
     memcpy(s->previous_theta, theta, M * sizeof *theta);
     if (!km_mkl_theta_step(s->pr, s->a, theta) || !theta_moved(s->previous_theta, theta, M))
         return KM_HOOK_CONTINUE;
@@ -80,7 +66,7 @@ static km_hook_action step_theta(interleaved *s, double *theta)
 /* Stops at the certified point; the solver's products K_m c are the result's. */
 static km_hook_action stop_certified(interleaved *s, const km_smo_step *step)
 {
-    const km_kernel_access *k = s->pr->kernel;
+    const km_kernel_access *k = s->pr->machine->kernel;
     memcpy(s->result->products, step->kernel_products, k->n_kernels * k->n_rows * sizeof *s->result->products);
     s->result->products_valid = 1;
     s->certified = 1;
@@ -91,7 +77,7 @@ static km_hook_action on_step(void *ctx, const km_smo_step *step, double *theta)
 {
     interleaved *s = ctx;
     const km_mkl_problem *pr = s->pr;
-    size_t M = pr->kernel->n_kernels;
+    size_t M = pr->machine->kernel->n_kernels;
     s->certified = 0; /* any point but a stopping optimal one needs its own certificate */
     double dual_theta = step->lin;
     for (size_t m = 0; m < M; m++) {
@@ -117,7 +103,7 @@ static km_hook_action on_step(void *ctx, const km_smo_step *step, double *theta)
 
     /* the fixed-theta SVM is solved: certify (c, b = -rho, theta) with the solver's products */
     km_mkl_certificate cert;
-    coef_from_alpha(pr, step->alpha, s->coef);
+    pr->machine->ops->coef_from_alpha(pr->machine, step->alpha, s->coef);
     km_mkl_certify(pr, s->coef, -step->rho, s->a, step->kernel_products, &cert);
     s->result->dual = cert.dual;
     s->result->primal = cert.primal;
@@ -140,7 +126,7 @@ static km_hook_action on_step(void *ctx, const km_smo_step *step, double *theta)
 
 km_status km_mkl_interleaved(const km_mkl_problem *pr, km_mkl_result *result)
 {
-    size_t n = pr->kernel->n_rows, M = pr->kernel->n_kernels;
+    size_t n = pr->machine->kernel->n_rows, M = pr->machine->kernel->n_kernels;
     interleaved s = {.pr = pr, .result = result, .previous_dual = -INFINITY, .violation_after_step = -1};
     clock_gettime(CLOCK_MONOTONIC, &s.start);
     s.a = malloc(M * sizeof *s.a);
@@ -148,13 +134,14 @@ km_status km_mkl_interleaved(const km_mkl_problem *pr, km_mkl_result *result)
     s.previous_theta = malloc(M * sizeof *s.previous_theta);
     km_status st = s.a && s.coef && s.previous_theta ? KM_OK : km_error_nomem("the interleaved MKL solver");
     result->converged = 0;
-    km_smo_options options = pr->smo;
+    const km_machine_problem *machine = pr->machine;
+    km_smo_options options = machine->solver;
     options.hook = on_step;
     options.hook_ctx = &s;
     options.hook_every = 1;
     km_svm_solution solution = {.coef = result->coef};
     if (!st)
-        st = km_mkl_solve_svm(pr, &options, &solution);
+        st = machine->ops->solve(machine, &options, &solution);
     result->bias = solution.bias;
     result->smo_iterations = solution.iterations;
     if (!st && !s.certified) {

@@ -16,16 +16,11 @@
 #include "core/log.h"
 #include "kernel/provider.h"
 #include "kernelmix.h"
-#include "svm/svm.h"
+#include "svm/machine.h"
 
 typedef struct km_mkl_problem {
-    km_task task;
-    const km_kernel_access *kernel;  /* n rows, M kernels; kernel->theta holds theta */
-    const signed char *y;            /* C-SVC labels +-1 (n) */
-    const double *z;                 /* epsilon-SVR targets (n) */
-    double C, weight_pos, weight_neg; /* C-SVC: C_i = C * weight of the class; SVR: C */
-    double epsilon, nu;
-    km_smo_options smo;              /* tolerance, shrinking, cache, iteration limit, logger */
+    const km_machine_problem *machine; /* the task solved at each theta: n rows, M kernels, and
+                                          machine->kernel->theta holds theta */
     km_mkl_params mkl;               /* resolved: p_block set, gap/eps/max_outer defaults applied */
     km_logger logger;
 } km_mkl_problem;
@@ -66,12 +61,6 @@ void km_mkl_certify(const km_mkl_problem *problem, const double *coef, double bi
 
 /* theta step of the problem's regularizer (lp or elastic net) from a_m; 0 when nothing changed. */
 int km_mkl_theta_step(const km_mkl_problem *problem, const double *a, double *theta);
-
-/* Solves the SVM of the problem's task on the current combination, warm-started from solution->coef
- * when it is non-zero (the dual variables are recovered from c: alpha = y c, alpha - alpha* = c,
- * alpha = c), with the given SMO options (hook or not). */
-km_status km_mkl_solve_svm(const km_mkl_problem *problem, const km_smo_options *options,
-                           km_svm_solution *solution);
 
 /* One evaluation of the current theta, the step every alternating solver repeats: polls the caller's
  * interrupt (KM_EINTERRUPTED), solves the SVM warm-started from result->coef (bias and working-set

@@ -1,5 +1,5 @@
 /* MKL parameters (the two p conventions, defaults, validation), the regularizer's theta step and
- * starting point, the single-kernel solve at fixed theta that every solver shares, and the dispatch
+ * starting point, the evaluation at fixed theta that every solver shares, and the dispatch
  * to the solver the parameters ask for. */
 #include <math.h>
 #include <stdlib.h>
@@ -72,40 +72,10 @@ void km_mkl_start(const km_mkl_params *mkl, size_t M, double *theta)
 
 int km_mkl_theta_step(const km_mkl_problem *problem, const double *a, double *theta)
 {
-    size_t M = problem->kernel->n_kernels;
+    size_t M = problem->machine->kernel->n_kernels;
     if (problem->mkl.method == KM_MKL_ELASTICNET)
         return km_theta_elasticnet_step(M, problem->mkl.lambda, a, theta);
     return km_theta_lp_step(M, problem->mkl.p_block, a, theta);
-}
-
-km_status km_mkl_solve_svm(const km_mkl_problem *pr, const km_smo_options *options, km_svm_solution *solution)
-{
-    size_t n = pr->kernel->n_rows;
-    const double *coef = solution->coef;
-    int warm = 0;
-    for (size_t i = 0; i < n && !warm; i++)
-        warm = coef[i] != 0.0;
-    double *start = warm ? malloc((pr->task == KM_TASK_SVR ? 2 : 1) * n * sizeof *start) : NULL;
-    if (warm && !start)
-        return km_error_nomem("a warm start");
-    for (size_t i = 0; warm && i < n; i++) {
-        if (pr->task == KM_TASK_SVC)
-            start[i] = pr->y[i] * coef[i];
-        else if (pr->task == KM_TASK_SVR) {
-            start[i] = coef[i] > 0 ? coef[i] : 0.0;
-            start[n + i] = coef[i] < 0 ? -coef[i] : 0.0;
-        } else
-            start[i] = coef[i];
-    }
-    km_status st;
-    if (pr->task == KM_TASK_SVC)
-        st = km_svc_solve(pr->kernel, pr->y, pr->C, pr->weight_pos, pr->weight_neg, options, start, solution);
-    else if (pr->task == KM_TASK_SVR)
-        st = km_svr_solve(pr->kernel, pr->z, pr->C, pr->epsilon, options, start, solution);
-    else
-        st = km_oneclass_solve(pr->kernel, pr->nu, options, start, solution);
-    free(start);
-    return st;
 }
 
 km_status km_mkl_result_products(const km_mkl_problem *problem, km_mkl_result *result)
@@ -120,17 +90,18 @@ km_status km_mkl_result_products(const km_mkl_problem *problem, km_mkl_result *r
 km_status km_mkl_evaluate(const km_mkl_problem *pr, km_mkl_result *result, double *h, double *a)
 {
     /* the SMO polls the caller every 100 steps, which a warm-started solve may never reach */
-    if (pr->smo.interrupted && pr->smo.interrupted(pr->smo.interrupt_ctx))
+    const km_machine_problem *machine = pr->machine;
+    if (machine->solver.interrupted && machine->solver.interrupted(machine->solver.interrupt_ctx))
         return km_error(KM_EINTERRUPTED, "interrupted after %ld solver iterations", result->smo_iterations);
     km_svm_solution solution = {.coef = result->coef};
-    km_status st = km_mkl_solve_svm(pr, &pr->smo, &solution);
+    km_status st = machine->ops->solve(machine, &machine->solver, &solution);
     if (st)
         return st;
     result->bias = solution.bias;
     result->smo_iterations += solution.iterations;
     if ((st = km_mkl_products(pr, result->coef, h)))
         return st;
-    km_mkl_quadratic_terms(pr->kernel->n_rows, pr->kernel->n_kernels, result->coef, h, a);
+    km_mkl_quadratic_terms(pr->machine->kernel->n_rows, pr->machine->kernel->n_kernels, result->coef, h, a);
     return KM_OK;
 }
 
@@ -183,7 +154,7 @@ km_status km_mkl_train(const km_mkl_problem *problem, km_mkl_result *result)
     if (!st)
         st = km_mkl_switch_off(problem, result);
     /* the reported objective is -D in the solver's scaling (one-class: sum a = nu n, spec: sum a = 1) */
-    double scale = problem->task == KM_TASK_ONECLASS ? problem->nu * (double)problem->kernel->n_rows : 1.0;
-    result->objective = -result->dual * scale * scale;
+    double scale = problem->machine->ops->certificate_scale(problem->machine);
+    result->objective = -result->dual / (scale * scale);
     return st;
 }

@@ -24,14 +24,14 @@ static km_status check_problems(const km_mkl_problem *problems, size_t count)
 {
     if (count == 0)
         return km_error(KM_EINVAL, "shared kernel weights need at least one machine");
-    const km_kernel_access *first = problems[0].kernel;
+    const km_kernel_access *first = problems[0].machine->kernel;
     for (size_t k = 0; k < count; k++) {
         const km_mkl_problem *pr = &problems[k];
-        if (pr->task != KM_TASK_SVC)
+        if (pr->machine->ops->task != KM_TASK_SVC)
             return km_error(KM_EINVAL, "shared kernel weights are learned for classification machines");
         if (pr->mkl.method != KM_MKL_LP)
             return km_error(KM_EINVAL, "shared kernel weights are learned with lp-norm MKL (--mkl lp)");
-        if (pr->kernel->theta != first->theta || pr->kernel->n_kernels != first->n_kernels)
+        if (pr->machine->kernel->theta != first->theta || pr->machine->kernel->n_kernels != first->n_kernels)
             return km_error(KM_EINVAL, "machines with shared kernel weights must use one theta array");
     }
     return KM_OK;
@@ -41,7 +41,7 @@ static km_status check_problems(const km_mkl_problem *problems, size_t count)
 static km_status add_machine(const km_mkl_problem *pr, km_mkl_result *result, double *h, double *a,
                              joint_point *joint)
 {
-    const km_kernel_access *k = pr->kernel;
+    const km_kernel_access *k = pr->machine->kernel;
     size_t M = k->n_kernels;
     km_status st = km_mkl_evaluate(pr, result, h, a);
     if (st)
@@ -68,11 +68,11 @@ km_status km_mkl_shared_train(const km_mkl_problem *problems, size_t count, km_m
     if (st)
         return st;
     const km_mkl_problem *first = &problems[0];
-    double *theta = first->kernel->theta;
-    size_t M = first->kernel->n_kernels, max_rows = 0;
+    double *theta = first->machine->kernel->theta;
+    size_t M = first->machine->kernel->n_kernels, max_rows = 0;
     double p = first->mkl.p_block;
     for (size_t k = 0; k < count; k++)
-        max_rows = problems[k].kernel->n_rows > max_rows ? problems[k].kernel->n_rows : max_rows;
+        max_rows = problems[k].machine->kernel->n_rows > max_rows ? problems[k].machine->kernel->n_rows : max_rows;
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     double *h = malloc(max_rows * M * sizeof *h), *a = malloc(M * sizeof *a);

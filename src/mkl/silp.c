@@ -387,7 +387,7 @@ static km_status master_solve(silp_master *ms, double *theta, double *bound)
  * (-L, |w_m|^2 / 2) with |w_m| = theta_m sqrt(a_m) and L = P - 1/2 ||w||_{2,p}^2 for p > 2. */
 static double cut_of(const km_mkl_problem *pr, const double *a, const km_mkl_certificate *cert, double *v)
 {
-    size_t M = pr->kernel->n_kernels;
+    size_t M = pr->machine->kernel->n_kernels;
     double p = pr->mkl.p_block;
     if (p <= 2) {
         for (size_t m = 0; m < M; m++)
@@ -395,7 +395,7 @@ static double cut_of(const km_mkl_problem *pr, const double *a, const km_mkl_cer
         return cert->lin;
     }
     for (size_t m = 0; m < M; m++)
-        v[m] = a[m] > 0 ? pr->kernel->theta[m] * sqrt(a[m]) : 0.0; /* block norms first */
+        v[m] = a[m] > 0 ? pr->machine->kernel->theta[m] * sqrt(a[m]) : 0.0; /* block norms first */
     double loss = cert->primal - 0.5 * km_block_norm_squared(M, p, v);
     for (size_t m = 0; m < M; m++)
         v[m] = 0.5 * v[m] * v[m];
@@ -418,7 +418,7 @@ static int theta_moved(const double *before, const double *after, size_t M)
 static km_status mixture_dual(const km_mkl_problem *pr, const silp_master *ms, double *coef, double *h, double *a,
                               double *dual)
 {
-    size_t n = pr->kernel->n_rows, M = pr->kernel->n_kernels;
+    size_t n = pr->machine->kernel->n_rows, M = pr->machine->kernel->n_kernels;
     master_mixture(ms, coef);
     km_status st = km_mkl_products(pr, coef, h);
     if (st)
@@ -432,11 +432,11 @@ static km_status mixture_dual(const km_mkl_problem *pr, const silp_master *ms, d
 
 km_status km_mkl_silp(const km_mkl_problem *pr, km_mkl_result *result)
 {
-    const km_kernel_access *k = pr->kernel;
+    const km_kernel_access *k = pr->machine->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
     double p = pr->mkl.p_block;
     /* one-class: cuts in the spec's scaling c / (nu n), as the certificate */
-    double scale = pr->task == KM_TASK_ONECLASS ? 1.0 / (pr->nu * (double)n) : 1.0;
+    double scale = pr->machine->ops->certificate_scale(pr->machine);
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     double *h = malloc(n * M * sizeof *h), *a = malloc(M * sizeof *a), *v = malloc(M * sizeof *v);

@@ -32,7 +32,7 @@ typedef struct simplemkl {
 static km_status evaluate(simplemkl *s)
 {
     const km_mkl_problem *pr = s->pr;
-    const km_kernel_access *k = pr->kernel;
+    const km_kernel_access *k = pr->machine->kernel;
     size_t M = k->n_kernels;
     km_status st = km_mkl_evaluate(pr, s->result, s->h, s->a);
     if (st)
@@ -51,7 +51,7 @@ static km_status evaluate(simplemkl *s)
 static double slope(const simplemkl *s, const double *direction)
 {
     double d = 0;
-    for (size_t m = 0; m < s->pr->kernel->n_kernels; m++)
+    for (size_t m = 0; m < s->pr->machine->kernel->n_kernels; m++)
         d -= 0.5 * s->a[m] * direction[m];
     return d;
 }
@@ -94,8 +94,8 @@ static void move(size_t M, const double *base, const double *direction, double s
  * of the derivative inside [0, largest step]. */
 static km_status line_search(simplemkl *s, const double *base, const double *direction)
 {
-    size_t M = s->pr->kernel->n_kernels, blocking = M;
-    double *theta = s->pr->kernel->theta;
+    size_t M = s->pr->machine->kernel->n_kernels, blocking = M;
+    double *theta = s->pr->machine->kernel->theta;
     double largest = INFINITY;
     for (size_t m = 0; m < M; m++)
         if (direction[m] < 0 && -base[m] / direction[m] < largest) {
@@ -131,12 +131,12 @@ static km_status line_search(simplemkl *s, const double *base, const double *dir
 
 km_status km_mkl_simplemkl(const km_mkl_problem *pr, km_mkl_result *result)
 {
-    const km_kernel_access *k = pr->kernel;
+    const km_kernel_access *k = pr->machine->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     simplemkl s = {.pr = pr, .result = result, .best_dual = -INFINITY};
-    s.scale = pr->task == KM_TASK_ONECLASS ? 1.0 / (pr->nu * (double)n) : 1.0;
+    s.scale = pr->machine->ops->certificate_scale(pr->machine);
     s.h = malloc(n * M * sizeof *s.h);
     s.a = malloc(M * sizeof *s.a);
     double *base = malloc(M * sizeof *base), *direction = malloc(M * sizeof *direction);

@@ -19,7 +19,7 @@
 static km_status try_switch_off(const km_mkl_problem *pr, km_mkl_result *result, double top, size_t tiny,
                                 double *kept, double *a)
 {
-    const km_kernel_access *k = pr->kernel;
+    const km_kernel_access *k = pr->machine->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
     km_status st = km_mkl_result_products(pr, result);
     if (st)
@@ -50,7 +50,7 @@ static km_status try_switch_off(const km_mkl_problem *pr, km_mkl_result *result,
 
 km_status km_mkl_switch_off(const km_mkl_problem *pr, km_mkl_result *result)
 {
-    const km_kernel_access *k = pr->kernel;
+    const km_kernel_access *k = pr->machine->kernel;
     size_t M = k->n_kernels, tiny = 0, off = 0;
     if (pr->mkl.method != KM_MKL_LP || !(pr->mkl.p_block < 2))
         return KM_OK;

@@ -11,7 +11,7 @@
 
 km_status km_mkl_wrapper(const km_mkl_problem *pr, km_mkl_result *result)
 {
-    const km_kernel_access *k = pr->kernel;
+    const km_kernel_access *k = pr->machine->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);

@@ -43,7 +43,7 @@ km_params km_params_default(void)
 
 static km_status check_params(const km_params *p, size_t n_kernels)
 {
-    if (p->task != KM_TASK_SVC && p->task != KM_TASK_SVR && p->task != KM_TASK_ONECLASS)
+    if (!km_machine_ops_of(p->task))
         return km_error(KM_EINVAL, "unknown task %d", (int)p->task);
     if (!(p->C > 0) || !isfinite(p->C))
         return km_error(KM_EINVAL, "C must be a positive number (got %g)", p->C);
@@ -222,8 +222,9 @@ static void store_result(km_machine *machine, const km_mkl_result *result)
 static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_machine *machine, km_mkl_result *result)
 {
     if (t->mkl.method == KM_MKL_FIXED) {
+        const km_machine_problem *task = problem->machine;
         km_svm_solution solution = {.coef = result->coef};
-        km_status st = km_mkl_solve_svm(problem, &problem->smo, &solution);
+        km_status st = task->ops->solve(task, &task->solver, &solution);
         if (st)
             return st;
         machine->bias = solution.bias;
@@ -235,7 +236,7 @@ static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_mac
                    solution.iterations, t->params->tolerance);
         return KM_OK;
     }
-    km_mkl_start(&t->mkl, problem->kernel->n_kernels, machine->theta);
+    km_mkl_start(&t->mkl, problem->machine->kernel->n_kernels, machine->theta);
     km_status st = km_mkl_train(problem, result);
     if (st)
         return st;
@@ -248,6 +249,7 @@ static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_mac
 typedef struct machine_job {
     machine_kernel mk;
     km_kernel_access access;
+    km_machine_problem task;
     km_mkl_problem problem;
     size_t *rows;                /* machine row -> provider row (own copy); NULL: all rows */
     size_t n_rows;
@@ -295,9 +297,9 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
         .diag = job->rows ? (const double *const *)job->mk.diag : (const double *const *)t->full_diag,
         .combined = machine_combined,
     };
-    km_mkl_problem *problem = &job->problem;
-    *problem = (km_mkl_problem){
-        .task = p->task,
+    km_machine_problem *task = &job->task;
+    *task = (km_machine_problem){
+        .ops = km_machine_ops_of(p->task),
         .kernel = &job->access,
         .y = job->y,
         .z = job->targets,
@@ -306,19 +308,17 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
         .weight_neg = 1.0,
         .epsilon = p->epsilon,
         .nu = p->nu,
-        .smo = km_smo_options_default(),
-        .mkl = t->mkl,
-        .logger = t->logger,
+        .solver = km_smo_options_default(),
     };
-    problem->smo.tolerance = p->tolerance;
-    problem->smo.shrinking = p->shrinking;
-    problem->smo.cache_bytes = t->solver_cache_bytes;
-    problem->smo.cache_float = t->cache_float;
-    problem->smo.max_iter = p->max_iter;
-    problem->smo.logger = t->logger;
+    task->solver.tolerance = p->tolerance;
+    task->solver.shrinking = p->shrinking;
+    task->solver.cache_bytes = t->solver_cache_bytes;
+    task->solver.cache_float = t->cache_float;
+    task->solver.max_iter = p->max_iter;
+    task->solver.logger = t->logger;
     if (p->progress) {
-        problem->smo.interrupted = solver_interrupted;
-        problem->smo.interrupt_ctx = (void *)p;
+        task->solver.interrupted = solver_interrupted;
+        task->solver.interrupt_ctx = (void *)p;
     }
     for (size_t i = 0; i < n_rows; i++) {
         size_t r = machine_rows ? machine_rows[i] : i;
@@ -327,9 +327,10 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
             job->y[i] = classes->class_of[r] == (size_t)machine->class_pos ? +1 : -1;
     }
     if (p->task == KM_TASK_SVC) {
-        problem->weight_pos = class_weight(p, classes->labels[machine->class_pos]);
-        problem->weight_neg = machine->class_neg >= 0 ? class_weight(p, classes->labels[machine->class_neg]) : 1.0;
+        task->weight_pos = class_weight(p, classes->labels[machine->class_pos]);
+        task->weight_neg = machine->class_neg >= 0 ? class_weight(p, classes->labels[machine->class_neg]) : 1.0;
     }
+    job->problem = (km_mkl_problem){.machine = task, .mkl = t->mkl, .logger = t->logger};
     return KM_OK;
 }
 

@@ -1,0 +1,26 @@
+#include "svm/machine.h"
+
+extern const km_machine_ops km_machine_svc, km_machine_svr, km_machine_oneclass;
+
+const km_machine_ops *km_machine_ops_of(km_task task)
+{
+    const km_machine_ops *all[] = {&km_machine_svc, &km_machine_svr, &km_machine_oneclass};
+    for (size_t k = 0; k < sizeof all / sizeof *all; k++)
+        if (all[k]->task == task)
+            return all[k];
+    return NULL;
+}
+
+int km_machine_warm(const double *coef, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (coef[i] != 0.0)
+            return 1;
+    return 0;
+}
+
+double km_machine_unit_scale(const km_machine_problem *problem)
+{
+    (void)problem;
+    return 1.0;
+}

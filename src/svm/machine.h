@@ -1,0 +1,57 @@
+/* The machine interface (DESIGN.md seam 2): a learning task on the combination sum_m theta_m K_m,
+ * solved at the current theta with a warm start, and the quantities a kernel-weight method needs to
+ * certify a point without knowing the task: the coefficients c of f = sum_i c_i K(x_i, .) + b, the
+ * dual's linear term lin(c), the primal loss at given decision values, and the scaling between the
+ * solver's c and the convention of the MKL dual (spec: Kloft, "lp-Norm Multiple Kernel Learning",
+ * thesis Table 2.1; one-class solved with sum a = nu n, certified with sum a = 1).
+ *
+ * Adding a task is one file defining a km_machine_ops and its entry in km_machine_ops_of. */
+#ifndef KM_SVM_MACHINE_H
+#define KM_SVM_MACHINE_H
+
+#include <stddef.h>
+
+#include "svm/svm.h"
+
+typedef struct km_machine_ops km_machine_ops;
+
+/* The task data of one machine: which fields a task reads is said by its ops file. */
+typedef struct km_machine_problem {
+    const km_machine_ops *ops;
+    const km_kernel_access *kernel;  /* n rows, M kernels; kernel->theta holds the current weights */
+    const signed char *y;            /* classification labels +-1 (n) */
+    const double *z;                 /* regression targets (n) */
+    double C, weight_pos, weight_neg; /* loss weights: C-SVC C_i = C * weight of the class; SVR C */
+    double epsilon, nu;
+    km_smo_options solver;           /* tolerance, shrinking, cache, iteration limit, interrupt, logger */
+} km_machine_problem;
+
+struct km_machine_ops {
+    km_task task;
+    const char *name;                /* for messages: "C-SVC", "epsilon-SVR", "one-class" */
+    int loss_weighted;               /* 1: C multiplies the loss (penalised forms need it) */
+    /* Solves at kernel->theta with the given solver options (an SMO hook included), warm-started from
+     * solution->coef when it is non-zero; solution->coef receives c. */
+    km_status (*solve)(const km_machine_problem *problem, const km_smo_options *options,
+                       km_svm_solution *solution);
+    /* c from the SMO variables alpha (what an SMO hook sees). */
+    void (*coef_from_alpha)(const km_machine_problem *problem, const double *alpha, double *coef);
+    /* lin(c): the linear part of the dual objective at c (in the certificate's scaling). */
+    double (*linear_term)(const km_machine_problem *problem, const double *coef);
+    /* The primal loss at decision values g_i + b for the best bias (the solver's bias b refined by
+     * exact minimisation where the loss is piecewise linear in b; never worse than b). */
+    double (*loss)(const km_machine_problem *problem, const double *g, double bias);
+    /* Factor from the solver's c to the certificate's (1 except one-class: 1/(nu n)). */
+    double (*certificate_scale)(const km_machine_problem *problem);
+};
+
+/* The ops of a task; NULL for an unknown task. */
+const km_machine_ops *km_machine_ops_of(km_task task);
+
+/* The certificate_scale of tasks solved in the certificate's scaling: 1. */
+double km_machine_unit_scale(const km_machine_problem *problem);
+
+/* True when any of the n coefficients is non-zero (a solve then warm-starts from them). */
+int km_machine_warm(const double *coef, size_t n);
+
+#endif

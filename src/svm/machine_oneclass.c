@@ -1,0 +1,70 @@
+/* One-class SVM as a machine: solved in LIBSVM's scaling (sum a = nu n, 0 <= a <= 1, c = a) and
+ * certified in the spec's (sum a = 1, 0 <= a <= 1/(nu n)): lin = 0, loss -rho + 1/(nu n) sum
+ * max(0, rho - f(x_i)) at the best rho. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "svm/machine.h"
+
+static km_status oneclass_solve(const km_machine_problem *pr, const km_smo_options *options,
+                                km_svm_solution *solution)
+{
+    /* c = alpha: the coefficients are the warm start as they are */
+    size_t n = pr->kernel->n_rows;
+    return km_oneclass_solve(pr->kernel, pr->nu, options, km_machine_warm(solution->coef, n) ? solution->coef : NULL,
+                             solution);
+}
+
+static void oneclass_coef_from_alpha(const km_machine_problem *pr, const double *alpha, double *coef)
+{
+    memcpy(coef, alpha, pr->kernel->n_rows * sizeof *coef);
+}
+
+static double oneclass_linear_term(const km_machine_problem *pr, const double *coef)
+{
+    (void)pr;
+    (void)coef;
+    return 0.0;
+}
+
+static int by_value(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* The loss at the best rho, the ceil(nu n)-th smallest f (the bias plays no part). */
+static double oneclass_loss(const km_machine_problem *pr, const double *f, double bias)
+{
+    (void)bias;
+    size_t n = pr->kernel->n_rows;
+    double nu = pr->nu;
+    double *sorted = malloc(n * sizeof *sorted);
+    if (!sorted)
+        return NAN;
+    memcpy(sorted, f, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, by_value);
+    size_t k = (size_t)ceil(nu * (double)n);
+    double rho = sorted[(k ? k : 1) - 1], excess = 0;
+    for (size_t i = 0; i < n; i++)
+        excess += rho > f[i] ? rho - f[i] : 0.0;
+    free(sorted);
+    return -rho + excess / (nu * (double)n);
+}
+
+static double oneclass_scale(const km_machine_problem *pr)
+{
+    return 1.0 / (pr->nu * (double)pr->kernel->n_rows);
+}
+
+const km_machine_ops km_machine_oneclass = {
+    .task = KM_TASK_ONECLASS,
+    .name = "one-class",
+    .loss_weighted = 0,
+    .solve = oneclass_solve,
+    .coef_from_alpha = oneclass_coef_from_alpha,
+    .linear_term = oneclass_linear_term,
+    .loss = oneclass_loss,
+    .certificate_scale = oneclass_scale,
+};
