@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "core/error.h"
+#include "mkl/alternate.h"
 #include "mkl/mkl.h"
 #include "mkl/theta.h"
 
@@ -191,6 +192,50 @@ static void tikhonov_values(const km_mkl_problem *pr, const double *coef, double
     result->gap = (result->primal - result->dual) / fabs(result->primal);
 }
 
+/* The alternation's state: buffers at the last solve and the objective before it. */
+typedef struct tikhonov {
+    const km_mkl_problem *pr;
+    km_mkl_result *result;
+    double *h, *a, *block_norm;
+    double previous;             /* J at the solve before, for the relative-change stop */
+} tikhonov;
+
+static km_status tikhonov_evaluate(void *ctx)
+{
+    tikhonov *s = ctx;
+    return km_mkl_evaluate(s->pr, s->result, s->h, s->a);
+}
+
+static km_status tikhonov_certify(void *ctx, long t, double elapsed, double *gap, int *converged)
+{
+    tikhonov *s = ctx;
+    const km_mkl_problem *pr = s->pr;
+    km_mkl_result *result = s->result;
+    tikhonov_values(pr, result->coef, result->bias, s->a, s->h, s->block_norm, result);
+    double change = fabs(s->previous - result->primal) / fabs(result->primal);
+    km_log(&pr->logger, KM_LOG_INFO, "tikhonov %4ld: objective %.17g dual %.17g gap %.3e %.2fs", t, result->primal,
+           result->dual, result->gap, elapsed);
+    /* stop at the duality gap, or when the objective stops moving (spec §5) */
+    *gap = result->gap;
+    *converged = result->gap <= pr->mkl.gap || change < pr->mkl.eps_mkl;
+    if (*converged && result->gap > pr->mkl.gap)
+        km_log(&pr->logger, KM_LOG_WARNING,
+               "Tikhonov objective settled (relative change %.3g < %g) with gap %.3e above %g; lower the "
+               "SVM tolerance (-e) or the step tolerance",
+               change, pr->mkl.eps_mkl, result->gap, pr->mkl.gap);
+    s->previous = result->primal;
+    return KM_OK;
+}
+
+static km_status tikhonov_step(void *ctx, const double *d_used, km_weight_move *move)
+{
+    (void)d_used;
+    tikhonov *s = ctx;
+    const km_kernel_access *k = s->pr->machine->kernel;
+    *move = km_tikhonov_step(&s->pr->mkl, k->n_kernels, s->a, s->block_norm, k->theta) ? KM_MOVED : KM_NOTHING_TO_LEARN;
+    return KM_OK;
+}
+
 km_status km_mkl_tikhonov(const km_mkl_problem *pr, km_mkl_result *result)
 {
     if (!pr->machine->ops->loss_weighted)
@@ -198,45 +243,15 @@ km_status km_mkl_tikhonov(const km_mkl_problem *pr, km_mkl_result *result)
                         pr->machine->ops->name);
     const km_kernel_access *k = pr->machine->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
-    struct timespec start;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    double *h = malloc(n * M * sizeof *h), *a = malloc(M * sizeof *a), *block_norm = malloc(M * sizeof *block_norm);
-    double *d_used = malloc(M * sizeof *d_used);
-    km_status st = h && a && block_norm && d_used ? KM_OK : km_error_nomem("the Tikhonov block-norm solver");
-    double previous = INFINITY;
-    result->converged = 0;
-    result->mkl_iterations = 0;
-    for (long t = 1; !st && t <= pr->mkl.max_outer; t++) {
-        memcpy(d_used, k->theta, M * sizeof *d_used);
-        if ((st = km_mkl_evaluate(pr, result, h, a)))
-            break;
-        tikhonov_values(pr, result->coef, result->bias, a, h, block_norm, result);
-        result->mkl_iterations = t;
-        double elapsed = km_mkl_seconds_since(&start), change = fabs(previous - result->primal) / fabs(result->primal);
-        km_log(&pr->logger, KM_LOG_INFO, "tikhonov %4ld: objective %.17g dual %.17g gap %.3e %.2fs", t,
-               result->primal, result->dual, result->gap, elapsed);
-        /* stop at the duality gap, or when the objective stops moving (spec §5) */
-        if (result->gap <= pr->mkl.gap || change < pr->mkl.eps_mkl) {
-            if (result->gap > pr->mkl.gap)
-                km_log(&pr->logger, KM_LOG_WARNING,
-                       "Tikhonov objective settled (relative change %.3g < %g) with gap %.3e above %g; lower the "
-                       "SVM tolerance (-e) or the step tolerance",
-                       change, pr->mkl.eps_mkl, result->gap, pr->mkl.gap);
-            result->converged = 1;
-            break;
-        }
-        previous = result->primal;
-        if (km_mkl_limit_reached(pr, t, elapsed, result->gap))
-            break;
-        if (!km_tikhonov_step(&pr->mkl, M, a, block_norm, k->theta))
-            break; /* every a_m <= 0: the solution does not depend on the kernels */
-    }
-    if (!st)
-        memcpy(k->theta, d_used, M * sizeof *d_used); /* the weights the final solution belongs to */
-    free(h);
-    free(a);
-    free(block_norm);
-    free(d_used);
+    tikhonov s = {.pr = pr, .result = result, .previous = INFINITY, .h = malloc(n * M * sizeof *s.h),
+                  .a = malloc(M * sizeof *s.a), .block_norm = malloc(M * sizeof *s.block_norm)};
+    km_alternating_solver solver = {&s, tikhonov_evaluate, tikhonov_certify, tikhonov_step, "fixed"};
+    km_status st = s.h && s.a && s.block_norm
+                       ? km_mkl_alternate(pr, k->theta, M, &solver, &result->mkl_iterations, &result->converged)
+                       : km_error_nomem("the Tikhonov block-norm solver");
+    free(s.h);
+    free(s.a);
+    free(s.block_norm);
     return st;
 }
 

@@ -8,9 +8,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/error.h"
+#include "mkl/alternate.h"
 #include "mkl/mkl.h"
 #include "mkl/theta.h"
 
@@ -62,64 +62,85 @@ static km_status add_machine(const km_mkl_problem *pr, km_mkl_result *result, do
     return KM_OK;
 }
 
+/* The alternation's state over all machines. */
+typedef struct shared {
+    const km_mkl_problem *problems;
+    size_t count;
+    km_mkl_result *results;
+    double *h, *a, *w;           /* one machine's K_m c and a_m; the joint block norms */
+    joint_point joint;           /* over every machine at the current theta */
+    double dual, primal, gap;
+} shared;
+
+static km_status shared_evaluate(void *ctx)
+{
+    shared *s = ctx;
+    size_t M = s->problems[0].machine->kernel->n_kernels;
+    memset(s->joint.a, 0, M * sizeof *s->joint.a);
+    s->joint.lin = s->joint.loss = 0;
+    km_status st = KM_OK;
+    for (size_t k = 0; !st && k < s->count; k++)
+        st = add_machine(&s->problems[k], &s->results[k], s->h, s->a, &s->joint);
+    return st;
+}
+
+static km_status shared_certify(void *ctx, long t, double elapsed, double *gap, int *converged)
+{
+    shared *s = ctx;
+    const km_mkl_problem *first = &s->problems[0];
+    const double *theta = first->machine->kernel->theta;
+    size_t M = first->machine->kernel->n_kernels;
+    double p = first->mkl.p_block;
+    for (size_t m = 0; m < M; m++)
+        s->w[m] = s->joint.a[m] > 0 ? theta[m] * sqrt(s->joint.a[m]) : 0.0;
+    s->dual = s->joint.lin - 0.5 * km_mkl_dual_norm(M, p, s->joint.a);
+    s->primal = 0.5 * km_block_norm_squared(M, p, s->w) + s->joint.loss;
+    s->gap = *gap = (s->primal - s->dual) / fabs(s->primal);
+    km_log(&first->logger, KM_LOG_INFO, "shared mkl %4ld: dual %.10g primal %.10g gap %.3e over %zu machines %.2fs", t,
+           s->dual, s->primal, s->gap, s->count, elapsed);
+    *converged = s->gap <= first->mkl.gap;
+    return KM_OK;
+}
+
+static km_status shared_step(void *ctx, const double *theta_used, km_weight_move *move)
+{
+    (void)theta_used;
+    shared *s = ctx;
+    const km_mkl_problem *first = &s->problems[0];
+    *move = km_mkl_theta_step(first, s->joint.a, first->machine->kernel->theta) ? KM_MOVED : KM_NOTHING_TO_LEARN;
+    return KM_OK;
+}
+
 km_status km_mkl_shared_train(const km_mkl_problem *problems, size_t count, km_mkl_result *results)
 {
     km_status st = check_problems(problems, count);
     if (st)
         return st;
     const km_mkl_problem *first = &problems[0];
-    double *theta = first->machine->kernel->theta;
     size_t M = first->machine->kernel->n_kernels, max_rows = 0;
-    double p = first->mkl.p_block;
     for (size_t k = 0; k < count; k++)
         max_rows = problems[k].machine->kernel->n_rows > max_rows ? problems[k].machine->kernel->n_rows : max_rows;
-    struct timespec start;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    double *h = malloc(max_rows * M * sizeof *h), *a = malloc(M * sizeof *a);
-    double *a_sum = malloc(M * sizeof *a_sum), *w = malloc(M * sizeof *w), *theta_used = malloc(M * sizeof *theta_used);
-    if (!h || !a || !a_sum || !w || !theta_used)
-        st = km_error_nomem("shared kernel weights");
-    double dual = NAN, primal = NAN, gap = NAN;
-    long t = 0;
+    shared s = {.problems = problems, .count = count, .results = results, .dual = NAN, .primal = NAN, .gap = NAN};
+    s.h = malloc(max_rows * M * sizeof *s.h);
+    s.a = malloc(M * sizeof *s.a);
+    s.w = malloc(M * sizeof *s.w);
+    s.joint.a = malloc(M * sizeof *s.joint.a);
+    long iterations = 0;
     int converged = 0;
-    while (!st && ++t <= first->mkl.max_outer) {
-        memcpy(theta_used, theta, M * sizeof *theta);
-        memset(a_sum, 0, M * sizeof *a_sum);
-        joint_point joint = {.a = a_sum};
-        for (size_t k = 0; !st && k < count; k++)
-            st = add_machine(&problems[k], &results[k], h, a, &joint);
-        if (st)
-            break;
-        for (size_t m = 0; m < M; m++)
-            w[m] = a_sum[m] > 0 ? theta[m] * sqrt(a_sum[m]) : 0.0;
-        dual = joint.lin - 0.5 * km_mkl_dual_norm(M, p, a_sum);
-        primal = 0.5 * km_block_norm_squared(M, p, w) + joint.loss;
-        gap = (primal - dual) / fabs(primal);
-        double elapsed = km_mkl_seconds_since(&start);
-        km_log(&first->logger, KM_LOG_INFO, "shared mkl %4ld: dual %.10g primal %.10g gap %.3e over %zu machines %.2fs",
-               t, dual, primal, gap, count, elapsed);
-        if (gap <= first->mkl.gap) {
-            converged = 1;
-            break;
-        }
-        if (km_mkl_limit_reached(first, t, elapsed, gap))
-            break;
-        if (!km_mkl_theta_step(first, a_sum, theta))
-            break; /* every a_m <= 0: the solutions do not depend on the kernels */
-    }
-    if (!st)
-        memcpy(theta, theta_used, M * sizeof *theta); /* the theta the final solutions belong to */
+    km_alternating_solver solver = {&s, shared_evaluate, shared_certify, shared_step, "fixed"};
+    st = s.h && s.a && s.w && s.joint.a
+             ? km_mkl_alternate(first, first->machine->kernel->theta, M, &solver, &iterations, &converged)
+             : km_error_nomem("shared kernel weights");
     for (size_t k = 0; !st && k < count; k++) {
-        results[k].dual = dual;
-        results[k].primal = primal;
-        results[k].gap = gap;
-        results[k].mkl_iterations = t;
+        results[k].dual = s.dual;
+        results[k].primal = s.primal;
+        results[k].gap = s.gap;
+        results[k].mkl_iterations = iterations;
         results[k].converged = converged;
     }
-    free(h);
-    free(a);
-    free(a_sum);
-    free(w);
-    free(theta_used);
+    free(s.h);
+    free(s.a);
+    free(s.w);
+    free(s.joint.a);
     return st;
 }

@@ -39,6 +39,7 @@
 #endif
 
 #include "core/error.h"
+#include "mkl/alternate.h"
 #include "mkl/mkl.h"
 #include "mkl/theta.h"
 
@@ -430,75 +431,88 @@ static km_status mixture_dual(const km_mkl_problem *pr, const silp_master *ms, d
     return KM_OK;
 }
 
+/* The rounds' state: the master, the buffers of the last solve, the best dual value so far. */
+typedef struct silp {
+    const km_mkl_problem *pr;
+    km_mkl_result *result;
+    silp_master master;
+    double scale;                /* one-class: cuts in the spec's scaling c / (nu n), as the certificate */
+    double *h, *a, *v, *mixture;
+    double b;                    /* the cut of the last solve: b - u . v */
+    double bound, best_dual;     /* the master's bound on the optimum; the largest certified dual */
+} silp;
+
+static km_status silp_evaluate(void *ctx)
+{
+    silp *s = ctx;
+    return km_mkl_evaluate(s->pr, s->result, s->h, s->a);
+}
+
+static km_status silp_certify(void *ctx, long t, double elapsed, double *gap, int *converged)
+{
+    silp *s = ctx;
+    const km_mkl_problem *pr = s->pr;
+    const km_kernel_access *k = pr->machine->kernel;
+    size_t M = k->n_kernels;
+    km_mkl_result *result = s->result;
+    km_mkl_certificate cert;
+    km_mkl_certify(pr, result->coef, result->bias, s->a, s->h, &cert);
+    double svm_value = cert.lin; /* D_theta: the SVM dual value at the master's theta */
+    for (size_t m = 0; m < M; m++) {
+        s->a[m] *= s->scale * s->scale;
+        svm_value -= 0.5 * k->theta[m] * s->a[m];
+    }
+    s->b = cut_of(pr, s->a, &cert, s->v);
+    s->best_dual = fmax(s->best_dual, cert.dual);
+    if (t > 1 && pr->mkl.p_block <= 2 && (cert.primal - s->best_dual) / fabs(cert.primal) > pr->mkl.gap) {
+        double dual;
+        km_status st = mixture_dual(pr, &s->master, s->mixture, s->h, s->a, &dual);
+        if (st)
+            return st;
+        s->best_dual = fmax(s->best_dual, dual);
+    }
+    result->dual = s->best_dual;
+    result->primal = cert.primal;
+    result->gap = *gap = (cert.primal - s->best_dual) / fabs(cert.primal);
+    double agreement = fabs(1.0 - svm_value / s->bound);
+    km_log(&pr->logger, KM_LOG_INFO,
+           "silp %4ld: dual %.10g primal %.10g gap %.3e master bound %.10g active kernels %zu/%zu %.2fs", t,
+           s->best_dual, cert.primal, result->gap, s->bound, km_mkl_count_active(k->theta, M), M, elapsed);
+    *converged = result->gap <= pr->mkl.gap || agreement < pr->mkl.eps_mkl;
+    return KM_OK;
+}
+
+static km_status silp_step(void *ctx, const double *theta_used, km_weight_move *move)
+{
+    silp *s = ctx;
+    const km_kernel_access *k = s->pr->machine->kernel;
+    km_status st = master_add_cut(&s->master, s->b, s->v, s->result->coef);
+    if (!st)
+        st = master_solve(&s->master, k->theta, &s->bound);
+    *move = theta_moved(theta_used, k->theta, k->n_kernels) ? KM_MOVED : KM_AT_FIXED_POINT;
+    return st;
+}
+
 km_status km_mkl_silp(const km_mkl_problem *pr, km_mkl_result *result)
 {
     const km_kernel_access *k = pr->machine->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
-    double p = pr->mkl.p_block;
-    /* one-class: cuts in the spec's scaling c / (nu n), as the certificate */
-    double scale = pr->machine->ops->certificate_scale(pr->machine);
-    struct timespec start;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    double *h = malloc(n * M * sizeof *h), *a = malloc(M * sizeof *a), *v = malloc(M * sizeof *v);
-    double *theta_used = malloc(M * sizeof *theta_used), *mixture = malloc(n * sizeof *mixture);
-    int allocated = h && a && v && theta_used && mixture;
-    silp_master master;
-    km_status st = allocated ? master_init(&master, M, n, p) : km_error_nomem("the SILP solver");
-    double bound = NAN, best_dual = -INFINITY;
-    result->converged = 0;
-    result->mkl_iterations = 0;
-    for (long t = 1; !st && t <= pr->mkl.max_outer; t++) {
-        memcpy(theta_used, k->theta, M * sizeof *theta_used);
-        if ((st = km_mkl_evaluate(pr, result, h, a)))
-            break;
-        km_mkl_certificate cert;
-        km_mkl_certify(pr, result->coef, result->bias, a, h, &cert);
-        double svm_value = cert.lin; /* D_theta: the SVM dual value at the master's theta */
-        for (size_t m = 0; m < M; m++) {
-            a[m] *= scale * scale;
-            svm_value -= 0.5 * k->theta[m] * a[m];
-        }
-        double b = cut_of(pr, a, &cert, v);
-        best_dual = fmax(best_dual, cert.dual);
-        if (t > 1 && p <= 2 && (cert.primal - best_dual) / fabs(cert.primal) > pr->mkl.gap) {
-            double dual;
-            if ((st = mixture_dual(pr, &master, mixture, h, a, &dual)))
-                break;
-            best_dual = fmax(best_dual, dual);
-        }
-        result->dual = best_dual;
-        result->primal = cert.primal;
-        result->gap = (cert.primal - best_dual) / fabs(cert.primal);
-        result->mkl_iterations = t;
-        double agreement = fabs(1.0 - svm_value / bound);
-        double elapsed = km_mkl_seconds_since(&start);
-        km_log(&pr->logger, KM_LOG_INFO,
-               "silp %4ld: dual %.10g primal %.10g gap %.3e master bound %.10g active kernels %zu/%zu %.2fs", t,
-               best_dual, cert.primal, result->gap, bound, km_mkl_count_active(k->theta, M), M, elapsed);
-        if (result->gap <= pr->mkl.gap || agreement < pr->mkl.eps_mkl) {
-            result->converged = 1;
-            break;
-        }
-        if (km_mkl_limit_reached(pr, t, elapsed, result->gap))
-            break;
-        st = master_add_cut(&master, b, v, result->coef);
-        if (!st)
-            st = master_solve(&master, k->theta, &bound);
-        if (!st && !theta_moved(theta_used, k->theta, M)) {
-            km_log(&pr->logger, KM_LOG_WARNING,
-                   "MKL gap %.3e stays above %g at a fixed theta; lower the SVM tolerance (-e)", result->gap,
-                   pr->mkl.gap);
-            break;
-        }
-    }
+    silp s = {.pr = pr, .result = result, .bound = NAN, .best_dual = -INFINITY,
+              .scale = pr->machine->ops->certificate_scale(pr->machine)};
+    s.h = malloc(n * M * sizeof *s.h);
+    s.a = malloc(M * sizeof *s.a);
+    s.v = malloc(M * sizeof *s.v);
+    s.mixture = malloc(n * sizeof *s.mixture);
+    int allocated = s.h && s.a && s.v && s.mixture;
+    km_status st = allocated ? master_init(&s.master, M, n, pr->mkl.p_block) : km_error_nomem("the SILP solver");
+    km_alternating_solver solver = {&s, silp_evaluate, silp_certify, silp_step, "fixed"};
     if (!st)
-        memcpy(k->theta, theta_used, M * sizeof *theta_used); /* the theta the final solution belongs to */
+        st = km_mkl_alternate(pr, k->theta, M, &solver, &result->mkl_iterations, &result->converged);
     if (allocated)
-        master_free(&master);
-    free(h);
-    free(a);
-    free(v);
-    free(theta_used);
-    free(mixture);
+        master_free(&s.master);
+    free(s.h);
+    free(s.a);
+    free(s.v);
+    free(s.mixture);
     return st;
 }

@@ -9,9 +9,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/error.h"
+#include "mkl/alternate.h"
 #include "mkl/mkl.h"
 
 enum { LINE_SEARCH_EVALUATIONS = 30 };
@@ -22,6 +22,7 @@ typedef struct simplemkl {
     km_mkl_result *result;
     double scale;             /* one-class: spec scaling c / (nu n) */
     double *h, *a;            /* K_m c (n M) and a_m (spec scaling) at the last evaluated theta */
+    double *direction;        /* the descent direction of the current step (M) */
     km_mkl_certificate cert;
     double value;             /* J at the last evaluated theta */
     double best_dual;         /* largest dual value D(alpha) over every solve, line searches included:
@@ -129,51 +130,52 @@ static km_status line_search(simplemkl *s, const double *base, const double *dir
     return KM_OK;
 }
 
+static km_status simplemkl_evaluate(void *ctx) { return evaluate(ctx); }
+
+static km_status simplemkl_certify(void *ctx, long t, double elapsed, double *gap, int *converged)
+{
+    simplemkl *s = ctx;
+    km_mkl_result *result = s->result;
+    result->dual = s->best_dual;
+    result->primal = s->cert.primal;
+    result->gap = *gap = (s->cert.primal - s->best_dual) / fabs(s->cert.primal);
+    km_log(&s->pr->logger, KM_LOG_INFO, "simplemkl %4ld: J %.10g dual %.10g primal %.10g gap %.3e %.2fs", t, s->value,
+           s->best_dual, s->cert.primal, result->gap, elapsed);
+    *converged = result->gap <= s->pr->mkl.gap;
+    return KM_OK;
+}
+
+/* A descent step along the reduced gradient; the line search ends with the SVM solved at the new theta. */
+static km_status simplemkl_step(void *ctx, const double *theta_used, km_weight_move *move)
+{
+    simplemkl *s = ctx;
+    size_t M = s->pr->machine->kernel->n_kernels;
+    double top = 0;
+    for (size_t m = 0; m < M; m++)
+        top = fmax(top, fabs(s->a[m]));
+    if (descent_direction(M, theta_used, s->a, s->direction) <= 1e-14 * top) {
+        *move = KM_AT_FIXED_POINT;
+        return KM_OK;
+    }
+    *move = KM_MOVED_EVALUATED;
+    return line_search(s, theta_used, s->direction);
+}
+
 km_status km_mkl_simplemkl(const km_mkl_problem *pr, km_mkl_result *result)
 {
     const km_kernel_access *k = pr->machine->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
-    struct timespec start;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    simplemkl s = {.pr = pr, .result = result, .best_dual = -INFINITY};
-    s.scale = pr->machine->ops->certificate_scale(pr->machine);
+    simplemkl s = {.pr = pr, .result = result, .best_dual = -INFINITY,
+                   .scale = pr->machine->ops->certificate_scale(pr->machine)};
     s.h = malloc(n * M * sizeof *s.h);
     s.a = malloc(M * sizeof *s.a);
-    double *base = malloc(M * sizeof *base), *direction = malloc(M * sizeof *direction);
-    km_status st = s.h && s.a && base && direction ? KM_OK : km_error_nomem("the SimpleMKL solver");
-    result->converged = 0;
-    result->mkl_iterations = 0;
-    if (!st)
-        st = evaluate(&s);
-    for (long t = 1; !st && t <= pr->mkl.max_outer; t++) {
-        result->dual = s.best_dual;
-        result->primal = s.cert.primal;
-        result->gap = (s.cert.primal - s.best_dual) / fabs(s.cert.primal);
-        result->mkl_iterations = t;
-        double elapsed = km_mkl_seconds_since(&start);
-        km_log(&pr->logger, KM_LOG_INFO, "simplemkl %4ld: J %.10g dual %.10g primal %.10g gap %.3e %.2fs", t, s.value,
-               s.best_dual, s.cert.primal, result->gap, elapsed);
-        if (result->gap <= pr->mkl.gap) {
-            result->converged = 1;
-            break;
-        }
-        if (km_mkl_limit_reached(pr, t, elapsed, result->gap))
-            break;
-        double top = 0;
-        for (size_t m = 0; m < M; m++)
-            top = fmax(top, fabs(s.a[m]));
-        if (descent_direction(M, k->theta, s.a, direction) <= 1e-14 * top) {
-            km_log(&pr->logger, KM_LOG_WARNING,
-                   "MKL gap %.3e stays above %g at a stationary theta; lower the SVM tolerance (-e)", result->gap,
-                   pr->mkl.gap);
-            break;
-        }
-        memcpy(base, k->theta, M * sizeof *base);
-        st = line_search(&s, base, direction);
-    }
+    s.direction = malloc(M * sizeof *s.direction);
+    km_alternating_solver solver = {&s, simplemkl_evaluate, simplemkl_certify, simplemkl_step, "stationary"};
+    km_status st = s.h && s.a && s.direction
+                       ? km_mkl_alternate(pr, k->theta, M, &solver, &result->mkl_iterations, &result->converged)
+                       : km_error_nomem("the SimpleMKL solver");
     free(s.h);
     free(s.a);
-    free(base);
-    free(direction);
+    free(s.direction);
     return st;
 }

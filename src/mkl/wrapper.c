@@ -1,60 +1,64 @@
 /* The analytical wrapper (spec/lpmkl.md §3.2, seed Alg. 3.1): alternate a full SVM solve on the
  * current combination (warm-started) with the closed-form theta step, until the relative duality gap
  * of §4 reaches the target. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/error.h"
+#include "mkl/alternate.h"
 #include "mkl/mkl.h"
+
+typedef struct wrapper {
+    const km_mkl_problem *pr;
+    km_mkl_result *result;
+    double *h, *a;               /* K_m c and a_m = c'K_m c at the last solve */
+} wrapper;
+
+static km_status wrapper_evaluate(void *ctx)
+{
+    wrapper *w = ctx;
+    return km_mkl_evaluate(w->pr, w->result, w->h, w->a);
+}
+
+static km_status wrapper_certify(void *ctx, long t, double elapsed, double *gap, int *converged)
+{
+    wrapper *w = ctx;
+    const km_kernel_access *k = w->pr->machine->kernel;
+    km_mkl_certificate cert;
+    km_mkl_certify(w->pr, w->result->coef, w->result->bias, w->a, w->h, &cert);
+    w->result->dual = cert.dual;
+    w->result->primal = cert.primal;
+    w->result->gap = *gap = cert.gap;
+    km_log(&w->pr->logger, KM_LOG_INFO, "mkl %4ld: dual %.10g primal %.10g gap %.3e active kernels %zu/%zu %.2fs",
+           t, cert.dual, cert.primal, cert.gap, km_mkl_count_active(k->theta, k->n_kernels), k->n_kernels, elapsed);
+    *converged = cert.gap <= w->pr->mkl.gap;
+    return KM_OK;
+}
+
+static km_status wrapper_step(void *ctx, const double *theta_used, km_weight_move *move)
+{
+    wrapper *w = ctx;
+    const km_kernel_access *k = w->pr->machine->kernel;
+    if (!km_mkl_theta_step(w->pr, w->a, k->theta))
+        *move = KM_NOTHING_TO_LEARN;
+    else /* at p = 2 theta is always at its fixed point: the next solve would repeat this one */
+        *move = memcmp(k->theta, theta_used, k->n_kernels * sizeof *theta_used) ? KM_MOVED : KM_AT_FIXED_POINT;
+    return KM_OK;
+}
 
 km_status km_mkl_wrapper(const km_mkl_problem *pr, km_mkl_result *result)
 {
     const km_kernel_access *k = pr->machine->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
-    struct timespec start;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    double *h = malloc(n * M * sizeof *h), *a = malloc(M * sizeof *a), *theta_used = malloc(M * sizeof *theta_used);
-    km_status st = h && a && theta_used ? KM_OK : km_error_nomem("the MKL wrapper");
-    result->converged = 0;
-    result->mkl_iterations = 0;
-    for (long t = 1; !st && t <= pr->mkl.max_outer; t++) {
-        memcpy(theta_used, k->theta, M * sizeof *theta_used);
-        if ((st = km_mkl_evaluate(pr, result, h, a)))
-            break;
-        km_mkl_certificate cert;
-        km_mkl_certify(pr, result->coef, result->bias, a, h, &cert);
-        result->dual = cert.dual;
-        result->primal = cert.primal;
-        result->gap = cert.gap;
-        result->mkl_iterations = t;
-        double elapsed = km_mkl_seconds_since(&start);
-        km_log(&pr->logger, KM_LOG_INFO, "mkl %4ld: dual %.10g primal %.10g gap %.3e active kernels %zu/%zu %.2fs",
-               t, cert.dual, cert.primal, cert.gap, km_mkl_count_active(k->theta, M), M, elapsed);
-        if (cert.gap <= pr->mkl.gap) {
-            result->converged = 1;
-            break;
-        }
-        if (km_mkl_limit_reached(pr, t, elapsed, cert.gap))
-            break;
-        if (!km_mkl_theta_step(pr, a, k->theta))
-            break; /* every a_m <= 0: the solution does not depend on the kernels */
-        if (!memcmp(k->theta, theta_used, M * sizeof *theta_used)) {
-            /* theta is at its fixed point (always at p = 2) but the gap stays: the next solve would
-             * repeat this one, so the SVM tolerance limits the certificate */
-            km_log(&pr->logger, KM_LOG_WARNING, "MKL gap %.3e stays above %g at a fixed theta; lower the SVM tolerance (-e)",
-                   cert.gap, pr->mkl.gap);
-            break;
-        }
-    }
+    wrapper w = {.pr = pr, .result = result, .h = malloc(n * M * sizeof *w.h), .a = malloc(M * sizeof *w.a)};
+    km_alternating_solver solver = {&w, wrapper_evaluate, wrapper_certify, wrapper_step, "fixed"};
+    km_status st = w.h && w.a ? km_mkl_alternate(pr, k->theta, M, &solver, &result->mkl_iterations, &result->converged)
+                              : km_error_nomem("the MKL wrapper");
     if (!st) {
-        memcpy(k->theta, theta_used, M * sizeof *theta_used); /* the theta the final solution belongs to */
-        memcpy(result->products, h, M * n * sizeof *h);         /* K_m c of the final solution */
+        memcpy(result->products, w.h, M * n * sizeof *w.h); /* K_m c of the final solution */
         result->products_valid = 1;
     }
-    free(h);
-    free(a);
-    free(theta_used);
+    free(w.h);
+    free(w.a);
     return st;
 }

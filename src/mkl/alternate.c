@@ -1,0 +1,43 @@
+#include "mkl/alternate.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/error.h"
+
+km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, const km_alternating_solver *solver,
+                           long *iterations, int *converged)
+{
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    double *theta_used = malloc(M * sizeof *theta_used);
+    km_status st = theta_used ? KM_OK : km_error_nomem("the MKL outer loop");
+    int evaluated = 0;
+    *converged = 0;
+    *iterations = 0;
+    for (long t = 1; !st && t <= pr->mkl.max_outer; t++) {
+        memcpy(theta_used, theta, M * sizeof *theta_used);
+        if (!evaluated && (st = solver->evaluate(solver->ctx)))
+            break;
+        double gap, elapsed = km_mkl_seconds_since(&start);
+        if ((st = solver->certify(solver->ctx, t, elapsed, &gap, converged)))
+            break;
+        *iterations = t;
+        if (*converged || km_mkl_limit_reached(pr, t, elapsed, gap))
+            break;
+        km_weight_move move;
+        if ((st = solver->step(solver->ctx, theta_used, &move)) || move == KM_NOTHING_TO_LEARN)
+            break;
+        if (move == KM_AT_FIXED_POINT) {
+            km_log(&pr->logger, KM_LOG_WARNING, "MKL gap %.3e stays above %g at a %s theta; lower the SVM tolerance (-e)",
+                   gap, pr->mkl.gap, solver->fixed_point);
+            break;
+        }
+        evaluated = move == KM_MOVED_EVALUATED;
+    }
+    if (!st)
+        memcpy(theta, theta_used, M * sizeof *theta_used); /* the theta the final solution belongs to */
+    free(theta_used);
+    return st;
+}

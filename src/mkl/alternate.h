@@ -1,0 +1,41 @@
+/* The one outer loop of every alternating (wrapper-type) kernel-weight solver: solve the machines at
+ * the current weights, certify the point, stop at the target or a limit, else step the weights. The
+ * wrapper, SILP, SimpleMKL, the Tikhonov form and shared multiclass weights differ only in the three
+ * callbacks (SHOGUN's perform_mkl_step seam; the interleaved solver takes the same weight step from
+ * inside the SMO, km_mkl_method_entry.theta_step). */
+#ifndef KM_MKL_ALTERNATE_H
+#define KM_MKL_ALTERNATE_H
+
+#include <stddef.h>
+
+#include "mkl/mkl.h"
+
+/* What a weight step did. */
+typedef enum km_weight_move {
+    KM_MOVED = 0,                /* theta changed; the next iteration solves at it */
+    KM_MOVED_EVALUATED = 1,      /* theta changed and the step already solved and certified there */
+    KM_AT_FIXED_POINT = 2,       /* theta did not change although the gap is open: the solver
+                                    tolerance limits the certificate (warned, then stop) */
+    KM_NOTHING_TO_LEARN = 3      /* every a_m <= 0: the solution does not depend on the kernels */
+} km_weight_move;
+
+typedef struct km_alternating_solver {
+    void *ctx;
+    /* Solves the machine(s) at the current theta, warm-started. */
+    km_status (*evaluate)(void *ctx);
+    /* Certifies the evaluated point at outer iteration t (elapsed seconds): sets *gap and *converged
+     * (and logs its line). */
+    km_status (*certify)(void *ctx, long t, double elapsed, double *gap, int *converged);
+    /* Steps theta; theta_used is the theta of the evaluated point. */
+    km_status (*step)(void *ctx, const double *theta_used, km_weight_move *move);
+    const char *fixed_point;     /* how the warning names a theta the step does not move: "fixed",
+                                    "stationary" */
+} km_alternating_solver;
+
+/* Runs the loop on problem (its limits and logger) over theta (M values, the problem's kernel
+ * weights); on return theta is the one the final solution belongs to, *iterations the outer
+ * iterations done and *converged whether the gap target was met. */
+km_status km_mkl_alternate(const km_mkl_problem *problem, double *theta, size_t M, const km_alternating_solver *solver,
+                           long *iterations, int *converged);
+
+#endif
