@@ -23,6 +23,7 @@
 
 #include "core/error.h"
 #include "mkl/alternate.h"
+#include "mkl/method.h"
 #include "mkl/mkl.h"
 #include "mkl/theta.h"
 
@@ -326,3 +327,27 @@ km_status km_mkl_ivanov(const km_mkl_params *tikhonov, double C, size_t M, const
     *C_ivanov = C / s;
     return KM_OK;
 }
+
+/* d = 1: the uniform sum (spec/bayes-blocknorm.md §5). */
+static void tikhonov_start(const km_mkl_params *mkl, size_t M, double *d)
+{
+    (void)mkl;
+    for (size_t m = 0; m < M; m++)
+        d[m] = 1.0;
+}
+
+static km_status tikhonov_train(const km_mkl_problem *problem, km_mkl_result *result)
+{
+    km_status st = km_mkl_tikhonov(problem, result);
+    km_mkl_report_objective(problem, result);
+    return st;
+}
+
+const km_mkl_method_entry km_method_tikhonov = {
+    .id = KM_MKL_TIKHONOV,
+    .name = "tikhonov",
+    .learns_weights = 1,
+    .resolve = km_tikhonov_resolve,
+    .start = tikhonov_start,
+    .train = tikhonov_train,
+};

@@ -29,8 +29,6 @@ static km_status check_problems(const km_mkl_problem *problems, size_t count)
         const km_mkl_problem *pr = &problems[k];
         if (pr->machine->ops->task != KM_TASK_SVC)
             return km_error(KM_EINVAL, "shared kernel weights are learned for classification machines");
-        if (pr->mkl.method != KM_MKL_LP)
-            return km_error(KM_EINVAL, "shared kernel weights are learned with lp-norm MKL (--mkl lp)");
         if (pr->machine->kernel->theta != first->theta || pr->machine->kernel->n_kernels != first->n_kernels)
             return km_error(KM_EINVAL, "machines with shared kernel weights must use one theta array");
     }

@@ -52,7 +52,7 @@ km_status km_mkl_switch_off(const km_mkl_problem *pr, km_mkl_result *result)
 {
     const km_kernel_access *k = pr->machine->kernel;
     size_t M = k->n_kernels, tiny = 0, off = 0;
-    if (pr->mkl.method != KM_MKL_LP || !(pr->mkl.p_block < 2))
+    if (!(pr->mkl.p_block < 2))
         return KM_OK;
     double top = 0;
     for (size_t m = 0; m < M; m++)

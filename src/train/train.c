@@ -15,7 +15,7 @@
 #include "kernel/provider.h"
 #include "model/model.h"
 #include "mkl/diagnostics.h"
-#include "mkl/mkl.h"
+#include "mkl/method.h"
 #include "train/multiclass.h"
 #include "svm/svm.h"
 
@@ -155,6 +155,7 @@ typedef struct trainer {
     size_t n;
     const km_params *params;
     km_mkl_params mkl;           /* resolved kernel-weight learning */
+    const km_mkl_method_entry *method; /* its entry in the method table */
     km_logger logger;
     km_provider *provider;
     size_t solver_cache_bytes;   /* each machine's SMO cache */
@@ -205,7 +206,7 @@ static int solver_interrupted(void *ctx)
     return p->progress(p->progress_user, "solver", -1.0) != 0;
 }
 
-/* The machine's fields from an MKL result. */
+/* The machine's fields from a method's result. */
 static void store_result(km_machine *machine, const km_mkl_result *result)
 {
     machine->bias = result->bias;
@@ -217,26 +218,12 @@ static void store_result(km_machine *machine, const km_mkl_result *result)
     machine->mkl_iterations = result->mkl_iterations;
 }
 
-/* Solves the machine's problem into result (its coef and products arrays): one SVM on the fixed
- * weights, or MKL. */
+/* Solves the machine's problem into result (its coef and products arrays) with the method, from the
+ * method's starting weights (or the given ones). */
 static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_machine *machine, km_mkl_result *result)
 {
-    if (t->mkl.method == KM_MKL_FIXED) {
-        const km_machine_problem *task = problem->machine;
-        km_svm_solution solution = {.coef = result->coef};
-        km_status st = task->ops->solve(task, &task->solver, &solution);
-        if (st)
-            return st;
-        machine->bias = solution.bias;
-        machine->objective = solution.objective;
-        machine->iterations = solution.iterations;
-        machine->converged = solution.converged;
-        if (!solution.converged)
-            km_log(&t->logger, KM_LOG_WARNING, "reached the iteration limit (%ld) before the tolerance %g",
-                   solution.iterations, t->params->tolerance);
-        return KM_OK;
-    }
-    km_mkl_start(&t->mkl, problem->machine->kernel->n_kernels, machine->theta);
+    if (t->method->start)
+        t->method->start(&t->mkl, problem->machine->kernel->n_kernels, machine->theta);
     km_status st = km_mkl_train(problem, result);
     if (st)
         return st;
@@ -278,7 +265,7 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
     if (machine_rows && (job->rows = malloc(n_rows * sizeof *job->rows)))
         memcpy(job->rows, machine_rows, n_rows * sizeof *job->rows);
     size_t M = km_provider_n_kernels(t->provider);
-    int mkl = t->mkl.method != KM_MKL_FIXED;
+    int mkl = t->method->learns_weights;
     job->coef = calloc(n_rows, sizeof *job->coef);
     job->products = mkl && n_rows <= SIZE_MAX / sizeof(double) / M ? malloc(n_rows * M * sizeof *job->products) : NULL;
     job->targets = malloc(n_rows * sizeof *job->targets);
@@ -337,7 +324,7 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
 /* After a machine is solved (result): its block norms (with learned weights) and support vectors. */
 static km_status finish_machine(trainer *t, const machine_job *job, km_machine *machine, km_mkl_result *result)
 {
-    if (t->mkl.method != KM_MKL_FIXED) {
+    if (t->method->learns_weights) {
         size_t M = job->access.n_kernels;
         if (!(machine->block_norms = malloc(M * sizeof *machine->block_norms)))
             return km_error_nomem("block norms");
@@ -543,6 +530,9 @@ static km_status train_machines(trainer *t, const km_classes *classes)
  * machine's problem is set up at once, on one theta array. */
 static km_status train_machines_shared(trainer *t, const km_classes *classes)
 {
+    if (!t->method->train_shared)
+        return km_error(KM_EINVAL, "--mkl %s learns one set of kernel weights per machine (no shared weights)",
+                        t->method->name);
     km_model *model = t->model;
     size_t K = model->n_machines, M = km_provider_n_kernels(t->provider), ready = 0;
     size_t *rows = malloc(t->n * sizeof *rows);
@@ -552,7 +542,7 @@ static km_status train_machines_shared(trainer *t, const km_classes *classes)
     double *theta = malloc(M * sizeof *theta);
     km_status st = rows && jobs && problems && results && theta ? KM_OK : km_error_nomem("shared kernel weights");
     if (!st)
-        km_mkl_start(&t->mkl, M, theta);
+        t->method->start(&t->mkl, M, theta);
     /* ready counts the jobs to clear, a failed job_init included */
     for (; !st && ready < K; ready++) {
         size_t n_rows;
@@ -563,7 +553,7 @@ static km_status train_machines_shared(trainer *t, const km_classes *classes)
         results[ready].products = jobs[ready].products;
     }
     if (!st)
-        st = km_mkl_shared_train(problems, K, results);
+        st = t->method->train_shared(problems, K, results);
     for (size_t k = 0; !st && k < K; k++) {
         km_machine *machine = &model->machines[k];
         memcpy(machine->theta, theta, M * sizeof *theta);
@@ -639,7 +629,7 @@ static km_status store_alignments(trainer *t, const km_classes *classes)
 static size_t split_cache(const trainer *t, size_t *solver_bytes)
 {
     size_t total = (size_t)(t->params->cache_mb * 1048576.0);
-    if (t->mkl.method == KM_MKL_FIXED) {
+    if (!t->method->learns_weights) {
         *solver_bytes = total;
         return 0;
     }
@@ -653,7 +643,7 @@ static size_t split_cache(const trainer *t, size_t *solver_bytes)
 static int use_float_cache(const trainer *t, size_t n)
 {
     km_cache_values values = t->params->cache_values;
-    if (t->mkl.method != KM_MKL_FIXED || values == KM_CACHE_DOUBLE)
+    if (t->method->learns_weights || values == KM_CACHE_DOUBLE)
         return 0;
     return values == KM_CACHE_FLOAT || n > t->solver_cache_bytes / n / sizeof(double);
 }
@@ -678,11 +668,12 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
                  .logger = {params->log, params->log_user}};
     if ((st = km_mkl_resolve(&params->mkl, &t.mkl)))
         return st;
+    t.method = km_mkl_method_of(t.mkl.method);
     km_classes classes = {0};
     size_t provider_bytes = split_cache(&t, &t.solver_cache_bytes);
     t.cache_float = use_float_cache(&t, n);
     st = km_provider_new(data, rows, n, kernels, provider_bytes, &t.logger, &t.provider);
-    if (!st && t.mkl.method != KM_MKL_FIXED)
+    if (!st && t.method->learns_weights)
         st = km_mkl_check_kernels(t.provider);
     size_t M = kernels->size;
     if (!st)
@@ -714,10 +705,10 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
         st = detach_matrices(t.model->kernels);
     if (!st)
         st = setup_machines(&t, &classes);
-    if (!st && t.mkl.method != KM_MKL_FIXED)
+    if (!st && t.method->learns_weights)
         st = store_alignments(&t, &classes);
     if (!st)
-        st = t.mkl.shared_weights && t.mkl.method != KM_MKL_FIXED && t.model->n_machines > 1
+        st = t.mkl.shared_weights && t.method->learns_weights && t.model->n_machines > 1
                  ? train_machines_shared(&t, &classes)
                  : train_machines(&t, &classes);
     if (!st)

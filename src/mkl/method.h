@@ -1,0 +1,39 @@
+/* The method table (DESIGN.md seam 3): every way of obtaining kernel weights is one entry, defined in
+ * its family's file (method_fixed.c; method_lp.c: lp-norm and elastic net; blocknorm.c: the Tikhonov
+ * form) and listed in methods.c. The training driver (src/train) knows methods only through this
+ * table: adding a method is its file, its line in methods.c and its tests (docs/architecture.md). */
+#ifndef KM_MKL_METHOD_H
+#define KM_MKL_METHOD_H
+
+#include <stddef.h>
+
+#include "mkl/mkl.h"
+
+typedef struct km_mkl_method_entry {
+    km_mkl_method id;
+    const char *name;            /* as the CLI's --mkl and model files spell it */
+    /* 0: the weights are given (no base-kernel columns, no diagnostics); 1: learned, which needs every
+     * base kernel separately (per-kernel columns, alignments, block norms, degenerate-kernel check). */
+    int learns_weights;
+    /* Validates the user's parameters and fills in the method's defaults (p_block from p, ...). */
+    km_status (*resolve)(const km_mkl_params *in, km_mkl_params *out);
+    /* Starting weights (M values); NULL: the given weights are kept. */
+    void (*start)(const km_mkl_params *mkl, size_t M, double *theta);
+    /* Learns theta (problem->machine->kernel->theta, holding the start) together with the machine's
+     * solution: coef, bias, objective (LIBSVM's convention) and, for learned weights, the certificate. */
+    km_status (*train)(const km_mkl_problem *problem, km_mkl_result *result);
+    /* The same for count machines sharing one theta array (multiclass); NULL: not offered. */
+    km_status (*train_shared)(const km_mkl_problem *problems, size_t count, km_mkl_result *results);
+    /* The closed-form weight step from a_m = c'K_m c that the interleaved solver takes inside the SMO
+     * and the alternating solvers between solves; 0 when nothing changed. NULL: none. */
+    int (*theta_step)(const km_mkl_params *mkl, size_t M, const double *a, double *theta);
+} km_mkl_method_entry;
+
+/* The entry of a method; NULL when there is none. */
+const km_mkl_method_entry *km_mkl_method_of(km_mkl_method id);
+
+/* The objective a learned-weight method reports: -D in the solver's scaling (one-class: sum a = nu n,
+ * the certificate's sum a = 1). */
+void km_mkl_report_objective(const km_mkl_problem *problem, km_mkl_result *result);
+
+#endif

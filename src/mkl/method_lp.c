@@ -1,0 +1,121 @@
+/* The lp-norm family (Kloft, "lp-Norm Multiple Kernel Learning", thesis ch. 3; docs/mkl.md): lp-norm MKL,
+ * ||theta||_p = 1, and the elastic net between l1 MKL and the uniform sum, each solved by the
+ * interleaved, wrapper, SILP or SimpleMKL solver (all reach the same optimum). */
+#include <math.h>
+
+#include "core/error.h"
+#include "mkl/method.h"
+#include "mkl/theta.h"
+
+/* The two p conventions (p on theta, p_block on w: p_block = 2p/(p+1)), the elastic net's lambda and
+ * the solver choice. */
+static km_status lp_family_resolve(const km_mkl_params *in, km_mkl_params *out)
+{
+    *out = *in;
+    if (in->p_block > 0) {
+        if (!(in->p_block >= 1))
+            return km_error(KM_EINVAL, "p-block must be >= 1 (got %g)", in->p_block);
+        /* p = p_block / (2 - p_block) exists for p_block <= 2 (spec §1) */
+        out->p = in->p_block < 2 ? in->p_block / (2 - in->p_block) : in->p_block == 2 ? INFINITY : NAN;
+    } else {
+        if (!(in->p >= 1))
+            return km_error(KM_EINVAL, "p must be >= 1 (got %g); p = 1 gives sparse weights, p = inf uniform ones",
+                            in->p);
+        out->p_block = isinf(in->p) ? 2.0 : 2.0 * in->p / (in->p + 1.0);
+    }
+    if (in->method == KM_MKL_ELASTICNET) {
+        if (!(in->lambda >= 0 && in->lambda <= 1))
+            return km_error(KM_EINVAL, "elastic-net lambda must be in [0, 1] (got %g)", in->lambda);
+        out->lambda = fmin(fmax(in->lambda, 1e-6), 1 - 1e-6); /* spec §5: clamp away from the ends */
+        if (in->solver != KM_MKL_WRAPPER && in->solver != KM_MKL_INTERLEAVED)
+            return km_error(KM_EINVAL, "the elastic net is solved by the wrapper or interleaved solver");
+    }
+    if (in->solver != KM_MKL_INTERLEAVED && in->solver != KM_MKL_WRAPPER && in->solver != KM_MKL_SILP &&
+        in->solver != KM_MKL_SIMPLEMKL)
+        return km_error(KM_EINVAL, "unknown MKL solver %d", (int)in->solver);
+    if (in->solver == KM_MKL_SIMPLEMKL && out->p_block != 1.0)
+        return km_error(KM_EINVAL, "SimpleMKL solves p = 1 only (got p-block %g); use silp, wrapper or interleaved",
+                        out->p_block);
+    if (in->solver == KM_MKL_SILP && isinf(out->p_block))
+        return km_error(KM_EINVAL, "the SILP solver needs a finite p-block");
+#ifndef KM_HAVE_GLPK
+    if (in->solver == KM_MKL_SILP && out->p_block == 1.0)
+        return km_error(KM_EINVAL, "the SILP solver for p = 1 needs GLPK (built without GLPK)");
+#endif
+    if (!(in->gap > 0) || !(in->eps_mkl > 0))
+        return km_error(KM_EINVAL, "the MKL tolerances must be positive (gap %g, eps %g)", in->gap, in->eps_mkl);
+    if (in->max_outer <= 0)
+        return km_error(KM_EINVAL, "max-outer must be positive (got %ld)", in->max_outer);
+    return KM_OK;
+}
+
+/* spec §3.1: theta_m = M^{-(2-p)/p} (on the unit lp sphere). */
+static void lp_start(const km_mkl_params *mkl, size_t M, double *theta) { km_theta_init(M, mkl->p_block, theta); }
+
+/* The elastic net starts from the uniform 1/M. */
+static void elasticnet_start(const km_mkl_params *mkl, size_t M, double *theta)
+{
+    (void)mkl;
+    for (size_t m = 0; m < M; m++)
+        theta[m] = 1.0 / (double)M;
+}
+
+static int lp_step(const km_mkl_params *mkl, size_t M, const double *a, double *theta)
+{
+    return km_theta_lp_step(M, mkl->p_block, a, theta);
+}
+
+static int elasticnet_step(const km_mkl_params *mkl, size_t M, const double *a, double *theta)
+{
+    return km_theta_elasticnet_step(M, mkl->lambda, a, theta);
+}
+
+static km_status run_solver(const km_mkl_problem *problem, km_mkl_result *result)
+{
+    switch (problem->mkl.solver) {
+    case KM_MKL_WRAPPER: return km_mkl_wrapper(problem, result);
+    case KM_MKL_INTERLEAVED: return km_mkl_interleaved(problem, result);
+    case KM_MKL_SILP: return km_mkl_silp(problem, result);
+    case KM_MKL_SIMPLEMKL: return km_mkl_simplemkl(problem, result);
+    default: break;
+    }
+    return km_error(KM_EINVAL, "unknown MKL solver %d", (int)problem->mkl.solver);
+}
+
+/* lp-norm MKL ends by switching off the kernels a sparse optimum does not use (spec §3.6). */
+static km_status lp_train(const km_mkl_problem *problem, km_mkl_result *result)
+{
+    km_status st = run_solver(problem, result);
+    if (!st)
+        st = km_mkl_switch_off(problem, result);
+    km_mkl_report_objective(problem, result);
+    return st;
+}
+
+static km_status elasticnet_train(const km_mkl_problem *problem, km_mkl_result *result)
+{
+    km_status st = run_solver(problem, result);
+    km_mkl_report_objective(problem, result);
+    return st;
+}
+
+const km_mkl_method_entry km_method_lp = {
+    .id = KM_MKL_LP,
+    .name = "lp",
+    .learns_weights = 1,
+    .resolve = lp_family_resolve,
+    .start = lp_start,
+    .train = lp_train,
+    .train_shared = km_mkl_shared_train,
+    .theta_step = lp_step,
+};
+
+const km_mkl_method_entry km_method_elasticnet = {
+    .id = KM_MKL_ELASTICNET,
+    .name = "elasticnet",
+    .learns_weights = 1,
+    .resolve = lp_family_resolve,
+    .start = elasticnet_start,
+    .train = elasticnet_train,
+    .theta_step = elasticnet_step,
+};
