@@ -209,13 +209,9 @@ static void test_bad_inputs(void)
     CHECK(strstr(km_last_error(), "no-such-dir/x.csv: cannot open: ") == km_last_error());
 }
 
-int main(void)
-{
-    test_defaults();
-    test_label_columns();
-    test_headers();
-    test_delimiters();
-    test_sklearn_files();
-    test_bad_inputs();
-    CHECK_DONE();
-}
+KM_TEST_CASE(defaults) { test_defaults(); }
+KM_TEST_CASE(label_columns) { test_label_columns(); }
+KM_TEST_CASE(headers) { test_headers(); }
+KM_TEST_CASE(delimiters) { test_delimiters(); }
+KM_TEST_CASE(sklearn_files) { test_sklearn_files(); }
+KM_TEST_CASE(bad_inputs) { test_bad_inputs(); }

@@ -350,17 +350,13 @@ static void test_write_failure(void)
         fclose(f);
 }
 
-int main(void)
-{
-    test_sparse_rows();
-    test_layout_variations();
-    test_long_line();
-    test_precomputed_rows();
-    test_stream_entry();
-    test_bad_inputs();
-    test_written_text();
-    test_round_trips();
-    test_heart_scale();
-    test_write_failure();
-    CHECK_DONE();
-}
+KM_TEST_CASE(sparse_rows) { test_sparse_rows(); }
+KM_TEST_CASE(layout_variations) { test_layout_variations(); }
+KM_TEST_CASE(long_line) { test_long_line(); }
+KM_TEST_CASE(precomputed_rows) { test_precomputed_rows(); }
+KM_TEST_CASE(stream_entry) { test_stream_entry(); }
+KM_TEST_CASE(bad_inputs) { test_bad_inputs(); }
+KM_TEST_CASE(written_text) { test_written_text(); }
+KM_TEST_CASE(round_trips) { test_round_trips(); }
+KM_TEST_CASE(heart_scale) { test_heart_scale(); }
+KM_TEST_CASE(write_failure) { test_write_failure(); }

@@ -283,14 +283,10 @@ static void test_large_files(void)
     remove(TMP);
 }
 
-int main(void)
-{
-    test_round_trip(KM_FLOAT64);
-    test_round_trip(KM_FLOAT32);
-    test_overwrite();
-    test_large_files();
-    test_text_fallback();
-    test_bad_files();
-    test_bad_writes();
-    CHECK_DONE();
-}
+KM_TEST_CASE(round_trip_float64) { test_round_trip(KM_FLOAT64); }
+KM_TEST_CASE(round_trip_float32) { test_round_trip(KM_FLOAT32); }
+KM_TEST_CASE(overwrite) { test_overwrite(); }
+KM_TEST_CASE(large_files) { test_large_files(); }
+KM_TEST_CASE(text_fallback) { test_text_fallback(); }
+KM_TEST_CASE(bad_files) { test_bad_files(); }
+KM_TEST_CASE(bad_writes) { test_bad_writes(); }

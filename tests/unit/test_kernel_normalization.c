@@ -341,13 +341,9 @@ static void test_sparse_cross(void)
     km_dataset_free(sparse_test);
 }
 
-int main(void)
-{
-    test_t10_constants();
-    test_identities();
-    test_rows_match_training_matrix();
-    test_new_point();
-    test_fitted_round_trip();
-    test_sparse_cross();
-    CHECK_DONE();
-}
+KM_TEST_CASE(t10_constants) { test_t10_constants(); }
+KM_TEST_CASE(identities) { test_identities(); }
+KM_TEST_CASE(rows_match_training_matrix) { test_rows_match_training_matrix(); }
+KM_TEST_CASE(new_point) { test_new_point(); }
+KM_TEST_CASE(fitted_round_trip) { test_fitted_round_trip(); }
+KM_TEST_CASE(sparse_cross) { test_sparse_cross(); }

@@ -542,14 +542,10 @@ static void test_precomputed_float32(void)
     free(X);
 }
 
-int main(void)
-{
-    test_formulas_dense_and_sparse();
-    test_default_widths();
-    test_cache_sizes();
-    test_combined_and_subsets();
-    test_precomputed();
-    test_precomputed_float32();
-    test_negative_features();
-    CHECK_DONE();
-}
+KM_TEST_CASE(formulas_dense_and_sparse) { test_formulas_dense_and_sparse(); }
+KM_TEST_CASE(default_widths) { test_default_widths(); }
+KM_TEST_CASE(cache_sizes) { test_cache_sizes(); }
+KM_TEST_CASE(combined_and_subsets) { test_combined_and_subsets(); }
+KM_TEST_CASE(precomputed) { test_precomputed(); }
+KM_TEST_CASE(precomputed_float32) { test_precomputed_float32(); }
+KM_TEST_CASE(negative_features) { test_negative_features(); }

@@ -318,13 +318,9 @@ static void test_matrix_files(void)
     unlink("test_kernel_spec_K2.bin");
 }
 
-int main(void)
-{
-    test_grids();
-    test_features();
-    test_errors();
-    test_describe();
-    test_files();
-    test_matrix_files();
-    CHECK_DONE();
-}
+KM_TEST_CASE(grids) { test_grids(); }
+KM_TEST_CASE(features) { test_features(); }
+KM_TEST_CASE(errors) { test_errors(); }
+KM_TEST_CASE(describe) { test_describe(); }
+KM_TEST_CASE(files) { test_files(); }
+KM_TEST_CASE(matrix_files) { test_matrix_files(); }

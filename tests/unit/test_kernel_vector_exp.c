@@ -93,10 +93,6 @@ static void check_rbf(void)
     CHECK_NEAR(out[3], exp(-0.7 * 0.05 * 0.05), 1e-15);   /* x_3 = 0.3: distance 0.05 */
 }
 
-int main(void)
-{
-    check_arrays();
-    check_position_independence();
-    check_rbf();
-    CHECK_DONE();
-}
+KM_TEST_CASE(arrays) { check_arrays(); }
+KM_TEST_CASE(position_independence) { check_position_independence(); }
+KM_TEST_CASE(rbf) { check_rbf(); }

@@ -150,10 +150,6 @@ static void test_sklearn_parity(void)
     CHECK(auc > 0.6 && auc < 0.95 && ap > 0.5 && ap < 0.95);
 }
 
-int main(void)
-{
-    test_hand_examples();
-    test_undefined_cases();
-    test_sklearn_parity();
-    CHECK_DONE();
-}
+KM_TEST_CASE(hand_examples) { test_hand_examples(); }
+KM_TEST_CASE(undefined_cases) { test_undefined_cases(); }
+KM_TEST_CASE(sklearn_parity) { test_sklearn_parity(); }

@@ -359,24 +359,20 @@ static void check_errors(void)
     km_kernel_set_free(set);
 }
 
-int main(void)
-{
-    check_table_rows();
-    check_monotone(KM_REG_LQ, 2.0, 1.0);
-    check_monotone(KM_REG_LQ, 4.0 / 3.0, 0.5);
-    check_monotone(KM_REG_BLOCK1, 0, 1.0);
-    check_monotone(KM_REG_ELASTICNET, 0.5, 2.0);
-    check_monotone(KM_REG_UNIFORM, 0, 1.0);
-    check_special_rows();
-    check_ivanov(KM_TASK_SVC, KM_REG_LQ, 2.0, 1.0);
-    check_ivanov(KM_TASK_SVC, KM_REG_LQ, 4.0 / 3.0, 0.5);
-    check_ivanov(KM_TASK_SVC, KM_REG_LQ, 4.0, 3.0);
-    check_ivanov(KM_TASK_SVC, KM_REG_BLOCK1, 0, 1.0);
-    check_ivanov(KM_TASK_SVC, KM_REG_ELASTICNET, 0.5, 1.0);
-    check_ivanov(KM_TASK_SVC, KM_REG_BLOCKP, 3.0, 1.0);
-    check_ivanov(KM_TASK_SVR, KM_REG_LQ, 4.0 / 3.0, 1.0);
-    check_ivanov(KM_TASK_SVR, KM_REG_ELASTICNET, 0.3, 2.0);
-    check_model_file();
-    check_errors();
-    CHECK_DONE();
-}
+KM_TEST_CASE(table_rows) { check_table_rows(); }
+KM_TEST_CASE(monotone_lq_p2) { check_monotone(KM_REG_LQ, 2.0, 1.0); }
+KM_TEST_CASE(monotone_lq_p4_3) { check_monotone(KM_REG_LQ, 4.0 / 3.0, 0.5); }
+KM_TEST_CASE(monotone_block1) { check_monotone(KM_REG_BLOCK1, 0, 1.0); }
+KM_TEST_CASE(monotone_elasticnet) { check_monotone(KM_REG_ELASTICNET, 0.5, 2.0); }
+KM_TEST_CASE(monotone_uniform) { check_monotone(KM_REG_UNIFORM, 0, 1.0); }
+KM_TEST_CASE(special_rows) { check_special_rows(); }
+KM_TEST_CASE(ivanov_svc_lq_p2) { check_ivanov(KM_TASK_SVC, KM_REG_LQ, 2.0, 1.0); }
+KM_TEST_CASE(ivanov_svc_lq_p4_3) { check_ivanov(KM_TASK_SVC, KM_REG_LQ, 4.0 / 3.0, 0.5); }
+KM_TEST_CASE(ivanov_svc_lq_p4) { check_ivanov(KM_TASK_SVC, KM_REG_LQ, 4.0, 3.0); }
+KM_TEST_CASE(ivanov_svc_block1) { check_ivanov(KM_TASK_SVC, KM_REG_BLOCK1, 0, 1.0); }
+KM_TEST_CASE(ivanov_svc_elasticnet) { check_ivanov(KM_TASK_SVC, KM_REG_ELASTICNET, 0.5, 1.0); }
+KM_TEST_CASE(ivanov_svc_blockp_p3) { check_ivanov(KM_TASK_SVC, KM_REG_BLOCKP, 3.0, 1.0); }
+KM_TEST_CASE(ivanov_svr_lq_p4_3) { check_ivanov(KM_TASK_SVR, KM_REG_LQ, 4.0 / 3.0, 1.0); }
+KM_TEST_CASE(ivanov_svr_elasticnet) { check_ivanov(KM_TASK_SVR, KM_REG_ELASTICNET, 0.3, 2.0); }
+KM_TEST_CASE(model_file) { check_model_file(); }
+KM_TEST_CASE(errors) { check_errors(); }

@@ -176,10 +176,6 @@ static void check_local_bound(void)
     }
 }
 
-int main(void)
-{
-    check_alignments();
-    check_global_bound();
-    check_local_bound();
-    CHECK_DONE();
-}
+KM_TEST_CASE(alignments) { check_alignments(); }
+KM_TEST_CASE(global_bound) { check_global_bound(); }
+KM_TEST_CASE(local_bound) { check_local_bound(); }

@@ -425,26 +425,28 @@ static void check_solvers_agree(km_rng *rng)
     km_kernel_set_free(set);
 }
 
-int main(void)
+static void t10_teardown(void) { free_matrices(t10_K, M); }
+
+KM_TEST_FIXTURE(t10_setup, t10_teardown)
+
+KM_TEST_CASE(t10_golden_wrapper) { check_t10_golden(KM_MKL_WRAPPER); }
+KM_TEST_CASE(t10_golden_interleaved) { check_t10_golden(KM_MKL_INTERLEAVED); }
+KM_TEST_CASE(identities_svc_p4_3) { check_identities(KM_TASK_SVC, 4.0 / 3.0); }
+KM_TEST_CASE(identities_svc_p1_5) { check_identities(KM_TASK_SVC, 1.5); }
+KM_TEST_CASE(identities_svc_p4) { check_identities(KM_TASK_SVC, 4.0); }
+KM_TEST_CASE(identities_svc_pinf) { check_identities(KM_TASK_SVC, INFINITY); }
+KM_TEST_CASE(identities_svr_p4_3) { check_identities(KM_TASK_SVR, 4.0 / 3.0); }
+KM_TEST_CASE(identities_oneclass_p4) { check_identities(KM_TASK_ONECLASS, 4.0); }
+KM_TEST_CASE(scale_invariance) { check_scale_invariance(); }
+KM_TEST_CASE(uniform_limit_svc) { check_uniform_limit(KM_TASK_SVC); }
+KM_TEST_CASE(uniform_limit_svr) { check_uniform_limit(KM_TASK_SVR); }
+KM_TEST_CASE(uniform_limit_oneclass) { check_uniform_limit(KM_TASK_ONECLASS); }
+KM_TEST_CASE(monotone_and_conventions) { check_monotone_and_conventions(); }
+KM_TEST_CASE(degenerate_kernel) { check_degenerate_kernel(); }
+
+KM_TEST_CASE(solvers_agree)
 {
-    t10_setup();
-    check_t10_golden(KM_MKL_WRAPPER);
-    check_t10_golden(KM_MKL_INTERLEAVED);
-    check_identities(KM_TASK_SVC, 4.0 / 3.0);
-    check_identities(KM_TASK_SVC, 1.5);
-    check_identities(KM_TASK_SVC, 4.0);
-    check_identities(KM_TASK_SVC, INFINITY);
-    check_identities(KM_TASK_SVR, 4.0 / 3.0);
-    check_identities(KM_TASK_ONECLASS, 4.0);
-    check_scale_invariance();
-    check_uniform_limit(KM_TASK_SVC);
-    check_uniform_limit(KM_TASK_SVR);
-    check_uniform_limit(KM_TASK_ONECLASS);
-    check_monotone_and_conventions();
-    check_degenerate_kernel();
     km_rng rng;
     km_rng_seed(&rng, 20261121);
     check_solvers_agree(&rng);
-    free_matrices(t10_K, M);
-    CHECK_DONE();
 }

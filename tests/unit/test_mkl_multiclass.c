@@ -467,21 +467,30 @@ static void check_many_kernels(void)
     km_dataset_free(data);
 }
 
-int main(void)
+/* the data and kernels every case shares */
+static double X[N * D], y[N], X2[N * D], y2[N];
+static km_dataset *data;
+static km_kernel_set *set;
+
+static void setup(void)
 {
-    double X[N * D], y[N], X2[N * D], y2[N];
     make_data(N, 3, X, y);
     make_data(N, 2, X2, y2);
-    km_dataset *data = NULL;
     CHECK_OK(km_dataset_from_dense(N, D, X, y, &data));
-    km_kernel_set *set = kernels();
-    check_shared(data, set);
-    check_two_classes(X2, y2, set);
-    check_t10_model();
-    check_other_tasks(X);
-    check_many_rows();
-    check_many_kernels();
+    set = kernels();
+}
+
+static void teardown(void)
+{
     km_kernel_set_free(set);
     km_dataset_free(data);
-    CHECK_DONE();
 }
+
+KM_TEST_FIXTURE(setup, teardown)
+
+KM_TEST_CASE(shared) { check_shared(data, set); }
+KM_TEST_CASE(two_classes) { check_two_classes(X2, y2, set); }
+KM_TEST_CASE(t10_model) { check_t10_model(); }
+KM_TEST_CASE(other_tasks) { check_other_tasks(X); }
+KM_TEST_CASE(many_rows) { check_many_rows(); }
+KM_TEST_CASE(many_kernels) { check_many_kernels(); }

@@ -316,13 +316,9 @@ static void test_parameter_errors(void)
     km_dataset_free(data);
 }
 
-int main(void)
-{
-    test_t10_classification();
-    test_t10_regression_and_oneclass();
-    test_generated_agreement();
-    test_generated_p1_rbf();
-    test_generated_p1_sparse_features();
-    test_parameter_errors();
-    CHECK_DONE();
-}
+KM_TEST_CASE(t10_classification) { test_t10_classification(); }
+KM_TEST_CASE(t10_regression_and_oneclass) { test_t10_regression_and_oneclass(); }
+KM_TEST_CASE(generated_agreement) { test_generated_agreement(); }
+KM_TEST_CASE(generated_p1_rbf) { test_generated_p1_rbf(); }
+KM_TEST_CASE(generated_p1_sparse_features) { test_generated_p1_sparse_features(); }
+KM_TEST_CASE(parameter_errors) { test_parameter_errors(); }

@@ -170,11 +170,7 @@ static void check_safeguards(void)
     CHECK(isfinite(tt[0]) && tt[0] > tt[1]);
 }
 
-int main(void)
-{
-    check_golden();
-    check_fixed_point();
-    check_random();
-    check_safeguards();
-    CHECK_DONE();
-}
+KM_TEST_CASE(golden) { check_golden(); }
+KM_TEST_CASE(fixed_point) { check_fixed_point(); }
+KM_TEST_CASE(random) { check_random(); }
+KM_TEST_CASE(safeguards) { check_safeguards(); }

@@ -177,18 +177,46 @@ static void check_bayes_error(km_rng *rng)
     CHECK_NEAR(rate, bayes, 0.002);
 }
 
-int main(void)
-{
-    km_rng rng;
-    km_rng_seed(&rng, 5200);
-    check_bayes_error(&rng);
+/* The three cases draw from one stream, seeded once, in this order: the Bayes-error sample, the
+ * REPETITIONS model selections, the p = 1 draws. A case first replays the draws of the cases before
+ * it (check_bayes_error draws what draw() draws per row), so each sees the data of the sequence. */
+static km_kernel_set *set;
+static km_rng rng;
 
-    km_kernel_set *set;
+static void replay_bayes_sample(void)
+{
+    double x[D], label;
+    for (size_t i = 0; i < N_BAYES; i++)
+        draw(&rng, 1, x, &label);
+}
+
+static void replay_selections(double *X, double *y)
+{
+    for (int r = 0; r < REPETITIONS; r++) {
+        draw(&rng, N_TRAIN, X, y);
+        draw(&rng, N_VALID, X, y);
+        draw(&rng, N_TEST, X, y);
+    }
+}
+
+static void setup(void)
+{
+    km_rng_seed(&rng, 5200);
     CHECK_OK(km_kernel_set_new(&set));
     CHECK_OK(km_kernel_set_set_dimension(set, D));
     CHECK_OK(km_kernel_set_add_spec(set, "linear:features=each:norm=mult"));
     CHECK(km_kernel_set_size(set) == D);
+}
 
+static void teardown(void) { km_kernel_set_free(set); }
+
+KM_TEST_FIXTURE(setup, teardown)
+
+KM_TEST_CASE(bayes_error) { check_bayes_error(&rng); }
+
+KM_TEST_CASE(l1_beats_uniform)
+{
+    replay_bayes_sample();
     double *X = malloc(N_TEST * D * sizeof *X), *y = malloc(N_TEST * sizeof *y), *pred = malloc(N_TEST * sizeof *pred);
     double yv[N_VALID], yt[N_TEST], ytrain[N_TRAIN];
     double sum_l1 = 0, sum_uniform = 0;
@@ -208,8 +236,6 @@ int main(void)
         km_dataset_free(valid);
         km_dataset_free(test);
     }
-    if (X && y)
-        check_p1_solvers(&rng, set, X, ytrain);
     double mean_l1 = sum_l1 / REPETITIONS, mean_uniform = sum_uniform / REPETITIONS;
     fprintf(stderr, "mean test error: p = 1 %.4f, uniform %.4f\n", mean_l1, mean_uniform);
     CHECK(mean_l1 <= 0.06);
@@ -217,6 +243,16 @@ int main(void)
     free(X);
     free(y);
     free(pred);
-    km_kernel_set_free(set);
-    CHECK_DONE();
+}
+
+KM_TEST_CASE(p1_solvers)
+{
+    replay_bayes_sample();
+    double *X = malloc(N_TEST * D * sizeof *X), *y = malloc(N_TEST * sizeof *y);
+    if (X && y) {
+        replay_selections(X, y);
+        check_p1_solvers(&rng, set, X, y);
+    }
+    free(X);
+    free(y);
 }

@@ -180,11 +180,7 @@ static void test_names(void)
     CHECK(km_name_of(km_gamma_mode_names, 7) == NULL);
 }
 
-int main(void)
-{
-    test_three_class_ovo();
-    test_decision_counts();
-    test_lifecycle();
-    test_names();
-    CHECK_DONE();
-}
+KM_TEST_CASE(three_class_ovo) { test_three_class_ovo(); }
+KM_TEST_CASE(decision_counts) { test_decision_counts(); }
+KM_TEST_CASE(lifecycle) { test_lifecycle(); }
+KM_TEST_CASE(names) { test_names(); }

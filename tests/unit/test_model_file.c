@@ -603,20 +603,32 @@ static void test_atomic_replace(void)
     remove(path);
 }
 
-int main(void)
+/* the saved models that several cases read */
+static void save_models(void)
 {
-    test_crc32();
-    test_round_trip(classification_model, "test_model_file_svc.km", "test_model_file_svc2.km");
-    test_round_trip(regression_model, "test_model_file_svr.km", "test_model_file_svr2.km");
-    test_escaped_file_name("test_model_file_svr.km");
-    test_truncation("test_model_file_svr.km");
-    test_corruption("test_model_file_svr.km");
-    test_headers("test_model_file_svr.km");
-    test_validation("test_model_file_svc.km");
-    test_dense_validation("test_model_file_svr.km");
-    test_save_failures();
-    test_atomic_replace();
+    km_model *svc = classification_model(), *svr = regression_model();
+    CHECK_OK(km_model_save(svc, "test_model_file_svc.km"));
+    CHECK_OK(km_model_save(svr, "test_model_file_svr.km"));
+    km_model_free(svc);
+    km_model_free(svr);
+}
+
+static void remove_models(void)
+{
     remove("test_model_file_svc.km");
     remove("test_model_file_svr.km");
-    CHECK_DONE();
 }
+
+KM_TEST_FIXTURE(save_models, remove_models)
+
+KM_TEST_CASE(crc32) { test_crc32(); }
+KM_TEST_CASE(round_trip_svc) { test_round_trip(classification_model, "test_model_file_svc.km", "test_model_file_svc2.km"); }
+KM_TEST_CASE(round_trip_svr) { test_round_trip(regression_model, "test_model_file_svr.km", "test_model_file_svr2.km"); }
+KM_TEST_CASE(escaped_file_name) { test_escaped_file_name("test_model_file_svr.km"); }
+KM_TEST_CASE(truncation) { test_truncation("test_model_file_svr.km"); }
+KM_TEST_CASE(corruption) { test_corruption("test_model_file_svr.km"); }
+KM_TEST_CASE(headers) { test_headers("test_model_file_svr.km"); }
+KM_TEST_CASE(validation) { test_validation("test_model_file_svc.km"); }
+KM_TEST_CASE(dense_validation) { test_dense_validation("test_model_file_svr.km"); }
+KM_TEST_CASE(save_failures) { test_save_failures(); }
+KM_TEST_CASE(atomic_replace) { test_atomic_replace(); }

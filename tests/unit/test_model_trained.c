@@ -177,11 +177,7 @@ static void test_one_class(void)
     km_dataset_free(test);
 }
 
-int main(void)
-{
-    test_classification(KM_MULTICLASS_OVO);
-    test_classification(KM_MULTICLASS_OVR);
-    test_regression_with_precomputed_kernel();
-    test_one_class();
-    CHECK_DONE();
-}
+KM_TEST_CASE(classification_ovo) { test_classification(KM_MULTICLASS_OVO); }
+KM_TEST_CASE(classification_ovr) { test_classification(KM_MULTICLASS_OVR); }
+KM_TEST_CASE(regression_with_precomputed_kernel) { test_regression_with_precomputed_kernel(); }
+KM_TEST_CASE(one_class) { test_one_class(); }

@@ -180,27 +180,58 @@ static void check_cross_validation(void)
     km_dataset_free(data);
 }
 
-int main(void)
+static const char *dot_kernels[] = {"rbf:gamma=2^-2..2^1/mean:norm=spherical", "poly:degree=2:coef0=1:norm=mult",
+                                    "linear:features=1-4:center=1", "sigmoid:gamma=0.01"};
+
+KM_TEST_CASE(svc_dot_product_kernels)
 {
     km_params params = km_params_default();
-    const char *dot_kernels[] = {"rbf:gamma=2^-2..2^1/mean:norm=spherical", "poly:degree=2:coef0=1:norm=mult",
-                                 "linear:features=1-4:center=1", "sigmoid:gamma=0.01"};
     check_deterministic("C-SVC, dot-product kernels", KM_TASK_SVC, 2, dot_kernels, 4, &params);
+}
+
+KM_TEST_CASE(svc_pairwise_kernels)
+{
+    km_params params = km_params_default();
     const char *pairwise[] = {"chi2:norm=trace", "histint", "rbf:features=each"};
     check_deterministic("C-SVC, pairwise kernels", KM_TASK_SVC, 2, pairwise, 3, &params);
+}
+
+KM_TEST_CASE(one_vs_rest)
+{
+    km_params params = km_params_default();
     params.multiclass = KM_MULTICLASS_OVR;
     check_deterministic("one-vs-rest", KM_TASK_SVC, 3, dot_kernels, 2, &params);
-    params = km_params_default();
+}
+
+KM_TEST_CASE(epsilon_svr)
+{
+    km_params params = km_params_default();
     params.task = KM_TASK_SVR;
     check_deterministic("epsilon-SVR", KM_TASK_SVR, 0, dot_kernels, 3, &params);
+}
+
+KM_TEST_CASE(one_class)
+{
+    km_params params = km_params_default();
     params.task = KM_TASK_ONECLASS;
     check_deterministic("one-class", KM_TASK_ONECLASS, 0, dot_kernels, 2, &params);
-    params = km_params_default();
+}
+
+KM_TEST_CASE(lp_mkl_interleaved)
+{
+    km_params params = km_params_default();
     params.mkl.method = KM_MKL_LP;
     params.mkl.p = 1.5;
     check_deterministic("lp-norm MKL, interleaved", KM_TASK_SVC, 2, dot_kernels, 4, &params);
+}
+
+KM_TEST_CASE(lp_mkl_wrapper)
+{
+    km_params params = km_params_default();
+    params.mkl.method = KM_MKL_LP;
+    params.mkl.p = 1.5;
     params.mkl.solver = KM_MKL_WRAPPER;
     check_deterministic("lp-norm MKL, wrapper", KM_TASK_SVC, 5, dot_kernels, 3, &params);
-    check_cross_validation();
-    CHECK_DONE();
 }
+
+KM_TEST_CASE(cross_validation) { check_cross_validation(); }

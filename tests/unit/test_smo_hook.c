@@ -77,17 +77,23 @@ static void decision_values(const double *const *gram, const double *theta, cons
     }
 }
 
-int main(void)
+/* the data, kernels and options every case shares */
+static double X[N * D], labels[N], R[N * D], z[N];
+static test_kernel kx[M], kr[M];
+static double *gx[M], *gr[M];
+static const double *dx[M], *dr[M];
+static signed char y[N];
+static double last_alpha[2 * N], coef[N], coef_cold[N], f[N], f_cold[N];
+static km_smo_options opt;
+static const double final_theta[M] = {0.5, 0.2, 0.9};
+
+static void setup(void)
 {
     km_rng rng;
     km_rng_seed(&rng, 99);
-    static double X[N * D], labels[N], R[N * D], z[N];
     test_two_gaussians(&rng, N, D, X, labels);
     test_regression(&rng, N, D, R, z);
-    test_kernel kx[M], kr[M];
     const double gammas[M] = {0.1, 0.0, 1.5};   /* rbf, linear, rbf */
-    double *gx[M], *gr[M];
-    const double *dx[M], *dr[M];
     for (int m = 0; m < M; m++) {
         test_kernel_init(&kx[m], X, N, D, gammas[m] > 0, gammas[m]);
         test_kernel_init(&kr[m], R, N, D, gammas[m] > 0, gammas[m]);
@@ -96,157 +102,168 @@ int main(void)
         dx[m] = kx[m].diag;
         dr[m] = kr[m].diag;
     }
-    signed char y[N];
     for (size_t i = 0; i < N; i++)
         y[i] = labels[i] > 0 ? 1 : -1;
-    static double last_alpha[2 * N], coef[N], coef_cold[N], f[N], f_cold[N];
-
-    km_smo_options opt = km_smo_options_default();
+    opt = km_smo_options_default();
     opt.tolerance = 1e-8;
     opt.hook = recording_hook;
-    const double final_theta[M] = {0.5, 0.2, 0.9};
-
-    /* C-SVC through km_svc_solve, reports checked at every step and every 7 steps; theta 0 for one
-     * kernel still reports its quad */
-    const int every[2] = {1, 7};
-    for (int e = 0; e < 2; e++) {
-        double theta[M] = {1.0, 0.0, 0.5};
-        double p[N];
-        for (size_t i = 0; i < N; i++)
-            p[i] = -1;
-        hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 0, NULL, 0, last_alpha, 0};
-        opt.hook_ctx = &hs;
-        opt.hook_every = every[e];
-        km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL};
-        km_svm_solution sol = {coef, 0, 0, 0, 0};
-        CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, NULL, &sol));
-        CHECK(sol.converged);
-        CHECK(hs.calls >= sol.iterations / every[e]);
-        CHECK(hs.optimal_calls == 1);
-        CHECK(hs.worst_quad <= 1e-9);
-        CHECK(hs.worst_lin <= 1e-12);
-        /* the hook solve matches the plain solve on the same combination */
-        km_smo_options plain = opt;
-        plain.hook = NULL;
-        km_svm_solution cold = {coef_cold, 0, 0, 0, 0};
-        CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &plain, NULL, &cold));
-        CHECK_NEAR(sol.objective, cold.objective, 1e-9);
-        printf("hook every %d: %ld calls over %ld iterations, worst quad error %.2e, objective %.12g (plain %.12g)\n",
-               every[e], hs.calls, sol.iterations, hs.worst_quad, sol.objective, cold.objective);
-    }
-
-    /* theta changed mid-solve and at the first optimum: same objective and decision values as cold */
     opt.hook_every = 1;
-    for (int at_optimum = 0; at_optimum <= 1; at_optimum++) {
-        double theta[M] = {1.0, 1.0, 1.0};
-        double p[N];
-        for (size_t i = 0; i < N; i++)
-            p[i] = -1;
-        hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0,
-                         at_optimum ? 0 : 40, at_optimum, final_theta, 0, last_alpha, 0};
-        opt.hook_ctx = &hs;
-        km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL};
-        km_svm_solution sol = {coef, 0, 0, 0, 0};
-        CHECK_OK(km_svc_solve(&access, y, 2.0, 1.0, 1.0, &opt, NULL, &sol));
-        for (int m = 0; m < M; m++)
-            CHECK(theta[m] == final_theta[m]);
-        CHECK(hs.worst_quad <= 1e-9);
-        km_smo_options plain = opt;
-        plain.hook = NULL;
-        km_svm_solution cold = {coef_cold, 0, 0, 0, 0};
-        CHECK_OK(km_svc_solve(&access, y, 2.0, 1.0, 1.0, &plain, NULL, &cold));
-        CHECK_NEAR(sol.objective, cold.objective, 1e-8);
-        decision_values((const double *const *)gx, final_theta, coef, sol.bias, f);
-        decision_values((const double *const *)gx, final_theta, coef_cold, cold.bias, f_cold);
-        double worst = 0;
-        for (size_t t = 0; t < N; t++)
-            worst = fmax(worst, fabs(f[t] - f_cold[t]));
-        CHECK(worst <= 1e-5);
-        printf("theta change %s: objective %.12g (cold %.12g), decision values within %.2e\n",
-               at_optimum ? "at the optimum" : "after 40 steps", sol.objective, cold.objective, worst);
-    }
+}
 
-    /* epsilon-SVR (2n variables on n rows): reports and a theta change mid-solve */
-    {
-        double theta[M] = {0.3, 0.3, 0.3};
-        double p[2 * N];
-        signed char ysvr[2 * N];
-        size_t row_of[2 * N];
-        const double epsilon = 0.1;
-        for (size_t i = 0; i < N; i++) {
-            p[i] = epsilon - z[i];
-            p[i + N] = epsilon + z[i];
-            ysvr[i] = 1;
-            ysvr[i + N] = -1;
-            row_of[i] = row_of[i + N] = i;
-        }
-        hook_state hs = {(const double *const *)gr, row_of, ysvr, p, 2 * N, N, 0, 0, 0, 0, 25, 0, final_theta, 0,
-                         last_alpha, 0};
-        opt.hook_ctx = &hs;
-        km_kernel_access access = {N, M, theta, test_kernel_column, kr, dr, NULL};
-        km_svm_solution sol = {coef, 0, 0, 0, 0};
-        CHECK_OK(km_svr_solve(&access, z, 1.0, epsilon, &opt, NULL, &sol));
-        CHECK(hs.calls > 25);
-        CHECK(hs.worst_quad <= 1e-9);
-        CHECK(hs.worst_lin <= 1e-12);
-        km_smo_options plain = opt;
-        plain.hook = NULL;
-        km_svm_solution cold = {coef_cold, 0, 0, 0, 0};
-        CHECK_OK(km_svr_solve(&access, z, 1.0, epsilon, &plain, NULL, &cold));
-        CHECK_NEAR(sol.objective, cold.objective, 1e-8);
-        decision_values((const double *const *)gr, final_theta, coef, sol.bias, f);
-        decision_values((const double *const *)gr, final_theta, coef_cold, cold.bias, f_cold);
-        double worst = 0;
-        for (size_t t = 0; t < N; t++)
-            worst = fmax(worst, fabs(f[t] - f_cold[t]));
-        CHECK(worst <= 1e-5);
-        printf("SVR: %ld hook calls, worst quad error %.2e, objective %.12g (cold %.12g)\n", hs.calls,
-               hs.worst_quad, sol.objective, cold.objective);
-    }
-
-    /* KM_HOOK_STOP: the solver returns at once with the point the hook saw */
-    {
-        double theta[M] = {1.0, 1.0, 1.0};
-        signed char yy[N];
-        double p[N], upper[N], alpha[N] = {0};
-        for (size_t i = 0; i < N; i++) {
-            yy[i] = y[i];
-            p[i] = -1;
-            upper[i] = 1;
-        }
-        hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 0, NULL, 10, last_alpha, 0};
-        opt.hook_ctx = &hs;
-        km_qp qp = {N, N, NULL, yy, p, upper, M, theta, test_kernel_column, kx, dx, NULL};
-        km_smo_result res;
-        CHECK_OK(km_smo_solve(&qp, &opt, alpha, &res));
-        CHECK(hs.calls == 10);
-        CHECK(res.iterations == 10);
-        CHECK(memcmp(alpha, last_alpha, sizeof alpha) == 0);
-        CHECK(res.violation > opt.tolerance);
-    }
-
-    /* a hook that changes theta at every optimum without end is stopped by the iteration limit */
-    {
-        double theta[M] = {1.0, 1.0, 1.0};
-        double p[N];
-        for (size_t i = 0; i < N; i++)
-            p[i] = -1;
-        hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 2, final_theta, 0, last_alpha, 0};
-        opt.hook_ctx = &hs;
-        opt.max_iter = 1000;
-        km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL};
-        km_svm_solution sol = {coef, 0, 0, 0, 0};
-        CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, NULL, &sol));
-        CHECK(!sol.converged);
-        CHECK(hs.optimal_calls > 1 && hs.optimal_calls + sol.iterations == 1000);
-        opt.max_iter = 0;
-    }
-
+static void teardown(void)
+{
     for (int m = 0; m < M; m++) {
         free(gx[m]);
         free(gr[m]);
         free(kx[m].diag);
         free(kr[m].diag);
     }
-    CHECK_DONE();
+}
+
+KM_TEST_FIXTURE(setup, teardown)
+
+/* C-SVC through km_svc_solve, reports checked every `every` steps; theta 0 for one kernel still reports
+ * its quad */
+static void check_reports(int every)
+{
+    double theta[M] = {1.0, 0.0, 0.5};
+    double p[N];
+    for (size_t i = 0; i < N; i++)
+        p[i] = -1;
+    hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 0, NULL, 0, last_alpha, 0};
+    opt.hook_ctx = &hs;
+    opt.hook_every = every;
+    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL};
+    km_svm_solution sol = {coef, 0, 0, 0, 0};
+    CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, NULL, &sol));
+    CHECK(sol.converged);
+    CHECK(hs.calls >= sol.iterations / every);
+    CHECK(hs.optimal_calls == 1);
+    CHECK(hs.worst_quad <= 1e-9);
+    CHECK(hs.worst_lin <= 1e-12);
+    /* the hook solve matches the plain solve on the same combination */
+    km_smo_options plain = opt;
+    plain.hook = NULL;
+    km_svm_solution cold = {coef_cold, 0, 0, 0, 0};
+    CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &plain, NULL, &cold));
+    CHECK_NEAR(sol.objective, cold.objective, 1e-9);
+    printf("hook every %d: %ld calls over %ld iterations, worst quad error %.2e, objective %.12g (plain %.12g)\n",
+           every, hs.calls, sol.iterations, hs.worst_quad, sol.objective, cold.objective);
+}
+
+KM_TEST_CASE(reports_every_step) { check_reports(1); }
+KM_TEST_CASE(reports_every_7_steps) { check_reports(7); }
+
+/* theta changed mid-solve (at_optimum 0) and at the first optimum (1): same objective and decision
+ * values as cold */
+static void check_theta_change(int at_optimum)
+{
+    double theta[M] = {1.0, 1.0, 1.0};
+    double p[N];
+    for (size_t i = 0; i < N; i++)
+        p[i] = -1;
+    hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0,
+                     at_optimum ? 0 : 40, at_optimum, final_theta, 0, last_alpha, 0};
+    opt.hook_ctx = &hs;
+    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL};
+    km_svm_solution sol = {coef, 0, 0, 0, 0};
+    CHECK_OK(km_svc_solve(&access, y, 2.0, 1.0, 1.0, &opt, NULL, &sol));
+    for (int m = 0; m < M; m++)
+        CHECK(theta[m] == final_theta[m]);
+    CHECK(hs.worst_quad <= 1e-9);
+    km_smo_options plain = opt;
+    plain.hook = NULL;
+    km_svm_solution cold = {coef_cold, 0, 0, 0, 0};
+    CHECK_OK(km_svc_solve(&access, y, 2.0, 1.0, 1.0, &plain, NULL, &cold));
+    CHECK_NEAR(sol.objective, cold.objective, 1e-8);
+    decision_values((const double *const *)gx, final_theta, coef, sol.bias, f);
+    decision_values((const double *const *)gx, final_theta, coef_cold, cold.bias, f_cold);
+    double worst = 0;
+    for (size_t t = 0; t < N; t++)
+        worst = fmax(worst, fabs(f[t] - f_cold[t]));
+    CHECK(worst <= 1e-5);
+    printf("theta change %s: objective %.12g (cold %.12g), decision values within %.2e\n",
+           at_optimum ? "at the optimum" : "after 40 steps", sol.objective, cold.objective, worst);
+}
+
+KM_TEST_CASE(theta_change_mid_solve) { check_theta_change(0); }
+KM_TEST_CASE(theta_change_at_optimum) { check_theta_change(1); }
+
+/* epsilon-SVR (2n variables on n rows): reports and a theta change mid-solve */
+KM_TEST_CASE(svr)
+{
+    double theta[M] = {0.3, 0.3, 0.3};
+    double p[2 * N];
+    signed char ysvr[2 * N];
+    size_t row_of[2 * N];
+    const double epsilon = 0.1;
+    for (size_t i = 0; i < N; i++) {
+        p[i] = epsilon - z[i];
+        p[i + N] = epsilon + z[i];
+        ysvr[i] = 1;
+        ysvr[i + N] = -1;
+        row_of[i] = row_of[i + N] = i;
+    }
+    hook_state hs = {(const double *const *)gr, row_of, ysvr, p, 2 * N, N, 0, 0, 0, 0, 25, 0, final_theta, 0,
+                     last_alpha, 0};
+    opt.hook_ctx = &hs;
+    km_kernel_access access = {N, M, theta, test_kernel_column, kr, dr, NULL};
+    km_svm_solution sol = {coef, 0, 0, 0, 0};
+    CHECK_OK(km_svr_solve(&access, z, 1.0, epsilon, &opt, NULL, &sol));
+    CHECK(hs.calls > 25);
+    CHECK(hs.worst_quad <= 1e-9);
+    CHECK(hs.worst_lin <= 1e-12);
+    km_smo_options plain = opt;
+    plain.hook = NULL;
+    km_svm_solution cold = {coef_cold, 0, 0, 0, 0};
+    CHECK_OK(km_svr_solve(&access, z, 1.0, epsilon, &plain, NULL, &cold));
+    CHECK_NEAR(sol.objective, cold.objective, 1e-8);
+    decision_values((const double *const *)gr, final_theta, coef, sol.bias, f);
+    decision_values((const double *const *)gr, final_theta, coef_cold, cold.bias, f_cold);
+    double worst = 0;
+    for (size_t t = 0; t < N; t++)
+        worst = fmax(worst, fabs(f[t] - f_cold[t]));
+    CHECK(worst <= 1e-5);
+    printf("SVR: %ld hook calls, worst quad error %.2e, objective %.12g (cold %.12g)\n", hs.calls,
+           hs.worst_quad, sol.objective, cold.objective);
+}
+
+/* KM_HOOK_STOP: the solver returns at once with the point the hook saw */
+KM_TEST_CASE(hook_stop)
+{
+    double theta[M] = {1.0, 1.0, 1.0};
+    signed char yy[N];
+    double p[N], upper[N], alpha[N] = {0};
+    for (size_t i = 0; i < N; i++) {
+        yy[i] = y[i];
+        p[i] = -1;
+        upper[i] = 1;
+    }
+    hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 0, NULL, 10, last_alpha, 0};
+    opt.hook_ctx = &hs;
+    km_qp qp = {N, N, NULL, yy, p, upper, M, theta, test_kernel_column, kx, dx, NULL};
+    km_smo_result res;
+    CHECK_OK(km_smo_solve(&qp, &opt, alpha, &res));
+    CHECK(hs.calls == 10);
+    CHECK(res.iterations == 10);
+    CHECK(memcmp(alpha, last_alpha, sizeof alpha) == 0);
+    CHECK(res.violation > opt.tolerance);
+}
+
+/* a hook that changes theta at every optimum without end is stopped by the iteration limit */
+KM_TEST_CASE(endless_theta_changes)
+{
+    double theta[M] = {1.0, 1.0, 1.0};
+    double p[N];
+    for (size_t i = 0; i < N; i++)
+        p[i] = -1;
+    hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 2, final_theta, 0, last_alpha, 0};
+    opt.hook_ctx = &hs;
+    opt.max_iter = 1000;
+    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL};
+    km_svm_solution sol = {coef, 0, 0, 0, 0};
+    CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, NULL, &sol));
+    CHECK(!sol.converged);
+    CHECK(hs.optimal_calls > 1 && hs.optimal_calls + sol.iterations == 1000);
+    opt.max_iter = 0;
 }

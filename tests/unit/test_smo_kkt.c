@@ -136,28 +136,60 @@ static km_status failing_column(void *ctx, size_t m, size_t i, const size_t *row
     return test_kernel_column(ctx, m, i, rows, nrows, out);
 }
 
-int main(void)
+/* the data, kernels, options and problems every case shares */
+static double X[N * D], labels[N], R[N * D], z[N];
+static test_kernel kx[3], kr;
+static double *gx[3], *gr[1];
+static km_smo_options opt;
+static problem pb, pb2;
+
+static void setup(void)
 {
     km_rng rng;
     km_rng_seed(&rng, 7);
-    static double X[N * D], labels[N], R[N * D], z[N];
     test_two_gaussians(&rng, N, D, X, labels);
     test_regression(&rng, N, D, R, z);
-    test_kernel kx[3], kr;
     test_kernel_init(&kx[0], X, N, D, 1, 0.3);
     test_kernel_init(&kx[1], X, N, D, 0, 0.0);
     test_kernel_init(&kx[2], X, N, D, 1, 2.0);
     test_kernel_init(&kr, R, N, D, 1, 0.5);
-    double *gx[3] = {test_gram(&kx[0]), test_gram(&kx[1]), test_gram(&kx[2])};
-    double *gr[1] = {test_gram(&kr)};
-
-    km_smo_options opt = km_smo_options_default();
+    for (int m = 0; m < 3; m++)
+        gx[m] = test_gram(&kx[m]);
+    gr[0] = test_gram(&kr);
+    opt = km_smo_options_default();
     opt.tolerance = 1e-8;
-    static problem pb, pb2;
+}
 
-    /* C-SVC with class weights: KKT, shrinking on/off, tiny cache */
+static void teardown(void)
+{
+    for (int m = 0; m < 3; m++) {
+        free(gx[m]);
+        free(kx[m].diag);
+    }
+    free(gr[0]);
+    free(kr.diag);
+}
+
+KM_TEST_FIXTURE(setup, teardown)
+
+/* The C-SVC with class weights solved with the default options: pb holds its optimum. */
+static km_smo_result solve_weighted_svc(void)
+{
     problem_svc(&pb, &kx[0], labels, 1.0, 2.5);
-    km_smo_result shrunk = solve_checked(&pb, gx, &opt);
+    return solve_checked(&pb, gx, &opt);
+}
+
+/* The epsilon-SVR solved with the default options: pb holds its optimum. */
+static km_smo_result solve_svr(void)
+{
+    problem_svr(&pb, &kr, z, 2.0, 0.1);
+    return solve_checked(&pb, gr, &opt);
+}
+
+/* C-SVC with class weights: KKT, shrinking on/off, tiny cache */
+KM_TEST_CASE(svc_shrinking_and_cache)
+{
+    km_smo_result shrunk = solve_weighted_svc();
     CHECK(shrunk.iterations > 0);
     opt.shrinking = 0;
     problem_svc(&pb, &kx[0], labels, 1.0, 2.5);
@@ -170,13 +202,23 @@ int main(void)
     CHECK(tiny.iterations == shrunk.iterations);
     CHECK(tiny.objective == shrunk.objective);
     opt.cache_bytes = km_smo_options_default().cache_bytes;
+    printf("C-SVC %ld iterations (%ld without shrinking), objective %.12g\n", shrunk.iterations, plain.iterations,
+           shrunk.objective);
+}
 
-    /* warm start from the optimum: no step, same objective */
+/* warm start from the optimum: no step, same objective */
+KM_TEST_CASE(svc_warm_start_at_optimum)
+{
+    km_smo_result shrunk = solve_weighted_svc();
     km_smo_result again = solve_checked(&pb, gx, &opt);
     CHECK(again.iterations == 0);
     CHECK_NEAR(again.objective, shrunk.objective, 1e-12);
+}
 
-    /* warm start after changing C (larger: the old point stays feasible; smaller: scaled) equals cold */
+/* warm start after changing C (larger: the old point stays feasible; smaller: scaled) equals cold */
+KM_TEST_CASE(svc_warm_start_after_c_change)
+{
+    solve_weighted_svc();
     const double factors[2] = {1.7, 0.6};
     for (int f = 0; f < 2; f++) {
         double factor = factors[f];
@@ -189,63 +231,69 @@ int main(void)
         CHECK_NEAR(warm.objective, cold.objective, 1e-8);
         CHECK(warm.iterations < cold.iterations);
     }
+}
 
-    /* the same through km_svc_solve's alpha_start */
-    {
-        signed char y[N];
-        double theta = 1, alpha_start[N], coef[N];
-        for (size_t i = 0; i < N; i++) {
-            y[i] = pb.y[i];
-            alpha_start[i] = pb.alpha[i];
-        }
-        const double *diag[1] = {kx[0].diag};
-        km_kernel_access access = {N, 1, &theta, test_kernel_column, &kx[0], diag, NULL};
-        km_svm_solution sol = {coef, 0, 0, 0, 0};
-        CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 2.5, &opt, alpha_start, &sol));
-        CHECK(sol.iterations == 0);
-        CHECK_NEAR(sol.objective, shrunk.objective, 1e-12);
-        CHECK_NEAR(sol.bias, -shrunk.rho, 1e-12);
-        for (size_t i = 0; i < N; i++)
-            CHECK(coef[i] == y[i] * pb.alpha[i]);
-        signed char one_class[N];
-        memset(one_class, 1, sizeof one_class);
-        CHECK_STATUS(km_svc_solve(&access, one_class, 1.0, 1.0, 1.0, &opt, NULL, &sol), KM_EINVAL);
-        CHECK_STATUS(km_svc_solve(&access, y, -1.0, 1.0, 1.0, &opt, NULL, &sol), KM_EINVAL);
+/* the same through km_svc_solve's alpha_start */
+KM_TEST_CASE(svc_alpha_start)
+{
+    km_smo_result shrunk = solve_weighted_svc();
+    signed char y[N];
+    double theta = 1, alpha_start[N], coef[N];
+    for (size_t i = 0; i < N; i++) {
+        y[i] = pb.y[i];
+        alpha_start[i] = pb.alpha[i];
     }
+    const double *diag[1] = {kx[0].diag};
+    km_kernel_access access = {N, 1, &theta, test_kernel_column, &kx[0], diag, NULL};
+    km_svm_solution sol = {coef, 0, 0, 0, 0};
+    CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 2.5, &opt, alpha_start, &sol));
+    CHECK(sol.iterations == 0);
+    CHECK_NEAR(sol.objective, shrunk.objective, 1e-12);
+    CHECK_NEAR(sol.bias, -shrunk.rho, 1e-12);
+    for (size_t i = 0; i < N; i++)
+        CHECK(coef[i] == y[i] * pb.alpha[i]);
+    signed char one_class[N];
+    memset(one_class, 1, sizeof one_class);
+    CHECK_STATUS(km_svc_solve(&access, one_class, 1.0, 1.0, 1.0, &opt, NULL, &sol), KM_EINVAL);
+    CHECK_STATUS(km_svc_solve(&access, y, -1.0, 1.0, 1.0, &opt, NULL, &sol), KM_EINVAL);
+}
 
-    /* duplicated rows (a singular Q: pairs with zero curvature take LIBSVM's tau step) */
-    {
-        static double Xdup[N * D];
-        memcpy(Xdup, X, N / 2 * D * sizeof *X);
-        memcpy(Xdup + N / 2 * D, X, N / 2 * D * sizeof *X);
-        double labels_dup[N];
-        for (size_t i = 0; i < N; i++)
-            labels_dup[i] = labels[i % (N / 2)];
-        test_kernel kd;
-        test_kernel_init(&kd, Xdup, N, D, 0, 0.0);
-        double *gd[1] = {test_gram(&kd)};
-        problem_svc(&pb, &kd, labels_dup, 0.8, 0.8);
-        km_smo_result dup = solve_checked(&pb, gd, &opt);
-        opt.shrinking = 0;
-        problem_svc(&pb, &kd, labels_dup, 0.8, 0.8);
-        km_smo_result dup_plain = solve_checked(&pb, gd, &opt);
-        opt.shrinking = 1;
-        CHECK_NEAR(dup_plain.objective, dup.objective, 1e-6);
-        /* the same machine as the undoubled problem with twice the C */
-        test_kernel kh;
-        test_kernel_init(&kh, X, N / 2, D, 0, 0.0);
-        double *gh[1] = {test_gram(&kh)};
-        problem_svc(&pb2, &kh, labels, 1.6, 1.6);
-        pb2.qp.n_vars = pb2.qp.n_rows = N / 2;
-        km_smo_result half = solve_checked(&pb2, gh, &opt);
-        CHECK_NEAR(dup.objective, half.objective, 1e-7);
-        free(gd[0]);
-        free(gh[0]);
-        free(kd.diag);
-        free(kh.diag);
-    }
+/* duplicated rows (a singular Q: pairs with zero curvature take LIBSVM's tau step) */
+KM_TEST_CASE(duplicated_rows)
+{
+    static double Xdup[N * D];
+    memcpy(Xdup, X, N / 2 * D * sizeof *X);
+    memcpy(Xdup + N / 2 * D, X, N / 2 * D * sizeof *X);
+    double labels_dup[N];
+    for (size_t i = 0; i < N; i++)
+        labels_dup[i] = labels[i % (N / 2)];
+    test_kernel kd;
+    test_kernel_init(&kd, Xdup, N, D, 0, 0.0);
+    double *gd[1] = {test_gram(&kd)};
+    problem_svc(&pb, &kd, labels_dup, 0.8, 0.8);
+    km_smo_result dup = solve_checked(&pb, gd, &opt);
+    opt.shrinking = 0;
+    problem_svc(&pb, &kd, labels_dup, 0.8, 0.8);
+    km_smo_result dup_plain = solve_checked(&pb, gd, &opt);
+    opt.shrinking = 1;
+    CHECK_NEAR(dup_plain.objective, dup.objective, 1e-6);
+    /* the same machine as the undoubled problem with twice the C */
+    test_kernel kh;
+    test_kernel_init(&kh, X, N / 2, D, 0, 0.0);
+    double *gh[1] = {test_gram(&kh)};
+    problem_svc(&pb2, &kh, labels, 1.6, 1.6);
+    pb2.qp.n_vars = pb2.qp.n_rows = N / 2;
+    km_smo_result half = solve_checked(&pb2, gh, &opt);
+    CHECK_NEAR(dup.objective, half.objective, 1e-7);
+    free(gd[0]);
+    free(gh[0]);
+    free(kd.diag);
+    free(kh.diag);
+}
 
-    /* several fixed kernels, one of weight 0: same as the weighted sum computed by hand */
+/* several fixed kernels, one of weight 0: same as the weighted sum computed by hand */
+KM_TEST_CASE(fixed_kernels_combined)
+{
     problem_svc(&pb, &kx[0], labels, 1.0, 1.0);
     pb.qp.n_kernels = 3;
     pb.qp.column_ctx = kx;
@@ -256,10 +304,12 @@ int main(void)
     pb.diag[2] = kx[2].diag;
     km_smo_result combined = solve_checked(&pb, gx, &opt);
     CHECK(combined.iterations > 0);
+}
 
-    /* epsilon-SVR: 2n variables on n rows */
-    problem_svr(&pb, &kr, z, 2.0, 0.1);
-    km_smo_result svr = solve_checked(&pb, gr, &opt);
+/* epsilon-SVR: 2n variables on n rows */
+KM_TEST_CASE(svr)
+{
+    km_smo_result svr = solve_svr();
     opt.shrinking = 0;
     problem_svr(&pb, &kr, z, 2.0, 0.1);
     km_smo_result svr_plain = solve_checked(&pb, gr, &opt);
@@ -269,42 +319,48 @@ int main(void)
         CHECK(pb.alpha[i] == 0.0 || pb.alpha[i + N] == 0.0);
     km_smo_result svr_again = solve_checked(&pb, gr, &opt);
     CHECK(svr_again.iterations == 0);
+    printf("SVR %ld iterations\n", svr.iterations);
+}
 
-    /* warm starts through km_svr_solve (2n variables split from coef) and km_oneclass_solve */
-    {
-        double theta = 1, coef[N], start[2 * N];
-        const double *diag[1] = {kr.diag};
-        km_kernel_access access = {N, 1, &theta, test_kernel_column, &kr, diag, NULL};
-        km_svm_solution sol = {coef, 0, 0, 0, 0};
-        CHECK_OK(km_svr_solve(&access, z, 2.0, 0.1, &opt, NULL, &sol));
-        CHECK_NEAR(sol.objective, svr.objective, 1e-9);
-        for (size_t i = 0; i < N; i++) {
-            start[i] = fmax(coef[i], 0.0);
-            start[i + N] = fmax(-coef[i], 0.0);
-        }
-        CHECK_OK(km_svr_solve(&access, z, 2.0, 0.1, &opt, start, &sol));
-        CHECK(sol.iterations == 0);
-        CHECK_NEAR(sol.objective, svr.objective, 1e-9);
-        CHECK_STATUS(km_svr_solve(&access, z, 2.0, -0.1, &opt, NULL, &sol), KM_EINVAL);
-
-        const double *diag_x[1] = {kx[0].diag};
-        km_kernel_access access_x = {N, 1, &theta, test_kernel_column, &kx[0], diag_x, NULL};
-        CHECK_OK(km_oneclass_solve(&access_x, 0.37, &opt, NULL, &sol));
-        double total = 0;
-        for (size_t i = 0; i < N; i++) {
-            CHECK(coef[i] >= 0 && coef[i] <= 1);
-            total += coef[i];
-            start[i] = coef[i];
-        }
-        CHECK_NEAR(total, 0.37 * N, 1e-10);
-        double cold_objective = sol.objective;
-        CHECK_OK(km_oneclass_solve(&access_x, 0.37, &opt, start, &sol));
-        CHECK(sol.iterations == 0);
-        CHECK_NEAR(sol.objective, cold_objective, 1e-12);
-        CHECK_STATUS(km_oneclass_solve(&access_x, 1.5, &opt, NULL, &sol), KM_EINVAL);
+/* warm starts through km_svr_solve (2n variables split from coef) and km_oneclass_solve */
+KM_TEST_CASE(svr_and_oneclass_warm_starts)
+{
+    km_smo_result svr = solve_svr();
+    double theta = 1, coef[N], start[2 * N];
+    const double *diag[1] = {kr.diag};
+    km_kernel_access access = {N, 1, &theta, test_kernel_column, &kr, diag, NULL};
+    km_svm_solution sol = {coef, 0, 0, 0, 0};
+    CHECK_OK(km_svr_solve(&access, z, 2.0, 0.1, &opt, NULL, &sol));
+    CHECK_NEAR(sol.objective, svr.objective, 1e-9);
+    for (size_t i = 0; i < N; i++) {
+        start[i] = fmax(coef[i], 0.0);
+        start[i + N] = fmax(-coef[i], 0.0);
     }
+    CHECK_OK(km_svr_solve(&access, z, 2.0, 0.1, &opt, start, &sol));
+    CHECK(sol.iterations == 0);
+    CHECK_NEAR(sol.objective, svr.objective, 1e-9);
+    CHECK_STATUS(km_svr_solve(&access, z, 2.0, -0.1, &opt, NULL, &sol), KM_EINVAL);
 
-    /* one-class: sum a = nu n is kept */
+    const double *diag_x[1] = {kx[0].diag};
+    km_kernel_access access_x = {N, 1, &theta, test_kernel_column, &kx[0], diag_x, NULL};
+    CHECK_OK(km_oneclass_solve(&access_x, 0.37, &opt, NULL, &sol));
+    double total = 0;
+    for (size_t i = 0; i < N; i++) {
+        CHECK(coef[i] >= 0 && coef[i] <= 1);
+        total += coef[i];
+        start[i] = coef[i];
+    }
+    CHECK_NEAR(total, 0.37 * N, 1e-10);
+    double cold_objective = sol.objective;
+    CHECK_OK(km_oneclass_solve(&access_x, 0.37, &opt, start, &sol));
+    CHECK(sol.iterations == 0);
+    CHECK_NEAR(sol.objective, cold_objective, 1e-12);
+    CHECK_STATUS(km_oneclass_solve(&access_x, 1.5, &opt, NULL, &sol), KM_EINVAL);
+}
+
+/* one-class: sum a = nu n is kept */
+KM_TEST_CASE(oneclass)
+{
     problem_oneclass(&pb, &kx[0], 0.37);
     km_smo_result oc = solve_checked(&pb, gx, &opt);
     double sum = 0;
@@ -316,8 +372,12 @@ int main(void)
     km_smo_result oc_plain = solve_checked(&pb, gx, &opt);
     CHECK_NEAR(oc_plain.objective, oc.objective, 1e-6);
     opt.shrinking = 1;
+    printf("one-class %ld iterations\n", oc.iterations);
+}
 
-    /* iteration limit: stops, says so, and still returns a feasible point with its objective */
+/* iteration limit: stops, says so, and still returns a feasible point with its objective */
+KM_TEST_CASE(iteration_limit)
+{
     opt.max_iter = 5;
     problem_svc(&pb, &kx[0], labels, 1.0, 1.0);
     km_smo_result limited = {0};
@@ -325,8 +385,11 @@ int main(void)
     CHECK(!limited.converged && limited.iterations == 5);
     CHECK(limited.violation > opt.tolerance);
     opt.max_iter = 0;
+}
 
-    /* input errors and a failing kernel */
+/* input errors and a failing kernel */
+KM_TEST_CASE(input_errors)
+{
     problem_svc(&pb, &kx[0], labels, 1.0, 1.0);
     km_smo_result res;
     pb.alpha[3] = 2.0;
@@ -342,14 +405,4 @@ int main(void)
     failing_calls = 3;
     CHECK_STATUS(km_smo_solve(&pb.qp, &opt, pb.alpha, &res), KM_EIO);
     CHECK(strstr(km_last_error(), "unavailable") != NULL);
-
-    printf("C-SVC %ld iterations (%ld without shrinking), objective %.12g; SVR %ld; one-class %ld\n",
-           shrunk.iterations, plain.iterations, shrunk.objective, svr.iterations, oc.iterations);
-    for (int m = 0; m < 3; m++) {
-        free(gx[m]);
-        free(kx[m].diag);
-    }
-    free(gr[0]);
-    free(kr.diag);
-    CHECK_DONE();
 }

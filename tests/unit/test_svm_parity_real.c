@@ -47,26 +47,15 @@ static int read_gzip_numbers(const char *path, double *values, size_t count)
     return got == count && rc == 0 ? 0 : -1;
 }
 
-int main(void)
+static double X[BC_ROWS * BC_DIM], y[BC_ROWS]; /* breast cancer: classification */
+static double D[DB_ROWS * DB_DIM], z[DB_ROWS];   /* diabetes: regression */
+
+static void setup(void)
 {
-    if (!test_have_libsvm()) {
-        fprintf(stderr, "SKIP: %s / %s not installed (Debian package libsvm-tools)\n", KM_SVM_TRAIN, KM_SVM_PREDICT);
-        return 77;
-    }
-    static double X[BC_ROWS * BC_DIM], y[BC_ROWS];
+    if (!test_have_libsvm())
+        KM_TEST_SKIP(KM_SVM_TRAIN " / " KM_SVM_PREDICT " not installed (Debian package libsvm-tools)");
     CHECK(read_breast_cancer(X, y) == 0);
     test_scale_columns(X, BC_ROWS, BC_DIM);
-    const double *Xt = X + BC_TRAIN * BC_DIM, *yt = y + BC_TRAIN;
-    for (int shrinking = 0; shrinking <= 1; shrinking++) {
-        test_parity_case linear = {"breast_cancer C-SVC linear", TEST_SVC, 0, 0.0, 10.0, 0, 0, 1e-7, shrinking,
-                                   X, y, BC_TRAIN, BC_DIM, Xt, yt, BC_ROWS - BC_TRAIN};
-        test_parity(&linear);
-        test_parity_case rbf = {"breast_cancer C-SVC rbf", TEST_SVC, 1, 0.5, 5.0, 0, 0, 1e-7, shrinking,
-                                X, y, BC_TRAIN, BC_DIM, Xt, yt, BC_ROWS - BC_TRAIN};
-        test_parity(&rbf);
-    }
-
-    static double D[DB_ROWS * DB_DIM], z[DB_ROWS];
     CHECK(read_gzip_numbers(SKLEARN_DATA "diabetes_data_raw.csv.gz", D, DB_ROWS * DB_DIM) == 0);
     CHECK(read_gzip_numbers(SKLEARN_DATA "diabetes_target.csv.gz", z, DB_ROWS) == 0);
     test_scale_columns(D, DB_ROWS, DB_DIM);
@@ -77,14 +66,62 @@ int main(void)
         var += (z[i] - mean) * (z[i] - mean) / DB_ROWS;
     for (size_t i = 0; i < DB_ROWS; i++)
         z[i] = test_round8((z[i] - mean) / sqrt(var));
-    const double *Dt = D + DB_TRAIN * DB_DIM, *zt = z + DB_TRAIN;
-    for (int shrinking = 0; shrinking <= 1; shrinking++) {
-        test_parity_case linear = {"diabetes eps-SVR linear", TEST_SVR, 0, 0.0, 1.0, 0.2, 0, 1e-7, shrinking,
-                                   D, z, DB_TRAIN, DB_DIM, Dt, zt, DB_ROWS - DB_TRAIN};
-        test_parity(&linear);
-        test_parity_case rbf = {"diabetes eps-SVR rbf", TEST_SVR, 1, 1.0, 3.0, 0.1, 0, 1e-7, shrinking,
-                                D, z, DB_TRAIN, DB_DIM, Dt, zt, DB_ROWS - DB_TRAIN};
-        test_parity(&rbf);
-    }
-    CHECK_DONE();
+}
+
+KM_TEST_FIXTURE(setup, NULL)
+
+KM_TEST_CASE(breast_cancer_svc_linear)
+{
+    test_parity_case pc = {"breast_cancer C-SVC linear", TEST_SVC, 0, 0.0, 10.0, 0, 0, 1e-7, 0,
+                           X, y, BC_TRAIN, BC_DIM, X + BC_TRAIN * BC_DIM, y + BC_TRAIN, BC_ROWS - BC_TRAIN};
+    test_parity(&pc);
+}
+
+KM_TEST_CASE(breast_cancer_svc_linear_shrinking)
+{
+    test_parity_case pc = {"breast_cancer C-SVC linear", TEST_SVC, 0, 0.0, 10.0, 0, 0, 1e-7, 1,
+                           X, y, BC_TRAIN, BC_DIM, X + BC_TRAIN * BC_DIM, y + BC_TRAIN, BC_ROWS - BC_TRAIN};
+    test_parity(&pc);
+}
+
+KM_TEST_CASE(breast_cancer_svc_rbf)
+{
+    test_parity_case pc = {"breast_cancer C-SVC rbf", TEST_SVC, 1, 0.5, 5.0, 0, 0, 1e-7, 0,
+                           X, y, BC_TRAIN, BC_DIM, X + BC_TRAIN * BC_DIM, y + BC_TRAIN, BC_ROWS - BC_TRAIN};
+    test_parity(&pc);
+}
+
+KM_TEST_CASE(breast_cancer_svc_rbf_shrinking)
+{
+    test_parity_case pc = {"breast_cancer C-SVC rbf", TEST_SVC, 1, 0.5, 5.0, 0, 0, 1e-7, 1,
+                           X, y, BC_TRAIN, BC_DIM, X + BC_TRAIN * BC_DIM, y + BC_TRAIN, BC_ROWS - BC_TRAIN};
+    test_parity(&pc);
+}
+
+KM_TEST_CASE(diabetes_svr_linear)
+{
+    test_parity_case pc = {"diabetes eps-SVR linear", TEST_SVR, 0, 0.0, 1.0, 0.2, 0, 1e-7, 0,
+                           D, z, DB_TRAIN, DB_DIM, D + DB_TRAIN * DB_DIM, z + DB_TRAIN, DB_ROWS - DB_TRAIN};
+    test_parity(&pc);
+}
+
+KM_TEST_CASE(diabetes_svr_linear_shrinking)
+{
+    test_parity_case pc = {"diabetes eps-SVR linear", TEST_SVR, 0, 0.0, 1.0, 0.2, 0, 1e-7, 1,
+                           D, z, DB_TRAIN, DB_DIM, D + DB_TRAIN * DB_DIM, z + DB_TRAIN, DB_ROWS - DB_TRAIN};
+    test_parity(&pc);
+}
+
+KM_TEST_CASE(diabetes_svr_rbf)
+{
+    test_parity_case pc = {"diabetes eps-SVR rbf", TEST_SVR, 1, 1.0, 3.0, 0.1, 0, 1e-7, 0,
+                           D, z, DB_TRAIN, DB_DIM, D + DB_TRAIN * DB_DIM, z + DB_TRAIN, DB_ROWS - DB_TRAIN};
+    test_parity(&pc);
+}
+
+KM_TEST_CASE(diabetes_svr_rbf_shrinking)
+{
+    test_parity_case pc = {"diabetes eps-SVR rbf", TEST_SVR, 1, 1.0, 3.0, 0.1, 0, 1e-7, 1,
+                           D, z, DB_TRAIN, DB_DIM, D + DB_TRAIN * DB_DIM, z + DB_TRAIN, DB_ROWS - DB_TRAIN};
+    test_parity(&pc);
 }

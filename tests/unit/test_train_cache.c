@@ -118,12 +118,24 @@ static void check_problem(km_rng *rng, km_task task, int n_classes)
     km_dataset_free(test);
 }
 
-int main(void)
+/* The problems draw their data from one stream, seeded once, in this order. A case replays the draws
+ * of the problems before its own (make_data is all check_problem draws), so each case sees the data
+ * it saw when the problems ran in one sequence. */
+static const km_task problem_task[] = {KM_TASK_SVC, KM_TASK_SVR, KM_TASK_SVC};
+static const int problem_classes[] = {2, 1, 3};
+
+static void check_problem_in_sequence(int problem)
 {
+    static double X[N * D], y[N], Xt[NT * D], yt[NT];
     km_rng rng;
     km_rng_seed(&rng, 2024);
-    check_problem(&rng, KM_TASK_SVC, 2);
-    check_problem(&rng, KM_TASK_SVR, 1);
-    check_problem(&rng, KM_TASK_SVC, 3);
-    CHECK_DONE();
+    for (int p = 0; p < problem; p++) {
+        make_data(&rng, N, problem_classes[p], problem_task[p] == KM_TASK_SVR, X, y);
+        make_data(&rng, NT, problem_classes[p], problem_task[p] == KM_TASK_SVR, Xt, yt);
+    }
+    check_problem(&rng, problem_task[problem], problem_classes[problem]);
 }
+
+KM_TEST_CASE(svc_two_classes) { check_problem_in_sequence(0); }
+KM_TEST_CASE(svr) { check_problem_in_sequence(1); }
+KM_TEST_CASE(svc_three_classes) { check_problem_in_sequence(2); }

@@ -232,20 +232,34 @@ static void check_bad_params(const double *X, const double *y)
     km_dataset_free(data);
 }
 
-int main(void)
+/* two-class training and test data, and the random stream after them (the multiclass case goes on
+ * drawing from it) */
+static km_rng rng;
+static double X[N * D], y[N], Xt[NT * D], yt[NT];
+
+static void setup(void)
 {
-    km_rng rng;
     km_rng_seed(&rng, 2024);
-    double X[N * D], y[N], Xt[NT * D], yt[NT];
     make_data(&rng, N, X, y, 2);
     make_data(&rng, NT, Xt, yt, 2);
-    check_combination(X, y, Xt, NULL, 1.0);
+}
+
+KM_TEST_FIXTURE(setup, NULL)
+
+KM_TEST_CASE(uniform_c1) { check_combination(X, y, Xt, NULL, 1.0); }
+
+KM_TEST_CASE(weighted_c3)
+{
     double w[2] = {0.7, 0.2};
     check_combination(X, y, Xt, w, 3.0);
+}
+
+KM_TEST_CASE(one_kernel_off)
+{
     double off[2] = {1.0, 0.0};
     check_combination(X, y, Xt, off, 1.0);
-    check_scaling(X, y, Xt);
-    check_multiclass(&rng);
-    check_bad_params(X, y);
-    CHECK_DONE();
 }
+
+KM_TEST_CASE(scaling) { check_scaling(X, y, Xt); }
+KM_TEST_CASE(multiclass) { check_multiclass(&rng); }
+KM_TEST_CASE(bad_params) { check_bad_params(X, y); }
