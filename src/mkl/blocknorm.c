@@ -188,6 +188,7 @@ static void tikhonov_values(const km_mkl_problem *pr, const double *coef, double
     for (size_t m = 0; m < M; m++)
         block_norm[m] = a[m] > 0 ? k->theta[m] * sqrt(a[m]) : 0.0;
     double loss = cert.primal - 0.5 * km_block_norm_squared(M, 2.0, block_norm);
+    result->bias = cert.bias;
     result->primal = km_tikhonov_penalty(&pr->mkl, M, block_norm) + loss;
     result->dual = km_tikhonov_dual(&pr->mkl, M, cert.lin, a);
     result->gap = (result->primal - result->dual) / fabs(result->primal);

@@ -97,6 +97,7 @@ void km_mkl_certify(const km_mkl_problem *pr, const double *coef, double bias, c
     double *g = malloc(n * sizeof *g), *w = malloc(M * sizeof *w), *as = malloc(M * sizeof *as);
     if (!g || !w || !as) {
         out->lin = out->dual = out->primal = out->gap = NAN;
+        out->bias = bias;
         free(g);
         free(w);
         free(as);
@@ -113,10 +114,12 @@ void km_mkl_certify(const km_mkl_problem *pr, const double *coef, double bias, c
         g[i] = s * scale;
     }
     const km_machine_problem *machine = pr->machine;
-    double lin = machine->ops->linear_term(machine, coef), loss = machine->ops->loss(machine, g, bias);
+    double best_bias;
+    double lin = machine->ops->linear_term(machine, coef), loss = machine->ops->loss(machine, g, bias * scale, &best_bias);
     double kernel_term = pr->mkl.method == KM_MKL_ELASTICNET
                              ? elasticnet_dual_term(M, as, pr->mkl.lambda)
                              : 0.5 * km_mkl_dual_norm(M, pr->mkl.p_block, as);
+    out->bias = best_bias / scale;
     out->lin = lin;
     out->dual = lin - kernel_term;
     out->primal = regularizer(pr, w) + loss;
@@ -124,4 +127,12 @@ void km_mkl_certify(const km_mkl_problem *pr, const double *coef, double bias, c
     free(g);
     free(w);
     free(as);
+}
+
+void km_mkl_result_certified(km_mkl_result *result, const km_mkl_certificate *cert)
+{
+    result->bias = cert->bias;
+    result->dual = cert->dual;
+    result->primal = cert->primal;
+    result->gap = cert->gap;
 }

@@ -105,9 +105,7 @@ static km_hook_action on_step(void *ctx, const km_smo_step *step, double *theta)
     km_mkl_certificate cert;
     pr->machine->ops->coef_from_alpha(pr->machine, step->alpha, s->coef);
     km_mkl_certify(pr, s->coef, -step->rho, s->a, step->kernel_products, &cert);
-    s->result->dual = cert.dual;
-    s->result->primal = cert.primal;
-    s->result->gap = cert.gap;
+    km_mkl_result_certified(s->result, &cert);
     km_log(&pr->logger, KM_LOG_INFO, "mkl %4ld steps: dual %.10g primal %.10g gap %.3e %.2fs", s->steps, cert.dual,
            cert.primal, cert.gap, elapsed(s));
     if (cert.gap <= pr->mkl.gap) {
@@ -142,18 +140,16 @@ km_status km_mkl_interleaved(const km_mkl_problem *pr, km_mkl_result *result)
     km_svm_solution solution = {.coef = result->coef};
     if (!st)
         st = machine->ops->solve(machine, &options, &solution);
-    result->bias = solution.bias;
     result->smo_iterations = solution.iterations;
     if (!st && !s.certified) {
         /* stopped before any optimal point (step or time limit): certify the final point directly */
+        result->bias = solution.bias;
         result->products_valid = 0;
         if (!(st = km_mkl_result_products(pr, result))) {
             km_mkl_certificate cert;
             km_mkl_quadratic_terms(n, M, result->coef, result->products, s.a);
             km_mkl_certify(pr, result->coef, result->bias, s.a, result->products, &cert);
-            result->dual = cert.dual;
-            result->primal = cert.primal;
-            result->gap = cert.gap;
+            km_mkl_result_certified(result, &cert);
         }
     }
     result->mkl_iterations = s.steps;

@@ -43,6 +43,7 @@ typedef struct km_mkl_result {
 /* Duality certificate of a point (c, b, theta) from the products h_m = K_m c (M blocks of n values):
  * a_m, lin, D, P and the relative gap, in the spec's scaling. */
 typedef struct km_mkl_certificate {
+    double bias;                     /* the bias of the certified point: the given one refined */
     double lin;
     double dual, primal, gap;
 } km_mkl_certificate;
@@ -58,6 +59,10 @@ void km_mkl_quadratic_terms(size_t n, size_t M, const double *coef, const double
  * minimisation of the primal loss over its breakpoints (which only lowers P). */
 void km_mkl_certify(const km_mkl_problem *problem, const double *coef, double bias, const double *a,
                     const double *h, km_mkl_certificate *out);
+
+/* The result holds the certified point: its bias (the refined one: the model stores what was
+ * certified), dual, primal and gap. */
+void km_mkl_result_certified(km_mkl_result *result, const km_mkl_certificate *cert);
 
 /* theta step of the problem's regularizer (lp or elastic net) from a_m; 0 when nothing changed. */
 int km_mkl_theta_step(const km_mkl_problem *problem, const double *a, double *theta);

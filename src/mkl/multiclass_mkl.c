@@ -47,6 +47,7 @@ static km_status add_machine(const km_mkl_problem *pr, km_mkl_result *result, do
     km_mkl_certificate cert;
     km_mkl_certify(pr, result->coef, result->bias, a, h, &cert);
     /* the machine's own SVM objective at the shared theta (LIBSVM's sign): 1/2 sum theta_m a_m - lin */
+    result->bias = cert.bias;
     result->objective = -cert.lin;
     for (size_t m = 0; m < M; m++)
         result->objective += 0.5 * k->theta[m] * a[m];

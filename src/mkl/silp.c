@@ -471,6 +471,7 @@ static km_status silp_certify(void *ctx, long t, double elapsed, double *gap, in
             return st;
         s->best_dual = fmax(s->best_dual, dual);
     }
+    result->bias = cert.bias;
     result->dual = s->best_dual;
     result->primal = cert.primal;
     result->gap = *gap = (cert.primal - s->best_dual) / fabs(cert.primal);

@@ -136,6 +136,7 @@ static km_status simplemkl_certify(void *ctx, long t, double elapsed, double *ga
 {
     simplemkl *s = ctx;
     km_mkl_result *result = s->result;
+    result->bias = s->cert.bias;
     result->dual = s->best_dual;
     result->primal = s->cert.primal;
     result->gap = *gap = (s->cert.primal - s->best_dual) / fabs(s->cert.primal);

@@ -36,9 +36,7 @@ static km_status try_switch_off(const km_mkl_problem *pr, km_mkl_result *result,
     km_mkl_quadratic_terms(n, M, result->coef, h, a);
     km_mkl_certify(pr, result->coef, result->bias, a, h, &cert);
     if (cert.gap <= fmax(pr->mkl.gap, result->gap)) {
-        result->dual = cert.dual;
-        result->primal = cert.primal;
-        result->gap = cert.gap;
+        km_mkl_result_certified(result, &cert);
         return KM_OK;
     }
     km_log(&pr->logger, KM_LOG_INFO,

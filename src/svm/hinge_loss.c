@@ -1,6 +1,5 @@
 #include "svm/hinge_loss.h"
 
-#include <math.h>
 #include <stdlib.h>
 
 static int by_breakpoint(const void *x, const void *y)
@@ -27,14 +26,19 @@ static double best_bias(km_hinge *terms, size_t count, double fallback)
     return terms[count - 1].t;
 }
 
-double km_refined_hinge_loss(const km_machine_problem *problem, const double *g, double bias, size_t max_hinges,
-                             km_hinges_fn hinges, km_loss_at_fn loss_at)
+double km_refined_hinge_loss(const km_machine_problem *problem, const double *g, double bias, double *best,
+                             size_t max_hinges, km_hinges_fn hinges, km_loss_at_fn loss_at)
 {
     double at_bias = loss_at(problem, g, bias);
+    *best = bias;
     km_hinge *terms = malloc((max_hinges ? max_hinges : 1) * sizeof *terms);
     if (!terms)
         return at_bias; /* the solver's bias is a valid (if not the best) primal point */
     double b = best_bias(terms, hinges(problem, g, terms), bias);
     free(terms);
-    return fmin(loss_at(problem, g, b), at_bias);
+    double at_b = loss_at(problem, g, b);
+    if (!(at_b < at_bias))
+        return at_bias;
+    *best = b;
+    return at_b;
 }

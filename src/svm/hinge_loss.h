@@ -19,9 +19,9 @@ typedef size_t (*km_hinges_fn)(const km_machine_problem *problem, const double *
 /* The loss at decision values g + b. */
 typedef double (*km_loss_at_fn)(const km_machine_problem *problem, const double *g, double b);
 
-/* min(L(b*), L(bias)) with b* the minimiser over the breakpoints of the at most max_hinges hinges;
- * L(bias) when no memory is left for them. */
-double km_refined_hinge_loss(const km_machine_problem *problem, const double *g, double bias, size_t max_hinges,
-                             km_hinges_fn hinges, km_loss_at_fn loss_at);
+/* min(L(b*), L(bias)) with b* the minimiser over the breakpoints of the at most max_hinges hinges
+ * (L(bias) when no memory is left for them); *best_bias receives the bias of the returned loss. */
+double km_refined_hinge_loss(const km_machine_problem *problem, const double *g, double bias, double *best_bias,
+                             size_t max_hinges, km_hinges_fn hinges, km_loss_at_fn loss_at);
 
 #endif

@@ -38,9 +38,10 @@ struct km_machine_ops {
     void (*coef_from_alpha)(const km_machine_problem *problem, const double *alpha, double *coef);
     /* lin(c): the linear part of the dual objective at c (in the certificate's scaling). */
     double (*linear_term)(const km_machine_problem *problem, const double *coef);
-    /* The primal loss at decision values g_i + b for the best bias (the solver's bias b refined by
-     * exact minimisation where the loss is piecewise linear in b; never worse than b). */
-    double (*loss)(const km_machine_problem *problem, const double *g, double bias);
+    /* The primal loss at decision values g_i + b for the best bias b, which goes to *best_bias: the
+     * given bias refined by exact minimisation (never worse than it). g and the biases are in the
+     * certificate's scaling. */
+    double (*loss)(const km_machine_problem *problem, const double *g, double bias, double *best_bias);
     /* Factor from the solver's c to the certificate's (1 except one-class: 1/(nu n)). */
     double (*certificate_scale)(const km_machine_problem *problem);
 };

@@ -1,8 +1,6 @@
 /* One-class SVM as a machine: solved in LIBSVM's scaling (sum a = nu n, 0 <= a <= 1, c = a) and
  * certified in the spec's (sum a = 1, 0 <= a <= 1/(nu n)): lin = 0, loss -rho + 1/(nu n) sum
  * max(0, rho - f(x_i)) at the best rho. */
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "svm/machine.h"
@@ -28,29 +26,17 @@ static double oneclass_linear_term(const km_machine_problem *pr, const double *c
     return 0.0;
 }
 
-static int by_value(const void *x, const void *y)
+/* The loss at rho = -bias: -rho + 1/(nu n) sum max(0, rho - f). The optimal rho for fixed f is the
+ * ceil(nu n)-th smallest f, which puts a training row exactly on the decision boundary; the solver's
+ * rho agrees with it to the solver's tolerance, and the certificate keeps the solver's point. */
+static double oneclass_loss(const km_machine_problem *pr, const double *f, double bias, double *best_bias)
 {
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-/* The loss at the best rho, the ceil(nu n)-th smallest f (the bias plays no part). */
-static double oneclass_loss(const km_machine_problem *pr, const double *f, double bias)
-{
-    (void)bias;
     size_t n = pr->kernel->n_rows;
-    double nu = pr->nu;
-    double *sorted = malloc(n * sizeof *sorted);
-    if (!sorted)
-        return NAN;
-    memcpy(sorted, f, n * sizeof *sorted);
-    qsort(sorted, n, sizeof *sorted, by_value);
-    size_t k = (size_t)ceil(nu * (double)n);
-    double rho = sorted[(k ? k : 1) - 1], excess = 0;
+    double rho = -bias, excess = 0;
     for (size_t i = 0; i < n; i++)
         excess += rho > f[i] ? rho - f[i] : 0.0;
-    free(sorted);
-    return -rho + excess / (nu * (double)n);
+    *best_bias = bias;
+    return -rho + excess / (pr->nu * (double)n);
 }
 
 static double oneclass_scale(const km_machine_problem *pr)

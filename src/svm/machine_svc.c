@@ -58,9 +58,9 @@ static size_t svc_hinges(const km_machine_problem *pr, const double *g, km_hinge
     return n;
 }
 
-static double svc_loss(const km_machine_problem *pr, const double *g, double bias)
+static double svc_loss(const km_machine_problem *pr, const double *g, double bias, double *best_bias)
 {
-    return km_refined_hinge_loss(pr, g, bias, pr->kernel->n_rows, svc_hinges, svc_loss_at);
+    return km_refined_hinge_loss(pr, g, bias, best_bias, pr->kernel->n_rows, svc_hinges, svc_loss_at);
 }
 
 const km_machine_ops km_machine_svc = {

@@ -61,9 +61,9 @@ static size_t svr_hinges(const km_machine_problem *pr, const double *g, km_hinge
     return 2 * n;
 }
 
-static double svr_loss(const km_machine_problem *pr, const double *g, double bias)
+static double svr_loss(const km_machine_problem *pr, const double *g, double bias, double *best_bias)
 {
-    return km_refined_hinge_loss(pr, g, bias, 2 * pr->kernel->n_rows, svr_hinges, svr_loss_at);
+    return km_refined_hinge_loss(pr, g, bias, best_bias, 2 * pr->kernel->n_rows, svr_hinges, svr_loss_at);
 }
 
 const km_machine_ops km_machine_svr = {
