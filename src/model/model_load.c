@@ -10,8 +10,9 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/locale.h"
+#include "core/names.h"
 #include "data/dataset.h"
-#include "model/model.h"
+#include "model/model_io.h"
 
 /* A cursor over the lines of the body; lines are NUL-terminated in place as they are read. */
 typedef struct reader {

@@ -6,8 +6,9 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/locale.h"
+#include "core/names.h"
 #include "data/dataset.h"
-#include "model/model.h"
+#include "model/model_io.h"
 
 typedef struct writer {
     km_atomic_file file;

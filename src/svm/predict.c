@@ -7,9 +7,9 @@
 #include "core/error.h"
 #include "data/dataset.h"
 #include "kernel/provider.h"
-#include "model/model.h"
 #include "svm/multiclass.h"
 #include "svm/train.h"
+#include "train/model.h"
 
 /* Kernel values of one block are at most this many doubles. */
 #define KM_PREDICT_BLOCK_VALUES ((size_t)1 << 23)

@@ -12,7 +12,7 @@
 #include "check.h"
 #include "data/dataset.h"
 #include "kernelmix.h"
-#include "model/model.h"
+#include "model/model_io.h"
 
 /* ---------------------------------------------------------------- building models in memory */
 

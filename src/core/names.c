@@ -1,9 +1,7 @@
-/* What the model writer and reader share: the names of enumerations in model files. */
-#include "model/model.h"
+/* The names of the enumerations (core/names.h). */
+#include "core/names.h"
 
 #include <string.h>
-
-#include "core/error.h"
 
 const km_name km_task_names[] = {
     {KM_TASK_SVC, "svc"}, {KM_TASK_SVR, "svr"}, {KM_TASK_ONECLASS, "oneclass"}, {0, NULL}};
@@ -31,7 +29,8 @@ const km_name km_normalization_names[] = {
     {KM_NORM_NONE, "none"}, {KM_NORM_MULTIPLICATIVE, "mult"}, {KM_NORM_SPHERICAL, "spherical"},
     {KM_NORM_TRACE, "trace"}, {0, NULL}};
 
-const km_name km_gamma_mode_names[] = {{KM_GAMMA_ABSOLUTE, "absolute"}, {KM_GAMMA_RELATIVE, "relative"}, {0, NULL}};
+/* km_gamma_mode of kernel/kernel.h: KM_GAMMA_ABSOLUTE, KM_GAMMA_RELATIVE */
+const km_name km_gamma_mode_names[] = {{0, "absolute"}, {1, "relative"}, {0, NULL}};
 
 const char *km_name_of(const km_name *table, int value)
 {

@@ -1,10 +1,11 @@
 /* km_model lifecycle, its invariants and the accessors of the public "Models" API. */
-#include "model/model.h"
+#include "train/model.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "core/names.h"
 #include "data/dataset.h"
 #include "svm/multiclass.h"
 

@@ -1,0 +1,56 @@
+/* The trained model behind km_model: fitted kernel set, classes, machines and the basis rows
+ * (support vectors) their expansions refer to. */
+#ifndef KM_TRAIN_MODEL_H
+#define KM_TRAIN_MODEL_H
+
+#include <stddef.h>
+
+#include "kernel/kernel.h"
+#include "kernelmix.h"
+
+/* One binary, regression or one-class machine:
+ *   f(x) = sum_j coef[j] sum_m theta[m] K_m(x, basis row sv[j]) + bias. */
+typedef struct km_machine {
+    double *theta;          /* M kernel weights */
+    double bias;
+    size_t n_sv;
+    size_t *sv;             /* indices into the model's basis rows, ascending */
+    double *coef;
+    double objective;       /* dual objective of the solver */
+    long iterations;
+    int converged;
+    double primal;          /* MKL: primal objective (NAN without MKL) */
+    double gap;             /* MKL: relative duality gap (NAN without MKL) */
+    long mkl_iterations;    /* MKL: theta steps / outer iterations */
+    double *block_norms;    /* MKL: M values |w_m| = theta_m sqrt(a_m) (NULL: not stored) */
+    int class_pos;          /* classification: index (into labels) of the class with f > 0 */
+    int class_neg;          /* ... and of the class with f < 0; -1 for one-vs-rest ("the rest") */
+} km_machine;
+
+struct km_model {
+    km_task task;
+    km_multiclass multiclass;
+    double C, epsilon, nu, tolerance;   /* training parameters, for km_model_info */
+    km_mkl_params mkl;                  /* kernel-weight learning (method, p, p_block, lambda, solver, gap) */
+    km_kernel_set *kernels;             /* fitted kernel set (owns everything, matrices excepted) */
+    size_t n_classes;                   /* 0 for SVR and one-class */
+    double *labels;                     /* class labels in model order */
+    size_t n_machines;
+    km_machine *machines;
+    km_dataset *basis;                  /* basis rows with their features (sparse or dense) */
+    size_t *basis_kcol;                 /* per basis row: its column in precomputed test kernels */
+    size_t n_train;                     /* training rows (columns of precomputed test kernels) */
+    double *target_alignment;           /* MKL: M centred alignments with the labels (NULL: none) */
+    double *kernel_alignment;           /* MKL: M x M centred alignments between kernels (NULL: none) */
+};
+
+/* Allocates a zeroed model. */
+km_status km_model_alloc(km_model **out);
+
+/* Checks the invariants prediction relies on: at least one kernel, classes and machines consistent
+ * with the task (km_model_n_decision machines, class indices within labels), support-vector indices
+ * strictly ascending and within the basis, basis rows with their test-kernel columns. On failure returns
+ * `failure` with the message "PATH: ..." (path names the model file being read or written). */
+km_status km_model_check(const km_model *model, const char *path, km_status failure);
+
+#endif
