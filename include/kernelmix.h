@@ -383,6 +383,17 @@ typedef struct km_bound_choice {
 km_status km_model_bound_choice(const km_model *model, size_t machine, km_bound_choice *out);
 
 /* ------------------------------------------------------------------------------------------------
+ * Models in memory, datasets from memory, fold assignment (for bindings and distributed runs)
+ * ---------------------------------------------------------------------------------------------- */
+
+/* The bytes km_model_save would write, in a new buffer (*buffer, *size; free with km_free). */
+km_status km_model_save_buffer(const km_model *model, void **buffer, size_t *size);
+/* Reads a model from the bytes of a model file (as km_model_load; the buffer is not kept). */
+km_status km_model_load_buffer(const void *buffer, size_t size, km_model **out);
+/* Frees a buffer the library returned (km_model_save_buffer). */
+void km_free(void *buffer);
+
+/* ------------------------------------------------------------------------------------------------
  * Names of enumerations: the names model files, the CLI and kernel specs use (e.g. "svr", "ovo",
  * "lp", "interleaved", "blockp", "rbf", "mult", "float")
  * ---------------------------------------------------------------------------------------------- */
