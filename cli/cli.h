@@ -50,6 +50,11 @@ void cli_args_unknown(cli_args *args);
  * missing value, already reported by cli_args_value) returns 0 silently. */
 int cli_parse_double(const char *cmd, const char *option, const char *text, double lo, double hi, double *out);
 int cli_parse_long(const char *cmd, const char *option, const char *text, long lo, long hi, long *out);
+/* The value of enumeration e called text (km_enum_value); on error prints "option X: 'text' is not
+ * a, b or c" and returns 0. */
+int cli_parse_name(const char *cmd, const char *option, const char *text, km_enum e, int *out);
+/* The task as reports name it: "C-SVC", "epsilon-SVR", "one-class SVM". */
+const char *cli_task_title(km_task task);
 
 /* Appends value to a growing list of strings; on failure prints an error and returns 0. */
 int cli_push(const char *cmd, const char ***list, size_t *n, const char *value);

@@ -25,48 +25,11 @@ static void usage(FILE *out)
 "  --help    show this help\n");
 }
 
-static const char *task_name(km_task task)
+/* The canonical name of a value of enumeration e, "unknown" for a value without one. */
+static const char *name_of(km_enum e, int value)
 {
-    switch (task) {
-    case KM_TASK_SVC: return "svc";
-    case KM_TASK_SVR: return "svr";
-    case KM_TASK_ONECLASS: return "oneclass";
-    }
-    return "unknown";
-}
-
-static const char *mkl_method_name(km_mkl_method method)
-{
-    switch (method) {
-    case KM_MKL_FIXED: return "fixed";
-    case KM_MKL_LP: return "lp";
-    case KM_MKL_ELASTICNET: return "elasticnet";
-    case KM_MKL_TIKHONOV: return "tikhonov";
-    }
-    return "unknown";
-}
-
-static const char *regularizer_name(km_mkl_regularizer regularizer)
-{
-    switch (regularizer) {
-    case KM_REG_LQ: return "lq";
-    case KM_REG_BLOCK1: return "block1";
-    case KM_REG_UNIFORM: return "uniform";
-    case KM_REG_ELASTICNET: return "elasticnet";
-    case KM_REG_BLOCKP: return "blockp";
-    }
-    return "unknown";
-}
-
-static const char *mkl_solver_name(km_mkl_solver solver)
-{
-    switch (solver) {
-    case KM_MKL_INTERLEAVED: return "interleaved";
-    case KM_MKL_WRAPPER: return "wrapper";
-    case KM_MKL_SILP: return "silp";
-    case KM_MKL_SIMPLEMKL: return "simplemkl";
-    }
-    return "unknown";
+    const char *name = km_enum_name(e, value);
+    return name ? name : "unknown";
 }
 
 static void json_string(const char *s)
@@ -102,7 +65,7 @@ static void print_ivanov_json(const km_model *model, size_t machine)
     double C, *theta = malloc((M ? M : 1) * sizeof *theta);
     if (theta && km_model_mkl_params(model).method == KM_MKL_TIKHONOV &&
         km_model_ivanov(model, machine, &ivanov, &C, theta) == KM_OK) {
-        printf(", \"ivanov\": {\"method\": \"%s\", \"p\": ", mkl_method_name(ivanov.method));
+        printf(", \"ivanov\": {\"method\": \"%s\", \"p\": ", name_of(KM_ENUM_MKL_METHOD, ivanov.method));
         json_number(ivanov.p);
         printf(", \"p_block\": ");
         json_number(ivanov.p_block);
@@ -198,8 +161,8 @@ static void print_json(const km_model *model)
     size_t M = km_model_n_kernels(model), nc = km_model_n_classes(model);
     char spec[4096];
     km_mkl_params mkl = km_model_mkl_params(model);
-    printf("{\n  \"task\": \"%s\",\n  \"mkl\": {\"method\": \"%s\"", task_name(km_model_task(model)),
-           mkl_method_name(mkl.method));
+    printf("{\n  \"task\": \"%s\",\n  \"mkl\": {\"method\": \"%s\"", name_of(KM_ENUM_TASK, km_model_task(model)),
+           name_of(KM_ENUM_MKL_METHOD, mkl.method));
     if (mkl.method != KM_MKL_FIXED) {
         printf(", \"p\": ");
         json_number(mkl.p);
@@ -208,10 +171,10 @@ static void print_json(const km_model *model)
         if (mkl.method == KM_MKL_ELASTICNET || (mkl.method == KM_MKL_TIKHONOV && mkl.regularizer == KM_REG_ELASTICNET))
             printf(", \"lambda\": %.17g", mkl.lambda);
         if (mkl.method == KM_MKL_TIKHONOV) {
-            printf(", \"regularizer\": \"%s\", \"reg_param\": ", regularizer_name(mkl.regularizer));
+            printf(", \"regularizer\": \"%s\", \"reg_param\": ", name_of(KM_ENUM_MKL_REGULARIZER, mkl.regularizer));
             json_number(mkl.reg_param);
         }
-        printf(", \"solver\": \"%s\", \"target_gap\": %.17g", mkl_solver_name(mkl.solver), mkl.gap);
+        printf(", \"solver\": \"%s\", \"target_gap\": %.17g", name_of(KM_ENUM_MKL_SOLVER, mkl.solver), mkl.gap);
         printf(", \"shared_weights\": %s", mkl.shared_weights ? "true" : "false");
     }
     printf("},\n  \"kernels\": [");
@@ -306,11 +269,9 @@ static void print_diagnostics_text(const km_model *model, size_t machine)
 
 static void print_text(const km_model *model)
 {
-    static const char *const names[] = {[KM_TASK_SVC] = "C-SVC", [KM_TASK_ONECLASS] = "one-class SVM",
-                                        [KM_TASK_SVR] = "epsilon-SVR"};
     size_t M = km_model_n_kernels(model), nc = km_model_n_classes(model);
     char spec[4096], value[64];
-    printf("task              %s\n", names[km_model_task(model)]);
+    printf("task              %s\n", cli_task_title(km_model_task(model)));
     if (nc) {
         printf("classes           %zu:", nc);
         for (size_t c = 0; c < nc; c++) {
@@ -323,7 +284,7 @@ static void print_text(const km_model *model)
     if (mkl.method == KM_MKL_FIXED)
         printf("kernel weights    fixed\n");
     else if (mkl.method == KM_MKL_TIKHONOV) {
-        printf("kernel weights    tikhonov MKL, regularizer %s", regularizer_name(mkl.regularizer));
+        printf("kernel weights    tikhonov MKL, regularizer %s", name_of(KM_ENUM_MKL_REGULARIZER, mkl.regularizer));
         if (mkl.regularizer == KM_REG_LQ)
             printf(", q = %.6g", mkl.reg_param);
         else if (mkl.regularizer == KM_REG_BLOCKP)
@@ -332,10 +293,11 @@ static void print_text(const km_model *model)
             printf(", lambda = %g", mkl.lambda);
         printf(", target gap %g\n", mkl.gap);
     } else {
-        printf("kernel weights    %s MKL, p = %.6g (p-block %.6g)", mkl_method_name(mkl.method), mkl.p, mkl.p_block);
+        printf("kernel weights    %s MKL, p = %.6g (p-block %.6g)", name_of(KM_ENUM_MKL_METHOD, mkl.method), mkl.p,
+               mkl.p_block);
         if (mkl.method == KM_MKL_ELASTICNET)
             printf(", lambda = %g", mkl.lambda);
-        printf(", %s solver, target gap %g%s\n", mkl_solver_name(mkl.solver), mkl.gap,
+        printf(", %s solver, target gap %g%s\n", name_of(KM_ENUM_MKL_SOLVER, mkl.solver), mkl.gap,
                mkl.shared_weights ? ", shared by all machines" : "");
     }
     printf("kernels           %zu\n", M);

@@ -178,27 +178,6 @@ static int add_class_weight(train_options *o, const char *label_text, const char
 }
 
 /* An exponent: a number, a fraction a/b, or inf; at least 1. */
-static int parse_regularizer(const char *text, km_mkl_regularizer *out)
-{
-    static const struct {
-        const char *name;
-        km_mkl_regularizer value;
-    } names[] = {{"lq", KM_REG_LQ},
-                 {"block1", KM_REG_BLOCK1},
-                 {"uniform", KM_REG_UNIFORM},
-                 {"blockp", KM_REG_BLOCKP},
-                 {"elasticnet", KM_REG_ELASTICNET}};
-    if (!text)
-        return 0;
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-        if (!strcmp(text, names[k].name)) {
-            *out = names[k].value;
-            return 1;
-        }
-    cli_error(CMD, "option --regularizer: '%s' is not lq, block1, uniform, blockp or elasticnet", text);
-    return 0;
-}
-
 static int parse_exponent(const char *option, const char *text, double *out)
 {
     if (!text)
@@ -254,12 +233,16 @@ static int parse_options(train_options *o, int argc, char **argv)
             return 0;
         } else if (cli_args_is(&args, "-s", "--task")) {
             if ((ok = (v = cli_args_value(&args)) != NULL)) {
-                if (!strcmp(v, "0") || !strcmp(v, "svc"))
+                int task;
+                /* LIBSVM's -s numbers, or the task's name */
+                if (!strcmp(v, "0"))
                     o->params.task = KM_TASK_SVC;
-                else if (!strcmp(v, "2") || !strcmp(v, "oneclass") || !strcmp(v, "one-class"))
+                else if (!strcmp(v, "2"))
                     o->params.task = KM_TASK_ONECLASS;
-                else if (!strcmp(v, "3") || !strcmp(v, "svr"))
+                else if (!strcmp(v, "3"))
                     o->params.task = KM_TASK_SVR;
+                else if (km_enum_value(KM_ENUM_TASK, v, &task) == KM_OK)
+                    o->params.task = (km_task)task;
                 else {
                     cli_error(CMD, "option -s: '%s' is not a supported task (0 C-SVC, 2 one-class, 3 epsilon-SVR)", v);
                     ok = 0;
@@ -304,31 +287,13 @@ static int parse_options(train_options *o, int argc, char **argv)
         } else if (cli_args_is(&args, NULL, "--weights")) {
             ok = (o->weights = cli_args_value(&args)) != NULL;
         } else if (cli_args_is(&args, NULL, "--multiclass")) {
-            if ((ok = (v = cli_args_value(&args)) != NULL)) {
-                if (!strcmp(v, "ovo"))
-                    o->params.multiclass = KM_MULTICLASS_OVO;
-                else if (!strcmp(v, "ovr"))
-                    o->params.multiclass = KM_MULTICLASS_OVR;
-                else {
-                    cli_error(CMD, "option --multiclass: '%s' is not ovo or ovr", v);
-                    ok = 0;
-                }
-            }
+            int multiclass;
+            if ((ok = cli_parse_name(CMD, "--multiclass", cli_args_value(&args), KM_ENUM_MULTICLASS, &multiclass)))
+                o->params.multiclass = (km_multiclass)multiclass;
         } else if (cli_args_is(&args, NULL, "--mkl")) {
-            if ((ok = (v = cli_args_value(&args)) != NULL)) {
-                if (!strcmp(v, "fixed"))
-                    o->params.mkl.method = KM_MKL_FIXED;
-                else if (!strcmp(v, "lp"))
-                    o->params.mkl.method = KM_MKL_LP;
-                else if (!strcmp(v, "elasticnet"))
-                    o->params.mkl.method = KM_MKL_ELASTICNET;
-                else if (!strcmp(v, "tikhonov"))
-                    o->params.mkl.method = KM_MKL_TIKHONOV;
-                else {
-                    cli_error(CMD, "option --mkl: '%s' is not fixed, lp, elasticnet or tikhonov", v);
-                    ok = 0;
-                }
-            }
+            int method;
+            if ((ok = cli_parse_name(CMD, "--mkl", cli_args_value(&args), KM_ENUM_MKL_METHOD, &method)))
+                o->params.mkl.method = (km_mkl_method)method;
         } else if (cli_args_is(&args, NULL, "--p")) {
             ok = parse_exponent("--p", cli_args_value(&args), &o->params.mkl.p);
             o->mkl_implied = 1;
@@ -336,26 +301,18 @@ static int parse_options(train_options *o, int argc, char **argv)
             ok = parse_exponent("--p-block", cli_args_value(&args), &o->params.mkl.p_block);
             o->mkl_implied = 1;
         } else if (cli_args_is(&args, NULL, "--regularizer")) {
-            ok = parse_regularizer(cli_args_value(&args), &o->params.mkl.regularizer);
+            int regularizer;
+            if ((ok = cli_parse_name(CMD, "--regularizer", cli_args_value(&args), KM_ENUM_MKL_REGULARIZER,
+                                     &regularizer)))
+                o->params.mkl.regularizer = (km_mkl_regularizer)regularizer;
         } else if (cli_args_is(&args, NULL, "--reg-param")) {
             ok = (o->reg_param = cli_args_value(&args)) != NULL;
         } else if (cli_args_is(&args, NULL, "--lambda")) {
             ok = cli_parse_double(CMD, "--lambda", cli_args_value(&args), 0, 1, &o->params.mkl.lambda);
         } else if (cli_args_is(&args, NULL, "--solver")) {
-            if ((ok = (v = cli_args_value(&args)) != NULL)) {
-                if (!strcmp(v, "interleaved"))
-                    o->params.mkl.solver = KM_MKL_INTERLEAVED;
-                else if (!strcmp(v, "wrapper"))
-                    o->params.mkl.solver = KM_MKL_WRAPPER;
-                else if (!strcmp(v, "silp"))
-                    o->params.mkl.solver = KM_MKL_SILP;
-                else if (!strcmp(v, "simplemkl"))
-                    o->params.mkl.solver = KM_MKL_SIMPLEMKL;
-                else {
-                    cli_error(CMD, "option --solver: '%s' is not interleaved, wrapper, silp or simplemkl", v);
-                    ok = 0;
-                }
-            }
+            int solver;
+            if ((ok = cli_parse_name(CMD, "--solver", cli_args_value(&args), KM_ENUM_MKL_SOLVER, &solver)))
+                o->params.mkl.solver = (km_mkl_solver)solver;
         } else if (cli_args_is(&args, NULL, "--mkl-eps")) {
             ok = cli_parse_double(CMD, "--mkl-eps", cli_args_value(&args), 1e-300, HUGE_VAL, &o->params.mkl.gap);
         } else if (cli_args_is(&args, NULL, "--mkl-step-eps")) {
@@ -520,10 +477,8 @@ static int report_cross_validation(const train_options *o, const km_dataset *dat
 
 static void print_summary(const train_options *o, const km_dataset *data, const km_model *model)
 {
-    static const char *const task_names[] = {[KM_TASK_SVC] = "C-SVC", [KM_TASK_ONECLASS] = "one-class SVM",
-                                             [KM_TASK_SVR] = "epsilon-SVR"};
     size_t M = km_model_n_kernels(model);
-    printf("%s on %zu rows, %zu kernel%s", task_names[km_model_task(model)], km_dataset_rows(data), M,
+    printf("%s on %zu rows, %zu kernel%s", cli_task_title(km_model_task(model)), km_dataset_rows(data), M,
            M == 1 ? "" : "s");
     if (km_model_n_classes(model))
         printf(", %zu classes", km_model_n_classes(model));

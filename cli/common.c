@@ -132,6 +132,27 @@ int cli_parse_long(const char *cmd, const char *option, const char *text, long l
     return 1;
 }
 
+int cli_parse_name(const char *cmd, const char *option, const char *text, km_enum e, int *out)
+{
+    if (!text)
+        return 0;
+    if (km_enum_value(e, text, out) != KM_OK) {
+        cli_error(cmd, "option %s: %s", option, km_last_error());
+        return 0;
+    }
+    return 1;
+}
+
+const char *cli_task_title(km_task task)
+{
+    switch (task) {
+    case KM_TASK_SVC: return "C-SVC";
+    case KM_TASK_SVR: return "epsilon-SVR";
+    case KM_TASK_ONECLASS: return "one-class SVM";
+    }
+    return "unknown task";
+}
+
 int cli_parse_format(const char *cmd, const char *text, cli_format *out)
 {
     if (!strcmp(text, "auto"))

@@ -383,6 +383,41 @@ typedef struct km_bound_choice {
 km_status km_model_bound_choice(const km_model *model, size_t machine, km_bound_choice *out);
 
 /* ------------------------------------------------------------------------------------------------
+ * Models in memory, datasets from memory, fold assignment (for bindings and distributed runs)
+ * ---------------------------------------------------------------------------------------------- */
+
+/* The bytes km_model_save would write, in a new buffer (*buffer, *size; free with km_free). */
+km_status km_model_save_buffer(const km_model *model, void **buffer, size_t *size);
+/* Reads a model from the bytes of a model file (as km_model_load; the buffer is not kept). */
+km_status km_model_load_buffer(const void *buffer, size_t size, km_model **out);
+/* Frees a buffer the library returned (km_model_save_buffer). */
+void km_free(void *buffer);
+
+/* ------------------------------------------------------------------------------------------------
+ * Names of enumerations: the names model files, the CLI and kernel specs use (e.g. "svr", "ovo",
+ * "lp", "interleaved", "blockp", "rbf", "mult", "float")
+ * ---------------------------------------------------------------------------------------------- */
+
+typedef enum km_enum {
+    KM_ENUM_TASK = 1,             /* km_task */
+    KM_ENUM_MULTICLASS = 2,       /* km_multiclass */
+    KM_ENUM_MKL_METHOD = 3,       /* km_mkl_method */
+    KM_ENUM_MKL_SOLVER = 4,       /* km_mkl_solver */
+    KM_ENUM_MKL_REGULARIZER = 5,  /* km_mkl_regularizer */
+    KM_ENUM_KERNEL_TYPE = 6,      /* km_kernel_type */
+    KM_ENUM_NORMALIZATION = 7,    /* km_normalization */
+    KM_ENUM_CACHE_VALUES = 8      /* km_cache_values */
+} km_enum;
+/* Canonical name of value (static storage), or NULL when e has no such value. */
+const char *km_enum_name(km_enum e, int value);
+/* The value called name (the canonical name or an accepted alias such as "one-class"); KM_EINVAL with
+ * the message "'NAME' is not a, b or c" when there is none. */
+km_status km_enum_value(km_enum e, const char *name, int *value);
+/* The index-th canonical name of e (0-based, in a fixed order) and its value, NULL past the last:
+ * for listing the choices. value may be NULL. */
+const char *km_enum_name_at(km_enum e, size_t index, int *value);
+
+/* ------------------------------------------------------------------------------------------------
  * Metrics and cross-validation
  * ---------------------------------------------------------------------------------------------- */
 

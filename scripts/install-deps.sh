@@ -1,14 +1,37 @@
 #!/bin/sh
-# Installs the Debian packages kernelmix needs to build, test and benchmark.
+# Installs the Debian packages kernelmix needs, by purpose:
+#   build   compiler, CMake, OpenBLAS (its OpenMP build), LAPACKE, GLPK, MPI
+#   test    what the test suite adds: Python with numpy and scikit-learn, LIBSVM's tools (parity
+#           tests), clang with its sanitizer and libFuzzer runtimes, valgrind
+#   bench   what bench/run adds: fashion-MNIST, scikit-learn and LIBSVM's tools (the peers)
+# usage: scripts/install-deps.sh [build] [test] [bench]     (no argument: all three)
 # Idempotent: packages already present are skipped; apt-get runs only when something is missing.
+# Nothing else on the machine changes: in particular the system's BLAS stays what it was (the build
+# links OpenBLAS's OpenMP build from its own directory, see CMakeLists.txt).
 set -eu
 
-PACKAGES="build-essential cmake pkg-config libopenblas-openmp-dev libopenblas-dev liblapacke-dev libglpk-dev \
-libopenmpi-dev openmpi-bin python3 python3-numpy python3-sklearn libsvm-tools \
-dataset-fashion-mnist clang libclang-rt-14-dev valgrind"
+BUILD_PACKAGES="build-essential cmake pkg-config libopenblas-openmp-dev liblapacke-dev libglpk-dev \
+libopenmpi-dev openmpi-bin"
+TEST_PACKAGES="python3 python3-numpy python3-sklearn libsvm-tools clang libclang-rt-14-dev valgrind"
+BENCH_PACKAGES="python3 python3-numpy python3-sklearn libsvm-tools dataset-fashion-mnist"
+
+[ $# -eq 0 ] && set -- build test bench
+packages=""
+for purpose in "$@"; do
+    case "$purpose" in
+    build) packages="$packages $BUILD_PACKAGES" ;;
+    test) packages="$packages $TEST_PACKAGES" ;;
+    bench) packages="$packages $BENCH_PACKAGES" ;;
+    *)
+        echo "install-deps: '$purpose' is not build, test or bench" >&2
+        exit 2
+        ;;
+    esac
+done
 
 missing=""
-for pkg in $PACKAGES; do
+for pkg in $packages; do
+    case " $missing " in *" $pkg "*) continue ;; esac
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
         missing="$missing $pkg"
     fi
@@ -17,7 +40,7 @@ done
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 if [ -z "$missing" ]; then
-    echo "install-deps: all packages present"
+    echo "install-deps: all packages present ($*)"
 else
     echo "install-deps: installing$missing"
     export DEBIAN_FRONTEND=noninteractive
@@ -25,18 +48,3 @@ else
     # shellcheck disable=SC2086
     $SUDO apt-get install -y -qq --no-install-recommends $missing
 fi
-
-# OpenBLAS's OpenMP build: its threads are kernelmix's OpenMP threads. Debian prefers the pthreads
-# build, whose own thread pool, waiting for work on the same cores as kernelmix's OpenMP threads,
-# slows both down several times. Selected through Debian's alternatives (the libraries and, with
-# them, the headers and openblas.pc; numpy follows).
-arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
-dir=/usr/lib/$arch/openblas-openmp
-for link in libopenblas.so.0 libopenblas.so libblas.so.3 libblas.so liblapack.so.3 liblapack.so; do
-    target=$dir/$link
-    name=$link-$arch
-    if [ -e "$target" ] && update-alternatives --query "$name" >/dev/null 2>&1 &&
-        [ "$(readlink -f "/etc/alternatives/$name")" != "$(readlink -f "$target")" ]; then
-        $SUDO update-alternatives --quiet --set "$name" "$target"
-    fi
-done

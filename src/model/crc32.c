@@ -1,6 +1,6 @@
 /* CRC-32 as in IEEE 802.3, zlib and PNG: reflected polynomial 0xEDB88320, initial value and final
  * xor 0xFFFFFFFF, one table lookup per byte. */
-#include "model/model.h"
+#include "model/model_io.h"
 
 /* table[n] = CRC register after shifting the byte n through the reflected polynomial */
 static const uint32_t crc32_table[256] = {

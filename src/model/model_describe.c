@@ -1,5 +1,5 @@
 /* km_model_kernel_describe: the fitted kernels of a model in the kernel engine's canonical spec form. */
-#include "model/model.h"
+#include "train/model.h"
 
 size_t km_model_kernel_describe(const km_model *model, size_t m, char *buf, size_t size)
 {

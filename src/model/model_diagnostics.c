@@ -2,7 +2,7 @@
  * choice of p computed from a machine's block norms (spec/lpmkl.md §8). */
 #include "core/error.h"
 #include "mkl/diagnostics.h"
-#include "model/model.h"
+#include "train/model.h"
 
 const double *km_model_block_norms(const km_model *model, size_t machine)
 {

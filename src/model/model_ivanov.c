@@ -1,6 +1,6 @@
 /* The Ivanov (constrained) equivalent of a machine trained in the Tikhonov form (km_mkl_ivanov). */
 #include "core/error.h"
-#include "model/model.h"
+#include "train/model.h"
 
 km_status km_model_ivanov(const km_model *model, size_t machine, km_mkl_params *ivanov, double *C_ivanov,
                           double *theta)

@@ -1,26 +1,664 @@
-/* km_model_load: reads and validates the text model format described in model/model.h. The header
- * and the checksum are verified on the raw bytes before the body is parsed; the body parser checks
- * every value, so a damaged or hostile file gives KM_EFORMAT and never a crash. */
+/* km_model_load and km_model_load_buffer: the header and checksum are verified on the raw bytes, then
+ * the body is read by the reader of its version: model_load_v1.c for version 1, here for version 2
+ * (model/model_io.h). The version-2 body is first split into sections and keyed lines without
+ * touching a value, then each known section's keys are read wherever they stand; unknown optional
+ * keys and sections are skipped with their blocks. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/locale.h"
-#include "data/dataset.h"
-#include "model/model.h"
+#include "model/model_io.h"
 
-/* A cursor over the lines of the body; lines are NUL-terminated in place as they are read. */
-typedef struct reader {
-    const char *path;
-    char *next;             /* start of the next line */
-    char *end;              /* end of the body: start of the checksum line */
-    size_t line_no;         /* number of the current line in the file */
-    char *cursor;           /* position within the current line */
-} reader;
+/* A keyed line of a section; a block's rows follow its line. */
+typedef struct entry {
+    const char *key;
+    size_t key_len;
+    char *line;
+    size_t line_no;
+    int used;
+} entry;
+
+typedef struct section {
+    const char *name, *arg;     /* "[NAME ARG]"; arg NULL when absent */
+    size_t name_len, arg_len;
+    size_t line_no;
+    size_t first, count;        /* its entries */
+} section;
+
+typedef struct layout {
+    km_text_reader *r;
+    section *sections;
+    size_t n_sections;
+    entry *entries;
+    size_t n_entries;
+    char label[96];             /* "[kernel 3]", for messages */
+} layout;
+
+static size_t word_length(const char *s) { return strcspn(s, " \t\n"); }
+
+static int word_is(const char *word, size_t len, const char *text)
+{
+    return len == strlen(text) && !memcmp(word, text, len);
+}
+
+static km_status grow(void **array, size_t n, size_t size)
+{
+    if (n & (n - 1))    /* grows at powers of two */
+        return KM_OK;
+    void *grown = realloc(*array, (n ? 2 * n : 1) * size);
+    if (!grown)
+        return km_error_nomem("a model's layout");
+    *array = grown;
+    return KM_OK;
+}
+
+/* "[NAME]" or "[NAME ARG]" (line without its newline, length len). */
+static km_status add_section(layout *l, char *line, size_t len, size_t line_no)
+{
+    km_status st = grow((void **)&l->sections, l->n_sections, sizeof *l->sections);
+    if (st)
+        return st;
+    section *s = &l->sections[l->n_sections];
+    *s = (section){.name = line + 1, .line_no = line_no, .first = l->n_entries};
+    s->name_len = strcspn(s->name, " ]\n");
+    const char *after = s->name + s->name_len;
+    if (*after == ' ') {
+        s->arg = after + 1;
+        s->arg_len = strcspn(s->arg, " ]\n");
+        after = s->arg + s->arg_len;
+    }
+    if (s->name_len == 0 || (s->arg && s->arg_len == 0) || *after != ']' || (size_t)(after - line) + 1 != len)
+        return km_error(KM_EFORMAT, "%s:%zu: bad section line \"%.40s\"", l->r->path, line_no, line);
+    l->n_sections++;
+    return KM_OK;
+}
+
+/* Splits the body into sections and keyed lines; a "KEY rows N" line's N rows are passed over. */
+static km_status split(layout *l)
+{
+    km_text_reader *r = l->r;
+    size_t line_no = r->line_no;
+    for (char *line = r->next; line < r->end;) {
+        char *newline = memchr(line, '\n', (size_t)(r->end - line));
+        size_t len = (size_t)(newline - line);
+        line_no++;
+        km_status st;
+        if (*line == '[') {
+            st = add_section(l, line, len, line_no);
+        } else if (!l->n_sections || len == 0 || *line == ' ' || *line == '\t') {
+            st = km_error(KM_EFORMAT, "%s:%zu: %s", r->path, line_no,
+                          l->n_sections ? "expected \"KEY VALUE\"" : "expected a section line \"[model]\"");
+        } else if (!(st = grow((void **)&l->entries, l->n_entries, sizeof *l->entries))) {
+            entry *e = &l->entries[l->n_entries++];
+            *e = (entry){.key = line, .key_len = word_length(line), .line = line, .line_no = line_no};
+            l->sections[l->n_sections - 1].count++;
+            const char *second = line + e->key_len + strspn(line + e->key_len, " \t");
+            if (word_is(second, word_length(second), "rows")) {
+                const char *digits = second + 4 + strspn(second + 4, " \t");
+                char *end;
+                errno = 0;
+                unsigned long long rows = strtoull(digits, &end, 10);
+                if (*digits < '0' || *digits > '9' || errno == ERANGE || end == digits)
+                    st = km_error(KM_EFORMAT, "%s:%zu: bad row count", r->path, line_no);
+                for (unsigned long long k = 0; !st && k < rows; k++) {
+                    if (newline + 1 >= r->end)
+                        st = km_error(KM_EFORMAT, "%s:%zu: %llu rows announced, the model ends after %llu",
+                                      r->path, e->line_no, rows, k);
+                    else
+                        newline = memchr(newline + 1, '\n', (size_t)(r->end - newline - 1));
+                    line_no++;
+                }
+            }
+        }
+        if (st)
+            return st;
+        line = newline + 1;
+    }
+    return KM_OK;
+}
+
+static const char *label(layout *l, const section *s)
+{
+    if (s->arg)
+        snprintf(l->label, sizeof l->label, "[%.*s %.*s]", (int)(s->name_len > 40 ? 40 : s->name_len), s->name,
+                 (int)(s->arg_len > 40 ? 40 : s->arg_len), s->arg);
+    else
+        snprintf(l->label, sizeof l->label, "[%.*s]", (int)(s->name_len > 40 ? 40 : s->name_len), s->name);
+    return l->label;
+}
+
+/* Makes the line of key in section s current, past the key; *found = 0 when s has no such key
+ * (KM_EFORMAT when it is required). */
+static km_status open_key(layout *l, const section *s, const char *key, int required, int *found)
+{
+    entry *match = NULL;
+    for (size_t k = s->first; k < s->first + s->count; k++) {
+        entry *e = &l->entries[k];
+        if (!word_is(e->key, e->key_len, key))
+            continue;
+        if (match)
+            return km_error(KM_EFORMAT, "%s:%zu: %s has \"%s\" twice", l->r->path, e->line_no, label(l, s), key);
+        match = e;
+    }
+    *found = match != NULL;
+    if (!match)
+        return required ? km_error(KM_EFORMAT, "%s:%zu: %s has no \"%s\"", l->r->path, s->line_no, label(l, s), key)
+                        : KM_OK;
+    match->used = 1;
+    l->r->next = match->line;
+    l->r->line_no = match->line_no - 1;
+    km_status st = km_text_next_line(l->r, key);
+    km_text_token(l->r);
+    return st;
+}
+
+static km_status get_double(layout *l, const section *s, const char *key, double *value)
+{
+    int found;
+    km_status st = open_key(l, s, key, 1, &found);
+    if (!st)
+        st = km_text_parse_double(l->r, key, value);
+    return st ? st : km_text_end_of_line(l->r, key);
+}
+
+static km_status get_size(layout *l, const section *s, const char *key, size_t *value)
+{
+    int found;
+    km_status st = open_key(l, s, key, 1, &found);
+    if (!st)
+        st = km_text_parse_size(l->r, key, value);
+    return st ? st : km_text_end_of_line(l->r, key);
+}
+
+/* An integer in [min, max]; when optional and absent, *value is left as it is. */
+static km_status get_long(layout *l, const section *s, const char *key, int required, long min, long max,
+                          long *value)
+{
+    int found;
+    km_status st = open_key(l, s, key, required, &found);
+    if (!st && found)
+        st = km_text_parse_long(l->r, key, min, max, value);
+    return st || !found ? st : km_text_end_of_line(l->r, key);
+}
+
+static km_status get_flag(layout *l, const section *s, const char *key, int required, int *flag)
+{
+    long value = *flag;
+    km_status st = get_long(l, s, key, required, 0, 1, &value);
+    *flag = (int)value;
+    return st;
+}
+
+static km_status get_name(layout *l, const section *s, const char *key, const km_name *table, int *value)
+{
+    int found;
+    km_status st = open_key(l, s, key, 1, &found);
+    return st ? st : km_text_parse_name(l->r, key, table, value);
+}
+
+static km_status get_exponent(layout *l, const section *s, const char *key, double *value)
+{
+    int found;
+    km_status st = open_key(l, s, key, 1, &found);
+    return st ? st : km_text_parse_exponent(l->r, key, value);
+}
+
+/* Exactly n doubles; optional ones may be absent (*out stays NULL). */
+static km_status get_doubles(layout *l, const section *s, const char *key, int required, size_t n, double **out)
+{
+    int found;
+    km_status st = open_key(l, s, key, required, &found);
+    return st || !found ? st : km_text_parse_doubles(l->r, key, n, out);
+}
+
+/* "KEY rows N": *rows = N, the reader before the first row. */
+static km_status open_block(layout *l, const section *s, const char *key, size_t *rows)
+{
+    int found;
+    char *word;
+    km_status st = open_key(l, s, key, 1, &found);
+    if (!st)
+        st = km_text_required_token(l->r, "rows", &word);   /* "rows", as split() saw */
+    if (!st)
+        st = km_text_parse_size(l->r, "row count", rows);
+    return st;
+}
+
+/* Refuses required content this reader does not know: keys and sections starting with '!'. */
+static km_status check_unknown_keys(layout *l, const section *s)
+{
+    for (size_t k = s->first; k < s->first + s->count; k++) {
+        const entry *e = &l->entries[k];
+        if (!e->used && *e->key == '!')
+            return km_error(KM_EFORMAT, "%s:%zu: %s requires \"%.*s\", which this kernelmix does not know",
+                            l->r->path, e->line_no, label(l, s), (int)(e->key_len > 40 ? 40 : e->key_len), e->key);
+    }
+    return KM_OK;
+}
+
+static km_status read_model_section(layout *l, const section *s, km_model *model, size_t *n_kernels,
+                                    size_t *dimension)
+{
+    int task = 0, multiclass = 0, found;
+    km_status st = get_name(l, s, "task", km_task_names, &task);
+    if (!st)
+        st = get_name(l, s, "multiclass", km_multiclass_names, &multiclass);
+    model->task = (km_task)task;
+    model->multiclass = (km_multiclass)multiclass;
+    if (!st)
+        st = get_double(l, s, "C", &model->C);
+    if (!st)
+        st = get_double(l, s, "epsilon", &model->epsilon);
+    if (!st)
+        st = get_double(l, s, "nu", &model->nu);
+    if (!st)
+        st = get_double(l, s, "tolerance", &model->tolerance);
+    if (!st)
+        st = get_size(l, s, "n_train", &model->n_train);
+    if (!st)
+        st = open_key(l, s, "labels", 1, &found);
+    if (!st && !km_text_rest_is_none(l->r))
+        st = km_text_parse_double_list(l->r, "labels", &model->n_classes, &model->labels);
+    if (!st)
+        st = get_size(l, s, "n_kernels", n_kernels);
+    if (!st)
+        st = get_size(l, s, "kernel_dimension", dimension);
+    if (!st)
+        st = get_size(l, s, "n_machines", &model->n_machines);
+    long groups = 1;
+    if (!st)
+        st = get_long(l, s, "weight_groups", 0, 1, LONG_MAX, &groups);
+    model->weight_groups = (size_t)groups;
+    /* every kernel and machine has a section of its own */
+    if (!st && (*n_kernels == 0 || *n_kernels > l->n_sections || model->n_machines > l->n_sections))
+        st = km_error(KM_EFORMAT, "%s:%zu: %zu kernels and %zu machines, in a model of %zu sections", l->r->path,
+                      s->line_no, *n_kernels, model->n_machines, l->n_sections);
+    return st;
+}
+
+static km_status read_mkl_section(layout *l, const section *s, km_mkl_params *mkl)
+{
+    int method = 0, solver = 0, regularizer = 0;
+    km_status st = get_name(l, s, "method", km_mkl_method_names, &method);
+    mkl->method = (km_mkl_method)method;
+    if (!st && mkl->method == KM_MKL_FIXED)
+        st = km_error(KM_EFORMAT, "%s:%zu: [mkl] with fixed weights", l->r->path, s->line_no);
+    if (!st)
+        st = get_exponent(l, s, "p_block", &mkl->p_block);
+    if (!st)
+        st = get_double(l, s, "lambda", &mkl->lambda);
+    if (!st)
+        st = get_name(l, s, "solver", km_mkl_solver_names, &solver);
+    mkl->solver = (km_mkl_solver)solver;
+    if (!st)
+        st = get_double(l, s, "gap", &mkl->gap);
+    if (!st)
+        st = get_flag(l, s, "shared_weights", 0, &mkl->shared_weights);
+    if (!st && mkl->method == KM_MKL_TIKHONOV)
+        st = get_name(l, s, "regularizer", km_mkl_regularizer_names, &regularizer);
+    mkl->regularizer = (km_mkl_regularizer)regularizer;
+    if (!st && mkl->method == KM_MKL_TIKHONOV && (mkl->regularizer == KM_REG_LQ || mkl->regularizer == KM_REG_BLOCKP))
+        st = get_exponent(l, s, "reg_param", &mkl->reg_param);
+    return st;
+}
+
+static km_status read_kernel_section(layout *l, const section *s, km_kernel *k, size_t dimension)
+{
+    int type = 0, gamma_mode = 0, norm = 0, found;
+    km_status st = get_name(l, s, "type", km_kernel_type_names, &type);
+    k->type = (km_kernel_type)type;
+    if (!st)
+        st = get_double(l, s, "gamma", &k->gamma);
+    if (!st)
+        st = get_name(l, s, "gamma_mode", km_gamma_mode_names, &gamma_mode);
+    k->gamma_mode = (km_gamma_mode)gamma_mode;
+    if (!st)
+        st = get_double(l, s, "coef0", &k->coef0);
+    if (!st)
+        st = get_double(l, s, "degree", &k->degree);
+    if (!st)
+        st = open_key(l, s, "features", 1, &found);
+    if (!st)
+        st = km_text_parse_features(l->r, k, dimension);
+    if (!st)
+        st = get_name(l, s, "norm", km_normalization_names, &norm);
+    k->norm = (km_normalization)norm;
+    if (!st)
+        st = get_flag(l, s, "center", 1, &k->center);
+    if (!st)
+        st = open_key(l, s, "file", 1, &found);
+    if (!st)
+        st = km_text_parse_quoted(l->r, "file name", &k->file);
+    if (!st)
+        st = get_flag(l, s, "fitted", 1, &k->fitted);
+    if (!st)
+        st = get_double(l, s, "scale", &k->scale);
+    if (!st)
+        st = get_double(l, s, "mean_all", &k->mean_all);
+    if (!st)
+        st = open_key(l, s, "col_mean", 1, &found);
+    if (!st && !km_text_rest_is_none(l->r))
+        st = km_text_parse_double_list(l->r, "col_mean", &k->n_train, &k->col_mean);
+    return st ? st : check_unknown_keys(l, s);
+}
+
+static km_status read_support_vectors(layout *l, const section *s, km_machine *machine, size_t outputs)
+{
+    km_status st = open_block(l, s, "support_vectors", &machine->n_sv);
+    if (!st)
+        st = km_text_end_of_line(l->r, "the row count");
+    /* every row holds its outputs' coefficients */
+    if (!st && machine->n_sv && outputs > (size_t)(l->r->end - l->r->next) / machine->n_sv)
+        st = km_error(KM_EFORMAT, "%s:%zu: %zu support vectors of %zu outputs exceed what the file holds",
+                      l->r->path, l->r->line_no, machine->n_sv, outputs);
+    if (st)
+        return st;
+    machine->sv = km_text_alloc_array(machine->n_sv, sizeof *machine->sv);
+    machine->coef = km_text_alloc_array(machine->n_sv * outputs, sizeof *machine->coef);
+    if (!machine->sv || !machine->coef)
+        return km_error_nomem("support vectors");
+    for (size_t j = 0; !st && j < machine->n_sv; j++) {
+        st = km_text_next_line(l->r, "a support vector");
+        if (!st)
+            st = km_text_parse_support_vector(l->r, machine, outputs, j);
+    }
+    return st;
+}
+
+static km_status read_machine_section(layout *l, const section *s, const km_model *model, km_machine *machine)
+{
+    size_t M = model->kernels->size;
+    long outputs = 1, iterations = 0, class_pos = 0, class_neg = 0, mkl_iterations = 0;
+    km_status st = KM_OK;
+    /* theta holds M x weight_groups values: within the line, so bounded by the file */
+    if (model->weight_groups > SIZE_MAX / M)
+        st = km_error(KM_EFORMAT, "%s:%zu: %zu weight groups of %zu kernels", l->r->path, s->line_no,
+                      model->weight_groups, M);
+    if (!st)
+        st = get_doubles(l, s, "theta", 1, M * model->weight_groups, &machine->theta);
+    if (!st)
+        st = get_long(l, s, "outputs", 0, 1, LONG_MAX, &outputs);
+    machine->n_outputs = (size_t)outputs;
+    if (!st && outputs > 1)
+        st = get_doubles(l, s, "bias", 1, (size_t)outputs, &machine->biases);
+    else if (!st)
+        st = get_double(l, s, "bias", &machine->bias);
+    if (!st)
+        st = get_double(l, s, "objective", &machine->objective);
+    if (!st)
+        st = get_long(l, s, "iterations", 1, 0, LONG_MAX, &iterations);
+    if (!st)
+        st = get_flag(l, s, "converged", 1, &machine->converged);
+    if (!st)
+        st = get_long(l, s, "class_pos", 1, -1, INT_MAX, &class_pos);
+    if (!st)
+        st = get_long(l, s, "class_neg", 1, -1, INT_MAX, &class_neg);
+    machine->iterations = iterations;
+    machine->class_pos = (int)class_pos;
+    machine->class_neg = (int)class_neg;
+    machine->primal = machine->gap = NAN;
+    if (!st && model->mkl.method != KM_MKL_FIXED) {
+        st = get_double(l, s, "primal", &machine->primal);
+        if (!st)
+            st = get_double(l, s, "gap", &machine->gap);
+        if (!st)
+            st = get_long(l, s, "mkl_iterations", 1, 0, LONG_MAX, &mkl_iterations);
+        if (!st)
+            st = get_doubles(l, s, "block_norms", 0, M, &machine->block_norms);
+    }
+    machine->mkl_iterations = mkl_iterations;
+    if (!st)
+        st = read_support_vectors(l, s, machine, (size_t)outputs);
+    return st ? st : check_unknown_keys(l, s);
+}
+
+/* "KEY rows R C" and R lines of C values, or "KEY text "TEXT"". */
+static km_status read_data_entry(layout *l, const section *s, entry *e, km_model *model, const char *name)
+{
+    char key[72];
+    snprintf(key, sizeof key, "%.*s", (int)(e->key_len < 70 ? e->key_len : 70), e->key);
+    km_text_reader *r = l->r;
+    int found;
+    char *kind;
+    km_status st = open_key(l, s, key, 1, &found);
+    if (!st)
+        st = km_text_required_token(r, "an entry kind (rows or text)", &kind);
+    if (st)
+        return st;
+    if (!strcmp(kind, "text")) {
+        char *text = NULL;
+        st = km_text_parse_quoted(r, "text", &text);
+        if (!st && !text)
+            st = km_text_bad_value(r, "text", "none");
+        if (!st)
+            st = km_model_set_text(model, name, key, text);
+        free(text);
+        return st ? km_error(KM_EFORMAT, "%s:%zu: %s", r->path, r->line_no, km_last_error()) : KM_OK;
+    }
+    size_t rows, cols;
+    st = km_text_parse_size(r, "row count", &rows);
+    if (!st)
+        st = km_text_parse_size(r, "column count", &cols);
+    if (!st)
+        st = km_text_end_of_line(r, "the column count");
+    if (!st && (rows == 0 || cols == 0 || cols > (size_t)(r->end - r->next) / rows))
+        st = km_error(KM_EFORMAT, "%s:%zu: a %zu x %zu matrix in the model's %zu remaining bytes", r->path, r->line_no,
+                      rows, cols, (size_t)(r->end - r->next));
+    double *values = st ? NULL : malloc(rows * cols * sizeof *values);
+    if (!st && !values)
+        st = km_error_nomem("model data values");
+    for (size_t i = 0; !st && i < rows; i++) {
+        st = km_text_next_line(r, "a row of values");
+        for (size_t j = 0; !st && j < cols; j++)
+            st = km_text_parse_double(r, key, &values[i * cols + j]);
+        if (!st)
+            st = km_text_end_of_line(r, key);
+    }
+    if (!st && (st = km_model_set_values(model, name, key, rows, cols, values)))
+        st = km_error(KM_EFORMAT, "%s:%zu: %s", r->path, r->line_no, km_last_error());
+    free(values);
+    return st;
+}
+
+static km_status read_data_section(layout *l, const section *s, km_model *model)
+{
+    if (!s->arg)
+        return km_error(KM_EFORMAT, "%s:%zu: [data] without a name", l->r->path, s->line_no);
+    char name[72];
+    snprintf(name, sizeof name, "%.*s", (int)(s->arg_len < 70 ? s->arg_len : 70), s->arg);
+    if (!km_model_name_valid(name))
+        return km_error(KM_EFORMAT, "%s:%zu: bad data section name \"%s\"", l->r->path, s->line_no, name);
+    for (size_t k = 0; k < model->n_sections; k++)
+        if (!strcmp(model->sections[k].name, name))
+            return km_error(KM_EFORMAT, "%s:%zu: a second %s", l->r->path, s->line_no, label(l, s));
+    km_status st = KM_OK;
+    for (size_t k = s->first; !st && k < s->first + s->count; k++)
+        st = read_data_entry(l, s, &l->entries[k], model, name);
+    return st;
+}
+
+static km_status read_basis_section(layout *l, const section *s, km_model *model)
+{
+    static const km_name storage_names[] = {{0, "dense"}, {1, "sparse"}, {0, NULL}};
+    int sparse = 0, labels = 0, ids = 0;
+    size_t d = 0, n = 0, capacity = 0;
+    km_status st = get_name(l, s, "storage", storage_names, &sparse);
+    if (!st)
+        st = get_size(l, s, "dim", &d);
+    if (!st)
+        st = get_flag(l, s, "labels", 1, &labels);
+    if (!st)
+        st = get_flag(l, s, "ids", 1, &ids);
+    if (!st)
+        st = open_block(l, s, "vectors", &n);
+    if (!st)
+        st = km_text_end_of_line(l->r, "the row count");
+    if (!st)
+        st = km_text_basis_alloc(l->r, model, n, d, sparse, labels, ids, &capacity);
+    for (size_t i = 0; !st && i < n; i++) {
+        st = km_text_next_line(l->r, "a basis row");
+        if (!st)
+            st = km_text_parse_basis_row(l->r, model, i, &capacity);
+    }
+    return st ? st : check_unknown_keys(l, s);
+}
+
+/* The index of a "[kernel m]" or "[machine p]" section, below count and not seen before. */
+static km_status section_index(layout *l, const section *s, size_t count, const section **seen, size_t *index)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%.*s", (int)(s->arg_len < 30 ? s->arg_len : 30), s->arg ? s->arg : "");
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (!s->arg || *text < '0' || *text > '9' || *end || errno == ERANGE || v >= count)
+        return km_error(KM_EFORMAT, "%s:%zu: %s is not within 0..%zu", l->r->path, s->line_no, label(l, s),
+                        count ? count - 1 : 0);
+    if (seen[v])
+        return km_error(KM_EFORMAT, "%s:%zu: a second %s", l->r->path, s->line_no, label(l, s));
+    seen[v] = s;
+    *index = (size_t)v;
+    return KM_OK;
+}
+
+/* Sorts the sections: the single ones into their slots, kernels and machines by index. */
+typedef struct sections_found {
+    const section *model, *mkl, *basis;
+    const section **kernels, **machines;
+} sections_found;
+
+static km_status find_sections(layout *l, size_t n_kernels, size_t n_machines, sections_found *f)
+{
+    km_status st = KM_OK;
+    for (size_t k = 0; !st && k < l->n_sections; k++) {
+        const section *s = &l->sections[k];
+        const section **single = NULL;
+        size_t index;
+        if (word_is(s->name, s->name_len, "model"))
+            single = &f->model;
+        else if (word_is(s->name, s->name_len, "mkl"))
+            single = &f->mkl;
+        else if (word_is(s->name, s->name_len, "basis"))
+            single = &f->basis;
+        else if (word_is(s->name, s->name_len, "kernel"))
+            st = section_index(l, s, n_kernels, f->kernels, &index);
+        else if (word_is(s->name, s->name_len, "machine"))
+            st = section_index(l, s, n_machines, f->machines, &index);
+        else if (*s->name == '!')
+            st = km_error(KM_EFORMAT, "%s:%zu: the model requires %s, which this kernelmix does not know",
+                          l->r->path, s->line_no, label(l, s));
+        if (single && (*single != s && (*single || s->arg)))
+            st = km_error(KM_EFORMAT, "%s:%zu: %s %s", l->r->path, s->line_no, *single ? "a second" : "unexpected",
+                          label(l, s));
+        else if (single)
+            *single = s;
+    }
+    for (size_t m = 0; !st && m < n_kernels; m++)
+        if (!f->kernels[m])
+            st = km_error(KM_EFORMAT, "%s: the model has no [kernel %zu]", l->r->path, m);
+    for (size_t p = 0; !st && p < n_machines; p++)
+        if (!f->machines[p])
+            st = km_error(KM_EFORMAT, "%s: the model has no [machine %zu]", l->r->path, p);
+    if (!st && !f->basis)
+        st = km_error(KM_EFORMAT, "%s: the model has no [basis]", l->r->path);
+    return st;
+}
+
+static km_status read_sections(layout *l, km_model *model)
+{
+    const section *model_section = NULL;
+    for (size_t k = 0; k < l->n_sections && !model_section; k++)
+        if (word_is(l->sections[k].name, l->sections[k].name_len, "model"))
+            model_section = &l->sections[k];
+    if (!model_section)
+        return km_error(KM_EFORMAT, "%s: the model has no [model] section", l->r->path);
+    size_t n_kernels = 0, dimension = 0;
+    km_status st = read_model_section(l, model_section, model, &n_kernels, &dimension);
+    sections_found f = {0};
+    if (!st) {
+        f.kernels = calloc(n_kernels, sizeof *f.kernels);
+        f.machines = calloc(model->n_machines ? model->n_machines : 1, sizeof *f.machines);
+        st = f.kernels && f.machines ? find_sections(l, n_kernels, model->n_machines, &f)
+                                     : km_error_nomem("a model's sections");
+    }
+    if (!st && f.mkl)
+        st = read_mkl_section(l, f.mkl, &model->mkl);
+    if (!st && f.mkl)
+        st = check_unknown_keys(l, f.mkl);
+    if (!st)
+        st = km_kernel_set_new(&model->kernels);
+    if (!st)
+        model->kernels->dimension = dimension;
+    for (size_t m = 0; !st && m < n_kernels; m++) {
+        km_kernel k = {0};
+        st = read_kernel_section(l, f.kernels[m], &k, dimension);
+        if (!st)
+            st = km_kernel_set_append(model->kernels, &k);
+        if (st)
+            km_kernel_clear(&k);
+    }
+    /* the optional MKL diagnostics: alignments with the labels (M) and between kernels (M x M) */
+    if (!st)
+        st = get_doubles(l, model_section, "target_alignment", 0, n_kernels, &model->target_alignment);
+    if (!st)
+        st = get_doubles(l, model_section, "kernel_alignment", 0, n_kernels * n_kernels, &model->kernel_alignment);
+    if (!st)
+        st = check_unknown_keys(l, model_section);
+    if (!st && !(model->machines = calloc(model->n_machines ? model->n_machines : 1, sizeof *model->machines)))
+        st = km_error_nomem("machines");
+    for (size_t p = 0; !st && p < model->n_machines; p++)
+        st = read_machine_section(l, f.machines[p], model, &model->machines[p]);
+    for (size_t k = 0; !st && k < l->n_sections; k++)
+        if (word_is(l->sections[k].name, l->sections[k].name_len, "data"))
+            st = read_data_section(l, &l->sections[k], model);
+    if (!st)
+        st = read_basis_section(l, f.basis, model);
+    free(f.kernels);
+    free(f.machines);
+    return st;
+}
+
+km_status km_model_read_v2(km_text_reader *r, km_model *model)
+{
+    layout l = {.r = r};
+    km_status st = split(&l);
+    if (!st)
+        st = read_sections(&l, model);
+    free(l.sections);
+    free(l.entries);
+    return st;
+}
+
+/* Reads the model in buf[0..size) (modified in place); path names it in messages. */
+static km_status load_text(const char *path, char *buf, size_t size, km_model **out)
+{
+    unsigned version = 0;
+    size_t body = 0, body_end = 0;
+    km_status st = km_text_check(path, buf, size, &version, &body, &body_end);
+    km_numeric_locale locale;
+    if (st || (st = km_numeric_locale_enter(&locale)))
+        return st;
+    km_model *model = NULL;
+    km_text_reader r = {.path = path, .next = buf + body, .end = buf + body_end, .line_no = 1};
+    st = km_model_alloc(&model);
+    if (!st)
+        st = version == 1 ? km_model_read_v1(&r, model) : km_model_read_v2(&r, model);
+    if (!st)
+        st = km_model_check(model, path, KM_EFORMAT);
+    if (!st)
+        st = km_model_validate(model, path, size);
+    km_numeric_locale_leave(&locale);
+    if (st)
+        km_model_free(model);
+    else
+        *out = model;
+    return st;
+}
 
 static km_status read_whole_file(const char *path, char **out, size_t *out_size)
 {
@@ -59,727 +697,29 @@ static km_status read_whole_file(const char *path, char **out, size_t *out_size)
     return KM_OK;
 }
 
-/* "kernelmix-model VERSION\n": *body is set to the second line. */
-static km_status check_header(const char *path, const char *buf, size_t size, size_t *body)
-{
-    size_t magic = strlen(KM_MODEL_MAGIC);
-    if (size <= magic || memcmp(buf, KM_MODEL_MAGIC, magic) != 0 || buf[magic] != ' ')
-        return km_error(KM_EFORMAT, "%s: not a kernelmix model", path);
-    size_t pos = magic + 1, digits = 0;
-    unsigned long version = 0;
-    for (; pos < size && buf[pos] >= '0' && buf[pos] <= '9'; pos++, digits++)
-        version = version > ULONG_MAX / 10 ? ULONG_MAX : version * 10 + (unsigned long)(buf[pos] - '0');
-    if (digits && version > KM_MODEL_FORMAT_VERSION)
-        return km_error(KM_EFORMAT, "%s: model format version %lu is newer than this kernelmix supports (%d)", path,
-                        version, KM_MODEL_FORMAT_VERSION);
-    if (pos == size)
-        return km_error(KM_EFORMAT, "%s: truncated", path);
-    if (!digits || version == 0 || buf[pos] != '\n')
-        return km_error(KM_EFORMAT, "%s:1: bad format version line", path);
-    *body = pos + 1;
-    return KM_OK;
-}
-
-static int lower_hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return -1;
-}
-
-/* The last line must be "checksum crc32 XXXXXXXX\n" with the CRC-32 of every byte before it;
- * *body_end is set to the start of that line. */
-static km_status check_checksum(const char *path, const char *buf, size_t size, size_t body, size_t *body_end)
-{
-    static const char prefix[] = "checksum crc32 ";
-    size_t prefix_len = sizeof prefix - 1, line_len = prefix_len + 9;
-    size_t start = size >= line_len ? size - line_len : 0;
-    if (size < body + line_len || buf[size - 1] != '\n' || buf[start - 1] != '\n' ||
-        memcmp(buf + start, prefix, prefix_len) != 0)
-        return km_error(KM_EFORMAT, "%s: truncated (no checksum line at the end)", path);
-    uint32_t stored = 0;
-    for (size_t i = 0; i < 8; i++) {
-        int v = lower_hex_value(buf[start + prefix_len + i]);
-        if (v < 0)
-            return km_error(KM_EFORMAT, "%s: truncated (bad checksum line at the end)", path);
-        stored = stored << 4 | (uint32_t)v;
-    }
-    if (km_crc32(0, buf, start) != stored)
-        return km_error(KM_EFORMAT, "%s: checksum mismatch (file corrupt)", path);
-    *body_end = start;
-    return KM_OK;
-}
-
-static km_status next_line(reader *r, const char *expected)
-{
-    if (r->next >= r->end)
-        return km_error(KM_EFORMAT, "%s:%zu: unexpected end of the model (expected %s)", r->path, r->line_no + 1,
-                        expected);
-    char *newline = memchr(r->next, '\n', (size_t)(r->end - r->next));
-    *newline = '\0';    /* the body ends with a newline: check_checksum saw one before the checksum line */
-    r->cursor = r->next;
-    r->next = newline + 1;
-    r->line_no++;
-    return KM_OK;
-}
-
-/* Next blank-separated token of the current line (NUL-terminated in place), or NULL at its end. */
-static char *token(reader *r)
-{
-    while (*r->cursor == ' ' || *r->cursor == '\t')
-        r->cursor++;
-    if (!*r->cursor)
-        return NULL;
-    char *start = r->cursor;
-    while (*r->cursor && *r->cursor != ' ' && *r->cursor != '\t')
-        r->cursor++;
-    if (*r->cursor)
-        *r->cursor++ = '\0';
-    return start;
-}
-
-static km_status required_token(reader *r, const char *what, char **out)
-{
-    *out = token(r);
-    return *out ? KM_OK : km_error(KM_EFORMAT, "%s:%zu: missing %s", r->path, r->line_no, what);
-}
-
-static km_status end_of_line(reader *r, const char *what)
-{
-    char *extra = token(r);
-    return extra ? km_error(KM_EFORMAT, "%s:%zu: unexpected \"%.40s\" after %s", r->path, r->line_no, extra, what)
-                 : KM_OK;
-}
-
-static km_status expect_key(reader *r, const char *key)
-{
-    char expected[64];
-    snprintf(expected, sizeof expected, "\"%s\"", key);
-    km_status st = next_line(r, expected);
-    if (st)
-        return st;
-    char *found = token(r);
-    if (!found || strcmp(found, key) != 0)
-        return km_error(KM_EFORMAT, "%s:%zu: expected \"%s\", found \"%.40s\"", r->path, r->line_no, key,
-                        found ? found : "");
-    return KM_OK;
-}
-
-/* Whether the next line starts with key (an optional line of the format). */
-static int next_key_is(const reader *r, const char *key)
-{
-    size_t len = strlen(key);
-    return (size_t)(r->end - r->next) > len && !strncmp(r->next, key, len) && r->next[len] == ' ';
-}
-
-static km_status bad_value(const reader *r, const char *what, const char *text)
-{
-    return km_error(KM_EFORMAT, "%s:%zu: bad %s \"%.40s\"", r->path, r->line_no, what, text);
-}
-
-/* A finite double filling the whole text. */
-static km_status convert_double(const reader *r, const char *what, const char *text, double *value)
-{
-    char *end;
-    *value = strtod(text, &end);
-    if (end == text || *end || !isfinite(*value))
-        return bad_value(r, what, text);
-    return KM_OK;
-}
-
-/* A non-negative decimal integer filling the whole text, at most max. */
-static km_status convert_size(const reader *r, const char *what, const char *text, size_t max, size_t *value)
-{
-    char *end;
-    if (*text < '0' || *text > '9')
-        return bad_value(r, what, text);
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (*end || errno == ERANGE || v > max)
-        return bad_value(r, what, text);
-    *value = (size_t)v;
-    return KM_OK;
-}
-
-static km_status parse_double(reader *r, const char *what, double *value)
-{
-    char *text;
-    km_status st = required_token(r, what, &text);
-    return st ? st : convert_double(r, what, text, value);
-}
-
-static km_status parse_size(reader *r, const char *what, size_t *value)
-{
-    char *text;
-    km_status st = required_token(r, what, &text);
-    return st ? st : convert_size(r, what, text, SIZE_MAX, value);
-}
-
-/* An integer in [min, max]. */
-static km_status parse_long(reader *r, const char *what, long min, long max, long *value)
-{
-    char *text, *end;
-    km_status st = required_token(r, what, &text);
-    if (st)
-        return st;
-    errno = 0;
-    *value = strtol(text, &end, 10);
-    if (end == text || *end || errno == ERANGE || *value < min || *value > max)
-        return bad_value(r, what, text);
-    return KM_OK;
-}
-
-/* A count of items that follow: each needs at least one byte of the rest of the body, so a count
- * beyond it is damage, not a reason to allocate. */
-static km_status check_count(const reader *r, const char *what, size_t count)
-{
-    if (count > (size_t)(r->end - r->cursor))
-        return km_error(KM_EFORMAT, "%s:%zu: %s %zu exceeds what the file holds", r->path, r->line_no, what, count);
-    return KM_OK;
-}
-
-static km_status read_double(reader *r, const char *key, double *value)
-{
-    km_status st = expect_key(r, key);
-    if (!st)
-        st = parse_double(r, key, value);
-    return st ? st : end_of_line(r, key);
-}
-
-static km_status read_size(reader *r, const char *key, size_t *value)
-{
-    km_status st = expect_key(r, key);
-    if (!st)
-        st = parse_size(r, key, value);
-    return st ? st : end_of_line(r, key);
-}
-
-static km_status read_long(reader *r, const char *key, long min, long max, long *value)
-{
-    km_status st = expect_key(r, key);
-    if (!st)
-        st = parse_long(r, key, min, max, value);
-    return st ? st : end_of_line(r, key);
-}
-
-static km_status read_flag(reader *r, const char *key, int *flag)
-{
-    long value;
-    km_status st = read_long(r, key, 0, 1, &value);
-    *flag = (int)value;
-    return st;
-}
-
-static km_status read_name(reader *r, const char *key, const km_name *table, int *value)
-{
-    char *name;
-    km_status st = expect_key(r, key);
-    if (!st)
-        st = required_token(r, key, &name);
-    if (!st && !km_value_of(table, name, value))
-        st = bad_value(r, key, name);
-    return st ? st : end_of_line(r, key);
-}
-
-/* At least one element (malloc(0) may return NULL). */
-static void *alloc_array(size_t n, size_t size) { return malloc((n ? n : 1) * size); }
-
-/* The rest of the current line as n doubles into a new array. */
-static km_status parse_doubles(reader *r, const char *what, size_t n, double **out)
-{
-    km_status st = check_count(r, what, n);
-    if (st)
-        return st;
-    if (!(*out = alloc_array(n, sizeof **out)))
-        return km_error_nomem(what);
-    for (size_t i = 0; !st && i < n; i++)
-        st = parse_double(r, what, &(*out)[i]);
-    return st ? st : end_of_line(r, what);
-}
-
-static km_status read_doubles(reader *r, const char *key, size_t n, double **out)
-{
-    km_status st = expect_key(r, key);
-    return st ? st : parse_doubles(r, key, n, out);
-}
-
-/* An exponent that may be infinite: "inf" or a number >= 1. */
-static km_status read_exponent(reader *r, const char *key, double *value)
-{
-    char *text;
-    km_status st = expect_key(r, key);
-    if (!st)
-        st = required_token(r, key, &text);
-    if (!st && !strcmp(text, "inf"))
-        *value = INFINITY;
-    else if (!st)
-        st = convert_double(r, key, text, value);
-    if (!st && !(*value >= 1))
-        st = km_error(KM_EFORMAT, "%s:%zu: %s %g is below 1", r->path, r->line_no, key, *value);
-    return st ? st : end_of_line(r, key);
-}
-
-/* The kernel-weight learning: method, and for learned weights p, lambda, solver and target gap. */
-static km_status read_mkl(reader *r, km_mkl_params *mkl)
-{
-    int method = 0, solver = 0;
-    km_status st = read_name(r, "mkl", km_mkl_method_names, &method);
-    mkl->method = (km_mkl_method)method;
-    mkl->p = mkl->p_block = 0;
-    if (st || mkl->method == KM_MKL_FIXED)
-        return st;
-    st = read_exponent(r, "mkl_p_block", &mkl->p_block);
-    if (!st)
-        st = read_double(r, "mkl_lambda", &mkl->lambda);
-    if (!st)
-        st = read_name(r, "mkl_solver", km_mkl_solver_names, &solver);
-    mkl->solver = (km_mkl_solver)solver;
-    if (!st)
-        st = read_double(r, "mkl_gap", &mkl->gap);
-    int regularizer = 0;
-    mkl->reg_param = 0;
-    if (!st && mkl->method == KM_MKL_TIKHONOV)
-        st = read_name(r, "mkl_regularizer", km_mkl_regularizer_names, &regularizer);
-    mkl->regularizer = (km_mkl_regularizer)regularizer;
-    if (!st && mkl->method == KM_MKL_TIKHONOV && (mkl->regularizer == KM_REG_LQ || mkl->regularizer == KM_REG_BLOCKP))
-        st = read_exponent(r, "mkl_reg_param", &mkl->reg_param);
-    mkl->shared_weights = 0;
-    if (!st && next_key_is(r, "mkl_shared_weights"))
-        st = read_flag(r, "mkl_shared_weights", &mkl->shared_weights);
-    /* the kernel-weight norm p = p_block/(2 - p_block) exists for p_block <= 2 */
-    if (!st)
-        mkl->p = mkl->p_block < 2 ? mkl->p_block / (2 - mkl->p_block) : mkl->p_block == 2 ? INFINITY : NAN;
-    return st;
-}
-
-static km_status read_parameters(reader *r, km_model *model, size_t *n_kernels, size_t *dimension)
-{
-    int task = 0, multiclass = 0;
-    km_status st = read_name(r, "task", km_task_names, &task);
-    if (!st)
-        st = read_name(r, "multiclass", km_multiclass_names, &multiclass);
-    model->task = (km_task)task;
-    model->multiclass = (km_multiclass)multiclass;
-    if (!st)
-        st = read_double(r, "C", &model->C);
-    if (!st)
-        st = read_double(r, "epsilon", &model->epsilon);
-    if (!st)
-        st = read_double(r, "nu", &model->nu);
-    if (!st)
-        st = read_double(r, "tolerance", &model->tolerance);
-    if (!st)
-        st = read_mkl(r, &model->mkl);
-    if (!st)
-        st = read_size(r, "n_train", &model->n_train);
-    if (!st)
-        st = read_size(r, "n_classes", &model->n_classes);
-    if (!st)
-        st = expect_key(r, "labels");
-    if (!st && model->n_classes)
-        st = parse_doubles(r, "labels", model->n_classes, &model->labels);
-    else if (!st)
-        st = end_of_line(r, "labels");
-    if (!st)
-        st = read_size(r, "n_kernels", n_kernels);
-    if (!st && *n_kernels == 0)
-        st = km_error(KM_EFORMAT, "%s:%zu: a model needs at least one kernel", r->path, r->line_no);
-    if (!st)
-        st = check_count(r, "n_kernels", *n_kernels);
-    if (!st)
-        st = read_size(r, "kernel_dimension", dimension);
-    if (!st)
-        st = read_size(r, "n_machines", &model->n_machines);
-    if (!st)
-        st = check_count(r, "n_machines", model->n_machines);
-    return st;
-}
-
-/* "features all" or "features COUNT i_1 .. i_COUNT", 1-based strictly ascending indices within the
- * kernel set's dimension (when known). */
-static km_status read_features(reader *r, km_kernel *k, size_t dimension)
-{
-    char *text;
-    km_status st = expect_key(r, "features");
-    if (!st)
-        st = required_token(r, "features", &text);
-    if (st || !strcmp(text, "all"))
-        return st ? st : end_of_line(r, "features");
-    size_t n;
-    if ((st = convert_size(r, "feature count", text, SIZE_MAX, &n)))
-        return st;
-    if (n == 0)
-        return bad_value(r, "feature count", text);
-    if ((st = check_count(r, "feature count", n)))
-        return st;
-    if (!(k->features = alloc_array(n, sizeof *k->features)))
-        return km_error_nomem("a feature list");
-    k->n_features = n;
-    size_t max = dimension ? dimension : (size_t)UINT32_MAX + 1;
-    for (size_t i = 0; !st && i < n; i++) {
-        size_t index;
-        st = parse_size(r, "feature index", &index);
-        if (!st && (index == 0 || index > max || (i > 0 && index - 1 <= k->features[i - 1])))
-            st = km_error(KM_EFORMAT, "%s:%zu: feature index %zu is not ascending within 1..%zu", r->path,
-                          r->line_no, index, max);
-        if (!st)
-            k->features[i] = (uint32_t)(index - 1);
-    }
-    return st ? st : end_of_line(r, "features");
-}
-
-/* 'file none' or 'file "NAME"' with the escapes \\ \" \xHH. */
-static km_status read_file_name(reader *r, char **out)
-{
-    km_status st = expect_key(r, "file");
-    if (st)
-        return st;
-    while (*r->cursor == ' ')
-        r->cursor++;
-    if (!strcmp(r->cursor, "none"))
-        return KM_OK;
-    const char *c = r->cursor;
-    if (*c++ != '"')
-        return bad_value(r, "file name", r->cursor);
-    char *name = malloc(strlen(c) + 1), *dst = name;
-    if (!name)
-        return km_error_nomem("a file name");
-    for (; *c && *c != '"'; c++) {
-        unsigned char byte = (unsigned char)*c;
-        int hi, lo;
-        if (byte < 0x20 || byte == 0x7f)
-            break;
-        if (byte != '\\')
-            *dst++ = (char)byte;
-        else if (c[1] == '\\' || c[1] == '"')
-            *dst++ = *++c;
-        else if (c[1] == 'x' && (hi = lower_hex_value(c[2])) >= 0 && (lo = lower_hex_value(c[3])) >= 0 &&
-                 (hi || lo)) {
-            *dst++ = (char)(hi << 4 | lo);
-            c += 3;
-        } else
-            break;
-    }
-    *dst = '\0';
-    if (*c != '"' || c[1]) {
-        free(name);
-        return bad_value(r, "file name", r->cursor);
-    }
-    *out = name;
-    return KM_OK;
-}
-
-static km_status read_kernel_body(reader *r, km_kernel *k, size_t dimension)
-{
-    int type = 0, gamma_mode = 0, norm = 0;
-    km_status st = read_name(r, "type", km_kernel_type_names, &type);
-    k->type = (km_kernel_type)type;
-    if (!st)
-        st = read_double(r, "gamma", &k->gamma);
-    if (!st)
-        st = read_name(r, "gamma_mode", km_gamma_mode_names, &gamma_mode);
-    k->gamma_mode = (km_gamma_mode)gamma_mode;
-    if (!st)
-        st = read_double(r, "coef0", &k->coef0);
-    if (!st)
-        st = read_double(r, "degree", &k->degree);
-    if (!st)
-        st = read_features(r, k, dimension);
-    if (!st)
-        st = read_name(r, "norm", km_normalization_names, &norm);
-    k->norm = (km_normalization)norm;
-    if (!st)
-        st = read_flag(r, "center", &k->center);
-    if (!st)
-        st = read_file_name(r, &k->file);
-    if (!st)
-        st = read_flag(r, "fitted", &k->fitted);
-    if (!st)
-        st = read_double(r, "scale", &k->scale);
-    if (!st)
-        st = read_double(r, "mean_all", &k->mean_all);
-    if (!st)
-        st = read_size(r, "n_train", &k->n_train);
-    if (!st)
-        st = expect_key(r, "col_mean");
-    if (st || !strcmp(r->cursor + strspn(r->cursor, " \t"), "none"))
-        return st;
-    return parse_doubles(r, "col_mean", k->n_train, &k->col_mean);
-}
-
-/* "NAME INDEX" opening block number expected (kernel m, machine p). */
-static km_status read_block_start(reader *r, const char *key, size_t expected)
-{
-    size_t index;
-    km_status st = read_size(r, key, &index);
-    if (!st && index != expected)
-        st = km_error(KM_EFORMAT, "%s:%zu: %s %zu where %s %zu was expected", r->path, r->line_no, key, index, key,
-                      expected);
-    return st;
-}
-
-static km_status read_kernels(reader *r, km_model *model, size_t n_kernels, size_t dimension)
-{
-    km_status st = km_kernel_set_new(&model->kernels);
-    if (st)
-        return st;
-    model->kernels->dimension = dimension;
-    for (size_t m = 0; !st && m < n_kernels; m++) {
-        km_kernel k = {0};
-        st = read_block_start(r, "kernel", m);
-        if (!st)
-            st = read_kernel_body(r, &k, dimension);
-        if (!st)
-            st = km_kernel_set_append(model->kernels, &k);
-        if (st)
-            km_kernel_clear(&k);
-    }
-    return st;
-}
-
-static km_status read_support_vectors(reader *r, km_machine *machine)
-{
-    km_status st = read_size(r, "n_sv", &machine->n_sv);
-    if (!st)
-        st = check_count(r, "n_sv", machine->n_sv);
-    if (st)
-        return st;
-    machine->sv = alloc_array(machine->n_sv, sizeof *machine->sv);
-    machine->coef = alloc_array(machine->n_sv, sizeof *machine->coef);
-    if (!machine->sv || !machine->coef)
-        return km_error_nomem("support vectors");
-    for (size_t j = 0; !st && j < machine->n_sv; j++) {
-        st = next_line(r, "a support vector");
-        if (!st)
-            st = parse_size(r, "support vector index", &machine->sv[j]);
-        if (!st)
-            st = parse_double(r, "support vector coefficient", &machine->coef[j]);
-        if (!st)
-            st = end_of_line(r, "support vector coefficient");
-    }
-    return st;
-}
-
-static km_status read_machines(reader *r, km_model *model)
-{
-    if (!(model->machines = calloc(model->n_machines ? model->n_machines : 1, sizeof *model->machines)))
-        return km_error_nomem("machines");
-    km_status st = KM_OK;
-    for (size_t p = 0; !st && p < model->n_machines; p++) {
-        km_machine *machine = &model->machines[p];
-        long iterations = 0, class_pos = 0, class_neg = 0;
-        st = read_block_start(r, "machine", p);
-        if (!st)
-            st = read_doubles(r, "theta", model->kernels->size, &machine->theta);
-        if (!st)
-            st = read_double(r, "bias", &machine->bias);
-        if (!st)
-            st = read_double(r, "objective", &machine->objective);
-        if (!st)
-            st = read_long(r, "iterations", 0, LONG_MAX, &iterations);
-        if (!st)
-            st = read_flag(r, "converged", &machine->converged);
-        machine->primal = machine->gap = NAN;
-        if (!st && model->mkl.method != KM_MKL_FIXED) {
-            st = read_double(r, "primal", &machine->primal);
-            if (!st)
-                st = read_double(r, "gap", &machine->gap);
-            if (!st)
-                st = read_long(r, "mkl_iterations", 0, LONG_MAX, &machine->mkl_iterations);
-            if (!st && next_key_is(r, "block_norms"))
-                st = read_doubles(r, "block_norms", model->kernels->size, &machine->block_norms);
-        }
-        if (!st)
-            st = read_long(r, "class_pos", -1, INT_MAX, &class_pos);
-        if (!st)
-            st = read_long(r, "class_neg", -1, INT_MAX, &class_neg);
-        machine->iterations = iterations;
-        machine->class_pos = (int)class_pos;
-        machine->class_neg = (int)class_neg;
-        if (!st)
-            st = read_support_vectors(r, machine);
-    }
-    return st;
-}
-
-/* Appends one stored value of a sparse row, growing the CSR arrays. */
-static km_status append_sparse(km_dataset *basis, size_t *capacity, size_t nnz, uint32_t col, double val)
-{
-    if (nnz == *capacity) {
-        size_t grown = *capacity * 2;
-        uint32_t *cols = realloc(basis->col, grown * sizeof *cols);
-        if (cols)
-            basis->col = cols;
-        double *vals = realloc(basis->val, grown * sizeof *vals);
-        if (vals)
-            basis->val = vals;
-        if (!cols || !vals)
-            return km_error_nomem("sparse basis rows");
-        *capacity = grown;
-    }
-    basis->col[nnz] = col;
-    basis->val[nnz] = val;
-    return KM_OK;
-}
-
-/* The features of sparse row i: "INDEX:VALUE" pairs, 1-based indices ascending within 1..d. */
-static km_status read_sparse_features(reader *r, km_dataset *basis, size_t i, size_t *capacity)
-{
-    size_t nnz = basis->row_start[i];
-    km_status st = KM_OK;
-    for (char *text; !st && (text = token(r)); nnz++) {
-        char *colon = strchr(text, ':');
-        size_t index;
-        double value;
-        if (!colon)
-            return bad_value(r, "sparse feature", text);
-        *colon = '\0';
-        st = convert_size(r, "feature index", text, SIZE_MAX, &index);
-        if (!st && (index == 0 || index > basis->d || (nnz > basis->row_start[i] && index - 1 <= basis->col[nnz - 1])))
-            st = km_error(KM_EFORMAT, "%s:%zu: feature index %zu is not ascending within 1..%zu", r->path,
-                          r->line_no, index, basis->d);
-        if (!st)
-            st = convert_double(r, "feature value", colon + 1, &value);
-        if (!st)
-            st = append_sparse(basis, capacity, nnz, (uint32_t)(index - 1), value);
-    }
-    basis->row_start[i + 1] = nnz;
-    return st;
-}
-
-static km_status read_basis_rows(reader *r, km_model *model)
-{
-    km_dataset *basis = model->basis;
-    size_t capacity = 64;
-    if (basis->sparse) {
-        basis->row_start = alloc_array(basis->n + 1, sizeof *basis->row_start);
-        basis->col = alloc_array(capacity, sizeof *basis->col);
-        basis->val = alloc_array(capacity, sizeof *basis->val);
-        if (!basis->row_start || !basis->col || !basis->val)
-            return km_error_nomem("sparse basis rows");
-        basis->row_start[0] = 0;
-    }
-    km_status st = KM_OK;
-    for (size_t i = 0; !st && i < basis->n; i++) {
-        st = next_line(r, "a basis row");
-        if (!st)
-            st = parse_size(r, "basis row column", &model->basis_kcol[i]);
-        if (!st && basis->labels)
-            st = parse_double(r, "basis row label", &basis->labels[i]);
-        if (!st && basis->ids)
-            st = parse_double(r, "basis row id", &basis->ids[i]);
-        if (!st && basis->sparse)
-            st = read_sparse_features(r, basis, i, &capacity);
-        for (size_t j = 0; !st && !basis->sparse && j < basis->d; j++)
-            st = parse_double(r, "basis value", &basis->X[i * basis->d + j]);
-        if (!st)
-            st = end_of_line(r, "the basis row");
-    }
-    return st;
-}
-
-static km_status read_basis(reader *r, km_model *model)
-{
-    size_t n, d;
-    int sparse = 0, has_labels = 0, has_ids = 0;
-    static const km_name storage_names[] = {{0, "dense"}, {1, "sparse"}, {0, NULL}};
-    km_status st = read_size(r, "basis_rows", &n);
-    if (!st)
-        st = check_count(r, "basis_rows", n);
-    if (!st)
-        st = read_size(r, "basis_dim", &d);
-    if (!st)
-        st = read_name(r, "basis_storage", storage_names, &sparse);
-    /* dense rows hold n*d values; sparse column indices are 32-bit */
-    if (!st && !sparse && n && (d > (size_t)(r->end - r->cursor) / n))
-        st = km_error(KM_EFORMAT, "%s:%zu: %zu x %zu dense basis exceeds what the file holds", r->path, r->line_no,
-                      n, d);
-    if (!st && sparse && d > (size_t)UINT32_MAX + 1)
-        st = km_error(KM_EFORMAT, "%s:%zu: sparse basis_dim %zu is beyond 2^32", r->path, r->line_no, d);
-    if (!st)
-        st = read_flag(r, "basis_labels", &has_labels);
-    if (!st)
-        st = read_flag(r, "basis_ids", &has_ids);
-    if (!st)
-        st = km_dataset_alloc(&model->basis);
-    if (st)
-        return st;
-    km_dataset *basis = model->basis;
-    basis->n = n;
-    basis->d = d;
-    basis->sparse = sparse;
-    model->basis_kcol = alloc_array(n, sizeof *model->basis_kcol);
-    if (has_labels)
-        basis->labels = alloc_array(n, sizeof *basis->labels);
-    if (has_ids)
-        basis->ids = alloc_array(n, sizeof *basis->ids);
-    if (!sparse)
-        basis->X = alloc_array(n * d, sizeof *basis->X);
-    if (!model->basis_kcol || (has_labels && !basis->labels) || (has_ids && !basis->ids) || (!sparse && !basis->X))
-        return km_error_nomem("basis rows");
-    return read_basis_rows(r, model);
-}
-
-/* The optional centred alignments of the kernels with the labels (M) and with each other (M x M). */
-static km_status read_alignments(reader *r, km_model *model)
-{
-    size_t M = model->kernels->size;
-    km_status st = KM_OK;
-    if (next_key_is(r, "target_alignment"))
-        st = read_doubles(r, "target_alignment", M, &model->target_alignment);
-    if (!st && next_key_is(r, "kernel_alignment"))
-        st = read_doubles(r, "kernel_alignment", M * M, &model->kernel_alignment);
-    return st;
-}
-
-static km_status read_body(reader *r, km_model *model)
-{
-    size_t n_kernels, dimension;
-    km_status st = read_parameters(r, model, &n_kernels, &dimension);
-    if (!st)
-        st = read_kernels(r, model, n_kernels, dimension);
-    if (!st)
-        st = read_alignments(r, model);
-    if (!st)
-        st = read_machines(r, model);
-    if (!st)
-        st = read_basis(r, model);
-    if (!st && r->next < r->end)
-        st = km_error(KM_EFORMAT, "%s:%zu: unexpected text after the basis rows", r->path, r->line_no + 1);
-    return st;
-}
-
 km_status km_model_load(const char *path, km_model **out)
 {
     *out = NULL;
     char *buf;
-    size_t size = 0, body = 0, body_end = 0;
+    size_t size = 0;
     km_status st = read_whole_file(path, &buf, &size);
-    if (st)
-        return st;
-    if (memchr(buf, '\0', size))
-        st = km_error(KM_EFORMAT, "%s: not a kernelmix model (contains NUL bytes)", path);
     if (!st)
-        st = check_header(path, buf, size, &body);
-    if (!st)
-        st = check_checksum(path, buf, size, body, &body_end);
-    km_numeric_locale locale;
-    if (!st && !(st = km_numeric_locale_enter(&locale))) {
-        km_model *model = NULL;
-        reader r = {.path = path, .next = buf + body, .end = buf + body_end, .line_no = 1};
-        st = km_model_alloc(&model);
-        if (!st)
-            st = read_body(&r, model);
-        if (!st)
-            st = km_model_check(model, path, KM_EFORMAT);
-        if (st)
-            km_model_free(model);
-        else
-            *out = model;
-        km_numeric_locale_leave(&locale);
-    }
+        st = load_text(path, buf, size, out);
     free(buf);
+    return st;
+}
+
+km_status km_model_load_buffer(const void *buffer, size_t size, km_model **out)
+{
+    *out = NULL;
+    if (!buffer && size)
+        return km_error(KM_EINVAL, "km_model_load_buffer: no buffer");
+    char *copy = malloc(size ? size : 1);   /* the reader terminates lines in place */
+    if (!copy)
+        return km_error_nomem("a model buffer");
+    if (size)
+        memcpy(copy, buffer, size);
+    km_status st = load_text("model buffer", copy, size, out);
+    free(copy);
     return st;
 }

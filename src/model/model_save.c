@@ -1,27 +1,42 @@
-/* km_model_save: the text model format described in model/model.h, written atomically. */
+/* km_model_save and km_model_save_buffer: the text model format described in model/model_io.h,
+ * composed in memory, then written atomically or handed to the caller. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/locale.h"
+#include "core/names.h"
 #include "data/dataset.h"
-#include "model/model.h"
+#include "model/model_io.h"
 
 typedef struct writer {
-    km_atomic_file file;
-    uint32_t crc;           /* CRC-32 of everything written so far */
-    const char *path;
-    km_status st;           /* first failure that is not a write error (non-finite value, unknown name) */
+    char *buf;
+    size_t len, capacity;
+    const char *path;       /* for messages */
+    km_status st;           /* first failure (allocation, non-finite value, unknown name) */
 } writer;
 
 static void put_bytes(writer *w, const char *text, size_t n)
 {
     if (w->st)
         return;
-    w->crc = km_crc32(w->crc, text, n);
-    km_atomic_write(&w->file, text, n);
+    if (w->len + n > w->capacity) {
+        size_t grown = w->capacity ? w->capacity : 1 << 16;
+        while (grown < w->len + n)
+            grown *= 2;
+        char *buf = realloc(w->buf, grown);
+        if (!buf) {
+            w->st = km_error_nomem("a model's text");
+            return;
+        }
+        w->buf = buf;
+        w->capacity = grown;
+    }
+    memcpy(w->buf + w->len, text, n);
+    w->len += n;
 }
 
 static void put_text(writer *w, const char *text) { put_bytes(w, text, strlen(text)); }
@@ -47,26 +62,29 @@ static void put_double(writer *w, double value, const char *what)
     put_bytes(w, buf, (size_t)snprintf(buf, sizeof buf, "%.17g", value));
 }
 
-static void line_size(writer *w, const char *key, size_t value)
+static void put_key(writer *w, const char *key)
 {
     put_text(w, key);
     put_text(w, " ");
+}
+
+static void line_size(writer *w, const char *key, size_t value)
+{
+    put_key(w, key);
     put_size(w, value);
     put_text(w, "\n");
 }
 
 static void line_long(writer *w, const char *key, long value)
 {
-    put_text(w, key);
-    put_text(w, " ");
+    put_key(w, key);
     put_long(w, value);
     put_text(w, "\n");
 }
 
 static void line_double(writer *w, const char *key, double value)
 {
-    put_text(w, key);
-    put_text(w, " ");
+    put_key(w, key);
     put_double(w, value, key);
     put_text(w, "\n");
 }
@@ -75,20 +93,26 @@ static void line_double(writer *w, const char *key, double value)
 static void line_exponent(writer *w, const char *key, double value)
 {
     if (isinf(value) && value > 0) {
-        put_text(w, key);
-        put_text(w, " inf\n");
+        put_key(w, key);
+        put_text(w, "inf\n");
     } else {
         line_double(w, key, value);
     }
 }
 
+static void put_doubles(writer *w, const double *values, size_t n, const char *what)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            put_text(w, " ");
+        put_double(w, values[i], what);
+    }
+}
+
 static void line_doubles(writer *w, const char *key, const double *values, size_t n)
 {
-    put_text(w, key);
-    for (size_t i = 0; i < n; i++) {
-        put_text(w, " ");
-        put_double(w, values[i], key);
-    }
+    put_key(w, key);
+    put_doubles(w, values, n, key);
     put_text(w, "\n");
 }
 
@@ -97,15 +121,19 @@ static void line_name(writer *w, const char *key, const km_name *table, int valu
     const char *name = km_name_of(table, value);
     if (!name && !w->st)
         w->st = km_error(KM_EINVAL, "%s: cannot save a model with %s %d (unknown)", w->path, key, value);
-    put_text(w, key);
-    put_text(w, " ");
+    put_key(w, key);
     put_text(w, name ? name : "");
     put_text(w, "\n");
 }
 
-/* "NAME" with C-style escapes for backslash, quote and control bytes. */
-static void put_quoted(writer *w, const char *text)
+/* "TEXT" with C-style escapes for backslash, quote and control bytes, or none for NULL. */
+static void line_quoted(writer *w, const char *key, const char *text)
 {
+    put_key(w, key);
+    if (!text) {
+        put_text(w, "none\n");
+        return;
+    }
     put_text(w, "\"");
     for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
         char buf[8];
@@ -117,55 +145,90 @@ static void put_quoted(writer *w, const char *text)
             snprintf(buf, sizeof buf, "%c", *c);
         put_text(w, buf);
     }
-    put_text(w, "\"");
+    put_text(w, "\"\n");
 }
 
-static void write_parameters(writer *w, const km_model *model)
+static void section(writer *w, const char *name, const char *arg)
 {
-    char header[64];
-    snprintf(header, sizeof header, "%s %d\n", KM_MODEL_MAGIC, KM_MODEL_FORMAT_VERSION);
-    put_text(w, header);
+    put_text(w, "[");
+    put_text(w, name);
+    if (arg) {
+        put_text(w, " ");
+        put_text(w, arg);
+    }
+    put_text(w, "]\n");
+}
+
+static void numbered_section(writer *w, const char *name, size_t index)
+{
+    char arg[32];
+    snprintf(arg, sizeof arg, "%zu", index);
+    section(w, name, arg);
+}
+
+/* "KEY rows N" opening a block of N lines. */
+static void block_start(writer *w, const char *key, size_t n)
+{
+    put_key(w, key);
+    put_text(w, "rows ");
+    put_size(w, n);
+}
+
+static void write_model_section(writer *w, const km_model *model)
+{
+    section(w, "model", NULL);
     line_name(w, "task", km_task_names, model->task);
     line_name(w, "multiclass", km_multiclass_names, model->multiclass);
     line_double(w, "C", model->C);
     line_double(w, "epsilon", model->epsilon);
     line_double(w, "nu", model->nu);
     line_double(w, "tolerance", model->tolerance);
-    line_name(w, "mkl", km_mkl_method_names, model->mkl.method);
-    if (model->mkl.method != KM_MKL_FIXED) {
-        line_exponent(w, "mkl_p_block", model->mkl.p_block);
-        line_double(w, "mkl_lambda", model->mkl.lambda);
-        line_name(w, "mkl_solver", km_mkl_solver_names, model->mkl.solver);
-        line_double(w, "mkl_gap", model->mkl.gap);
-        if (model->mkl.method == KM_MKL_TIKHONOV) { /* regularizer; q (lq) or p (blockp) */
-            line_name(w, "mkl_regularizer", km_mkl_regularizer_names, model->mkl.regularizer);
-            if (model->mkl.regularizer == KM_REG_LQ || model->mkl.regularizer == KM_REG_BLOCKP)
-                line_exponent(w, "mkl_reg_param", model->mkl.reg_param);
-        }
-        if (model->mkl.shared_weights)
-            line_long(w, "mkl_shared_weights", 1);
-    }
     line_size(w, "n_train", model->n_train);
-    line_size(w, "n_classes", model->n_classes);
-    line_doubles(w, "labels", model->labels, model->n_classes);
+    if (model->n_classes)
+        line_doubles(w, "labels", model->labels, model->n_classes);
+    else
+        put_text(w, "labels none\n");
     line_size(w, "n_kernels", model->kernels->size);
     line_size(w, "kernel_dimension", model->kernels->dimension);
     line_size(w, "n_machines", model->n_machines);
+    line_size(w, "weight_groups", model->weight_groups);
+    size_t M = model->kernels->size;
+    if (model->target_alignment)
+        line_doubles(w, "target_alignment", model->target_alignment, M);
+    if (model->kernel_alignment)
+        line_doubles(w, "kernel_alignment", model->kernel_alignment, M * M);
+}
+
+static void write_mkl_section(writer *w, const km_mkl_params *mkl)
+{
+    if (mkl->method == KM_MKL_FIXED)
+        return;
+    section(w, "mkl", NULL);
+    line_name(w, "method", km_mkl_method_names, mkl->method);
+    line_exponent(w, "p_block", mkl->p_block);
+    line_double(w, "lambda", mkl->lambda);
+    line_name(w, "solver", km_mkl_solver_names, mkl->solver);
+    line_double(w, "gap", mkl->gap);
+    line_long(w, "shared_weights", mkl->shared_weights != 0);
+    if (mkl->method == KM_MKL_TIKHONOV) {
+        line_name(w, "regularizer", km_mkl_regularizer_names, mkl->regularizer);
+        if (mkl->regularizer == KM_REG_LQ || mkl->regularizer == KM_REG_BLOCKP)
+            line_exponent(w, "reg_param", mkl->reg_param);
+    }
 }
 
 static void write_kernel(writer *w, const km_kernel *k, size_t m)
 {
-    line_size(w, "kernel", m);
+    numbered_section(w, "kernel", m);
     line_name(w, "type", km_kernel_type_names, k->type);
     line_double(w, "gamma", k->gamma);
     line_name(w, "gamma_mode", km_gamma_mode_names, k->gamma_mode);
     line_double(w, "coef0", k->coef0);
     line_double(w, "degree", k->degree);
-    put_text(w, "features");
+    put_text(w, "features ");
     if (!k->features || k->n_features == 0)
-        put_text(w, " all");
+        put_text(w, "all");
     else {
-        put_text(w, " ");
         put_size(w, k->n_features);
         for (size_t i = 0; i < k->n_features; i++) {
             put_text(w, " ");
@@ -175,45 +238,71 @@ static void write_kernel(writer *w, const km_kernel *k, size_t m)
     put_text(w, "\n");
     line_name(w, "norm", km_normalization_names, k->norm);
     line_long(w, "center", k->center != 0);
-    put_text(w, "file ");
-    if (k->file)
-        put_quoted(w, k->file);
-    else
-        put_text(w, "none");
-    put_text(w, "\n");
+    line_quoted(w, "file", k->file);
     line_long(w, "fitted", k->fitted != 0);
     line_double(w, "scale", k->scale);
     line_double(w, "mean_all", k->mean_all);
-    line_size(w, "n_train", k->n_train);
     if (k->col_mean && k->n_train)
         line_doubles(w, "col_mean", k->col_mean, k->n_train);
     else
         put_text(w, "col_mean none\n");
 }
 
-static void write_machine(writer *w, const km_machine *machine, size_t p, size_t n_kernels, int mkl)
+static void write_machine(writer *w, const km_model *model, size_t p)
 {
-    line_size(w, "machine", p);
-    line_doubles(w, "theta", machine->theta, n_kernels);
-    line_double(w, "bias", machine->bias);
+    const km_machine *machine = &model->machines[p];
+    size_t M = model->kernels->size, K = machine->n_outputs > 1 ? machine->n_outputs : 1;
+    numbered_section(w, "machine", p);
+    line_doubles(w, "theta", machine->theta, M * model->weight_groups);
+    line_size(w, "outputs", K);
+    if (K > 1)
+        line_doubles(w, "bias", machine->biases, K);
+    else
+        line_double(w, "bias", machine->bias);
     line_double(w, "objective", machine->objective);
     line_long(w, "iterations", machine->iterations);
     line_long(w, "converged", machine->converged != 0);
-    if (mkl) {
+    line_long(w, "class_pos", machine->class_pos);
+    line_long(w, "class_neg", machine->class_neg);
+    if (model->mkl.method != KM_MKL_FIXED) {
         line_double(w, "primal", machine->primal);
         line_double(w, "gap", machine->gap);
         line_long(w, "mkl_iterations", machine->mkl_iterations);
         if (machine->block_norms)
-            line_doubles(w, "block_norms", machine->block_norms, n_kernels);
+            line_doubles(w, "block_norms", machine->block_norms, M);
     }
-    line_long(w, "class_pos", machine->class_pos);
-    line_long(w, "class_neg", machine->class_neg);
-    line_size(w, "n_sv", machine->n_sv);
+    block_start(w, "support_vectors", machine->n_sv);
+    put_text(w, "\n");
     for (size_t j = 0; j < machine->n_sv; j++) {
         put_size(w, machine->sv[j]);
         put_text(w, " ");
-        put_double(w, machine->coef[j], "support vector coefficient");
+        put_doubles(w, machine->coef + j * K, K, "support vector coefficient");
         put_text(w, "\n");
+    }
+}
+
+static void write_data_sections(writer *w, const km_model *model)
+{
+    for (size_t s = 0; s < model->n_sections; s++) {
+        const km_model_section *sec = &model->sections[s];
+        section(w, "data", sec->name);
+        for (size_t e = 0; e < sec->n_entries; e++) {
+            const km_model_entry *entry = &sec->entries[e];
+            if (entry->text) {
+                put_text(w, entry->name);
+                put_text(w, " text");
+                line_quoted(w, "", entry->text);
+                continue;
+            }
+            block_start(w, entry->name, entry->rows);
+            put_text(w, " ");
+            put_size(w, entry->cols);
+            put_text(w, "\n");
+            for (size_t i = 0; i < entry->rows; i++) {
+                put_doubles(w, entry->values + i * entry->cols, entry->cols, entry->name);
+                put_text(w, "\n");
+            }
+        }
     }
 }
 
@@ -237,11 +326,13 @@ static void write_basis_row(writer *w, const km_dataset *basis, size_t i)
 static void write_basis(writer *w, const km_model *model)
 {
     const km_dataset *basis = model->basis;
-    line_size(w, "basis_rows", basis->n);
-    line_size(w, "basis_dim", basis->d);
-    put_text(w, basis->sparse ? "basis_storage sparse\n" : "basis_storage dense\n");
-    line_long(w, "basis_labels", basis->labels != NULL);
-    line_long(w, "basis_ids", basis->ids != NULL);
+    section(w, "basis", NULL);
+    put_text(w, basis->sparse ? "storage sparse\n" : "storage dense\n");
+    line_size(w, "dim", basis->d);
+    line_long(w, "labels", basis->labels != NULL);
+    line_long(w, "ids", basis->ids != NULL);
+    block_start(w, "vectors", basis->n);
+    put_text(w, "\n");
     for (size_t i = 0; i < basis->n; i++) {
         put_size(w, model->basis_kcol[i]);
         if (basis->labels) {
@@ -257,26 +348,28 @@ static void write_basis(writer *w, const km_model *model)
     }
 }
 
-/* Everything the checksum covers, then the checksum line itself. */
+/* The whole file: header, sections, and the checksum of everything before its line. */
 static void write_model(writer *w, const km_model *model)
 {
-    write_parameters(w, model);
+    char header[64];
+    snprintf(header, sizeof header, "%s %d\n", KM_MODEL_MAGIC, KM_MODEL_FORMAT_VERSION);
+    put_text(w, header);
+    write_model_section(w, model);
+    write_mkl_section(w, &model->mkl);
     for (size_t m = 0; m < model->kernels->size; m++)
         write_kernel(w, &model->kernels->kernels[m], m);
-    if (model->target_alignment)
-        line_doubles(w, "target_alignment", model->target_alignment, model->kernels->size);
-    if (model->kernel_alignment)
-        line_doubles(w, "kernel_alignment", model->kernel_alignment, model->kernels->size * model->kernels->size);
     for (size_t p = 0; p < model->n_machines; p++)
-        write_machine(w, &model->machines[p], p, model->kernels->size, model->mkl.method != KM_MKL_FIXED);
+        write_machine(w, model, p);
+    write_data_sections(w, model);
     write_basis(w, model);
     char checksum[40];
-    int len = snprintf(checksum, sizeof checksum, "checksum crc32 %08lx\n", (unsigned long)w->crc);
-    if (!w->st)
-        km_atomic_write(&w->file, checksum, (size_t)len);
+    snprintf(checksum, sizeof checksum, "checksum crc32 %08lx\n",
+             (unsigned long)(w->st ? 0 : km_crc32(0, w->buf, w->len)));
+    put_text(w, checksum);
 }
 
-km_status km_model_save(const km_model *model, const char *path)
+/* The model's file text into a new buffer (*text, *len); path names the destination in messages. */
+static km_status compose(const km_model *model, const char *path, char **text, size_t *len)
 {
     km_status st = km_model_check(model, path, KM_EINVAL);
     if (st)
@@ -285,16 +378,46 @@ km_status km_model_save(const km_model *model, const char *path)
     if ((st = km_numeric_locale_enter(&locale)))
         return st;
     writer w = {.path = path};
-    st = km_atomic_open(&w.file, path, "model");
-    if (!st) {
-        write_model(&w, model);
-        if (w.st) {
-            km_atomic_abort(&w.file);
-            st = w.st;
-        } else {
-            st = km_atomic_commit(&w.file);
-        }
-    }
+    write_model(&w, model);
     km_numeric_locale_leave(&locale);
+    if (w.st) {
+        free(w.buf);
+        return w.st;
+    }
+    *text = w.buf;
+    *len = w.len;
+    return KM_OK;
+}
+
+km_status km_model_save(const km_model *model, const char *path)
+{
+    char *text;
+    size_t len;
+    km_status st = compose(model, path, &text, &len);
+    if (st)
+        return st;
+    km_atomic_file file;
+    st = km_atomic_open(&file, path, "model");
+    if (!st) {
+        km_atomic_write(&file, text, len);
+        st = km_atomic_commit(&file);
+    }
+    free(text);
     return st;
 }
+
+km_status km_model_save_buffer(const km_model *model, void **buffer, size_t *size)
+{
+    *buffer = NULL;
+    *size = 0;
+    char *text;
+    size_t len;
+    km_status st = compose(model, "model buffer", &text, &len);
+    if (!st) {
+        *buffer = text;
+        *size = len;
+    }
+    return st;
+}
+
+void km_free(void *buffer) { free(buffer); }

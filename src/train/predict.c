@@ -7,7 +7,7 @@
 #include "core/error.h"
 #include "data/dataset.h"
 #include "kernel/provider.h"
-#include "model/model.h"
+#include "train/model.h"
 #include "train/multiclass.h"
 #include "train/train.h"
 

@@ -13,11 +13,11 @@
 #include "core/log.h"
 #include "data/dataset.h"
 #include "kernel/provider.h"
-#include "model/model.h"
 #include "mkl/diagnostics.h"
 #include "mkl/method.h"
 #include "train/multiclass.h"
 #include "svm/svm.h"
+#include "train/model.h"
 
 km_params km_params_default(void)
 {

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "fuzz_support.h"
-#include "model/model.h"
+#include "model/model_io.h"
 
 static int model_fd = -1;
 static char model_path[64];

@@ -22,7 +22,7 @@
 #include "check.h"
 #include "core/rng.h"
 #include "kernelmix.h"
-#include "model/model.h"
+#include "train/model.h"
 
 /* ---- test set T10 (spec §9) -------------------------------------------------------------------- */
 

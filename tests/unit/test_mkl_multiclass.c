@@ -21,7 +21,7 @@
 #include "kernelmix.h"
 #include "mkl/diagnostics.h"
 #include "mkl/theta.h"
-#include "model/model.h"
+#include "model/model_io.h"
 
 enum { N = 90, D = 4, M = 3 };
 static const double P_BLOCK = 4.0 / 3.0; /* p = 2 */

@@ -4,9 +4,10 @@
 #include <string.h>
 
 #include "check.h"
+#include "core/names.h"
 #include "data/dataset.h"
 #include "kernelmix.h"
-#include "model/model.h"
+#include "train/model.h"
 
 static void *copy_of(const void *src, size_t bytes)
 {

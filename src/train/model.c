@@ -1,17 +1,20 @@
 /* km_model lifecycle, its invariants and the accessors of the public "Models" API. */
-#include "model/model.h"
+#include "train/model.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "core/names.h"
 #include "data/dataset.h"
 #include "train/multiclass.h"
 
 km_status km_model_alloc(km_model **out)
 {
-    *out = calloc(1, sizeof **out);
-    return *out ? KM_OK : km_error_nomem("a model");
+    if (!(*out = calloc(1, sizeof **out)))
+        return km_error_nomem("a model");
+    (*out)->weight_groups = 1;
+    return KM_OK;
 }
 
 void km_model_free(km_model *model)
@@ -27,10 +30,12 @@ void km_model_free(km_model *model)
         free(model->machines[k].sv);
         free(model->machines[k].coef);
         free(model->machines[k].block_norms);
+        free(model->machines[k].biases);
     }
     free(model->machines);
     km_dataset_free(model->basis);
     free(model->basis_kcol);
+    km_model_sections_clear(model);
     free(model);
 }
 
@@ -139,6 +144,9 @@ static km_status check_machine(const km_model *model, size_t p, const char *path
         return km_error(failure, "%s: machine %zu has no kernel weights", path, p);
     if (machine->n_sv && (!machine->sv || !machine->coef))
         return km_error(failure, "%s: machine %zu has no support vectors", path, p);
+    if (machine->n_outputs > 1)
+        return km_error(failure, "%s: machine %zu has %zu outputs; %s machines have one", path, p,
+                        machine->n_outputs, km_name_of(km_task_names, model->task));
     for (size_t j = 0; j < machine->n_sv; j++) {
         if (machine->sv[j] >= model->basis->n)
             return km_error(failure, "%s: machine %zu: support vector index %zu is beyond the %zu basis rows", path,
@@ -156,6 +164,9 @@ km_status km_model_check(const km_model *model, const char *path, km_status fail
         return km_error(failure, "%s: the model has no kernels", path);
     if (!model->basis || !model->basis_kcol)
         return km_error(failure, "%s: the model has no basis rows", path);
+    if (model->weight_groups != 1)
+        return km_error(failure, "%s: %zu kernel-weight groups per machine; the %s method has one", path,
+                        model->weight_groups, km_name_of(km_mkl_method_names, model->mkl.method));
     km_status st = check_classes(model, path, failure);
     if (st)
         return st;

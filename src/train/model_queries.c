@@ -2,7 +2,7 @@
 #include <math.h>
 
 #include "core/error.h"
-#include "model/model.h"
+#include "train/model.h"
 
 km_status km_model_machine_info(const km_model *model, size_t machine, km_machine_info *info)
 {

@@ -1,0 +1,74 @@
+/* Model files: the text format read by km_model_load and written by km_model_save, and the same bytes
+ * in memory (km_model_load_buffer, km_model_save_buffer). */
+#ifndef KM_MODEL_MODEL_IO_H
+#define KM_MODEL_MODEL_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model_text.h"
+#include "train/model.h"
+
+#define KM_MODEL_FORMAT_VERSION 2
+
+/* ------------------------------------------------------------------------------------------------
+ * Model file format, version 2 (text). The first line is "kernelmix-model 2", the last
+ * "checksum crc32 XXXXXXXX": the CRC-32 (IEEE 802.3) of every byte before that line, 8 lowercase hex.
+ * Between them, sections: a header line "[NAME]" or "[NAME ARG]", then lines "KEY VALUE ..." in any
+ * order, each key at most once. A key whose second token is "rows" opens a block: "KEY rows N ..."
+ * is followed by N lines that belong to it. Readers skip keys and sections they do not know (with
+ * their blocks), so later versions can add optional content; a key or section name starting with '!'
+ * is required content, and a reader that does not know it refuses the file.
+ *
+ *   [model]         task svc|svr|oneclass, multiclass ovo|ovr, C, epsilon, nu, tolerance,
+ *                   n_train N (training rows: columns of precomputed test kernels), labels none|L_1 ..
+ *                   L_K (the classes in model order), n_kernels M, kernel_dimension D (0: unknown),
+ *                   n_machines P, weight_groups G (kernel-weight sets per machine; optional, 1),
+ *                   optional MKL diagnostics target_alignment (M values), kernel_alignment (M x M)
+ *   [mkl]           learned kernel weights (absent: fixed weights): method lp|elasticnet|tikhonov,
+ *                   p_block (inf or >= 1), lambda, solver, gap, shared_weights 0|1; tikhonov also
+ *                   regularizer and, for lq and blockp, reg_param
+ *   [kernel m]      m = 0 .. M-1: type, gamma, gamma_mode absolute|relative, coef0, degree,
+ *                   features all|COUNT i_1 .. i_COUNT (1-based ascending), norm none|mult|spherical|trace,
+ *                   center 0|1, file none|"NAME" (C-style escapes \\ \" \xHH), fitted 0|1, scale,
+ *                   mean_all, col_mean none|v_1 .. v_N (centring: column means over the N training rows)
+ *   [machine p]     p = 0 .. P-1: theta (M x G values, group by group), outputs K (optional, 1),
+ *                   bias (K values), objective, iterations, converged 0|1, class_pos, class_neg,
+ *                   with learned weights primal, gap, mkl_iterations and optional block_norms (M values),
+ *                   support_vectors rows S: S lines "INDEX C_1 .. C_K" (0-based basis rows, ascending)
+ *   [data NAME]     method-specific data (train/model.h, km_model_set_values): "KEY rows R C" and R
+ *                   lines of C values, or "KEY text "TEXT"" (escaped as file names)
+ *   [basis]         storage dense|sparse, dim D, labels 0|1, ids 0|1,
+ *                   vectors rows B: B lines "KCOL [LABEL] [ID] FEATURES", FEATURES the D values (dense)
+ *                   or "i:v" pairs (sparse, 1-based ascending indices)
+ *
+ * Doubles are written with %.17g, so that reading a file reproduces every value bit for bit and
+ * writing it again reproduces the file byte for byte. Non-finite values are refused both ways. Every
+ * value is checked on reading as strictly as training checks it (km_model_validate): counts must fit
+ * in the file before anything is allocated for them.
+ *
+ * Version 1 (still read, model_load_v1.c): the same values as "key value" lines in a fixed order
+ * without section headers; keys task .. tolerance, mkl [mkl_p_block mkl_lambda mkl_solver mkl_gap
+ * [mkl_regularizer [mkl_reg_param]] [mkl_shared_weights]], n_train, n_classes, labels, n_kernels,
+ * kernel_dimension, n_machines; per kernel "kernel m" then type .. scale, mean_all, n_train, col_mean;
+ * optional target_alignment, kernel_alignment; per machine "machine p", theta, bias, objective,
+ * iterations, converged, [primal gap mkl_iterations [block_norms]], class_pos, class_neg, n_sv and
+ * its lines; basis_rows, basis_dim, basis_storage, basis_labels, basis_ids and the rows.
+ * ---------------------------------------------------------------------------------------------- */
+
+#define KM_MODEL_MAGIC "kernelmix-model"
+
+/* CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320) of n bytes, continuing from crc
+ * (0 to start): km_crc32(km_crc32(0, a, n), b, m) is the CRC of a followed by b. */
+uint32_t km_crc32(uint32_t crc, const void *data, size_t n);
+
+/* The bodies of the two versions (between the header and the checksum lines) into a zeroed model. */
+km_status km_model_read_v1(km_text_reader *r, km_model *model);
+km_status km_model_read_v2(km_text_reader *r, km_model *model);
+
+/* Checks the values a model read from a file holds, as training checks the same values (kernel
+ * parameters, normalization constants, training parameters, weights), and derives what files do not
+ * store (p from p_block). file_size bounds a sparse basis's dimension. KM_EFORMAT "PATH: ...". */
+km_status km_model_validate(km_model *model, const char *path, size_t file_size);
+
+#endif

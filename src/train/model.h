@@ -1,0 +1,103 @@
+/* The trained model behind km_model: fitted kernel set, classes, machines and the basis rows
+ * (support vectors) their expansions refer to. */
+#ifndef KM_TRAIN_MODEL_H
+#define KM_TRAIN_MODEL_H
+
+#include <stddef.h>
+
+#include "kernel/kernel.h"
+#include "kernelmix.h"
+
+/* One binary, regression or one-class machine:
+ *   f(x) = sum_j coef[j] sum_m theta[m] K_m(x, basis row sv[j]) + bias.
+ * A machine with K > 1 outputs (multiclass in one machine) has f_k(x) with coefficients coef[j K + k]
+ * and biases[k]; no task trains one yet. */
+typedef struct km_machine {
+    double *theta;          /* M x weight_groups kernel weights: group g at theta[g M .. g M + M) */
+    double bias;
+    size_t n_sv;
+    size_t *sv;             /* indices into the model's basis rows, ascending */
+    double *coef;           /* n_sv values, or n_sv x n_outputs row-major */
+    size_t n_outputs;       /* K; 0 and 1 both mean one output (coef n_sv values, bias) */
+    double *biases;         /* K > 1: the K biases; NULL otherwise */
+    double objective;       /* dual objective of the solver */
+    long iterations;
+    int converged;
+    double primal;          /* MKL: primal objective (NAN without MKL) */
+    double gap;             /* MKL: relative duality gap (NAN without MKL) */
+    long mkl_iterations;    /* MKL: theta steps / outer iterations */
+    double *block_norms;    /* MKL: M values |w_m| = theta_m sqrt(a_m) (NULL: not stored) */
+    int class_pos;          /* classification: index (into labels) of the class with f > 0 */
+    int class_neg;          /* ... and of the class with f < 0; -1 for one-vs-rest ("the rest") */
+} km_machine;
+
+/* Method-specific data a model carries in named sections of named entries: a kernel-weight method
+ * stores what its predictions or reports need beyond the machines (KRR's regularizer, cluster centres
+ * and memberships, OBSCURE's weights) with km_model_set_values / km_model_set_text and reads it back
+ * with km_model_values / km_model_text; model files write and read every section generically.
+ * Section and entry names are 1 to 64 characters of [a-z0-9_]. */
+typedef struct km_model_entry {
+    char *name;
+    char *text;             /* a text entry, or NULL for values */
+    size_t rows, cols;      /* values: a rows x cols matrix, row-major (a scalar is 1 x 1) */
+    double *values;
+} km_model_entry;
+
+typedef struct km_model_section {
+    char *name;
+    size_t n_entries;
+    km_model_entry *entries;
+} km_model_section;
+
+struct km_model {
+    km_task task;
+    km_multiclass multiclass;
+    double C, epsilon, nu, tolerance;   /* training parameters, for km_model_info */
+    km_mkl_params mkl;                  /* kernel-weight learning (method, p, p_block, lambda, solver, gap) */
+    km_kernel_set *kernels;             /* fitted kernel set (owns everything, matrices excepted) */
+    size_t n_classes;                   /* 0 for SVR and one-class */
+    double *labels;                     /* class labels in model order */
+    size_t n_machines;
+    km_machine *machines;
+    km_dataset *basis;                  /* basis rows with their features (sparse or dense) */
+    size_t *basis_kcol;                 /* per basis row: its column in precomputed test kernels */
+    size_t n_train;                     /* training rows (columns of precomputed test kernels) */
+    double *target_alignment;           /* MKL: M centred alignments with the labels (NULL: none) */
+    double *kernel_alignment;           /* MKL: M x M centred alignments between kernels (NULL: none) */
+    size_t weight_groups;               /* kernel-weight sets per machine: 1, or the clusters of a
+                                           localized method (one set of M weights per cluster) */
+    size_t n_sections;                  /* method-specific data (km_model_set_values, ...) */
+    km_model_section *sections;
+};
+
+/* Allocates a zeroed model with one weight group. */
+km_status km_model_alloc(km_model **out);
+
+/* Checks the invariants prediction relies on: at least one kernel, classes and machines consistent
+ * with the task (km_model_n_decision machines, class indices within labels), support-vector indices
+ * strictly ascending and within the basis, basis rows with their test-kernel columns. On failure returns
+ * `failure` with the message "PATH: ..." (path names the model file being read or written). */
+km_status km_model_check(const km_model *model, const char *path, km_status failure);
+
+/* Whether name is a valid section or entry name. */
+int km_model_name_valid(const char *name);
+/* Sets entry `key` of section `section` (both created when missing) to a copy of rows x cols finite
+ * values (rows, cols >= 1), replacing what it held. KM_EINVAL for a bad name or a non-finite value. */
+km_status km_model_set_values(km_model *model, const char *section, const char *key, size_t rows, size_t cols,
+                              const double *values);
+/* The same for one value (a 1 x 1 entry). */
+km_status km_model_set_scalar(km_model *model, const char *section, const char *key, double value);
+/* Sets entry `key` to a copy of text (any bytes but NUL). */
+km_status km_model_set_text(km_model *model, const char *section, const char *key, const char *text);
+/* The values of an entry and their shape (rows, cols may be NULL); NULL when the section has no such
+ * entry or it holds text. */
+const double *km_model_values(const km_model *model, const char *section, const char *key, size_t *rows,
+                              size_t *cols);
+/* The value of a 1 x 1 entry; KM_EINVAL when there is none. */
+km_status km_model_scalar(const km_model *model, const char *section, const char *key, double *value);
+/* The text of an entry; NULL when there is none or it holds values. */
+const char *km_model_text(const km_model *model, const char *section, const char *key);
+/* Releases every section. */
+void km_model_sections_clear(km_model *model);
+
+#endif
