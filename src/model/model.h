@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/params.h"
 #include "kernel/kernel.h"
 #include "kernelmix.h"
 
