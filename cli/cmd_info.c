@@ -69,6 +69,47 @@ static const char *mkl_solver_name(km_mkl_solver solver)
     return "unknown";
 }
 
+/* The kernel-weight learning of a parameter block (km_model_params, km_model_ivanov) and its C. */
+typedef struct learning {
+    km_mkl_method method;
+    km_mkl_solver solver;
+    km_mkl_regularizer regularizer;
+    int shared_weights;
+    double C, p, p_block, lambda, reg_param, gap;
+} learning;
+
+static learning learning_of(const km_params *params)
+{
+    int64_t method = 0, solver = 0, regularizer = 0, shared = 0;
+    learning l;
+    km_params_get_int(params, KM_PARAM_MKL_METHOD, &method);
+    km_params_get_int(params, KM_PARAM_MKL_SOLVER, &solver);
+    km_params_get_int(params, KM_PARAM_REGULARIZER, &regularizer);
+    km_params_get_int(params, KM_PARAM_SHARED_WEIGHTS, &shared);
+    km_params_get_double(params, KM_PARAM_C, &l.C);
+    km_params_get_double(params, KM_PARAM_P, &l.p);
+    km_params_get_double(params, KM_PARAM_P_BLOCK, &l.p_block);
+    km_params_get_double(params, KM_PARAM_LAMBDA, &l.lambda);
+    km_params_get_double(params, KM_PARAM_REG_PARAM, &l.reg_param);
+    km_params_get_double(params, KM_PARAM_MKL_GAP, &l.gap);
+    l.method = (km_mkl_method)method;
+    l.solver = (km_mkl_solver)solver;
+    l.regularizer = (km_mkl_regularizer)regularizer;
+    l.shared_weights = (int)shared;
+    return l;
+}
+
+/* The Ivanov (constrained) equivalent of machine `machine` of a Tikhonov-form model (0 otherwise). */
+static int ivanov_of(const km_model *model, const learning *mkl, size_t machine, learning *ivanov, double *theta)
+{
+    km_params *params;
+    if (mkl->method != KM_MKL_TIKHONOV || km_model_ivanov(model, machine, &params, theta) != KM_OK)
+        return 0;
+    *ivanov = learning_of(params);
+    km_params_free(params);
+    return 1;
+}
+
 static void json_string(const char *s)
 {
     putchar('"');
@@ -95,20 +136,19 @@ static void json_number(double v)
 
 /* The Ivanov (constrained) equivalent of a Tikhonov-form machine: the --mkl lp / elasticnet problem
  * with the same decision function, its C and kernel weights (nothing for other methods). */
-static void print_ivanov_json(const km_model *model, size_t machine)
+static void print_ivanov_json(const km_model *model, const learning *mkl, size_t machine)
 {
     size_t M = km_model_n_kernels(model);
-    km_mkl_params ivanov;
-    double C, *theta = malloc((M ? M : 1) * sizeof *theta);
-    if (theta && km_model_mkl_params(model).method == KM_MKL_TIKHONOV &&
-        km_model_ivanov(model, machine, &ivanov, &C, theta) == KM_OK) {
+    learning ivanov;
+    double *theta = malloc((M ? M : 1) * sizeof *theta);
+    if (theta && ivanov_of(model, mkl, machine, &ivanov, theta)) {
         printf(", \"ivanov\": {\"method\": \"%s\", \"p\": ", mkl_method_name(ivanov.method));
         json_number(ivanov.p);
         printf(", \"p_block\": ");
         json_number(ivanov.p_block);
         if (ivanov.method == KM_MKL_ELASTICNET)
             printf(", \"lambda\": %.17g", ivanov.lambda);
-        printf(", \"C\": %.17g, \"kernel_weights\": [", C);
+        printf(", \"C\": %.17g, \"kernel_weights\": [", ivanov.C);
         for (size_t m = 0; m < M; m++)
             printf("%s%.17g", m ? ", " : "", theta[m]);
         printf("]}");
@@ -116,19 +156,18 @@ static void print_ivanov_json(const km_model *model, size_t machine)
     free(theta);
 }
 
-static void print_ivanov_text(const km_model *model, size_t machine)
+static void print_ivanov_text(const km_model *model, const learning *mkl, size_t machine)
 {
     size_t M = km_model_n_kernels(model);
-    km_mkl_params ivanov;
-    double C, *theta = malloc((M ? M : 1) * sizeof *theta);
-    if (theta && km_model_mkl_params(model).method == KM_MKL_TIKHONOV &&
-        km_model_ivanov(model, machine, &ivanov, &C, theta) == KM_OK) {
+    learning ivanov;
+    double *theta = malloc((M ? M : 1) * sizeof *theta);
+    if (theta && ivanov_of(model, mkl, machine, &ivanov, theta)) {
         if (ivanov.method == KM_MKL_ELASTICNET)
-            printf("    Ivanov form: --mkl elasticnet --lambda %.10g -c %.10g, weights", ivanov.lambda, C);
+            printf("    Ivanov form: --mkl elasticnet --lambda %.10g -c %.10g, weights", ivanov.lambda, ivanov.C);
         else if (isnan(ivanov.p))
-            printf("    Ivanov form: --mkl lp --p-block %.10g -c %.10g, weights", ivanov.p_block, C);
+            printf("    Ivanov form: --mkl lp --p-block %.10g -c %.10g, weights", ivanov.p_block, ivanov.C);
         else
-            printf("    Ivanov form: --mkl lp --p %.10g -c %.10g, weights", ivanov.p, C);
+            printf("    Ivanov form: --mkl lp --p %.10g -c %.10g, weights", ivanov.p, ivanov.C);
         for (size_t m = 0; m < M; m++)
             printf(" %.6g", theta[m]);
         printf("\n");
@@ -173,7 +212,7 @@ static void print_alignment_json(const km_model *model)
 static void print_diagnostics_json(const km_model *model, size_t machine)
 {
     const double *block_norms = km_model_block_norms(model, machine);
-    km_bound_choice choice;
+    km_bound_choice choice = KM_BOUND_CHOICE_INIT;
     if (!block_norms || km_model_bound_choice(model, machine, &choice))
         return;
     printf(", \"block_norms\": ");
@@ -193,11 +232,11 @@ static size_t switched_off(const double *weights, size_t M)
     return off;
 }
 
-static void print_json(const km_model *model)
+static void print_json(const km_model *model, const learning *learned)
 {
     size_t M = km_model_n_kernels(model), nc = km_model_n_classes(model);
     char spec[4096];
-    km_mkl_params mkl = km_model_mkl_params(model);
+    learning mkl = *learned;
     printf("{\n  \"task\": \"%s\",\n  \"mkl\": {\"method\": \"%s\"", task_name(km_model_task(model)),
            mkl_method_name(mkl.method));
     if (mkl.method != KM_MKL_FIXED) {
@@ -229,7 +268,7 @@ static void print_json(const km_model *model)
     print_alignment_json(model);
     printf(",\n  \"support_vectors\": %zu,\n  \"machines\": [\n", km_model_n_sv_total(model));
     for (size_t k = 0; k < km_model_n_machines(model); k++) {
-        km_machine_info info;
+        km_machine_info info = KM_MACHINE_INFO_INIT;
         km_model_machine_info(model, k, &info);
         printf("    {\"positive_label\": ");
         json_number(info.positive_label);
@@ -249,7 +288,7 @@ static void print_json(const km_model *model)
         if (mkl.method != KM_MKL_FIXED)
             printf(", \"switched_off\": %zu", switched_off(w, M));
         print_diagnostics_json(model, k);
-        print_ivanov_json(model, k);
+        print_ivanov_json(model, &mkl, k);
         printf("}%s\n", k + 1 < km_model_n_machines(model) ? "," : "");
     }
     printf("  ]\n}\n");
@@ -292,7 +331,7 @@ static void print_alignment_text(const km_model *model)
 static void print_diagnostics_text(const km_model *model, size_t machine)
 {
     const double *block_norms = km_model_block_norms(model, machine);
-    km_bound_choice choice;
+    km_bound_choice choice = KM_BOUND_CHOICE_INIT;
     if (!block_norms || km_model_bound_choice(model, machine, &choice))
         return;
     printf("    block norms");
@@ -304,7 +343,7 @@ static void print_diagnostics_text(const km_model *model, size_t machine)
     printf("\n");
 }
 
-static void print_text(const km_model *model)
+static void print_text(const km_model *model, const learning *learned)
 {
     static const char *const names[] = {[KM_TASK_SVC] = "C-SVC", [KM_TASK_ONECLASS] = "one-class SVM",
                                         [KM_TASK_SVR] = "epsilon-SVR"};
@@ -319,7 +358,7 @@ static void print_text(const km_model *model)
         }
         printf("\n");
     }
-    km_mkl_params mkl = km_model_mkl_params(model);
+    learning mkl = *learned;
     if (mkl.method == KM_MKL_FIXED)
         printf("kernel weights    fixed\n");
     else if (mkl.method == KM_MKL_TIKHONOV) {
@@ -347,7 +386,7 @@ static void print_text(const km_model *model)
     printf("support vectors   %zu\n", km_model_n_sv_total(model));
     printf("machines          %zu\n", km_model_n_machines(model));
     for (size_t k = 0; k < km_model_n_machines(model); k++) {
-        km_machine_info info;
+        km_machine_info info = KM_MACHINE_INFO_INIT;
         km_model_machine_info(model, k, &info);
         printf("  machine %zu:", k + 1);
         if (km_model_task(model) == KM_TASK_SVC) {
@@ -369,7 +408,7 @@ static void print_text(const km_model *model)
         if (mkl.method != KM_MKL_FIXED && off)
             printf("    switched off: %zu of %zu kernels (weight 0)\n", off, M);
         print_diagnostics_text(model, k);
-        print_ivanov_text(model, k);
+        print_ivanov_text(model, &mkl, k);
     }
 }
 
@@ -401,13 +440,20 @@ int cmd_info(int argc, char **argv)
         return CLI_USAGE;
     }
     km_model *model;
+    km_params *params;
     km_status st = km_model_load(path, &model);
     if (st)
         return cli_fail(CMD, st);
+    if ((st = km_model_params(model, &params))) {
+        km_model_free(model);
+        return cli_fail(CMD, st);
+    }
+    learning mkl = learning_of(params);
+    km_params_free(params);
     if (json)
-        print_json(model);
+        print_json(model, &mkl);
     else
-        print_text(model);
+        print_text(model, &mkl);
     km_model_free(model);
     return CLI_OK;
 }
