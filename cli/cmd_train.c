@@ -422,7 +422,8 @@ static int parse_options(train_options *o, int argc, char **argv)
     }
     if (args.failed)
         return -1;
-    if (o->mkl_implied && get_int(o, KM_PARAM_MKL_METHOD) == KM_MKL_FIXED && !set_int(o, KM_PARAM_MKL_METHOD, KM_MKL_LP))
+    if (o->mkl_implied && get_int(o, KM_PARAM_MKL_METHOD) == KM_MKL_FIXED &&
+        !set_int(o, KM_PARAM_MKL_METHOD, KM_MKL_LP))
         return -1;
     int elasticnet = get_int(o, KM_PARAM_REGULARIZER) == KM_REG_ELASTICNET;
     if (o->reg_param && elasticnet && !parse_double_param(o, KM_PARAM_LAMBDA, "--reg-param", o->reg_param, 0, 1))

@@ -50,7 +50,8 @@ static void check_read(const char *text, km_csv_options options, size_t n, size_
 
 static km_csv_options with(int label_column, int header, char delimiter)
 {
-    km_csv_options options = {.size = sizeof options, .label_column = label_column, .header = header, .delimiter = delimiter};
+    km_csv_options options = {
+        .size = sizeof options, .label_column = label_column, .header = header, .delimiter = delimiter};
     return options;
 }
 
