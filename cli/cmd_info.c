@@ -32,6 +32,47 @@ static const char *name_of(km_enum e, int value)
     return name ? name : "unknown";
 }
 
+/* The kernel-weight learning of a parameter block (km_model_params, km_model_ivanov) and its C. */
+typedef struct learning {
+    km_mkl_method method;
+    km_mkl_solver solver;
+    km_mkl_regularizer regularizer;
+    int shared_weights;
+    double C, p, p_block, lambda, reg_param, gap;
+} learning;
+
+static learning learning_of(const km_params *params)
+{
+    int64_t method = 0, solver = 0, regularizer = 0, shared = 0;
+    learning l;
+    km_params_get_int(params, KM_PARAM_MKL_METHOD, &method);
+    km_params_get_int(params, KM_PARAM_MKL_SOLVER, &solver);
+    km_params_get_int(params, KM_PARAM_REGULARIZER, &regularizer);
+    km_params_get_int(params, KM_PARAM_SHARED_WEIGHTS, &shared);
+    km_params_get_double(params, KM_PARAM_C, &l.C);
+    km_params_get_double(params, KM_PARAM_P, &l.p);
+    km_params_get_double(params, KM_PARAM_P_BLOCK, &l.p_block);
+    km_params_get_double(params, KM_PARAM_LAMBDA, &l.lambda);
+    km_params_get_double(params, KM_PARAM_REG_PARAM, &l.reg_param);
+    km_params_get_double(params, KM_PARAM_MKL_GAP, &l.gap);
+    l.method = (km_mkl_method)method;
+    l.solver = (km_mkl_solver)solver;
+    l.regularizer = (km_mkl_regularizer)regularizer;
+    l.shared_weights = (int)shared;
+    return l;
+}
+
+/* The Ivanov (constrained) equivalent of machine `machine` of a Tikhonov-form model (0 otherwise). */
+static int ivanov_of(const km_model *model, const learning *mkl, size_t machine, learning *ivanov, double *theta)
+{
+    km_params *params;
+    if (mkl->method != KM_MKL_TIKHONOV || km_model_ivanov(model, machine, &params, theta) != KM_OK)
+        return 0;
+    *ivanov = learning_of(params);
+    km_params_free(params);
+    return 1;
+}
+
 static void json_string(const char *s)
 {
     putchar('"');
@@ -58,20 +99,19 @@ static void json_number(double v)
 
 /* The Ivanov (constrained) equivalent of a Tikhonov-form machine: the --mkl lp / elasticnet problem
  * with the same decision function, its C and kernel weights (nothing for other methods). */
-static void print_ivanov_json(const km_model *model, size_t machine)
+static void print_ivanov_json(const km_model *model, const learning *mkl, size_t machine)
 {
     size_t M = km_model_n_kernels(model);
-    km_mkl_params ivanov;
-    double C, *theta = malloc((M ? M : 1) * sizeof *theta);
-    if (theta && km_model_mkl_params(model).method == KM_MKL_TIKHONOV &&
-        km_model_ivanov(model, machine, &ivanov, &C, theta) == KM_OK) {
+    learning ivanov;
+    double *theta = malloc((M ? M : 1) * sizeof *theta);
+    if (theta && ivanov_of(model, mkl, machine, &ivanov, theta)) {
         printf(", \"ivanov\": {\"method\": \"%s\", \"p\": ", name_of(KM_ENUM_MKL_METHOD, ivanov.method));
         json_number(ivanov.p);
         printf(", \"p_block\": ");
         json_number(ivanov.p_block);
         if (ivanov.method == KM_MKL_ELASTICNET)
             printf(", \"lambda\": %.17g", ivanov.lambda);
-        printf(", \"C\": %.17g, \"kernel_weights\": [", C);
+        printf(", \"C\": %.17g, \"kernel_weights\": [", ivanov.C);
         for (size_t m = 0; m < M; m++)
             printf("%s%.17g", m ? ", " : "", theta[m]);
         printf("]}");
@@ -79,19 +119,18 @@ static void print_ivanov_json(const km_model *model, size_t machine)
     free(theta);
 }
 
-static void print_ivanov_text(const km_model *model, size_t machine)
+static void print_ivanov_text(const km_model *model, const learning *mkl, size_t machine)
 {
     size_t M = km_model_n_kernels(model);
-    km_mkl_params ivanov;
-    double C, *theta = malloc((M ? M : 1) * sizeof *theta);
-    if (theta && km_model_mkl_params(model).method == KM_MKL_TIKHONOV &&
-        km_model_ivanov(model, machine, &ivanov, &C, theta) == KM_OK) {
+    learning ivanov;
+    double *theta = malloc((M ? M : 1) * sizeof *theta);
+    if (theta && ivanov_of(model, mkl, machine, &ivanov, theta)) {
         if (ivanov.method == KM_MKL_ELASTICNET)
-            printf("    Ivanov form: --mkl elasticnet --lambda %.10g -c %.10g, weights", ivanov.lambda, C);
+            printf("    Ivanov form: --mkl elasticnet --lambda %.10g -c %.10g, weights", ivanov.lambda, ivanov.C);
         else if (isnan(ivanov.p))
-            printf("    Ivanov form: --mkl lp --p-block %.10g -c %.10g, weights", ivanov.p_block, C);
+            printf("    Ivanov form: --mkl lp --p-block %.10g -c %.10g, weights", ivanov.p_block, ivanov.C);
         else
-            printf("    Ivanov form: --mkl lp --p %.10g -c %.10g, weights", ivanov.p, C);
+            printf("    Ivanov form: --mkl lp --p %.10g -c %.10g, weights", ivanov.p, ivanov.C);
         for (size_t m = 0; m < M; m++)
             printf(" %.6g", theta[m]);
         printf("\n");
@@ -136,7 +175,7 @@ static void print_alignment_json(const km_model *model)
 static void print_diagnostics_json(const km_model *model, size_t machine)
 {
     const double *block_norms = km_model_block_norms(model, machine);
-    km_bound_choice choice;
+    km_bound_choice choice = KM_BOUND_CHOICE_INIT;
     if (!block_norms || km_model_bound_choice(model, machine, &choice))
         return;
     printf(", \"block_norms\": ");
@@ -156,11 +195,11 @@ static size_t switched_off(const double *weights, size_t M)
     return off;
 }
 
-static void print_json(const km_model *model)
+static void print_json(const km_model *model, const learning *learned)
 {
     size_t M = km_model_n_kernels(model), nc = km_model_n_classes(model);
     char spec[4096];
-    km_mkl_params mkl = km_model_mkl_params(model);
+    learning mkl = *learned;
     printf("{\n  \"task\": \"%s\",\n  \"mkl\": {\"method\": \"%s\"", name_of(KM_ENUM_TASK, km_model_task(model)),
            name_of(KM_ENUM_MKL_METHOD, mkl.method));
     if (mkl.method != KM_MKL_FIXED) {
@@ -192,7 +231,7 @@ static void print_json(const km_model *model)
     print_alignment_json(model);
     printf(",\n  \"support_vectors\": %zu,\n  \"machines\": [\n", km_model_n_sv_total(model));
     for (size_t k = 0; k < km_model_n_machines(model); k++) {
-        km_machine_info info;
+        km_machine_info info = KM_MACHINE_INFO_INIT;
         km_model_machine_info(model, k, &info);
         printf("    {\"positive_label\": ");
         json_number(info.positive_label);
@@ -212,7 +251,7 @@ static void print_json(const km_model *model)
         if (mkl.method != KM_MKL_FIXED)
             printf(", \"switched_off\": %zu", switched_off(w, M));
         print_diagnostics_json(model, k);
-        print_ivanov_json(model, k);
+        print_ivanov_json(model, &mkl, k);
         printf("}%s\n", k + 1 < km_model_n_machines(model) ? "," : "");
     }
     printf("  ]\n}\n");
@@ -255,7 +294,7 @@ static void print_alignment_text(const km_model *model)
 static void print_diagnostics_text(const km_model *model, size_t machine)
 {
     const double *block_norms = km_model_block_norms(model, machine);
-    km_bound_choice choice;
+    km_bound_choice choice = KM_BOUND_CHOICE_INIT;
     if (!block_norms || km_model_bound_choice(model, machine, &choice))
         return;
     printf("    block norms");
@@ -267,7 +306,7 @@ static void print_diagnostics_text(const km_model *model, size_t machine)
     printf("\n");
 }
 
-static void print_text(const km_model *model)
+static void print_text(const km_model *model, const learning *learned)
 {
     size_t M = km_model_n_kernels(model), nc = km_model_n_classes(model);
     char spec[4096], value[64];
@@ -280,7 +319,7 @@ static void print_text(const km_model *model)
         }
         printf("\n");
     }
-    km_mkl_params mkl = km_model_mkl_params(model);
+    learning mkl = *learned;
     if (mkl.method == KM_MKL_FIXED)
         printf("kernel weights    fixed\n");
     else if (mkl.method == KM_MKL_TIKHONOV) {
@@ -309,7 +348,7 @@ static void print_text(const km_model *model)
     printf("support vectors   %zu\n", km_model_n_sv_total(model));
     printf("machines          %zu\n", km_model_n_machines(model));
     for (size_t k = 0; k < km_model_n_machines(model); k++) {
-        km_machine_info info;
+        km_machine_info info = KM_MACHINE_INFO_INIT;
         km_model_machine_info(model, k, &info);
         printf("  machine %zu:", k + 1);
         if (km_model_task(model) == KM_TASK_SVC) {
@@ -331,7 +370,7 @@ static void print_text(const km_model *model)
         if (mkl.method != KM_MKL_FIXED && off)
             printf("    switched off: %zu of %zu kernels (weight 0)\n", off, M);
         print_diagnostics_text(model, k);
-        print_ivanov_text(model, k);
+        print_ivanov_text(model, &mkl, k);
     }
 }
 
@@ -363,13 +402,20 @@ int cmd_info(int argc, char **argv)
         return CLI_USAGE;
     }
     km_model *model;
+    km_params *params;
     km_status st = km_model_load(path, &model);
     if (st)
         return cli_fail(CMD, st);
+    if ((st = km_model_params(model, &params))) {
+        km_model_free(model);
+        return cli_fail(CMD, st);
+    }
+    learning mkl = learning_of(params);
+    km_params_free(params);
     if (json)
-        print_json(model);
+        print_json(model, &mkl);
     else
-        print_text(model);
+        print_text(model, &mkl);
     km_model_free(model);
     return CLI_OK;
 }

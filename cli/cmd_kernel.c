@@ -170,11 +170,11 @@ static km_status write_text(const char *path, const km_matrix *K, const km_datas
     if (st)
         return st;
     const double *labels = km_dataset_labels(rows);
-    for (size_t i = 0; i < K->rows; i++) {
+    for (size_t i = 0; i < km_matrix_rows(K); i++) {
         char label[64];
         cli_format_value(label, sizeof label, labels ? labels[i] : 0.0);
         fprintf(out.stream, "%s 0:%zu", label, i + 1);
-        for (size_t j = 0; j < K->cols; j++)
+        for (size_t j = 0; j < km_matrix_cols(K); j++)
             fprintf(out.stream, " %zu:%.17g", j + 1, km_matrix_value(K, i, j));
         fputc('\n', out.stream);
     }
@@ -202,7 +202,7 @@ static int compute(const kernel_options *o, const km_kernel_set *set, const km_d
             st = km_kernel_matrix(fitted, m, test ? test : train, train, &K);
         clock_gettime(CLOCK_MONOTONIC, &end);
         if (!st && o->verbose)
-            printf("kernel %zu: %zu x %zu matrix computed in %.6f s\n", m + 1, K->rows, K->cols,
+            printf("kernel %zu: %zu x %zu matrix computed in %.6f s\n", m + 1, km_matrix_rows(K), km_matrix_cols(K),
                    (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec));
         if (!st && o->text)
             st = write_text(path, K, test ? test : train);

@@ -97,10 +97,16 @@ static int parse_options(predict_options *o, int argc, char **argv)
     return 1;
 }
 
+static int is_precomputed(const km_model *model, size_t m)
+{
+    km_kernel_type type;
+    return km_model_kernel_type(model, m, &type) == KM_OK && type == KM_KERNEL_PRECOMPUTED;
+}
+
 /* Whether a model kernel reads its values from precomputed test rows (LIBSVM 0:id). */
 static int kernel_from_rows(const km_model *model, size_t m)
 {
-    return km_model_kernel_type(model, m) == KM_KERNEL_PRECOMPUTED && !km_model_kernel_file(model, m);
+    return is_precomputed(model, m) && !km_model_kernel_file(model, m);
 }
 
 /* Reads the --test-kernel files into the slots of the model's precomputed-from-file kernels;
@@ -109,7 +115,7 @@ static km_status read_test_kernels(const predict_options *o, const km_model *mod
 {
     size_t M = km_model_n_kernels(model), next = 0;
     for (size_t m = 0; m < M; m++) {
-        if (km_model_kernel_type(model, m) != KM_KERNEL_PRECOMPUTED || !km_model_kernel_file(model, m))
+        if (!is_precomputed(model, m) || !km_model_kernel_file(model, m))
             continue;
         if (next == o->n_test_kernels) {
             cli_error(CMD, "kernel %zu of the model is precomputed from a file: give its test kernel with "

@@ -135,7 +135,7 @@ static void usage(FILE *out)
 }
 
 typedef struct train_options {
-    km_params params;
+    km_params *params;
     int libsvm_kernel;          /* -t value */
     double degree, gamma, coef0;
     int have_gamma;
@@ -146,6 +146,7 @@ typedef struct train_options {
     const char *norm;
     const char *weights;
     double *class_labels, *class_weights;
+    size_t n_class_weights;
     int mkl_implied;            /* --p or --p-block given: lp-norm MKL unless --mkl says otherwise */
     const char *reg_param;      /* --reg-param, read once the regularizer is known */
     int folds;
@@ -161,7 +162,7 @@ static int add_class_weight(train_options *o, const char *label_text, const char
     if (!cli_parse_double(CMD, "-w", label_text, -HUGE_VAL, HUGE_VAL, &label) ||
         !cli_parse_double(CMD, "-w", weight_text, 1e-300, HUGE_VAL, &weight))
         return 0;
-    size_t k = o->params.n_class_weights++;
+    size_t k = o->n_class_weights++;
     double *l = realloc(o->class_labels, (k + 1) * sizeof *l);
     if (l)
         o->class_labels = l;
@@ -175,6 +176,48 @@ static int add_class_weight(train_options *o, const char *label_text, const char
     o->class_labels[k] = label;
     o->class_weights[k] = weight;
     return 1;
+}
+
+/* Sets a parameter the options parser has checked already (the library's bounds hold the options'
+ * ranges); returns 0 after reporting a failure. */
+static int set_double(train_options *o, km_param id, double value)
+{
+    km_status st = km_params_set_double(o->params, id, value);
+    return st ? (cli_fail(CMD, st), 0) : 1;
+}
+
+static int set_int(train_options *o, km_param id, int64_t value)
+{
+    km_status st = km_params_set_int(o->params, id, value);
+    return st ? (cli_fail(CMD, st), 0) : 1;
+}
+
+static int64_t get_int(const train_options *o, km_param id)
+{
+    int64_t value = 0;
+    km_params_get_int(o->params, id, &value);
+    return value;
+}
+
+/* Option value within [lo, hi] into parameter id. */
+static int parse_double_param(train_options *o, km_param id, const char *option, const char *text, double lo,
+                              double hi)
+{
+    double value;
+    return cli_parse_double(CMD, option, text, lo, hi, &value) && set_double(o, id, value);
+}
+
+static int parse_long_param(train_options *o, km_param id, const char *option, const char *text, long lo, long hi)
+{
+    long value;
+    return cli_parse_long(CMD, option, text, lo, hi, &value) && set_int(o, id, value);
+}
+
+/* An enumeration option by its name table into parameter id. */
+static int parse_enum_param(train_options *o, km_param id, const char *option, const char *text, km_enum e)
+{
+    int value;
+    return cli_parse_name(CMD, option, text, e, &value) && set_int(o, id, value);
 }
 
 /* An exponent: a number, a fraction a/b, or inf; at least 1. */
@@ -218,6 +261,7 @@ static int parse_options(train_options *o, int argc, char **argv)
     const char *positionals[2];
     int n_positionals = 0, kind, handled;
     long l;
+    double x;
     while ((kind = cli_args_next(&args, &positional))) {
         if (kind == 2) {
             if (n_positionals == 2) {
@@ -236,38 +280,36 @@ static int parse_options(train_options *o, int argc, char **argv)
                 int task;
                 /* LIBSVM's -s numbers, or the task's name */
                 if (!strcmp(v, "0"))
-                    o->params.task = KM_TASK_SVC;
+                    ok = set_int(o, KM_PARAM_TASK, KM_TASK_SVC);
                 else if (!strcmp(v, "2"))
-                    o->params.task = KM_TASK_ONECLASS;
+                    ok = set_int(o, KM_PARAM_TASK, KM_TASK_ONECLASS);
                 else if (!strcmp(v, "3"))
-                    o->params.task = KM_TASK_SVR;
+                    ok = set_int(o, KM_PARAM_TASK, KM_TASK_SVR);
                 else if (km_enum_value(KM_ENUM_TASK, v, &task) == KM_OK)
-                    o->params.task = (km_task)task;
+                    ok = set_int(o, KM_PARAM_TASK, task);
                 else {
                     cli_error(CMD, "option -s: '%s' is not a supported task (0 C-SVC, 2 one-class, 3 epsilon-SVR)", v);
                     ok = 0;
                 }
             }
         } else if (cli_args_is(&args, "-c", "--C")) {
-            ok = cli_parse_double(CMD, "-c", cli_args_value(&args), 1e-300, HUGE_VAL, &o->params.C);
+            ok = parse_double_param(o, KM_PARAM_C, "-c", cli_args_value(&args), 1e-300, HUGE_VAL);
         } else if (cli_args_is(&args, "-p", "--epsilon")) {
-            ok = cli_parse_double(CMD, "-p", cli_args_value(&args), 0, HUGE_VAL, &o->params.epsilon);
+            ok = parse_double_param(o, KM_PARAM_EPSILON, "-p", cli_args_value(&args), 0, HUGE_VAL);
         } else if (cli_args_is(&args, "-n", "--nu")) {
-            ok = cli_parse_double(CMD, "-n", cli_args_value(&args), 1e-300, 1, &o->params.nu);
+            ok = parse_double_param(o, KM_PARAM_NU, "-n", cli_args_value(&args), 1e-300, 1);
         } else if (cli_args_is(&args, "-e", "--tolerance")) {
-            ok = cli_parse_double(CMD, "-e", cli_args_value(&args), 1e-300, HUGE_VAL, &o->params.tolerance);
+            ok = parse_double_param(o, KM_PARAM_TOLERANCE, "-e", cli_args_value(&args), 1e-300, HUGE_VAL);
         } else if (cli_args_is(&args, "-m", "--cache")) {
-            ok = cli_parse_double(CMD, "-m", cli_args_value(&args), 1e-3, 1e9, &o->params.cache_mb);
+            ok = parse_double_param(o, KM_PARAM_CACHE_MB, "-m", cli_args_value(&args), 1e-3, 1e9);
         } else if (cli_args_is(&args, NULL, "--cache-float")) {
-            o->params.cache_values = KM_CACHE_FLOAT;
+            ok = set_int(o, KM_PARAM_CACHE_VALUES, KM_CACHE_FLOAT);
         } else if (cli_args_is(&args, NULL, "--cache-double")) {
-            o->params.cache_values = KM_CACHE_DOUBLE;
+            ok = set_int(o, KM_PARAM_CACHE_VALUES, KM_CACHE_DOUBLE);
         } else if (cli_args_is(&args, "-h", "--shrinking")) {
-            if ((ok = cli_parse_long(CMD, "-h", cli_args_value(&args), 0, 1, &l)))
-                o->params.shrinking = (int)l;
+            ok = parse_long_param(o, KM_PARAM_SHRINKING, "-h", cli_args_value(&args), 0, 1);
         } else if (cli_args_is(&args, NULL, "--max-iter")) {
-            if ((ok = cli_parse_long(CMD, "--max-iter", cli_args_value(&args), 1, LONG_MAX, &l)))
-                o->params.max_iter = l;
+            ok = parse_long_param(o, KM_PARAM_MAX_ITER, "--max-iter", cli_args_value(&args), 1, LONG_MAX);
         } else if (cli_args_is(&args, "-t", NULL)) {
             if ((ok = cli_parse_long(CMD, "-t", cli_args_value(&args), 0, 4, &l)))
                 o->libsvm_kernel = (int)l;
@@ -287,50 +329,39 @@ static int parse_options(train_options *o, int argc, char **argv)
         } else if (cli_args_is(&args, NULL, "--weights")) {
             ok = (o->weights = cli_args_value(&args)) != NULL;
         } else if (cli_args_is(&args, NULL, "--multiclass")) {
-            int multiclass;
-            if ((ok = cli_parse_name(CMD, "--multiclass", cli_args_value(&args), KM_ENUM_MULTICLASS, &multiclass)))
-                o->params.multiclass = (km_multiclass)multiclass;
+            ok = parse_enum_param(o, KM_PARAM_MULTICLASS, "--multiclass", cli_args_value(&args), KM_ENUM_MULTICLASS);
         } else if (cli_args_is(&args, NULL, "--mkl")) {
-            int method;
-            if ((ok = cli_parse_name(CMD, "--mkl", cli_args_value(&args), KM_ENUM_MKL_METHOD, &method)))
-                o->params.mkl.method = (km_mkl_method)method;
+            ok = parse_enum_param(o, KM_PARAM_MKL_METHOD, "--mkl", cli_args_value(&args), KM_ENUM_MKL_METHOD);
         } else if (cli_args_is(&args, NULL, "--p")) {
-            ok = parse_exponent("--p", cli_args_value(&args), &o->params.mkl.p);
+            ok = parse_exponent("--p", cli_args_value(&args), &x) && set_double(o, KM_PARAM_P, x);
             o->mkl_implied = 1;
         } else if (cli_args_is(&args, NULL, "--p-block")) {
-            ok = parse_exponent("--p-block", cli_args_value(&args), &o->params.mkl.p_block);
+            ok = parse_exponent("--p-block", cli_args_value(&args), &x) && set_double(o, KM_PARAM_P_BLOCK, x);
             o->mkl_implied = 1;
         } else if (cli_args_is(&args, NULL, "--regularizer")) {
-            int regularizer;
-            if ((ok = cli_parse_name(CMD, "--regularizer", cli_args_value(&args), KM_ENUM_MKL_REGULARIZER,
-                                     &regularizer)))
-                o->params.mkl.regularizer = (km_mkl_regularizer)regularizer;
+            ok = parse_enum_param(o, KM_PARAM_REGULARIZER, "--regularizer", cli_args_value(&args),
+                                  KM_ENUM_MKL_REGULARIZER);
         } else if (cli_args_is(&args, NULL, "--reg-param")) {
             ok = (o->reg_param = cli_args_value(&args)) != NULL;
         } else if (cli_args_is(&args, NULL, "--lambda")) {
-            ok = cli_parse_double(CMD, "--lambda", cli_args_value(&args), 0, 1, &o->params.mkl.lambda);
+            ok = parse_double_param(o, KM_PARAM_LAMBDA, "--lambda", cli_args_value(&args), 0, 1);
         } else if (cli_args_is(&args, NULL, "--solver")) {
-            int solver;
-            if ((ok = cli_parse_name(CMD, "--solver", cli_args_value(&args), KM_ENUM_MKL_SOLVER, &solver)))
-                o->params.mkl.solver = (km_mkl_solver)solver;
+            ok = parse_enum_param(o, KM_PARAM_MKL_SOLVER, "--solver", cli_args_value(&args), KM_ENUM_MKL_SOLVER);
         } else if (cli_args_is(&args, NULL, "--mkl-eps")) {
-            ok = cli_parse_double(CMD, "--mkl-eps", cli_args_value(&args), 1e-300, HUGE_VAL, &o->params.mkl.gap);
+            ok = parse_double_param(o, KM_PARAM_MKL_GAP, "--mkl-eps", cli_args_value(&args), 1e-300, HUGE_VAL);
         } else if (cli_args_is(&args, NULL, "--mkl-step-eps")) {
-            ok = cli_parse_double(CMD, "--mkl-step-eps", cli_args_value(&args), 1e-300, HUGE_VAL,
-                                  &o->params.mkl.eps_mkl);
+            ok = parse_double_param(o, KM_PARAM_MKL_EPS, "--mkl-step-eps", cli_args_value(&args), 1e-300, HUGE_VAL);
         } else if (cli_args_is(&args, NULL, "--max-outer")) {
-            if ((ok = cli_parse_long(CMD, "--max-outer", cli_args_value(&args), 1, LONG_MAX, &l)))
-                o->params.mkl.max_outer = l;
+            ok = parse_long_param(o, KM_PARAM_MKL_MAX_OUTER, "--max-outer", cli_args_value(&args), 1, LONG_MAX);
         } else if (cli_args_is(&args, NULL, "--max-time")) {
-            ok = cli_parse_double(CMD, "--max-time", cli_args_value(&args), 1e-300, HUGE_VAL, &o->params.mkl.max_time);
+            ok = parse_double_param(o, KM_PARAM_MKL_MAX_TIME, "--max-time", cli_args_value(&args), 1e-300, HUGE_VAL);
         } else if (cli_args_is(&args, NULL, "--shared-weights")) {
-            o->params.mkl.shared_weights = 1;
+            ok = set_int(o, KM_PARAM_SHARED_WEIGHTS, 1);
         } else if (cli_args_is(&args, "-v", "--cross-validation")) {
             if ((ok = cli_parse_long(CMD, "-v", cli_args_value(&args), 2, 1000000, &l)))
                 o->folds = (int)l;
         } else if (cli_args_is(&args, NULL, "--seed")) {
-            if ((ok = cli_parse_long(CMD, "--seed", cli_args_value(&args), 0, LONG_MAX, &l)))
-                o->params.seed = (uint64_t)l;
+            ok = parse_long_param(o, KM_PARAM_SEED, "--seed", cli_args_value(&args), 0, LONG_MAX);
         } else if ((handled = cli_data_option(&args, &o->format, &o->label_column))) {
             ok = handled > 0;
         } else if (cli_args_is(&args, "-q", "--quiet")) {
@@ -348,13 +379,14 @@ static int parse_options(train_options *o, int argc, char **argv)
     }
     if (args.failed)
         return -1;
-    if (o->mkl_implied && o->params.mkl.method == KM_MKL_FIXED)
-        o->params.mkl.method = KM_MKL_LP;
-    if (o->reg_param && o->params.mkl.regularizer == KM_REG_ELASTICNET &&
-        !cli_parse_double(CMD, "--reg-param", o->reg_param, 0, 1, &o->params.mkl.lambda))
+    if (o->mkl_implied && get_int(o, KM_PARAM_MKL_METHOD) == KM_MKL_FIXED &&
+        !set_int(o, KM_PARAM_MKL_METHOD, KM_MKL_LP))
         return -1;
-    if (o->reg_param && o->params.mkl.regularizer != KM_REG_ELASTICNET &&
-        !parse_exponent("--reg-param", o->reg_param, &o->params.mkl.reg_param))
+    int elasticnet = get_int(o, KM_PARAM_REGULARIZER) == KM_REG_ELASTICNET;
+    if (o->reg_param && elasticnet && !parse_double_param(o, KM_PARAM_LAMBDA, "--reg-param", o->reg_param, 0, 1))
+        return -1;
+    if (o->reg_param && !elasticnet &&
+        !(parse_exponent("--reg-param", o->reg_param, &x) && set_double(o, KM_PARAM_REG_PARAM, x)))
         return -1;
     if (n_positionals < 1) {
         cli_error(CMD, "missing TRAIN_FILE (see kernelmix train --help)");
@@ -466,7 +498,7 @@ static int report_cross_validation(const train_options *o, const km_dataset *dat
 {
     size_t n = km_dataset_rows(data);
     const double *y = km_dataset_labels(data);
-    if (o->params.task == KM_TASK_SVR) {
+    if (get_int(o, KM_PARAM_TASK) == KM_TASK_SVR) {
         printf("Cross Validation Mean squared error = %g\n", km_mse(y, predicted, n));
         printf("Cross Validation Squared correlation coefficient = %g\n", km_squared_correlation(y, predicted, n));
     } else {
@@ -489,7 +521,7 @@ static void print_summary(const train_options *o, const km_dataset *data, const 
         printf("  kernel %zu: %s\n", m + 1, spec);
     }
     for (size_t k = 0; k < km_model_n_machines(model); k++) {
-        km_machine_info info;
+        km_machine_info info = KM_MACHINE_INFO_INIT;
         km_model_machine_info(model, k, &info);
         const double *w = km_model_kernel_weights(model, k);
         printf("machine %zu: objective %.10g", k + 1, info.objective);
@@ -512,14 +544,13 @@ static int run(train_options *o)
     char *default_model_path = NULL;
     int rc = CLI_OK;
     cli_log log = {CMD, o->quiet ? 0 : o->verbose};
-    o->params.log = cli_log_fn;
-    o->params.log_user = &log;
-    o->params.class_weight_labels = o->class_labels;
-    o->params.class_weights = o->class_weights;
-    o->params.progress = stop_polled;
+    km_params_set_log(o->params, cli_log_fn, &log);
+    km_params_set_progress(o->params, stop_polled, NULL);
     catch_stop_signals();
 
-    km_status st = cli_read_data(o->train_path, o->format, o->label_column, needs_precomputed_rows(o), &data);
+    km_status st = km_params_set_class_weights(o->params, o->class_labels, o->class_weights, o->n_class_weights);
+    if (!st)
+        st = cli_read_data(o->train_path, o->format, o->label_column, needs_precomputed_rows(o), &data);
     if (!st)
         st = build_kernels(o, data, &kernels);
     if (st) {
@@ -531,14 +562,17 @@ static int run(train_options *o)
             rc = CLI_USAGE;
             goto done;
         }
-        o->params.kernel_weights = weights;
+        if ((st = km_params_set_kernel_weights(o->params, weights, km_kernel_set_size(kernels)))) {
+            rc = cli_fail(CMD, st);
+            goto done;
+        }
     }
     if (o->folds) {
         if (!(predicted = malloc(km_dataset_rows(data) * sizeof *predicted))) {
             rc = cli_fail(CMD, KM_ENOMEM);
             goto done;
         }
-        if ((st = km_cross_validate(data, kernels, &o->params, o->folds, predicted)))
+        if ((st = km_cross_validate(data, kernels, o->params, o->folds, predicted)))
             rc = st == KM_EINTERRUPTED ? interrupted() : cli_fail(CMD, st);
         else
             rc = report_cross_validation(o, data, predicted);
@@ -555,7 +589,7 @@ static int run(train_options *o)
         snprintf(default_model_path, len, "%s.model", base);
         o->model_path = default_model_path;
     }
-    if ((st = km_train(data, kernels, &o->params, &model)) || (st = km_model_save(model, o->model_path))) {
+    if ((st = km_train(data, kernels, o->params, &model)) || (st = km_model_save(model, o->model_path))) {
         rc = st == KM_EINTERRUPTED ? interrupted() : cli_fail(CMD, st);
         goto done;
     }
@@ -575,7 +609,9 @@ int cmd_train(int argc, char **argv)
 {
     train_options o;
     memset(&o, 0, sizeof o);
-    o.params = km_params_default();
+    km_status st = km_params_new(&o.params);
+    if (st)
+        return cli_fail(CMD, st);
     o.libsvm_kernel = 2;
     o.degree = 3;
     o.label_column = -1;
@@ -585,5 +621,6 @@ int cmd_train(int argc, char **argv)
     free(o.spec_files);
     free(o.class_labels);
     free(o.class_weights);
+    km_params_free(o.params);
     return rc;
 }

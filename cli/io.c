@@ -12,7 +12,7 @@ static int ends_with(const char *s, const char *suffix)
 km_status cli_read_data(const char *path, cli_format format, int label_column, int precomputed, km_dataset **out)
 {
     if (format == CLI_FORMAT_CSV || (format == CLI_FORMAT_AUTO && (ends_with(path, ".csv") || ends_with(path, ".CSV")))) {
-        km_csv_options options = km_csv_options_default();
+        km_csv_options options = KM_CSV_OPTIONS_INIT;
         options.label_column = label_column;
         return km_dataset_read_csv(path, &options, out);
     }

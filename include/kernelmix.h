@@ -6,8 +6,19 @@
  *    (thread-local) naming the file, line and problem where there is one;
  *  - heavy objects are opaque handles created by km_X_new/read/load and released by km_X_free
  *    (every free accepts NULL);
- *  - parameter blocks are plain structs initialised with km_X_default();
  *  - the library never prints, never exits and never aborts: messages go to the km_log_fn callback.
+ *
+ * How the API grows without breaking compiled callers or bindings (the ABI rule):
+ *  - training parameters are an opaque handle (km_params) set by parameter id, with typed setters
+ *    and queryable bounds (zstd's ZSTD_CCtx_setParameter model): a new parameter is a new id;
+ *  - the few structs the library fills or reads (km_machine_info, km_bound_choice, km_csv_options)
+ *    begin with `size_t size`, which the caller sets to the sizeof it was compiled with (the
+ *    KM_X_INIT macros do it). New fields are only ever appended: the library fills (or reads) only
+ *    the fields that fit in `size` and uses defaults for the rest; a size below the first release's
+ *    struct is refused with KM_EINVAL;
+ *  - enum values and parameter ids are explicit numbers, never renumbered or reused;
+ *  - the shared library exports exactly the functions declared here (KM_API); anything that
+ *    changes the layout or meaning of what exists changes the soname.
  */
 #ifndef KERNELMIX_H
 #define KERNELMIX_H
@@ -17,6 +28,21 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* The version of this header; km_version() and km_version_number() give the library's. The
+ * shared library's soname is libkernelmix.so.MAJOR.MINOR while MAJOR is 0 (every 0.x minor release
+ * may change the ABI), libkernelmix.so.MAJOR from 1.0 on. */
+#define KM_VERSION_MAJOR 0
+#define KM_VERSION_MINOR 2
+#define KM_VERSION_PATCH 0
+#define KM_VERSION_NUMBER (KM_VERSION_MAJOR * 10000 + KM_VERSION_MINOR * 100 + KM_VERSION_PATCH)
+
+/* Marks the functions the shared library exports (it is built with hidden visibility otherwise). */
+#if defined(__GNUC__) || defined(__clang__)
+#define KM_API __attribute__((visibility("default")))
+#else
+#define KM_API
 #endif
 
 /* ------------------------------------------------------------------------------------------------
@@ -29,16 +55,20 @@ typedef enum km_status {
     KM_ENOMEM = 2,        /* allocation failed */
     KM_EIO = 3,           /* a file could not be opened, read or written */
     KM_EFORMAT = 4,       /* malformed input file or model */
-    KM_ENOTCONV = 5,      /* a solver stopped at its iteration or time limit */
+    KM_ENOTCONV = 5,      /* a solver failed to find a solution (the SILP solver's LP master, when GLPK
+                             fails); reaching an iteration or time limit is no failure: training then
+                             ends with the best point so far and km_machine_info.converged = 0 */
     KM_EINTERRUPTED = 6   /* the caller's progress callback asked to stop */
 } km_status;
 
 /* Message of the last failure in this thread ("" when none). Valid until the next failing call. */
-const char *km_last_error(void);
+KM_API const char *km_last_error(void);
 /* Short name of a status code, e.g. "KM_EFORMAT". */
-const char *km_status_name(km_status status);
-/* Library version, "MAJOR.MINOR.PATCH". */
-const char *km_version(void);
+KM_API const char *km_status_name(km_status status);
+/* Library version, "MAJOR.MINOR.PATCH", and as KM_VERSION_NUMBER computes it (a binding can compare
+ * it with the header it was written for). */
+KM_API const char *km_version(void);
+KM_API unsigned km_version_number(void);
 
 typedef enum km_log_level { KM_LOG_ERROR = 0, KM_LOG_WARNING = 1, KM_LOG_INFO = 2, KM_LOG_DEBUG = 3 } km_log_level;
 /* Receives the library's log lines (no trailing newline). */
@@ -54,64 +84,71 @@ typedef struct km_dataset km_dataset;
  * With KM_READ_PRECOMPUTED the rows are LIBSVM precomputed-kernel rows "label 0:id 1:K(x,x_1) ...":
  * the 0:id entry is required and every row must give the same number of kernel values. */
 #define KM_READ_PRECOMPUTED 1u
-km_status km_dataset_read_libsvm(const char *path, unsigned flags, km_dataset **out);
+KM_API km_status km_dataset_read_libsvm(const char *path, unsigned flags, km_dataset **out);
 
 typedef struct km_csv_options {
+    size_t size;        /* sizeof(km_csv_options) as the caller was compiled (KM_CSV_OPTIONS_INIT) */
     int label_column;   /* 0-based column of the label; negative counts from the end (-1 = last);
                            KM_CSV_NO_LABEL for unlabelled data. Default -1. */
     int header;         /* 1: first line is a header, 0: no header, -1: detect (non-numeric first line). */
     char delimiter;     /* ',' by default; 0 detects ',', ';', tab or whitespace from the first line. */
 } km_csv_options;
 #define KM_CSV_NO_LABEL (-1000000)
-km_csv_options km_csv_options_default(void);
-/* Dense CSV, one row per line; gzip-compressed files are not read (decompress first). */
-km_status km_dataset_read_csv(const char *path, const km_csv_options *options, km_dataset **out);
+/* The defaults: last column is the label, header detected, ','. */
+#define KM_CSV_OPTIONS_INIT {sizeof(km_csv_options), -1, -1, ','}
+/* Dense CSV, one row per line; gzip-compressed files are not read (decompress first). options NULL:
+ * the defaults. */
+KM_API km_status km_dataset_read_csv(const char *path, const km_csv_options *options, km_dataset **out);
 
 /* Copies a dense row-major n×d matrix and n labels (labels may be NULL); non-finite values or labels
  * are refused (KM_EINVAL). */
-km_status km_dataset_from_dense(size_t n, size_t d, const double *X, const double *labels, km_dataset **out);
+KM_API km_status km_dataset_from_dense(size_t n, size_t d, const double *X, const double *labels, km_dataset **out);
 /* New dataset holding the given rows (copied, in the given order). */
-km_status km_dataset_subset(const km_dataset *data, const size_t *rows, size_t n_rows, km_dataset **out);
+KM_API km_status km_dataset_subset(const km_dataset *data, const size_t *rows, size_t n_rows, km_dataset **out);
 /* Writes LIBSVM sparse format (zeros omitted, values with 17 significant digits). */
-km_status km_dataset_write_libsvm(const km_dataset *data, const char *path);
-void km_dataset_free(km_dataset *data);
+KM_API km_status km_dataset_write_libsvm(const km_dataset *data, const char *path);
+KM_API void km_dataset_free(km_dataset *data);
 
-size_t km_dataset_rows(const km_dataset *data);
+KM_API size_t km_dataset_rows(const km_dataset *data);
 /* Number of feature columns (the largest index for sparse data). */
-size_t km_dataset_dim(const km_dataset *data);
+KM_API size_t km_dataset_dim(const km_dataset *data);
 /* Labels, one per row, or NULL when the dataset has none. */
-const double *km_dataset_labels(const km_dataset *data);
+KM_API const double *km_dataset_labels(const km_dataset *data);
 /* Value of feature j (0-based) in row i. */
-double km_dataset_value(const km_dataset *data, size_t i, size_t j);
+KM_API double km_dataset_value(const km_dataset *data, size_t i, size_t j);
 
 /* ------------------------------------------------------------------------------------------------
  * Matrices (precomputed kernels)
  * ---------------------------------------------------------------------------------------------- */
 
-/* Values row-major, in exactly one of two storages: data (double) or data32 (float, what a float32
- * matrix file reads into: half the memory of doubles and no rounding). */
-typedef struct km_matrix {
-    size_t rows, cols;
-    double *data;       /* rows×cols doubles, or NULL */
-    float *data32;      /* rows×cols floats, or NULL */
-    struct km_matrix_mapping *mapping;  /* internal: the file mapping the values live in, or NULL */
-} km_matrix;
+/* A rows×cols matrix of values, row-major, held as float64 or float32. */
+typedef struct km_matrix km_matrix;
 
 typedef enum km_dtype { KM_FLOAT64 = 1, KM_FLOAT32 = 2 } km_dtype;
 
 /* Reads a matrix file. Binary format (little-endian): 8 bytes magic "KMMATRIX", uint32 version (1),
  * uint32 dtype (1 = float64, 2 = float32), uint64 rows, uint64 cols, then rows×cols values row-major;
- * float32 files are held in data32, float64 files in data. Large binary files are mapped into memory
- * (copy-on-write: the values may be changed) rather than copied, so they must not be truncated
- * while the matrix is in use (replacing them by rename, as km_matrix_write does, is safe).
+ * float32 files stay float32 (half the memory of doubles and no rounding). Large binary files are
+ * mapped into memory (copy-on-write) rather than copied, so they must not be truncated while the
+ * matrix is in use (replacing them by rename, as km_matrix_write does, is safe).
  * Any other file is read as LIBSVM precomputed-kernel text ("label 0:id 1:v 2:v ..."), one row a line. */
-km_status km_matrix_read(const char *path, km_matrix **out);
-/* Entry (i, j), whichever the storage (i < rows, j < cols; not checked). */
-double km_matrix_value(const km_matrix *matrix, size_t i, size_t j);
+KM_API km_status km_matrix_read(const char *path, km_matrix **out);
+/* A zero-filled float64 matrix; fill it through km_matrix_data. */
+KM_API km_status km_matrix_new(size_t rows, size_t cols, km_matrix **out);
+/* A matrix over the caller's row-major values (float64 or float32), without a copy: the memory is
+ * neither modified nor freed by the library and must outlive the matrix (e.g. a numpy array). */
+KM_API km_status km_matrix_wrap(size_t rows, size_t cols, km_dtype dtype, const void *values, km_matrix **out);
+KM_API size_t km_matrix_rows(const km_matrix *matrix);
+KM_API size_t km_matrix_cols(const km_matrix *matrix);
+KM_API km_dtype km_matrix_dtype(const km_matrix *matrix);
+/* Entry (i, j) as a double, whichever the storage (i < rows, j < cols; not checked). */
+KM_API double km_matrix_value(const km_matrix *matrix, size_t i, size_t j);
+/* The rows×cols doubles of a float64 matrix the library allocated (km_matrix_new, km_matrix_read,
+ * km_kernel_matrix), writable; NULL for float32 storage and for wrapped memory. */
+KM_API double *km_matrix_data(km_matrix *matrix);
 /* Writes the binary format, atomically (temporary file + rename). */
-km_status km_matrix_write(const km_matrix *matrix, const char *path, km_dtype dtype);
-km_status km_matrix_new(size_t rows, size_t cols, km_matrix **out);   /* zero-filled doubles */
-void km_matrix_free(km_matrix *matrix);
+KM_API km_status km_matrix_write(const km_matrix *matrix, const char *path, km_dtype dtype);
+KM_API void km_matrix_free(km_matrix *matrix);
 
 /* ------------------------------------------------------------------------------------------------
  * Kernels and kernel sets
@@ -139,8 +176,8 @@ typedef enum km_normalization {
  * training rows by km_train and stored in the model. */
 typedef struct km_kernel_set km_kernel_set;
 
-km_status km_kernel_set_new(km_kernel_set **out);
-void km_kernel_set_free(km_kernel_set *set);
+KM_API km_status km_kernel_set_new(km_kernel_set **out);
+KM_API void km_kernel_set_free(km_kernel_set *set);
 
 /* Adds the kernels a spec expands to. Grammar (see docs/kernels.md):
  *   SPEC   := TYPE [':' OPTION]*        TYPE := linear|poly|rbf|sigmoid|chi2|histint|precomputed
@@ -150,49 +187,49 @@ void km_kernel_set_free(km_kernel_set *set);
  * one kernel per value (the cross product when several keys have lists); "features=each" gives one
  * kernel per feature. gamma=auto (default for rbf) is 1/mean ||x-x'||^2; a value followed by "/mean"
  * is relative to that mean (rbf) or to the mean chi^2 distance (chi2). */
-km_status km_kernel_set_add_spec(km_kernel_set *set, const char *spec);
+KM_API km_status km_kernel_set_add_spec(km_kernel_set *set, const char *spec);
 /* Tells the set the number of features of the data it will be used with (0: unknown, the default).
  * Needed for "features=each"; with it, feature indices beyond the dimension are rejected. */
-km_status km_kernel_set_set_dimension(km_kernel_set *set, size_t n_features);
+KM_API km_status km_kernel_set_set_dimension(km_kernel_set *set, size_t n_features);
 /* Adds every spec of a file, one per line; blank lines and lines starting with '#' are skipped. */
-km_status km_kernel_set_add_file(km_kernel_set *set, const char *path);
+KM_API km_status km_kernel_set_add_file(km_kernel_set *set, const char *path);
 /* Adds one precomputed kernel backed by the caller's n×n training matrix (not copied, not freed;
  * it must outlive every use of the set). */
-km_status km_kernel_set_add_matrix(km_kernel_set *set, const km_matrix *train_kernel, km_normalization norm,
-                                   int center);
+KM_API km_status km_kernel_set_add_matrix(km_kernel_set *set, const km_matrix *train_kernel, km_normalization norm,
+                                          int center);
 /* Fits the data-dependent values of a set (default widths, normalization constants) on the rows of
  * train and returns the fitted copy (free with km_kernel_set_free). */
-km_status km_kernel_set_fit(const km_kernel_set *set, const km_dataset *train, km_kernel_set **fitted);
+KM_API km_status km_kernel_set_fit(const km_kernel_set *set, const km_dataset *train, km_kernel_set **fitted);
 /* Matrix of fitted kernel m between the rows of a and the training rows b it was fitted on
  * (a = b gives the normalized training Gram matrix). Precomputed kernels return their training matrix
  * (a must then be the training data). */
-km_status km_kernel_matrix(const km_kernel_set *fitted, size_t m, const km_dataset *a, const km_dataset *b,
-                           km_matrix **out);
+KM_API km_status km_kernel_matrix(const km_kernel_set *fitted, size_t m, const km_dataset *a, const km_dataset *b,
+                                  km_matrix **out);
 /* Number of base kernels M. */
-size_t km_kernel_set_size(const km_kernel_set *set);
+KM_API size_t km_kernel_set_size(const km_kernel_set *set);
 /* Canonical spec of kernel m (e.g. "rbf:gamma=0.03125:features=1-10:norm=mult") into buf;
  * returns the full length like snprintf. */
-size_t km_kernel_set_describe(const km_kernel_set *set, size_t m, char *buf, size_t size);
+KM_API size_t km_kernel_set_describe(const km_kernel_set *set, size_t m, char *buf, size_t size);
 
 /* ------------------------------------------------------------------------------------------------
  * Training
  * ---------------------------------------------------------------------------------------------- */
 
 typedef enum km_task {
-    KM_TASK_SVC = 0,       /* C-support vector classification */
-    KM_TASK_SVR = 3,       /* epsilon-support vector regression (numbers follow LIBSVM's -s) */
-    KM_TASK_ONECLASS = 2   /* one-class SVM, nu-parametrised */
+    KM_TASK_SVC = 1,       /* C-support vector classification */
+    KM_TASK_SVR = 2,       /* epsilon-support vector regression */
+    KM_TASK_ONECLASS = 3   /* one-class SVM, nu-parametrised */
 } km_task;
 
 typedef enum km_multiclass { KM_MULTICLASS_OVO = 0, KM_MULTICLASS_OVR = 1 } km_multiclass;
 
 /* How the kernel weights are obtained. */
 typedef enum km_mkl_method {
-    KM_MKL_FIXED = 0,         /* given weights (km_params.kernel_weights) or the uniform sum */
+    KM_MKL_FIXED = 0,         /* given weights (km_params_set_kernel_weights) or the uniform sum */
     KM_MKL_LP = 1,            /* lp-norm MKL: weights theta >= 0 with ||theta||_p = 1, learned jointly */
     KM_MKL_ELASTICNET = 2,    /* elastic net between l1 MKL (lambda = 0) and the uniform sum (lambda = 1) */
-    KM_MKL_TIKHONOV = 3       /* penalised (Tikhonov) form of a block-norm regularizer (km_mkl_params
-                                 regularizer and reg_param): min sum_m g(||f_m||^2) + C sum loss */
+    KM_MKL_TIKHONOV = 3       /* penalised (Tikhonov) form of a block-norm regularizer (KM_PARAM_REGULARIZER
+                                 and KM_PARAM_REG_PARAM): min sum_m g(||f_m||^2) + C sum loss */
 } km_mkl_method;
 
 /* Regularizers of the Tikhonov form (Tomioka & Suzuki, Table 1; docs/mkl.md), with the closed-form
@@ -201,7 +238,7 @@ typedef enum km_mkl_regularizer {
     KM_REG_LQ = 0,            /* l_q kernel weights, d = ||f_m||^{2/(1+q)}; reg_param q >= 1 or INFINITY [2] */
     KM_REG_BLOCK1 = 1,        /* block 1-norm, d = ||f_m||; no parameter */
     KM_REG_UNIFORM = 2,       /* block 2-norm, d = 1 (the plain SVM on the sum); no parameter */
-    KM_REG_ELASTICNET = 3,    /* (1-lambda) ||f_m|| + lambda/2 ||f_m||^2; km_mkl_params.lambda in [0,1] */
+    KM_REG_ELASTICNET = 3,    /* (1-lambda) ||f_m|| + lambda/2 ||f_m||^2; KM_PARAM_LAMBDA in [0,1] */
     KM_REG_BLOCKP = 4         /* block p-norm, p > 2, 1/p ||f_m||^p; reg_param p [4] */
 } km_mkl_regularizer;
 
@@ -212,28 +249,6 @@ typedef enum km_mkl_solver {
     KM_MKL_SILP = 2,          /* cutting planes: LP master (GLPK) for p = 1, second-order master for p > 1 */
     KM_MKL_SIMPLEMKL = 3      /* reduced-gradient descent on the simplex (p = 1) */
 } km_mkl_solver;
-
-/* Multiple kernel learning. Two conventions for p (docs/mkl.md has the table):
- *   p        the norm on the kernel weights theta, ||theta||_p = 1 (p = 1 sparse, p = INFINITY uniform);
- *   p_block  the block norm on w, ||w||_{2,p_block}; p_block = 2p/(p+1), so p in [1, inf] is
- *            p_block in [1, 2], and p_block in (2, inf] (reachable only this way) favours equal
- *            block norms. */
-typedef struct km_mkl_params {
-    km_mkl_method method;     /* default KM_MKL_FIXED */
-    double p;                 /* >= 1 or INFINITY; default 2 */
-    double p_block;           /* > 0: use this block norm instead of p (>= 1 or INFINITY); default 0 */
-    double lambda;            /* elastic net, in [0, 1]; default 0.5 */
-    km_mkl_solver solver;     /* default KM_MKL_INTERLEAVED */
-    double gap;               /* stop at this relative duality gap (P - D)/|P|; default 1e-3 */
-    double eps_mkl;           /* interleaved: theta step while |1 - D/D_prev| >= eps_mkl; default 1e-5 */
-    long max_outer;           /* theta steps (interleaved) or outer iterations; default 10000 */
-    double max_time;          /* seconds per machine, <= 0: none; on reaching it or max_outer training
-                                 ends with the best point so far and the machine reports converged = 0 */
-    int shared_weights;       /* multiclass: one theta for all binary machines, learned jointly
-                                 (wrapper solver); default 0: each binary machine learns its own */
-    km_mkl_regularizer regularizer; /* KM_MKL_TIKHONOV: the block-norm regularizer; default KM_REG_LQ */
-    double reg_param;         /* q (KM_REG_LQ) or p (KM_REG_BLOCKP); 0: the default of km_mkl_regularizer */
-} km_mkl_params;
 
 /* Progress callback, return non-zero to stop (the call then fails with KM_EINTERRUPTED and produces
  * no model). Stages: "train" after each machine and "cross-validation" after each fold, with the
@@ -250,33 +265,84 @@ typedef enum km_cache_values {
     KM_CACHE_FLOAT = 2
 } km_cache_values;
 
-typedef struct km_params {
-    km_task task;
-    double C;                    /* loss weight (SVC, SVR), > 0; default 1 */
-    double epsilon;              /* SVR tube half-width, >= 0; default 0.1 */
-    double nu;                   /* one-class nu in (0,1]; default 0.5 */
-    double tolerance;            /* SMO stopping tolerance on the KKT violation (-e); default 1e-3 */
-    int shrinking;               /* default 1 */
-    double cache_mb;             /* kernel cache in MiB (-m); default 100 */
-    km_cache_values cache_values; /* how the fixed combination's solver stores kernel values;
-                                    default KM_CACHE_AUTO */
-    km_multiclass multiclass;    /* default one-vs-one */
-    /* class weights: C of class class_weight_labels[k] is multiplied by class_weights[k] */
-    size_t n_class_weights;
-    const double *class_weight_labels;
-    const double *class_weights;
-    /* fixed kernel weights d_m of the combination sum_m d_m k_m (M values, >= 0); NULL: uniform 1 */
-    const double *kernel_weights;
-    km_mkl_params mkl;           /* learned kernel weights (method KM_MKL_FIXED: none) */
-    long max_iter;               /* SMO iteration limit; <= 0: LIBSVM's default max(10^7, 100 n) */
-    uint64_t seed;               /* randomness (fold assignment, subsampling); same seed, same result */
-    km_log_fn log;               /* NULL: silent */
-    void *log_user;
-    km_progress_fn progress;     /* NULL: none */
-    void *progress_user;
-} km_params;
+/* Training parameters: an opaque handle whose values are set by id. Every parameter has a default
+ * (in brackets below), so a handle from km_params_new trains a C-SVC on the uniform sum of kernels. */
+typedef struct km_params km_params;
 
-km_params km_params_default(void);
+/* Parameter ids (stable numbers). INT parameters are set with km_params_set_int, the others with
+ * km_params_set_double; km_param_bounds gives each one's range. */
+typedef enum km_param {
+    KM_PARAM_TASK = 1,            /* INT km_task [KM_TASK_SVC] */
+    KM_PARAM_C = 2,               /* loss weight of SVC and SVR, > 0 [1] */
+    KM_PARAM_EPSILON = 3,         /* SVR tube half-width, >= 0 [0.1] */
+    KM_PARAM_NU = 4,              /* one-class nu in (0, 1] [0.5] */
+    KM_PARAM_TOLERANCE = 5,       /* SMO stopping tolerance on the KKT violation (-e), > 0 [1e-3] */
+    KM_PARAM_SHRINKING = 6,       /* INT 0 or 1 [1] */
+    KM_PARAM_CACHE_MB = 7,        /* kernel cache in MiB (-m), > 0 [100] */
+    KM_PARAM_CACHE_VALUES = 8,    /* INT km_cache_values: how the fixed combination's solver stores
+                                     kernel values [KM_CACHE_AUTO] */
+    KM_PARAM_MULTICLASS = 9,      /* INT km_multiclass [KM_MULTICLASS_OVO] */
+    KM_PARAM_MAX_ITER = 10,       /* INT SMO iteration limit; 0: LIBSVM's default max(10^7, 100 n) [0] */
+    KM_PARAM_SEED = 11,           /* INT randomness (fold assignment, subsampling); same seed, same
+                                     result [0] */
+    /* Multiple kernel learning. Two conventions for p (docs/mkl.md has the table):
+     *   p        the norm on the kernel weights theta, ||theta||_p = 1 (p = 1 sparse, p = INFINITY
+     *            uniform);
+     *   p_block  the block norm on w, ||w||_{2,p_block}; p_block = 2p/(p+1), so p in [1, inf] is
+     *            p_block in [1, 2], and p_block in (2, inf] (reachable only this way) favours equal
+     *            block norms. */
+    KM_PARAM_MKL_METHOD = 20,     /* INT km_mkl_method [KM_MKL_FIXED] */
+    KM_PARAM_P = 21,              /* >= 1 or INFINITY [2] */
+    KM_PARAM_P_BLOCK = 22,        /* 0: use p; otherwise this block norm, >= 1 or INFINITY [0] */
+    KM_PARAM_LAMBDA = 23,         /* elastic net, in [0, 1] [0.5] */
+    KM_PARAM_MKL_SOLVER = 24,     /* INT km_mkl_solver [KM_MKL_INTERLEAVED] */
+    KM_PARAM_MKL_GAP = 25,        /* stop at this relative duality gap (P - D)/|P|, > 0 [1e-3] */
+    KM_PARAM_MKL_EPS = 26,        /* interleaved: theta step while |1 - D/D_prev| >= eps, > 0 [1e-5] */
+    KM_PARAM_MKL_MAX_OUTER = 27,  /* INT theta steps (interleaved) or outer iterations, >= 1 [10000] */
+    KM_PARAM_MKL_MAX_TIME = 28,   /* seconds per machine, 0: none [0]; on reaching it or max_outer
+                                     training ends with the best point so far and the machine reports
+                                     converged = 0 */
+    KM_PARAM_SHARED_WEIGHTS = 29, /* INT multiclass: 1: one theta for all binary machines, learned
+                                     jointly (wrapper solver); 0: each binary machine learns its own [0] */
+    KM_PARAM_REGULARIZER = 30,    /* INT km_mkl_regularizer of KM_MKL_TIKHONOV [KM_REG_LQ] */
+    KM_PARAM_REG_PARAM = 31       /* q (KM_REG_LQ) or p (KM_REG_BLOCKP); 0: the regularizer's default;
+                                     checked against the regularizer by km_train [0] */
+} km_param;
+
+/* km_param_bounds flags */
+#define KM_PARAM_INTEGER 1u       /* an integer or enum parameter: km_params_set_int / get_int */
+#define KM_PARAM_LOWER_OPEN 2u    /* the lower bound itself is excluded */
+#define KM_PARAM_UPPER_OPEN 4u    /* the upper bound itself is excluded */
+
+KM_API km_status km_params_new(km_params **out);
+/* A deep copy (arrays included). */
+KM_API km_status km_params_copy(const km_params *params, km_params **out);
+KM_API void km_params_free(km_params *params);
+/* Typed setters and getters; a value outside the bounds, an unknown id or the wrong type (an INT
+ * parameter through set_double, or the converse) fails with KM_EINVAL and leaves the value as it was. */
+KM_API km_status km_params_set_double(km_params *params, km_param id, double value);
+KM_API km_status km_params_set_int(km_params *params, km_param id, int64_t value);
+KM_API km_status km_params_get_double(const km_params *params, km_param id, double *value);
+KM_API km_status km_params_get_int(const km_params *params, km_param id, int64_t *value);
+/* Range of a parameter: lower <= value <= upper (bounds may be +-INFINITY), with flags KM_PARAM_*
+ * (open ends, integer type); any output pointer may be NULL. KM_EINVAL for an unknown id. */
+KM_API km_status km_param_bounds(km_param id, double *lower, double *upper, unsigned *flags);
+/* Id of a parameter by its name, the id's suffix in lower case except "C" (e.g. "C", "epsilon",
+ * "mkl_method", "p_block"), and the converse (NULL for an unknown id). */
+KM_API km_status km_param_from_name(const char *name, km_param *id);
+KM_API const char *km_param_name(km_param id);
+/* Fixed kernel weights d_m of the combination sum_m d_m k_m: n values (one per kernel; km_train
+ * checks the count), each >= 0, not all zero; copied. weights NULL (n = 0): uniform 1 again. */
+KM_API km_status km_params_set_kernel_weights(km_params *params, const double *weights, size_t n);
+/* The kernel weights set (NULL when uniform), their number into *n (may be NULL). */
+KM_API const double *km_params_kernel_weights(const km_params *params, size_t *n);
+/* Class weights: C of class labels[k] is multiplied by weights[k] > 0; n pairs, copied (n = 0: none). */
+KM_API km_status km_params_set_class_weights(km_params *params, const double *labels, const double *weights, size_t n);
+/* The number of class weights; *labels and *weights (either may be NULL) receive the arrays. */
+KM_API size_t km_params_class_weights(const km_params *params, const double **labels, const double **weights);
+/* Log and progress callbacks (fn NULL: none, the default) with the pointer passed back to them. */
+KM_API void km_params_set_log(km_params *params, km_log_fn fn, void *user);
+KM_API void km_params_set_progress(km_params *params, km_progress_fn fn, void *user);
 
 typedef struct km_model km_model;
 
@@ -285,8 +351,8 @@ typedef struct km_model km_model;
  * by position: row i of the dataset is row/column i of every precomputed matrix. For a dataset read
  * with KM_READ_PRECOMPUTED, a "precomputed" kernel without a file takes its values from the rows
  * themselves (LIBSVM's -t 4). */
-km_status km_train(const km_dataset *train, const km_kernel_set *kernels, const km_params *params,
-                   km_model **out);
+KM_API km_status km_train(const km_dataset *train, const km_kernel_set *kernels, const km_params *params,
+                          km_model **out);
 
 /* ------------------------------------------------------------------------------------------------
  * Prediction
@@ -294,46 +360,49 @@ km_status km_train(const km_dataset *train, const km_kernel_set *kernels, const 
 
 /* Number of decision values per row: 1 for binary, SVR and one-class; k(k-1)/2 for one-vs-one and k
  * for one-vs-rest with k classes. */
-size_t km_model_n_decision(const km_model *model);
+KM_API size_t km_model_n_decision(const km_model *model);
 
-/* Predicts the rows of test. test_kernels gives, for each precomputed kernel of the model in kernel
- * order, the matrix of kernel values between test rows and training rows (rows = test rows,
- * cols = training rows); NULL when the model has no precomputed kernel from a file.
+/* Predicts the rows of test. test_kernels has one entry per kernel of the model (M entries, in kernel
+ * order): for a precomputed kernel from a file, the matrix of kernel values between test rows and
+ * training rows (rows = test rows, cols = training rows); NULL for every other kernel. test_kernels
+ * itself may be NULL when the model has no precomputed kernel from a file.
  * labels: n_test outputs (class label, or regression value, or +1/-1 for one-class);
  * decision: NULL or n_test × km_model_n_decision values, row-major. */
-km_status km_predict(const km_model *model, const km_dataset *test, const km_matrix *const *test_kernels,
-                     double *labels, double *decision);
+KM_API km_status km_predict(const km_model *model, const km_dataset *test, const km_matrix *const *test_kernels,
+                            double *labels, double *decision);
 
 /* ------------------------------------------------------------------------------------------------
  * Models
  * ---------------------------------------------------------------------------------------------- */
 
 /* Writes the model atomically (temporary file, fsync, rename): a reader never sees half a model. */
-km_status km_model_save(const km_model *model, const char *path);
+KM_API km_status km_model_save(const km_model *model, const char *path);
 /* Reads a model; a truncated, corrupt (checksum) or newer-version file fails with KM_EFORMAT. */
-km_status km_model_load(const char *path, km_model **out);
-void km_model_free(km_model *model);
+KM_API km_status km_model_load(const char *path, km_model **out);
+KM_API void km_model_free(km_model *model);
 
-km_task km_model_task(const km_model *model);
-size_t km_model_n_kernels(const km_model *model);
+KM_API km_task km_model_task(const km_model *model);
+KM_API size_t km_model_n_kernels(const km_model *model);
 /* Canonical spec of kernel m with its fitted values (see km_kernel_set_describe). */
-size_t km_model_kernel_describe(const km_model *model, size_t m, char *buf, size_t size);
+KM_API size_t km_model_kernel_describe(const km_model *model, size_t m, char *buf, size_t size);
 /* Number of classes (0 for SVR and one-class) and their labels in model order. */
-size_t km_model_n_classes(const km_model *model);
-const double *km_model_labels(const km_model *model);
+KM_API size_t km_model_n_classes(const km_model *model);
+KM_API const double *km_model_labels(const km_model *model);
 /* Number of binary or regression machines (1 except multiclass), and per machine: kernel weights
  * (M values), number of support vectors, dual objective value, bias b (f(x) = sum ... + b). */
-size_t km_model_n_machines(const km_model *model);
-const double *km_model_kernel_weights(const km_model *model, size_t machine);
-size_t km_model_n_sv(const km_model *model, size_t machine);
-double km_model_objective(const km_model *model, size_t machine);
-double km_model_bias(const km_model *model, size_t machine);
-/* Type of kernel m, and for precomputed kernels the training matrix file it came from (NULL when the
- * values come from precomputed-kernel data rows, LIBSVM's 0:id convention). */
-km_kernel_type km_model_kernel_type(const km_model *model, size_t m);
-const char *km_model_kernel_file(const km_model *model, size_t m);
+KM_API size_t km_model_n_machines(const km_model *model);
+KM_API const double *km_model_kernel_weights(const km_model *model, size_t machine);
+KM_API size_t km_model_n_sv(const km_model *model, size_t machine);
+KM_API double km_model_objective(const km_model *model, size_t machine);
+KM_API double km_model_bias(const km_model *model, size_t machine);
+/* Type of kernel m (KM_EINVAL when m >= km_model_n_kernels), and for precomputed kernels the training
+ * matrix file it came from (NULL when the values come from precomputed-kernel data rows, LIBSVM's 0:id
+ * convention, for other kernels and for m out of range). */
+KM_API km_status km_model_kernel_type(const km_model *model, size_t m, km_kernel_type *type);
+KM_API const char *km_model_kernel_file(const km_model *model, size_t m);
 /* Everything about one machine, for reports. */
 typedef struct km_machine_info {
+    size_t size;                 /* sizeof(km_machine_info) as the caller was compiled (KM_MACHINE_INFO_INIT) */
     double objective;            /* dual objective in LIBSVM's convention (minimised); with MKL -D,
                                     D the MKL dual value */
     double bias;
@@ -346,52 +415,56 @@ typedef struct km_machine_info {
     double positive_label;       /* classification: label of f > 0 ... */
     double negative_label;       /* ... and of f < 0 (NAN: "the rest" in one-vs-rest); NAN otherwise */
 } km_machine_info;
-km_status km_model_machine_info(const km_model *model, size_t machine, km_machine_info *info);
-/* The kernel-weight learning the model was trained with (method KM_MKL_FIXED when none; p and
- * p_block both filled in). */
-km_mkl_params km_model_mkl_params(const km_model *model);
-/* Ivanov (constrained) equivalent of a Tikhonov-form solution with kernel weights d (M values) and
- * loss weight C: the same decision function is the solution of the constrained problem *ivanov
- * (KM_MKL_LP with p and p_block, or KM_MKL_ELASTICNET with lambda) with loss weight *C_ivanov and
- * kernel weights theta = s d (M values), *C_ivanov = C / s. KM_EINVAL unless tikhonov->method is
- * KM_MKL_TIKHONOV (resolved, or as stored in a model) and d is a solution's weights. */
-km_status km_mkl_ivanov(const km_mkl_params *tikhonov, double C, size_t M, const double *d,
-                        km_mkl_params *ivanov, double *C_ivanov, double *theta);
+#define KM_MACHINE_INFO_INIT {.size = sizeof(km_machine_info)}
+/* Fills the fields of *info that fit in info->size. */
+KM_API km_status km_model_machine_info(const km_model *model, size_t machine, km_machine_info *info);
+/* How the model was trained, as a new parameter handle (free with km_params_free): task, C, epsilon,
+ * nu, tolerance, multiclass and the kernel-weight learning (method KM_MKL_FIXED when none; p and
+ * p_block both filled in); the other parameters have their defaults. */
+KM_API km_status km_model_params(const km_model *model, km_params **out);
+/* Ivanov (constrained) equivalent of a Tikhonov-form solution with kernel weights d (M values): the
+ * same decision function is the solution of the constrained problem *ivanov, a copy of tikhonov with
+ * KM_MKL_LP (p and p_block) or KM_MKL_ELASTICNET (lambda) and loss weight C / s, with kernel weights
+ * theta = s d (M values). KM_EINVAL unless tikhonov's method is KM_MKL_TIKHONOV (as set, or as
+ * km_model_params gives it) and d is a solution's weights. */
+KM_API km_status km_mkl_ivanov(const km_params *tikhonov, size_t M, const double *d, km_params **ivanov, double *theta);
 /* The same for machine `machine` of a model trained with KM_MKL_TIKHONOV. */
-km_status km_model_ivanov(const km_model *model, size_t machine, km_mkl_params *ivanov, double *C_ivanov,
-                          double *theta);
+KM_API km_status km_model_ivanov(const km_model *model, size_t machine, km_params **ivanov, double *theta);
 /* Total distinct support vectors over all machines. */
-size_t km_model_n_sv_total(const km_model *model);
+KM_API size_t km_model_n_sv_total(const km_model *model);
 
 /* Diagnostics of learned kernel weights (docs/mkl.md "Diagnostics"), stored by km_train with MKL.
  * Block norms |w_m| = theta_m sqrt(c'K_m c) of a machine (M values); NULL when the model has none. */
-const double *km_model_block_norms(const km_model *model, size_t machine);
+KM_API const double *km_model_block_norms(const km_model *model, size_t machine);
 /* Centred alignment A(K_m, YY') of each kernel with the training labels (M values; classification:
  * the kernel "same class", regression: the targets), on the training rows; NULL when not stored. */
-const double *km_model_target_alignment(const km_model *model);
+KM_API const double *km_model_target_alignment(const km_model *model);
 /* Centred alignments A(K_a, K_b) between the kernels on the training rows (M x M, row-major); NULL
  * when not stored (fixed weights, or more than 100 kernels). */
-const double *km_model_kernel_alignment(const km_model *model);
+KM_API const double *km_model_kernel_alignment(const km_model *model);
 /* The p that minimises the global bound factor nu(p) = ||(|w_m|)_m||_p sqrt(s) M^{1/s},
  * s = max(1, min(p/(p-1), 2 ln M)), over block-norm p in [1, 2], from block norms. */
 typedef struct km_bound_choice {
+    size_t size;                 /* sizeof(km_bound_choice) as the caller was compiled (KM_BOUND_CHOICE_INIT) */
     double p_block;              /* the minimiser (the largest one when the minimum is flat) */
     double p;                    /* the same in the kernel-weight convention, p_block/(2 - p_block) */
     double factor;               /* nu at the minimiser */
     double flat_low, flat_high;  /* block-norm p range on which nu equals its minimum */
 } km_bound_choice;
-km_status km_model_bound_choice(const km_model *model, size_t machine, km_bound_choice *out);
+#define KM_BOUND_CHOICE_INIT {.size = sizeof(km_bound_choice)}
+/* Fills the fields of *out that fit in out->size. */
+KM_API km_status km_model_bound_choice(const km_model *model, size_t machine, km_bound_choice *out);
 
 /* ------------------------------------------------------------------------------------------------
  * Models in memory, datasets from memory, fold assignment (for bindings and distributed runs)
  * ---------------------------------------------------------------------------------------------- */
 
 /* The bytes km_model_save would write, in a new buffer (*buffer, *size; free with km_free). */
-km_status km_model_save_buffer(const km_model *model, void **buffer, size_t *size);
+KM_API km_status km_model_save_buffer(const km_model *model, void **buffer, size_t *size);
 /* Reads a model from the bytes of a model file (as km_model_load; the buffer is not kept). */
-km_status km_model_load_buffer(const void *buffer, size_t size, km_model **out);
+KM_API km_status km_model_load_buffer(const void *buffer, size_t size, km_model **out);
 /* Frees a buffer the library returned (km_model_save_buffer). */
-void km_free(void *buffer);
+KM_API void km_free(void *buffer);
 
 /* ------------------------------------------------------------------------------------------------
  * Names of enumerations: the names model files, the CLI and kernel specs use (e.g. "svr", "ovo",
@@ -409,36 +482,36 @@ typedef enum km_enum {
     KM_ENUM_CACHE_VALUES = 8      /* km_cache_values */
 } km_enum;
 /* Canonical name of value (static storage), or NULL when e has no such value. */
-const char *km_enum_name(km_enum e, int value);
+KM_API const char *km_enum_name(km_enum e, int value);
 /* The value called name (the canonical name or an accepted alias such as "one-class"); KM_EINVAL with
  * the message "'NAME' is not a, b or c" when there is none. */
-km_status km_enum_value(km_enum e, const char *name, int *value);
+KM_API km_status km_enum_value(km_enum e, const char *name, int *value);
 /* The index-th canonical name of e (0-based, in a fixed order) and its value, NULL past the last:
  * for listing the choices. value may be NULL. */
-const char *km_enum_name_at(km_enum e, size_t index, int *value);
+KM_API const char *km_enum_name_at(km_enum e, size_t index, int *value);
 
 /* ------------------------------------------------------------------------------------------------
  * Metrics and cross-validation
  * ---------------------------------------------------------------------------------------------- */
 
-double km_accuracy(const double *truth, const double *predicted, size_t n);
+KM_API double km_accuracy(const double *truth, const double *predicted, size_t n);
 /* Mean of the per-class recalls. */
-double km_balanced_accuracy(const double *truth, const double *predicted, size_t n);
+KM_API double km_balanced_accuracy(const double *truth, const double *predicted, size_t n);
 /* Matthews correlation of binary labels (positive = the larger label); 0 when undefined. */
-double km_mcc(const double *truth, const double *predicted, size_t n);
+KM_API double km_mcc(const double *truth, const double *predicted, size_t n);
 /* Area under the ROC curve of scores for binary truth (positive = the larger label); ties count 1/2.
  * KM_EINVAL when only one class is present. */
-km_status km_auc(const double *truth, const double *score, size_t n, double *auc);
+KM_API km_status km_auc(const double *truth, const double *score, size_t n, double *auc);
 /* Average precision (area under the precision-recall step curve, tied scores grouped). */
-km_status km_average_precision(const double *truth, const double *score, size_t n, double *ap);
-double km_mse(const double *truth, const double *predicted, size_t n);
+KM_API km_status km_average_precision(const double *truth, const double *score, size_t n, double *ap);
+KM_API double km_mse(const double *truth, const double *predicted, size_t n);
 /* Squared correlation coefficient, as LIBSVM reports for regression. */
-double km_squared_correlation(const double *truth, const double *predicted, size_t n);
+KM_API double km_squared_correlation(const double *truth, const double *predicted, size_t n);
 
 /* k-fold cross-validation like LIBSVM's -v: folds are stratified for classification, assigned with
- * params->seed; predicted receives one cross-validated prediction per row. */
-km_status km_cross_validate(const km_dataset *data, const km_kernel_set *kernels, const km_params *params,
-                            int folds, double *predicted);
+ * KM_PARAM_SEED; predicted receives one cross-validated prediction per row. */
+KM_API km_status km_cross_validate(const km_dataset *data, const km_kernel_set *kernels, const km_params *params,
+                                   int folds, double *predicted);
 
 #ifdef __cplusplus
 }

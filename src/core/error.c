@@ -37,7 +37,12 @@ const char *km_status_name(km_status status)
     return "KM_UNKNOWN";
 }
 
-#ifndef KM_VERSION_STRING
-#define KM_VERSION_STRING "0.0.0"
-#endif
-const char *km_version(void) { return KM_VERSION_STRING; }
+#define KM_STRINGIFY(x) #x
+#define KM_NUMBER_TEXT(x) KM_STRINGIFY(x)
+
+const char *km_version(void)
+{
+    return KM_NUMBER_TEXT(KM_VERSION_MAJOR) "." KM_NUMBER_TEXT(KM_VERSION_MINOR) "." KM_NUMBER_TEXT(KM_VERSION_PATCH);
+}
+
+unsigned km_version_number(void) { return KM_VERSION_NUMBER; }

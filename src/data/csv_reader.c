@@ -1,20 +1,16 @@
 /* Delimited-text reader: dense rows of numbers, one per line, with an optional header line and a
  * label column anywhere. Fields may be double-quoted ("" inside quotes is a quote); with the
  * whitespace delimiter ' ' runs of spaces and tabs separate fields. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "core/locale.h"
+#include "core/sized_struct.h"
 #include "data/dataset.h"
 #include "data/readers.h"
 #include "data/text_input.h"
-
-km_csv_options km_csv_options_default(void)
-{
-    km_csv_options options = {.label_column = -1, .header = -1, .delimiter = ','};
-    return options;
-}
 
 typedef struct field_list {
     char **items;
@@ -262,10 +258,14 @@ static km_status read_rows(km_line_reader *in, char *first_line, field_list *fie
 static km_status read_csv(FILE *stream, const char *name, const km_csv_options *options, km_dataset **out)
 {
     *out = NULL;
-    km_csv_options defaults = km_csv_options_default();
-    if (!options)
-        options = &defaults;
-    km_status st = check_options(name, options);
+    /* the caller's options over the defaults, as far as the caller's struct reaches */
+    km_csv_options full = KM_CSV_OPTIONS_INIT;
+    km_status st = options ? km_sized_struct_read(&full, sizeof full, options,
+                                                  offsetof(km_csv_options, delimiter) + sizeof(char), "km_csv_options")
+                           : KM_OK;
+    options = &full;
+    if (!st)
+        st = check_options(name, options);
     if (st)
         return st;
     km_line_reader in;

@@ -59,6 +59,36 @@ km_status km_matrix_new(size_t rows, size_t cols, km_matrix **out)
     return km_matrix_alloc(rows, cols, KM_FLOAT64, 1, out);
 }
 
+km_status km_matrix_wrap(size_t rows, size_t cols, km_dtype dtype, const void *values, km_matrix **out)
+{
+    *out = NULL;
+    if (dtype != KM_FLOAT64 && dtype != KM_FLOAT32)
+        return km_error(KM_EINVAL, "unknown matrix value type %d", (int)dtype);
+    if (rows == 0 || cols == 0 || !values)
+        return km_error(KM_EINVAL, "empty matrix (%zu x %zu)", rows, cols);
+    km_matrix *m = calloc(1, sizeof *m);
+    if (!m)
+        return km_error_nomem("a matrix");
+    m->rows = rows;
+    m->cols = cols;
+    m->borrowed = 1;
+    /* the library never writes through these pointers of a borrowed matrix (km_matrix_data hides them) */
+    if (dtype == KM_FLOAT32)
+        m->data32 = (float *)(uintptr_t)values;
+    else
+        m->data = (double *)(uintptr_t)values;
+    *out = m;
+    return KM_OK;
+}
+
+size_t km_matrix_rows(const km_matrix *matrix) { return matrix->rows; }
+
+size_t km_matrix_cols(const km_matrix *matrix) { return matrix->cols; }
+
+km_dtype km_matrix_dtype(const km_matrix *matrix) { return matrix->data32 ? KM_FLOAT32 : KM_FLOAT64; }
+
+double *km_matrix_data(km_matrix *matrix) { return matrix->borrowed ? NULL : matrix->data; }
+
 struct km_matrix_mapping {
     void *base;
     size_t bytes;
@@ -117,7 +147,7 @@ void km_matrix_free(km_matrix *matrix)
     if (matrix->mapping) {
         munmap(matrix->mapping->base, matrix->mapping->bytes);
         free(matrix->mapping);
-    } else {
+    } else if (!matrix->borrowed) {   /* borrowed values are the caller's */
         free(matrix->data);
         free(matrix->data32);
     }

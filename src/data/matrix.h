@@ -4,6 +4,16 @@
 
 #include "kernelmix.h"
 
+/* Values row-major, in exactly one of two storages: data (double) or data32 (float, what a float32
+ * matrix file reads into: half the memory of doubles and no rounding). */
+struct km_matrix {
+    size_t rows, cols;
+    double *data;       /* rows×cols doubles, or NULL */
+    float *data32;      /* rows×cols floats, or NULL */
+    struct km_matrix_mapping *mapping;  /* the file mapping the values live in, or NULL */
+    int borrowed;       /* the values are the caller's (km_matrix_wrap): read only, not freed */
+};
+
 /* Whether values are stored little-endian in memory (as the binary file format stores them). */
 int km_host_is_little_endian(void);
 

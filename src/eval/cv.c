@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/params.h"
 #include "core/rng.h"
 #include "data/dataset.h"
 #include "kernel/kernel.h"

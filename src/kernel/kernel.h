@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "data/matrix.h"
 #include "kernelmix.h"
 
 /* How gamma was given; data-dependent forms are resolved to an absolute value when fitted. */

@@ -257,8 +257,8 @@ km_status km_mkl_tikhonov(const km_mkl_problem *pr, km_mkl_result *result)
     return st;
 }
 
-km_status km_mkl_ivanov(const km_mkl_params *tikhonov, double C, size_t M, const double *d, km_mkl_params *ivanov,
-                        double *C_ivanov, double *theta)
+km_status km_mkl_ivanov_form(const km_mkl_params *tikhonov, double C, size_t M, const double *d,
+                             km_mkl_params *ivanov, double *C_ivanov, double *theta)
 {
     if (tikhonov->method != KM_MKL_TIKHONOV)
         return km_error(KM_EINVAL, "the Ivanov conversion needs a Tikhonov-form solution (method %d)",
@@ -326,6 +326,21 @@ km_status km_mkl_ivanov(const km_mkl_params *tikhonov, double C, size_t M, const
     for (size_t m = 0; m < M; m++)
         theta[m] = s * d[m];
     *C_ivanov = C / s;
+    return KM_OK;
+}
+
+km_status km_mkl_ivanov(const km_params *tikhonov, size_t M, const double *d, km_params **ivanov, double *theta)
+{
+    *ivanov = NULL;
+    km_params *out = NULL;
+    km_status st = km_params_copy(tikhonov, &out);
+    if (!st)
+        st = km_mkl_ivanov_form(&tikhonov->mkl, tikhonov->C, M, d, &out->mkl, &out->C, theta);
+    if (st) {
+        km_params_free(out);
+        return st;
+    }
+    *ivanov = out;
     return KM_OK;
 }
 

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "core/log.h"
+#include "core/params.h"
 #include "kernel/provider.h"
 #include "kernelmix.h"
 #include "svm/machine.h"
@@ -101,6 +102,10 @@ km_status km_mkl_tikhonov(const km_mkl_problem *problem, km_mkl_result *result);
 /* Parameters of the Tikhonov form: regularizer, its parameter (defaults applied), p and p_block of the
  * penalty's block norm, tolerances. */
 km_status km_tikhonov_resolve(const km_mkl_params *in, km_mkl_params *out);
+/* km_mkl_ivanov on the parameter blocks: the constrained form *ivanov with loss weight *C_ivanov of a
+ * Tikhonov-form solution with kernel weights d and loss weight C. */
+km_status km_mkl_ivanov_form(const km_mkl_params *tikhonov, double C, size_t M, const double *d,
+                             km_mkl_params *ivanov, double *C_ivanov, double *theta);
 /* sum_m g(|f_m|^2) of the regularizer from the block norms |f_m| (Table 1). */
 double km_tikhonov_penalty(const km_mkl_params *mkl, size_t M, const double *block_norm);
 /* Fenchel dual value lin - sum_m phi*(sqrt(a_m)), phi(t) = g(t^2), at the best scaling s alpha, s <= 1. */

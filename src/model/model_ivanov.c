@@ -2,11 +2,16 @@
 #include "core/error.h"
 #include "train/model.h"
 
-km_status km_model_ivanov(const km_model *model, size_t machine, km_mkl_params *ivanov, double *C_ivanov,
-                          double *theta)
+km_status km_model_ivanov(const km_model *model, size_t machine, km_params **ivanov, double *theta)
 {
+    *ivanov = NULL;
     if (machine >= model->n_machines)
         return km_error(KM_EINVAL, "machine %zu does not exist (the model has %zu)", machine + 1, model->n_machines);
-    return km_mkl_ivanov(&model->mkl, model->C, model->kernels->size, model->machines[machine].theta, ivanov, C_ivanov,
-                         theta);
+    km_params *tikhonov;
+    km_status st = km_model_params(model, &tikhonov);
+    if (st)
+        return st;
+    st = km_mkl_ivanov(tikhonov, model->kernels->size, model->machines[machine].theta, ivanov, theta);
+    km_params_free(tikhonov);
+    return st;
 }

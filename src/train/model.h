@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "core/params.h"
 #include "kernel/kernel.h"
 #include "kernelmix.h"
 

@@ -2,13 +2,15 @@
 #include <math.h>
 
 #include "core/error.h"
+#include "core/sized_struct.h"
 #include "train/model.h"
 
-km_status km_model_machine_info(const km_model *model, size_t machine, km_machine_info *info)
+km_status km_model_machine_info(const km_model *model, size_t machine, km_machine_info *out)
 {
     if (machine >= model->n_machines)
         return km_error(KM_EINVAL, "machine %zu does not exist (the model has %zu)", machine, model->n_machines);
     const km_machine *m = &model->machines[machine];
+    km_machine_info full = KM_MACHINE_INFO_INIT, *info = &full;
     info->objective = m->objective;
     info->bias = m->bias;
     info->n_sv = m->n_sv;
@@ -25,21 +27,38 @@ km_status km_model_machine_info(const km_model *model, size_t machine, km_machin
         if (m->class_neg >= 0)
             info->negative_label = model->labels[m->class_neg];
     }
-    return KM_OK;
+    return km_sized_struct_fill(out, &full, sizeof full, offsetof(km_machine_info, negative_label) + sizeof(double),
+                                "km_machine_info");
 }
 
-km_kernel_type km_model_kernel_type(const km_model *model, size_t m)
+km_status km_model_kernel_type(const km_model *model, size_t m, km_kernel_type *type)
 {
-    return model->kernels->kernels[m].type;
+    if (m >= model->kernels->size)
+        return km_error(KM_EINVAL, "kernel %zu does not exist (the model has %zu)", m, model->kernels->size);
+    *type = model->kernels->kernels[m].type;
+    return KM_OK;
 }
 
 const char *km_model_kernel_file(const km_model *model, size_t m)
 {
+    if (m >= model->kernels->size)
+        return NULL;
     const km_kernel *k = &model->kernels->kernels[m];
     return k->type == KM_KERNEL_PRECOMPUTED ? k->file : NULL;
 }
 
-km_mkl_params km_model_mkl_params(const km_model *model)
+km_status km_model_params(const km_model *model, km_params **out)
 {
-    return model->mkl;
+    km_status st = km_params_new(out);
+    if (st)
+        return st;
+    km_params *p = *out;
+    p->task = model->task;
+    p->multiclass = model->multiclass;
+    p->C = model->C;
+    p->epsilon = model->epsilon;
+    p->nu = model->nu;
+    p->tolerance = model->tolerance;
+    p->mkl = model->mkl;
+    return KM_OK;
 }

@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/log.h"
+#include "core/params.h"
 #include "data/dataset.h"
 #include "kernel/provider.h"
 #include "mkl/diagnostics.h"
@@ -18,63 +19,6 @@
 #include "train/multiclass.h"
 #include "svm/svm.h"
 #include "train/model.h"
-
-km_params km_params_default(void)
-{
-    km_params p;
-    memset(&p, 0, sizeof p);
-    p.task = KM_TASK_SVC;
-    p.C = 1.0;
-    p.epsilon = 0.1;
-    p.nu = 0.5;
-    p.tolerance = 1e-3;
-    p.shrinking = 1;
-    p.cache_mb = 100.0;
-    p.multiclass = KM_MULTICLASS_OVO;
-    p.mkl.method = KM_MKL_FIXED;
-    p.mkl.p = 2.0;
-    p.mkl.lambda = 0.5;
-    p.mkl.solver = KM_MKL_INTERLEAVED;
-    p.mkl.gap = 1e-3;
-    p.mkl.eps_mkl = 1e-5;
-    p.mkl.max_outer = 10000;
-    return p;
-}
-
-static km_status check_params(const km_params *p, size_t n_kernels)
-{
-    if (!km_machine_ops_of(p->task))
-        return km_error(KM_EINVAL, "unknown task %d", (int)p->task);
-    if (!(p->C > 0) || !isfinite(p->C))
-        return km_error(KM_EINVAL, "C must be a positive number (got %g)", p->C);
-    if (!(p->epsilon >= 0) || !isfinite(p->epsilon))
-        return km_error(KM_EINVAL, "epsilon must be >= 0 (got %g)", p->epsilon);
-    if (!(p->nu > 0 && p->nu <= 1))
-        return km_error(KM_EINVAL, "nu must be in (0, 1] (got %g)", p->nu);
-    if (!(p->tolerance > 0) || !isfinite(p->tolerance))
-        return km_error(KM_EINVAL, "tolerance must be positive (got %g)", p->tolerance);
-    if (!(p->cache_mb > 0) || !isfinite(p->cache_mb))
-        return km_error(KM_EINVAL, "cache size must be positive (got %g MiB)", p->cache_mb);
-    if (p->cache_values != KM_CACHE_AUTO && p->cache_values != KM_CACHE_DOUBLE && p->cache_values != KM_CACHE_FLOAT)
-        return km_error(KM_EINVAL, "unknown kernel cache value type %d", (int)p->cache_values);
-    if (p->multiclass != KM_MULTICLASS_OVO && p->multiclass != KM_MULTICLASS_OVR)
-        return km_error(KM_EINVAL, "unknown multiclass scheme %d", (int)p->multiclass);
-    for (size_t k = 0; k < p->n_class_weights; k++)
-        if (!(p->class_weights[k] > 0) || !isfinite(p->class_weights[k]))
-            return km_error(KM_EINVAL, "class weight of label %g must be positive (got %g)",
-                            p->class_weight_labels[k], p->class_weights[k]);
-    if (p->kernel_weights) {
-        double sum = 0;
-        for (size_t m = 0; m < n_kernels; m++) {
-            if (!(p->kernel_weights[m] >= 0) || !isfinite(p->kernel_weights[m]))
-                return km_error(KM_EINVAL, "kernel weight %zu must be >= 0 (got %g)", m + 1, p->kernel_weights[m]);
-            sum += p->kernel_weights[m];
-        }
-        if (sum <= 0)
-            return km_error(KM_EINVAL, "kernel weights are all zero");
-    }
-    return KM_OK;
-}
 
 /* The kernel seen by one machine: rows local to the machine mapped to provider rows. */
 typedef struct machine_kernel {
@@ -658,7 +602,7 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
         return km_error(KM_EINVAL, "no training rows");
     if (!kernels || kernels->size == 0)
         return km_error(KM_EINVAL, "no kernels given");
-    km_status st = check_params(params, kernels->size);
+    km_status st = km_params_check(params, kernels->size);
     if (st)
         return st;
     if (params->task != KM_TASK_ONECLASS && !data->labels)

@@ -14,9 +14,13 @@ cat >"$WORK/use.c" <<'C'
 #include <stdio.h>
 int main(void)
 {
-    km_params params = km_params_default();
-    printf("%s %g\n", km_version(), params.C);
-    return 0;
+    km_params *params;
+    double C;
+    if (km_params_new(&params) || km_params_get_double(params, KM_PARAM_C, &C))
+        return 1;
+    printf("%s %g\n", km_version(), C);
+    km_params_free(params);
+    return km_version_number() == KM_VERSION_NUMBER ? 0 : 1;
 }
 C
 cc "$WORK/use.c" $(pkg-config --cflags --libs kernelmix) -Wl,-rpath,"$(pkg-config --variable=libdir kernelmix)" \
@@ -28,4 +32,9 @@ for program in use_shared use_static; do
     [ -x "$WORK/$program" ] && { [ "$("$WORK/$program")" = "$("$KM" --version | cut -d' ' -f2) 1" ] || fail "$program output"; }
 done
 [ -x "$WORK/prefix/bin/kernelmix" ] || fail "kernelmix not installed"
+# the soname names MAJOR.MINOR while the version is 0.x, MAJOR from 1.0 on
+VERSION=$("$KM" --version | cut -d' ' -f2)
+case $VERSION in 0.*) ABI=${VERSION%.*} ;; *) ABI=${VERSION%%.*} ;; esac
+SONAME=$(objdump -p "$(pkg-config --variable=libdir kernelmix)/libkernelmix.so" 2>/dev/null | awk '/SONAME/ {print $2}')
+[ "$SONAME" = "libkernelmix.so.$ABI" ] || fail "soname $SONAME for version $VERSION"
 finish

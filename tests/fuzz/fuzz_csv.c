@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     static const int label_columns[] = {-1, 0, 1, KM_CSV_NO_LABEL};
     static const char delimiters[] = {',', 0, ';', '\t'};
-    km_csv_options options = km_csv_options_default();
+    km_csv_options options = KM_CSV_OPTIONS_INIT;
     options.label_column = label_columns[data[0] & 3];
     options.header = (int)((data[0] >> 2) % 3) - 1;
     options.delimiter = delimiters[(data[0] >> 4) & 3];

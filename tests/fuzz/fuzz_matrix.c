@@ -1,5 +1,6 @@
 /* Fuzz target: precomputed kernel matrices, binary (KMMATRIX) and LIBSVM precomputed-kernel text,
  * through km_matrix_read's stream entry point and the LIBSVM reader's precomputed mode. */
+#include "data/matrix.h"
 #include "data/readers.h"
 #include "fuzz_support.h"
 

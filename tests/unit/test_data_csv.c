@@ -50,13 +50,14 @@ static void check_read(const char *text, km_csv_options options, size_t n, size_
 
 static km_csv_options with(int label_column, int header, char delimiter)
 {
-    km_csv_options options = {.label_column = label_column, .header = header, .delimiter = delimiter};
+    km_csv_options options = {
+        .size = sizeof options, .label_column = label_column, .header = header, .delimiter = delimiter};
     return options;
 }
 
 static void test_defaults(void)
 {
-    km_csv_options options = km_csv_options_default();
+    km_csv_options options = KM_CSV_OPTIONS_INIT;
     CHECK(options.label_column == -1 && options.header == -1 && options.delimiter == ',');
     const double y[] = {3, 6}, X[] = {1, 2, 4, 5};
     check_read("1,2,3\n4,5,6\n", options, 2, 2, y, X);
@@ -124,7 +125,7 @@ static void test_sklearn_files(void)
     };
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++)
         for (int header = -1; header <= 1; header += 2) {
-            km_csv_options options = km_csv_options_default();
+            km_csv_options options = KM_CSV_OPTIONS_INIT;
             options.header = header;
             km_dataset *data = NULL;
             CHECK_OK(km_dataset_read_csv(files[f].file, &options, &data));

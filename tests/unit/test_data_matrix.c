@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "data/matrix.h"
 #include "data/readers.h"
 #include "kernelmix.h"
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "core/params.h"
 #include "kernelmix.h"
 #include "mkl/mkl.h"
 #include "mkl/theta.h"
@@ -152,6 +153,7 @@ static int train_t10(const km_params *params, trained *out)
              km_kernel_set_add_spec(set, "linear:features=2") == KM_OK &&
              km_kernel_set_add_spec(set, "rbf:gamma=0.5") == KM_OK;
     out->model = NULL;
+    out->info.size = sizeof out->info;
     if (ok)
         ok = km_train(train, set, params, &out->model) == KM_OK &&
              km_predict(out->model, test, NULL, labels, out->decision) == KM_OK &&
@@ -210,6 +212,33 @@ static void check_same(const trained *a, const trained *b, double tol)
         CHECK_NEAR(a->decision[i], b->decision[i], tol);
 }
 
+/* km_model_ivanov's parameter handle as the parameter block and C it holds. */
+static km_status model_ivanov(const km_model *model, size_t machine, km_mkl_params *ivanov, double *C, double *theta)
+{
+    km_params *form;
+    km_status st = km_model_ivanov(model, machine, &form, theta);
+    *ivanov = km_params_default().mkl; /* defined values when the conversion fails */
+    *C = NAN;
+    if (!st) {
+        *ivanov = form->mkl;
+        *C = form->C;
+        km_params_free(form);
+    }
+    return st;
+}
+
+/* The kernel-weight learning of a model (km_model_params). */
+static km_mkl_params model_learning(const km_model *model)
+{
+    km_params *params;
+    km_mkl_params mkl = km_params_default().mkl;
+    if (km_model_params(model, &params) == KM_OK) {
+        mkl = params->mkl;
+        km_params_free(params);
+    }
+    return mkl;
+}
+
 /* Tikhonov solution -> Ivanov parameters -> lp-norm MKL (or elastic net) reproduces theta and f. */
 static void check_ivanov(km_task task, km_mkl_regularizer reg, double param, double C)
 {
@@ -221,7 +250,7 @@ static void check_ivanov(km_task task, km_mkl_regularizer reg, double param, dou
     }
     km_mkl_params ivanov;
     double C_ivanov, theta[M];
-    CHECK_OK(km_model_ivanov(tik.model, 0, &ivanov, &C_ivanov, theta));
+    CHECK_OK(model_ivanov(tik.model, 0, &ivanov, &C_ivanov, theta));
     km_params q = tight_params(task, C_ivanov);
     q.mkl.method = ivanov.method;
     q.mkl.lambda = ivanov.lambda;
@@ -307,13 +336,13 @@ static void check_model_file(void)
     if (loaded) {
         CHECK_OK(km_model_save(loaded, "blocknorm_b.km"));
         CHECK(same_file("blocknorm_a.km", "blocknorm_b.km"));
-        km_mkl_params mkl = km_model_mkl_params(loaded);
+        km_mkl_params mkl = model_learning(loaded);
         CHECK(mkl.method == KM_MKL_TIKHONOV && mkl.regularizer == KM_REG_LQ);
         CHECK_NEAR(mkl.reg_param, 4.0 / 3.0, 1e-15);
         km_mkl_params a, b;
         double Ca, Cb, ta[M], tb[M];
-        CHECK_OK(km_model_ivanov(t.model, 0, &a, &Ca, ta));
-        CHECK_OK(km_model_ivanov(loaded, 0, &b, &Cb, tb));
+        CHECK_OK(model_ivanov(t.model, 0, &a, &Ca, ta));
+        CHECK_OK(model_ivanov(loaded, 0, &b, &Cb, tb));
         CHECK(Ca == Cb && ta[0] == tb[0] && ta[2] == tb[2]);
         CHECK_NEAR(a.p, 4.0 / 3.0, 1e-15);
         km_model_free(loaded);
@@ -342,7 +371,7 @@ static void check_errors(void)
     double d[M] = {1, 2, 3}, theta[M], C;
     km_mkl_params lp = in;
     lp.method = KM_MKL_LP;
-    CHECK_STATUS(km_mkl_ivanov(&lp, 1.0, M, d, &out, &C, theta), KM_EINVAL);
+    CHECK_STATUS(km_mkl_ivanov_form(&lp, 1.0, M, d, &out, &C, theta), KM_EINVAL);
     trained t;
     km_params p = tikhonov_params(KM_TASK_ONECLASS, 1.0, KM_REG_LQ, 2);
     double labels[N] = {0};

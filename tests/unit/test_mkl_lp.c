@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "core/params.h"
 #include "core/rng.h"
 #include "kernelmix.h"
 #include "train/model.h"
@@ -101,7 +102,7 @@ typedef struct solved {
 
 static solved t10_solve(const km_params *params, const size_t *order, double scale, km_normalization norm)
 {
-    solved s = {.ok = 0};
+    solved s = {.info = KM_MACHINE_INFO_INIT, .ok = 0};
     km_matrix *K[M] = {0};
     km_model *model = t10_train(params, order, scale, norm, K);
     if (model) {
@@ -270,8 +271,10 @@ static void check_uniform_limit(km_task task)
         const double *theta = km_model_kernel_weights(ml, 0);
         for (size_t m = 0; m < M; m++)
             CHECK(theta[m] == 1.0);
-        km_mkl_params resolved = km_model_mkl_params(ml);
-        CHECK(resolved.p_block == 2.0 && isinf(resolved.p));
+        km_params *resolved = NULL;
+        CHECK_OK(km_model_params(ml, &resolved));
+        CHECK(resolved && resolved->mkl.p_block == 2.0 && isinf(resolved->mkl.p));
+        km_params_free(resolved);
         /* predictions on the training rows */
         km_dataset *data;
         CHECK_OK(km_dataset_from_dense(N, 2, &T10_X[0][0], NULL, &data));
@@ -407,7 +410,7 @@ static void check_solvers_agree(km_rng *rng)
                 params.C = 2.0;
                 km_model *model = NULL;
                 CHECK_OK(km_train(data, set, &params, &model));
-                km_machine_info info;
+                km_machine_info info = KM_MACHINE_INFO_INIT;
                 if (!model || km_model_machine_info(model, 0, &info) != KM_OK) {
                     ok = 0;
                     km_model_free(model);

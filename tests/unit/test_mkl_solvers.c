@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "core/params.h"
 #include "core/rng.h"
 #include "kernelmix.h"
 
@@ -58,7 +59,7 @@ static run train(const km_dataset *data, const km_kernel_set *kernels, km_params
     r.without_glpk = r.status == KM_EINVAL && strstr(km_last_error(), "built without GLPK") != NULL;
     if (r.status)
         return r;
-    km_machine_info info;
+    km_machine_info info = KM_MACHINE_INFO_INIT;
     CHECK_OK(km_model_machine_info(model, 0, &info));
     r.objective = info.objective;
     r.gap = info.gap;
@@ -224,7 +225,7 @@ static void check_p1_agreement(const char *what, const km_dataset *data, const k
         CHECK_OK(st);
         if (!model)
             continue;
-        km_machine_info info;
+        km_machine_info info = KM_MACHINE_INFO_INIT;
         CHECK_OK(km_model_machine_info(model, 0, &info));
         fprintf(stderr, "%s p = 1 %-11s objective %.8f gap %.2e after %ld steps\n", what, SOLVER_NAMES[s],
                 info.objective, info.gap, info.mkl_iterations);

@@ -39,6 +39,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "core/params.h"
 #include "core/rng.h"
 #include "kernelmix.h"
 
@@ -111,7 +112,7 @@ static p1_run train_p1(const km_dataset *train, const km_kernel_set *set, km_mkl
     r.status = km_train(train, set, &params, &model);
     if (r.status)
         return r;
-    km_machine_info info;
+    km_machine_info info = KM_MACHINE_INFO_INIT;
     CHECK_OK(km_model_machine_info(model, 0, &info));
     r.objective = info.objective;
     r.gap = info.gap;

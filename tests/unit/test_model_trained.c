@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "core/params.h"
 #include "kernelmix.h"
 
 /* n rows of 3 features in `classes` interleaved groups (labels 1..classes); targets for
@@ -128,10 +129,11 @@ static km_matrix *linear_gram(const km_dataset *a, const km_dataset *b)
     km_matrix *K = NULL;
     if (km_matrix_new(km_dataset_rows(a), km_dataset_rows(b), &K) != KM_OK)
         exit(2);
-    for (size_t i = 0; i < K->rows; i++)
-        for (size_t j = 0; j < K->cols; j++)
+    double *values = km_matrix_data(K);
+    for (size_t i = 0; i < km_matrix_rows(K); i++)
+        for (size_t j = 0; j < km_matrix_cols(K); j++)
             for (size_t f = 0; f < km_dataset_dim(a); f++)
-                K->data[i * K->cols + j] += km_dataset_value(a, i, f) * km_dataset_value(b, j, f);
+                values[i * km_matrix_cols(K) + j] += km_dataset_value(a, i, f) * km_dataset_value(b, j, f);
     return K;
 }
 

@@ -23,7 +23,7 @@ static km_dataset *read_test(const golden *g)
     char path[256];
     snprintf(path, sizeof path, DIR "%s", g->test);
     if (strstr(g->test, ".csv")) {
-        km_csv_options options = km_csv_options_default();
+        km_csv_options options = KM_CSV_OPTIONS_INIT;
         CHECK_OK(km_dataset_read_csv(path, &options, &data));
     } else {
         CHECK_OK(km_dataset_read_libsvm(path, g->flags, &data));

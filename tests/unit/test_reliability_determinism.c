@@ -12,6 +12,7 @@
 #endif
 
 #include "check.h"
+#include "core/params.h"
 #include "core/rng.h"
 #include "kernelmix.h"
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "core/params.h"
 #include "core/rng.h"
 #include "kernelmix.h"
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "core/params.h"
 #include "core/rng.h"
 #include "kernelmix.h"
 
@@ -47,9 +48,10 @@ static km_matrix *combined(const double *A, size_t na, const double *B, size_t n
     km_matrix *K;
     if (km_matrix_new(na, nb, &K) != KM_OK)
         return NULL;
+    double *values = km_matrix_data(K);
     for (size_t i = 0; i < na; i++)
         for (size_t j = 0; j < nb; j++)
-            K->data[i * nb + j] = w0 * rbf(A + i * D, B + j * D, 0.5) + w1 * dot(A + i * D, B + j * D);
+            values[i * nb + j] = w0 * rbf(A + i * D, B + j * D, 0.5) + w1 * dot(A + i * D, B + j * D);
     return K;
 }
 
@@ -180,7 +182,7 @@ static void check_multiclass(km_rng *rng)
         }
         CHECK(correct >= NM * 3 / 4); /* well-separated classes: training accuracy is high */
         for (size_t k = 0; k < nd; k++) {
-            km_machine_info info;
+            km_machine_info info = KM_MACHINE_INFO_INIT;
             CHECK_OK(km_model_machine_info(model, k, &info));
             CHECK(info.converged);
             CHECK(scheme ? isnan(info.negative_label) : !isnan(info.negative_label));

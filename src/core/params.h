@@ -1,0 +1,61 @@
+/* The training parameters behind the opaque km_params handle (kernelmix.h). Library code reads the
+ * fields directly; internal code and the unit tests may also build a block on the stack from
+ * km_params_default() and set fields, arrays included, without the handle's setters. */
+#ifndef KM_CORE_PARAMS_H
+#define KM_CORE_PARAMS_H
+
+#include "kernelmix.h"
+
+/* Multiple kernel learning (the KM_PARAM_MKL_* ... KM_PARAM_REG_PARAM ids; meanings and defaults there). */
+typedef struct km_mkl_params {
+    km_mkl_method method;
+    double p;
+    double p_block;           /* > 0: use this block norm instead of p */
+    double lambda;
+    km_mkl_solver solver;
+    double gap;
+    double eps_mkl;
+    long max_outer;
+    double max_time;          /* <= 0: none */
+    int shared_weights;
+    km_mkl_regularizer regularizer;
+    double reg_param;         /* 0: the default of the regularizer */
+} km_mkl_params;
+
+struct km_params {
+    km_task task;
+    double C;
+    double epsilon;
+    double nu;
+    double tolerance;
+    int shrinking;
+    double cache_mb;
+    km_cache_values cache_values;
+    km_multiclass multiclass;
+    /* class weights: C of class class_weight_labels[k] is multiplied by class_weights[k] */
+    size_t n_class_weights;
+    const double *class_weight_labels;
+    const double *class_weights;
+    /* fixed kernel weights d_m of the combination sum_m d_m k_m (>= 0); NULL: uniform 1 */
+    const double *kernel_weights;
+    size_t n_kernel_weights;     /* entries of kernel_weights; 0: one per kernel (blocks built in code) */
+    km_mkl_params mkl;           /* learned kernel weights (method KM_MKL_FIXED: none) */
+    long max_iter;               /* <= 0: LIBSVM's default */
+    uint64_t seed;
+    km_log_fn log;
+    void *log_user;
+    km_progress_fn progress;
+    void *progress_user;
+    /* what the array setters copied (the pointers above then point into it); NULL otherwise */
+    double *owned_kernel_weights;
+    double *owned_class_weights;   /* n_class_weights labels, then n_class_weights weights */
+};
+
+/* The defaults of every parameter, as a value (arrays and callbacks NULL). */
+km_params km_params_default(void);
+
+/* Checks a block before training with n_kernels kernels: the values a handle's setters check, plus
+ * what a block built in code may get wrong (enum values, arrays) and the kernel-weight count. */
+km_status km_params_check(const km_params *params, size_t n_kernels);
+
+#endif
