@@ -1,8 +1,9 @@
 /* The cutting-plane solver (spec/lpmkl.md §3.4, seed App. D, Alg. D.1). Each round solves the SVM at
  * the master's theta (warm-started from the previous round), adds one cut, and asks the master for
  * the next theta and a bound on the optimum. It stops when the relative duality gap of §4 reaches the
- * target, or when the SVM value at the master's theta and the master's bound agree,
- * |1 - D_theta / bound| < eps_mkl (T App. D).
+ * target; when the SVM value at the master's theta and the master's bound agree first,
+ * |1 - D_theta / bound| < eps_mkl (T App. D), theta cannot improve and the run ends unconverged with a
+ * warning (the SVM tolerance limits the certificate).
  *
  * Cuts. For block p <= 2, MKL is min over theta of SVM(theta) = max_alpha lin - theta . quad; every
  * solved alpha^r gives SVM(theta) >= lin^r - theta . quad^r for all theta, and the master
@@ -60,7 +61,6 @@ typedef struct silp_master {
     size_t count, capacity;   /* cuts, in the LP's row order */
     double *b, *v, *mu;       /* capacity, capacity * M (row r = v^r), capacity */
     double *coef;             /* capacity * n: c^r */
-    double step;              /* last accepted projected-gradient step */
 #ifdef KM_HAVE_GLPK
     glp_prob *lp;             /* p = 1: theta_1..theta_M in [0, 1], eta free; row 1: sum theta = 1 */
     int lp_solved;            /* a basis of an earlier solve is there to warm-start from */
@@ -152,7 +152,9 @@ static km_status lp_solve(silp_master *ms, double *theta, double *bound)
     parm.presolve = ms->lp_solved ? GLP_OFF : GLP_ON;
     int terminal = glp_term_out(GLP_OFF); /* the library never prints; the caller's setting comes back */
     int ret = glp_simplex(ms->lp, &parm);
-    if (ret != 0 && ms->lp_solved) { /* the warm start failed: solve from scratch */
+    /* the warm start failed, by a return code or by a status other than optimal on this always feasible
+     * and bounded problem (GLPK has returned 0 with status GLP_NOFEAS): solve from scratch */
+    if ((ret != 0 || glp_get_status(ms->lp) != GLP_OPT) && ms->lp_solved) {
         glp_std_basis(ms->lp);
         parm.presolve = GLP_ON;
         ret = glp_simplex(ms->lp, &parm);
@@ -270,7 +272,9 @@ static km_status store_cut(silp_master *ms, double b, const double *v, const dou
 
 /* Projected gradient ascent on F over the simplex, with backtracking on the quadratic model
  * F(mu') >= F(mu) + g.(mu' - mu) - |mu' - mu|^2 / (2 step), until the Frank-Wolfe gap
- * max_r g_r - g.mu (a bound on F* - F(mu)) is negligible. */
+ * max_r g_r - g.mu (a bound on F* - F(mu)) is negligible. Each solve starts from step 1: a step
+ * carried over from the last solve can have shrunk by backtracking near that solve's optimum
+ * (to 1e-18 seen), and a new cut then leaves the master unable to move. */
 static km_status mu_solve(silp_master *ms, double *theta, double *bound)
 {
     size_t M = ms->M, t = ms->count;
@@ -278,8 +282,8 @@ static km_status mu_solve(silp_master *ms, double *theta, double *bound)
     if (!work)
         return km_error_nomem("the SILP master");
     double *s = work, *u = s + M, *g = u + M, *g_trial = g + t, *trial = g_trial + t, *sorted = trial + t;
-    double F = master_objective(ms, ms->mu, s, u, g);
-    for (long step = 0; step < MASTER_MAX_STEPS; step++) {
+    double F = master_objective(ms, ms->mu, s, u, g), step = 1.0;
+    for (long k = 0; k < MASTER_MAX_STEPS; k++) {
         double best = -INFINITY;
         for (size_t r = 0; r < t; r++)
             best = fmax(best, g[r]);
@@ -288,7 +292,7 @@ static km_status mu_solve(silp_master *ms, double *theta, double *bound)
         double F_trial = -INFINITY;
         for (;;) {
             for (size_t r = 0; r < t; r++)
-                trial[r] = ms->mu[r] + ms->step * g[r];
+                trial[r] = ms->mu[r] + step * g[r];
             project_simplex(trial, t, sorted);
             double model = F, dd = 0;
             for (size_t r = 0; r < t; r++) {
@@ -297,16 +301,16 @@ static km_status mu_solve(silp_master *ms, double *theta, double *bound)
                 dd += d * d;
             }
             F_trial = master_objective(ms, trial, s, u, g_trial);
-            if (F_trial >= model - dd / (2.0 * ms->step) || ms->step < 1e-300)
+            if (F_trial >= model - dd / (2.0 * step) || step < 1e-300)
                 break;
-            ms->step *= 0.5;
+            step *= 0.5;
         }
         if (!(F_trial >= F))
             break; /* no more progress in floating point */
         memcpy(ms->mu, trial, t * sizeof *trial);
         memcpy(g, g_trial, t * sizeof *g);
         F = F_trial;
-        ms->step *= 2.0;
+        step *= 2.0;
     }
     F = master_objective(ms, ms->mu, s, u, g);
     if (km_mkl_norm(M, ms->e, s) > 0) {
@@ -334,7 +338,6 @@ static km_status master_init(silp_master *ms, size_t M, size_t n, double p)
     ms->n = n;
     ms->p = p;
     ms->e = p <= 2 ? p / (2.0 * (p - 1.0)) : p / (p - 2.0);
-    ms->step = 1.0;
     if (p != 1.0)
         return KM_OK;
 #ifdef KM_HAVE_GLPK
@@ -371,8 +374,13 @@ static km_status master_add_cut(silp_master *ms, double b, const double *v, cons
 /* The mixture sum_r mu_r c^r of the cuts' solutions. */
 static void master_mixture(const silp_master *ms, double *coef)
 {
-    cblas_dgemv(CblasRowMajor, CblasTrans, (int)ms->count, (int)ms->n, 1.0, ms->coef, (int)ms->n, ms->mu, 1, 0.0,
-                coef, 1);
+    /* divided by sum mu, which rounding leaves off 1 (1 + 7.5e-9 seen): a convex combination stays in the
+     * box, where a mixture above C would certify a dual value above the optimum */
+    double total = 0;
+    for (size_t r = 0; r < ms->count; r++)
+        total += ms->mu[r];
+    cblas_dgemv(CblasRowMajor, CblasTrans, (int)ms->count, (int)ms->n, 1.0 / total, ms->coef, (int)ms->n, ms->mu, 1,
+                0.0, coef, 1);
 }
 
 static km_status master_solve(silp_master *ms, double *theta, double *bound)
@@ -440,6 +448,7 @@ typedef struct silp {
     double *h, *a, *v, *mixture;
     double b;                    /* the cut of the last solve: b - u . v */
     double bound, best_dual;     /* the master's bound on the optimum; the largest certified dual */
+    int agreed;                  /* the SVM value at the master's theta meets its bound (T App. D) */
 } silp;
 
 static km_status silp_evaluate(void *ctx)
@@ -479,7 +488,10 @@ static km_status silp_certify(void *ctx, long t, double elapsed, double *gap, in
     km_log(&pr->logger, KM_LOG_INFO,
            "silp %4ld: dual %.10g primal %.10g gap %.3e master bound %.10g active kernels %zu/%zu %.2fs", t,
            s->best_dual, cert.primal, result->gap, s->bound, km_mkl_count_active(k->theta, M), M, elapsed);
-    *converged = result->gap <= pr->mkl.gap || agreement < pr->mkl.eps_mkl;
+    /* the master's theta cannot improve once the SVM value meets its bound: with the gap still open the
+     * SVM tolerance limits the certificate, and the step reports a fixed point */
+    *converged = result->gap <= pr->mkl.gap;
+    s->agreed = agreement < pr->mkl.eps_mkl;
     return KM_OK;
 }
 
@@ -487,6 +499,10 @@ static km_status silp_step(void *ctx, const double *theta_used, km_weight_move *
 {
     silp *s = ctx;
     const km_kernel_access *k = s->pr->machine->kernel;
+    if (s->agreed) {
+        *move = KM_AT_FIXED_POINT;
+        return KM_OK;
+    }
     km_status st = master_add_cut(&s->master, s->b, s->v, s->result->coef);
     if (!st)
         st = master_solve(&s->master, k->theta, &s->bound);
