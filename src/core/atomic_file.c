@@ -149,7 +149,7 @@ static ssize_t stream_write(void *cookie, const char *data, size_t n)
             continue;
         if (written <= 0) {
             remember_error(file, written < 0 ? errno : 0);
-            return -1;
+            return 0; /* fopencookie's error return (a negative value is not allowed) */
         }
         done += (size_t)written;
     }
