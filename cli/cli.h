@@ -70,6 +70,14 @@ int cli_data_option(cli_args *args, cli_format *format, int *label_column);
  * precomputed != 0). label_column uses the CSV convention of km_csv_options. */
 km_status cli_read_data(const char *path, cli_format format, int label_column, int precomputed, km_dataset **out);
 
+/* Whether output may be written: 0 (reported) when it is the same file (device and inode: links
+ * count) as one of the inputs or as the file= of a precomputed kernel of set (NULL: none). Called
+ * before any work, so a refused command writes nothing. */
+int cli_check_output(const char *cmd, const char *output, const char *const *inputs, size_t n_inputs,
+                     const km_kernel_set *set);
+/* SIGINT, SIGTERM and SIGHUP remove the temporary files of unfinished outputs, then end the process
+ * as the signal would have. */
+void cli_remove_partial_output_on_signals(void);
 
 /* Log callback printing warnings and errors to stderr, and information to stdout when verbose. */
 typedef struct cli_log {

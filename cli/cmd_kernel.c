@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "core/atomic_file.h"
+#include "data/matrix.h"
 
 static const char *const CMD = "kernel";
 
@@ -18,7 +19,8 @@ static void usage(FILE *out)
 "data-dependent values (widths, normalization constants) are fitted and shown.\n"
 "Otherwise computes each kernel's normalized training matrix (or, with --test, the\n"
 "test-vs-training matrix) and writes it to OUTPUT; several kernels go to OUTPUT with the\n"
-"kernel number before the extension (K.bin -> K.1.bin, K.2.bin, ...).\n"
+"kernel number before the extension (K.bin -> K.1.bin, K.2.bin, ...), all of them or none.\n"
+"An output that is one of the inputs is refused.\n"
 "\n"
 "spec language: TYPE[:KEY=VALUES]...\n"
 "  types     linear, poly, rbf, sigmoid, chi2, histint, precomputed\n"
@@ -163,57 +165,100 @@ static char *output_name(const char *output, size_t m, size_t M)
     return name;
 }
 
-static km_status write_text(const char *path, const km_matrix *K, const km_dataset *rows)
+/* LIBSVM precomputed-kernel text: "label 0:i 1:K(i,1) ..." */
+static void write_text(km_atomic_file *out, const km_matrix *K, const km_dataset *rows)
 {
-    km_atomic_file out;
-    km_status st = km_atomic_open(&out, path, "kernel matrix");
-    if (st)
-        return st;
     const double *labels = km_dataset_labels(rows);
     for (size_t i = 0; i < km_matrix_rows(K); i++) {
         char label[64];
         cli_format_value(label, sizeof label, labels ? labels[i] : 0.0);
-        fprintf(out.stream, "%s 0:%zu", label, i + 1);
+        fprintf(out->stream, "%s 0:%zu", label, i + 1);
         for (size_t j = 0; j < km_matrix_cols(K); j++)
-            fprintf(out.stream, " %zu:%.17g", j + 1, km_matrix_value(K, i, j));
-        fputc('\n', out.stream);
+            fprintf(out->stream, " %zu:%.17g", j + 1, km_matrix_value(K, i, j));
+        fputc('\n', out->stream);
     }
-    return km_atomic_commit(&out);
 }
 
+/* Computes kernel m and writes it to its finished (complete, not yet published) output file. */
+static km_status compute_one(const kernel_options *o, const km_kernel_set *fitted, size_t m, const km_dataset *rows,
+                             const km_dataset *train, const char *path, km_atomic_file *out)
+{
+    km_matrix *K = NULL;
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    km_status st = km_kernel_matrix(fitted, m, rows, train, &K);
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    if (!st && o->verbose)
+        printf("kernel %zu: %zu x %zu matrix computed in %.6f s\n", m + 1, km_matrix_rows(K), km_matrix_cols(K),
+               (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec));
+    if (!st && !o->text)
+        st = km_matrix_writable(K, path, o->dtype);
+    if (!st)
+        st = km_atomic_open(out, path, "kernel matrix");
+    if (!st) {
+        if (o->text)
+            write_text(out, K, rows);
+        else
+            km_matrix_write_to(K, out, o->dtype);
+        st = km_atomic_finish(out);
+    }
+    km_matrix_free(K);
+    return st;
+}
+
+/* Every output name, each checked against the inputs before anything is computed; 0 when one is
+ * refused (reported). */
+static int output_names(const kernel_options *o, const km_kernel_set *set, size_t M, char **names)
+{
+    const char *inputs[] = {o->positionals[0], o->test_path};
+    for (size_t m = 0; m < M; m++) {
+        if (!(names[m] = output_name(o->positionals[1], m, M))) {
+            cli_error(CMD, "out of memory");
+            return 0;
+        }
+        if (!cli_check_output(CMD, names[m], inputs, 2, set) ||
+            !cli_check_output(CMD, names[m], o->spec_files, o->n_spec_files, NULL))
+            return 0;
+    }
+    return 1;
+}
+
+/* All or nothing: every matrix is computed and written to its temporary file first, and the files
+ * are published under their names only when all are complete. */
 static int compute(const kernel_options *o, const km_kernel_set *set, const km_dataset *train)
 {
     km_dataset *test = NULL;
     km_kernel_set *fitted = NULL;
+    char **names = NULL;
+    km_atomic_file *outputs = NULL;
     km_status st = KM_OK;
-    if (o->test_path)
+    size_t M = km_kernel_set_size(set);
+    if (!(names = calloc(M + 1, sizeof *names)) || !(outputs = calloc(M + 1, sizeof *outputs)))
+        st = KM_ENOMEM;
+    int rc = st ? cli_fail(CMD, st) : output_names(o, set, M, names) ? CLI_OK : CLI_USAGE;
+    if (!rc && o->test_path)
         st = cli_read_data(o->test_path, o->format, o->label_column, 0, &test);
-    if (!st)
+    if (!rc && !st)
         st = km_kernel_set_fit(set, train, &fitted);
-    size_t M = st ? 0 : km_kernel_set_size(fitted);
-    for (size_t m = 0; !st && m < M; m++) {
-        km_matrix *K = NULL;
-        char *path = output_name(o->positionals[1], m, M);
-        if (!path)
-            st = KM_ENOMEM;
-        struct timespec start, end;
-        clock_gettime(CLOCK_MONOTONIC, &start);
-        if (!st)
-            st = km_kernel_matrix(fitted, m, test ? test : train, train, &K);
-        clock_gettime(CLOCK_MONOTONIC, &end);
-        if (!st && o->verbose)
-            printf("kernel %zu: %zu x %zu matrix computed in %.6f s\n", m + 1, km_matrix_rows(K), km_matrix_cols(K),
-                   (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec));
-        if (!st && o->text)
-            st = write_text(path, K, test ? test : train);
-        else if (!st)
-            st = km_matrix_write(K, path, o->dtype);
-        km_matrix_free(K);
-        free(path);
+    if (!rc && st)
+        rc = cli_fail(CMD, st);
+    for (size_t m = 0; !rc && !st && m < M; m++)
+        st = compute_one(o, fitted, m, test ? test : train, train, names[m], &outputs[m]);
+    for (size_t m = 0; !rc && m < M; m++) {
+        if (st)
+            km_atomic_abort(&outputs[m]); /* also safe on a file never opened or already released */
+        else
+            st = km_atomic_publish(&outputs[m]);
     }
+    if (!rc && st)
+        rc = cli_fail(CMD, st);
+    for (size_t m = 0; names && m < M; m++)
+        free(names[m]);
+    free(names);
+    free(outputs);
     km_kernel_set_free(fitted);
     km_dataset_free(test);
-    return st ? cli_fail(CMD, st) : CLI_OK;
+    return rc;
 }
 
 static int run(const kernel_options *o)

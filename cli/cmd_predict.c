@@ -190,6 +190,10 @@ static int run(const predict_options *o)
     km_matrix **test_kernels = NULL;
     double *predicted = NULL, *decision = NULL;
     int rc = CLI_OK;
+    const char *inputs[] = {o->model_path, o->test_path};
+    if (!cli_check_output(CMD, o->output_path, inputs, 2, NULL) ||
+        !cli_check_output(CMD, o->output_path, o->test_kernel_paths, o->n_test_kernels, NULL))
+        return CLI_USAGE;
     km_status st = km_model_load(o->model_path, &model);
     if (st) {
         rc = cli_fail(CMD, st);

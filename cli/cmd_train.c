@@ -589,6 +589,12 @@ static int run(train_options *o)
         snprintf(default_model_path, len, "%s.model", base);
         o->model_path = default_model_path;
     }
+    const char *train_input[] = {o->train_path};
+    if (!cli_check_output(CMD, o->model_path, train_input, 1, kernels) ||
+        !cli_check_output(CMD, o->model_path, o->spec_files, o->n_spec_files, NULL)) {
+        rc = CLI_USAGE;
+        goto done;
+    }
     if ((st = km_train(data, kernels, o->params, &model)) || (st = km_model_save(model, o->model_path))) {
         rc = st == KM_EINTERRUPTED ? interrupted() : cli_fail(CMD, st);
         goto done;

@@ -42,6 +42,7 @@ int main(int argc, char **argv)
         printf("kernelmix %s\n", km_version());
         return CLI_OK;
     }
+    cli_remove_partial_output_on_signals();
     for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
         if (!strcmp(argv[1], commands[k].name))
             return commands[k].run(argc - 1, argv + 1);

@@ -2,6 +2,7 @@
 #ifndef KM_DATA_MATRIX_H
 #define KM_DATA_MATRIX_H
 
+#include "core/atomic_file.h"
 #include "kernelmix.h"
 
 /* Values row-major, in exactly one of two storages: data (double) or data32 (float, what a float32
@@ -26,5 +27,11 @@ km_status km_matrix_alloc(size_t rows, size_t cols, km_dtype dtype, int zero, km
  * KM_OK with *out NULL when mapping is not possible here (no mmap, a big-endian host, a stream
  * without a file): the caller reads the values instead. */
 km_status km_matrix_map(int fd, size_t rows, size_t cols, km_dtype dtype, size_t offset, km_matrix **out);
+
+/* km_matrix_write in two steps, for callers that publish several files together: whether matrix can
+ * be stored as dtype (KM_EINVAL naming path and the first value that cannot), then the binary format
+ * of a writable matrix into an open atomic file, which the caller commits or finishes. */
+km_status km_matrix_writable(const km_matrix *matrix, const char *path, km_dtype dtype);
+void km_matrix_write_to(const km_matrix *matrix, km_atomic_file *file, km_dtype dtype);
 
 #endif

@@ -229,8 +229,13 @@ km_status km_matrix_read(const char *path, km_matrix **out)
 }
 
 /* Values the reader would reject (NaN, infinities, overflow to float32) are refused before writing. */
-static km_status check_writable(const km_matrix *matrix, const char *path, int width)
+km_status km_matrix_writable(const km_matrix *matrix, const char *path, km_dtype dtype)
 {
+    if (!matrix || !path || (!matrix->data && !matrix->data32) || matrix->rows == 0 || matrix->cols == 0)
+        return km_error(KM_EINVAL, "km_matrix_write: %s", !path ? "NULL path" : "empty or NULL matrix");
+    if (dtype != KM_FLOAT64 && dtype != KM_FLOAT32)
+        return km_error(KM_EINVAL, "km_matrix_write: unknown dtype %d (KM_FLOAT64 or KM_FLOAT32)", (int)dtype);
+    int width = dtype == KM_FLOAT64 ? 8 : 4;
     for (size_t k = 0; k < matrix->rows * matrix->cols; k++) {
         double v = km_matrix_value(matrix, k / matrix->cols, k % matrix->cols);
         if (!isfinite(v) || (width == 4 && fabs(v) > FLT_MAX))
@@ -240,34 +245,35 @@ static km_status check_writable(const km_matrix *matrix, const char *path, int w
     return KM_OK;
 }
 
-km_status km_matrix_write(const km_matrix *matrix, const char *path, km_dtype dtype)
+void km_matrix_write_to(const km_matrix *matrix, km_atomic_file *file, km_dtype dtype)
 {
-    if (!matrix || !path || (!matrix->data && !matrix->data32) || matrix->rows == 0 || matrix->cols == 0)
-        return km_error(KM_EINVAL, "km_matrix_write: %s", !path ? "NULL path" : "empty or NULL matrix");
-    if (dtype != KM_FLOAT64 && dtype != KM_FLOAT32)
-        return km_error(KM_EINVAL, "km_matrix_write: unknown dtype %d (KM_FLOAT64 or KM_FLOAT32)", (int)dtype);
     int width = dtype == KM_FLOAT64 ? 8 : 4;
-    km_status st = check_writable(matrix, path, width);
-    if (st)
-        return st;
-    km_atomic_file file;
-    if ((st = km_atomic_open(&file, path, "kernel matrix")))
-        return st;
     unsigned char header[HEADER_BYTES];
     memcpy(header, MAGIC, MAGIC_BYTES);
     store_le(header + 8, FORMAT_VERSION, 4);
     store_le(header + 12, (uint64_t)dtype, 4);
     store_le(header + 16, matrix->rows, 8);
     store_le(header + 24, matrix->cols, 8);
-    fwrite(header, 1, HEADER_BYTES, file.stream);
+    fwrite(header, 1, HEADER_BYTES, file->stream);
     unsigned char chunk[CHUNK_VALUES * 8];
     size_t total = matrix->rows * matrix->cols;
-    for (size_t done = 0; done < total && !ferror(file.stream);) {
+    for (size_t done = 0; done < total && !ferror(file->stream);) {
         size_t count = total - done < CHUNK_VALUES ? total - done : CHUNK_VALUES;
         for (size_t k = 0; k < count; k++)
             encode_value(chunk + k * (size_t)width, matrix->data ? matrix->data[done + k] : matrix->data32[done + k], width);
-        fwrite(chunk, (size_t)width, count, file.stream);
+        fwrite(chunk, (size_t)width, count, file->stream);
         done += count;
     }
+}
+
+km_status km_matrix_write(const km_matrix *matrix, const char *path, km_dtype dtype)
+{
+    km_status st = km_matrix_writable(matrix, path, dtype);
+    if (st)
+        return st;
+    km_atomic_file file;
+    if ((st = km_atomic_open(&file, path, "kernel matrix")))
+        return st;
+    km_matrix_write_to(matrix, &file, dtype);
     return km_atomic_commit(&file);
 }

@@ -11,7 +11,7 @@ bad_train() {
         expect_one_line_error "$1$3"
     fi
     [ -e "$WORK/$1.model" ] && fail "$1: a model file was written"
-    ls "$WORK" | grep -q "$1.model.tmp" && fail "$1: a temporary model file was left"
+    ls -A "$WORK" | grep -q "^\.kernelmix-" && fail "$1: a temporary model file was left"
 }
 
 bad_train empty "" ".*(empty|no data)"

@@ -13,7 +13,7 @@ hostile() {
         expect_one_line_error "$name$pattern"
     fi
     [ -e "$WORK/$name.model" ] && fail "$name: a model file was written"
-    ls "$WORK" | grep -q "^$name.model." && fail "$name: a temporary model file was left"
+    ls -A "$WORK" | grep -q "^\.kernelmix-" && fail "$name: a temporary model file was left"
 }
 
 # empty and binary files

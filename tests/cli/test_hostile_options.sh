@@ -61,7 +61,7 @@ for out in "$WORK/no/such/dir/x" "$WORK/train/x" "$WORK/a_directory"; do
     expect_status 2 "$KM" kernel --kernel linear "$WORK/train" "$out" && expect_one_line_error "$out"
 done
 [ -d "$WORK/a_directory" ] && [ -z "$(ls -A "$WORK/a_directory")" ] || fail "the output directory was changed"
-left=$(ls "$WORK" | grep -vxE 'train|good.model|a_directory|out|err')
+left=$(ls -A "$WORK" | grep -vxE 'train|good.model|a_directory|out|err')
 [ -z "$left" ] || fail "files were left behind: $left"
 
 # a failed run leaves an existing output as it was

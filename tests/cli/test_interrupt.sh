@@ -22,6 +22,6 @@ for sig in INT TERM; do
     [ "$status" -eq 130 ] || fail "SIG$sig: exit status $status, expected 130"
     [ "$(wc -l <"$WORK/err.$sig")" -eq 1 ] && grep -q "interrupted; no model written" "$WORK/err.$sig" ||
         fail "SIG$sig: stderr '$(cat "$WORK/err.$sig")'"
-    ls "$WORK" | grep -q "^model.$sig" && fail "SIG$sig: a model file was left: $(ls "$WORK")"
+    ls -A "$WORK" | grep -qE "^(model.$sig|\.kernelmix-)" && fail "SIG$sig: a model file was left: $(ls -A "$WORK")"
 done
 finish

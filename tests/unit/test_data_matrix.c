@@ -59,7 +59,7 @@ static int temp_files_left(void)
     int found = 0;
     struct dirent *entry;
     while (dir && (entry = readdir(dir)))
-        found += strncmp(entry->d_name, TMP ".tmp-", strlen(TMP ".tmp-")) == 0;
+        found += strncmp(entry->d_name, ".kernelmix-", strlen(".kernelmix-")) == 0;
     if (dir)
         closedir(dir);
     return found;

@@ -296,6 +296,8 @@ static void check_format_error(const char *path, const char *expected)
     }
 }
 
+/* the temporary files of atomic writes (core/atomic_file.h) in the working directory, or files whose
+ * name extends base */
 static int leftover_temporaries(const char *base)
 {
     int found = 0;
@@ -303,7 +305,8 @@ static int leftover_temporaries(const char *base)
     struct dirent *entry;
     size_t len = strlen(base);
     while (dir && (entry = readdir(dir)))
-        if (!strncmp(entry->d_name, base, len) && entry->d_name[len] == '.')
+        if ((!strncmp(entry->d_name, base, len) && entry->d_name[len] == '.') ||
+            !strncmp(entry->d_name, ".kernelmix-", strlen(".kernelmix-")))
             found++;
     if (dir)
         closedir(dir);
