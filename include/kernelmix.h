@@ -466,6 +466,35 @@ KM_API km_status km_model_load_buffer(const void *buffer, size_t size, km_model 
 /* Frees a buffer the library returned (km_model_save_buffer). */
 KM_API void km_free(void *buffer);
 
+/* A sparse dataset from compressed sparse rows, 0-based, as scipy.sparse.csr_matrix holds them:
+ * row i has the values values[indptr[i] .. indptr[i+1]) in the columns indices[same range], strictly
+ * ascending within 0..n_cols-1 (scipy: X.sort_indices(); X.sum_duplicates()), all finite; indptr has
+ * n_rows + 1 entries from 0. The types are fixed: indptr int64 (scipy: X.indptr.astype(np.int64),
+ * a copy of n_rows + 1 entries when scipy chose int32), indices int32 (scipy's own for fewer than 2^31
+ * stored values), values float64; labels: n_rows finite values or NULL (copied). Checked as the file
+ * readers check their rows (KM_EINVAL naming the row). Lifetime: on platforms where size_t is the
+ * unsigned int64 (64-bit Linux and macOS) the dataset uses indptr, indices and values without a copy:
+ * they must stay alive and unchanged until km_dataset_free (a binding keeps references to the arrays);
+ * elsewhere, and for a matrix without stored values, they are copied. */
+KM_API km_status km_dataset_from_csr(size_t n_rows, size_t n_cols, const int64_t *indptr, const int32_t *indices,
+                              const double *values, const double *labels, km_dataset **out);
+
+/* A dataset whose rows are strings (for string kernels): n strings of lengths[i] bytes (any bytes), or
+ * NUL-terminated when lengths is NULL, and n labels or NULL; everything is copied. Such a dataset has
+ * no feature columns (km_dataset_dim 0). */
+KM_API km_status km_dataset_from_strings(size_t n, const char *const *strings, const size_t *lengths, const double *labels,
+                                  km_dataset **out);
+/* String row i (NUL-terminated, *length bytes before the NUL; length may be NULL), or NULL when the
+ * dataset does not hold strings or has no row i. */
+KM_API const char *km_dataset_string(const km_dataset *data, size_t i, size_t *length);
+
+/* The fold of every row for k-fold cross-validation (fold_of_row: n values in 0..k-1), as
+ * km_cross_validate assigns them with params->seed: with labels (classification) each class's rows are
+ * dealt round-robin over the folds in a seeded random order (stratified), without labels (NULL:
+ * regression, one-class) the rows in that order are cut into k runs of nearly equal size.
+ * KM_EINVAL unless 2 <= k <= n. */
+KM_API km_status km_folds(const double *labels, size_t n, int k, uint64_t seed, int *fold_of_row);
+
 /* ------------------------------------------------------------------------------------------------
  * Names of enumerations: the names model files, the CLI and kernel specs use (e.g. "svr", "ovo",
  * "lp", "interleaved", "blockp", "rbf", "mult", "float")

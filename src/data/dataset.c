@@ -1,4 +1,4 @@
-/* km_dataset lifecycle, construction from memory, row subsets and element access. */
+/* km_dataset lifecycle, construction from dense memory, row subsets and element access. */
 #include "data/dataset.h"
 
 #include <math.h>
@@ -19,11 +19,15 @@ void km_dataset_free(km_dataset *data)
         return;
     free(data->labels);
     free(data->X);
-    free(data->row_start);
-    free(data->col);
-    free(data->val);
+    if (!data->borrowed) {
+        free(data->row_start);
+        free(data->col);
+        free(data->val);
+    }
     free(data->ids);
     free(data->source);
+    free(data->text);
+    free(data->text_start);
     free(data);
 }
 
@@ -133,7 +137,9 @@ km_status km_dataset_subset(const km_dataset *src, const size_t *rows, size_t n_
             for (size_t k = 0; k < n_rows; k++)
                 dst->ids[k] = src->ids[rows[k]];
     }
-    if (!st && src->sparse)
+    if (!st && src->text)
+        st = km_dataset_copy_strings(src, rows, n_rows, dst);
+    else if (!st && src->sparse)
         st = copy_sparse_rows(src, rows, n_rows, dst);
     else if (!st) {
         if (!(dst->X = malloc((n_rows && src->d ? n_rows * src->d : 1) * sizeof *dst->X)))

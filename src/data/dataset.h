@@ -1,5 +1,5 @@
 /* The dataset behind the opaque km_dataset handle: labels plus features stored either dense
- * (row-major n×d) or sparse (CSR, 0-based ascending column indices). */
+ * (row-major n×d) or sparse (CSR, 0-based ascending column indices), or rows that are strings. */
 #ifndef KM_DATA_DATASET_H
 #define KM_DATA_DATASET_H
 
@@ -19,9 +19,15 @@ struct km_dataset {
     double *val;            /* CSR: stored values */
     double *ids;            /* precomputed-kernel rows (LIBSVM 0:id): n ids, else NULL */
     char *source;           /* file name the rows came from (for messages), or NULL */
+    int borrowed;           /* CSR: row_start, col and val are the caller's (km_dataset_from_csr), not freed */
+    char *text;             /* string rows: their bytes, each followed by a NUL; d = 0, no features */
+    size_t *text_start;     /* string rows: n+1 offsets into text (row i is text_start[i+1]-text_start[i]-1
+                               bytes) */
 };
 
 /* Allocates an empty dataset shell (all pointers NULL). */
 km_status km_dataset_alloc(km_dataset **out);
+/* The string rows `rows` of src into dst (text, text_start). */
+km_status km_dataset_copy_strings(const km_dataset *src, const size_t *rows, size_t n_rows, km_dataset *dst);
 
 #endif

@@ -1,50 +1,14 @@
-/* k-fold cross-validation like LIBSVM's -v: stratified folds for classification (each class's rows
- * shuffled and dealt round-robin), a shuffled split otherwise; every fold trains on the other rows of
- * the same data (and the same precomputed matrices) and predicts its own. */
+/* k-fold cross-validation like LIBSVM's -v: the folds of km_folds (stratified for classification);
+ * every fold trains on the other rows of the same data (and the same precomputed matrices) and
+ * predicts its own. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "core/params.h"
-#include "core/rng.h"
 #include "data/dataset.h"
 #include "kernel/kernel.h"
-#include "train/multiclass.h"
 #include "train/train.h"
-
-/* fold[i] in [0, folds) for every row. */
-static km_status assign_folds(const km_dataset *data, const km_params *params, int folds, size_t *fold)
-{
-    size_t n = data->n;
-    km_rng rng;
-    km_rng_seed(&rng, params->seed);
-    size_t *order = malloc(n * sizeof *order);
-    if (!order)
-        return km_error_nomem("fold assignment");
-    for (size_t i = 0; i < n; i++)
-        order[i] = i;
-    km_rng_shuffle(&rng, order, n);
-    if (params->task == KM_TASK_SVC && data->labels) {
-        /* stable pass per class over the shuffled order keeps every fold's class mix close to the data's */
-        km_classes classes;
-        km_status st = km_classes_find(data->labels, n, &classes);
-        if (st) {
-            free(order);
-            return st;
-        }
-        size_t next = 0;
-        for (size_t c = 0; c < classes.n_classes; c++)
-            for (size_t k = 0; k < n; k++)
-                if (classes.class_of[order[k]] == c)
-                    fold[order[k]] = next++ % (size_t)folds;
-        km_classes_clear(&classes);
-    } else {
-        for (size_t k = 0; k < n; k++)
-            fold[order[k]] = k * (size_t)folds / n;
-    }
-    free(order);
-    return KM_OK;
-}
 
 km_status km_cross_validate(const km_dataset *data, const km_kernel_set *kernels, const km_params *params,
                             int folds, double *predicted)
@@ -52,7 +16,7 @@ km_status km_cross_validate(const km_dataset *data, const km_kernel_set *kernels
     size_t n = data->n;
     if (folds < 2 || (size_t)folds > n)
         return km_error(KM_EINVAL, "cross-validation needs 2 <= folds <= rows (got %d folds, %zu rows)", folds, n);
-    size_t *fold = malloc(n * sizeof *fold);
+    int *fold = malloc(n * sizeof *fold);
     size_t *train_rows = malloc(n * sizeof *train_rows);
     size_t *test_rows = malloc(n * sizeof *test_rows);
     const km_matrix **matrices = calloc(kernels->size ? kernels->size : 1, sizeof *matrices);
@@ -62,11 +26,11 @@ km_status km_cross_validate(const km_dataset *data, const km_kernel_set *kernels
     for (size_t m = 0; !st && m < kernels->size; m++)
         matrices[m] = kernels->kernels[m].matrix;
     if (!st)
-        st = assign_folds(data, params, folds, fold);
+        st = km_folds(params->task == KM_TASK_SVC ? data->labels : NULL, n, folds, params->seed, fold);
     for (int f = 0; !st && f < folds; f++) {
         size_t n_train = 0, n_test = 0;
         for (size_t i = 0; i < n; i++) {
-            if (fold[i] == (size_t)f)
+            if (fold[i] == f)
                 test_rows[n_test++] = i;
             else
                 train_rows[n_train++] = i;

@@ -73,7 +73,8 @@ static km_status add_section(layout *l, char *line, size_t len, size_t line_no)
         after = s->arg + s->arg_len;
     }
     if (s->name_len == 0 || (s->arg && s->arg_len == 0) || *after != ']' || (size_t)(after - line) + 1 != len)
-        return km_error(KM_EFORMAT, "%s:%zu: bad section line \"%.40s\"", l->r->path, line_no, line);
+        return km_error(KM_EFORMAT, "%s:%zu: bad section line \"%.*s\"", l->r->path, line_no,
+                        (int)(len < 40 ? len : 40), line);   /* lines are not terminated yet */
     l->n_sections++;
     return KM_OK;
 }

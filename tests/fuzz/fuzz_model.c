@@ -1,8 +1,10 @@
 /* Fuzz target: the model loader. The input is written to an in-memory file and loaded with
  * km_model_load. When the input has a checksum line, its value is replaced by the correct CRC-32 of
  * the bytes before it, so that mutations reach the body parser instead of stopping at the checksum;
- * inputs without one exercise the header and checksum checks. A model that loads must predict its
- * own basis rows (or refuse with a message when it needs precomputed test kernels). */
+ * inputs without one exercise the header and checksum checks. The same bytes loaded from memory
+ * (km_model_load_buffer) must give the same outcome. A model that loads must predict its own basis
+ * rows (or refuse with a message when it needs precomputed test kernels), and its saved bytes must
+ * load and save again to the same bytes. */
 #define _GNU_SOURCE
 #include <sys/mman.h>
 #include <unistd.h>
@@ -34,7 +36,9 @@ static size_t checksum_line(const uint8_t *data, size_t size)
     return size;
 }
 
-static void write_model_file(const uint8_t *data, size_t size)
+/* Writes the input, its checksum line corrected, to the in-memory file; returns the bytes written
+ * (the caller frees them). */
+static char *write_model_file(const uint8_t *data, size_t size, size_t *written)
 {
     size_t body = checksum_line(data, size);
     char line[32] = "";
@@ -44,6 +48,31 @@ static void write_model_file(const uint8_t *data, size_t size)
     if (ftruncate(model_fd, 0) != 0 || pwrite(model_fd, data, body, 0) != (ssize_t)body ||
         pwrite(model_fd, line, line_len, (off_t)body) != (ssize_t)line_len)
         fuzz_fail("cannot write the in-memory model file");
+    char *bytes = malloc(body + line_len + 1);
+    if (!bytes)
+        fuzz_fail("out of memory");
+    memcpy(bytes, data, body);
+    memcpy(bytes + body, line, line_len);
+    *written = body + line_len;
+    return bytes;
+}
+
+/* Saving, loading and saving again gives the same bytes. */
+static void check_round_trip(const km_model *model)
+{
+    void *first = NULL, *second = NULL;
+    size_t first_size = 0, second_size = 0;
+    km_model *again = NULL;
+    if (km_model_save_buffer(model, &first, &first_size) != KM_OK)
+        fuzz_fail("a loaded model cannot be saved");
+    if (km_model_load_buffer(first, first_size, &again) != KM_OK)
+        fuzz_fail("a saved model does not load");
+    if (km_model_save_buffer(again, &second, &second_size) != KM_OK || second_size != first_size ||
+        memcmp(first, second, first_size) != 0)
+        fuzz_fail("a saved model does not save to the same bytes");
+    km_model_free(again);
+    km_free(first);
+    km_free(second);
 }
 
 static void predict_basis(const km_model *model)
@@ -60,16 +89,23 @@ static void predict_basis(const km_model *model)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    write_model_file(data, size);
-    km_model *model = NULL;
-    if (km_model_load(model_path, &model) == KM_OK) {
+    size_t written;
+    char *bytes = write_model_file(data, size, &written);
+    km_model *model = NULL, *from_memory = NULL;
+    km_status st = km_model_load(model_path, &model);
+    if (st == KM_OK) {
         if (km_model_check(model, model_path, KM_EFORMAT) != KM_OK)
             fuzz_fail("a loaded model fails its own check");
         if (model->basis && km_dataset_rows(model->basis) > 0)
             predict_basis(model);
+        check_round_trip(model);
     } else if (model || km_last_error()[0] == '\0') {
         fuzz_fail("a failed load returned a model or no message");
     }
+    if ((km_model_load_buffer(bytes, written, &from_memory) == KM_OK) != (st == KM_OK))
+        fuzz_fail("the file and the same bytes in memory load differently");
+    km_model_free(from_memory);
     km_model_free(model);
+    free(bytes);
     return 0;
 }
