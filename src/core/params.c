@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/names.h"
 
 /* Enum fields are set and read as int (an enum type is compatible with int or unsigned int). */
 _Static_assert(sizeof(km_task) == sizeof(int) && sizeof(km_cache_values) == sizeof(int) &&
@@ -47,6 +48,8 @@ typedef struct param_spec {
     size_t offset;               /* of the field in struct km_params */
     double lower, upper;
     unsigned flags;              /* KM_PARAM_* of km_param_bounds */
+    const km_name *names;        /* an enumeration: its name table, which decides the valid values
+                                    (lower and upper are then unused); NULL otherwise */
 } param_spec;
 
 #define AT(field) offsetof(km_params, field)
@@ -55,29 +58,29 @@ typedef struct param_spec {
 /* The machine parameters come first: km_params_check checks them (the MKL ones are checked by the
  * MKL method, which knows which of them apply). */
 static const param_spec specs[] = {
-    {KM_PARAM_TASK, "task", FIELD_INT, AT(task), KM_TASK_SVC, KM_TASK_ONECLASS, INT},
-    {KM_PARAM_C, "C", FIELD_DOUBLE, AT(C), 0, INFINITY, OPEN},
-    {KM_PARAM_EPSILON, "epsilon", FIELD_DOUBLE, AT(epsilon), 0, INFINITY, KM_PARAM_UPPER_OPEN},
-    {KM_PARAM_NU, "nu", FIELD_DOUBLE, AT(nu), 0, 1, KM_PARAM_LOWER_OPEN},
-    {KM_PARAM_TOLERANCE, "tolerance", FIELD_DOUBLE, AT(tolerance), 0, INFINITY, OPEN},
-    {KM_PARAM_SHRINKING, "shrinking", FIELD_INT, AT(shrinking), 0, 1, INT},
-    {KM_PARAM_CACHE_MB, "cache_mb", FIELD_DOUBLE, AT(cache_mb), 0, INFINITY, OPEN},
-    {KM_PARAM_CACHE_VALUES, "cache_values", FIELD_INT, AT(cache_values), KM_CACHE_AUTO, KM_CACHE_FLOAT, INT},
-    {KM_PARAM_MULTICLASS, "multiclass", FIELD_INT, AT(multiclass), KM_MULTICLASS_OVO, KM_MULTICLASS_OVR, INT},
-    {KM_PARAM_MAX_ITER, "max_iter", FIELD_LONG, AT(max_iter), 0, (double)INT64_MAX, INT},
-    {KM_PARAM_SEED, "seed", FIELD_U64, AT(seed), 0, (double)INT64_MAX, INT},
-    {KM_PARAM_MKL_METHOD, "mkl_method", FIELD_INT, AT(mkl.method), KM_MKL_FIXED, KM_MKL_TIKHONOV, INT},
-    {KM_PARAM_P, "p", FIELD_DOUBLE, AT(mkl.p), 1, INFINITY, 0},
-    {KM_PARAM_P_BLOCK, "p_block", FIELD_DOUBLE, AT(mkl.p_block), 0, INFINITY, 0},
-    {KM_PARAM_LAMBDA, "lambda", FIELD_DOUBLE, AT(mkl.lambda), 0, 1, 0},
-    {KM_PARAM_MKL_SOLVER, "mkl_solver", FIELD_INT, AT(mkl.solver), KM_MKL_INTERLEAVED, KM_MKL_SIMPLEMKL, INT},
-    {KM_PARAM_MKL_GAP, "mkl_gap", FIELD_DOUBLE, AT(mkl.gap), 0, INFINITY, OPEN},
-    {KM_PARAM_MKL_EPS, "mkl_eps", FIELD_DOUBLE, AT(mkl.eps_mkl), 0, INFINITY, OPEN},
-    {KM_PARAM_MKL_MAX_OUTER, "mkl_max_outer", FIELD_LONG, AT(mkl.max_outer), 1, (double)INT64_MAX, INT},
-    {KM_PARAM_MKL_MAX_TIME, "mkl_max_time", FIELD_DOUBLE, AT(mkl.max_time), 0, INFINITY, 0},
-    {KM_PARAM_SHARED_WEIGHTS, "shared_weights", FIELD_INT, AT(mkl.shared_weights), 0, 1, INT},
-    {KM_PARAM_REGULARIZER, "regularizer", FIELD_INT, AT(mkl.regularizer), KM_REG_LQ, KM_REG_BLOCKP, INT},
-    {KM_PARAM_REG_PARAM, "reg_param", FIELD_DOUBLE, AT(mkl.reg_param), 0, INFINITY, 0},
+    {KM_PARAM_TASK, "task", FIELD_INT, AT(task), 0, 0, INT, km_task_names},
+    {KM_PARAM_C, "C", FIELD_DOUBLE, AT(C), 0, INFINITY, OPEN, NULL},
+    {KM_PARAM_EPSILON, "epsilon", FIELD_DOUBLE, AT(epsilon), 0, INFINITY, KM_PARAM_UPPER_OPEN, NULL},
+    {KM_PARAM_NU, "nu", FIELD_DOUBLE, AT(nu), 0, 1, KM_PARAM_LOWER_OPEN, NULL},
+    {KM_PARAM_TOLERANCE, "tolerance", FIELD_DOUBLE, AT(tolerance), 0, INFINITY, OPEN, NULL},
+    {KM_PARAM_SHRINKING, "shrinking", FIELD_INT, AT(shrinking), 0, 1, INT, NULL},
+    {KM_PARAM_CACHE_MB, "cache_mb", FIELD_DOUBLE, AT(cache_mb), 0, INFINITY, OPEN, NULL},
+    {KM_PARAM_CACHE_VALUES, "cache_values", FIELD_INT, AT(cache_values), 0, 0, INT, km_cache_values_names},
+    {KM_PARAM_MULTICLASS, "multiclass", FIELD_INT, AT(multiclass), 0, 0, INT, km_multiclass_names},
+    {KM_PARAM_MAX_ITER, "max_iter", FIELD_LONG, AT(max_iter), 0, (double)INT64_MAX, INT, NULL},
+    {KM_PARAM_SEED, "seed", FIELD_U64, AT(seed), 0, (double)INT64_MAX, INT, NULL},
+    {KM_PARAM_MKL_METHOD, "mkl_method", FIELD_INT, AT(mkl.method), 0, 0, INT, km_mkl_method_names},
+    {KM_PARAM_P, "p", FIELD_DOUBLE, AT(mkl.p), 1, INFINITY, 0, NULL},
+    {KM_PARAM_P_BLOCK, "p_block", FIELD_DOUBLE, AT(mkl.p_block), 0, INFINITY, 0, NULL},
+    {KM_PARAM_LAMBDA, "lambda", FIELD_DOUBLE, AT(mkl.lambda), 0, 1, 0, NULL},
+    {KM_PARAM_MKL_SOLVER, "mkl_solver", FIELD_INT, AT(mkl.solver), 0, 0, INT, km_mkl_solver_names},
+    {KM_PARAM_MKL_GAP, "mkl_gap", FIELD_DOUBLE, AT(mkl.gap), 0, INFINITY, OPEN, NULL},
+    {KM_PARAM_MKL_EPS, "mkl_eps", FIELD_DOUBLE, AT(mkl.eps_mkl), 0, INFINITY, OPEN, NULL},
+    {KM_PARAM_MKL_MAX_OUTER, "mkl_max_outer", FIELD_LONG, AT(mkl.max_outer), 1, (double)INT64_MAX, INT, NULL},
+    {KM_PARAM_MKL_MAX_TIME, "mkl_max_time", FIELD_DOUBLE, AT(mkl.max_time), 0, INFINITY, 0, NULL},
+    {KM_PARAM_SHARED_WEIGHTS, "shared_weights", FIELD_INT, AT(mkl.shared_weights), 0, 1, INT, NULL},
+    {KM_PARAM_REGULARIZER, "regularizer", FIELD_INT, AT(mkl.regularizer), 0, 0, INT, km_mkl_regularizer_names},
+    {KM_PARAM_REG_PARAM, "reg_param", FIELD_DOUBLE, AT(mkl.reg_param), 0, INFINITY, 0, NULL},
 };
 #define N_SPECS (sizeof specs / sizeof specs[0])
 #define N_MACHINE_SPECS 11   /* KM_PARAM_TASK ... KM_PARAM_SEED */
@@ -97,8 +100,21 @@ static km_status spec_of(km_param id, const param_spec **out)
     return KM_OK;
 }
 
+/* The smallest and largest value an enumeration's name table names. */
+static void enum_range(const km_name *names, double *lower, double *upper)
+{
+    *lower = INFINITY;
+    *upper = -INFINITY;
+    for (; names->name; names++) {
+        *lower = fmin(*lower, names->value);
+        *upper = fmax(*upper, names->value);
+    }
+}
+
 static int within(const param_spec *s, double value)
 {
+    if (s->names)
+        return value == (int)value && km_name_of(s->names, (int)value) != NULL;
     int above = s->flags & KM_PARAM_LOWER_OPEN ? value > s->lower : value >= s->lower;
     int below = s->flags & KM_PARAM_UPPER_OPEN ? value < s->upper : value <= s->upper;
     return above && below;
@@ -106,6 +122,8 @@ static int within(const param_spec *s, double value)
 
 static km_status out_of_bounds(const param_spec *s, double value)
 {
+    if (s->names)
+        return km_error(KM_EINVAL, "parameter %s: %.17g is not one of its values", s->name, value);
     return km_error(KM_EINVAL, "parameter %s must be %s in %c%g, %g%c (got %.17g)", s->name,
                     s->flags & KM_PARAM_INTEGER ? "an integer" : "a number",
                     s->flags & KM_PARAM_LOWER_OPEN ? '(' : '[', s->lower, s->upper,
@@ -200,10 +218,13 @@ km_status km_param_bounds(km_param id, double *lower, double *upper, unsigned *f
     km_status st = spec_of(id, &s);
     if (st)
         return st;
+    double lo = s->lower, hi = s->upper;
+    if (s->names)
+        enum_range(s->names, &lo, &hi);
     if (lower)
-        *lower = s->lower;
+        *lower = lo;
     if (upper)
-        *upper = s->upper;
+        *upper = hi;
     if (flags)
         *flags = s->flags;
     return KM_OK;

@@ -361,7 +361,6 @@ static km_status tikhonov_train(const km_mkl_problem *problem, km_mkl_result *re
 
 const km_mkl_method_entry km_method_tikhonov = {
     .id = KM_MKL_TIKHONOV,
-    .name = "tikhonov",
     .learns_weights = 1,
     .resolve = km_tikhonov_resolve,
     .start = tikhonov_start,

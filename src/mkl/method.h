@@ -10,8 +10,7 @@
 #include "mkl/mkl.h"
 
 typedef struct km_mkl_method_entry {
-    km_mkl_method id;
-    const char *name;            /* as the CLI's --mkl and model files spell it */
+    km_mkl_method id;            /* its name is in the name table (core/names.c) */
     /* 0: the weights are given (no base-kernel columns, no diagnostics); 1: learned, which needs every
      * base kernel separately (per-kernel columns, alignments, block norms, degenerate-kernel check). */
     int learns_weights;

@@ -30,7 +30,6 @@ static km_status fixed_train(const km_mkl_problem *problem, km_mkl_result *resul
 
 const km_mkl_method_entry km_method_fixed = {
     .id = KM_MKL_FIXED,
-    .name = "fixed",
     .learns_weights = 0,
     .resolve = fixed_resolve,
     .train = fixed_train,

@@ -101,7 +101,6 @@ static km_status elasticnet_train(const km_mkl_problem *problem, km_mkl_result *
 
 const km_mkl_method_entry km_method_lp = {
     .id = KM_MKL_LP,
-    .name = "lp",
     .learns_weights = 1,
     .resolve = lp_family_resolve,
     .start = lp_start,
@@ -112,7 +111,6 @@ const km_mkl_method_entry km_method_lp = {
 
 const km_mkl_method_entry km_method_elasticnet = {
     .id = KM_MKL_ELASTICNET,
-    .name = "elasticnet",
     .learns_weights = 1,
     .resolve = lp_family_resolve,
     .start = elasticnet_start,

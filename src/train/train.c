@@ -476,7 +476,7 @@ static km_status train_machines_shared(trainer *t, const km_classes *classes)
 {
     if (!t->method->train_shared)
         return km_error(KM_EINVAL, "--mkl %s learns one set of kernel weights per machine (no shared weights)",
-                        t->method->name);
+                        km_enum_name(KM_ENUM_MKL_METHOD, t->mkl.method));
     km_model *model = t->model;
     size_t K = model->n_machines, M = km_provider_n_kernels(t->provider), ready = 0;
     size_t *rows = malloc(t->n * sizeof *rows);
