@@ -1,0 +1,163 @@
+/* Single kernel columns of the provider (provider.h km_provider_column): dot products from the Gram
+ * matrix, the column cache or computed directly; pairwise and precomputed raw values; normalization. */
+#include <cblas.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "kernel/kernel_eval.h"
+#include "kernel/provider_internal.h"
+#include "kernel/vector_exp.h"
+
+/* Pairwise-kernel columns with at least this many feature operations are computed by several threads
+ * (below it, starting threads costs more than it saves, and idle threads compete with BLAS). */
+#define KM_PARALLEL_MIN_WORK ((size_t)1 << 20)
+
+/* Raw values of a pairwise kernel: out[k] = k(x_rows[k], x_i); chi2 as the distances, then one
+ * vectorised exp pass. */
+static void pair_values(const km_kernel *k, const km_view *v, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    km_view_row xi = km_view_get_row(v, i);
+    int chi2 = k->type == KM_KERNEL_CHI2;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nrows * (v->dim + 1) > KM_PARALLEL_MIN_WORK)
+#endif
+    for (size_t r = 0; r < nrows; r++) {
+        km_view_row xr = km_view_get_row(v, rows ? rows[r] : r);
+        out[r] = chi2 ? km_chi2_distance(xr, xi) : km_kernel_pair(k, xr, xi);
+    }
+    if (chi2)
+        km_vexp(out, -k->gamma, nrows, out);
+}
+
+static void gather(const double *column, const size_t *rows, size_t nrows, double *out)
+{
+    for (size_t k = 0; k < nrows; k++)
+        out[k] = column[rows[k]];
+}
+
+/* out[k] = <x_rows[k], x_i> on view v. */
+km_status km_provider_fetch_dots(km_provider *p, km_provider_view *v, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    if (v->gram) {
+        gather(v->gram + i * p->n, rows, nrows, out);
+        return KM_OK;
+    }
+    if (v->direct) {
+        km_view_dots_direct(&v->view, i, rows, nrows, out);
+        return KM_OK;
+    }
+    /* always whole columns (one dgemv), so that values never depend on what the cache held */
+    const double *cached = km_column_cache_get(&p->cache, v->source, i);
+    if (!cached) {
+        double *column = km_column_cache_insert(&p->cache, v->source, i);
+        if (!column)
+            return km_error_nomem("a kernel cache column");
+        km_view_dot_column(&v->view, i, v->work, column);
+        cached = column;
+    }
+    gather(cached, rows, nrows, out);
+    return KM_OK;
+}
+
+/* Raw (unnormalized) values k_m(x_rows[k], x_i) of a pairwise or precomputed kernel. */
+static km_status fetch_raw(km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    const km_kernel *k = &p->fitted->kernels[m];
+    km_provider_kernel *pk = &p->kernels[m];
+    if (k->type == KM_KERNEL_PRECOMPUTED) {
+        /* symmetric: column i is row i */
+        size_t at = (pk->map ? pk->map[i] : i) * pk->ld;
+        if (rows == p->identity && !pk->map && pk->K32) {   /* whole columns: contiguous */
+            for (size_t r = 0; r < nrows; r++)
+                out[r] = pk->K32[at + r];
+        } else if (rows == p->identity && !pk->map) {
+            memcpy(out, pk->K + at, nrows * sizeof *out);
+        } else if (pk->K32 && pk->map) {
+            for (size_t r = 0; r < nrows; r++)
+                out[r] = pk->K32[at + pk->map[rows[r]]];
+        } else if (pk->K32) {
+            for (size_t r = 0; r < nrows; r++)
+                out[r] = pk->K32[at + rows[r]];
+        } else if (pk->map) {
+            for (size_t r = 0; r < nrows; r++)
+                out[r] = pk->K[at + pk->map[rows[r]]];
+        } else {
+            gather(pk->K + at, rows, nrows, out);
+        }
+        return KM_OK;
+    }
+    const km_view *view = &p->views[pk->view].view;
+    const double *cached = km_column_cache_get(&p->cache, pk->source, i);
+    if (!cached && 2 * nrows < p->n) {
+        pair_values(k, view, i, rows, nrows, out);
+        return KM_OK;
+    }
+    if (!cached) {
+        double *column = km_column_cache_insert(&p->cache, pk->source, i);
+        if (!column)
+            return km_error_nomem("a kernel cache column");
+        pair_values(k, view, i, NULL, p->n, column);
+        cached = column;
+    }
+    gather(cached, rows, nrows, out);
+    return KM_OK;
+}
+
+/* values[k] (raw k(x_rows[k], x_i)) -> normalized (normalization.h). */
+void km_provider_normalize(const km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows, double *values)
+{
+    const km_kernel *k = &p->fitted->kernels[m];
+    const km_provider_kernel *pk = &p->kernels[m];
+    if (k->center) {
+        const double *shift = k->col_mean;
+        double offset = shift[i] - pk->mu;
+        for (size_t r = 0; r < nrows; r++)
+            values[r] -= shift[rows[r]] + offset;
+    }
+    if (pk->factor) {
+        double fi = pk->factor[i] * pk->global;
+        for (size_t r = 0; r < nrows; r++)
+            values[r] *= pk->factor[rows[r]] * fi;
+    } else if (pk->global != 1.0) {
+        cblas_dscal((int)nrows, pk->global, values, 1);
+    }
+}
+
+/* Normalized column of one kernel; dots: the view's dot products for these rows when already fetched. */
+km_status km_provider_kernel_column(km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows,
+                               const double *dots, double *out)
+{
+    const km_kernel *k = &p->fitted->kernels[m];
+    km_status st = KM_OK;
+    if (km_kernel_uses_dot(k->type)) {
+        const km_provider_view *v = &p->views[p->kernels[m].view];
+        if (!dots) {
+            st = km_provider_fetch_dots(p, &p->views[p->kernels[m].view], i, rows, nrows, out);
+            dots = out;
+        }
+        if (!st)
+            km_kernel_from_dots(k, dots, v->view.sqnorm, rows, v->view.sqnorm[i], nrows, out);
+    } else {
+        st = fetch_raw(p, m, i, rows, nrows, out);
+    }
+    if (!st)
+        km_provider_normalize(p, m, i, rows, nrows, out);
+    return st;
+}
+
+km_status km_provider_check_request(const km_provider *p, size_t i)
+{
+    if (i >= p->n)
+        return km_error(KM_EINVAL, "kernel column %zu requested from a provider of %zu rows", i, p->n);
+    return KM_OK;
+}
+
+km_status km_provider_column(km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    if (m >= p->fitted->size)
+        return km_error(KM_EINVAL, "kernel %zu requested from a provider of %zu kernels", m + 1, p->fitted->size);
+    if (!rows)
+        rows = p->identity;
+    km_status st = km_provider_check_request(p, i);
+    return st ? st : km_provider_kernel_column(p, m, i, rows, nrows, NULL, out);
+}

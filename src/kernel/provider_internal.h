@@ -1,0 +1,89 @@
+/* The provider's internals (provider.h), shared by the files that implement it: construction
+ * (provider.c), fitting (provider_fit.c), precomputed matrices (precomputed.c), the memory budget
+ * (provider_storage.c), single columns (provider_column.c) and blocks of combined columns
+ * (provider_block.c). */
+#ifndef KM_KERNEL_PROVIDER_INTERNAL_H
+#define KM_KERNEL_PROVIDER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/log.h"
+#include "kernel/column_cache.h"
+#include "kernel/feature_view.h"
+#include "kernel/provider.h"
+
+#define KM_PROVIDER_NONE ((size_t)-1)
+
+typedef struct km_provider_view {
+    const uint32_t *features;    /* the subset (owned by the fitted set), NULL for all features */
+    size_t n_features;
+    km_view view;
+    size_t *dot_kernels;         /* dot-product kernels on this view */
+    size_t n_dot_kernels;
+    double *gram;                /* full n×n dot products, or NULL */
+    size_t source;               /* cache source of dot-product columns when there is no gram */
+    double *work;                /* dim zeros for sparse views */
+    int direct;                  /* few columns: dot products computed per request */
+    double mean_sqdist, mean_chi2;   /* for relative widths; < 0 until computed */
+} km_provider_view;
+
+typedef struct km_provider_kernel {
+    size_t view;                 /* KM_PROVIDER_NONE for precomputed kernels */
+    size_t source;               /* cache source of chi2/histint columns */
+    const double *K;             /* precomputed: K[map(i) * ld + map(j)] (double storage) */
+    const float *K32;            /* or K32[map(i) * ld + map(j)] (float storage) */
+    size_t ld;
+    const size_t *map;           /* provider row -> matrix row, NULL: identity */
+    double *owned_K;             /* training block of a kernel precomputed in the dataset rows */
+    double *factor;              /* spherical factors, or NULL */
+    double mu, global;
+    double *diag;                /* normalized diagonal */
+} km_provider_kernel;
+
+struct km_provider {
+    const km_dataset *data;
+    size_t n;
+    size_t *rows;                /* dataset row of every provider row */
+    size_t *identity;            /* 0..n-1 */
+    int identity_rows;           /* rows[k] = k: provider rows are the first dataset rows, in order */
+    km_kernel_set *fitted;
+    size_t n_views;
+    km_provider_view *views;
+    km_provider_kernel *kernels;
+    km_column_cache cache;
+    double *base;                /* scratch columns, n values each */
+    double *scratch;
+    double *dist;
+    km_logger logger;
+};
+
+/* Stored value of a precomputed kernel at provider rows i, j. */
+static inline double km_provider_stored_value(const km_provider_kernel *pk, size_t i, size_t j)
+{
+    size_t at = (pk->map ? pk->map[i] : i) * pk->ld + (pk->map ? pk->map[j] : j);
+    return pk->K ? pk->K[at] : (double)pk->K32[at];
+}
+
+/* Precomputed kernel m: its matrix (or the training block of the dataset's kernel rows), checked
+ * (precomputed.c). */
+km_status km_provider_setup_precomputed(km_provider *p, const km_kernel *k, km_provider_kernel *pk);
+/* Full Gram matrices and the column cache within cache_bytes (provider_storage.c). */
+km_status km_provider_setup_storage(km_provider *p, size_t cache_bytes);
+/* Widths and normalization constants of every kernel, normalized diagonals (provider_fit.c). */
+km_status km_provider_fit(km_provider *p);
+
+/* provider_column.c: */
+/* out[k] = <x_rows[k], x_i> on view v. */
+km_status km_provider_fetch_dots(km_provider *p, km_provider_view *v, size_t i, const size_t *rows, size_t nrows,
+                                 double *out);
+/* values[k] (raw k_m(x_rows[k], x_i)) -> normalized (normalization.h). */
+void km_provider_normalize(const km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows,
+                           double *values);
+/* Normalized column of kernel m; dots: the view's dot products for these rows when already fetched. */
+km_status km_provider_kernel_column(km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows,
+                                    const double *dots, double *out);
+/* KM_EINVAL unless i is a provider row. */
+km_status km_provider_check_request(const km_provider *p, size_t i);
+
+#endif
