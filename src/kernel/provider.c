@@ -1,6 +1,5 @@
 /* The kernel provider (provider.h): construction, the feature views of the kernel set, release. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/error.h"
 #include "data/dataset.h"
@@ -9,13 +8,6 @@
 /* Dense views with at most this many columns compute dot products directly for the rows asked for,
  * without Gram matrix or cache. */
 #define KM_DIRECT_DOT_MAX_DIM 8
-
-static int same_features(const km_kernel *k, const km_provider_view *v)
-{
-    if (!k->features || !v->features)
-        return !k->features && !v->features;
-    return k->n_features == v->n_features && memcmp(k->features, v->features, k->n_features * sizeof *k->features) == 0;
-}
 
 /* One view per distinct feature subset of the non-precomputed kernels. */
 static km_status build_views(km_provider *p)
@@ -32,13 +24,12 @@ static km_status build_views(km_provider *p)
         if (k->type == KM_KERNEL_PRECOMPUTED)
             continue;
         size_t v = 0;
-        while (v < p->n_views && !same_features(k, &p->views[v]))
+        while (v < p->n_views && !km_kernel_same_features(k, &p->fitted->kernels[p->views[v].lead]))
             v++;
         km_provider_view *view = &p->views[v];
         if (v == p->n_views) {
             p->n_views++;
-            view->features = k->features;
-            view->n_features = k->n_features;
+            view->lead = m;
             view->source = KM_PROVIDER_NONE;
             view->mean_sqdist = view->mean_chi2 = -1.0;
             km_status st = km_view_build(p->data, p->rows, p->n, k->features, k->n_features, p->data->d, &view->view);

@@ -1,10 +1,10 @@
 /* Single kernel columns of the provider (provider.h km_provider_column): dot products from the Gram
  * matrix, the column cache or computed directly; pairwise and precomputed raw values; normalization. */
-#include <cblas.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "kernel/kernel_eval.h"
+#include "kernel/normalization.h"
 #include "kernel/provider_internal.h"
 #include "kernel/vector_exp.h"
 
@@ -107,20 +107,9 @@ static km_status fetch_raw(km_provider *p, size_t m, size_t i, const size_t *row
 void km_provider_normalize(const km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows, double *values)
 {
     const km_kernel *k = &p->fitted->kernels[m];
-    const km_provider_kernel *pk = &p->kernels[m];
-    if (k->center) {
-        const double *shift = k->col_mean;
-        double offset = shift[i] - pk->mu;
-        for (size_t r = 0; r < nrows; r++)
-            values[r] -= shift[rows[r]] + offset;
-    }
-    if (pk->factor) {
-        double fi = pk->factor[i] * pk->global;
-        for (size_t r = 0; r < nrows; r++)
-            values[r] *= pk->factor[rows[r]] * fi;
-    } else if (pk->global != 1.0) {
-        cblas_dscal((int)nrows, pk->global, values, 1);
-    }
+    const double *factor = p->kernels[m].factor;
+    km_norm_apply(k, k->col_mean, k->center ? k->col_mean[i] : 0.0, factor, factor ? factor[i] : 1.0, rows, nrows,
+                  values);
 }
 
 /* Normalized column of one kernel; dots: the view's dot products for these rows when already fetched. */

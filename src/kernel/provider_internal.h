@@ -16,8 +16,7 @@
 #define KM_PROVIDER_NONE ((size_t)-1)
 
 typedef struct km_provider_view {
-    const uint32_t *features;    /* the subset (owned by the fitted set), NULL for all features */
-    size_t n_features;
+    size_t lead;                 /* first kernel on this feature subset */
     km_view view;
     size_t *dot_kernels;         /* dot-product kernels on this view */
     size_t n_dot_kernels;
