@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "data/dataset.h"
+#include "kernel/kernel_view.h"
 #include "kernel/provider.h"
 #include "model/model.h"
 #include "mkl/diagnostics.h"
@@ -76,78 +77,6 @@ static km_status check_params(const km_params *p, size_t n_kernels)
     return KM_OK;
 }
 
-/* The kernel seen by one machine: rows local to the machine mapped to provider rows. */
-typedef struct machine_kernel {
-    km_provider *provider;
-    const size_t *to_provider;   /* machine row -> provider row; NULL: identity */
-    size_t *mapped;              /* scratch for mapped row lists */
-    size_t *mapped_cols;         /* scratch for mapped column lists */
-    double **diag;               /* per kernel, machine rows (only when to_provider) */
-    size_t n_kernels;
-} machine_kernel;
-
-static km_status machine_column(void *ctx, size_t m, size_t i, const size_t *rows, size_t nrows, double *out)
-{
-    machine_kernel *mk = ctx;
-    if (!mk->to_provider)
-        return km_provider_column(mk->provider, m, i, rows, nrows, out);
-    if (!rows)   /* all machine rows: the provider rows they map to */
-        return km_provider_column(mk->provider, m, mk->to_provider[i], mk->to_provider, nrows, out);
-    for (size_t k = 0; k < nrows; k++)
-        mk->mapped[k] = mk->to_provider[rows[k]];
-    return km_provider_column(mk->provider, m, mk->to_provider[i], mk->mapped, nrows, out);
-}
-
-/* Several columns of the combination on the machine's rows (km_combined_fn). */
-static km_status machine_combined(void *ctx, const double *theta, const size_t *cols, size_t ncols,
-                                  const size_t *rows, size_t nrows, double *out)
-{
-    machine_kernel *mk = ctx;
-    if (!mk->to_provider)
-        return km_provider_combined_columns(mk->provider, theta, cols, ncols, rows, nrows, out);
-    for (size_t t = 0; t < ncols; t++)
-        mk->mapped_cols[t] = mk->to_provider[cols[t]];
-    if (!rows)   /* all machine rows: the provider rows they map to */
-        return km_provider_combined_columns(mk->provider, theta, mk->mapped_cols, ncols, mk->to_provider, nrows, out);
-    for (size_t k = 0; k < nrows; k++)
-        mk->mapped[k] = mk->to_provider[rows[k]];
-    return km_provider_combined_columns(mk->provider, theta, mk->mapped_cols, ncols, mk->mapped, nrows, out);
-}
-
-static void machine_kernel_clear(machine_kernel *mk)
-{
-    if (mk->diag)
-        for (size_t m = 0; m < mk->n_kernels; m++)
-            free(mk->diag[m]);
-    free(mk->diag);
-    free(mk->mapped);
-    free(mk->mapped_cols);
-}
-
-static km_status machine_kernel_init(machine_kernel *mk, km_provider *provider, const size_t *to_provider,
-                                     size_t n_rows)
-{
-    memset(mk, 0, sizeof *mk);
-    mk->provider = provider;
-    mk->to_provider = to_provider;
-    mk->n_kernels = km_provider_n_kernels(provider);
-    if (!to_provider)
-        return KM_OK;
-    mk->mapped = malloc(n_rows * sizeof *mk->mapped);
-    mk->mapped_cols = malloc(n_rows * sizeof *mk->mapped_cols);
-    mk->diag = calloc(mk->n_kernels, sizeof *mk->diag);
-    if (!mk->mapped || !mk->mapped_cols || !mk->diag)
-        return km_error_nomem("a machine's kernel view");
-    for (size_t m = 0; m < mk->n_kernels; m++) {
-        const double *full = km_provider_diag(provider, m);
-        if (!(mk->diag[m] = malloc(n_rows * sizeof *mk->diag[m])))
-            return km_error_nomem("a machine's kernel diagonal");
-        for (size_t i = 0; i < n_rows; i++)
-            mk->diag[m][i] = full[to_provider[i]];
-    }
-    return KM_OK;
-}
-
 /* Shared state of one km_train call. */
 typedef struct trainer {
     const km_dataset *data;
@@ -159,7 +88,6 @@ typedef struct trainer {
     km_provider *provider;
     size_t solver_cache_bytes;   /* each machine's SMO cache */
     int cache_float;             /* the SMO cache holds floats */
-    const double **full_diag;    /* per kernel, provider rows */
     double *theta;               /* fixed kernel weights, M values */
     km_model *model;
     unsigned char *is_sv;        /* provider rows used by some machine */
@@ -246,7 +174,7 @@ static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_mac
 /* One machine's problem: its view of the kernels, labels or targets and coefficients. The problem
  * points into the job, so a job stays where it was initialised. */
 typedef struct machine_job {
-    machine_kernel mk;
+    km_kernel_view *view;
     km_kernel_access access;
     km_mkl_problem problem;
     size_t *rows;                /* machine row -> provider row (own copy); NULL: all rows */
@@ -258,7 +186,7 @@ typedef struct machine_job {
 
 static void job_clear(machine_job *job)
 {
-    machine_kernel_clear(&job->mk);
+    km_kernel_view_free(job->view);
     free(job->rows);
     free(job->coef);
     free(job->products);
@@ -283,17 +211,17 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
     job->y = malloc(n_rows);
     if ((machine_rows && !job->rows) || !job->coef || (mkl && !job->products) || !job->targets || !job->y)
         return km_error_nomem("a machine's coefficients");
-    km_status st = machine_kernel_init(&job->mk, t->provider, job->rows, n_rows);
+    km_status st = km_kernel_view_new(t->provider, job->rows, n_rows, &job->view);
     if (st)
         return st;
     job->access = (km_kernel_access){
         .n_rows = n_rows,
         .n_kernels = km_provider_n_kernels(t->provider),
         .theta = theta,
-        .column = machine_column,
-        .column_ctx = &job->mk,
-        .diag = job->rows ? (const double *const *)job->mk.diag : (const double *const *)t->full_diag,
-        .combined = machine_combined,
+        .column = km_kernel_view_column,
+        .column_ctx = job->view,
+        .diag = km_kernel_view_diag(job->view),
+        .combined = km_kernel_view_combined,
     };
     km_mkl_problem *problem = &job->problem;
     *problem = (km_mkl_problem){
@@ -607,7 +535,7 @@ static km_status store_alignments(trainer *t, const km_classes *classes)
         return KM_OK;
     model->kernel_alignment = pairs ? malloc(M * M * sizeof *model->kernel_alignment) : NULL;
     model->target_alignment = T ? malloc(M * sizeof *model->target_alignment) : NULL;
-    machine_kernel mk = {0};
+    km_kernel_view *view = NULL;
     km_status st = KM_OK;
     if (!rows || (pairs && !model->kernel_alignment) || (T && (!targets || !model->target_alignment)))
         st = km_error_nomem("kernel alignments");
@@ -619,12 +547,13 @@ static km_status store_alignments(trainer *t, const km_classes *classes)
             targets[i] = t->data->labels[data_row(t, r)];
     }
     if (!st)
-        st = machine_kernel_init(&mk, t->provider, n < t->n ? rows : NULL, n);
-    km_kernel_access access = {.n_rows = n, .n_kernels = M, .theta = t->theta, .column = machine_column,
-                               .column_ctx = &mk, .diag = n < t->n ? (const double *const *)mk.diag : t->full_diag};
-    if (!st)
+        st = km_kernel_view_new(t->provider, n < t->n ? rows : NULL, n, &view);
+    if (!st) {
+        km_kernel_access access = {.n_rows = n, .n_kernels = M, .theta = t->theta, .column = km_kernel_view_column,
+                                   .column_ctx = view, .diag = km_kernel_view_diag(view)};
         st = km_alignments(&access, T, targets, model->kernel_alignment, model->target_alignment);
-    machine_kernel_clear(&mk);
+    }
+    km_kernel_view_free(view);
     free(rows);
     free(targets);
     return st;
@@ -688,15 +617,12 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
         st = km_model_alloc(&t.model);
     if (!st) {
         t.theta = malloc(M * sizeof *t.theta);
-        t.full_diag = malloc(M * sizeof *t.full_diag);
         t.is_sv = calloc(n, 1);
-        if (!t.theta || !t.full_diag || !t.is_sv)
+        if (!t.theta || !t.is_sv)
             st = km_error_nomem("training state");
     }
-    for (size_t m = 0; !st && m < M; m++) {
+    for (size_t m = 0; !st && m < M; m++)
         t.theta[m] = params->kernel_weights ? params->kernel_weights[m] : 1.0;
-        t.full_diag[m] = km_provider_diag(t.provider, m);
-    }
     if (!st) {
         km_model *model = t.model;
         model->task = params->task;
@@ -724,7 +650,6 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
     km_classes_clear(&classes);
     km_provider_free(t.provider);
     free(t.theta);
-    free(t.full_diag);
     free(t.is_sv);
     if (st) {
         km_model_free(t.model);
