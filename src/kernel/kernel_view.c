@@ -166,6 +166,21 @@ km_status km_kernel_view_column(void *ctx, size_t v, size_t i, const size_t *row
     return st;
 }
 
+km_status km_kernel_view_kernel_columns(void *ctx, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    km_kernel_view *view = ctx;
+    if (!view->plain) {   /* repeated or scaled kernels: one column each */
+        km_status st = KM_OK;
+        for (size_t v = 0; !st && v < view->n_kernels; v++)
+            st = km_kernel_view_column(view, v, i, rows, nrows, out + v * nrows);
+        return st;
+    }
+    if (i >= view->n_rows)
+        return km_error(KM_EINVAL, "column %zu requested from a view of %zu rows", i + 1, view->n_rows);
+    size_t column = view->to_provider ? view->to_provider[i] : i;
+    return km_provider_kernel_columns(view->provider, column, provider_rows(view, rows, nrows), nrows, out);
+}
+
 km_status km_kernel_view_combined(void *ctx, const double *theta, const size_t *cols, size_t ncols, const size_t *rows,
                                   size_t nrows, double *out)
 {

@@ -36,6 +36,10 @@ const km_kernel_set *km_provider_fitted_set(const km_provider *provider);
  * and on-demand columns may differ in the last bits. */
 km_status km_provider_column(km_provider *provider, size_t m, size_t i, const size_t *rows, size_t nrows,
                              double *out);
+/* out[m*nrows + k] = K_m(rows[k], i) for every kernel m (rows NULL: 0..nrows-1): the kernels on one
+ * feature subset from one dot-product column, all RBF widths from one squared-distance column, each
+ * kernel one elementwise map of it. Values equal km_provider_column's. */
+km_status km_provider_kernel_columns(km_provider *provider, size_t i, const size_t *rows, size_t nrows, double *out);
 /* out[k] = sum_m weights[m] K_m(rows[k], i); kernels with weight 0 are skipped. */
 km_status km_provider_combined_column(km_provider *provider, const double *weights, size_t i,
                                       const size_t *rows, size_t nrows, double *out);

@@ -192,7 +192,9 @@ static const void *row_entry(km_qmatrix *qm, size_t r)
     if (valid == width)
         return data;
     km_status st = KM_OK;
-    if (qm->per_kernel) {
+    if (qm->per_kernel && qp->kernel_columns) {
+        st = qp->kernel_columns(qp->column_ctx, r, NULL, n, data);
+    } else if (qm->per_kernel) {
         for (size_t m = 0; m < qp->n_kernels && !st; m++)
             st = qp->column(qp->column_ctx, m, r, NULL, n, (double *)data + m * n);
     } else if (qm->value_size == sizeof(double)) {

@@ -222,6 +222,7 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
         .column_ctx = job->view,
         .diag = km_kernel_view_diag(job->view),
         .combined = km_kernel_view_combined,
+        .kernel_columns = km_kernel_view_kernel_columns,
     };
     km_mkl_problem *problem = &job->problem;
     *problem = (km_mkl_problem){

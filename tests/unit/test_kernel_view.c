@@ -1,8 +1,9 @@
 /* Kernel views: a subset of provider rows in its own order, kernels repeated and scaled per row
  * (localized MKL's beta_c(x_i) beta_c(x_j) K_m(x_i, x_j)), against the provider's columns and against
- * direct evaluation; diagonals, combined columns, bad arguments. */
+ * direct evaluation; diagonals, combined columns, bad arguments; every kernel's column at once. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "core/rng.h"
@@ -22,6 +23,42 @@ static double sqdist(const double *x, const double *y)
     for (size_t j = 0; j < D; j++)
         s += (x[j] - y[j]) * (x[j] - y[j]);
     return s;
+}
+
+/* km_provider_kernel_columns (shared dot-product and squared-distance columns) gives every kernel's
+ * km_provider_column exactly, with a Gram matrix and with the column cache, on all rows and a few. */
+static void test_kernel_columns(const km_dataset *data)
+{
+    static const char *specs[] = {"rbf:gamma=0.5", "linear", "rbf:gamma=2:norm=spherical", "poly:degree=3:gamma=1:coef0=1",
+                                  "chi2:gamma=1", "rbf:gamma=1:center=1"};
+    const size_t M = sizeof specs / sizeof *specs;
+    km_kernel_set *set = NULL;
+    CHECK_OK(km_kernel_set_new(&set));
+    for (size_t m = 0; m < M; m++)
+        CHECK_OK(km_kernel_set_add_spec(set, specs[m]));
+    const size_t budgets[2] = {0, 1u << 20};
+    const size_t some[4] = {3, 0, 11, 5};
+    for (size_t b = 0; b < 2; b++) {
+        km_provider *p = NULL;
+        CHECK_OK(km_provider_new(data, NULL, 0, set, budgets[b], NULL, &p));
+        for (size_t i = 0; i < N; i += 5) {
+            double all[6 * N], one[N];
+            CHECK_OK(km_provider_kernel_columns(p, i, NULL, N, all));
+            for (size_t m = 0; m < M; m++) {
+                CHECK_OK(km_provider_column(p, m, i, NULL, N, one));
+                CHECK(memcmp(one, all + m * N, sizeof one) == 0);
+            }
+            CHECK_OK(km_provider_kernel_columns(p, i, some, 4, all));
+            for (size_t m = 0; m < M; m++) {
+                CHECK_OK(km_provider_column(p, m, i, some, 4, one));
+                CHECK(memcmp(one, all + m * 4, 4 * sizeof *one) == 0);
+            }
+        }
+        double all[6 * N];
+        CHECK_STATUS(km_provider_kernel_columns(p, N, NULL, N, all), KM_EINVAL);
+        km_provider_free(p);
+    }
+    km_kernel_set_free(set);
 }
 
 int main(void)
@@ -119,6 +156,7 @@ int main(void)
 
     km_provider_free(p);
     km_kernel_set_free(set);
+    test_kernel_columns(data);
     km_dataset_free(data);
     CHECK_DONE();
 }
