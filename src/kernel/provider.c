@@ -51,8 +51,10 @@ static km_status build_views(km_provider *p)
     return KM_OK;
 }
 
-km_status km_provider_new(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *set,
-                          size_t cache_bytes, const km_logger *logger, km_provider **out)
+/* A provider on cache (owned when cache_bytes is given instead: cache NULL). */
+static km_status provider_new(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *set,
+                              km_cache *cache, size_t cache_bytes, km_provider_use use, const km_logger *logger,
+                              km_provider **out)
 {
     *out = NULL;
     if (!rows)
@@ -71,7 +73,11 @@ km_status km_provider_new(const km_dataset *data, const size_t *rows, size_t n, 
     p->n = n;
     if (logger)
         p->logger = *logger;
-    km_status st = km_kernel_set_copy(set, &p->fitted);
+    p->cache = cache;
+    p->owns_cache = !cache;
+    km_status st = cache ? KM_OK : km_cache_new(cache_bytes, &p->cache);
+    if (!st)
+        st = km_kernel_set_copy(set, &p->fitted);
     if (!st) {
         p->rows = malloc(n * sizeof *p->rows);
         p->identity = malloc(n * sizeof *p->identity);
@@ -91,7 +97,7 @@ km_status km_provider_new(const km_dataset *data, const size_t *rows, size_t n, 
     if (!st)
         st = build_views(p);
     if (!st)
-        st = km_provider_setup_storage(p, cache_bytes);
+        st = km_provider_setup_storage(p, use);
     if (!st)
         st = km_provider_fit(p);
     if (st) {
@@ -100,6 +106,18 @@ km_status km_provider_new(const km_dataset *data, const size_t *rows, size_t n, 
     }
     *out = p;
     return KM_OK;
+}
+
+km_status km_provider_new(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *set,
+                          size_t cache_bytes, const km_logger *logger, km_provider **out)
+{
+    return provider_new(data, rows, n, set, NULL, cache_bytes, KM_PROVIDER_PER_KERNEL, logger, out);
+}
+
+km_status km_provider_new_shared(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *set,
+                                 km_cache *cache, km_provider_use use, const km_logger *logger, km_provider **out)
+{
+    return provider_new(data, rows, n, set, cache, 0, use, logger, out);
 }
 
 void km_provider_free(km_provider *p)
@@ -117,7 +135,11 @@ void km_provider_free(km_provider *p)
         free(p->kernels[m].factor);
         free(p->kernels[m].diag);
     }
-    km_column_cache_free(&p->cache);
+    km_cache_client_free(p->columns);
+    if (p->cache)
+        km_cache_unreserve(p->cache, p->gram_reserved);
+    if (p->owns_cache)
+        km_cache_free(p->cache);
     km_kernel_set_free(p->fitted);
     free(p->views);
     free(p->kernels);

@@ -47,15 +47,14 @@ km_status km_provider_fetch_dots(km_provider *p, km_provider_view *v, size_t i, 
         return KM_OK;
     }
     /* always whole columns (one dgemv), so that values never depend on what the cache held */
-    const double *cached = km_column_cache_get(&p->cache, v->source, i);
-    if (!cached) {
-        double *column = km_column_cache_insert(&p->cache, v->source, i);
-        if (!column)
-            return km_error_nomem("a kernel cache column");
+    double *column;
+    int fresh;
+    km_status st = km_provider_cached_column(p, v->source, i, &column, &fresh);
+    if (st)
+        return st;
+    if (fresh)
         km_view_dot_column(&v->view, i, v->work, column);
-        cached = column;
-    }
-    gather(cached, rows, nrows, out);
+    gather(column, rows, nrows, out);
     return KM_OK;
 }
 
@@ -87,15 +86,17 @@ static km_status fetch_raw(km_provider *p, size_t m, size_t i, const size_t *row
         return KM_OK;
     }
     const km_view *view = &p->views[pk->view].view;
-    const double *cached = km_column_cache_get(&p->cache, pk->source, i);
+    const double *cached = km_cache_find(p->columns, pk->source * p->n + i, p->n);
     if (!cached && 2 * nrows < p->n) {
         pair_values(k, view, i, rows, nrows, out);
         return KM_OK;
     }
     if (!cached) {
-        double *column = km_column_cache_insert(&p->cache, pk->source, i);
-        if (!column)
-            return km_error_nomem("a kernel cache column");
+        double *column;
+        int fresh;
+        km_status st = km_provider_cached_column(p, pk->source, i, &column, &fresh);
+        if (st)
+            return st;
         pair_values(k, view, i, NULL, p->n, column);
         cached = column;
     }

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "core/log.h"
-#include "kernel/column_cache.h"
+#include "kernel/cache.h"
 #include "kernel/feature_view.h"
 #include "kernel/provider.h"
 
@@ -50,7 +50,10 @@ struct km_provider {
     size_t n_views;
     km_provider_view *views;
     km_provider_kernel *kernels;
-    km_column_cache cache;
+    km_cache *cache;             /* the budget (owned when owns_cache) */
+    int owns_cache;
+    km_cache_client *columns;    /* dot-product and pairwise columns, key source * n + column */
+    size_t gram_reserved;        /* bytes of the Gram matrices reserved in the cache */
     double *base;                /* scratch columns, n values each */
     double *scratch;
     double *dist;
@@ -67,8 +70,10 @@ static inline double km_provider_stored_value(const km_provider_kernel *pk, size
 /* Precomputed kernel m: its matrix (or the training block of the dataset's kernel rows), checked
  * (precomputed.c). */
 km_status km_provider_setup_precomputed(km_provider *p, const km_kernel *k, km_provider_kernel *pk);
-/* Full Gram matrices and the column cache within cache_bytes (provider_storage.c). */
-km_status km_provider_setup_storage(km_provider *p, size_t cache_bytes);
+/* Full Gram matrices within gram_limit bytes of the cache, the column cache client (provider_storage.c). */
+km_status km_provider_setup_storage(km_provider *p, km_provider_use use);
+/* The cached column of source (n values), computed by the caller when *fresh is set (provider_storage.c). */
+km_status km_provider_cached_column(km_provider *p, size_t source, size_t i, double **column, int *fresh);
 /* Widths and normalization constants of every kernel, normalized diagonals (provider_fit.c). */
 km_status km_provider_fit(km_provider *p);
 

@@ -5,18 +5,26 @@
 #include "core/error.h"
 #include "kernel/provider_internal.h"
 
-/* Full Gram matrices for the views whose n×n dot products fit in the budget; the rest of the budget
- * is the LRU cache for dot-product and pairwise columns. */
-km_status km_provider_setup_storage(km_provider *p, size_t cache_bytes)
+/* The Gram matrices of the views whose n×n dot products fit in the cache (when the solver shares it,
+ * in half of its budget: the other half stays for the solver's per-kernel columns); the dot-product
+ * columns of the other views and the pairwise columns in the cache, held only while used when the
+ * caller caches combined columns itself. */
+km_status km_provider_setup_storage(km_provider *p, km_provider_use use)
 {
-    size_t n = p->n, budget = cache_bytes, sources = 0;
+    size_t n = p->n, sources = 0, budget = km_cache_budget(p->cache);
+    size_t gram_limit = use == KM_PROVIDER_COMBINED ? 0 : p->owns_cache ? budget : budget / 2;
     size_t gram_bytes = (n <= SIZE_MAX / n / sizeof(double)) ? n * n * sizeof(double) : SIZE_MAX;
     for (size_t v = 0; v < p->n_views; v++) {
         km_provider_view *view = &p->views[v];
         if (!view->n_dot_kernels || view->direct)
             continue;
-        if (gram_bytes <= budget && (view->gram = malloc(gram_bytes))) {
-            budget -= gram_bytes;
+        if (gram_bytes <= gram_limit - p->gram_reserved && km_cache_reserve(p->cache, gram_bytes)) {
+            if (!(view->gram = malloc(gram_bytes))) {
+                km_cache_unreserve(p->cache, gram_bytes);
+                view->source = sources++;
+                continue;
+            }
+            p->gram_reserved += gram_bytes;
             km_status st = km_view_gram(&view->view, view->gram);
             if (st)
                 return st;
@@ -30,5 +38,20 @@ km_status km_provider_setup_storage(km_provider *p, size_t cache_bytes)
         if (type == KM_KERNEL_CHI2 || type == KM_KERNEL_HISTINT)
             p->kernels[m].source = sources++;
     }
-    return km_column_cache_init(&p->cache, n, sources, budget);
+    if (!sources)
+        return KM_OK;
+    size_t limit = use == KM_PROVIDER_COMBINED ? 0 : SIZE_MAX;
+    return km_cache_client_new(p->cache, n * sources, sizeof(double), n, limit, &p->columns);
+}
+
+km_status km_provider_cached_column(km_provider *p, size_t source, size_t i, double **column, int *fresh)
+{
+    void *data;
+    size_t valid;
+    km_status st = km_cache_get(p->columns, source * p->n + i, p->n, &data, &valid);
+    if (st)
+        return st;
+    *column = data;
+    *fresh = valid < p->n;
+    return KM_OK;
 }

@@ -79,6 +79,8 @@ typedef struct km_smo_options {
                                        row (M n doubles per entry), which a theta change leaves valid;
                                        without a hook, when the whole combined kernel matrix (n_rows^2
                                        values) fits, it is computed once at the start */
+    struct km_cache *cache;         /* the kernel cache shared with the kernel provider (kernel/cache.h),
+                                       whose budget then replaces cache_bytes; NULL: the solver's own */
     int cache_float;                /* 1: without a hook, cached kernel values are floats (twice the
                                        columns; Q values rounded to float precision); default 0 */
     long max_iter;                  /* steps plus hook theta changes; <= 0: LIBSVM's max(10^7, 100 l) */

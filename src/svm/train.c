@@ -86,7 +86,7 @@ typedef struct trainer {
     km_mkl_params mkl;           /* resolved kernel-weight learning */
     km_logger logger;
     km_provider *provider;
-    size_t solver_cache_bytes;   /* each machine's SMO cache */
+    km_cache *cache;             /* the -m budget, shared by the provider and every machine's solver */
     int cache_float;             /* the SMO cache holds floats */
     double *theta;               /* fixed kernel weights, M values */
     km_model *model;
@@ -241,7 +241,8 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
     };
     problem->smo.tolerance = p->tolerance;
     problem->smo.shrinking = p->shrinking;
-    problem->smo.cache_bytes = t->solver_cache_bytes;
+    problem->smo.cache = t->cache;
+    problem->smo.cache_bytes = km_cache_budget(t->cache);
     problem->smo.cache_float = t->cache_float;
     problem->smo.max_iter = p->max_iter;
     problem->smo.logger = t->logger;
@@ -560,22 +561,6 @@ static km_status store_alignments(trainer *t, const km_classes *classes)
     return st;
 }
 
-/* Splits the -m budget between the provider (returned) and each machine's SMO cache. With fixed kernel
- * weights the SMO cache holds whole combined columns (or, when it fits, the whole n×n combined matrix,
- * computed once in blocks), so every kernel value is computed once per cached column and a provider
- * cache of dot products would only repeat it: the solver gets the whole budget. Learned weights need
- * the base kernels and get half each. */
-static size_t split_cache(const trainer *t, size_t *solver_bytes)
-{
-    size_t total = (size_t)(t->params->cache_mb * 1048576.0);
-    if (t->mkl.method == KM_MKL_FIXED) {
-        *solver_bytes = total;
-        return 0;
-    }
-    *solver_bytes = total / 2;
-    return total / 2;
-}
-
 /* Float values for the fixed combination when asked for, or by default when its n×n matrix does not
  * fit in the solver's budget as double (measured at N = 5,000 with 10 RBF kernels and -m 100: the whole
  * float matrix trains in a third of the time of the double LRU cache; bench/NOTES.md). */
@@ -584,7 +569,7 @@ static int use_float_cache(const trainer *t, size_t n)
     km_cache_values values = t->params->cache_values;
     if (t->mkl.method != KM_MKL_FIXED || values == KM_CACHE_DOUBLE)
         return 0;
-    return values == KM_CACHE_FLOAT || n > t->solver_cache_bytes / n / sizeof(double);
+    return values == KM_CACHE_FLOAT || n > km_cache_budget(t->cache) / n / sizeof(double);
 }
 
 km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *kernels,
@@ -608,9 +593,15 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
     if ((st = km_mkl_resolve(&params->mkl, &t.mkl)))
         return st;
     km_classes classes = {0};
-    size_t provider_bytes = split_cache(&t, &t.solver_cache_bytes);
-    t.cache_float = use_float_cache(&t, n);
-    st = km_provider_new(data, rows, n, kernels, provider_bytes, &t.logger, &t.provider);
+    /* with fixed weights the solver caches combined columns (or the whole combined matrix), so the
+     * provider keeps no Gram matrix beside them; learned weights need the base kernels */
+    st = km_cache_new((size_t)(params->cache_mb * 1048576.0), &t.cache);
+    if (!st) {
+        t.cache_float = use_float_cache(&t, n);
+        st = km_provider_new_shared(data, rows, n, kernels, t.cache,
+                                    t.mkl.method == KM_MKL_FIXED ? KM_PROVIDER_COMBINED : KM_PROVIDER_PER_KERNEL,
+                                    &t.logger, &t.provider);
+    }
     if (!st && t.mkl.method != KM_MKL_FIXED)
         st = km_mkl_check_kernels(t.provider);
     size_t M = kernels->size;
@@ -650,6 +641,7 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
         st = build_basis(&t);
     km_classes_clear(&classes);
     km_provider_free(t.provider);
+    km_cache_free(t.cache);
     free(t.theta);
     free(t.is_sv);
     if (st) {
