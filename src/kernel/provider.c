@@ -3,11 +3,8 @@
 
 #include "core/error.h"
 #include "data/dataset.h"
+#include "kernel/kernel_context.h"
 #include "kernel/provider_internal.h"
-
-/* Dense views with at most this many columns compute dot products directly for the rows asked for,
- * without Gram matrix or cache. */
-#define KM_DIRECT_DOT_MAX_DIM 8
 
 /* One view per distinct feature subset of the non-precomputed kernels. */
 static km_status build_views(km_provider *p)
@@ -51,10 +48,11 @@ static km_status build_views(km_provider *p)
     return KM_OK;
 }
 
-/* A provider on cache (owned when cache_bytes is given instead: cache NULL). */
+/* A provider on cache (owned when cache_bytes is given instead: cache NULL), reading the Gram
+ * matrices of context when given. */
 static km_status provider_new(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *set,
-                              km_cache *cache, size_t cache_bytes, km_provider_use use, const km_logger *logger,
-                              km_provider **out)
+                              km_cache *cache, size_t cache_bytes, const km_kernel_context *context,
+                              km_provider_use use, const km_logger *logger, km_provider **out)
 {
     *out = NULL;
     if (!rows)
@@ -75,6 +73,7 @@ static km_status provider_new(const km_dataset *data, const size_t *rows, size_t
         p->logger = *logger;
     p->cache = cache;
     p->owns_cache = !cache;
+    p->context = context;
     km_status st = cache ? KM_OK : km_cache_new(cache_bytes, &p->cache);
     if (!st)
         st = km_kernel_set_copy(set, &p->fitted);
@@ -111,13 +110,20 @@ static km_status provider_new(const km_dataset *data, const size_t *rows, size_t
 km_status km_provider_new(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *set,
                           size_t cache_bytes, const km_logger *logger, km_provider **out)
 {
-    return provider_new(data, rows, n, set, NULL, cache_bytes, KM_PROVIDER_PER_KERNEL, logger, out);
+    return provider_new(data, rows, n, set, NULL, cache_bytes, NULL, KM_PROVIDER_PER_KERNEL, logger, out);
 }
 
 km_status km_provider_new_shared(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *set,
                                  km_cache *cache, km_provider_use use, const km_logger *logger, km_provider **out)
 {
-    return provider_new(data, rows, n, set, cache, 0, use, logger, out);
+    return provider_new(data, rows, n, set, cache, 0, NULL, use, logger, out);
+}
+
+km_status km_provider_new_in_context(km_kernel_context *context, const size_t *rows, size_t n, km_provider_use use,
+                                     const km_logger *logger, km_provider **out)
+{
+    return provider_new(km_kernel_context_data(context), rows, n, km_kernel_context_set(context),
+                        km_kernel_context_cache(context), 0, context, use, logger, out);
 }
 
 void km_provider_free(km_provider *p)
@@ -127,7 +133,7 @@ void km_provider_free(km_provider *p)
     for (size_t v = 0; p->views && v < p->n_views; v++) {
         km_view_free(&p->views[v].view);
         free(p->views[v].dot_kernels);
-        free(p->views[v].gram);
+        free(p->views[v].own_gram);
         free(p->views[v].work);
     }
     for (size_t m = 0; p->kernels && p->fitted && m < p->fitted->size; m++) {

@@ -38,8 +38,14 @@ static void gather(const double *column, const size_t *rows, size_t nrows, doubl
 /* out[k] = <x_rows[k], x_i> on view v. */
 km_status km_provider_fetch_dots(km_provider *p, km_provider_view *v, size_t i, const size_t *rows, size_t nrows, double *out)
 {
+    if (v->gram && v->gram_rows) {   /* a kernel context's Gram matrix over all dataset rows */
+        const double *row = v->gram + v->gram_rows[i] * v->gram_ld;
+        for (size_t k = 0; k < nrows; k++)
+            out[k] = row[v->gram_rows[rows[k]]];
+        return KM_OK;
+    }
     if (v->gram) {
-        gather(v->gram + i * p->n, rows, nrows, out);
+        gather(v->gram + i * v->gram_ld, rows, nrows, out);
         return KM_OK;
     }
     if (v->direct) {

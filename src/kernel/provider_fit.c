@@ -119,7 +119,9 @@ static km_status raw_statistics(km_provider *p, double *const *diag, double *con
     double *dots = NULL, *values = NULL;
     km_status st = KM_OK;
     for (size_t v = 0; !st && v < p->n_views; v++) {
-        const km_provider_view *view = &p->views[v];
+        km_provider_view *view = &p->views[v];
+        /* the provider's rows of a Gram matrix, in order: blocks of it are read in place */
+        int whole = view->gram && !view->gram_rows && view->gram_ld == n;
         int needed = 0;
         for (size_t t = 0; !st && t < view->n_dot_kernels; t++) {
             size_t m = view->dot_kernels[t];
@@ -134,13 +136,15 @@ static km_status raw_statistics(km_provider *p, double *const *diag, double *con
             st = km_error_nomem("the normalization pass");
             break;
         }
-        if (!view->gram && !dots && !(dots = malloc(block * n * sizeof *dots))) {
+        if (!whole && !dots && !(dots = malloc(block * n * sizeof *dots))) {
             st = km_error_nomem("the normalization pass");
             break;
         }
         for (size_t r0 = 0; !st && r0 < n; r0 += block) {
             size_t len = n - r0 < block ? n - r0 : block;
-            const double *d = view->gram ? view->gram + r0 * n : dots;
+            const double *d = whole ? view->gram + r0 * n : dots;
+            for (size_t r = 0; view->gram && !whole && !st && r < len; r++)
+                st = km_provider_fetch_dots(p, view, r0 + r, p->identity, n, dots + r * n);
             if (!view->gram)
                 st = km_view_dots(&view->view, r0, len, &view->view, dots);
             for (size_t t = 0; !st && t < view->n_dot_kernels; t++) {

@@ -14,13 +14,19 @@
 #include "kernel/provider.h"
 
 #define KM_PROVIDER_NONE ((size_t)-1)
+/* Dense views with at most this many columns compute dot products directly for the rows asked for,
+ * without Gram matrix or cache. */
+#define KM_DIRECT_DOT_MAX_DIM 8
 
 typedef struct km_provider_view {
     size_t lead;                 /* first kernel on this feature subset */
     km_view view;
     size_t *dot_kernels;         /* dot-product kernels on this view */
     size_t n_dot_kernels;
-    double *gram;                /* full n×n dot products, or NULL */
+    const double *gram;          /* all dot products: gram[map(i) * gram_ld + map(j)], or NULL */
+    double *own_gram;            /* the provider's own n×n Gram matrix (map: identity) */
+    size_t gram_ld;
+    const size_t *gram_rows;     /* map: provider row -> row of a kernel context's Gram matrix, or NULL */
     size_t source;               /* cache source of dot-product columns when there is no gram */
     double *work;                /* dim zeros for sparse views */
     int direct;                  /* few columns: dot products computed per request */
@@ -54,6 +60,7 @@ struct km_provider {
     int owns_cache;
     km_cache_client *columns;    /* dot-product and pairwise columns, key source * n + column */
     size_t gram_reserved;        /* bytes of the Gram matrices reserved in the cache */
+    const struct km_kernel_context *context;   /* Gram matrices over all dataset rows, or NULL */
     double *base;                /* scratch columns, n values each */
     double *scratch;
     double *dist;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "kernel/kernel_context.h"
 #include "kernel/provider_internal.h"
 
 /* The Gram matrices of the views whose n×n dot products fit in the cache (when the solver shares it,
@@ -18,14 +19,23 @@ km_status km_provider_setup_storage(km_provider *p, km_provider_use use)
         km_provider_view *view = &p->views[v];
         if (!view->n_dot_kernels || view->direct)
             continue;
+        const double *shared = p->context ? km_kernel_context_gram(p->context, &p->fitted->kernels[view->lead]) : NULL;
+        if (shared) {   /* the context's dot products over all dataset rows */
+            view->gram = shared;
+            view->gram_ld = p->data->n;
+            view->gram_rows = p->identity_rows ? NULL : p->rows;
+            continue;
+        }
         if (gram_bytes <= gram_limit - p->gram_reserved && km_cache_reserve(p->cache, gram_bytes)) {
-            if (!(view->gram = malloc(gram_bytes))) {
+            if (!(view->own_gram = malloc(gram_bytes))) {
                 km_cache_unreserve(p->cache, gram_bytes);
                 view->source = sources++;
                 continue;
             }
             p->gram_reserved += gram_bytes;
-            km_status st = km_view_gram(&view->view, view->gram);
+            view->gram = view->own_gram;
+            view->gram_ld = n;
+            km_status st = km_view_gram(&view->view, view->own_gram);
             if (st)
                 return st;
             km_log(&p->logger, KM_LOG_DEBUG, "feature view %zu: full %zu x %zu Gram matrix", v + 1, n, n);

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "data/dataset.h"
+#include "kernel/kernel_context.h"
 #include "kernel/kernel_view.h"
 #include "kernel/provider.h"
 #include "model/model.h"
@@ -572,8 +573,15 @@ static int use_float_cache(const trainer *t, size_t n)
     return values == KM_CACHE_FLOAT || n > km_cache_budget(t->cache) / n / sizeof(double);
 }
 
-km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *kernels,
-                        const km_params *params, km_model **out)
+size_t km_params_cache_bytes(const km_params *params)
+{
+    double bytes = params->cache_mb * 1048576.0;
+    return bytes > 0 ? bytes < (double)SIZE_MAX ? (size_t)bytes : SIZE_MAX : 0;
+}
+
+/* km_train_rows, on the kernel context's budget and Gram matrices when context is given. */
+static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *kernels,
+                            km_kernel_context *context, const km_params *params, km_model **out)
 {
     *out = NULL;
     if (!rows)
@@ -595,12 +603,15 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
     km_classes classes = {0};
     /* with fixed weights the solver caches combined columns (or the whole combined matrix), so the
      * provider keeps no Gram matrix beside them; learned weights need the base kernels */
-    st = km_cache_new((size_t)(params->cache_mb * 1048576.0), &t.cache);
+    km_provider_use use = t.mkl.method == KM_MKL_FIXED ? KM_PROVIDER_COMBINED : KM_PROVIDER_PER_KERNEL;
+    if (context)
+        t.cache = km_kernel_context_cache(context);
+    else
+        st = km_cache_new(km_params_cache_bytes(params), &t.cache);
     if (!st) {
         t.cache_float = use_float_cache(&t, n);
-        st = km_provider_new_shared(data, rows, n, kernels, t.cache,
-                                    t.mkl.method == KM_MKL_FIXED ? KM_PROVIDER_COMBINED : KM_PROVIDER_PER_KERNEL,
-                                    &t.logger, &t.provider);
+        st = context ? km_provider_new_in_context(context, rows, n, use, &t.logger, &t.provider)
+                     : km_provider_new_shared(data, rows, n, kernels, t.cache, use, &t.logger, &t.provider);
     }
     if (!st && t.mkl.method != KM_MKL_FIXED)
         st = km_mkl_check_kernels(t.provider);
@@ -641,7 +652,8 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
         st = build_basis(&t);
     km_classes_clear(&classes);
     km_provider_free(t.provider);
-    km_cache_free(t.cache);
+    if (!context)
+        km_cache_free(t.cache);
     free(t.theta);
     free(t.is_sv);
     if (st) {
@@ -650,6 +662,18 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
     }
     *out = t.model;
     return KM_OK;
+}
+
+km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *kernels,
+                        const km_params *params, km_model **out)
+{
+    return train_rows(data, rows, n, kernels, NULL, params, out);
+}
+
+km_status km_train_rows_in_context(km_kernel_context *context, const size_t *rows, size_t n, const km_params *params,
+                                   km_model **out)
+{
+    return train_rows(km_kernel_context_data(context), rows, n, km_kernel_context_set(context), context, params, out);
 }
 
 km_status km_train(const km_dataset *train, const km_kernel_set *kernels, const km_params *params, km_model **out)
