@@ -9,6 +9,7 @@
 #include "data/dataset.h"
 #include "kernel/feature_view.h"
 #include "kernel/kernel_eval.h"
+#include "kernel/kernel_family.h"
 #include "kernel/normalization.h"
 #include "kernel/provider.h"
 
@@ -112,7 +113,7 @@ static km_status feature_group(const km_kernel_set *set, size_t first, const cro
     size_t dot_kernels = 0, only_dot = 0;
     for (size_t m = first; m < set->size; m++) {
         const km_kernel *k = &set->kernels[m];
-        if (k->type == KM_KERNEL_PRECOMPUTED || !km_kernel_same_features(k, lead))
+        if (km_family(k)->input == KM_INPUT_MATRIX || !km_kernel_same_features(k, lead))
             continue;
         if (km_kernel_uses_dot(k->type)) {
             dot_kernels++;
@@ -133,7 +134,7 @@ static km_status feature_group(const km_kernel_set *set, size_t first, const cro
     }
     for (size_t m = first; !st && m < set->size; m++) {
         const km_kernel *k = &set->kernels[m];
-        if (k->type == KM_KERNEL_PRECOMPUTED || !km_kernel_same_features(k, lead))
+        if (km_family(k)->input == KM_INPUT_MATRIX || !km_kernel_same_features(k, lead))
             continue;
         double *block = out + m * r->na * r->nb;
         feature_kernel_block(k, &va, &vb, dots, block, diag_a, diag_b);
@@ -242,7 +243,7 @@ static km_status cross(const km_kernel_set *set, const cross_request *r, double 
     km_status st = (diag_a && diag_b) ? KM_OK : km_error_nomem("cross-kernel diagonals");
     for (size_t m = 0; !st && m < set->size; m++) {
         const km_kernel *k = &set->kernels[m];
-        if (k->type == KM_KERNEL_PRECOMPUTED) {
+        if (km_family(k)->input == KM_INPUT_MATRIX) {
             double *block = out + m * r->na * r->nb;
             const double *td = r->test_diag ? r->test_diag[m] : NULL;
             if (k->matrix || k->file) {
@@ -258,7 +259,7 @@ static km_status cross(const km_kernel_set *set, const cross_request *r, double 
         }
         /* first kernel of its feature subset: compute the whole group */
         size_t earlier = 0;
-        while (earlier < m && (set->kernels[earlier].type == KM_KERNEL_PRECOMPUTED ||
+        while (earlier < m && (km_family(&set->kernels[earlier])->input == KM_INPUT_MATRIX ||
                                !km_kernel_same_features(&set->kernels[earlier], k)))
             earlier++;
         if (earlier == m)

@@ -18,7 +18,9 @@ static km_status build_views(km_provider *p)
         km_provider_kernel *pk = &p->kernels[m];
         pk->view = KM_PROVIDER_NONE;
         pk->source = KM_PROVIDER_NONE;
-        if (k->type == KM_KERNEL_PRECOMPUTED)
+        if (!(pk->family = km_family(k)))
+            return km_kernel_error(k, "unknown kernel type %d", (int)k->type);
+        if (pk->family->input == KM_INPUT_MATRIX)
             continue;
         size_t v = 0;
         while (v < p->n_views && !km_kernel_same_features(k, &p->fitted->kernels[p->views[v].lead]))
@@ -28,7 +30,6 @@ static km_status build_views(km_provider *p)
             p->n_views++;
             view->lead = m;
             view->source = KM_PROVIDER_NONE;
-            view->mean_sqdist = view->mean_chi2 = -1.0;
             km_status st = km_view_build(p->data, p->rows, p->n, k->features, k->n_features, p->data->d, &view->view);
             if (st)
                 return st;

@@ -17,7 +17,7 @@
 /* An RBF kernel normalized by at most a global factor: its values come straight from squared distances. */
 static int plain_rbf(const km_kernel *k, const km_provider_kernel *pk)
 {
-    return k->type == KM_KERNEL_RBF && !k->center && !pk->factor;
+    return pk->family->exp_of_squared_distance && !k->center && !pk->factor;
 }
 
 /* out[k] += sum_m weights[m] K_m(rows[k], i) over the dot-product kernels of view v, from the view's dot

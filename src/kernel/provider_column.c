@@ -8,27 +8,6 @@
 #include "kernel/provider_internal.h"
 #include "kernel/vector_exp.h"
 
-/* Pairwise-kernel columns with at least this many feature operations are computed by several threads
- * (below it, starting threads costs more than it saves, and idle threads compete with BLAS). */
-#define KM_PARALLEL_MIN_WORK ((size_t)1 << 20)
-
-/* Raw values of a pairwise kernel: out[k] = k(x_rows[k], x_i); chi2 as the distances, then one
- * vectorised exp pass. */
-static void pair_values(const km_kernel *k, const km_view *v, size_t i, const size_t *rows, size_t nrows, double *out)
-{
-    km_view_row xi = km_view_get_row(v, i);
-    int chi2 = k->type == KM_KERNEL_CHI2;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nrows * (v->dim + 1) > KM_PARALLEL_MIN_WORK)
-#endif
-    for (size_t r = 0; r < nrows; r++) {
-        km_view_row xr = km_view_get_row(v, rows ? rows[r] : r);
-        out[r] = chi2 ? km_chi2_distance(xr, xi) : km_kernel_pair(k, xr, xi);
-    }
-    if (chi2)
-        km_vexp(out, -k->gamma, nrows, out);
-}
-
 static void gather(const double *column, const size_t *rows, size_t nrows, double *out)
 {
     for (size_t k = 0; k < nrows; k++)
@@ -69,7 +48,7 @@ static km_status fetch_raw(km_provider *p, size_t m, size_t i, const size_t *row
 {
     const km_kernel *k = &p->fitted->kernels[m];
     km_provider_kernel *pk = &p->kernels[m];
-    if (k->type == KM_KERNEL_PRECOMPUTED) {
+    if (pk->family->input == KM_INPUT_MATRIX) {
         /* symmetric: column i is row i */
         size_t at = (pk->map ? pk->map[i] : i) * pk->ld;
         if (rows == p->identity && !pk->map && pk->K32) {   /* whole columns: contiguous */
@@ -94,7 +73,7 @@ static km_status fetch_raw(km_provider *p, size_t m, size_t i, const size_t *row
     const km_view *view = &p->views[pk->view].view;
     const double *cached = km_cache_find(p->columns, pk->source * p->n + i, p->n);
     if (!cached && 2 * nrows < p->n) {
-        pair_values(k, view, i, rows, nrows, out);
+        km_kernel_pair_column(k, view, i, rows, nrows, out);
         return KM_OK;
     }
     if (!cached) {
@@ -103,7 +82,7 @@ static km_status fetch_raw(km_provider *p, size_t m, size_t i, const size_t *row
         km_status st = km_provider_cached_column(p, pk->source, i, &column, &fresh);
         if (st)
             return st;
-        pair_values(k, view, i, NULL, p->n, column);
+        km_kernel_pair_column(k, view, i, NULL, p->n, column);
         cached = column;
     }
     gather(cached, rows, nrows, out);
@@ -175,7 +154,7 @@ km_status km_provider_kernel_columns(km_provider *p, size_t i, const size_t *row
             size_t m = view->dot_kernels[t];
             const km_kernel *k = &p->fitted->kernels[m];
             double *column = out + m * nrows;
-            if (k->type == KM_KERNEL_RBF) {
+            if (p->kernels[m].family->exp_of_squared_distance) {
                 if (!have_dist)
                     km_squared_distances(p->base, sqnorm, rows, sqnorm[i], nrows, p->dist);
                 have_dist = 1;

@@ -12,59 +12,47 @@
 /* Values (rows × n) per block of the fitting pass over the whole training matrix. */
 #define KM_FIT_BLOCK_VALUES ((size_t)1 << 22)
 
-/* Mean chi^2 distance over the training pairs i < j (per-row partial sums keep it reproducible). */
-static km_status mean_chi2_distance(const km_view *v, double *mean)
+/* The mean training distance of a family with relative widths on a view, computed once per view. */
+static km_status view_mean(km_provider_view *view, km_status (*mean_of)(const km_view *, double *), double *mean)
 {
-    size_t n = v->n;
-    if (n < 2)
-        return km_error(KM_EINVAL, "a mean chi2 distance needs at least 2 training rows (got %zu)", n);
-    double *partial = malloc(n * sizeof *partial);
-    if (!partial)
-        return km_error_nomem("chi2 distances");
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 16)
-#endif
-    for (size_t i = 0; i < n; i++) {
-        km_view_row a = km_view_get_row(v, i);
-        double s = 0.0;
-        for (size_t j = i + 1; j < n; j++)
-            s += km_chi2_distance(a, km_view_get_row(v, j));
-        partial[i] = s;
+    for (size_t t = 0; t < view->n_means; t++)
+        if (view->mean_of[t] == mean_of) {
+            *mean = view->mean[t];
+            return KM_OK;
+        }
+    km_status st = mean_of(&view->view, mean);
+    if (!st && view->n_means < KM_PROVIDER_MEANS) {
+        view->mean_of[view->n_means] = mean_of;
+        view->mean[view->n_means++] = *mean;
     }
-    double total = 0.0;
-    for (size_t i = 0; i < n; i++)
-        total += partial[i];
-    free(partial);
-    *mean = total / ((double)n * (double)(n - 1) / 2.0);
-    return KM_OK;
+    return st;
 }
 
-/* gamma of rbf/chi2 relative to the mean training distance, LIBSVM's 1/features for poly/sigmoid. */
+/* gamma relative to the mean training distance (rbf, chi2), LIBSVM's 1/features (poly, sigmoid). */
 static km_status resolve_gamma(km_provider *p, km_kernel *k, km_provider_view *view)
 {
-    if ((k->type == KM_KERNEL_POLY || k->type == KM_KERNEL_SIGMOID) && !(k->gamma > 0)) {
+    const km_kernel_family *family = p->kernels[k - p->fitted->kernels].family;
+    if (family->gamma_per_feature && !(k->gamma > 0)) {
         if (view->view.dim == 0)
             return km_kernel_error(k, "no features for the default gamma");
         k->gamma = 1.0 / (double)view->view.dim;
     }
-    if (k->gamma_mode == KM_GAMMA_RELATIVE && (k->type == KM_KERNEL_RBF || k->type == KM_KERNEL_CHI2)) {
-        double *mean = k->type == KM_KERNEL_RBF ? &view->mean_sqdist : &view->mean_chi2;
-        km_status st = KM_OK;
-        if (*mean < 0)
-            st = k->type == KM_KERNEL_RBF ? km_view_mean_sqdist(&view->view, mean) : mean_chi2_distance(&view->view, mean);
+    if (k->gamma_mode == KM_GAMMA_RELATIVE && family->mean_distance) {
+        double mean;
+        km_status st = view_mean(view, family->mean_distance, &mean);
         if (st)
             return st;
-        if (!(*mean > 0))
+        if (!(mean > 0))
             return km_kernel_error(k, "the training rows are all equal, so the mean distance is 0");
-        k->gamma /= *mean;
+        k->gamma /= mean;
         km_log(&p->logger, KM_LOG_DEBUG, "kernel %zu: mean training distance %.6g, gamma %.6g",
-               (size_t)(k - p->fitted->kernels) + 1, *mean, k->gamma);
+               (size_t)(k - p->fitted->kernels) + 1, mean, k->gamma);
     }
     k->gamma_mode = KM_GAMMA_ABSOLUTE;
     return KM_OK;
 }
 
-/* Row sums of a linear kernel: sum_j <x_i, x_j> = <x_i, sum_j x_j>. */
+/* Row sums of a kernel linear in its argument: sum_j <x_i, x_j> = <x_i, sum_j x_j>. */
 static km_status linear_row_sums(const km_view *view, double *sums)
 {
     double *column_sum;
@@ -83,7 +71,7 @@ static km_status raw_statistics(km_provider *p, double *const *diag, double *con
     for (size_t m = 0; m < M; m++) {
         const km_kernel *k = &p->fitted->kernels[m];
         km_provider_kernel *pk = &p->kernels[m];
-        if (k->type == KM_KERNEL_PRECOMPUTED) {
+        if (pk->family->input == KM_INPUT_MATRIX) {
             for (size_t i = 0; i < n; i++) {
                 diag[m][i] = km_provider_stored_value(pk, i, i);
                 if (sums[m]) {
@@ -125,7 +113,7 @@ static km_status raw_statistics(km_provider *p, double *const *diag, double *con
         int needed = 0;
         for (size_t t = 0; !st && t < view->n_dot_kernels; t++) {
             size_t m = view->dot_kernels[t];
-            if (sums[m] && p->fitted->kernels[m].type == KM_KERNEL_LINEAR)
+            if (sums[m] && p->kernels[m].family->linear_in_argument)
                 st = linear_row_sums(&view->view, sums[m]);
             else
                 needed |= sums[m] != NULL;
@@ -150,7 +138,7 @@ static km_status raw_statistics(km_provider *p, double *const *diag, double *con
             for (size_t t = 0; !st && t < view->n_dot_kernels; t++) {
                 size_t m = view->dot_kernels[t];
                 const km_kernel *k = &p->fitted->kernels[m];
-                if (!sums[m] || k->type == KM_KERNEL_LINEAR)   /* linear: done above */
+                if (!sums[m] || p->kernels[m].family->linear_in_argument)   /* done above */
                     continue;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static)
@@ -178,7 +166,7 @@ km_status km_provider_fit(km_provider *p)
     km_status st = KM_OK;
     for (size_t m = 0; !st && m < M; m++) {
         km_kernel *k = &p->fitted->kernels[m];
-        if (k->type == KM_KERNEL_PRECOMPUTED)
+        if (p->kernels[m].family->input == KM_INPUT_MATRIX)
             st = km_provider_setup_precomputed(p, k, &p->kernels[m]);
         else
             st = resolve_gamma(p, k, &p->views[p->kernels[m].view]);

@@ -11,9 +11,12 @@
 #include "core/log.h"
 #include "kernel/cache.h"
 #include "kernel/feature_view.h"
+#include "kernel/kernel_family.h"
 #include "kernel/provider.h"
 
 #define KM_PROVIDER_NONE ((size_t)-1)
+/* Distinct mean distances kept per feature view (more are computed again when asked for). */
+#define KM_PROVIDER_MEANS 4
 /* Dense views with at most this many columns compute dot products directly for the rows asked for,
  * without Gram matrix or cache. */
 #define KM_DIRECT_DOT_MAX_DIM 8
@@ -30,10 +33,14 @@ typedef struct km_provider_view {
     size_t source;               /* cache source of dot-product columns when there is no gram */
     double *work;                /* dim zeros for sparse views */
     int direct;                  /* few columns: dot products computed per request */
-    double mean_sqdist, mean_chi2;   /* for relative widths; < 0 until computed */
+    /* mean training distances of the families with relative widths on this view, once each */
+    km_status (*mean_of[KM_PROVIDER_MEANS])(const km_view *view, double *mean);
+    double mean[KM_PROVIDER_MEANS];
+    size_t n_means;
 } km_provider_view;
 
 typedef struct km_provider_kernel {
+    const km_kernel_family *family;
     size_t view;                 /* KM_PROVIDER_NONE for precomputed kernels */
     size_t source;               /* cache source of chi2/histint columns */
     const double *K;             /* precomputed: K[map(i) * ld + map(j)] (double storage) */

@@ -44,8 +44,7 @@ km_status km_provider_setup_storage(km_provider *p, km_provider_use use)
         }
     }
     for (size_t m = 0; m < p->fitted->size; m++) {
-        km_kernel_type type = p->fitted->kernels[m].type;
-        if (type == KM_KERNEL_CHI2 || type == KM_KERNEL_HISTINT)
+        if (p->kernels[m].family->input == KM_INPUT_PAIRWISE)
             p->kernels[m].source = sources++;
     }
     if (!sources)
