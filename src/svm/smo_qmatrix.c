@@ -85,7 +85,10 @@ km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, km_cache *cache, size
             qm->all_rows[r] = r;
         if (full)
             return fill_full_matrix(qm);
-        return km_cache_client_new(cache, n, qm->value_size, width, SIZE_MAX, &qm->columns);
+        /* per-kernel entries take at most half the budget: the other half is the kernel provider's
+         * (Gram matrices, dot-product columns), the balance measured before the cache was shared */
+        size_t limit = per_kernel ? km_cache_budget(cache) / 2 : SIZE_MAX;
+        return km_cache_client_new(cache, n, qm->value_size, width, limit, &qm->columns);
     }
     return km_cache_client_new(cache, l, qm->value_size, l, SIZE_MAX, &qm->columns);
 }
