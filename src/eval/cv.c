@@ -27,6 +27,12 @@ km_status km_cross_validate(const km_dataset *data, const km_kernel_set *kernels
         matrices[m] = kernels->kernels[m].matrix;
     if (!st)
         st = km_folds(params->task == KM_TASK_SVC ? data->labels : NULL, n, folds, params->seed, fold);
+    /* the folds share the -m budget and the Gram matrices over all rows; each fits its own widths and
+     * normalization on its training rows */
+    km_kernel_context *context = NULL;
+    km_logger logger = {params->log, params->log_user};
+    if (!st)
+        st = km_kernel_context_new(data, kernels, km_params_cache_bytes(params), &logger, &context);
     for (int f = 0; !st && f < folds; f++) {
         size_t n_train = 0, n_test = 0;
         for (size_t i = 0; i < n; i++) {
@@ -36,7 +42,7 @@ km_status km_cross_validate(const km_dataset *data, const km_kernel_set *kernels
                 train_rows[n_train++] = i;
         }
         km_model *model = NULL;
-        st = km_train_rows(data, train_rows, n_train, kernels, params, &model);
+        st = km_train_rows_in_context(context, train_rows, n_train, params, &model);
         double *fold_pred = st ? NULL : malloc(n_test * sizeof *fold_pred);
         if (!st && !fold_pred)
             st = km_error_nomem("cross-validation predictions");
@@ -50,6 +56,7 @@ km_status km_cross_validate(const km_dataset *data, const km_kernel_set *kernels
             params->progress(params->progress_user, "cross-validation", (double)(f + 1) / folds))
             st = km_error(KM_EINTERRUPTED, "cross-validation interrupted");
     }
+    km_kernel_context_free(context);
     free(fold);
     free(train_rows);
     free(test_rows);

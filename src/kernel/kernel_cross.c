@@ -4,12 +4,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/error.h"
 #include "data/dataset.h"
 #include "kernel/feature_view.h"
 #include "kernel/kernel_eval.h"
+#include "kernel/kernel_family.h"
 #include "kernel/normalization.h"
 #include "kernel/provider.h"
 
@@ -30,7 +30,6 @@ typedef struct cross_request {
 static km_status normalize_block(const km_kernel *k, double *block, size_t na, size_t nb, const double *diag_a,
                                  const double *diag_b)
 {
-    double mu = km_norm_mu(k), global = km_norm_global(k);
     double *shift_a = NULL, *factor_a = NULL, *factor_b = NULL;
     const double *shift_b = k->center ? k->col_mean : NULL;
     km_status st = KM_OK;
@@ -55,33 +54,13 @@ static km_status normalize_block(const km_kernel *k, double *block, size_t na, s
         if (!st)
             st = km_norm_factors(k, diag_b, shift_b, nb, factor_b);
     }
-    for (size_t t = 0; !st && t < na; t++) {
-        double *row = block + t * nb;
-        if (shift_b) {
-            double offset = shift_a[t] - mu;
-            for (size_t j = 0; j < nb; j++)
-                row[j] -= shift_b[j] + offset;
-        }
-        if (factor_a) {
-            double ft = factor_a[t] * global;
-            for (size_t j = 0; j < nb; j++)
-                row[j] *= factor_b[j] * ft;
-        } else if (global != 1.0) {
-            for (size_t j = 0; j < nb; j++)
-                row[j] *= global;
-        }
-    }
+    for (size_t t = 0; !st && t < na; t++)
+        km_norm_apply(k, shift_b, shift_a ? shift_a[t] : 0.0, factor_b, factor_a ? factor_a[t] : 1.0, NULL, nb,
+                      block + t * nb);
     free(shift_a);
     free(factor_a);
     free(factor_b);
     return st;
-}
-
-static int same_features(const km_kernel *x, const km_kernel *y)
-{
-    if (!x->features || !y->features)
-        return !x->features && !y->features;
-    return x->n_features == y->n_features && memcmp(x->features, y->features, x->n_features * sizeof *x->features) == 0;
 }
 
 /* Raw block and self-similarities of one kernel computed from features. */
@@ -134,7 +113,7 @@ static km_status feature_group(const km_kernel_set *set, size_t first, const cro
     size_t dot_kernels = 0, only_dot = 0;
     for (size_t m = first; m < set->size; m++) {
         const km_kernel *k = &set->kernels[m];
-        if (k->type == KM_KERNEL_PRECOMPUTED || !same_features(k, lead))
+        if (km_family(k)->input == KM_INPUT_MATRIX || !km_kernel_same_features(k, lead))
             continue;
         if (km_kernel_uses_dot(k->type)) {
             dot_kernels++;
@@ -155,7 +134,7 @@ static km_status feature_group(const km_kernel_set *set, size_t first, const cro
     }
     for (size_t m = first; !st && m < set->size; m++) {
         const km_kernel *k = &set->kernels[m];
-        if (k->type == KM_KERNEL_PRECOMPUTED || !same_features(k, lead))
+        if (km_family(k)->input == KM_INPUT_MATRIX || !km_kernel_same_features(k, lead))
             continue;
         double *block = out + m * r->na * r->nb;
         feature_kernel_block(k, &va, &vb, dots, block, diag_a, diag_b);
@@ -264,7 +243,7 @@ static km_status cross(const km_kernel_set *set, const cross_request *r, double 
     km_status st = (diag_a && diag_b) ? KM_OK : km_error_nomem("cross-kernel diagonals");
     for (size_t m = 0; !st && m < set->size; m++) {
         const km_kernel *k = &set->kernels[m];
-        if (k->type == KM_KERNEL_PRECOMPUTED) {
+        if (km_family(k)->input == KM_INPUT_MATRIX) {
             double *block = out + m * r->na * r->nb;
             const double *td = r->test_diag ? r->test_diag[m] : NULL;
             if (k->matrix || k->file) {
@@ -280,8 +259,8 @@ static km_status cross(const km_kernel_set *set, const cross_request *r, double 
         }
         /* first kernel of its feature subset: compute the whole group */
         size_t earlier = 0;
-        while (earlier < m && (set->kernels[earlier].type == KM_KERNEL_PRECOMPUTED ||
-                               !same_features(&set->kernels[earlier], k)))
+        while (earlier < m && (km_family(&set->kernels[earlier])->input == KM_INPUT_MATRIX ||
+                               !km_kernel_same_features(&set->kernels[earlier], k)))
             earlier++;
         if (earlier == m)
             st = feature_group(set, m, r, out, diag_a, diag_b);

@@ -6,7 +6,7 @@
 
 #include "core/error.h"
 #include "kernel/kernel.h"
-#include "kernel/kernel_eval.h"
+#include "kernel/kernel_family.h"
 
 typedef struct text {
     char *buf;
@@ -68,11 +68,10 @@ size_t km_kernel_describe(const km_kernel *k, char *buf, size_t size)
     text t = {buf, size, 0};
     if (size)
         buf[0] = '\0';
-    const char *type = km_kernel_type_name(k->type);
-    append(&t, "%s", type ? type : "unknown");
-    int has_gamma = k->type == KM_KERNEL_RBF || k->type == KM_KERNEL_CHI2 || k->type == KM_KERNEL_POLY ||
-                    k->type == KM_KERNEL_SIGMOID;
-    if (has_gamma) {
+    const km_kernel_family *family = km_kernel_family_of(k->type);
+    append(&t, "%s", family ? family->name : "unknown");
+    unsigned params = family ? family->params : 0;
+    if (params & KM_PARAM_GAMMA) {
         append(&t, ":gamma=");
         if (k->gamma_mode == KM_GAMMA_RELATIVE) {
             append_number(&t, k->gamma);
@@ -83,11 +82,11 @@ size_t km_kernel_describe(const km_kernel *k, char *buf, size_t size)
             append(&t, "auto");
         }
     }
-    if (k->type == KM_KERNEL_POLY) {
+    if (params & KM_PARAM_DEGREE) {
         append(&t, ":degree=");
         append_number(&t, k->degree);
     }
-    if (k->type == KM_KERNEL_POLY || k->type == KM_KERNEL_SIGMOID) {
+    if (params & KM_PARAM_COEF0) {
         append(&t, ":coef0=");
         append_number(&t, k->coef0);
     }

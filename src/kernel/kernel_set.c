@@ -106,3 +106,10 @@ km_status km_kernel_set_add_matrix(km_kernel_set *set, const km_matrix *train_ke
     km_kernel k = {.type = KM_KERNEL_PRECOMPUTED, .matrix = train_kernel, .norm = norm, .center = center};
     return km_kernel_set_append(set, &k);
 }
+
+int km_kernel_same_features(const km_kernel *a, const km_kernel *b)
+{
+    if (!a->features || !b->features)
+        return !a->features && !b->features;
+    return a->n_features == b->n_features && memcmp(a->features, b->features, a->n_features * sizeof *a->features) == 0;
+}

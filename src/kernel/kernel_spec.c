@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "kernel/kernel.h"
 #include "kernel/kernel_eval.h"
+#include "kernel/kernel_family.h"
 
 /* Most kernels one spec may expand to, and most features one feature list may name. */
 #define KM_SPEC_MAX_KERNELS 1000000
@@ -26,16 +27,17 @@ static const char *const key_names[KEY_COUNT] = {"gamma",    "sigma", "degree", 
 #define BIT(k) (1u << (k))
 #define COMMON_KEYS (BIT(KEY_FEATURES) | BIT(KEY_NORM) | BIT(KEY_CENTER) | BIT(KEY_SCALE))
 
+/* The keys of a family: its parameters (kernel_family.h KM_PARAM_*) and norm, center, scale. */
 static unsigned keys_of_type(km_kernel_type type)
 {
-    switch (type) {
-    case KM_KERNEL_POLY: return COMMON_KEYS | BIT(KEY_GAMMA) | BIT(KEY_DEGREE) | BIT(KEY_COEF0);
-    case KM_KERNEL_RBF: return COMMON_KEYS | BIT(KEY_GAMMA) | BIT(KEY_SIGMA);
-    case KM_KERNEL_SIGMOID: return COMMON_KEYS | BIT(KEY_GAMMA) | BIT(KEY_COEF0);
-    case KM_KERNEL_CHI2: return COMMON_KEYS | BIT(KEY_GAMMA);
-    case KM_KERNEL_PRECOMPUTED: return BIT(KEY_NORM) | BIT(KEY_CENTER) | BIT(KEY_SCALE) | BIT(KEY_FILE);
-    default: return COMMON_KEYS;
-    }
+    static const struct { unsigned param; spec_key key; } param_keys[] = {
+        {KM_PARAM_GAMMA, KEY_GAMMA},   {KM_PARAM_SIGMA, KEY_SIGMA},       {KM_PARAM_DEGREE, KEY_DEGREE},
+        {KM_PARAM_COEF0, KEY_COEF0},   {KM_PARAM_FEATURES, KEY_FEATURES}, {KM_PARAM_FILE, KEY_FILE}};
+    unsigned params = km_kernel_family_of(type)->params, keys = BIT(KEY_NORM) | BIT(KEY_CENTER) | BIT(KEY_SCALE);
+    for (size_t t = 0; t < sizeof param_keys / sizeof *param_keys; t++)
+        if (params & param_keys[t].param)
+            keys |= BIT(param_keys[t].key);
+    return keys;
 }
 
 /* One KEY=VALUES option: its alternatives. */
@@ -75,12 +77,10 @@ static km_status spec_error(const spec_parser *p, const char *fmt, ...)
 
 static int parse_type(const char *name, km_kernel_type *type)
 {
-    for (int t = KM_KERNEL_LINEAR; t <= KM_KERNEL_HISTINT; t++)
-        if (strcmp(name, km_kernel_type_name((km_kernel_type)t)) == 0) {
-            *type = (km_kernel_type)t;
-            return 1;
-        }
-    return 0;
+    const km_kernel_family *family = km_kernel_family_named(name);
+    if (family)
+        *type = family->type;
+    return family != NULL;
 }
 
 /* NUMBER or BASE^EXPONENT; *base is NAN for a plain number. */
@@ -283,7 +283,7 @@ static km_status check_values(const spec_parser *p, const option *o)
 /* gamma=auto, gamma=VALUES or gamma=VALUES/mean */
 static km_status parse_gamma(const spec_parser *p, option *o, char *value)
 {
-    int relative_allowed = p->type == KM_KERNEL_RBF || p->type == KM_KERNEL_CHI2;
+    int relative_allowed = km_kernel_family_of(p->type)->mean_distance != NULL;
     if (strcmp(value, "auto") == 0) {
         /* rbf, chi2: 1/mean distance; poly, sigmoid: 0 stands for LIBSVM's 1/(number of features) */
         o->relative = relative_allowed;
@@ -343,12 +343,13 @@ static km_status parse_option(spec_parser *p, char *token)
 
 static km_kernel default_kernel(km_kernel_type type)
 {
+    const km_kernel_family *family = km_kernel_family_of(type);
     km_kernel k = {.type = type, .norm = KM_NORM_NONE, .scale = 0.0};
-    if (type == KM_KERNEL_RBF || type == KM_KERNEL_CHI2) {
+    if (family->mean_distance) {   /* gamma = 1/mean distance */
         k.gamma = 1.0;
         k.gamma_mode = KM_GAMMA_RELATIVE;
     }
-    if (type == KM_KERNEL_POLY)
+    if (family->params & KM_PARAM_DEGREE)
         k.degree = 3;
     return k;
 }

@@ -83,3 +83,31 @@ km_status km_norm_factors(const km_kernel *k, const double *raw_diag, const doub
 double km_norm_mu(const km_kernel *k) { return k->center ? k->mean_all : 0.0; }
 
 double km_norm_global(const km_kernel *k) { return uses_scale(k) ? 1.0 / k->scale : 1.0; }
+
+void km_scale_rows(const double *scale, double scale_x, const size_t *rows, size_t count, double *values)
+{
+    if (rows) {
+        for (size_t r = 0; r < count; r++)
+            values[r] *= scale[rows[r]] * scale_x;
+    } else {
+        for (size_t r = 0; r < count; r++)
+            values[r] *= scale[r] * scale_x;
+    }
+}
+
+void km_norm_apply(const km_kernel *k, const double *shift, double shift_x, const double *factor, double factor_x,
+                   const size_t *rows, size_t count, double *values)
+{
+    double mu = km_norm_mu(k), global = km_norm_global(k);
+    if (k->center) {
+        double offset = shift_x - mu;
+        for (size_t r = 0; r < count; r++)
+            values[r] -= shift[rows ? rows[r] : r] + offset;
+    }
+    if (factor) {
+        km_scale_rows(factor, factor_x * global, rows, count, values);
+    } else if (global != 1.0) {
+        for (size_t r = 0; r < count; r++)
+            values[r] *= global;
+    }
+}

@@ -18,6 +18,15 @@ km_status km_norm_fit(km_kernel *kernel, const double *raw_diag, const double *r
 /* Spherical factors of n rows: 1/sqrt(raw_diag - 2 shift + mu) (0 where that is 0); shift may be NULL. */
 km_status km_norm_factors(const km_kernel *kernel, const double *raw_diag, const double *shift, size_t n,
                           double *factor);
+/* Normalizes in place the raw values[r] = k(x_{rows[r]}, x) of one column (rows NULL: r), for training
+ * columns and prediction blocks alike: with centering, subtracts shift[rows[r]] + shift_x - mu (shift:
+ * the rows' training-row means, shift_x that of x); with spherical factors (factor non-NULL: the rows'
+ * factors, factor_x that of x), scales by factor[rows[r]] factor_x global; otherwise by global. */
+void km_norm_apply(const km_kernel *kernel, const double *shift, double shift_x, const double *factor, double factor_x,
+                   const size_t *rows, size_t count, double *values);
+/* Per-row scaling of one column: values[r] *= scale[rows[r]] * scale_x (rows NULL: r). Spherical
+ * normalization is this with the factors; row-scaled kernel views (kernel_view.h) use it too. */
+void km_scale_rows(const double *scale, double scale_x, const size_t *rows, size_t count, double *values);
 /* mu and global of a fitted kernel. */
 double km_norm_mu(const km_kernel *kernel);
 double km_norm_global(const km_kernel *kernel);

@@ -4,16 +4,27 @@
  * data-dependent values of the kernel set on those rows (default widths, normalization constants)
  * and serves columns "K_m(rows[k], i) for k < nrows" of each normalized base kernel, or of a
  * weighted combination, from precomputed matrices or from features (BLAS Gram blocks shared by all
- * dot-product kernels on the same features), with an LRU cache bounded by cache_bytes. */
+ * dot-product kernels on the same features), keeping what it may in the kernel cache (cache.h). */
 #ifndef KM_KERNEL_PROVIDER_H
 #define KM_KERNEL_PROVIDER_H
 
 #include <stddef.h>
 
 #include "core/log.h"
+#include "kernel/cache.h"
 #include "kernel/kernel.h"
 
 typedef struct km_provider km_provider;
+
+/* What the caller asks for, which decides what the provider keeps in a shared cache. */
+typedef enum km_provider_use {
+    /* per-kernel columns (learned weights): Gram matrices in up to half of the budget (the rest for
+     * the solver's per-kernel columns), dot-product and pairwise columns cached */
+    KM_PROVIDER_PER_KERNEL = 0,
+    /* combined columns only, which the caller caches itself: no Gram matrices, the provider's columns
+     * kept only while in use */
+    KM_PROVIDER_COMBINED = 1
+} km_provider_use;
 
 /* rows: indices into data of the n training rows (NULL: all rows of data, n = rows of data).
  * The provider keeps pointers to data and to the set's matrices; they must outlive it.
@@ -24,6 +35,10 @@ typedef struct km_provider km_provider;
  * thread at a time may ask it for columns. */
 km_status km_provider_new(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *set,
                           size_t cache_bytes, const km_logger *logger, km_provider **out);
+/* As km_provider_new, keeping Gram matrices and columns in the shared cache (which must outlive the
+ * provider) as use says. */
+km_status km_provider_new_shared(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *set,
+                                 km_cache *cache, km_provider_use use, const km_logger *logger, km_provider **out);
 void km_provider_free(km_provider *provider);
 
 size_t km_provider_n_rows(const km_provider *provider);
@@ -36,6 +51,10 @@ const km_kernel_set *km_provider_fitted_set(const km_provider *provider);
  * and on-demand columns may differ in the last bits. */
 km_status km_provider_column(km_provider *provider, size_t m, size_t i, const size_t *rows, size_t nrows,
                              double *out);
+/* out[m*nrows + k] = K_m(rows[k], i) for every kernel m (rows NULL: 0..nrows-1): the kernels on one
+ * feature subset from one dot-product column, all RBF widths from one squared-distance column, each
+ * kernel one elementwise map of it. Values equal km_provider_column's. */
+km_status km_provider_kernel_columns(km_provider *provider, size_t i, const size_t *rows, size_t nrows, double *out);
 /* out[k] = sum_m weights[m] K_m(rows[k], i); kernels with weight 0 are skipped. */
 km_status km_provider_combined_column(km_provider *provider, const double *weights, size_t i,
                                       const size_t *rows, size_t nrows, double *out);

@@ -590,7 +590,7 @@ static km_status smo_setup(smo *s, const km_qp *qp, const km_smo_options *option
         s->active_set[t] = t;
         update_status(s, t);
     }
-    km_status st = km_qmatrix_init(&s->qm, qp, options->cache_bytes, options->hook != NULL, options->cache_float);
+    km_status st = km_qmatrix_init(&s->qm, qp, options->cache, options->cache_bytes, options->hook != NULL, options->cache_float);
     if (st)
         return st;
     return options->hook ? hook_init(s) : initial_gradient(s);

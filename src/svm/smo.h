@@ -25,6 +25,10 @@ typedef km_status (*km_column_fn)(void *ctx, size_t m, size_t i, const size_t *r
 typedef km_status (*km_combined_fn)(void *ctx, const double *theta, const size_t *cols, size_t ncols,
                                     const size_t *rows, size_t nrows, double *out);
 
+/* out[m*nrows + k] = K_m(rows[k], i) for every kernel m (rows as in km_column_fn): the M base-kernel
+ * columns of one training row in one call, from shared base columns. */
+typedef km_status (*km_kernel_columns_fn)(void *ctx, size_t i, const size_t *rows, size_t nrows, double *out);
+
 typedef struct km_qp {
     size_t n_vars;                  /* l: n for SVC and one-class, 2n for SVR */
     size_t n_rows;                  /* training rows the kernels are defined on */
@@ -38,6 +42,7 @@ typedef struct km_qp {
     void *column_ctx;
     const double *const *diag;      /* diag[m][row] = K_m(row, row) */
     km_combined_fn combined;        /* optional (same ctx): the combination directly, used without hook */
+    km_kernel_columns_fn kernel_columns;   /* optional (same ctx): all M kernels' columns, used with a hook */
 } km_qp;
 
 /* What the solver tells the MKL layer. The hook is called every hook_every working-set steps (before
@@ -74,6 +79,8 @@ typedef struct km_smo_options {
                                        row (M n doubles per entry), which a theta change leaves valid;
                                        without a hook, when the whole combined kernel matrix (n_rows^2
                                        values) fits, it is computed once at the start */
+    struct km_cache *cache;         /* the kernel cache shared with the kernel provider (kernel/cache.h),
+                                       whose budget then replaces cache_bytes; NULL: the solver's own */
     int cache_float;                /* 1: without a hook, cached kernel values are floats (twice the
                                        columns; Q values rounded to float precision); default 0 */
     long max_iter;                  /* steps plus hook theta changes; <= 0: LIBSVM's max(10^7, 100 l) */

@@ -18,13 +18,18 @@
 
 static km_status fill_full_matrix(km_qmatrix *qm);
 
-/* 1 when the n×n matrix of value_size values fits in bytes. */
-static int full_matrix_fits(size_t n, size_t value_size, size_t bytes)
+/* Reserves the n×n matrix of value_size values in the cache when it fits. */
+static int reserve_full_matrix(km_qmatrix *qm)
 {
-    return n <= SIZE_MAX / n / value_size && n * n * value_size <= bytes;
+    size_t n = qm->n;
+    if (n > SIZE_MAX / n / qm->value_size || !km_cache_reserve(qm->cache, n * n * qm->value_size))
+        return 0;
+    qm->full_bytes = n * n * qm->value_size;
+    return 1;
 }
 
-km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, size_t cache_bytes, int per_kernel, int cache_float)
+km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, km_cache *cache, size_t cache_bytes, int per_kernel,
+                          int cache_float)
 {
     memset(qm, 0, sizeof *qm);
     qm->qp = qp;
@@ -32,7 +37,14 @@ km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, size_t cache_bytes, i
     qm->n = qp->n_rows;
     qm->per_kernel = per_kernel;
     qm->value_size = cache_float && !per_kernel ? sizeof(float) : sizeof(double);
-    int full = !per_kernel && full_matrix_fits(qp->n_rows, qm->value_size, cache_bytes);
+    if (!cache) {
+        km_status st = km_cache_new(cache_bytes, &qm->own_cache);
+        if (st)
+            return st;
+        cache = qm->own_cache;
+    }
+    qm->cache = cache;
+    int full = !per_kernel && reserve_full_matrix(qm);
     qm->by_row = per_kernel || full || qp->row_of != NULL;
     size_t l = qm->l, n = qm->n, M = qp->n_kernels;
 
@@ -73,14 +85,20 @@ km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, size_t cache_bytes, i
             qm->all_rows[r] = r;
         if (full)
             return fill_full_matrix(qm);
-        return km_qcache_init(&qm->cache, n, cache_bytes, width, qm->value_size);
+        /* per-kernel entries take at most half the budget: the other half is the kernel provider's
+         * (Gram matrices, dot-product columns), the balance measured before the cache was shared */
+        size_t limit = per_kernel ? km_cache_budget(cache) / 2 : SIZE_MAX;
+        return km_cache_client_new(cache, n, qm->value_size, width, limit, &qm->columns);
     }
-    return km_qcache_init(&qm->cache, l, cache_bytes, l, qm->value_size);
+    return km_cache_client_new(cache, l, qm->value_size, l, SIZE_MAX, &qm->columns);
 }
 
 void km_qmatrix_destroy(km_qmatrix *qm)
 {
-    km_qcache_destroy(&qm->cache);
+    km_cache_client_free(qm->columns);
+    if (qm->cache)
+        km_cache_unreserve(qm->cache, qm->full_bytes);
+    km_cache_free(qm->own_cache);
     free(qm->y);
     free(qm->row);
     free(qm->QD);
@@ -187,12 +205,14 @@ static const void *row_entry(km_qmatrix *qm, size_t r)
     size_t n = qm->n, width = qm->per_kernel ? qp->n_kernels * n : n;
     void *data;
     size_t valid;
-    if ((qm->failure = km_qcache_get(&qm->cache, r, width, &data, &valid)))
+    if ((qm->failure = km_cache_get(qm->columns, r, width, &data, &valid)))
         return NULL;
     if (valid == width)
         return data;
     km_status st = KM_OK;
-    if (qm->per_kernel) {
+    if (qm->per_kernel && qp->kernel_columns) {
+        st = qp->kernel_columns(qp->column_ctx, r, NULL, n, data);
+    } else if (qm->per_kernel) {
         for (size_t m = 0; m < qp->n_kernels && !st; m++)
             st = qp->column(qp->column_ctx, m, r, NULL, n, (double *)data + m * n);
     } else if (qm->value_size == sizeof(double)) {
@@ -202,7 +222,7 @@ static const void *row_entry(km_qmatrix *qm, size_t r)
     }
     if (st) {
         qm->failure = st;
-        km_qcache_drop(&qm->cache, r);
+        km_cache_drop(qm->columns, r);
         return NULL;
     }
     return data;
@@ -270,13 +290,13 @@ static const double *cached_column(km_qmatrix *qm, size_t i, size_t len)
 {
     void *data;
     size_t valid;
-    if ((qm->failure = km_qcache_get(&qm->cache, i, len, &data, &valid)))
+    if ((qm->failure = km_cache_get(qm->columns, i, len, &data, &valid)))
         return NULL;
     int as_float = qm->value_size == sizeof(float);
     if (valid < len) {
         double *values = as_float ? qm->fill : (double *)data + valid;
         if ((qm->failure = combined_kernel_column(qm, qm->row[i], qm->row + valid, len - valid, values))) {
-            km_qcache_drop(&qm->cache, i);
+            km_cache_drop(qm->columns, i);
             return NULL;
         }
         const signed char *y = qm->y;
@@ -312,5 +332,5 @@ void km_qmatrix_swap(km_qmatrix *qm, size_t i, size_t j)
     qm->QD[i] = qm->QD[j];
     qm->QD[j] = d;
     if (!qm->by_row)
-        km_qcache_swap_keys(&qm->cache, i, j);
+        km_cache_swap_keys(qm->columns, i, j);
 }

@@ -1,5 +1,5 @@
 /* The SMO solver's view of Q_st = y_s y_t sum_m theta_m K_m(row_s, row_t) in the solver's permuted
- * (active-set) order, with a bounded LRU cache (qcache.h).
+ * (active-set) order, with a bounded LRU cache (kernel/cache.h).
  *
  * Two layouts, as LIBSVM's SVC_Q and SVR_Q:
  *  - by variable (one variable per training row, no hook): the cache holds Q columns keyed by
@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 
-#include "svm/qcache.h"
+#include "kernel/cache.h"
 #include "svm/smo.h"
 
 typedef struct km_qmatrix {
@@ -33,7 +33,10 @@ typedef struct km_qmatrix {
     double *QD;               /* Q_tt at each permuted position */
     size_t value_size;        /* bytes per cached kernel value: sizeof(double) or sizeof(float) */
     void *full;               /* full layout: n×n combined kernel values, or NULL */
-    km_qcache cache;
+    size_t full_bytes;        /* its reservation in the cache */
+    km_cache *cache;          /* the budget */
+    km_cache *own_cache;      /* the solver's own, when none is shared */
+    km_cache_client *columns; /* the Q or kernel columns */
     size_t *all_rows;         /* 0..n-1 (by row) */
     double *scratch;          /* one base-kernel column while summing M > 1 kernels */
     double *fill;             /* float values: a column computed in double before it is stored */
@@ -43,8 +46,10 @@ typedef struct km_qmatrix {
     km_status failure;        /* status of the last failed column (its message is kept) */
 } km_qmatrix;
 
-/* cache_float: hold float values (ignored with per_kernel, whose entries stay double). */
-km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, size_t cache_bytes, int per_kernel, int cache_float);
+/* cache: the shared kernel cache, or NULL for one of cache_bytes of its own. cache_float: hold float
+ * values (ignored with per_kernel, whose entries stay double). */
+km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, km_cache *cache, size_t cache_bytes, int per_kernel,
+                          int cache_float);
 void km_qmatrix_destroy(km_qmatrix *qm);
 
 /* Q column of the variable at permuted position i, entries [0, len). Valid until the second next call.

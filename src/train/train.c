@@ -13,84 +13,14 @@
 #include "core/log.h"
 #include "core/params.h"
 #include "data/dataset.h"
+#include "kernel/kernel_context.h"
+#include "kernel/kernel_view.h"
 #include "kernel/provider.h"
 #include "mkl/diagnostics.h"
 #include "mkl/method.h"
 #include "train/multiclass.h"
 #include "svm/svm.h"
 #include "train/model.h"
-
-/* The kernel seen by one machine: rows local to the machine mapped to provider rows. */
-typedef struct machine_kernel {
-    km_provider *provider;
-    const size_t *to_provider;   /* machine row -> provider row; NULL: identity */
-    size_t *mapped;              /* scratch for mapped row lists */
-    size_t *mapped_cols;         /* scratch for mapped column lists */
-    double **diag;               /* per kernel, machine rows (only when to_provider) */
-    size_t n_kernels;
-} machine_kernel;
-
-static km_status machine_column(void *ctx, size_t m, size_t i, const size_t *rows, size_t nrows, double *out)
-{
-    machine_kernel *mk = ctx;
-    if (!mk->to_provider)
-        return km_provider_column(mk->provider, m, i, rows, nrows, out);
-    if (!rows)   /* all machine rows: the provider rows they map to */
-        return km_provider_column(mk->provider, m, mk->to_provider[i], mk->to_provider, nrows, out);
-    for (size_t k = 0; k < nrows; k++)
-        mk->mapped[k] = mk->to_provider[rows[k]];
-    return km_provider_column(mk->provider, m, mk->to_provider[i], mk->mapped, nrows, out);
-}
-
-/* Several columns of the combination on the machine's rows (km_combined_fn). */
-static km_status machine_combined(void *ctx, const double *theta, const size_t *cols, size_t ncols,
-                                  const size_t *rows, size_t nrows, double *out)
-{
-    machine_kernel *mk = ctx;
-    if (!mk->to_provider)
-        return km_provider_combined_columns(mk->provider, theta, cols, ncols, rows, nrows, out);
-    for (size_t t = 0; t < ncols; t++)
-        mk->mapped_cols[t] = mk->to_provider[cols[t]];
-    if (!rows)   /* all machine rows: the provider rows they map to */
-        return km_provider_combined_columns(mk->provider, theta, mk->mapped_cols, ncols, mk->to_provider, nrows, out);
-    for (size_t k = 0; k < nrows; k++)
-        mk->mapped[k] = mk->to_provider[rows[k]];
-    return km_provider_combined_columns(mk->provider, theta, mk->mapped_cols, ncols, mk->mapped, nrows, out);
-}
-
-static void machine_kernel_clear(machine_kernel *mk)
-{
-    if (mk->diag)
-        for (size_t m = 0; m < mk->n_kernels; m++)
-            free(mk->diag[m]);
-    free(mk->diag);
-    free(mk->mapped);
-    free(mk->mapped_cols);
-}
-
-static km_status machine_kernel_init(machine_kernel *mk, km_provider *provider, const size_t *to_provider,
-                                     size_t n_rows)
-{
-    memset(mk, 0, sizeof *mk);
-    mk->provider = provider;
-    mk->to_provider = to_provider;
-    mk->n_kernels = km_provider_n_kernels(provider);
-    if (!to_provider)
-        return KM_OK;
-    mk->mapped = malloc(n_rows * sizeof *mk->mapped);
-    mk->mapped_cols = malloc(n_rows * sizeof *mk->mapped_cols);
-    mk->diag = calloc(mk->n_kernels, sizeof *mk->diag);
-    if (!mk->mapped || !mk->mapped_cols || !mk->diag)
-        return km_error_nomem("a machine's kernel view");
-    for (size_t m = 0; m < mk->n_kernels; m++) {
-        const double *full = km_provider_diag(provider, m);
-        if (!(mk->diag[m] = malloc(n_rows * sizeof *mk->diag[m])))
-            return km_error_nomem("a machine's kernel diagonal");
-        for (size_t i = 0; i < n_rows; i++)
-            mk->diag[m][i] = full[to_provider[i]];
-    }
-    return KM_OK;
-}
 
 /* Shared state of one km_train call. */
 typedef struct trainer {
@@ -102,9 +32,8 @@ typedef struct trainer {
     const km_mkl_method_entry *method; /* its entry in the method table */
     km_logger logger;
     km_provider *provider;
-    size_t solver_cache_bytes;   /* each machine's SMO cache */
+    km_cache *cache;             /* the -m budget, shared by the provider and every machine's solver */
     int cache_float;             /* the SMO cache holds floats */
-    const double **full_diag;    /* per kernel, provider rows */
     double *theta;               /* fixed kernel weights, M values */
     km_model *model;
     unsigned char *is_sv;        /* provider rows used by some machine */
@@ -178,7 +107,7 @@ static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_mac
 /* One machine's problem: its view of the kernels, labels or targets and coefficients. The problem
  * points into the job, so a job stays where it was initialised. */
 typedef struct machine_job {
-    machine_kernel mk;
+    km_kernel_view *view;
     km_kernel_access access;
     km_machine_problem task;
     km_mkl_problem problem;
@@ -191,7 +120,7 @@ typedef struct machine_job {
 
 static void job_clear(machine_job *job)
 {
-    machine_kernel_clear(&job->mk);
+    km_kernel_view_free(job->view);
     free(job->rows);
     free(job->coef);
     free(job->products);
@@ -216,17 +145,18 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
     job->y = malloc(n_rows);
     if ((machine_rows && !job->rows) || !job->coef || (mkl && !job->products) || !job->targets || !job->y)
         return km_error_nomem("a machine's coefficients");
-    km_status st = machine_kernel_init(&job->mk, t->provider, job->rows, n_rows);
+    km_status st = km_kernel_view_new(t->provider, job->rows, n_rows, &job->view);
     if (st)
         return st;
     job->access = (km_kernel_access){
         .n_rows = n_rows,
         .n_kernels = km_provider_n_kernels(t->provider),
         .theta = theta,
-        .column = machine_column,
-        .column_ctx = &job->mk,
-        .diag = job->rows ? (const double *const *)job->mk.diag : (const double *const *)t->full_diag,
-        .combined = machine_combined,
+        .column = km_kernel_view_column,
+        .column_ctx = job->view,
+        .diag = km_kernel_view_diag(job->view),
+        .combined = km_kernel_view_combined,
+        .kernel_columns = km_kernel_view_kernel_columns,
     };
     km_machine_problem *task = &job->task;
     *task = (km_machine_problem){
@@ -243,7 +173,8 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
     };
     task->solver.tolerance = p->tolerance;
     task->solver.shrinking = p->shrinking;
-    task->solver.cache_bytes = t->solver_cache_bytes;
+    task->solver.cache = t->cache;
+    task->solver.cache_bytes = km_cache_budget(t->cache);
     task->solver.cache_float = t->cache_float;
     task->solver.max_iter = p->max_iter;
     task->solver.logger = t->logger;
@@ -542,7 +473,7 @@ static km_status store_alignments(trainer *t, const km_classes *classes)
         return KM_OK;
     model->kernel_alignment = pairs ? malloc(M * M * sizeof *model->kernel_alignment) : NULL;
     model->target_alignment = T ? malloc(M * sizeof *model->target_alignment) : NULL;
-    machine_kernel mk = {0};
+    km_kernel_view *view = NULL;
     km_status st = KM_OK;
     if (!rows || (pairs && !model->kernel_alignment) || (T && (!targets || !model->target_alignment)))
         st = km_error_nomem("kernel alignments");
@@ -554,31 +485,16 @@ static km_status store_alignments(trainer *t, const km_classes *classes)
             targets[i] = t->data->labels[data_row(t, r)];
     }
     if (!st)
-        st = machine_kernel_init(&mk, t->provider, n < t->n ? rows : NULL, n);
-    km_kernel_access access = {.n_rows = n, .n_kernels = M, .theta = t->theta, .column = machine_column,
-                               .column_ctx = &mk, .diag = n < t->n ? (const double *const *)mk.diag : t->full_diag};
-    if (!st)
+        st = km_kernel_view_new(t->provider, n < t->n ? rows : NULL, n, &view);
+    if (!st) {
+        km_kernel_access access = {.n_rows = n, .n_kernels = M, .theta = t->theta, .column = km_kernel_view_column,
+                                   .column_ctx = view, .diag = km_kernel_view_diag(view)};
         st = km_alignments(&access, T, targets, model->kernel_alignment, model->target_alignment);
-    machine_kernel_clear(&mk);
+    }
+    km_kernel_view_free(view);
     free(rows);
     free(targets);
     return st;
-}
-
-/* Splits the -m budget between the provider (returned) and each machine's SMO cache. With fixed kernel
- * weights the SMO cache holds whole combined columns (or, when it fits, the whole n×n combined matrix,
- * computed once in blocks), so every kernel value is computed once per cached column and a provider
- * cache of dot products would only repeat it: the solver gets the whole budget. Learned weights need
- * the base kernels and get half each. */
-static size_t split_cache(const trainer *t, size_t *solver_bytes)
-{
-    size_t total = (size_t)(t->params->cache_mb * 1048576.0);
-    if (!t->method->learns_weights) {
-        *solver_bytes = total;
-        return 0;
-    }
-    *solver_bytes = total / 2;
-    return total / 2;
 }
 
 /* Float values for the fixed combination when asked for, or by default when its n×n matrix does not
@@ -589,11 +505,18 @@ static int use_float_cache(const trainer *t, size_t n)
     km_cache_values values = t->params->cache_values;
     if (t->method->learns_weights || values == KM_CACHE_DOUBLE)
         return 0;
-    return values == KM_CACHE_FLOAT || n > t->solver_cache_bytes / n / sizeof(double);
+    return values == KM_CACHE_FLOAT || n > km_cache_budget(t->cache) / n / sizeof(double);
 }
 
-km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *kernels,
-                        const km_params *params, km_model **out)
+size_t km_params_cache_bytes(const km_params *params)
+{
+    double bytes = params->cache_mb * 1048576.0;
+    return bytes > 0 ? bytes < (double)SIZE_MAX ? (size_t)bytes : SIZE_MAX : 0;
+}
+
+/* km_train_rows, on the kernel context's budget and Gram matrices when context is given. */
+static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *kernels,
+                            km_kernel_context *context, const km_params *params, km_model **out)
 {
     *out = NULL;
     if (!rows)
@@ -614,9 +537,18 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
         return st;
     t.method = km_mkl_method_of(t.mkl.method);
     km_classes classes = {0};
-    size_t provider_bytes = split_cache(&t, &t.solver_cache_bytes);
-    t.cache_float = use_float_cache(&t, n);
-    st = km_provider_new(data, rows, n, kernels, provider_bytes, &t.logger, &t.provider);
+    /* with fixed weights the solver caches combined columns (or the whole combined matrix), so the
+     * provider keeps no Gram matrix beside them; learned weights need the base kernels */
+    km_provider_use use = !t.method->learns_weights ? KM_PROVIDER_COMBINED : KM_PROVIDER_PER_KERNEL;
+    if (context)
+        t.cache = km_kernel_context_cache(context);
+    else
+        st = km_cache_new(km_params_cache_bytes(params), &t.cache);
+    if (!st) {
+        t.cache_float = use_float_cache(&t, n);
+        st = context ? km_provider_new_in_context(context, rows, n, use, &t.logger, &t.provider)
+                     : km_provider_new_shared(data, rows, n, kernels, t.cache, use, &t.logger, &t.provider);
+    }
     if (!st && t.method->learns_weights)
         st = km_mkl_check_kernels(t.provider);
     size_t M = kernels->size;
@@ -624,15 +556,12 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
         st = km_model_alloc(&t.model);
     if (!st) {
         t.theta = malloc(M * sizeof *t.theta);
-        t.full_diag = malloc(M * sizeof *t.full_diag);
         t.is_sv = calloc(n, 1);
-        if (!t.theta || !t.full_diag || !t.is_sv)
+        if (!t.theta || !t.is_sv)
             st = km_error_nomem("training state");
     }
-    for (size_t m = 0; !st && m < M; m++) {
+    for (size_t m = 0; !st && m < M; m++)
         t.theta[m] = params->kernel_weights ? params->kernel_weights[m] : 1.0;
-        t.full_diag[m] = km_provider_diag(t.provider, m);
-    }
     if (!st) {
         km_model *model = t.model;
         model->task = params->task;
@@ -659,8 +588,9 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
         st = build_basis(&t);
     km_classes_clear(&classes);
     km_provider_free(t.provider);
+    if (!context)
+        km_cache_free(t.cache);
     free(t.theta);
-    free(t.full_diag);
     free(t.is_sv);
     if (st) {
         km_model_free(t.model);
@@ -668,6 +598,18 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
     }
     *out = t.model;
     return KM_OK;
+}
+
+km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *kernels,
+                        const km_params *params, km_model **out)
+{
+    return train_rows(data, rows, n, kernels, NULL, params, out);
+}
+
+km_status km_train_rows_in_context(km_kernel_context *context, const size_t *rows, size_t n, const km_params *params,
+                                   km_model **out)
+{
+    return train_rows(km_kernel_context_data(context), rows, n, km_kernel_context_set(context), context, params, out);
 }
 
 km_status km_train(const km_dataset *train, const km_kernel_set *kernels, const km_params *params, km_model **out)

@@ -3,11 +3,20 @@
 #ifndef KM_TRAIN_TRAIN_H
 #define KM_TRAIN_TRAIN_H
 
+#include "kernel/kernel_context.h"
 #include "kernelmix.h"
 
 /* km_train on rows[0..n) of data (rows NULL: all rows). Precomputed matrices are indexed by data rows. */
 km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *kernels,
                         const km_params *params, km_model **out);
+
+/* The -m budget in bytes (0 when not positive). */
+size_t km_params_cache_bytes(const km_params *params);
+
+/* km_train_rows on the context's dataset and kernel set, sharing its budget and Gram matrices (the
+ * folds of a cross-validation, the points of a grid search). */
+km_status km_train_rows_in_context(km_kernel_context *context, const size_t *rows, size_t n, const km_params *params,
+                                   km_model **out);
 
 /* km_predict on rows[0..n) of test (rows NULL: all rows); test_kernels as in km_predict, rows indexed
  * by test rows. */

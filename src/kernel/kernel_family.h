@@ -1,0 +1,74 @@
+/* Kernel families: the source interface behind every kernel type. A family says what it reads (its
+ * input), which spec parameters it takes, how its data-dependent width is fitted and how raw values
+ * come out of its input; the provider, km_kernel_cross, the spec parser and the describer ask the
+ * family instead of testing types. A new family is one file (a `const km_kernel_family` definition,
+ * like family_dot.c) plus its entry in the table of kernel_family.c.
+ *
+ * Inputs:
+ *  - KM_INPUT_DOT: dot products of feature rows. Every dot-product kernel on one feature subset shares
+ *    one Gram block (and every width of one squared-distance column); the family maps dot products
+ *    (and squared norms) to values, elementwise.
+ *  - KM_INPUT_PAIRWISE: pairs of feature rows (km_view_row, dense or sparse), for kernels that are no
+ *    function of dot products (histogram kernels); columns are cached like dot products.
+ *  - KM_INPUT_MATRIX: stored values, from a precomputed matrix or the dataset's kernel rows.
+ * A family on other rows than numeric features (strings) adds its input kind here with the provider's
+ * and km_kernel_cross's code for it; the families above never read the dataset directly. */
+#ifndef KM_KERNEL_KERNEL_FAMILY_H
+#define KM_KERNEL_KERNEL_FAMILY_H
+
+#include <stddef.h>
+
+#include "kernel/feature_view.h"
+#include "kernel/kernel.h"
+
+typedef enum km_kernel_input {
+    KM_INPUT_DOT = 0,
+    KM_INPUT_PAIRWISE = 1,
+    KM_INPUT_MATRIX = 2
+} km_kernel_input;
+
+/* Spec parameters a family takes besides norm, center and scale (which every kernel takes). */
+enum {
+    KM_PARAM_GAMMA = 1u << 0,       /* gamma= (a width or scale) */
+    KM_PARAM_SIGMA = 1u << 1,       /* sigma= (gamma = 1/(2 sigma^2)) */
+    KM_PARAM_DEGREE = 1u << 2,      /* degree= (default 3) */
+    KM_PARAM_COEF0 = 1u << 3,       /* coef0= */
+    KM_PARAM_FEATURES = 1u << 4,    /* features= (a feature subset) */
+    KM_PARAM_FILE = 1u << 5         /* file= (a kernel matrix) */
+};
+
+typedef struct km_kernel_family {
+    km_kernel_type type;
+    const char *name;               /* in specs, models and messages */
+    km_kernel_input input;
+    unsigned params;                /* KM_PARAM_* */
+    /* gamma relative to the mean training distance (gamma=c/mean, the default 1/mean): the mean over
+     * training pairs of the distance whose scale gamma is; NULL: gamma is absolute */
+    km_status (*mean_distance)(const km_view *view, double *mean);
+    /* gamma 0 stands for LIBSVM's default 1/(number of features) */
+    int gamma_per_feature;
+    /* k = exp(-gamma ||x - x'||^2): every width on one feature subset from one squared-distance column,
+     * one vectorised exp pass each (KM_INPUT_DOT) */
+    int exp_of_squared_distance;
+    /* k(x, x') linear in x': row sums as k(x_i, sum_j x_j), from the column sums (KM_INPUT_DOT) */
+    int linear_in_argument;
+    /* KM_INPUT_DOT: k(x, x') from <x,x'> and the squared norms; out[k] = k(x_{rows[k]}, x) from
+     * dot[k] = <x_{rows[k]}, x>, sqnorm[rows[k]] and sq_x (rows NULL: identity; out may equal dot) */
+    double (*from_dot)(const km_kernel *kernel, double dot, double sq_a, double sq_b);
+    void (*from_dots)(const km_kernel *kernel, const double *dot, const double *sqnorm, const size_t *rows,
+                      double sq_x, size_t count, double *out);
+    /* KM_INPUT_PAIRWISE: k(a, b); out[r] = k(x_{rows[r]}, x_i) on view (rows NULL: r), on several
+     * threads when the column is large */
+    double (*pair)(const km_kernel *kernel, km_view_row a, km_view_row b);
+    void (*pair_column)(const km_kernel *kernel, const km_view *view, size_t i, const size_t *rows, size_t count,
+                        double *out);
+} km_kernel_family;
+
+/* The family of a type, or NULL for an unknown type. */
+const km_kernel_family *km_kernel_family_of(km_kernel_type type);
+/* The family of a kernel of a known type. */
+static inline const km_kernel_family *km_family(const km_kernel *kernel) { return km_kernel_family_of(kernel->type); }
+/* The family named name, or NULL. */
+const km_kernel_family *km_kernel_family_named(const char *name);
+
+#endif

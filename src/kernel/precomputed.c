@@ -1,0 +1,161 @@
+/* Precomputed kernels in the provider (provider_internal.h): the training block of a kernel matrix
+ * or of the dataset's own kernel rows, checked for symmetry (an error) and for the 2 x 2
+ * positive-semidefiniteness test (a warning). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/error.h"
+#include "data/dataset.h"
+#include "kernel/provider_internal.h"
+
+/* Relative tolerance of the symmetry check of precomputed matrices. */
+#define KM_SYMMETRY_TOLERANCE 1e-8
+/* Relative slack of the positive-semidefiniteness test (float32 matrix files round at 6e-8). */
+#define KM_PSD_TOLERANCE 1e-6
+
+/* Rows of the tiles in which the checks compare K[i][j] with K[j][i] (both tiles stay in the
+ * processor cache). */
+#define KM_CHECK_TILE 64
+
+static void warn_not_psd(const km_provider *p, const km_kernel *k, const km_provider_kernel *pk, size_t i, size_t j,
+                         const char *source)
+{
+    char name[256];
+    size_t ri = pk->map ? pk->map[i] : i, rj = pk->map ? pk->map[j] : j;
+    km_kernel_describe(k, name, sizeof name);
+    km_log(&p->logger, KM_LOG_WARNING,
+           "kernel %s: %s is not positive semidefinite (K[%zu][%zu] = %.6g, K[%zu][%zu] = %.6g, K[%zu][%zu] = %.6g); "
+           "the solver may not reach the optimum",
+           name, source, ri + 1, rj + 1, km_provider_stored_value(pk, i, j), ri + 1, ri + 1, km_provider_stored_value(pk, i, i), rj + 1,
+           rj + 1, km_provider_stored_value(pk, j, j));
+}
+
+/* The two tests of check_precomputed on a pair a = K[i][j], b = K[j][i] (written without branches,
+ * for the float pass below): a and b differ by more than KM_SYMMETRY_TOLERANCE relative and more
+ * than floor_slack (1e-14 of the largest diagonal entry); a^2 exceeds K[i][i] K[j][j]. */
+static inline int asymmetric(double a, double b, double floor_slack)
+{
+    double scale = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+    return !((fabs(a - b) <= KM_SYMMETRY_TOLERANCE * scale) | (fabs(a - b) <= floor_slack));
+}
+
+static inline int beyond_cauchy_schwarz(double a, double dii, double djj)
+{
+    return a * a > dii * djj * (1 + KM_PSD_TOLERANCE) + 1e-300;
+}
+
+/* Whether every pair of a float matrix without row map passes both tests: a branch-free pass over
+ * the tiles (the common case, and most of a thousand kernels' set-up time); check_precomputed then
+ * only runs its reporting pass when something is to be reported. */
+static int float_block_passes(const km_provider_kernel *pk, size_t n, const double *diag, double floor_slack)
+{
+    int bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad |= diag[i] < 0;
+    for (size_t i0 = 0; i0 < n; i0 += KM_CHECK_TILE) {
+        size_t i1 = i0 + KM_CHECK_TILE < n ? i0 + KM_CHECK_TILE : n;
+        for (size_t j0 = 0; j0 <= i0; j0 += KM_CHECK_TILE) {
+            for (size_t i = i0; i < i1; i++) {
+                size_t j1 = j0 + KM_CHECK_TILE < i ? j0 + KM_CHECK_TILE : i;
+                for (size_t j = j0; j < j1; j++) {
+                    double a = pk->K32[i * pk->ld + j], b = pk->K32[j * pk->ld + i];
+                    bad |= asymmetric(a, b, floor_slack) | beyond_cauchy_schwarz(a, diag[i], diag[j]);
+                }
+            }
+        }
+    }
+    return !bad;
+}
+
+/* One pass over the training block of a precomputed kernel: it must be symmetric (to
+ * KM_SYMMETRY_TOLERANCE relative), else an error; and a positive semidefinite matrix has K[i][i] >= 0
+ * and K[i][j]^2 <= K[i][i] K[j][j] (Cauchy-Schwarz on every 2 x 2 principal minor). A matrix failing
+ * this necessary test gives the solver negative curvature, so it may stop away from the optimum:
+ * warn once, naming an offending entry. diag: n values of workspace. */
+static km_status check_precomputed(const km_provider *p, const km_kernel *k, const km_provider_kernel *pk, size_t n,
+                                   const char *source, double *diag)
+{
+    double largest = 0.0;
+    int warned = 0;
+    for (size_t i = 0; i < n; i++) {
+        diag[i] = km_provider_stored_value(pk, i, i);
+        largest = fabs(diag[i]) > largest ? fabs(diag[i]) : largest;
+    }
+    double floor_slack = 1e-14 * largest;
+    if (pk->K32 && !pk->map && float_block_passes(pk, n, diag, floor_slack))
+        return KM_OK;
+    for (size_t i = 0; i < n && !warned; i++) {
+        if (diag[i] < 0) {
+            warn_not_psd(p, k, pk, i, i, source);
+            warned = 1;
+        }
+    }
+    for (size_t i0 = 0; i0 < n; i0 += KM_CHECK_TILE) {
+        size_t i1 = i0 + KM_CHECK_TILE < n ? i0 + KM_CHECK_TILE : n;
+        for (size_t j0 = 0; j0 <= i0; j0 += KM_CHECK_TILE) {
+            for (size_t i = i0; i < i1; i++) {
+                size_t j1 = j0 + KM_CHECK_TILE < i ? j0 + KM_CHECK_TILE : i;
+                for (size_t j = j0; j < j1; j++) {
+                    double a, b;
+                    if (pk->map) {
+                        a = km_provider_stored_value(pk, i, j);
+                        b = km_provider_stored_value(pk, j, i);
+                    } else if (pk->K32) {   /* the common cases without indirection */
+                        a = pk->K32[i * pk->ld + j];
+                        b = pk->K32[j * pk->ld + i];
+                    } else {
+                        a = pk->K[i * pk->ld + j];
+                        b = pk->K[j * pk->ld + i];
+                    }
+                    if (asymmetric(a, b, floor_slack)) {
+                        size_t ri = pk->map ? pk->map[i] : i, rj = pk->map ? pk->map[j] : j;
+                        return km_kernel_error(k, "%s is not symmetric: K[%zu][%zu] = %.17g but K[%zu][%zu] = %.17g",
+                                               source, ri + 1, rj + 1, a, rj + 1, ri + 1, b);
+                    }
+                    if (!warned && beyond_cauchy_schwarz(a, diag[i], diag[j])) {
+                        warn_not_psd(p, k, pk, i, j, source);
+                        warned = 1;
+                    }
+                }
+            }
+        }
+    }
+    return KM_OK;
+}
+
+/* Precomputed kernels: a matrix over all dataset rows, or the training block of the dataset's own
+ * kernel rows (K(i,j) = row i at column id_j - 1, LIBSVM's -t 4). */
+km_status km_provider_setup_precomputed(km_provider *p, const km_kernel *k, km_provider_kernel *pk)
+{
+    const km_dataset *data = p->data;
+    size_t n = p->n;
+    if (k->matrix) {
+        const char *name = k->file ? k->file : "the kernel matrix";
+        if (k->matrix->rows != data->n || k->matrix->cols != data->n)
+            return km_kernel_error(k, "%s is %zu x %zu but the data has %zu rows", name, k->matrix->rows,
+                                k->matrix->cols, data->n);
+        pk->K = k->matrix->data;
+        pk->K32 = k->matrix->data32;
+        pk->ld = data->n;
+        pk->map = p->identity_rows ? NULL : p->rows;
+        return check_precomputed(p, k, pk, n, name, p->scratch);
+    }
+    const char *name = data->source ? data->source : "the training data";
+    if (!data->ids)
+        return km_kernel_error(k, "%s has no precomputed-kernel rows (0:id); give file= or read the data as precomputed",
+                            name);
+    if (n > SIZE_MAX / n / sizeof(double) || !(pk->owned_K = malloc(n * n * sizeof *pk->owned_K)))
+        return km_error_nomem("a precomputed training kernel");
+    for (size_t j = 0; j < n; j++) {
+        double id = data->ids[p->rows[j]];
+        if (!(id >= 1 && id <= (double)data->d && id == floor(id)))
+            return km_kernel_error(k, "%s: row %zu: id 0:%g is not one of the kernel columns 1..%zu", name,
+                                p->rows[j] + 1, id, data->d);
+        for (size_t i = 0; i < n; i++)
+            pk->owned_K[i * n + j] = km_dataset_value(data, p->rows[i], (size_t)id - 1);
+    }
+    pk->K = pk->owned_K;
+    pk->ld = n;
+    pk->map = NULL;
+    return check_precomputed(p, k, pk, n, name, p->scratch);
+}

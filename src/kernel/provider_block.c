@@ -1,0 +1,175 @@
+/* Blocks of combined columns (provider.h km_provider_combined_columns): the dot products of several
+ * columns from one matrix product, all RBF widths of a view from one squared-distance pass, the exp
+ * passes shared out among threads. */
+#include <cblas.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "kernel/kernel_eval.h"
+#include "kernel/provider_internal.h"
+#include "kernel/vector_exp.h"
+
+/* Blocks of combined columns with at least this many kernel values are computed by several threads
+ * (about 10 ms of vectorised exp; below it, the threads' start and spin cost more than they save). */
+#define KM_PARALLEL_MIN_VALUES ((size_t)1 << 23)
+
+/* An RBF kernel normalized by at most a global factor: its values come straight from squared distances. */
+static int plain_rbf(const km_kernel *k, const km_provider_kernel *pk)
+{
+    return pk->family->exp_of_squared_distance && !k->center && !pk->factor;
+}
+
+/* out[k] += sum_m weights[m] K_m(rows[k], i) over the dot-product kernels of view v, from the view's dot
+ * products dots[k] = <x_rows[k], x_i>; dist and scratch hold nrows values. The squared distances are
+ * computed once for all RBF widths, each width is one vectorised exp pass. Reads the provider only, so
+ * several threads may call it with their own buffers. */
+static void add_dot_kernels(const km_provider *p, const km_provider_view *v, const double *weights, size_t i,
+                            const size_t *rows, size_t nrows, const double *dots, double *dist, double *scratch,
+                            double *out)
+{
+    int have_dist = 0;
+    for (size_t t = 0; t < v->n_dot_kernels; t++) {
+        size_t m = v->dot_kernels[t];
+        const km_kernel *k = &p->fitted->kernels[m];
+        const km_provider_kernel *pk = &p->kernels[m];
+        if (weights[m] == 0.0)
+            continue;
+        if (plain_rbf(k, pk)) {
+            if (!have_dist)
+                km_squared_distances(dots, v->view.sqnorm, rows, v->view.sqnorm[i], nrows, dist);
+            have_dist = 1;
+            km_vexp_add(dist, -k->gamma, weights[m] * pk->global, nrows, out);
+        } else {
+            km_kernel_from_dots(k, dots, v->view.sqnorm, rows, v->view.sqnorm[i], nrows, scratch);
+            km_provider_normalize(p, m, i, rows, nrows, scratch);
+            cblas_daxpy((int)nrows, weights[m], scratch, 1, out, 1);
+        }
+    }
+}
+
+static int view_used(const km_provider_view *v, const double *weights)
+{
+    for (size_t t = 0; t < v->n_dot_kernels; t++)
+        if (weights[v->dot_kernels[t]] != 0.0)
+            return 1;
+    return 0;
+}
+
+/* dots[t*nrows + k] = <x_rows[k], x_cols[t]> on a dense view: the rows gathered, one matrix product. */
+static km_status gathered_dots(const km_view *v, const size_t *cols, size_t ncols, const size_t *rows, size_t nrows,
+                               double *dots)
+{
+    size_t dim = v->dim;
+    if (dim == 0) {
+        memset(dots, 0, ncols * nrows * sizeof *dots);
+        return KM_OK;
+    }
+    double *a = malloc(ncols * dim * sizeof *a), *b = malloc(nrows * dim * sizeof *b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return km_error_nomem("a block of dot products");
+    }
+    for (size_t t = 0; t < ncols; t++)
+        memcpy(a + t * dim, v->X + cols[t] * dim, dim * sizeof *a);
+    for (size_t k = 0; k < nrows; k++)
+        memcpy(b + k * dim, v->X + rows[k] * dim, dim * sizeof *b);
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)ncols, (int)nrows, (int)dim, 1.0, a, (int)dim, b,
+                (int)dim, 0.0, dots, (int)nrows);
+    free(a);
+    free(b);
+    return KM_OK;
+}
+
+/* dots[t*nrows + k] = <x_rows[k], x_cols[t]> on view v: for several columns one matrix product (on
+ * the view itself when the columns are consecutive and every row is asked for, else on the gathered
+ * rows of a dense view), otherwise column by column. */
+static km_status block_dots(km_provider *p, km_provider_view *v, const size_t *cols, size_t ncols, const size_t *rows,
+                            size_t nrows, double *dots)
+{
+    int product = ncols > 1 && !v->gram && !v->direct;
+    int consecutive = product && rows == p->identity && nrows == p->n;
+    for (size_t t = 1; consecutive && t < ncols; t++)
+        consecutive = cols[t] == cols[0] + t;
+    if (consecutive)
+        return km_view_dots(&v->view, cols[0], ncols, &v->view, dots);
+    if (product && !v->view.sparse)
+        return gathered_dots(&v->view, cols, ncols, rows, nrows, dots);
+    km_status st = KM_OK;
+    for (size_t t = 0; !st && t < ncols; t++)
+        st = km_provider_fetch_dots(p, v, cols[t], rows, nrows, dots + t * nrows);
+    return st;
+}
+
+/* The dot-product kernels' part of combined columns, the columns shared out among threads. */
+static km_status add_dot_kernel_block(km_provider *p, const double *weights, const size_t *cols, size_t ncols,
+                                      const size_t *rows, size_t nrows, double *dots, double *out)
+{
+    for (size_t v = 0; v < p->n_views; v++) {
+        km_provider_view *view = &p->views[v];
+        if (!view_used(view, weights))
+            continue;
+        km_status st = block_dots(p, view, cols, ncols, rows, nrows, dots);
+        if (st)
+            return st;
+        if (ncols == 1) {
+            add_dot_kernels(p, view, weights, cols[0], rows, nrows, dots, p->dist, p->scratch, out);
+            continue;
+        }
+        int failed = 0;
+#ifdef _OPENMP
+#pragma omp parallel if (ncols * nrows * view->n_dot_kernels > KM_PARALLEL_MIN_VALUES) reduction(+ : failed)
+#endif
+        {
+            double *dist = malloc(2 * nrows * sizeof *dist);   /* squared distances, then scratch */
+            failed += !dist;
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+            for (size_t t = 0; t < ncols; t++)
+                if (dist)
+                    add_dot_kernels(p, view, weights, cols[t], rows, nrows, dots + t * nrows, dist, dist + nrows,
+                                    out + t * nrows);
+            free(dist);
+        }
+        if (failed)
+            return km_error_nomem("kernel column buffers");
+    }
+    return KM_OK;
+}
+
+km_status km_provider_combined_columns(km_provider *p, const double *weights, const size_t *cols, size_t ncols,
+                                       const size_t *rows, size_t nrows, double *out)
+{
+    if (!rows)
+        rows = p->identity;
+    km_status st = KM_OK;
+    for (size_t t = 0; !st && t < ncols; t++)
+        st = km_provider_check_request(p, cols[t]);
+    if (st || ncols == 0)
+        return st;
+    memset(out, 0, ncols * nrows * sizeof *out);
+    double *dots = ncols == 1 ? p->base : malloc(ncols * nrows * sizeof *dots);
+    if (!dots)
+        return km_error_nomem("a block of dot products");
+    st = add_dot_kernel_block(p, weights, cols, ncols, rows, nrows, dots, out);
+    if (dots != p->base)
+        free(dots);
+    for (size_t m = 0; !st && m < p->fitted->size; m++) {
+        if (weights[m] == 0.0 || km_kernel_uses_dot(p->fitted->kernels[m].type))
+            continue;
+        for (size_t t = 0; !st && t < ncols; t++) {
+            st = km_provider_kernel_column(p, m, cols[t], rows, nrows, NULL, p->scratch);
+            if (!st)
+                cblas_daxpy((int)nrows, weights[m], p->scratch, 1, out + t * nrows, 1);
+        }
+    }
+    return st;
+}
+
+km_status km_provider_combined_column(km_provider *p, const double *weights, size_t i, const size_t *rows,
+                                      size_t nrows, double *out)
+{
+    return km_provider_combined_columns(p, weights, &i, 1, rows, nrows, out);
+}

@@ -1,0 +1,172 @@
+/* Single kernel columns of the provider (provider.h km_provider_column): dot products from the Gram
+ * matrix, the column cache or computed directly; pairwise and precomputed raw values; normalization. */
+#include <string.h>
+
+#include "core/error.h"
+#include "kernel/kernel_eval.h"
+#include "kernel/normalization.h"
+#include "kernel/provider_internal.h"
+#include "kernel/vector_exp.h"
+
+static void gather(const double *column, const size_t *rows, size_t nrows, double *out)
+{
+    for (size_t k = 0; k < nrows; k++)
+        out[k] = column[rows[k]];
+}
+
+/* out[k] = <x_rows[k], x_i> on view v. */
+km_status km_provider_fetch_dots(km_provider *p, km_provider_view *v, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    if (v->gram && v->gram_rows) {   /* a kernel context's Gram matrix over all dataset rows */
+        const double *row = v->gram + v->gram_rows[i] * v->gram_ld;
+        for (size_t k = 0; k < nrows; k++)
+            out[k] = row[v->gram_rows[rows[k]]];
+        return KM_OK;
+    }
+    if (v->gram) {
+        gather(v->gram + i * v->gram_ld, rows, nrows, out);
+        return KM_OK;
+    }
+    if (v->direct) {
+        km_view_dots_direct(&v->view, i, rows, nrows, out);
+        return KM_OK;
+    }
+    /* always whole columns (one dgemv), so that values never depend on what the cache held */
+    double *column;
+    int fresh;
+    km_status st = km_provider_cached_column(p, v->source, i, &column, &fresh);
+    if (st)
+        return st;
+    if (fresh)
+        km_view_dot_column(&v->view, i, v->work, column);
+    gather(column, rows, nrows, out);
+    return KM_OK;
+}
+
+/* Raw (unnormalized) values k_m(x_rows[k], x_i) of a pairwise or precomputed kernel. */
+static km_status fetch_raw(km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    const km_kernel *k = &p->fitted->kernels[m];
+    km_provider_kernel *pk = &p->kernels[m];
+    if (pk->family->input == KM_INPUT_MATRIX) {
+        /* symmetric: column i is row i */
+        size_t at = (pk->map ? pk->map[i] : i) * pk->ld;
+        if (rows == p->identity && !pk->map && pk->K32) {   /* whole columns: contiguous */
+            for (size_t r = 0; r < nrows; r++)
+                out[r] = pk->K32[at + r];
+        } else if (rows == p->identity && !pk->map) {
+            memcpy(out, pk->K + at, nrows * sizeof *out);
+        } else if (pk->K32 && pk->map) {
+            for (size_t r = 0; r < nrows; r++)
+                out[r] = pk->K32[at + pk->map[rows[r]]];
+        } else if (pk->K32) {
+            for (size_t r = 0; r < nrows; r++)
+                out[r] = pk->K32[at + rows[r]];
+        } else if (pk->map) {
+            for (size_t r = 0; r < nrows; r++)
+                out[r] = pk->K[at + pk->map[rows[r]]];
+        } else {
+            gather(pk->K + at, rows, nrows, out);
+        }
+        return KM_OK;
+    }
+    const km_view *view = &p->views[pk->view].view;
+    const double *cached = km_cache_find(p->columns, pk->source * p->n + i, p->n);
+    if (!cached && 2 * nrows < p->n) {
+        km_kernel_pair_column(k, view, i, rows, nrows, out);
+        return KM_OK;
+    }
+    if (!cached) {
+        double *column;
+        int fresh;
+        km_status st = km_provider_cached_column(p, pk->source, i, &column, &fresh);
+        if (st)
+            return st;
+        km_kernel_pair_column(k, view, i, NULL, p->n, column);
+        cached = column;
+    }
+    gather(cached, rows, nrows, out);
+    return KM_OK;
+}
+
+/* values[k] (raw k(x_rows[k], x_i)) -> normalized (normalization.h). */
+void km_provider_normalize(const km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows, double *values)
+{
+    const km_kernel *k = &p->fitted->kernels[m];
+    const double *factor = p->kernels[m].factor;
+    km_norm_apply(k, k->col_mean, k->center ? k->col_mean[i] : 0.0, factor, factor ? factor[i] : 1.0, rows, nrows,
+                  values);
+}
+
+/* Normalized column of one kernel; dots: the view's dot products for these rows when already fetched. */
+km_status km_provider_kernel_column(km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows,
+                               const double *dots, double *out)
+{
+    const km_kernel *k = &p->fitted->kernels[m];
+    km_status st = KM_OK;
+    if (km_kernel_uses_dot(k->type)) {
+        const km_provider_view *v = &p->views[p->kernels[m].view];
+        if (!dots) {
+            st = km_provider_fetch_dots(p, &p->views[p->kernels[m].view], i, rows, nrows, out);
+            dots = out;
+        }
+        if (!st)
+            km_kernel_from_dots(k, dots, v->view.sqnorm, rows, v->view.sqnorm[i], nrows, out);
+    } else {
+        st = fetch_raw(p, m, i, rows, nrows, out);
+    }
+    if (!st)
+        km_provider_normalize(p, m, i, rows, nrows, out);
+    return st;
+}
+
+km_status km_provider_check_request(const km_provider *p, size_t i)
+{
+    if (i >= p->n)
+        return km_error(KM_EINVAL, "kernel column %zu requested from a provider of %zu rows", i, p->n);
+    return KM_OK;
+}
+
+km_status km_provider_column(km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    if (m >= p->fitted->size)
+        return km_error(KM_EINVAL, "kernel %zu requested from a provider of %zu kernels", m + 1, p->fitted->size);
+    if (!rows)
+        rows = p->identity;
+    km_status st = km_provider_check_request(p, i);
+    return st ? st : km_provider_kernel_column(p, m, i, rows, nrows, NULL, out);
+}
+
+km_status km_provider_kernel_columns(km_provider *p, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    if (!rows)
+        rows = p->identity;
+    km_status st = km_provider_check_request(p, i);
+    for (size_t v = 0; !st && v < p->n_views; v++) {
+        km_provider_view *view = &p->views[v];
+        if (!view->n_dot_kernels)
+            continue;
+        const double *sqnorm = view->view.sqnorm;
+        if ((st = km_provider_fetch_dots(p, view, i, rows, nrows, p->base)))
+            break;
+        int have_dist = 0;
+        for (size_t t = 0; t < view->n_dot_kernels; t++) {
+            size_t m = view->dot_kernels[t];
+            const km_kernel *k = &p->fitted->kernels[m];
+            double *column = out + m * nrows;
+            if (p->kernels[m].family->exp_of_squared_distance) {
+                if (!have_dist)
+                    km_squared_distances(p->base, sqnorm, rows, sqnorm[i], nrows, p->dist);
+                have_dist = 1;
+                km_vexp(p->dist, -k->gamma, nrows, column);
+            } else {
+                km_kernel_from_dots(k, p->base, sqnorm, rows, sqnorm[i], nrows, column);
+            }
+            km_provider_normalize(p, m, i, rows, nrows, column);
+        }
+    }
+    for (size_t m = 0; !st && m < p->fitted->size; m++)
+        if (!km_kernel_uses_dot(p->fitted->kernels[m].type))
+            st = km_provider_kernel_column(p, m, i, rows, nrows, NULL, out + m * nrows);
+    return st;
+}

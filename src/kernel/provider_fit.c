@@ -1,0 +1,214 @@
+/* Fitting the kernel set on the provider's training rows (provider_internal.h): default and relative
+ * widths, the raw diagonals and row sums the normalization needs (one blocked pass over the dot
+ * products of each feature view), the normalization constants and the normalized diagonals. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/error.h"
+#include "kernel/kernel_eval.h"
+#include "kernel/normalization.h"
+#include "kernel/provider_internal.h"
+
+/* Values (rows × n) per block of the fitting pass over the whole training matrix. */
+#define KM_FIT_BLOCK_VALUES ((size_t)1 << 22)
+
+/* The mean training distance of a family with relative widths on a view, computed once per view. */
+static km_status view_mean(km_provider_view *view, km_status (*mean_of)(const km_view *, double *), double *mean)
+{
+    for (size_t t = 0; t < view->n_means; t++)
+        if (view->mean_of[t] == mean_of) {
+            *mean = view->mean[t];
+            return KM_OK;
+        }
+    km_status st = mean_of(&view->view, mean);
+    if (!st && view->n_means < KM_PROVIDER_MEANS) {
+        view->mean_of[view->n_means] = mean_of;
+        view->mean[view->n_means++] = *mean;
+    }
+    return st;
+}
+
+/* gamma relative to the mean training distance (rbf, chi2), LIBSVM's 1/features (poly, sigmoid). */
+static km_status resolve_gamma(km_provider *p, km_kernel *k, km_provider_view *view)
+{
+    const km_kernel_family *family = p->kernels[k - p->fitted->kernels].family;
+    if (family->gamma_per_feature && !(k->gamma > 0)) {
+        if (view->view.dim == 0)
+            return km_kernel_error(k, "no features for the default gamma");
+        k->gamma = 1.0 / (double)view->view.dim;
+    }
+    if (k->gamma_mode == KM_GAMMA_RELATIVE && family->mean_distance) {
+        double mean;
+        km_status st = view_mean(view, family->mean_distance, &mean);
+        if (st)
+            return st;
+        if (!(mean > 0))
+            return km_kernel_error(k, "the training rows are all equal, so the mean distance is 0");
+        k->gamma /= mean;
+        km_log(&p->logger, KM_LOG_DEBUG, "kernel %zu: mean training distance %.6g, gamma %.6g",
+               (size_t)(k - p->fitted->kernels) + 1, mean, k->gamma);
+    }
+    k->gamma_mode = KM_GAMMA_ABSOLUTE;
+    return KM_OK;
+}
+
+/* Row sums of a kernel linear in its argument: sum_j <x_i, x_j> = <x_i, sum_j x_j>. */
+static km_status linear_row_sums(const km_view *view, double *sums)
+{
+    double *column_sum;
+    km_status st = km_view_column_sums(view, &column_sum);
+    if (st)
+        return st;
+    km_view_dot_vector(view, column_sum, sums);
+    free(column_sum);
+    return KM_OK;
+}
+
+/* Raw diagonal and, when the normalization needs them, raw row sums of every kernel. */
+static km_status raw_statistics(km_provider *p, double *const *diag, double *const *sums)
+{
+    size_t n = p->n, M = p->fitted->size;
+    for (size_t m = 0; m < M; m++) {
+        const km_kernel *k = &p->fitted->kernels[m];
+        km_provider_kernel *pk = &p->kernels[m];
+        if (pk->family->input == KM_INPUT_MATRIX) {
+            for (size_t i = 0; i < n; i++) {
+                diag[m][i] = km_provider_stored_value(pk, i, i);
+                if (sums[m]) {
+                    double s = 0.0;
+                    for (size_t j = 0; j < n; j++)
+                        s += km_provider_stored_value(pk, i, j);
+                    sums[m][i] = s;
+                }
+            }
+            continue;
+        }
+        const km_view *v = &p->views[pk->view].view;
+        for (size_t i = 0; i < n; i++) {
+            km_view_row x = km_view_get_row(v, i);
+            diag[m][i] = km_kernel_uses_dot(k->type) ? km_kernel_from_dot(k, v->sqnorm[i], v->sqnorm[i], v->sqnorm[i])
+                                                     : km_kernel_pair(k, x, x);
+        }
+        if (sums[m] && !km_kernel_uses_dot(k->type)) {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 16)
+#endif
+            for (size_t i = 0; i < n; i++) {
+                km_view_row x = km_view_get_row(v, i);
+                double s = 0.0;
+                for (size_t j = 0; j < n; j++)
+                    s += km_kernel_pair(k, km_view_get_row(v, j), x);
+                sums[m][i] = s;
+            }
+        }
+    }
+    /* dot-product kernels: one pass over the dot products of each view, in blocks of rows */
+    size_t block = KM_FIT_BLOCK_VALUES / n ? KM_FIT_BLOCK_VALUES / n : 1;
+    double *dots = NULL, *values = NULL;
+    km_status st = KM_OK;
+    for (size_t v = 0; !st && v < p->n_views; v++) {
+        km_provider_view *view = &p->views[v];
+        /* the provider's rows of a Gram matrix, in order: blocks of it are read in place */
+        int whole = view->gram && !view->gram_rows && view->gram_ld == n;
+        int needed = 0;
+        for (size_t t = 0; !st && t < view->n_dot_kernels; t++) {
+            size_t m = view->dot_kernels[t];
+            if (sums[m] && p->kernels[m].family->linear_in_argument)
+                st = linear_row_sums(&view->view, sums[m]);
+            else
+                needed |= sums[m] != NULL;
+        }
+        if (st || !needed)
+            continue;
+        if (!values && !(values = malloc(block * n * sizeof *values))) {
+            st = km_error_nomem("the normalization pass");
+            break;
+        }
+        if (!whole && !dots && !(dots = malloc(block * n * sizeof *dots))) {
+            st = km_error_nomem("the normalization pass");
+            break;
+        }
+        for (size_t r0 = 0; !st && r0 < n; r0 += block) {
+            size_t len = n - r0 < block ? n - r0 : block;
+            const double *d = whole ? view->gram + r0 * n : dots;
+            for (size_t r = 0; view->gram && !whole && !st && r < len; r++)
+                st = km_provider_fetch_dots(p, view, r0 + r, p->identity, n, dots + r * n);
+            if (!view->gram)
+                st = km_view_dots(&view->view, r0, len, &view->view, dots);
+            for (size_t t = 0; !st && t < view->n_dot_kernels; t++) {
+                size_t m = view->dot_kernels[t];
+                const km_kernel *k = &p->fitted->kernels[m];
+                if (!sums[m] || p->kernels[m].family->linear_in_argument)   /* done above */
+                    continue;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+                for (size_t r = 0; r < len; r++) {
+                    double *row = values + r * n;
+                    km_kernel_from_dots(k, d + r * n, view->view.sqnorm, NULL, view->view.sqnorm[r0 + r], n, row);
+                    double s = 0.0;
+                    for (size_t j = 0; j < n; j++)
+                        s += row[j];
+                    sums[m][r0 + r] = s;
+                }
+            }
+        }
+    }
+    free(dots);
+    free(values);
+    return st;
+}
+
+/* Fits gamma and normalization of every kernel and prepares its normalized diagonal. */
+km_status km_provider_fit(km_provider *p)
+{
+    size_t n = p->n, M = p->fitted->size;
+    km_status st = KM_OK;
+    for (size_t m = 0; !st && m < M; m++) {
+        km_kernel *k = &p->fitted->kernels[m];
+        if (p->kernels[m].family->input == KM_INPUT_MATRIX)
+            st = km_provider_setup_precomputed(p, k, &p->kernels[m]);
+        else
+            st = resolve_gamma(p, k, &p->views[p->kernels[m].view]);
+    }
+    double **diag = calloc(M, sizeof *diag), **sums = calloc(M, sizeof *sums);
+    if (!st && (!diag || !sums))
+        st = km_error_nomem("normalization statistics");
+    for (size_t m = 0; !st && m < M; m++) {
+        if (!(diag[m] = malloc(n * sizeof **diag)) ||
+            (km_norm_needs_row_sums(&p->fitted->kernels[m]) && !(sums[m] = malloc(n * sizeof **sums))))
+            st = km_error_nomem("normalization statistics");
+    }
+    if (!st)
+        st = raw_statistics(p, diag, sums);
+    for (size_t m = 0; !st && m < M; m++) {
+        km_kernel *k = &p->fitted->kernels[m];
+        km_provider_kernel *pk = &p->kernels[m];
+        st = km_norm_fit(k, diag[m], sums[m], n);
+        if (!st && k->norm == KM_NORM_SPHERICAL) {
+            if (!(pk->factor = malloc(n * sizeof *pk->factor)))
+                st = km_error_nomem("spherical normalization");
+            else
+                st = km_norm_factors(k, diag[m], k->col_mean, n, pk->factor);
+        }
+        if (st)
+            break;
+        pk->mu = km_norm_mu(k);
+        pk->global = km_norm_global(k);
+        /* normalized diagonal: (k_ii - 2 m_i + mu) f_i^2 g */
+        pk->diag = diag[m];
+        diag[m] = NULL;
+        for (size_t i = 0; i < n; i++) {
+            double v = pk->diag[i] - (k->center ? 2.0 * k->col_mean[i] - pk->mu : 0.0);
+            double f = pk->factor ? pk->factor[i] : 1.0;
+            pk->diag[i] = v * f * f * pk->global;
+        }
+    }
+    for (size_t m = 0; m < M && diag && sums; m++) {
+        free(diag[m]);
+        free(sums[m]);
+    }
+    free(diag);
+    free(sums);
+    return st;
+}

@@ -1,0 +1,107 @@
+/* The provider's internals (provider.h), shared by the files that implement it: construction
+ * (provider.c), fitting (provider_fit.c), precomputed matrices (precomputed.c), the memory budget
+ * (provider_storage.c), single columns (provider_column.c) and blocks of combined columns
+ * (provider_block.c). */
+#ifndef KM_KERNEL_PROVIDER_INTERNAL_H
+#define KM_KERNEL_PROVIDER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/log.h"
+#include "kernel/cache.h"
+#include "kernel/feature_view.h"
+#include "kernel/kernel_family.h"
+#include "kernel/provider.h"
+
+#define KM_PROVIDER_NONE ((size_t)-1)
+/* Distinct mean distances kept per feature view (more are computed again when asked for). */
+#define KM_PROVIDER_MEANS 4
+/* Dense views with at most this many columns compute dot products directly for the rows asked for,
+ * without Gram matrix or cache. */
+#define KM_DIRECT_DOT_MAX_DIM 8
+
+typedef struct km_provider_view {
+    size_t lead;                 /* first kernel on this feature subset */
+    km_view view;
+    size_t *dot_kernels;         /* dot-product kernels on this view */
+    size_t n_dot_kernels;
+    const double *gram;          /* all dot products: gram[map(i) * gram_ld + map(j)], or NULL */
+    double *own_gram;            /* the provider's own n×n Gram matrix (map: identity) */
+    size_t gram_ld;
+    const size_t *gram_rows;     /* map: provider row -> row of a kernel context's Gram matrix, or NULL */
+    size_t source;               /* cache source of dot-product columns when there is no gram */
+    double *work;                /* dim zeros for sparse views */
+    int direct;                  /* few columns: dot products computed per request */
+    /* mean training distances of the families with relative widths on this view, once each */
+    km_status (*mean_of[KM_PROVIDER_MEANS])(const km_view *view, double *mean);
+    double mean[KM_PROVIDER_MEANS];
+    size_t n_means;
+} km_provider_view;
+
+typedef struct km_provider_kernel {
+    const km_kernel_family *family;
+    size_t view;                 /* KM_PROVIDER_NONE for precomputed kernels */
+    size_t source;               /* cache source of chi2/histint columns */
+    const double *K;             /* precomputed: K[map(i) * ld + map(j)] (double storage) */
+    const float *K32;            /* or K32[map(i) * ld + map(j)] (float storage) */
+    size_t ld;
+    const size_t *map;           /* provider row -> matrix row, NULL: identity */
+    double *owned_K;             /* training block of a kernel precomputed in the dataset rows */
+    double *factor;              /* spherical factors, or NULL */
+    double mu, global;
+    double *diag;                /* normalized diagonal */
+} km_provider_kernel;
+
+struct km_provider {
+    const km_dataset *data;
+    size_t n;
+    size_t *rows;                /* dataset row of every provider row */
+    size_t *identity;            /* 0..n-1 */
+    int identity_rows;           /* rows[k] = k: provider rows are the first dataset rows, in order */
+    km_kernel_set *fitted;
+    size_t n_views;
+    km_provider_view *views;
+    km_provider_kernel *kernels;
+    km_cache *cache;             /* the budget (owned when owns_cache) */
+    int owns_cache;
+    km_cache_client *columns;    /* dot-product and pairwise columns, key source * n + column */
+    size_t gram_reserved;        /* bytes of the Gram matrices reserved in the cache */
+    const struct km_kernel_context *context;   /* Gram matrices over all dataset rows, or NULL */
+    double *base;                /* scratch columns, n values each */
+    double *scratch;
+    double *dist;
+    km_logger logger;
+};
+
+/* Stored value of a precomputed kernel at provider rows i, j. */
+static inline double km_provider_stored_value(const km_provider_kernel *pk, size_t i, size_t j)
+{
+    size_t at = (pk->map ? pk->map[i] : i) * pk->ld + (pk->map ? pk->map[j] : j);
+    return pk->K ? pk->K[at] : (double)pk->K32[at];
+}
+
+/* Precomputed kernel m: its matrix (or the training block of the dataset's kernel rows), checked
+ * (precomputed.c). */
+km_status km_provider_setup_precomputed(km_provider *p, const km_kernel *k, km_provider_kernel *pk);
+/* Full Gram matrices within gram_limit bytes of the cache, the column cache client (provider_storage.c). */
+km_status km_provider_setup_storage(km_provider *p, km_provider_use use);
+/* The cached column of source (n values), computed by the caller when *fresh is set (provider_storage.c). */
+km_status km_provider_cached_column(km_provider *p, size_t source, size_t i, double **column, int *fresh);
+/* Widths and normalization constants of every kernel, normalized diagonals (provider_fit.c). */
+km_status km_provider_fit(km_provider *p);
+
+/* provider_column.c: */
+/* out[k] = <x_rows[k], x_i> on view v. */
+km_status km_provider_fetch_dots(km_provider *p, km_provider_view *v, size_t i, const size_t *rows, size_t nrows,
+                                 double *out);
+/* values[k] (raw k_m(x_rows[k], x_i)) -> normalized (normalization.h). */
+void km_provider_normalize(const km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows,
+                           double *values);
+/* Normalized column of kernel m; dots: the view's dot products for these rows when already fetched. */
+km_status km_provider_kernel_column(km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows,
+                                    const double *dots, double *out);
+/* KM_EINVAL unless i is a provider row. */
+km_status km_provider_check_request(const km_provider *p, size_t i);
+
+#endif
