@@ -113,10 +113,14 @@ static int by_score_descending(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-/* Rows sorted by decreasing score, each marked positive or not. */
+/* Binary truth checked, and the rows sorted by decreasing score, each marked positive or not. */
 static km_status sorted_rows(const char *metric, const double *truth, const double *score, size_t n,
-                             double positive, scored_row **out)
+                             size_t *n_positive, scored_row **out)
 {
+    double positive = NAN;
+    km_status st = check_binary(metric, truth, score, n, &positive, n_positive);
+    if (st)
+        return st;
     scored_row *rows = malloc(n * sizeof *rows);
     if (!rows)
         return km_error(KM_ENOMEM, "%s: out of memory for %zu scores", metric, n);
@@ -129,25 +133,31 @@ static km_status sorted_rows(const char *metric, const double *truth, const doub
     return KM_OK;
 }
 
+/* The end of the group of rows tied with rows[begin] in score, and its positives. */
+static size_t tie_group(const scored_row *rows, size_t n, size_t begin, size_t *positives)
+{
+    size_t end = begin;
+    *positives = 0;
+    for (; end < n && rows[end].score == rows[begin].score; end++)
+        *positives += (size_t)rows[end].positive;
+    return end;
+}
+
 /* Mann-Whitney U: AUC = (sum of the positives' ranks - P(P+1)/2) / (P N), ranks ascending in score,
  * tied scores sharing their mid-rank (a positive tied with a negative counts 1/2). */
 km_status km_auc(const double *truth, const double *score, size_t n, double *auc)
 {
-    double positive;
-    size_t n_pos;
+    size_t n_pos, group_pos;
     scored_row *rows;
-    km_status st = check_binary("km_auc", truth, score, n, &positive, &n_pos);
-    if (st || (st = sorted_rows("km_auc", truth, score, n, positive, &rows)))
+    km_status st = sorted_rows("km_auc", truth, score, n, &n_pos, &rows);
+    if (st)
         return st;
     double rank_sum = 0.0;
-    for (size_t begin = 0; begin < n;) {
-        size_t end = begin, group_pos = 0;
-        for (; end < n && rows[end].score == rows[begin].score; end++)
-            group_pos += (size_t)rows[end].positive;
+    for (size_t begin = 0, end; begin < n; begin = end) {
+        end = tie_group(rows, n, begin, &group_pos);
         /* descending positions begin..end-1 are ascending ranks n-end+1 .. n-begin */
         double mid_rank = (double)(n - end + 1 + n - begin) / 2.0;
         rank_sum += (double)group_pos * mid_rank;
-        begin = end;
     }
     free(rows);
     double P = (double)n_pos, N = (double)(n - n_pos);
@@ -159,22 +169,18 @@ km_status km_auc(const double *truth, const double *score, size_t n, double *auc
  * thresholds in decreasing order, P_k and R_k the precision and recall of "score >= threshold_k". */
 km_status km_average_precision(const double *truth, const double *score, size_t n, double *ap)
 {
-    double positive;
-    size_t n_pos;
+    size_t n_pos, group_pos, tp = 0;
     scored_row *rows;
-    km_status st = check_binary("km_average_precision", truth, score, n, &positive, &n_pos);
-    if (st || (st = sorted_rows("km_average_precision", truth, score, n, positive, &rows)))
+    km_status st = sorted_rows("km_average_precision", truth, score, n, &n_pos, &rows);
+    if (st)
         return st;
     double sum = 0.0, previous_recall = 0.0;
-    size_t tp = 0;
-    for (size_t begin = 0; begin < n;) {
-        size_t end = begin;
-        for (; end < n && rows[end].score == rows[begin].score; end++)
-            tp += (size_t)rows[end].positive;
+    for (size_t begin = 0, end; begin < n; begin = end) {
+        end = tie_group(rows, n, begin, &group_pos);
+        tp += group_pos;
         double recall = (double)tp / (double)n_pos, precision = (double)tp / (double)end;
         sum += (recall - previous_recall) * precision;
         previous_recall = recall;
-        begin = end;
     }
     free(rows);
     *ap = sum;

@@ -6,6 +6,12 @@
 
 #include "core/error.h"
 
+km_status km_alternating_evaluate(void *ctx)
+{
+    km_alternating_state *s = ctx;
+    return km_mkl_evaluate(s->pr, s->result, s->h, s->a);
+}
+
 km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, const km_alternating_solver *solver,
                            long *iterations, int *converged)
 {

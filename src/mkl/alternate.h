@@ -32,6 +32,17 @@ typedef struct km_alternating_solver {
                                     "stationary" */
 } km_alternating_solver;
 
+/* What every alternating solver keeps of its last solve; a solver's state begins with it, so that
+ * km_alternating_evaluate serves as its evaluate callback. */
+typedef struct km_alternating_state {
+    const km_mkl_problem *pr;
+    km_mkl_result *result;
+    double *h, *a;               /* K_m c (n M values) and a_m = c'K_m c (M) at the last solve */
+} km_alternating_state;
+
+/* The evaluate callback of a state beginning with km_alternating_state: km_mkl_evaluate into h, a. */
+km_status km_alternating_evaluate(void *ctx);
+
 /* Runs the loop on problem (its limits and logger) over theta (M values, the problem's kernel
  * weights); on return theta is the one the final solution belongs to, *iterations the outer
  * iterations done and *converged whether the gap target was met. */

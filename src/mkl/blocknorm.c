@@ -196,24 +196,17 @@ static void tikhonov_values(const km_mkl_problem *pr, const double *coef, double
 
 /* The alternation's state: buffers at the last solve and the objective before it. */
 typedef struct tikhonov {
-    const km_mkl_problem *pr;
-    km_mkl_result *result;
-    double *h, *a, *block_norm;
+    km_alternating_state last;   /* first: km_alternating_evaluate's state */
+    double *block_norm;
     double previous;             /* J at the solve before, for the relative-change stop */
 } tikhonov;
-
-static km_status tikhonov_evaluate(void *ctx)
-{
-    tikhonov *s = ctx;
-    return km_mkl_evaluate(s->pr, s->result, s->h, s->a);
-}
 
 static km_status tikhonov_certify(void *ctx, long t, double elapsed, double *gap, int *converged)
 {
     tikhonov *s = ctx;
-    const km_mkl_problem *pr = s->pr;
-    km_mkl_result *result = s->result;
-    tikhonov_values(pr, result->coef, result->bias, s->a, s->h, s->block_norm, result);
+    const km_mkl_problem *pr = s->last.pr;
+    km_mkl_result *result = s->last.result;
+    tikhonov_values(pr, result->coef, result->bias, s->last.a, s->last.h, s->block_norm, result);
     double change = fabs(s->previous - result->primal) / fabs(result->primal);
     km_log(&pr->logger, KM_LOG_INFO, "tikhonov %4ld: objective %.17g dual %.17g gap %.3e %.2fs", t, result->primal,
            result->dual, result->gap, elapsed);
@@ -233,8 +226,9 @@ static km_status tikhonov_step(void *ctx, const double *d_used, km_weight_move *
 {
     (void)d_used;
     tikhonov *s = ctx;
-    const km_kernel_access *k = s->pr->machine->kernel;
-    *move = km_tikhonov_step(&s->pr->mkl, k->n_kernels, s->a, s->block_norm, k->theta) ? KM_MOVED : KM_NOTHING_TO_LEARN;
+    const km_kernel_access *k = s->last.pr->machine->kernel;
+    *move = km_tikhonov_step(&s->last.pr->mkl, k->n_kernels, s->last.a, s->block_norm, k->theta) ? KM_MOVED
+                                                                                              : KM_NOTHING_TO_LEARN;
     return KM_OK;
 }
 
@@ -245,14 +239,15 @@ km_status km_mkl_tikhonov(const km_mkl_problem *pr, km_mkl_result *result)
                         pr->machine->ops->name);
     const km_kernel_access *k = pr->machine->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
-    tikhonov s = {.pr = pr, .result = result, .previous = INFINITY, .h = malloc(n * M * sizeof *s.h),
-                  .a = malloc(M * sizeof *s.a), .block_norm = malloc(M * sizeof *s.block_norm)};
-    km_alternating_solver solver = {&s, tikhonov_evaluate, tikhonov_certify, tikhonov_step, "fixed"};
-    km_status st = s.h && s.a && s.block_norm
+    tikhonov s = {.last = {.pr = pr, .result = result, .h = malloc(n * M * sizeof(double)),
+                           .a = malloc(M * sizeof(double))},
+                  .previous = INFINITY, .block_norm = malloc(M * sizeof *s.block_norm)};
+    km_alternating_solver solver = {&s, km_alternating_evaluate, tikhonov_certify, tikhonov_step, "fixed"};
+    km_status st = s.last.h && s.last.a && s.block_norm
                        ? km_mkl_alternate(pr, k->theta, M, &solver, &result->mkl_iterations, &result->converged)
                        : km_error_nomem("the Tikhonov block-norm solver");
-    free(s.h);
-    free(s.a);
+    free(s.last.h);
+    free(s.last.a);
     free(s.block_norm);
     return st;
 }
@@ -352,17 +347,10 @@ static void tikhonov_start(const km_mkl_params *mkl, size_t M, double *d)
         d[m] = 1.0;
 }
 
-static km_status tikhonov_train(const km_mkl_problem *problem, km_mkl_result *result)
-{
-    km_status st = km_mkl_tikhonov(problem, result);
-    km_mkl_report_objective(problem, result);
-    return st;
-}
-
 const km_mkl_method_entry km_method_tikhonov = {
     .id = KM_MKL_TIKHONOV,
     .learns_weights = 1,
     .resolve = km_tikhonov_resolve,
     .start = tikhonov_start,
-    .train = tikhonov_train,
+    .train = km_mkl_tikhonov,
 };

@@ -19,7 +19,8 @@ typedef struct km_mkl_method_entry {
     /* Starting weights (M values); NULL: the given weights are kept. */
     void (*start)(const km_mkl_params *mkl, size_t M, double *theta);
     /* Learns theta (problem->machine->kernel->theta, holding the start) together with the machine's
-     * solution: coef, bias, objective (LIBSVM's convention) and, for learned weights, the certificate. */
+     * solution: coef, bias and, for given weights, the objective; learned weights fill the certificate
+     * (dual, primal, gap), whose dual km_mkl_train reports as the objective. */
     km_status (*train)(const km_mkl_problem *problem, km_mkl_result *result);
     /* The same for count machines sharing one theta array (multiclass); NULL: not offered. */
     km_status (*train_shared)(const km_mkl_problem *problems, size_t count, km_mkl_result *results);
@@ -30,9 +31,5 @@ typedef struct km_mkl_method_entry {
 
 /* The entry of a method; NULL when there is none. */
 const km_mkl_method_entry *km_mkl_method_of(km_mkl_method id);
-
-/* The objective a learned-weight method reports: -D in the solver's scaling (one-class: sum a = nu n,
- * the certificate's sum a = 1). */
-void km_mkl_report_objective(const km_mkl_problem *problem, km_mkl_result *result);
 
 #endif

@@ -88,14 +88,6 @@ static km_status lp_train(const km_mkl_problem *problem, km_mkl_result *result)
     km_status st = run_solver(problem, result);
     if (!st)
         st = km_mkl_switch_off(problem, result);
-    km_mkl_report_objective(problem, result);
-    return st;
-}
-
-static km_status elasticnet_train(const km_mkl_problem *problem, km_mkl_result *result)
-{
-    km_status st = run_solver(problem, result);
-    km_mkl_report_objective(problem, result);
     return st;
 }
 
@@ -114,6 +106,6 @@ const km_mkl_method_entry km_method_elasticnet = {
     .learns_weights = 1,
     .resolve = lp_family_resolve,
     .start = elasticnet_start,
-    .train = elasticnet_train,
+    .train = run_solver,
     .theta_step = elasticnet_step,
 };

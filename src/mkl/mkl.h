@@ -129,7 +129,7 @@ km_status km_mkl_switch_off(const km_mkl_problem *problem, km_mkl_result *result
 km_status km_mkl_resolve(const km_mkl_params *in, km_mkl_params *out);
 /* The starting theta of the regularizer (spec §3.1: M^{-(2-p)/p}; elastic net: uniform 1/M). */
 void km_mkl_start(const km_mkl_params *mkl, size_t M, double *theta);
-/* Runs the solver the parameters ask for. */
+/* Trains with the method the parameters name (its method-table entry). */
 km_status km_mkl_train(const km_mkl_problem *problem, km_mkl_result *result);
 
 #endif

@@ -80,14 +80,16 @@ size_t km_mkl_count_active(const double *theta, size_t M)
     return k;
 }
 
-void km_mkl_report_objective(const km_mkl_problem *problem, km_mkl_result *result)
-{
-    double scale = problem->machine->ops->certificate_scale(problem->machine);
-    result->objective = -result->dual / (scale * scale);
-}
-
 km_status km_mkl_train(const km_mkl_problem *problem, km_mkl_result *result)
 {
+    const km_mkl_method_entry *method = km_mkl_method_of(problem->mkl.method);
     result->products_valid = 0;
-    return km_mkl_method_of(problem->mkl.method)->train(problem, result);
+    km_status st = method->train(problem, result);
+    if (method->learns_weights) {
+        /* the reported objective is -D in the solver's scaling (one-class: sum a = nu n, the
+         * certificate's sum a = 1) */
+        double scale = problem->machine->ops->certificate_scale(problem->machine);
+        result->objective = -result->dual / (scale * scale);
+    }
+    return st;
 }

@@ -441,41 +441,34 @@ static km_status mixture_dual(const km_mkl_problem *pr, const silp_master *ms, d
 
 /* The rounds' state: the master, the buffers of the last solve, the best dual value so far. */
 typedef struct silp {
-    const km_mkl_problem *pr;
-    km_mkl_result *result;
+    km_alternating_state last;   /* first: km_alternating_evaluate's state */
     silp_master master;
     double scale;                /* one-class: cuts in the spec's scaling c / (nu n), as the certificate */
-    double *h, *a, *v, *mixture;
+    double *v, *mixture;
     double b;                    /* the cut of the last solve: b - u . v */
     double bound, best_dual;     /* the master's bound on the optimum; the largest certified dual */
     int agreed;                  /* the SVM value at the master's theta meets its bound (T App. D) */
 } silp;
 
-static km_status silp_evaluate(void *ctx)
-{
-    silp *s = ctx;
-    return km_mkl_evaluate(s->pr, s->result, s->h, s->a);
-}
-
 static km_status silp_certify(void *ctx, long t, double elapsed, double *gap, int *converged)
 {
     silp *s = ctx;
-    const km_mkl_problem *pr = s->pr;
+    const km_mkl_problem *pr = s->last.pr;
     const km_kernel_access *k = pr->machine->kernel;
     size_t M = k->n_kernels;
-    km_mkl_result *result = s->result;
+    km_mkl_result *result = s->last.result;
     km_mkl_certificate cert;
-    km_mkl_certify(pr, result->coef, result->bias, s->a, s->h, &cert);
+    km_mkl_certify(pr, result->coef, result->bias, s->last.a, s->last.h, &cert);
     double svm_value = cert.lin; /* D_theta: the SVM dual value at the master's theta */
     for (size_t m = 0; m < M; m++) {
-        s->a[m] *= s->scale * s->scale;
-        svm_value -= 0.5 * k->theta[m] * s->a[m];
+        s->last.a[m] *= s->scale * s->scale;
+        svm_value -= 0.5 * k->theta[m] * s->last.a[m];
     }
-    s->b = cut_of(pr, s->a, &cert, s->v);
+    s->b = cut_of(pr, s->last.a, &cert, s->v);
     s->best_dual = fmax(s->best_dual, cert.dual);
     if (t > 1 && pr->mkl.p_block <= 2 && (cert.primal - s->best_dual) / fabs(cert.primal) > pr->mkl.gap) {
         double dual;
-        km_status st = mixture_dual(pr, &s->master, s->mixture, s->h, s->a, &dual);
+        km_status st = mixture_dual(pr, &s->master, s->mixture, s->last.h, s->last.a, &dual);
         if (st)
             return st;
         s->best_dual = fmax(s->best_dual, dual);
@@ -498,12 +491,12 @@ static km_status silp_certify(void *ctx, long t, double elapsed, double *gap, in
 static km_status silp_step(void *ctx, const double *theta_used, km_weight_move *move)
 {
     silp *s = ctx;
-    const km_kernel_access *k = s->pr->machine->kernel;
+    const km_kernel_access *k = s->last.pr->machine->kernel;
     if (s->agreed) {
         *move = KM_AT_FIXED_POINT;
         return KM_OK;
     }
-    km_status st = master_add_cut(&s->master, s->b, s->v, s->result->coef);
+    km_status st = master_add_cut(&s->master, s->b, s->v, s->last.result->coef);
     if (!st)
         st = master_solve(&s->master, k->theta, &s->bound);
     *move = theta_moved(theta_used, k->theta, k->n_kernels) ? KM_MOVED : KM_AT_FIXED_POINT;
@@ -514,21 +507,21 @@ km_status km_mkl_silp(const km_mkl_problem *pr, km_mkl_result *result)
 {
     const km_kernel_access *k = pr->machine->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
-    silp s = {.pr = pr, .result = result, .bound = NAN, .best_dual = -INFINITY,
+    silp s = {.last = {.pr = pr, .result = result}, .bound = NAN, .best_dual = -INFINITY,
               .scale = pr->machine->ops->certificate_scale(pr->machine)};
-    s.h = malloc(n * M * sizeof *s.h);
-    s.a = malloc(M * sizeof *s.a);
+    s.last.h = malloc(n * M * sizeof *s.last.h);
+    s.last.a = malloc(M * sizeof *s.last.a);
     s.v = malloc(M * sizeof *s.v);
     s.mixture = malloc(n * sizeof *s.mixture);
-    int allocated = s.h && s.a && s.v && s.mixture;
+    int allocated = s.last.h && s.last.a && s.v && s.mixture;
     km_status st = allocated ? master_init(&s.master, M, n, pr->mkl.p_block) : km_error_nomem("the SILP solver");
-    km_alternating_solver solver = {&s, silp_evaluate, silp_certify, silp_step, "fixed"};
+    km_alternating_solver solver = {&s, km_alternating_evaluate, silp_certify, silp_step, "fixed"};
     if (!st)
         st = km_mkl_alternate(pr, k->theta, M, &solver, &result->mkl_iterations, &result->converged);
     if (allocated)
         master_free(&s.master);
-    free(s.h);
-    free(s.a);
+    free(s.last.h);
+    free(s.last.a);
     free(s.v);
     free(s.mixture);
     return st;

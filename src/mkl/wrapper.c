@@ -8,21 +8,9 @@
 #include "mkl/alternate.h"
 #include "mkl/mkl.h"
 
-typedef struct wrapper {
-    const km_mkl_problem *pr;
-    km_mkl_result *result;
-    double *h, *a;               /* K_m c and a_m = c'K_m c at the last solve */
-} wrapper;
-
-static km_status wrapper_evaluate(void *ctx)
-{
-    wrapper *w = ctx;
-    return km_mkl_evaluate(w->pr, w->result, w->h, w->a);
-}
-
 static km_status wrapper_certify(void *ctx, long t, double elapsed, double *gap, int *converged)
 {
-    wrapper *w = ctx;
+    km_alternating_state *w = ctx;
     const km_kernel_access *k = w->pr->machine->kernel;
     km_mkl_certificate cert;
     km_mkl_certify(w->pr, w->result->coef, w->result->bias, w->a, w->h, &cert);
@@ -36,7 +24,7 @@ static km_status wrapper_certify(void *ctx, long t, double elapsed, double *gap,
 
 static km_status wrapper_step(void *ctx, const double *theta_used, km_weight_move *move)
 {
-    wrapper *w = ctx;
+    km_alternating_state *w = ctx;
     const km_kernel_access *k = w->pr->machine->kernel;
     if (!km_mkl_theta_step(w->pr, w->a, k->theta))
         *move = KM_NOTHING_TO_LEARN;
@@ -49,8 +37,8 @@ km_status km_mkl_wrapper(const km_mkl_problem *pr, km_mkl_result *result)
 {
     const km_kernel_access *k = pr->machine->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
-    wrapper w = {.pr = pr, .result = result, .h = malloc(n * M * sizeof *w.h), .a = malloc(M * sizeof *w.a)};
-    km_alternating_solver solver = {&w, wrapper_evaluate, wrapper_certify, wrapper_step, "fixed"};
+    km_alternating_state w = {.pr = pr, .result = result, .h = malloc(n * M * sizeof *w.h), .a = malloc(M * sizeof *w.a)};
+    km_alternating_solver solver = {&w, km_alternating_evaluate, wrapper_certify, wrapper_step, "fixed"};
     km_status st = w.h && w.a ? km_mkl_alternate(pr, k->theta, M, &solver, &result->mkl_iterations, &result->converged)
                               : km_error_nomem("the MKL wrapper");
     if (!st) {
