@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "core/log.h"
+#include "core/record.h"
 #include "core/params.h"
 #include "kernel/provider.h"
 #include "kernelmix.h"
@@ -24,6 +25,10 @@ typedef struct km_mkl_problem {
                                           machine->kernel->theta holds theta */
     km_mkl_params mkl;               /* resolved: p_block set, gap/eps/max_outer defaults applied */
     km_logger logger;
+    km_record *record;               /* the model's data: what the method keeps beyond the machine's
+                                        weights and coefficients (core/record.h); machine-specific
+                                        entries carry the machine's index in their names */
+    size_t machine_index;            /* of this machine in the model */
 } km_mkl_problem;
 
 /* Where a solver ends (and, for the wrapper, where it may start: coef non-zero = warm start). */

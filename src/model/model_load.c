@@ -437,7 +437,7 @@ static km_status read_data_entry(layout *l, const section *s, entry *e, km_model
         if (!st && !text)
             st = km_text_bad_value(r, "text", "none");
         if (!st)
-            st = km_model_set_text(model, name, key, text);
+            st = km_record_set_text(&model->data, name, key, text);
         free(text);
         return st ? km_error(KM_EFORMAT, "%s:%zu: %s", r->path, r->line_no, km_last_error()) : KM_OK;
     }
@@ -460,7 +460,7 @@ static km_status read_data_entry(layout *l, const section *s, entry *e, km_model
         if (!st)
             st = km_text_end_of_line(r, key);
     }
-    if (!st && (st = km_model_set_values(model, name, key, rows, cols, values)))
+    if (!st && (st = km_record_set_values(&model->data, name, key, rows, cols, values)))
         st = km_error(KM_EFORMAT, "%s:%zu: %s", r->path, r->line_no, km_last_error());
     free(values);
     return st;
@@ -472,10 +472,10 @@ static km_status read_data_section(layout *l, const section *s, km_model *model)
         return km_error(KM_EFORMAT, "%s:%zu: [data] without a name", l->r->path, s->line_no);
     char name[72];
     snprintf(name, sizeof name, "%.*s", (int)(s->arg_len < 70 ? s->arg_len : 70), s->arg);
-    if (!km_model_name_valid(name))
+    if (!km_record_name_valid(name))
         return km_error(KM_EFORMAT, "%s:%zu: bad data section name \"%s\"", l->r->path, s->line_no, name);
-    for (size_t k = 0; k < model->n_sections; k++)
-        if (!strcmp(model->sections[k].name, name))
+    for (size_t k = 0; k < model->data.n_sections; k++)
+        if (!strcmp(model->data.sections[k].name, name))
             return km_error(KM_EFORMAT, "%s:%zu: a second %s", l->r->path, s->line_no, label(l, s));
     km_status st = KM_OK;
     for (size_t k = s->first; !st && k < s->first + s->count; k++)

@@ -283,11 +283,11 @@ static void write_machine(writer *w, const km_model *model, size_t p)
 
 static void write_data_sections(writer *w, const km_model *model)
 {
-    for (size_t s = 0; s < model->n_sections; s++) {
-        const km_model_section *sec = &model->sections[s];
+    for (size_t s = 0; s < model->data.n_sections; s++) {
+        const km_record_section *sec = &model->data.sections[s];
         section(w, "data", sec->name);
         for (size_t e = 0; e < sec->n_entries; e++) {
-            const km_model_entry *entry = &sec->entries[e];
+            const km_record_entry *entry = &sec->entries[e];
             if (entry->text) {
                 put_text(w, entry->name);
                 put_text(w, " text");

@@ -35,7 +35,7 @@ void km_model_free(km_model *model)
     free(model->machines);
     km_dataset_free(model->basis);
     free(model->basis_kcol);
-    km_model_sections_clear(model);
+    km_record_clear(&model->data);
     free(model);
 }
 

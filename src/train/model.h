@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "core/params.h"
+#include "core/record.h"
 #include "kernel/kernel.h"
 #include "kernelmix.h"
 
@@ -32,24 +33,6 @@ typedef struct km_machine {
     int class_neg;          /* ... and of the class with f < 0; -1 for one-vs-rest ("the rest") */
 } km_machine;
 
-/* Method-specific data a model carries in named sections of named entries: a kernel-weight method
- * stores what its predictions or reports need beyond the machines (KRR's regularizer, cluster centres
- * and memberships, OBSCURE's weights) with km_model_set_values / km_model_set_text and reads it back
- * with km_model_values / km_model_text; model files write and read every section generically.
- * Section and entry names are 1 to 64 characters of [a-z0-9_]. */
-typedef struct km_model_entry {
-    char *name;
-    char *text;             /* a text entry, or NULL for values */
-    size_t rows, cols;      /* values: a rows x cols matrix, row-major (a scalar is 1 x 1) */
-    double *values;
-} km_model_entry;
-
-typedef struct km_model_section {
-    char *name;
-    size_t n_entries;
-    km_model_entry *entries;
-} km_model_section;
-
 struct km_model {
     km_task task;
     km_multiclass multiclass;
@@ -67,8 +50,7 @@ struct km_model {
     double *kernel_alignment;           /* MKL: M x M centred alignments between kernels (NULL: none) */
     size_t weight_groups;               /* kernel-weight sets per machine: 1, or the clusters of a
                                            localized method (one set of M weights per cluster) */
-    size_t n_sections;                  /* method-specific data (km_model_set_values, ...) */
-    km_model_section *sections;
+    km_record data;                     /* the method's data beyond the machines (core/record.h) */
 };
 
 /* Allocates a zeroed model with one weight group. */
@@ -79,26 +61,5 @@ km_status km_model_alloc(km_model **out);
  * strictly ascending and within the basis, basis rows with their test-kernel columns. On failure returns
  * `failure` with the message "PATH: ..." (path names the model file being read or written). */
 km_status km_model_check(const km_model *model, const char *path, km_status failure);
-
-/* Whether name is a valid section or entry name. */
-int km_model_name_valid(const char *name);
-/* Sets entry `key` of section `section` (both created when missing) to a copy of rows x cols finite
- * values (rows, cols >= 1), replacing what it held. KM_EINVAL for a bad name or a non-finite value. */
-km_status km_model_set_values(km_model *model, const char *section, const char *key, size_t rows, size_t cols,
-                              const double *values);
-/* The same for one value (a 1 x 1 entry). */
-km_status km_model_set_scalar(km_model *model, const char *section, const char *key, double value);
-/* Sets entry `key` to a copy of text (any bytes but NUL). */
-km_status km_model_set_text(km_model *model, const char *section, const char *key, const char *text);
-/* The values of an entry and their shape (rows, cols may be NULL); NULL when the section has no such
- * entry or it holds text. */
-const double *km_model_values(const km_model *model, const char *section, const char *key, size_t *rows,
-                              size_t *cols);
-/* The value of a 1 x 1 entry; KM_EINVAL when there is none. */
-km_status km_model_scalar(const km_model *model, const char *section, const char *key, double *value);
-/* The text of an entry; NULL when there is none or it holds values. */
-const char *km_model_text(const km_model *model, const char *section, const char *key);
-/* Releases every section. */
-void km_model_sections_clear(km_model *model);
 
 #endif

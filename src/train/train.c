@@ -192,7 +192,8 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
         task->weight_pos = class_weight(p, classes->labels[machine->class_pos]);
         task->weight_neg = machine->class_neg >= 0 ? class_weight(p, classes->labels[machine->class_neg]) : 1.0;
     }
-    job->problem = (km_mkl_problem){.machine = task, .mkl = t->mkl, .logger = t->logger};
+    job->problem = (km_mkl_problem){.machine = task, .mkl = t->mkl, .logger = t->logger, .record = &t->model->data,
+                                    .machine_index = (size_t)(machine - t->model->machines)};
     return KM_OK;
 }
 

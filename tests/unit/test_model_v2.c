@@ -179,16 +179,16 @@ static void test_data_sections(void)
     if (!model)
         return;
     const double centres[6] = {0.1, -2.5, 1e-300, 3, 1.0 / 3.0, -0.0};
-    CHECK_OK(km_model_set_values(model, "clmkl", "centres", 2, 3, centres));
-    CHECK_OK(km_model_set_scalar(model, "krr", "lambda", 0.25));
-    CHECK_OK(km_model_set_text(model, "clmkl", "note", "tab\tquote\" back\\slash"));
-    CHECK_OK(km_model_set_scalar(model, "krr", "lambda", 0.5));   /* replaces */
+    CHECK_OK(km_record_set_values(&model->data, "clmkl", "centres", 2, 3, centres));
+    CHECK_OK(km_record_set_scalar(&model->data, "krr", "lambda", 0.25));
+    CHECK_OK(km_record_set_text(&model->data, "clmkl", "note", "tab\tquote\" back\\slash"));
+    CHECK_OK(km_record_set_scalar(&model->data, "krr", "lambda", 0.5));   /* replaces */
     const double inf = INFINITY;
-    CHECK_STATUS(km_model_set_values(model, "clmkl", "bad", 1, 1, &inf), KM_EINVAL);
-    CHECK_STATUS(km_model_set_scalar(model, "CLMKL", "x", 1), KM_EINVAL);
-    CHECK_STATUS(km_model_set_scalar(model, "clmkl", "a-b", 1), KM_EINVAL);
-    CHECK_STATUS(km_model_set_scalar(model, "", "x", 1), KM_EINVAL);
-    CHECK_STATUS(km_model_set_values(model, "clmkl", "empty", 0, 3, centres), KM_EINVAL);
+    CHECK_STATUS(km_record_set_values(&model->data, "clmkl", "bad", 1, 1, &inf), KM_EINVAL);
+    CHECK_STATUS(km_record_set_scalar(&model->data, "CLMKL", "x", 1), KM_EINVAL);
+    CHECK_STATUS(km_record_set_scalar(&model->data, "clmkl", "a-b", 1), KM_EINVAL);
+    CHECK_STATUS(km_record_set_scalar(&model->data, "", "x", 1), KM_EINVAL);
+    CHECK_STATUS(km_record_set_values(&model->data, "clmkl", "empty", 0, 3, centres), KM_EINVAL);
     void *buffer = NULL, *buffer2 = NULL;
     size_t size = 0, size2 = 0;
     CHECK_OK(km_model_save_buffer(model, &buffer, &size));
@@ -202,17 +202,17 @@ static void test_data_sections(void)
     CHECK_OK(km_model_load_buffer(buffer, size, &again));
     if (again) {
         size_t rows = 0, cols = 0;
-        const double *values = km_model_values(again, "clmkl", "centres", &rows, &cols);
+        const double *values = km_record_values(&again->data, "clmkl", "centres", &rows, &cols);
         CHECK(values && rows == 2 && cols == 3 && !memcmp(values, centres, sizeof centres));
         CHECK(values && signbit(values[5]));
         double lambda = 0;
-        CHECK_OK(km_model_scalar(again, "krr", "lambda", &lambda));
+        CHECK_OK(km_record_scalar(&again->data, "krr", "lambda", &lambda));
         CHECK(lambda == 0.5);
-        CHECK(!strcmp(km_model_text(again, "clmkl", "note"), "tab\tquote\" back\\slash"));
-        CHECK(km_model_values(again, "clmkl", "note", NULL, NULL) == NULL);
-        CHECK(km_model_text(again, "clmkl", "centres") == NULL);
-        CHECK(km_model_values(again, "obscure", "w", NULL, NULL) == NULL);
-        CHECK_STATUS(km_model_scalar(again, "clmkl", "centres", &lambda), KM_EINVAL);
+        CHECK(!strcmp(km_record_text(&again->data, "clmkl", "note"), "tab\tquote\" back\\slash"));
+        CHECK(km_record_values(&again->data, "clmkl", "note", NULL, NULL) == NULL);
+        CHECK(km_record_text(&again->data, "clmkl", "centres") == NULL);
+        CHECK(km_record_values(&again->data, "obscure", "w", NULL, NULL) == NULL);
+        CHECK_STATUS(km_record_scalar(&again->data, "clmkl", "centres", &lambda), KM_EINVAL);
         CHECK_OK(km_model_save_buffer(again, &buffer2, &size2));
         CHECK(size2 == size && !memcmp(buffer, buffer2, size));
     }
