@@ -53,10 +53,12 @@ static void usage(FILE *out)
 "or a .csv name). Options follow LIBSVM's svm-train where the meaning is the same.\n"
 "\n"
 "task:\n"
-"  -s TYPE            0 C-SVC (default), 2 one-class SVM, 3 epsilon-SVR\n"
-"  -c C               loss weight of C-SVC and epsilon-SVR (default 1)\n"
+"  -s TYPE            0 C-SVC (default), 1 nu-SVC, 2 one-class SVM, 3 epsilon-SVR,\n"
+"                     4 nu-SVR (or the names svc, nu-svc, oneclass, svr, nu-svr);\n"
+"                     nu-SVC and nu-SVR train with fixed kernel weights only\n"
+"  -c C               loss weight of C-SVC, epsilon-SVR and nu-SVR (default 1)\n"
 "  -p EPSILON         epsilon-SVR tube half-width (default 0.1)\n"
-"  -n NU              one-class nu in (0,1] (default 0.5)\n"
+"  -n NU              nu of nu-SVC, one-class and nu-SVR, in (0,1] (default 0.5)\n"
 "  -wLABEL WEIGHT     multiply C of class LABEL by WEIGHT (e.g. -w1 2)\n"
 "  --multiclass M     ovo (one-vs-one, default) or ovr (one-vs-rest)\n"
 "\n"
@@ -279,16 +281,15 @@ static int parse_options(train_options *o, int argc, char **argv)
             if ((ok = (v = cli_args_value(&args)) != NULL)) {
                 int task;
                 /* LIBSVM's -s numbers, or the task's name */
-                if (!strcmp(v, "0"))
-                    ok = set_int(o, KM_PARAM_TASK, KM_TASK_SVC);
-                else if (!strcmp(v, "2"))
-                    ok = set_int(o, KM_PARAM_TASK, KM_TASK_ONECLASS);
-                else if (!strcmp(v, "3"))
-                    ok = set_int(o, KM_PARAM_TASK, KM_TASK_SVR);
+                static const km_task by_number[] = {KM_TASK_SVC, KM_TASK_NU_SVC, KM_TASK_ONECLASS, KM_TASK_SVR,
+                                                     KM_TASK_NU_SVR};
+                if (v[0] >= '0' && v[0] <= '4' && !v[1])
+                    ok = set_int(o, KM_PARAM_TASK, by_number[v[0] - '0']);
                 else if (km_enum_value(KM_ENUM_TASK, v, &task) == KM_OK)
                     ok = set_int(o, KM_PARAM_TASK, task);
                 else {
-                    cli_error(CMD, "option -s: '%s' is not a supported task (0 C-SVC, 2 one-class, 3 epsilon-SVR)", v);
+                    cli_error(CMD, "option -s: '%s' is not a supported task (0 C-SVC, 1 nu-SVC, 2 one-class, "
+                              "3 epsilon-SVR, 4 nu-SVR)", v);
                     ok = 0;
                 }
             }
@@ -498,7 +499,7 @@ static int report_cross_validation(const train_options *o, const km_dataset *dat
 {
     size_t n = km_dataset_rows(data);
     const double *y = km_dataset_labels(data);
-    if (get_int(o, KM_PARAM_TASK) == KM_TASK_SVR) {
+    if (km_task_regresses((km_task)get_int(o, KM_PARAM_TASK))) {
         printf("Cross Validation Mean squared error = %g\n", km_mse(y, predicted, n));
         printf("Cross Validation Squared correlation coefficient = %g\n", km_squared_correlation(y, predicted, n));
     } else {

@@ -149,6 +149,8 @@ const char *cli_task_title(km_task task)
     case KM_TASK_SVC: return "C-SVC";
     case KM_TASK_SVR: return "epsilon-SVR";
     case KM_TASK_ONECLASS: return "one-class SVM";
+    case KM_TASK_NU_SVC: return "nu-SVC";
+    case KM_TASK_NU_SVR: return "nu-SVR";
     }
     return "unknown task";
 }

@@ -55,7 +55,7 @@ typedef struct param_spec {
 /* The machine parameters come first: km_params_check checks them (the MKL ones are checked by the
  * MKL method, which knows which of them apply). */
 static const param_spec specs[] = {
-    {KM_PARAM_TASK, "task", FIELD_INT, AT(task), KM_TASK_SVC, KM_TASK_ONECLASS, INT},
+    {KM_PARAM_TASK, "task", FIELD_INT, AT(task), KM_TASK_SVC, KM_TASK_NU_SVR, INT},
     {KM_PARAM_C, "C", FIELD_DOUBLE, AT(C), 0, INFINITY, OPEN},
     {KM_PARAM_EPSILON, "epsilon", FIELD_DOUBLE, AT(epsilon), 0, INFINITY, KM_PARAM_UPPER_OPEN},
     {KM_PARAM_NU, "nu", FIELD_DOUBLE, AT(nu), 0, 1, KM_PARAM_LOWER_OPEN},

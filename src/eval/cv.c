@@ -24,7 +24,7 @@ static km_status assign_folds(const km_dataset *data, const km_params *params, i
     for (size_t i = 0; i < n; i++)
         order[i] = i;
     km_rng_shuffle(&rng, order, n);
-    if (params->task == KM_TASK_SVC && data->labels) {
+    if (km_task_classifies(params->task) && data->labels) {
         /* stable pass per class over the shuffled order keeps every fold's class mix close to the data's */
         km_classes classes;
         km_status st = km_classes_find(data->labels, n, &classes);
