@@ -190,13 +190,14 @@ static int rescaled_start(task_qp *t, const double *weight, int sign, double tot
             sum += weight[k];
     if (!(sum > 0))
         return 0;
-    double scale = total / sum;
+    /* a value at its bound before may come back a rounding error above it */
+    double scale = total / sum, slack = upper * (1 + 1e-12);
     for (size_t k = 0; k < t->qp.n_vars; k++)
-        if (t->y[k] == sign && !(weight[k] * scale <= upper))
+        if (t->y[k] == sign && !(weight[k] * scale <= slack))
             return 0;
     for (size_t k = 0; k < t->qp.n_vars; k++)
         if (t->y[k] == sign)
-            t->alpha[k] = weight[k] * scale;
+            t->alpha[k] = fmin(weight[k] * scale, upper);
     return 1;
 }
 
