@@ -220,8 +220,8 @@ static void nu_warm_or_cold_start(task_qp *t, const double *weight, double total
     nu_start(t, total, upper);
 }
 
-km_status km_nu_svc_solve(const km_kernel_access *kernel, const signed char *y, double nu, const km_smo_options *options,
-                          const double *coef_start, km_svm_solution *solution)
+km_status km_nu_svc_solve(const km_kernel_access *kernel, const signed char *y, double nu,
+                          const km_smo_options *options, const double *coef_start, km_svm_solution *solution)
 {
     if (!y || !solution || !solution->coef)
         return km_error(KM_EINVAL, "km_nu_svc_solve: NULL labels or solution coefficients");

@@ -47,8 +47,8 @@ km_status km_oneclass_solve(const km_kernel_access *kernel, double nu, const km_
  * by 1/r as LIBSVM does: coef = y a / r, bias = -rho / r, objective / r^2 (the C-SVC solution with
  * C = 1/r). coef_start (n values, may be NULL) warm-starts from earlier coefficients: rescaled to the
  * class sums when that is feasible, LIBSVM's start otherwise. */
-km_status km_nu_svc_solve(const km_kernel_access *kernel, const signed char *y, double nu, const km_smo_options *options,
-                          const double *coef_start, km_svm_solution *solution);
+km_status km_nu_svc_solve(const km_kernel_access *kernel, const signed char *y, double nu,
+                          const km_smo_options *options, const double *coef_start, km_svm_solution *solution);
 
 /* nu-SVR on real targets z with C > 0 and nu in (0, 1]: the 2n variables of epsilon-SVR with
  * sum a = sum a* = C nu n / 2 and no epsilon (the solver finds it: epsilon = -r). coef_start (n values,
