@@ -351,7 +351,7 @@ static void print_text(const km_model *model, const learning *learned)
         km_machine_info info = KM_MACHINE_INFO_INIT;
         km_model_machine_info(model, k, &info);
         printf("  machine %zu:", k + 1);
-        if (km_model_task(model) == KM_TASK_SVC) {
+        if (km_task_classifies(km_model_task(model))) {
             print_label("positive", info.positive_label);
             print_label("vs", info.negative_label);
             printf(",");

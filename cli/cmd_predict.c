@@ -140,7 +140,7 @@ static void report(const km_model *model, const km_dataset *test, const double *
 {
     size_t n = km_dataset_rows(test);
     const double *y = km_dataset_labels(test);
-    if (km_model_task(model) == KM_TASK_SVR) {
+    if (km_task_regresses(km_model_task(model))) {
         printf("Mean squared error = %g (regression)\n", km_mse(y, predicted, n));
         printf("Squared correlation coefficient = %g (regression)\n", km_squared_correlation(y, predicted, n));
         return;
@@ -149,7 +149,7 @@ static void report(const km_model *model, const km_dataset *test, const double *
     for (size_t i = 0; i < n; i++)
         correct += predicted[i] == y[i];
     printf("Accuracy = %g%% (%zu/%zu) (classification)\n", 100.0 * (double)correct / (double)n, correct, n);
-    if (km_model_n_classes(model) > 2 || km_model_task(model) != KM_TASK_SVC)
+    if (km_model_n_classes(model) > 2 || !km_task_classifies(km_model_task(model)))
         return;
     /* binary: threshold-free figures from the decision value (positive side = first model label) */
     double *truth = malloc(n * sizeof *truth);

@@ -50,13 +50,16 @@ static void usage(FILE *out)
 "\n"
 "Trains an SVM on a combination of kernels sum_m d_m k_m and writes MODEL_FILE\n"
 "(default: TRAIN_FILE.model). TRAIN_FILE is LIBSVM sparse format, or CSV (--format csv\n"
-"or a .csv name). Options follow LIBSVM's svm-train where the meaning is the same.\n"
+"or a .csv name). Options follow LIBSVM's svm-train where the meaning is the same\n"
+"(note -g's default below); every number may be written B^k, e.g. -c 2^3.\n"
 "\n"
 "task:\n"
-"  -s TYPE            0 C-SVC (default), 2 one-class SVM, 3 epsilon-SVR\n"
-"  -c C               loss weight of C-SVC and epsilon-SVR (default 1)\n"
+"  -s TYPE            0 C-SVC (default), 1 nu-SVC, 2 one-class SVM, 3 epsilon-SVR,\n"
+"                     4 nu-SVR (or the names svc, nu-svc, oneclass, svr, nu-svr);\n"
+"                     nu-SVC and nu-SVR train with fixed kernel weights only\n"
+"  -c C               loss weight of C-SVC, epsilon-SVR and nu-SVR (default 1)\n"
 "  -p EPSILON         epsilon-SVR tube half-width (default 0.1)\n"
-"  -n NU              one-class nu in (0,1] (default 0.5)\n"
+"  -n NU              nu of nu-SVC, one-class and nu-SVR, in (0,1] (default 0.5)\n"
 "  -wLABEL WEIGHT     multiply C of class LABEL by WEIGHT (e.g. -w1 2)\n"
 "  --multiclass M     ovo (one-vs-one, default) or ovr (one-vs-rest)\n"
 "\n"
@@ -71,7 +74,9 @@ static void usage(FILE *out)
 "                     1 polynomial, 2 RBF (default), 3 sigmoid, 4 precomputed (TRAIN_FILE\n"
 "                     holds kernel rows '0:i 1:K(i,1) ...')\n"
 "  -d DEGREE          -t 1 degree (default 3)\n"
-"  -g GAMMA           -t 1/2/3 gamma (RBF default: 1/mean ||x-x'||^2; poly/sigmoid: 1/features)\n"
+"  -g GAMMA           -t 1/2/3 gamma. RBF default: 1/(mean squared distance ||x-x'||^2),\n"
+"                     which differs from svm-train's 1/features: give -g to match it;\n"
+"                     poly/sigmoid default: 1/features as in svm-train\n"
 "  -r COEF0           -t 1/3 coef0 (default 0)\n"
 "\n"
 "kernel weights learned jointly with the machine (multiple kernel learning):\n"
@@ -279,16 +284,15 @@ static int parse_options(train_options *o, int argc, char **argv)
             if ((ok = (v = cli_args_value(&args)) != NULL)) {
                 int task;
                 /* LIBSVM's -s numbers, or the task's name */
-                if (!strcmp(v, "0"))
-                    ok = set_int(o, KM_PARAM_TASK, KM_TASK_SVC);
-                else if (!strcmp(v, "2"))
-                    ok = set_int(o, KM_PARAM_TASK, KM_TASK_ONECLASS);
-                else if (!strcmp(v, "3"))
-                    ok = set_int(o, KM_PARAM_TASK, KM_TASK_SVR);
+                static const km_task by_number[] = {KM_TASK_SVC, KM_TASK_NU_SVC, KM_TASK_ONECLASS, KM_TASK_SVR,
+                                                     KM_TASK_NU_SVR};
+                if (v[0] >= '0' && v[0] <= '4' && !v[1])
+                    ok = set_int(o, KM_PARAM_TASK, by_number[v[0] - '0']);
                 else if (km_enum_value(KM_ENUM_TASK, v, &task) == KM_OK)
                     ok = set_int(o, KM_PARAM_TASK, task);
                 else {
-                    cli_error(CMD, "option -s: '%s' is not a supported task (0 C-SVC, 2 one-class, 3 epsilon-SVR)", v);
+                    cli_error(CMD, "option -s: '%s' is not a supported task (0 C-SVC, 1 nu-SVC, 2 one-class, "
+                              "3 epsilon-SVR, 4 nu-SVR)", v);
                     ok = 0;
                 }
             }
@@ -498,7 +502,7 @@ static int report_cross_validation(const train_options *o, const km_dataset *dat
 {
     size_t n = km_dataset_rows(data);
     const double *y = km_dataset_labels(data);
-    if (get_int(o, KM_PARAM_TASK) == KM_TASK_SVR) {
+    if (km_task_regresses((km_task)get_int(o, KM_PARAM_TASK))) {
         printf("Cross Validation Mean squared error = %g\n", km_mse(y, predicted, n));
         printf("Cross Validation Squared correlation coefficient = %g\n", km_squared_correlation(y, predicted, n));
     } else {

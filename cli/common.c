@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/number.h"
 
 void cli_error(const char *cmd, const char *fmt, ...)
 {
@@ -98,10 +99,8 @@ int cli_parse_double(const char *cmd, const char *option, const char *text, doub
 {
     if (!text)
         return 0; /* the missing value was reported by cli_args_value */
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+    double v, base, exponent;
+    if (!km_parse_user_number(text, &v, &base, &exponent)) {
         cli_error(cmd, "option %s: '%s' is not a number", option, text);
         return 0;
     }
@@ -117,12 +116,18 @@ int cli_parse_long(const char *cmd, const char *option, const char *text, long l
 {
     if (!text)
         return 0;
+    /* digits exactly (a seed may need all 63 bits), or an integral value in another form of
+     * km_parse_user_number (2^4, 1e3) within long's range */
     char *end;
     errno = 0;
     long v = strtol(text, &end, 10);
     if (end == text || *end != '\0' || errno == ERANGE) {
-        cli_error(cmd, "option %s: '%s' is not an integer", option, text);
-        return 0;
+        double x, base, exponent;
+        if (!km_parse_user_number(text, &x, &base, &exponent) || x != floor(x) || !(fabs(x) < 0x1p63)) {
+            cli_error(cmd, "option %s: '%s' is not an integer", option, text);
+            return 0;
+        }
+        v = (long)x;
     }
     if (v < lo || v > hi) {
         cli_error(cmd, "option %s: %ld is out of range [%ld, %ld]", option, v, lo, hi);
@@ -149,6 +154,8 @@ const char *cli_task_title(km_task task)
     case KM_TASK_SVC: return "C-SVC";
     case KM_TASK_SVR: return "epsilon-SVR";
     case KM_TASK_ONECLASS: return "one-class SVM";
+    case KM_TASK_NU_SVC: return "nu-SVC";
+    case KM_TASK_NU_SVR: return "nu-SVR";
     }
     return "unknown task";
 }

@@ -9,14 +9,15 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: kernelmix COMMAND [options] ...\n"
             "\n"
-            "Learning with multiple kernels: SVMs (C-SVC, epsilon-SVR, one-class) on combinations of\n"
-            "base kernels.\n"
+            "Learning with multiple kernels: SVMs (C-SVC, nu-SVC, epsilon-SVR, nu-SVR, one-class) on\n"
+            "combinations of base kernels.\n"
             "\n"
             "commands:\n"
             "  train     learn a model from a training file (or cross-validate with -v)\n"
             "  predict   apply a model to a test file\n"
             "  info      describe a model\n"
             "  kernel    expand kernel specs; compute and save kernel matrices\n"
+            "  scale     scale features to an interval, as LIBSVM's svm-scale\n"
             "\n"
             "  --version print the version\n"
             "\n"
@@ -29,7 +30,8 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         int (*run)(int, char **);
-    } commands[] = {{"train", cmd_train}, {"predict", cmd_predict}, {"info", cmd_info}, {"kernel", cmd_kernel}};
+    } commands[] = {{"train", cmd_train}, {"predict", cmd_predict}, {"info", cmd_info}, {"kernel", cmd_kernel},
+                    {"scale", cmd_scale}};
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;

@@ -218,8 +218,14 @@ KM_API size_t km_kernel_set_describe(const km_kernel_set *set, size_t m, char *b
 typedef enum km_task {
     KM_TASK_SVC = 1,       /* C-support vector classification */
     KM_TASK_SVR = 2,       /* epsilon-support vector regression */
-    KM_TASK_ONECLASS = 3   /* one-class SVM, nu-parametrised */
+    KM_TASK_ONECLASS = 3,  /* one-class SVM, nu-parametrised */
+    KM_TASK_NU_SVC = 4,    /* nu-support vector classification (fixed kernel weights only) */
+    KM_TASK_NU_SVR = 5     /* nu-support vector regression (fixed kernel weights only) */
 } km_task;
+
+/* 1 when the task predicts class labels (C-SVC, nu-SVC), resp. real values (epsilon-SVR, nu-SVR). */
+KM_API int km_task_classifies(km_task task);
+KM_API int km_task_regresses(km_task task);
 
 typedef enum km_multiclass { KM_MULTICLASS_OVO = 0, KM_MULTICLASS_OVR = 1 } km_multiclass;
 
@@ -273,9 +279,9 @@ typedef struct km_params km_params;
  * km_params_set_double; km_param_bounds gives each one's range. */
 typedef enum km_param {
     KM_PARAM_TASK = 1,            /* INT km_task [KM_TASK_SVC] */
-    KM_PARAM_C = 2,               /* loss weight of SVC and SVR, > 0 [1] */
+    KM_PARAM_C = 2,               /* loss weight of C-SVC, SVR and nu-SVR, > 0 [1] */
     KM_PARAM_EPSILON = 3,         /* SVR tube half-width, >= 0 [0.1] */
-    KM_PARAM_NU = 4,              /* one-class nu in (0, 1] [0.5] */
+    KM_PARAM_NU = 4,              /* nu of one-class, nu-SVC, nu-SVR, in (0, 1] [0.5] */
     KM_PARAM_TOLERANCE = 5,       /* SMO stopping tolerance on the KKT violation (-e), > 0 [1e-3] */
     KM_PARAM_SHRINKING = 6,       /* INT 0 or 1 [1] */
     KM_PARAM_CACHE_MB = 7,        /* kernel cache in MiB (-m), > 0 [100] */

@@ -8,6 +8,7 @@
 
 const km_name km_task_names[] = {{KM_TASK_SVC, "svc"},           {KM_TASK_SVR, "svr"},
                                  {KM_TASK_ONECLASS, "oneclass"}, {KM_TASK_ONECLASS, "one-class"},
+                                 {KM_TASK_NU_SVC, "nu-svc"},     {KM_TASK_NU_SVR, "nu-svr"},
                                  {0, NULL}};
 
 const km_name km_mkl_method_names[] = {

@@ -26,7 +26,7 @@ km_status km_cross_validate(const km_dataset *data, const km_kernel_set *kernels
     for (size_t m = 0; !st && m < kernels->size; m++)
         matrices[m] = kernels->kernels[m].matrix;
     if (!st)
-        st = km_folds(params->task == KM_TASK_SVC ? data->labels : NULL, n, folds, params->seed, fold);
+        st = km_folds(km_task_classifies(params->task) ? data->labels : NULL, n, folds, params->seed, fold);
     /* the folds share the -m budget and the Gram matrices over all rows; each fits its own widths and
      * normalization on its training rows */
     km_kernel_context *context = NULL;

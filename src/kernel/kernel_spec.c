@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/number.h"
 #include "kernel/kernel.h"
 #include "kernel/kernel_eval.h"
 #include "kernel/kernel_family.h"
@@ -83,30 +84,6 @@ static int parse_type(const char *name, km_kernel_type *type)
     return family != NULL;
 }
 
-/* NUMBER or BASE^EXPONENT; *base is NAN for a plain number. */
-static int parse_term(const char *s, double *value, double *base, double *exponent)
-{
-    char *end;
-    errno = 0;
-    double x = strtod(s, &end);
-    if (end == s || errno == ERANGE)
-        return 0;
-    *base = NAN;
-    if (*end == '^') {
-        const char *e = end + 1;
-        double y = strtod(e, &end);
-        if (end == e || *end || !(x > 0))
-            return 0;
-        *base = x;
-        *exponent = y;
-        x = pow(x, y);
-    } else if (*end) {
-        return 0;
-    }
-    *value = x;
-    return isfinite(x);
-}
-
 static km_status push_value(const spec_parser *p, option *o, double value)
 {
     if (o->count >= KM_SPEC_MAX_KERNELS)
@@ -126,7 +103,7 @@ static km_status parse_range(const spec_parser *p, option *o, char *text, char *
 {
     *dots = '\0';
     double lo, hi, base_lo, base_hi, e_lo = 0, e_hi = 0;
-    if (!parse_term(text, &lo, &base_lo, &e_lo) || !parse_term(dots + 2, &hi, &base_hi, &e_hi))
+    if (!km_parse_user_number(text, &lo, &base_lo, &e_lo) || !km_parse_user_number(dots + 2, &hi, &base_hi, &e_hi))
         return spec_error(p, "%s: bad range '%s..%s'", key_names[o->key], text, dots + 2);
     int powers = !isnan(base_lo);
     if (powers != !isnan(base_hi) || (powers && base_lo != base_hi))
@@ -153,7 +130,7 @@ static km_status parse_numbers(const spec_parser *p, option *o, char *text)
         if (comma)
             *comma = '\0';
         double value, base, exponent;
-        if (!parse_term(item, &value, &base, &exponent))
+        if (!km_parse_user_number(item, &value, &base, &exponent))
             return spec_error(p, "%s: bad value '%s'", key_names[o->key], item);
         km_status st = push_value(p, o, value);
         if (st || !comma)

@@ -1,10 +1,11 @@
 #include "svm/machine.h"
 
-extern const km_machine_ops km_machine_svc, km_machine_svr, km_machine_oneclass;
+extern const km_machine_ops km_machine_svc, km_machine_svr, km_machine_oneclass, km_machine_nu_svc, km_machine_nu_svr;
 
 const km_machine_ops *km_machine_ops_of(km_task task)
 {
-    const km_machine_ops *all[] = {&km_machine_svc, &km_machine_svr, &km_machine_oneclass};
+    const km_machine_ops *all[] = {&km_machine_svc, &km_machine_svr, &km_machine_oneclass, &km_machine_nu_svc,
+                                   &km_machine_nu_svr};
     for (size_t k = 0; k < sizeof all / sizeof *all; k++)
         if (all[k]->task == task)
             return all[k];

@@ -5,7 +5,12 @@
  * solver's c and the convention of the MKL dual (spec: Kloft, "lp-Norm Multiple Kernel Learning",
  * thesis Table 2.1; one-class solved with sum a = nu n, certified with sum a = 1).
  *
- * Adding a task is one file defining a km_machine_ops and its entry in km_machine_ops_of. */
+ * Adding a task is one file defining a km_machine_ops and its entry in km_machine_ops_of.
+ *
+ * A task without an MKL certificate (nu-SVC and nu-SVR: their solutions are rescaled by the r the
+ * solver finds, so the dual of the kernel-weight problem is not the fixed one these ops describe)
+ * leaves coef_from_alpha, linear_term, loss and certificate_scale NULL; training refuses to learn
+ * kernel weights for it (fixed weights only). */
 #ifndef KM_SVM_MACHINE_H
 #define KM_SVM_MACHINE_H
 
@@ -21,14 +26,14 @@ typedef struct km_machine_problem {
     const km_kernel_access *kernel;  /* n rows, M kernels; kernel->theta holds the current weights */
     const signed char *y;            /* classification labels +-1 (n) */
     const double *z;                 /* regression targets (n) */
-    double C, weight_pos, weight_neg; /* loss weights: C-SVC C_i = C * weight of the class; SVR C */
+    double C, weight_pos, weight_neg; /* loss weights: C-SVC C_i = C * weight of the class; SVR, nu-SVR C */
     double epsilon, nu;
     km_smo_options solver;           /* tolerance, shrinking, cache, iteration limit, interrupt, logger */
 } km_machine_problem;
 
 struct km_machine_ops {
     km_task task;
-    const char *name;                /* for messages: "C-SVC", "epsilon-SVR", "one-class" */
+    const char *name;                /* for messages: "C-SVC", "epsilon-SVR", "one-class", "nu-SVC", ... */
     int loss_weighted;               /* 1: C multiplies the loss (penalised forms need it) */
     /* Solves at kernel->theta with the given solver options (an SMO hook included), warm-started from
      * solution->coef when it is non-zero; solution->coef receives c. */

@@ -179,7 +179,7 @@ static km_status hook_theta_changed(smo *s)
     return KM_OK;
 }
 
-static double calculate_rho(const smo *s);
+static double calculate_rho(const smo *s, double *r);
 
 static km_hook_action call_hook(smo *s, const km_smo_options *options, long iter, double violation, int optimal)
 {
@@ -187,8 +187,9 @@ static km_hook_action call_hook(smo *s, const km_smo_options *options, long iter
         refresh_quad(s);
     for (size_t t = 0; t < s->l; t++)
         s->alpha_out[s->active_set[t]] = s->alpha[t];
+    double r;
     km_smo_step step = {iter, s->lin, s->quad, violation, optimal, s->alpha_out, s->h,
-                        optimal ? calculate_rho(s) : NAN};
+                        optimal ? calculate_rho(s, &r) : NAN};
     return options->hook(options->hook_ctx, &step, s->qp->theta);
 }
 
@@ -237,107 +238,125 @@ static km_status reconstruct_gradient(smo *s)
     return KM_OK;
 }
 
-/* WSS2: i maximises -y_i G_i over I_up; j minimises the second-order decrease over I_low.
- * Returns 1 when optimal (m(a) - M(a) < eps), 0 with a pair (and the Q column of i, reused by the
- * step), -1 when a kernel column failed. */
+/* WSS2: i maximises -y_i G_i over I_up; j minimises the second-order decrease over I_low. With
+ * nu_constraints (LIBSVM's Solver_NU) i and j share the sign of y: the best i of each sign is the
+ * partner of the j of that sign. Returns 1 when optimal (m(a) - M(a) < eps), 0 with a pair (and the Q
+ * column of i, valid through the step's next column request), -1 when a kernel column failed. */
 static int select_working_set(smo *s, size_t *out_i, size_t *out_j, const double **out_Q_i, double *violation)
 {
     const signed char *y = s->qm.y;
     const double *G = s->G, *QD = s->qm.QD;
     const char *status = s->status;
-    size_t active = s->active;
-    double Gmax = -INFINITY, Gmax2 = -INFINITY, obj_diff_min = INFINITY;
-    size_t Gmax_idx = (size_t)-1, Gmin_idx = (size_t)-1;
+    size_t active = s->active, none = (size_t)-1;
+    /* by sign of y (0: +1, 1: -1): the best i, its -y_i G_i, and the largest y_j G_j over I_low */
+    double Gmax[2] = {-INFINITY, -INFINITY}, Gmax2[2] = {-INFINITY, -INFINITY}, obj_diff_min = INFINITY;
+    size_t Gmax_idx[2] = {none, none}, Gmin_idx = none;
 
     for (size_t t = 0; t < active; t++) {
         if (y[t] == +1) {
-            if (status[t] != AT_UPPER && -G[t] >= Gmax) {
-                Gmax = -G[t];
-                Gmax_idx = t;
+            if (status[t] != AT_UPPER && -G[t] >= Gmax[0]) {
+                Gmax[0] = -G[t];
+                Gmax_idx[0] = t;
             }
-        } else if (status[t] != AT_LOWER && G[t] >= Gmax) {
-            Gmax = G[t];
-            Gmax_idx = t;
+        } else if (status[t] != AT_LOWER && G[t] >= Gmax[1]) {
+            Gmax[1] = G[t];
+            Gmax_idx[1] = t;
         }
     }
-
-    size_t i = Gmax_idx;
-    const double *Q_i = NULL;
-    if (i != (size_t)-1) {
-        Q_i = km_qmatrix_column(&s->qm, i, active);
-        if (!Q_i)
+    if (!s->qp->nu_constraints) {
+        /* one i for both signs: the larger, the later position on a tie (LIBSVM's scan order) */
+        int k = Gmax[0] > Gmax[1] ? 0 : Gmax[1] > Gmax[0] ? 1 : Gmax_idx[0] + 1 > Gmax_idx[1] + 1 ? 0 : 1;
+        Gmax[1 - k] = Gmax[k];
+        Gmax_idx[1 - k] = Gmax_idx[k];
+    }
+    const double *Q[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+        if (Gmax_idx[k] == none)
+            continue;
+        Q[k] = k == 1 && Gmax_idx[1] == Gmax_idx[0] ? Q[0] : km_qmatrix_column(&s->qm, Gmax_idx[k], active);
+        if (!Q[k])
             return -1;
     }
     for (size_t j = 0; j < active; j++) {
-        if (y[j] == +1) {
-            if (status[j] == AT_LOWER)
-                continue;
-            double grad_diff = Gmax + G[j];
-            if (G[j] >= Gmax2)
-                Gmax2 = G[j];
-            if (grad_diff > 0) {
-                double quad_coef = QD[i] + QD[j] - 2.0 * y[i] * Q_i[j];
-                double obj_diff = -(grad_diff * grad_diff) / (quad_coef > 0 ? quad_coef : KM_SMO_TAU);
-                if (obj_diff <= obj_diff_min) {
-                    Gmin_idx = j;
-                    obj_diff_min = obj_diff;
-                }
-            }
-        } else {
-            if (status[j] == AT_UPPER)
-                continue;
-            double grad_diff = Gmax - G[j];
-            if (-G[j] >= Gmax2)
-                Gmax2 = -G[j];
-            if (grad_diff > 0) {
-                double quad_coef = QD[i] + QD[j] + 2.0 * y[i] * Q_i[j];
-                double obj_diff = -(grad_diff * grad_diff) / (quad_coef > 0 ? quad_coef : KM_SMO_TAU);
-                if (obj_diff <= obj_diff_min) {
-                    Gmin_idx = j;
-                    obj_diff_min = obj_diff;
-                }
+        int k = y[j] == +1 ? 0 : 1;
+        if (status[j] == (k == 0 ? AT_LOWER : AT_UPPER))
+            continue;
+        double yG = y[j] * G[j], grad_diff = Gmax[k] + yG;
+        if (yG >= Gmax2[k])
+            Gmax2[k] = yG;
+        if (grad_diff > 0) {
+            size_t i = Gmax_idx[k];
+            double quad_coef = QD[i] + QD[j] - 2.0 * (y[i] * y[j]) * Q[k][j];
+            double obj_diff = -(grad_diff * grad_diff) / (quad_coef > 0 ? quad_coef : KM_SMO_TAU);
+            if (obj_diff <= obj_diff_min) {
+                Gmin_idx = j;
+                obj_diff_min = obj_diff;
             }
         }
     }
-    *violation = Gmax + Gmax2;
-    if (Gmax + Gmax2 < s->eps || Gmin_idx == (size_t)-1)
+    double gap[2] = {Gmax[0] + Gmax2[0], Gmax[1] + Gmax2[1]};
+    *violation = gap[0] > gap[1] ? gap[0] : gap[1];
+    if (*violation < s->eps || Gmin_idx == none)
         return 1;
-    *out_i = Gmax_idx;
+    int k = y[Gmin_idx] == +1 ? 0 : 1;
+    *out_i = Gmax_idx[k];
     *out_j = Gmin_idx;
-    *out_Q_i = Q_i;
-    return 0;
+    /* the first of two fetched columns would not outlive the step's request for the column of j */
+    *out_Q_i = k == 0 && Q[1] && Q[1] != Q[0] ? km_qmatrix_column(&s->qm, Gmax_idx[0], active) : Q[k];
+    return *out_Q_i ? 0 : -1;
 }
 
-static int be_shrunk(const smo *s, size_t t, double Gmax1, double Gmax2)
+/* Shrinking bounds: a variable at a bound leaves the active set when its gradient shows that it stays
+ * there; the standard solver compares across both signs of y, Solver_NU within one. */
+typedef struct shrink_bounds {
+    double at_upper[2], at_lower[2];  /* by sign of y: shrink at upper when -G exceeds, at lower when G */
+    double gap;                       /* the maximal violation these bounds imply */
+} shrink_bounds;
+
+static shrink_bounds shrinking_bounds(const smo *s)
 {
-    double G = s->G[t];
+    /* by_sign[k] for y = +1 (k = 0) and y = -1: the largest -G below the upper bound, G above zero */
+    double by_sign[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}};
+    for (size_t t = 0; t < s->active; t++) {
+        int k = s->qm.y[t] == +1 ? 0 : 1;
+        double G = s->G[t];
+        if (s->status[t] != AT_UPPER && -G >= by_sign[k][0])
+            by_sign[k][0] = -G;
+        if (s->status[t] != AT_LOWER && G >= by_sign[k][1])
+            by_sign[k][1] = G;
+    }
+    shrink_bounds b;
+    if (s->qp->nu_constraints) {
+        for (int k = 0; k < 2; k++) {
+            b.at_upper[k] = by_sign[k][0];
+            b.at_lower[k] = by_sign[k][1];
+        }
+        double gap_pos = by_sign[0][0] + by_sign[0][1], gap_neg = by_sign[1][0] + by_sign[1][1];
+        b.gap = gap_pos > gap_neg ? gap_pos : gap_neg;
+    } else {
+        /* Gmax1 = max { -y_t G_t | t in I_up }, Gmax2 = max { y_t G_t | t in I_low } */
+        double Gmax1 = fmax(by_sign[0][0], by_sign[1][1]), Gmax2 = fmax(by_sign[0][1], by_sign[1][0]);
+        b.at_upper[0] = b.at_lower[1] = Gmax1;
+        b.at_upper[1] = b.at_lower[0] = Gmax2;
+        b.gap = Gmax1 + Gmax2;
+    }
+    return b;
+}
+
+static int be_shrunk(const smo *s, size_t t, const shrink_bounds *b)
+{
+    int k = s->qm.y[t] == +1 ? 0 : 1;
     if (s->status[t] == AT_UPPER)
-        return s->qm.y[t] == +1 ? -G > Gmax1 : -G > Gmax2;
+        return -s->G[t] > b->at_upper[k];
     if (s->status[t] == AT_LOWER)
-        return s->qm.y[t] == +1 ? G > Gmax2 : G > Gmax1;
+        return s->G[t] > b->at_lower[k];
     return 0;
 }
 
 static km_status do_shrinking(smo *s)
 {
-    double Gmax1 = -INFINITY;   /* max { -y_t G_t | t in I_up } */
-    double Gmax2 = -INFINITY;   /* max { y_t G_t | t in I_low } */
-    const signed char *y = s->qm.y;
-    for (size_t t = 0; t < s->active; t++) {
-        double G = s->G[t];
-        if (y[t] == +1) {
-            if (s->status[t] != AT_UPPER && -G >= Gmax1)
-                Gmax1 = -G;
-            if (s->status[t] != AT_LOWER && G >= Gmax2)
-                Gmax2 = G;
-        } else {
-            if (s->status[t] != AT_UPPER && -G >= Gmax2)
-                Gmax2 = -G;
-            if (s->status[t] != AT_LOWER && G >= Gmax1)
-                Gmax1 = G;
-        }
-    }
-    if (!s->unshrink && Gmax1 + Gmax2 <= s->eps * 10) {
+    shrink_bounds b = shrinking_bounds(s);
+    if (!s->unshrink && b.gap <= s->eps * 10) {
         s->unshrink = 1;
         km_status st = reconstruct_gradient(s);
         if (st)
@@ -345,11 +364,11 @@ static km_status do_shrinking(smo *s)
         s->active = s->l;
     }
     for (size_t t = 0; t < s->active; t++) {
-        if (!be_shrunk(s, t, Gmax1, Gmax2))
+        if (!be_shrunk(s, t, &b))
             continue;
         s->active--;
         while (s->active > t) {
-            if (!be_shrunk(s, s->active, Gmax1, Gmax2)) {
+            if (!be_shrunk(s, s->active, &b)) {
                 swap_positions(s, t, s->active);
                 break;
             }
@@ -359,8 +378,35 @@ static km_status do_shrinking(smo *s)
     return KM_OK;
 }
 
-static double calculate_rho(const smo *s)
+/* Solver_NU's rho and r: from the free variables of each sign of y their mean gradient (or the middle
+ * of the bounds the others give), r1 for y = +1 and r2 for y = -1; rho = (r1 - r2)/2, r = (r1 + r2)/2. */
+static double calculate_rho_nu(const smo *s, double *r)
 {
+    size_t nr_free[2] = {0, 0};
+    double ub[2] = {INFINITY, INFINITY}, lb[2] = {-INFINITY, -INFINITY}, sum_free[2] = {0, 0}, mean[2];
+    for (size_t t = 0; t < s->active; t++) {
+        int k = s->qm.y[t] == +1 ? 0 : 1;
+        double G = s->G[t];
+        if (s->status[t] == AT_UPPER)
+            lb[k] = fmax(lb[k], G);
+        else if (s->status[t] == AT_LOWER)
+            ub[k] = fmin(ub[k], G);
+        else {
+            nr_free[k]++;
+            sum_free[k] += G;
+        }
+    }
+    for (int k = 0; k < 2; k++)
+        mean[k] = nr_free[k] > 0 ? sum_free[k] / (double)nr_free[k] : (ub[k] + lb[k]) / 2;
+    *r = (mean[0] + mean[1]) / 2;
+    return (mean[0] - mean[1]) / 2;
+}
+
+static double calculate_rho(const smo *s, double *r)
+{
+    *r = 0;
+    if (s->qp->nu_constraints)
+        return calculate_rho_nu(s, r);
     size_t nr_free = 0;
     double ub = INFINITY, lb = -INFINITY, sum_free = 0;
     for (size_t t = 0; t < s->active; t++) {
@@ -698,7 +744,7 @@ km_status km_smo_solve(const km_qp *qp, const km_smo_options *options, double *a
             km_log(&options->logger, KM_LOG_WARNING, "SMO: reached the maximal number of iterations (%ld)", max_iter);
     }
 
-    result->rho = calculate_rho(&s);
+    result->rho = calculate_rho(&s, &result->r);
     double v = 0;
     for (size_t t = 0; t < l; t++)
         v += s.alpha[t] * (s.G[t] + s.p[t]);

@@ -1,8 +1,9 @@
-/* One SMO core (DESIGN.md seam 2) for C-SVC, epsilon-SVR and one-class SVM.
+/* One SMO core (DESIGN.md seam 2) for C-SVC, epsilon-SVR, one-class SVM, nu-SVC and nu-SVR.
  *
  * It solves LIBSVM's generic dual
  *     min_a  1/2 a'Qa + p'a   s.t.  y'a = const (set by the starting point),  0 <= a_t <= upper_t,
- * over l variables, Q_st = y_s y_t K(row_s, row_t), K = sum_m theta_m K_m, with second-order working-set
+ * over l variables (with nu_constraints, the sum of a over each sign of y is fixed too),
+ * Q_st = y_s y_t K(row_s, row_t), K = sum_m theta_m K_m, with second-order working-set
  * selection (Fan, Chen & Lin 2005), shrinking, and warm start from any feasible a.
  *
  * With a hook, it keeps per-kernel gradients g_m = Q_m a and after every working-set step reports
@@ -43,6 +44,9 @@ typedef struct km_qp {
     const double *const *diag;      /* diag[m][row] = K_m(row, row) */
     km_combined_fn combined;        /* optional (same ctx): the combination directly, used without hook */
     km_kernel_columns_fn kernel_columns;   /* optional (same ctx): all M kernels' columns, used with a hook */
+    int nu_constraints;             /* 1: LIBSVM's Solver_NU (nu-SVC, nu-SVR): the sums of a over y = +1
+                                       and over y = -1 each stay fixed (set by the start), so pairs are
+                                       chosen within one sign of y, and the result has r */
 } km_qp;
 
 /* What the solver tells the MKL layer. The hook is called every hook_every working-set steps (before
@@ -97,6 +101,8 @@ km_smo_options km_smo_options_default(void);
 typedef struct km_smo_result {
     double objective;               /* 1/2 a'Qa + p'a at the solution (LIBSVM's "obj") */
     double rho;                     /* decision function sum_t y_t a_t K(row_t, x) - rho */
+    double r;                       /* nu_constraints: LIBSVM's r, the mean of the free y = +1 and the
+                                       free y = -1 gradients (rho is half their difference); 0 otherwise */
     double violation;               /* final maximal KKT violation */
     long iterations;
     int converged;                  /* 0 when stopped by max_iter (a warning is logged); 1 when

@@ -1,5 +1,5 @@
-/* C-SVC, epsilon-SVR and one-class SVM as SMO problems, set up as LIBSVM 3.24's solve_c_svc,
- * solve_epsilon_svr and solve_one_class do. */
+/* C-SVC, epsilon-SVR, one-class SVM, nu-SVC and nu-SVR as SMO problems, set up as LIBSVM 3.24's
+ * solve_c_svc, solve_epsilon_svr, solve_one_class, solve_nu_svc and solve_nu_svr do. */
 #include "svm/svm.h"
 
 #include <math.h>
@@ -60,12 +60,15 @@ static km_status task_alloc(task_qp *t, const km_kernel_access *kernel, size_t n
     return KM_OK;
 }
 
-static km_status task_solve(task_qp *t, const km_smo_options *options, km_svm_solution *solution)
+/* Solves; *r receives Solver_NU's r (0 for the other tasks). */
+static km_status task_solve(task_qp *t, const km_smo_options *options, km_svm_solution *solution, double *r)
 {
     km_smo_result result;
     km_status st = km_smo_solve(&t->qp, options, t->alpha, &result);
     if (st)
         return st;
+    if (r)
+        *r = result.r;
     solution->bias = -result.rho;
     solution->objective = result.objective;
     solution->iterations = result.iterations;
@@ -102,7 +105,7 @@ km_status km_svc_solve(const km_kernel_access *kernel, const signed char *y, dou
         task_free(&t);
         return km_error(KM_EINVAL, "km_svc_solve: both classes are needed (%zu of %zu rows positive)", n_pos, n);
     }
-    st = task_solve(&t, options, solution);
+    st = task_solve(&t, options, solution, NULL);
     if (!st)
         for (size_t i = 0; i < n; i++)
             solution->coef[i] = y[i] * t.alpha[i];
@@ -137,7 +140,7 @@ km_status km_svr_solve(const km_kernel_access *kernel, const double *z, double C
         t.alpha[i] = alpha_start ? alpha_start[i] : 0;
         t.alpha[i + n] = alpha_start ? alpha_start[i + n] : 0;
     }
-    st = task_solve(&t, options, solution);
+    st = task_solve(&t, options, solution, NULL);
     if (!st)
         for (size_t i = 0; i < n; i++)
             solution->coef[i] = t.alpha[i] - t.alpha[i + n];
@@ -170,9 +173,138 @@ km_status km_oneclass_solve(const km_kernel_access *kernel, double nu, const km_
         else if (i == n_full)
             t.alpha[i] = nu * (double)n - (double)n_full;
     }
-    st = task_solve(&t, options, solution);
+    st = task_solve(&t, options, solution, NULL);
     if (!st)
         memcpy(solution->coef, t.alpha, n * sizeof *t.alpha);
+    task_free(&t);
+    return st;
+}
+
+/* Puts a total of `total` on the variables of one sign of y, proportional to weight (which may be
+ * t->alpha itself), when every value then stays within [0, upper]; returns 0 (nothing changed)
+ * otherwise. */
+static int rescaled_start(task_qp *t, const double *weight, int sign, double total, double upper)
+{
+    double sum = 0;
+    for (size_t k = 0; k < t->qp.n_vars; k++)
+        if (t->y[k] == sign)
+            sum += weight[k];
+    if (!(sum > 0))
+        return 0;
+    /* a value at its bound before may come back a rounding error above it */
+    double scale = total / sum, slack = upper * (1 + 1e-12);
+    for (size_t k = 0; k < t->qp.n_vars; k++)
+        if (t->y[k] == sign && !(weight[k] * scale <= slack))
+            return 0;
+    for (size_t k = 0; k < t->qp.n_vars; k++)
+        if (t->y[k] == sign)
+            t->alpha[k] = fmin(weight[k] * scale, upper);
+    return 1;
+}
+
+/* LIBSVM's nu start: each sign's total spread over its variables in order, upper at a time. */
+static void nu_start(task_qp *t, double total, double upper)
+{
+    double left[2] = {total, total};
+    for (size_t k = 0; k < t->qp.n_vars; k++) {
+        double *rest = &left[t->y[k] > 0 ? 0 : 1];
+        t->alpha[k] = *rest < upper ? *rest : upper;
+        *rest -= t->alpha[k];
+    }
+}
+
+/* The warm start from per-variable weights when both signs rescale feasibly, else LIBSVM's start. */
+static void nu_warm_or_cold_start(task_qp *t, const double *weight, double total, double upper)
+{
+    if (weight && rescaled_start(t, weight, +1, total, upper) && rescaled_start(t, weight, -1, total, upper))
+        return;
+    nu_start(t, total, upper);
+}
+
+km_status km_nu_svc_solve(const km_kernel_access *kernel, const signed char *y, double nu,
+                          const km_smo_options *options, const double *coef_start, km_svm_solution *solution)
+{
+    if (!y || !solution || !solution->coef)
+        return km_error(KM_EINVAL, "km_nu_svc_solve: NULL labels or solution coefficients");
+    if (!(nu > 0 && nu <= 1))
+        return km_error(KM_EINVAL, "km_nu_svc_solve: nu = %g is outside (0, 1]", nu);
+    size_t n = kernel ? kernel->n_rows : 0, n_pos = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (y[i] != 1 && y[i] != -1)
+            return km_error(KM_EINVAL, "km_nu_svc_solve: label %d of row %zu is not +1 or -1", y[i], i);
+        n_pos += y[i] > 0;
+    }
+    size_t n_small = n_pos < n - n_pos ? n_pos : n - n_pos;
+    if (kernel && nu * (double)n / 2 > (double)n_small)
+        return km_error(KM_EINVAL, "nu-SVC: nu = %g is infeasible for classes of %zu and %zu rows (nu n / 2 = %g "
+                        "exceeds the smaller class; nu must be at most %g)", nu, n_pos, n - n_pos,
+                        nu * (double)n / 2, 2.0 * (double)n_small / (double)n);
+    task_qp t;
+    km_status st = task_alloc(&t, kernel, n, 0);
+    if (st)
+        return st;
+    t.qp.nu_constraints = 1;
+    for (size_t i = 0; i < n; i++) {
+        t.y[i] = y[i];
+        t.p[i] = 0;
+        t.upper[i] = 1;
+        t.alpha[i] = coef_start ? y[i] * coef_start[i] : 0;   /* the start's weights, before rescaling */
+    }
+    nu_warm_or_cold_start(&t, coef_start ? t.alpha : NULL, nu * (double)n / 2, 1.0);
+    double r = 0;
+    st = task_solve(&t, options, solution, &r);
+    if (!st && !(r > 0 && isfinite(r)))
+        st = km_error(KM_ENOTCONV, "nu-SVC: the solution has r = %g (it must be positive); the kernel cannot "
+                      "separate the classes at nu = %g", r, nu);
+    if (!st) {
+        if (options)
+            km_log(&options->logger, KM_LOG_DEBUG, "nu-SVC: C = %.17g", 1 / r);
+        for (size_t i = 0; i < n; i++)
+            solution->coef[i] = y[i] * t.alpha[i] / r;
+        solution->bias /= r;
+        solution->objective /= r * r;
+    }
+    task_free(&t);
+    return st;
+}
+
+km_status km_nu_svr_solve(const km_kernel_access *kernel, const double *z, double C, double nu,
+                          const km_smo_options *options, const double *coef_start, km_svm_solution *solution)
+{
+    if (!z || !solution || !solution->coef)
+        return km_error(KM_EINVAL, "km_nu_svr_solve: NULL targets or solution coefficients");
+    if (!(C > 0) || isinf(C) || !(nu > 0 && nu <= 1))
+        return km_error(KM_EINVAL, "km_nu_svr_solve: C = %g must be positive and nu = %g in (0, 1]", C, nu);
+    size_t n = kernel ? kernel->n_rows : 0;
+    task_qp t;
+    km_status st = task_alloc(&t, kernel, 2 * n, 1);
+    if (st)
+        return st;
+    t.qp.nu_constraints = 1;
+    /* variables i < n: alpha_i, y = +1, p = -z_i; i >= n: alpha*_i, y = -1, p = z_i */
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(z[i])) {
+            task_free(&t);
+            return km_error(KM_EINVAL, "km_nu_svr_solve: target of row %zu is not finite", i);
+        }
+        t.y[i] = 1;
+        t.y[i + n] = -1;
+        t.p[i] = -z[i];
+        t.p[i + n] = z[i];
+        t.upper[i] = t.upper[i + n] = C;
+        t.row_of[i] = t.row_of[i + n] = i;
+        t.alpha[i] = coef_start && coef_start[i] > 0 ? coef_start[i] : 0;
+        t.alpha[i + n] = coef_start && coef_start[i] < 0 ? -coef_start[i] : 0;
+    }
+    nu_warm_or_cold_start(&t, coef_start ? t.alpha : NULL, C * nu * (double)n / 2, C);
+    double r = 0;
+    st = task_solve(&t, options, solution, &r);
+    if (!st) {
+        if (options)
+            km_log(&options->logger, KM_LOG_DEBUG, "nu-SVR: epsilon = %.17g", -r);
+        for (size_t i = 0; i < n; i++)
+            solution->coef[i] = t.alpha[i] - t.alpha[i + n];
+    }
     task_free(&t);
     return st;
 }

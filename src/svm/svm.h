@@ -1,5 +1,5 @@
-/* The three SVM tasks on one combined kernel, set up as SMO problems the way LIBSVM does
- * (solve_c_svc, solve_epsilon_svr, solve_one_class), and their expansion coefficients. */
+/* The SVM tasks on one combined kernel, set up as SMO problems the way LIBSVM does (solve_c_svc,
+ * solve_epsilon_svr, solve_one_class, solve_nu_svc, solve_nu_svr), and their expansion coefficients. */
 #ifndef KM_SVM_SVM_H
 #define KM_SVM_SVM_H
 
@@ -42,5 +42,20 @@ km_status km_svr_solve(const km_kernel_access *kernel, const double *z, double C
  * (n values, may be NULL: LIBSVM's start) must satisfy the same constraints. */
 km_status km_oneclass_solve(const km_kernel_access *kernel, double nu, const km_smo_options *options,
                             const double *alpha_start, km_svm_solution *solution);
+
+/* nu-SVC on labels y_i in {+1,-1}, nu in (0, 1] with nu n / 2 at most the smaller class (LIBSVM's
+ * feasibility condition). Solved with sum of a over each class = nu n / 2, 0 <= a <= 1, then scaled
+ * by 1/r as LIBSVM does: coef = y a / r, bias = -rho / r, objective / r^2 (the C-SVC solution with
+ * C = 1/r). coef_start (n values, may be NULL) warm-starts from earlier coefficients: rescaled to the
+ * class sums when that is feasible, LIBSVM's start otherwise. */
+km_status km_nu_svc_solve(const km_kernel_access *kernel, const signed char *y, double nu,
+                          const km_smo_options *options, const double *coef_start, km_svm_solution *solution);
+
+/* nu-SVR on real targets z with C > 0 and nu in (0, 1]: the 2n variables of epsilon-SVR with
+ * sum a = sum a* = C nu n / 2 and no epsilon (the solver finds it: epsilon = -r). coef_start (n values,
+ * may be NULL) warm-starts from earlier coefficients c = a - a*: a = max(c, 0) and a* = max(-c, 0)
+ * rescaled to the sums when that is feasible, LIBSVM's start otherwise. */
+km_status km_nu_svr_solve(const km_kernel_access *kernel, const double *z, double C, double nu,
+                          const km_smo_options *options, const double *coef_start, km_svm_solution *solution);
 
 #endif

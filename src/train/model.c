@@ -47,7 +47,7 @@ size_t km_model_n_machines(const km_model *model) { return model->n_machines; }
 
 size_t km_model_n_decision(const km_model *model)
 {
-    return model->task == KM_TASK_SVC ? km_binary_problem_count(model->n_classes, model->multiclass) : 1;
+    return km_task_classifies(model->task) ? km_binary_problem_count(model->n_classes, model->multiclass) : 1;
 }
 
 const double *km_model_kernel_weights(const km_model *model, size_t machine)
@@ -104,7 +104,7 @@ size_t km_model_n_sv_total(const km_model *model)
 
 static km_status check_classes(const km_model *model, const char *path, km_status failure)
 {
-    if (model->task != KM_TASK_SVC) {
+    if (!km_task_classifies(model->task)) {
         if (model->n_classes != 0)
             return km_error(failure, "%s: a %s model has no classes (found %zu)", path,
                             km_name_of(km_task_names, model->task), model->n_classes);
@@ -123,7 +123,7 @@ static km_status check_classes(const km_model *model, const char *path, km_statu
 static km_status check_machine_classes(const km_model *model, size_t p, const char *path, km_status failure)
 {
     const km_machine *machine = &model->machines[p];
-    if (model->task != KM_TASK_SVC)
+    if (!km_task_classifies(model->task))
         return KM_OK;
     long k = (long)model->n_classes;
     int rest_allowed = model->multiclass == KM_MULTICLASS_OVR && model->n_classes > 2;

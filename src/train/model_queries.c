@@ -22,7 +22,7 @@ km_status km_model_machine_info(const km_model *model, size_t machine, km_machin
     info->mkl_iterations = mkl ? m->mkl_iterations : 0;
     info->positive_label = NAN;
     info->negative_label = NAN;
-    if (model->task == KM_TASK_SVC) {
+    if (km_task_classifies(model->task)) {
         info->positive_label = model->labels[m->class_pos];
         if (m->class_neg >= 0)
             info->negative_label = model->labels[m->class_neg];

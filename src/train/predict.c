@@ -73,14 +73,10 @@ static void block_decisions(const km_model *model, const double *K, size_t nb_ro
 
 static double label_of(const km_model *model, const double *decision, size_t *votes)
 {
-    switch (model->task) {
-    case KM_TASK_SVR:
+    if (km_task_regresses(model->task))
         return decision[0];
-    case KM_TASK_ONECLASS:
+    if (model->task == KM_TASK_ONECLASS)
         return decision[0] > 0 ? +1.0 : -1.0;
-    case KM_TASK_SVC:
-        break;
-    }
     return model->labels[km_multiclass_vote(model->n_classes, model->multiclass, decision, votes)];
 }
 

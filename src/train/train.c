@@ -320,7 +320,7 @@ static km_status setup_machines(trainer *t, km_classes *classes)
     const km_params *p = t->params;
     km_model *model = t->model;
     size_t M = km_provider_n_kernels(t->provider);
-    if (p->task == KM_TASK_SVC) {
+    if (km_task_classifies(p->task)) {
         double *labels = malloc(t->n * sizeof *labels);
         if (!labels)
             return km_error_nomem("labels");
@@ -347,7 +347,7 @@ static km_status setup_machines(trainer *t, km_classes *classes)
         km_machine *machine = &model->machines[k];
         if (!(machine->theta = malloc(M * sizeof *machine->theta)))
             return km_error_nomem("kernel weights");
-        if (p->task == KM_TASK_SVC) {
+        if (km_task_classifies(p->task)) {
             km_binary_problem pb = km_binary_problem_at(classes->n_classes, p->multiclass, k);
             machine->class_pos = pb.class_pos;
             machine->class_neg = pb.class_neg;
@@ -363,7 +363,7 @@ static const size_t *machine_rows_of(const trainer *t, const km_machine *machine
                                      size_t *rows, size_t *n_rows)
 {
     *n_rows = t->n;
-    if (t->params->task != KM_TASK_SVC || machine->class_neg < 0 || classes->n_classes <= 2)
+    if (!km_task_classifies(t->params->task) || machine->class_neg < 0 || classes->n_classes <= 2)
         return NULL;
     km_binary_problem pb = {machine->class_pos, machine->class_neg};
     *n_rows = pair_rows(classes, t->n, pb, rows);
@@ -394,7 +394,7 @@ static km_status train_machines(trainer *t, const km_classes *classes)
         km_machine *machine = &model->machines[k];
         size_t n_rows;
         const size_t *machine_rows = machine_rows_of(t, machine, classes, rows, &n_rows);
-        st = solve_machine(t, machine, machine_rows, n_rows, t->params->task == KM_TASK_SVC ? classes : NULL);
+        st = solve_machine(t, machine, machine_rows, n_rows, km_task_classifies(t->params->task) ? classes : NULL);
         if (!st)
             st = machine_done(t, k);
     }
@@ -466,7 +466,7 @@ static km_status store_alignments(trainer *t, const km_classes *classes)
     km_model *model = t->model;
     size_t M = km_provider_n_kernels(t->provider);
     size_t n = (size_t)fmin(fmin((double)t->n, KM_ALIGNMENT_MAX_ROWS), floor(sqrt(KM_ALIGNMENT_MAX_VALUES / (double)M)));
-    size_t T = t->params->task == KM_TASK_SVC ? classes->n_classes : t->params->task == KM_TASK_SVR ? 1 : 0;
+    size_t T = km_task_classifies(t->params->task) ? classes->n_classes : (size_t)km_task_regresses(t->params->task);
     size_t *rows = malloc(n * sizeof *rows);
     double *targets = T ? calloc(n * T, sizeof *targets) : NULL;
     int pairs = M <= KM_ALIGNMENT_MATRIX_MAX_KERNELS;
@@ -480,7 +480,7 @@ static km_status store_alignments(trainer *t, const km_classes *classes)
         st = km_error_nomem("kernel alignments");
     for (size_t i = 0; !st && i < n; i++) {
         size_t r = rows[i] = (size_t)((double)i * (double)t->n / (double)n);
-        if (t->params->task == KM_TASK_SVC)
+        if (km_task_classifies(t->params->task))
             targets[i * T + classes->class_of[r]] = 1.0;
         else if (T)
             targets[i] = t->data->labels[data_row(t, r)];
@@ -537,6 +537,11 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
     if ((st = km_mkl_resolve(&params->mkl, &t.mkl)))
         return st;
     t.method = km_mkl_method_of(t.mkl.method);
+    const km_machine_ops *ops = km_machine_ops_of(params->task);
+    if (t.method->learns_weights && !ops->loss)
+        return km_error(KM_EINVAL, "%s trains with fixed kernel weights only: it has no MKL certificate, so --mkl %s "
+                        "cannot learn its weights (use C-SVC or epsilon-SVR, or --mkl fixed)", ops->name,
+                        km_enum_name(KM_ENUM_MKL_METHOD, t.mkl.method));
     km_classes classes = {0};
     /* with fixed weights the solver caches combined columns (or the whole combined matrix), so the
      * provider keeps no Gram matrix beside them; learned weights need the base kernels */

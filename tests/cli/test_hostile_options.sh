@@ -31,7 +31,7 @@ bad_option "-n: 1.5 is out of range" -s 2 -n 1.5
 bad_option "-v: 1 is out of range" -v 1
 bad_option "-h: 2 is out of range" -h 2
 bad_option "-t: 9 is out of range" -t 9
-bad_option "-s: '1' is not a supported task" -s 1
+bad_option "-s: '5' is not a supported task" -s 5
 bad_option "--max-iter: 0 is out of range" --max-iter 0
 bad_option "--seed: -1 is out of range" --seed -1
 bad_option "-w: '0' is out of range|-w: 0 is out of range" -w1 0

@@ -175,7 +175,8 @@ static void test_names(void)
     int value = -1;
     CHECK(km_value_of(km_task_names, "svr", &value) && value == KM_TASK_SVR);
     CHECK(km_value_of(km_task_names, "oneclass", &value) && value == KM_TASK_ONECLASS);
-    CHECK(!km_value_of(km_task_names, "nu-svc", &value));
+    CHECK(km_value_of(km_task_names, "nu-svc", &value) && value == KM_TASK_NU_SVC);
+    CHECK(!km_value_of(km_task_names, "nu-svm", &value));
     CHECK(!strcmp(km_name_of(km_kernel_type_names, KM_KERNEL_HISTINT), "histint"));
     CHECK(!strcmp(km_name_of(km_normalization_names, KM_NORM_MULTIPLICATIVE), "mult"));
     CHECK(km_name_of(km_gamma_mode_names, 7) == NULL);

@@ -1,6 +1,6 @@
 /* Shared helpers of the SMO / SVM tests: a small dense kernel (linear or RBF on a row-major array,
  * independent of the kernel engine), data generators, dual objectives, and a driver that runs Debian's
- * LIBSVM (svm-train / svm-predict) on the same data and compares it with km_svc/svr/oneclass_solve.
+ * LIBSVM (svm-train / svm-predict) on the same data and compares it with km_svc/svr/oneclass/nu_svc/nu_svr_solve.
  * Include after check.h. */
 #ifndef KM_TEST_SVM_SUPPORT_H
 #define KM_TEST_SVM_SUPPORT_H
@@ -135,7 +135,8 @@ static inline void test_scale_columns(double *X, size_t n, size_t d)
 
 /* ---- LIBSVM ------------------------------------------------------------------------------------- */
 
-typedef enum test_task { TEST_SVC = 0, TEST_SVR = 3, TEST_ONECLASS = 2 } test_task;
+/* LIBSVM's -s numbers */
+typedef enum test_task { TEST_SVC = 0, TEST_NU_SVC = 1, TEST_ONECLASS = 2, TEST_SVR = 3, TEST_NU_SVR = 4 } test_task;
 
 static inline int test_have_libsvm(void)
 {
@@ -228,15 +229,16 @@ typedef struct test_parity_case {
     size_t nt;
 } test_parity_case;
 
-/* Dual objective of LIBSVM's form from expansion coefficients c (valid when a_i a*_i = 0 for SVR). */
+/* Dual objective of LIBSVM's form from expansion coefficients c (valid when a_i a*_i = 0 for SVR;
+ * nu-SVC: after LIBSVM's scaling by 1/r, a pure quadratic form; nu-SVR: no epsilon term). */
 static inline double test_dual_objective(const test_parity_case *pc, const double *K, const double *c)
 {
     double v = 0.5 * test_quadratic_form(K, c, pc->n);
     for (size_t i = 0; i < pc->n; i++) {
         if (pc->task == TEST_SVC)
             v -= fabs(c[i]);
-        else if (pc->task == TEST_SVR)
-            v += pc->epsilon * fabs(c[i]) - pc->target[i] * c[i];
+        else if (pc->task == TEST_SVR || pc->task == TEST_NU_SVR)
+            v += (pc->task == TEST_SVR ? pc->epsilon * fabs(c[i]) : 0.0) - pc->target[i] * c[i];
     }
     return v;
 }
@@ -259,6 +261,10 @@ static inline void test_parity(const test_parity_case *pc)
         snprintf(task_opts, sizeof task_opts, "-s 0 -c %.17g", pc->C);
     else if (pc->task == TEST_SVR)
         snprintf(task_opts, sizeof task_opts, "-s 3 -c %.17g -p %.17g", pc->C, pc->epsilon);
+    else if (pc->task == TEST_NU_SVC)
+        snprintf(task_opts, sizeof task_opts, "-s 1 -n %.17g", pc->nu);
+    else if (pc->task == TEST_NU_SVR)
+        snprintf(task_opts, sizeof task_opts, "-s 4 -c %.17g -n %.17g", pc->C, pc->nu);
     else
         snprintf(task_opts, sizeof task_opts, "-s 2 -n %.17g", pc->nu);
     snprintf(cmd, sizeof cmd, "%s -q %s -t %d -g %.17g -e %.17g -h %d %s %s && %s -q %s %s %s", KM_SVM_TRAIN,
@@ -300,6 +306,10 @@ static inline void test_parity(const test_parity_case *pc)
         CHECK_OK(km_svc_solve(&access, y, pc->C, 1.0, 1.0, &options, NULL, &sol));
     else if (pc->task == TEST_SVR)
         CHECK_OK(km_svr_solve(&access, pc->target, pc->C, pc->epsilon, &options, NULL, &sol));
+    else if (pc->task == TEST_NU_SVC)
+        CHECK_OK(km_nu_svc_solve(&access, y, pc->nu, &options, NULL, &sol));
+    else if (pc->task == TEST_NU_SVR)
+        CHECK_OK(km_nu_svr_solve(&access, pc->target, pc->C, pc->nu, &options, NULL, &sol));
     else
         CHECK_OK(km_oneclass_solve(&access, pc->nu, &options, NULL, &sol));
     CHECK(sol.converged);
@@ -317,14 +327,15 @@ static inline void test_parity(const test_parity_case *pc)
         CHECK_NEAR(sol.bias, -lib.rho, 1e-4);
         size_t mismatches = 0;
         double scale = 0;
-        for (size_t i = 0; i < pc->nt && pc->task == TEST_SVR; i++)
+        int regression = pc->task == TEST_SVR || pc->task == TEST_NU_SVR;
+        for (size_t i = 0; i < pc->nt && regression; i++)
             scale = fmax(scale, fabs(pc->target_t[i]));
         for (size_t t = 0; t < pc->nt; t++) {
             double f = sol.bias;
             for (size_t i = 0; i < pc->n; i++)
                 if (sol.coef[i] != 0.0)
                     f += sol.coef[i] * test_kernel_value(&k, pc->X + i * pc->d, pc->Xt + t * pc->d);
-            if (pc->task == TEST_SVR) {
+            if (regression) {
                 if (!(fabs(f - lib_pred[t]) <= 1e-4 * fmax(scale, 1.0)))
                     mismatches++;
             } else if ((f > 0 ? 1.0 : -1.0) != lib_pred[t]) {
