@@ -79,6 +79,9 @@ static void sigmoid_values(const km_kernel *k, const double *dot, const double *
         out[r] = tanh(gamma * dot[r] + coef0);
 }
 
+/* mean ||x_i - x_j||^2 over the training pairs, on the training rows' feature view */
+static km_status mean_squared_distance(const void *view, double *mean) { return km_view_mean_sqdist(view, mean); }
+
 const km_kernel_family km_family_linear = {
     .type = KM_KERNEL_LINEAR,
     .name = "linear",
@@ -104,7 +107,7 @@ const km_kernel_family km_family_rbf = {
     .name = "rbf",
     .input = KM_INPUT_DOT,
     .params = KM_PARAM_FEATURES | KM_PARAM_GAMMA | KM_PARAM_SIGMA,
-    .mean_distance = km_view_mean_sqdist,
+    .mean_distance = mean_squared_distance,
     .exp_of_squared_distance = 1,
     .from_dot = rbf_value,
     .from_dots = rbf_values,

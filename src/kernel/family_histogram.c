@@ -1,4 +1,4 @@
-/* The histogram families (kernel_family.h KM_INPUT_PAIRWISE), for features >= 0:
+/* The histogram families (kernel_family.h KM_INPUT_ROWS, on a feature view), for features >= 0:
  * chi2 exp(-gamma sum_j (x_j - x'_j)^2 / (x_j + x'_j)) (0/0 := 0), gamma relative to the mean chi^2
  * distance by default; histint sum_j min(x_j, x'_j). Pair by pair over dense or sparse rows. */
 #include <math.h>
@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "kernel/feature_view.h"
 #include "kernel/kernel_family.h"
 #include "kernel/vector_exp.h"
 
@@ -48,9 +49,38 @@ static double chi2_distance(km_view_row a, km_view_row b)
     return sum;
 }
 
-/* Mean chi^2 distance over the training pairs i < j (per-row partial sums keep it reproducible). */
-static km_status mean_chi2_distance(const km_view *v, double *mean)
+/* The source of the histogram kernels: the rows on the kernel's feature subset, all >= 0. */
+static km_status view_source_new(const km_kernel *k, const km_dataset *data, const size_t *rows, size_t n,
+                                 size_t dim_all, void **source)
 {
+    km_view *view = malloc(sizeof *view);
+    if (!view)
+        return km_error_nomem("a feature view");
+    km_status st = km_view_build(data, rows, n, k->features, k->n_features, dim_all, view);
+    if (st) {
+        free(view);
+        return st;
+    }
+    if (km_view_min_value(view) < 0) {
+        st = km_kernel_error(k, "features must be >= 0 (found %g)", km_view_min_value(view));
+        km_view_free(view);
+        free(view);
+        return st;
+    }
+    *source = view;
+    return KM_OK;
+}
+
+static void view_source_free(void *source)
+{
+    km_view_free(source);
+    free(source);
+}
+
+/* Mean chi^2 distance over the training pairs i < j (per-row partial sums keep it reproducible). */
+static km_status mean_chi2_distance(const void *source, double *mean)
+{
+    const km_view *v = source;
     size_t n = v->n;
     if (n < 2)
         return km_error(KM_EINVAL, "a mean chi2 distance needs at least 2 training rows (got %zu)", n);
@@ -75,9 +105,9 @@ static km_status mean_chi2_distance(const km_view *v, double *mean)
     return KM_OK;
 }
 
-static double chi2_value(const km_kernel *k, km_view_row a, km_view_row b)
+static double chi2_value(const km_kernel *k, const void *a, size_t i, const void *b, size_t j)
 {
-    return exp(-k->gamma * chi2_distance(a, b));
+    return exp(-k->gamma * chi2_distance(km_view_get_row(a, i), km_view_get_row(b, j)));
 }
 
 /* out[r] = f(x_{rows[r]}, x_i) for a pair function f, on threads for large columns. */
@@ -93,7 +123,7 @@ static void pair_loop(const km_view *v, size_t i, const size_t *rows, size_t cou
 }
 
 /* chi2 columns as the distances, then one vectorised exp pass */
-static void chi2_column(const km_kernel *k, const km_view *v, size_t i, const size_t *rows, size_t count, double *out)
+static void chi2_column(const km_kernel *k, const void *v, size_t i, const size_t *rows, size_t count, double *out)
 {
     pair_loop(v, i, rows, count, chi2_distance, out);
     km_vexp(out, -k->gamma, count, out);
@@ -111,13 +141,13 @@ static double histogram_intersection(km_view_row a, km_view_row b)
     return sum;
 }
 
-static double histint_value(const km_kernel *k, km_view_row a, km_view_row b)
+static double histint_value(const km_kernel *k, const void *a, size_t i, const void *b, size_t j)
 {
     (void)k;
-    return histogram_intersection(a, b);
+    return histogram_intersection(km_view_get_row(a, i), km_view_get_row(b, j));
 }
 
-static void histint_column(const km_kernel *k, const km_view *v, size_t i, const size_t *rows, size_t count,
+static void histint_column(const km_kernel *k, const void *v, size_t i, const size_t *rows, size_t count,
                            double *out)
 {
     (void)k;
@@ -127,18 +157,22 @@ static void histint_column(const km_kernel *k, const km_view *v, size_t i, const
 const km_kernel_family km_family_chi2 = {
     .type = KM_KERNEL_CHI2,
     .name = "chi2",
-    .input = KM_INPUT_PAIRWISE,
+    .input = KM_INPUT_ROWS,
     .params = KM_PARAM_FEATURES | KM_PARAM_GAMMA,
     .mean_distance = mean_chi2_distance,
-    .pair = chi2_value,
-    .pair_column = chi2_column,
+    .source_new = view_source_new,
+    .source_free = view_source_free,
+    .value = chi2_value,
+    .column = chi2_column,
 };
 
 const km_kernel_family km_family_histint = {
     .type = KM_KERNEL_HISTINT,
     .name = "histint",
-    .input = KM_INPUT_PAIRWISE,
+    .input = KM_INPUT_ROWS,
     .params = KM_PARAM_FEATURES,
-    .pair = histint_value,
-    .pair_column = histint_column,
+    .source_new = view_source_new,
+    .source_free = view_source_free,
+    .value = histint_value,
+    .column = histint_column,
 };

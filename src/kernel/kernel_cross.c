@@ -1,7 +1,6 @@
 /* Kernel values between new rows and training (basis) rows with the fitted constants of a kernel set
  * (provider.h km_kernel_cross), for prediction and cross-validation. Dot-product kernels on one
  * feature subset share one dgemm of dot products. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -15,6 +14,9 @@
 
 /* Blocks with at least this many operations are computed by several threads. */
 #define KM_PARALLEL_MIN_WORK ((size_t)1 << 16)
+/* Blocks of kernels read pair by pair (each pair a pass over two rows) with at least this many pairs
+ * are computed by several threads. */
+#define KM_PARALLEL_MIN_PAIRS ((size_t)1 << 12)
 
 typedef struct cross_request {
     const km_dataset *a, *b;
@@ -63,39 +65,60 @@ static km_status normalize_block(const km_kernel *k, double *block, size_t na, s
     return st;
 }
 
-/* Raw block and self-similarities of one kernel computed from features. */
-static void feature_kernel_block(const km_kernel *k, const km_view *va, const km_view *vb, const double *dots,
-                                 double *block, double *diag_a, double *diag_b)
+/* Raw block and self-similarities of a dot-product kernel from the dot products of the two views. */
+static void dot_kernel_block(const km_kernel *k, const km_view *va, const km_view *vb, const double *dots,
+                             double *block, double *diag_a, double *diag_b)
 {
     size_t na = va->n, nb = vb->n;
-    if (km_kernel_uses_dot(k->type)) {
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (na * nb > KM_PARALLEL_MIN_WORK)
 #endif
-        for (size_t t = 0; t < na; t++)
-            km_kernel_from_dots(k, dots + t * nb, vb->sqnorm, NULL, va->sqnorm[t], nb, block + t * nb);
-        for (size_t t = 0; t < na; t++)
-            diag_a[t] = km_kernel_from_dot(k, va->sqnorm[t], va->sqnorm[t], va->sqnorm[t]);
-        for (size_t j = 0; j < nb; j++)
-            diag_b[j] = km_kernel_from_dot(k, vb->sqnorm[j], vb->sqnorm[j], vb->sqnorm[j]);
-        return;
-    }
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 8) if (na * nb * (va->dim + 1) > KM_PARALLEL_MIN_WORK)
-#endif
-    for (size_t t = 0; t < na; t++) {
-        km_view_row x = km_view_get_row(va, t);
-        for (size_t j = 0; j < nb; j++)
-            block[t * nb + j] = km_kernel_pair(k, x, km_view_get_row(vb, j));
-        diag_a[t] = km_kernel_pair(k, x, x);
-    }
-    for (size_t j = 0; j < nb; j++) {
-        km_view_row y = km_view_get_row(vb, j);
-        diag_b[j] = km_kernel_pair(k, y, y);
-    }
+    for (size_t t = 0; t < na; t++)
+        km_kernel_from_dots(k, dots + t * nb, vb->sqnorm, NULL, va->sqnorm[t], nb, block + t * nb);
+    for (size_t t = 0; t < na; t++)
+        diag_a[t] = km_kernel_from_dot(k, va->sqnorm[t], va->sqnorm[t], va->sqnorm[t]);
+    for (size_t j = 0; j < nb; j++)
+        diag_b[j] = km_kernel_from_dot(k, vb->sqnorm[j], vb->sqnorm[j], vb->sqnorm[j]);
 }
 
-/* All kernels on the feature subset of kernel `first` (those after it with the same subset). */
+/* Raw block and self-similarities of a kernel that reads the rows itself (kernel_family.h
+ * KM_INPUT_ROWS), through one source over the a rows and one over the b rows. */
+static km_status rows_kernel_block(const km_kernel *k, const cross_request *r, double *block, double *diag_a,
+                                   double *diag_b)
+{
+    const km_kernel_family *family = km_family(k);
+    size_t dim_all = r->a->d > r->b->d ? r->a->d : r->b->d, na = r->na, nb = r->nb;
+    void *a = NULL, *b = NULL;
+    km_status st = family->source_new(k, r->a, r->arows, na, dim_all, &a);
+    if (!st)
+        st = family->source_new(k, r->b, r->brows, nb, dim_all, &b);
+    if (!st) {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 8) if (na * nb > KM_PARALLEL_MIN_PAIRS)
+#endif
+        for (size_t t = 0; t < na; t++) {
+            for (size_t j = 0; j < nb; j++)
+                block[t * nb + j] = family->value(k, a, t, b, j);
+            diag_a[t] = family->value(k, a, t, a, t);
+        }
+        for (size_t j = 0; j < nb; j++)
+            diag_b[j] = family->value(k, b, j, b, j);
+    }
+    if (a)
+        family->source_free(a);
+    if (b)
+        family->source_free(b);
+    return st;
+}
+
+/* 1 when k is a dot-product kernel on the feature subset of lead. */
+static int in_group(const km_kernel *k, const km_kernel *lead)
+{
+    return km_family(k)->input == KM_INPUT_DOT && km_kernel_same_features(k, lead);
+}
+
+/* All dot-product kernels on the feature subset of kernel `first` (those after it with the same subset):
+ * one product of the two views' rows. */
 static km_status feature_group(const km_kernel_set *set, size_t first, const cross_request *r, double *out,
                                double *diag_a, double *diag_b)
 {
@@ -112,32 +135,24 @@ static km_status feature_group(const km_kernel_set *set, size_t first, const cro
     double *dots = NULL, *owned_dots = NULL;
     size_t dot_kernels = 0, only_dot = 0;
     for (size_t m = first; m < set->size; m++) {
-        const km_kernel *k = &set->kernels[m];
-        if (km_family(k)->input == KM_INPUT_MATRIX || !km_kernel_same_features(k, lead))
-            continue;
-        if (km_kernel_uses_dot(k->type)) {
+        if (in_group(&set->kernels[m], lead)) {
             dot_kernels++;
             only_dot = m;
-        } else if (km_view_min_value(&va) < 0 || km_view_min_value(&vb) < 0) {
-            st = km_kernel_error(k, "features must be >= 0 (found %g)",
-                                 fmin(km_view_min_value(&va), km_view_min_value(&vb)));
         }
     }
-    if (!st && dot_kernels) {
-        /* one dot-product kernel: its own block holds the dot products, turned into values in place */
-        if (dot_kernels == 1)
-            dots = out + only_dot * r->na * r->nb;
-        else if (!(dots = owned_dots = malloc((r->na * r->nb != 0 ? r->na * r->nb : 1) * sizeof *dots)))
-            st = km_error_nomem("cross-kernel dot products");
-        if (!st)
-            st = km_view_dots(&va, 0, r->na, &vb, dots);
-    }
+    /* one dot-product kernel: its own block holds the dot products, turned into values in place */
+    if (dot_kernels == 1)
+        dots = out + only_dot * r->na * r->nb;
+    else if (!(dots = owned_dots = malloc((r->na * r->nb != 0 ? r->na * r->nb : 1) * sizeof *dots)))
+        st = km_error_nomem("cross-kernel dot products");
+    if (!st)
+        st = km_view_dots(&va, 0, r->na, &vb, dots);
     for (size_t m = first; !st && m < set->size; m++) {
         const km_kernel *k = &set->kernels[m];
-        if (km_family(k)->input == KM_INPUT_MATRIX || !km_kernel_same_features(k, lead))
+        if (!in_group(k, lead))
             continue;
         double *block = out + m * r->na * r->nb;
-        feature_kernel_block(k, &va, &vb, dots, block, diag_a, diag_b);
+        dot_kernel_block(k, &va, &vb, dots, block, diag_a, diag_b);
         st = normalize_block(k, block, r->na, r->nb, diag_a, diag_b);
     }
     free(owned_dots);
@@ -257,10 +272,16 @@ static km_status cross(const km_kernel_set *set, const cross_request *r, double 
                 st = normalize_block(k, block, r->na, r->nb, diag_a, diag_b);
             continue;
         }
-        /* first kernel of its feature subset: compute the whole group */
+        if (km_family(k)->input == KM_INPUT_ROWS) {
+            double *block = out + m * r->na * r->nb;
+            st = rows_kernel_block(k, r, block, diag_a, diag_b);
+            if (!st)
+                st = normalize_block(k, block, r->na, r->nb, diag_a, diag_b);
+            continue;
+        }
+        /* first dot-product kernel of its feature subset: compute the whole group */
         size_t earlier = 0;
-        while (earlier < m && (km_family(&set->kernels[earlier])->input == KM_INPUT_MATRIX ||
-                               !km_kernel_same_features(&set->kernels[earlier], k)))
+        while (earlier < m && !in_group(&set->kernels[earlier], k))
             earlier++;
         if (earlier == m)
             st = feature_group(set, m, r, out, diag_a, diag_b);

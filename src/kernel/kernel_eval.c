@@ -36,17 +36,6 @@ void km_kernel_from_dots(const km_kernel *kernel, const double *dot, const doubl
     km_kernel_family_of(kernel->type)->from_dots(kernel, dot, sqnorm, rows, sq_i, count, out);
 }
 
-double km_kernel_pair(const km_kernel *kernel, km_view_row a, km_view_row b)
-{
-    return km_kernel_family_of(kernel->type)->pair(kernel, a, b);
-}
-
-void km_kernel_pair_column(const km_kernel *kernel, const km_view *view, size_t i, const size_t *rows, size_t count,
-                           double *out)
-{
-    km_kernel_family_of(kernel->type)->pair_column(kernel, view, i, rows, count, out);
-}
-
 km_status km_kernel_check_fitted(const km_kernel *kernel)
 {
     const km_kernel_family *family = km_kernel_family_of(kernel->type);

@@ -1,6 +1,5 @@
 /* Kernel values (kernelmix.h km_kernel_type) on raw, unnormalized inputs, by the kernel's family
- * (kernel_family.h): from dot products for KM_INPUT_DOT, pair by pair for KM_INPUT_PAIRWISE. gamma
- * must be resolved (absolute). */
+ * (kernel_family.h) for KM_INPUT_DOT: from dot products. gamma must be resolved (absolute). */
 #ifndef KM_KERNEL_KERNEL_EVAL_H
 #define KM_KERNEL_KERNEL_EVAL_H
 
@@ -19,11 +18,6 @@ void km_kernel_from_dots(const km_kernel *kernel, const double *dot, const doubl
  * out may equal dot). */
 void km_squared_distances(const double *dot, const double *sqnorm, const size_t *rows, double sq_i, size_t count,
                           double *out);
-/* A pairwise kernel between two rows. */
-double km_kernel_pair(const km_kernel *kernel, km_view_row a, km_view_row b);
-/* out[r] = k(x_{rows[r]}, x_i) of a pairwise kernel on view (rows NULL: r). */
-void km_kernel_pair_column(const km_kernel *kernel, const km_view *view, size_t i, const size_t *rows, size_t count,
-                           double *out);
 
 /* Short name of a kernel type ("rbf"), or NULL for an unknown type. */
 const char *km_kernel_type_name(km_kernel_type type);

@@ -5,25 +5,25 @@
  * like family_dot.c) plus its entry in the table of kernel_family.c.
  *
  * Inputs:
- *  - KM_INPUT_DOT: dot products of feature rows. Every dot-product kernel on one feature subset shares
- *    one Gram block (and every width of one squared-distance column); the family maps dot products
- *    (and squared norms) to values, elementwise.
- *  - KM_INPUT_PAIRWISE: pairs of feature rows (km_view_row, dense or sparse), for kernels that are no
- *    function of dot products (histogram kernels); columns are cached like dot products.
- *  - KM_INPUT_MATRIX: stored values, from a precomputed matrix or the dataset's kernel rows.
- * A family on other rows than numeric features (strings) adds its input kind here with the provider's
- * and km_kernel_cross's code for it; the families above never read the dataset directly. */
+ *  - KM_INPUT_DOT: dot products of numeric feature rows. Every dot-product kernel on one feature subset
+ *    shares one Gram block (and every width of one squared-distance column); the family maps dot
+ *    products (and squared norms) to values, elementwise.
+ *  - KM_INPUT_ROWS: the family reads the dataset rows itself, through a source it builds over some
+ *    rows (the histogram kernels: a feature view; string kernels: the strings), and computes values
+ *    pair by pair or a column at a time. Kernels of one family on one feature subset share a source;
+ *    the provider caches their columns.
+ *  - KM_INPUT_MATRIX: stored values, from a precomputed matrix or the dataset's kernel rows. */
 #ifndef KM_KERNEL_KERNEL_FAMILY_H
 #define KM_KERNEL_KERNEL_FAMILY_H
 
 #include <stddef.h>
 
-#include "kernel/feature_view.h"
+#include "data/dataset.h"
 #include "kernel/kernel.h"
 
 typedef enum km_kernel_input {
     KM_INPUT_DOT = 0,
-    KM_INPUT_PAIRWISE = 1,
+    KM_INPUT_ROWS = 1,
     KM_INPUT_MATRIX = 2
 } km_kernel_input;
 
@@ -43,8 +43,9 @@ typedef struct km_kernel_family {
     km_kernel_input input;
     unsigned params;                /* KM_PARAM_* */
     /* gamma relative to the mean training distance (gamma=c/mean, the default 1/mean): the mean over
-     * training pairs of the distance whose scale gamma is; NULL: gamma is absolute */
-    km_status (*mean_distance)(const km_view *view, double *mean);
+     * training pairs of the distance whose scale gamma is, on the training rows' km_view (KM_INPUT_DOT)
+     * or source (KM_INPUT_ROWS); NULL: gamma is absolute */
+    km_status (*mean_distance)(const void *rows, double *mean);
     /* gamma 0 stands for LIBSVM's default 1/(number of features) */
     int gamma_per_feature;
     /* k = exp(-gamma ||x - x'||^2): every width on one feature subset from one squared-distance column,
@@ -57,11 +58,16 @@ typedef struct km_kernel_family {
     double (*from_dot)(const km_kernel *kernel, double dot, double sq_a, double sq_b);
     void (*from_dots)(const km_kernel *kernel, const double *dot, const double *sqnorm, const size_t *rows,
                       double sq_x, size_t count, double *out);
-    /* KM_INPUT_PAIRWISE: k(a, b); out[r] = k(x_{rows[r]}, x_i) on view (rows NULL: r), on several
-     * threads when the column is large */
-    double (*pair)(const km_kernel *kernel, km_view_row a, km_view_row b);
-    void (*pair_column)(const km_kernel *kernel, const km_view *view, size_t i, const size_t *rows, size_t count,
-                        double *out);
+    /* KM_INPUT_ROWS: a source over rows[0..n) of data (dim_all: the feature count both sides of a
+     * cross block agree on), checked (a kernel error for rows the family cannot read); its release */
+    km_status (*source_new)(const km_kernel *kernel, const km_dataset *data, const size_t *rows, size_t n,
+                            size_t dim_all, void **source);
+    void (*source_free)(void *source);
+    /* k(a_i, b_j) between rows of two sources */
+    double (*value)(const km_kernel *kernel, const void *a, size_t i, const void *b, size_t j);
+    /* out[r] = k(s_{rows[r]}, s_i) on one source (rows NULL: r), on several threads when large */
+    void (*column)(const km_kernel *kernel, const void *source, size_t i, const size_t *rows, size_t count,
+                   double *out);
 } km_kernel_family;
 
 /* The family of a type, or NULL for an unknown type. */

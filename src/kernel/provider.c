@@ -6,12 +6,38 @@
 #include "kernel/kernel_context.h"
 #include "kernel/provider_internal.h"
 
-/* One view per distinct feature subset of the non-precomputed kernels. */
+/* The shared source of a KM_INPUT_ROWS kernel: one per family and feature subset. */
+static km_status rows_source(km_provider *p, size_t m, void **source)
+{
+    const km_kernel *k = &p->fitted->kernels[m];
+    const km_kernel_family *family = p->kernels[m].family;
+    for (size_t s = 0; s < p->n_rows_sources; s++) {
+        const km_provider_rows *r = &p->rows_sources[s];
+        if (r->family->source_new == family->source_new && km_kernel_same_features(&p->fitted->kernels[r->lead], k)) {
+            *source = r->source;
+            return KM_OK;
+        }
+    }
+    km_provider_rows *r = &p->rows_sources[p->n_rows_sources];
+    km_status st = family->source_new(k, p->data, p->rows, p->n, p->data->d, &r->source);
+    if (st)
+        return st;
+    r->family = family;
+    r->lead = m;
+    p->n_rows_sources++;
+    *source = r->source;
+    return KM_OK;
+}
+
+/* One feature view per distinct feature subset of the dot-product kernels, one source per family and
+ * subset of the KM_INPUT_ROWS kernels. */
 static km_status build_views(km_provider *p)
 {
     size_t M = p->fitted->size;
     p->views = calloc(M, sizeof *p->views);
-    if (!p->views)
+    p->rows_sources = calloc(M, sizeof *p->rows_sources);
+    p->means = calloc(M, sizeof *p->means);
+    if (!p->views || !p->rows_sources || !p->means)
         return km_error_nomem("feature views");
     for (size_t m = 0; m < M; m++) {
         const km_kernel *k = &p->fitted->kernels[m];
@@ -20,7 +46,12 @@ static km_status build_views(km_provider *p)
         pk->source = KM_PROVIDER_NONE;
         if (!(pk->family = km_family(k)))
             return km_kernel_error(k, "unknown kernel type %d", (int)k->type);
-        if (pk->family->input == KM_INPUT_MATRIX)
+        if (pk->family->input == KM_INPUT_ROWS) {
+            km_status st = rows_source(p, m, &pk->rows);
+            if (st)
+                return st;
+        }
+        if (pk->family->input != KM_INPUT_DOT)
             continue;
         size_t v = 0;
         while (v < p->n_views && !km_kernel_same_features(k, &p->fitted->kernels[p->views[v].lead]))
@@ -36,15 +67,11 @@ static km_status build_views(km_provider *p)
             if (view->view.sparse && !(view->work = calloc(view->view.dim, sizeof *view->work)))
                 return km_error_nomem("a sparse-view workspace");
             view->direct = !view->view.sparse && view->view.dim <= KM_DIRECT_DOT_MAX_DIM;
+            if (!(view->dot_kernels = malloc(M * sizeof *view->dot_kernels)))
+                return km_error_nomem("feature views");
         }
         pk->view = v;
-        if (km_kernel_uses_dot(k->type)) {
-            if (!view->dot_kernels && !(view->dot_kernels = malloc(M * sizeof *view->dot_kernels)))
-                return km_error_nomem("feature views");
-            view->dot_kernels[view->n_dot_kernels++] = m;
-        } else if (km_view_min_value(&view->view) < 0) {
-            return km_kernel_error(k, "features must be >= 0 (found %g)", km_view_min_value(&view->view));
-        }
+        view->dot_kernels[view->n_dot_kernels++] = m;
     }
     return KM_OK;
 }
@@ -142,6 +169,10 @@ void km_provider_free(km_provider *p)
         free(p->kernels[m].factor);
         free(p->kernels[m].diag);
     }
+    for (size_t s = 0; p->rows_sources && s < p->n_rows_sources; s++)
+        p->rows_sources[s].family->source_free(p->rows_sources[s].source);
+    free(p->rows_sources);
+    free(p->means);
     km_cache_client_free(p->columns);
     if (p->cache)
         km_cache_unreserve(p->cache, p->gram_reserved);

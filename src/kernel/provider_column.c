@@ -70,10 +70,9 @@ static km_status fetch_raw(km_provider *p, size_t m, size_t i, const size_t *row
         }
         return KM_OK;
     }
-    const km_view *view = &p->views[pk->view].view;
     const double *cached = km_cache_find(p->columns, pk->source * p->n + i, p->n);
     if (!cached && 2 * nrows < p->n) {
-        km_kernel_pair_column(k, view, i, rows, nrows, out);
+        pk->family->column(k, pk->rows, i, rows, nrows, out);
         return KM_OK;
     }
     if (!cached) {
@@ -82,7 +81,7 @@ static km_status fetch_raw(km_provider *p, size_t m, size_t i, const size_t *row
         km_status st = km_provider_cached_column(p, pk->source, i, &column, &fresh);
         if (st)
             return st;
-        km_kernel_pair_column(k, view, i, NULL, p->n, column);
+        pk->family->column(k, pk->rows, i, NULL, p->n, column);
         cached = column;
     }
     gather(cached, rows, nrows, out);

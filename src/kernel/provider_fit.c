@@ -12,26 +12,28 @@
 /* Values (rows × n) per block of the fitting pass over the whole training matrix. */
 #define KM_FIT_BLOCK_VALUES ((size_t)1 << 22)
 
-/* The mean training distance of a family with relative widths on a view, computed once per view. */
-static km_status view_mean(km_provider_view *view, km_status (*mean_of)(const km_view *, double *), double *mean)
+/* The mean training distance mean_of on rows (a feature view or a rows source), computed once. */
+static km_status mean_distance(km_provider *p, const void *rows, km_status (*mean_of)(const void *, double *),
+                               double *mean)
 {
-    for (size_t t = 0; t < view->n_means; t++)
-        if (view->mean_of[t] == mean_of) {
-            *mean = view->mean[t];
+    for (size_t t = 0; t < p->n_means; t++)
+        if (p->means[t].rows == rows && p->means[t].mean_of == mean_of) {
+            *mean = p->means[t].value;
             return KM_OK;
         }
-    km_status st = mean_of(&view->view, mean);
-    if (!st && view->n_means < KM_PROVIDER_MEANS) {
-        view->mean_of[view->n_means] = mean_of;
-        view->mean[view->n_means++] = *mean;
-    }
+    km_status st = mean_of(rows, mean);
+    if (!st)   /* at most one mean per kernel */
+        p->means[p->n_means++] = (km_provider_mean){rows, mean_of, *mean};
     return st;
 }
 
 /* gamma relative to the mean training distance (rbf, chi2), LIBSVM's 1/features (poly, sigmoid). */
-static km_status resolve_gamma(km_provider *p, km_kernel *k, km_provider_view *view)
+static km_status resolve_gamma(km_provider *p, size_t m)
 {
-    const km_kernel_family *family = p->kernels[k - p->fitted->kernels].family;
+    km_kernel *k = &p->fitted->kernels[m];
+    const km_provider_kernel *pk = &p->kernels[m];
+    const km_kernel_family *family = pk->family;
+    const km_provider_view *view = pk->view != KM_PROVIDER_NONE ? &p->views[pk->view] : NULL;
     if (family->gamma_per_feature && !(k->gamma > 0)) {
         if (view->view.dim == 0)
             return km_kernel_error(k, "no features for the default gamma");
@@ -39,7 +41,7 @@ static km_status resolve_gamma(km_provider *p, km_kernel *k, km_provider_view *v
     }
     if (k->gamma_mode == KM_GAMMA_RELATIVE && family->mean_distance) {
         double mean;
-        km_status st = view_mean(view, family->mean_distance, &mean);
+        km_status st = mean_distance(p, view ? (const void *)&view->view : pk->rows, family->mean_distance, &mean);
         if (st)
             return st;
         if (!(mean > 0))
@@ -83,21 +85,24 @@ static km_status raw_statistics(km_provider *p, double *const *diag, double *con
             }
             continue;
         }
-        const km_view *v = &p->views[pk->view].view;
-        for (size_t i = 0; i < n; i++) {
-            km_view_row x = km_view_get_row(v, i);
-            diag[m][i] = km_kernel_uses_dot(k->type) ? km_kernel_from_dot(k, v->sqnorm[i], v->sqnorm[i], v->sqnorm[i])
-                                                     : km_kernel_pair(k, x, x);
+        if (pk->family->input == KM_INPUT_DOT) {
+            const km_view *v = &p->views[pk->view].view;
+            for (size_t i = 0; i < n; i++)
+                diag[m][i] = km_kernel_from_dot(k, v->sqnorm[i], v->sqnorm[i], v->sqnorm[i]);
+            continue;   /* row sums below, from the view's dot products */
         }
-        if (sums[m] && !km_kernel_uses_dot(k->type)) {
+        const void *rows = pk->rows;
+        double (*value)(const km_kernel *, const void *, size_t, const void *, size_t) = pk->family->value;
+        for (size_t i = 0; i < n; i++)
+            diag[m][i] = value(k, rows, i, rows, i);
+        if (sums[m]) {
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 16)
 #endif
             for (size_t i = 0; i < n; i++) {
-                km_view_row x = km_view_get_row(v, i);
                 double s = 0.0;
                 for (size_t j = 0; j < n; j++)
-                    s += km_kernel_pair(k, km_view_get_row(v, j), x);
+                    s += value(k, rows, j, rows, i);
                 sums[m][i] = s;
             }
         }
@@ -169,7 +174,7 @@ km_status km_provider_fit(km_provider *p)
         if (p->kernels[m].family->input == KM_INPUT_MATRIX)
             st = km_provider_setup_precomputed(p, k, &p->kernels[m]);
         else
-            st = resolve_gamma(p, k, &p->views[p->kernels[m].view]);
+            st = resolve_gamma(p, m);
     }
     double **diag = calloc(M, sizeof *diag), **sums = calloc(M, sizeof *sums);
     if (!st && (!diag || !sums))

@@ -15,8 +15,6 @@
 #include "kernel/provider.h"
 
 #define KM_PROVIDER_NONE ((size_t)-1)
-/* Distinct mean distances kept per feature view (more are computed again when asked for). */
-#define KM_PROVIDER_MEANS 4
 /* Dense views with at most this many columns compute dot products directly for the rows asked for,
  * without Gram matrix or cache. */
 #define KM_DIRECT_DOT_MAX_DIM 8
@@ -33,16 +31,27 @@ typedef struct km_provider_view {
     size_t source;               /* cache source of dot-product columns when there is no gram */
     double *work;                /* dim zeros for sparse views */
     int direct;                  /* few columns: dot products computed per request */
-    /* mean training distances of the families with relative widths on this view, once each */
-    km_status (*mean_of[KM_PROVIDER_MEANS])(const km_view *view, double *mean);
-    double mean[KM_PROVIDER_MEANS];
-    size_t n_means;
 } km_provider_view;
+
+/* The source of KM_INPUT_ROWS kernels of one family on one feature subset (kernel_family.h). */
+typedef struct km_provider_rows {
+    const km_kernel_family *family;
+    size_t lead;                 /* first kernel on it */
+    void *source;
+} km_provider_rows;
+
+/* A mean training distance (relative widths), computed once per input and distance. */
+typedef struct km_provider_mean {
+    const void *rows;            /* the km_view or rows source it is computed on */
+    km_status (*mean_of)(const void *rows, double *mean);
+    double value;
+} km_provider_mean;
 
 typedef struct km_provider_kernel {
     const km_kernel_family *family;
-    size_t view;                 /* KM_PROVIDER_NONE for precomputed kernels */
-    size_t source;               /* cache source of chi2/histint columns */
+    size_t view;                 /* dot-product kernels: their feature view, else KM_PROVIDER_NONE */
+    void *rows;                  /* KM_INPUT_ROWS kernels: their source */
+    size_t source;               /* cache source of KM_INPUT_ROWS columns */
     const double *K;             /* precomputed: K[map(i) * ld + map(j)] (double storage) */
     const float *K32;            /* or K32[map(i) * ld + map(j)] (float storage) */
     size_t ld;
@@ -62,6 +71,10 @@ struct km_provider {
     km_kernel_set *fitted;
     size_t n_views;
     km_provider_view *views;
+    size_t n_rows_sources;
+    km_provider_rows *rows_sources;
+    size_t n_means;
+    km_provider_mean *means;
     km_provider_kernel *kernels;
     km_cache *cache;             /* the budget (owned when owns_cache) */
     int owns_cache;

@@ -44,7 +44,7 @@ km_status km_provider_setup_storage(km_provider *p, km_provider_use use)
         }
     }
     for (size_t m = 0; m < p->fitted->size; m++) {
-        if (p->kernels[m].family->input == KM_INPUT_PAIRWISE)
+        if (p->kernels[m].family->input == KM_INPUT_ROWS)
             p->kernels[m].source = sources++;
     }
     if (!sources)
