@@ -84,9 +84,8 @@ static km_status mean_squared_distance(const void *view, double *mean) { return 
 
 const km_kernel_family km_family_linear = {
     .type = KM_KERNEL_LINEAR,
-    .name = "linear",
     .input = KM_INPUT_DOT,
-    .params = KM_PARAM_FEATURES,
+    .params = KM_SPEC_FEATURES,
     .linear_in_argument = 1,
     .from_dot = linear_value,
     .from_dots = linear_values,
@@ -94,9 +93,8 @@ const km_kernel_family km_family_linear = {
 
 const km_kernel_family km_family_poly = {
     .type = KM_KERNEL_POLY,
-    .name = "poly",
     .input = KM_INPUT_DOT,
-    .params = KM_PARAM_FEATURES | KM_PARAM_GAMMA | KM_PARAM_DEGREE | KM_PARAM_COEF0,
+    .params = KM_SPEC_FEATURES | KM_SPEC_GAMMA | KM_SPEC_DEGREE | KM_SPEC_COEF0,
     .gamma_per_feature = 1,
     .from_dot = poly_value,
     .from_dots = poly_values,
@@ -104,9 +102,8 @@ const km_kernel_family km_family_poly = {
 
 const km_kernel_family km_family_rbf = {
     .type = KM_KERNEL_RBF,
-    .name = "rbf",
     .input = KM_INPUT_DOT,
-    .params = KM_PARAM_FEATURES | KM_PARAM_GAMMA | KM_PARAM_SIGMA,
+    .params = KM_SPEC_FEATURES | KM_SPEC_GAMMA | KM_SPEC_SIGMA,
     .mean_distance = mean_squared_distance,
     .exp_of_squared_distance = 1,
     .from_dot = rbf_value,
@@ -115,9 +112,8 @@ const km_kernel_family km_family_rbf = {
 
 const km_kernel_family km_family_sigmoid = {
     .type = KM_KERNEL_SIGMOID,
-    .name = "sigmoid",
     .input = KM_INPUT_DOT,
-    .params = KM_PARAM_FEATURES | KM_PARAM_GAMMA | KM_PARAM_COEF0,
+    .params = KM_SPEC_FEATURES | KM_SPEC_GAMMA | KM_SPEC_COEF0,
     .gamma_per_feature = 1,
     .from_dot = sigmoid_value,
     .from_dots = sigmoid_values,

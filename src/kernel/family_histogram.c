@@ -156,9 +156,8 @@ static void histint_column(const km_kernel *k, const void *v, size_t i, const si
 
 const km_kernel_family km_family_chi2 = {
     .type = KM_KERNEL_CHI2,
-    .name = "chi2",
     .input = KM_INPUT_ROWS,
-    .params = KM_PARAM_FEATURES | KM_PARAM_GAMMA,
+    .params = KM_SPEC_FEATURES | KM_SPEC_GAMMA,
     .mean_distance = mean_chi2_distance,
     .source_new = view_source_new,
     .source_free = view_source_free,
@@ -168,9 +167,8 @@ const km_kernel_family km_family_chi2 = {
 
 const km_kernel_family km_family_histint = {
     .type = KM_KERNEL_HISTINT,
-    .name = "histint",
     .input = KM_INPUT_ROWS,
-    .params = KM_PARAM_FEATURES,
+    .params = KM_SPEC_FEATURES,
     .source_new = view_source_new,
     .source_free = view_source_free,
     .value = histint_value,

@@ -5,7 +5,6 @@
 
 const km_kernel_family km_family_precomputed = {
     .type = KM_KERNEL_PRECOMPUTED,
-    .name = "precomputed",
     .input = KM_INPUT_MATRIX,
-    .params = KM_PARAM_FILE,
+    .params = KM_SPEC_FILE,
 };

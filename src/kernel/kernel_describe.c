@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "kernel/kernel.h"
+#include "kernel/kernel_eval.h"
 #include "kernel/kernel_family.h"
 
 typedef struct text {
@@ -69,9 +70,9 @@ size_t km_kernel_describe(const km_kernel *k, char *buf, size_t size)
     if (size)
         buf[0] = '\0';
     const km_kernel_family *family = km_kernel_family_of(k->type);
-    append(&t, "%s", family ? family->name : "unknown");
+    append(&t, "%s", family ? km_kernel_type_name(k->type) : "unknown");
     unsigned params = family ? family->params : 0;
-    if (params & KM_PARAM_GAMMA) {
+    if (params & KM_SPEC_GAMMA) {
         append(&t, ":gamma=");
         if (k->gamma_mode == KM_GAMMA_RELATIVE) {
             append_number(&t, k->gamma);
@@ -82,11 +83,11 @@ size_t km_kernel_describe(const km_kernel *k, char *buf, size_t size)
             append(&t, "auto");
         }
     }
-    if (params & KM_PARAM_DEGREE) {
+    if (params & KM_SPEC_DEGREE) {
         append(&t, ":degree=");
         append_number(&t, k->degree);
     }
-    if (params & KM_PARAM_COEF0) {
+    if (params & KM_SPEC_COEF0) {
         append(&t, ":coef0=");
         append_number(&t, k->coef0);
     }

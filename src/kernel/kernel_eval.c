@@ -2,6 +2,7 @@
 #include "kernel/kernel_eval.h"
 
 #include "core/error.h"
+#include "core/names.h"
 #include "kernel/kernel_family.h"
 
 int km_kernel_uses_dot(km_kernel_type type)
@@ -12,8 +13,7 @@ int km_kernel_uses_dot(km_kernel_type type)
 
 const char *km_kernel_type_name(km_kernel_type type)
 {
-    const km_kernel_family *family = km_kernel_family_of(type);
-    return family ? family->name : NULL;
+    return km_kernel_family_of(type) ? km_name_of(km_kernel_type_names, (int)type) : NULL;
 }
 
 double km_kernel_from_dot(const km_kernel *kernel, double dot, double sq_a, double sq_b)

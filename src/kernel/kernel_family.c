@@ -1,7 +1,7 @@
 /* The table of kernel families (kernel_family.h): adding a family is one line here and its file. */
 #include "kernel/kernel_family.h"
 
-#include <string.h>
+#include "core/names.h"
 
 extern const km_kernel_family km_family_linear, km_family_poly, km_family_rbf, km_family_sigmoid;  /* family_dot.c */
 extern const km_kernel_family km_family_chi2, km_family_histint;          /* family_histogram.c */
@@ -24,8 +24,6 @@ const km_kernel_family *km_kernel_family_of(km_kernel_type type)
 
 const km_kernel_family *km_kernel_family_named(const char *name)
 {
-    for (size_t f = 0; f < N_FAMILIES; f++)
-        if (strcmp(families[f]->name, name) == 0)
-            return families[f];
-    return NULL;
+    int type;
+    return km_value_of(km_kernel_type_names, name, &type) ? km_kernel_family_of((km_kernel_type)type) : NULL;
 }

@@ -29,17 +29,16 @@ typedef enum km_kernel_input {
 
 /* Spec parameters a family takes besides norm, center and scale (which every kernel takes). */
 enum {
-    KM_PARAM_GAMMA = 1u << 0,       /* gamma= (a width or scale) */
-    KM_PARAM_SIGMA = 1u << 1,       /* sigma= (gamma = 1/(2 sigma^2)) */
-    KM_PARAM_DEGREE = 1u << 2,      /* degree= (default 3) */
-    KM_PARAM_COEF0 = 1u << 3,       /* coef0= */
-    KM_PARAM_FEATURES = 1u << 4,    /* features= (a feature subset) */
-    KM_PARAM_FILE = 1u << 5         /* file= (a kernel matrix) */
+    KM_SPEC_GAMMA = 1u << 0,       /* gamma= (a width or scale) */
+    KM_SPEC_SIGMA = 1u << 1,       /* sigma= (gamma = 1/(2 sigma^2)) */
+    KM_SPEC_DEGREE = 1u << 2,      /* degree= (default 3) */
+    KM_SPEC_COEF0 = 1u << 3,       /* coef0= */
+    KM_SPEC_FEATURES = 1u << 4,    /* features= (a feature subset) */
+    KM_SPEC_FILE = 1u << 5         /* file= (a kernel matrix) */
 };
 
 typedef struct km_kernel_family {
-    km_kernel_type type;
-    const char *name;               /* in specs, models and messages */
+    km_kernel_type type;            /* its name, in specs, models and messages: core/names.c */
     km_kernel_input input;
     unsigned params;                /* KM_PARAM_* */
     /* gamma relative to the mean training distance (gamma=c/mean, the default 1/mean): the mean over

@@ -32,8 +32,8 @@ static const char *const key_names[KEY_COUNT] = {"gamma",    "sigma", "degree", 
 static unsigned keys_of_type(km_kernel_type type)
 {
     static const struct { unsigned param; spec_key key; } param_keys[] = {
-        {KM_PARAM_GAMMA, KEY_GAMMA},   {KM_PARAM_SIGMA, KEY_SIGMA},       {KM_PARAM_DEGREE, KEY_DEGREE},
-        {KM_PARAM_COEF0, KEY_COEF0},   {KM_PARAM_FEATURES, KEY_FEATURES}, {KM_PARAM_FILE, KEY_FILE}};
+        {KM_SPEC_GAMMA, KEY_GAMMA},   {KM_SPEC_SIGMA, KEY_SIGMA},       {KM_SPEC_DEGREE, KEY_DEGREE},
+        {KM_SPEC_COEF0, KEY_COEF0},   {KM_SPEC_FEATURES, KEY_FEATURES}, {KM_SPEC_FILE, KEY_FILE}};
     unsigned params = km_kernel_family_of(type)->params, keys = BIT(KEY_NORM) | BIT(KEY_CENTER) | BIT(KEY_SCALE);
     for (size_t t = 0; t < sizeof param_keys / sizeof *param_keys; t++)
         if (params & param_keys[t].param)
@@ -326,7 +326,7 @@ static km_kernel default_kernel(km_kernel_type type)
         k.gamma = 1.0;
         k.gamma_mode = KM_GAMMA_RELATIVE;
     }
-    if (family->params & KM_PARAM_DEGREE)
+    if (family->params & KM_SPEC_DEGREE)
         k.degree = 3;
     return k;
 }
