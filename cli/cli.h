@@ -32,18 +32,21 @@ typedef struct cli_args {
     const char *inline_value; /* value after '=', or NULL */
     int only_positionals;   /* after "--" */
     int failed;
+    /* the option names the current option was compared with (cli_args_is), for "did you mean" */
+    const char *compared[128];
+    size_t n_compared;
 } cli_args;
 
 void cli_args_init(cli_args *args, const char *cmd, int argc, char **argv);
 /* Advances; returns 1 for an option, 2 for a positional (in *positional), 0 at the end. */
 int cli_args_next(cli_args *args, const char **positional);
 /* Whether the current option is short_name or long_name (either may be NULL). */
-int cli_args_is(const cli_args *args, const char *short_name, const char *long_name);
+int cli_args_is(cli_args *args, const char *short_name, const char *long_name);
 /* Whether the current option starts with prefix (for LIBSVM's -wLABEL). */
 int cli_args_has_prefix(const cli_args *args, const char *prefix);
 /* The current option's value; on a missing value prints an error and sets failed. */
 const char *cli_args_value(cli_args *args);
-/* Reports an unknown option and sets failed. */
+/* Reports an unknown option, with the nearest of the names it was compared with, and sets failed. */
 void cli_args_unknown(cli_args *args);
 
 /* Number parsing with range checks; on error prints "option X: ..." and returns 0. A NULL text (a

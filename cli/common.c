@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/suggest.h"
 
 void cli_error(const char *cmd, const char *fmt, ...)
 {
@@ -54,6 +55,7 @@ int cli_args_next(cli_args *args, const char **positional)
         return 2;
     }
     args->name = a;
+    args->n_compared = 0;
     const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
     args->name_len = eq ? (size_t)(eq - a) : strlen(a);
     args->inline_value = eq ? eq + 1 : NULL;
@@ -65,8 +67,16 @@ static int name_equals(const cli_args *args, const char *name)
     return name && strlen(name) == args->name_len && !strncmp(args->name, name, args->name_len);
 }
 
-int cli_args_is(const cli_args *args, const char *short_name, const char *long_name)
+static void remember_compared(cli_args *args, const char *name)
 {
+    if (name && args->n_compared < sizeof args->compared / sizeof args->compared[0])
+        args->compared[args->n_compared++] = name;
+}
+
+int cli_args_is(cli_args *args, const char *short_name, const char *long_name)
+{
+    remember_compared(args, short_name);
+    remember_compared(args, long_name);
     return name_equals(args, short_name) || name_equals(args, long_name);
 }
 
@@ -90,7 +100,10 @@ const char *cli_args_value(cli_args *args)
 
 void cli_args_unknown(cli_args *args)
 {
-    cli_error(args->cmd, "unknown option %.*s (see kernelmix %s --help)", (int)args->name_len, args->name, args->cmd);
+    char name[128], hint[96];
+    snprintf(name, sizeof name, "%.*s", (int)args->name_len, args->name);
+    km_did_you_mean(km_suggest(name, args->compared, args->n_compared), hint, sizeof hint);
+    cli_error(args->cmd, "unknown option %s%s (see kernelmix %s --help)", name, hint, args->cmd);
     args->failed = 1;
 }
 
