@@ -82,7 +82,18 @@ int cli_check_output(const char *cmd, const char *output, const char *const *inp
  * as the signal would have. */
 void cli_remove_partial_output_on_signals(void);
 
-/* Log callback printing warnings and errors to stderr, and information to stdout when verbose. */
+/* The progress line of long work on stderr (progress.c): shown only when stderr is a terminal and
+ * not quiet, with the elapsed seconds, redrawn in place when forced (a new step) or else at most ten
+ * times a second; erased by cli_progress_clear, which every message on stderr and the end of the
+ * work call first. */
+void cli_progress_start(const char *cmd, int quiet);
+void cli_progress_show(int force, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_progress_clear(void);
+/* Shows where training is: the fold, the machine, the MKL outer step and its gap. */
+void cli_progress_training(const km_progress *progress);
+
+/* Log callback printing warnings and errors, and information when verbose, to stderr (unbuffered,
+ * so that a redirected log shows each line when it happens). */
 typedef struct cli_log {
     const char *cmd;
     int verbose;

@@ -12,6 +12,7 @@ void cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    cli_progress_clear();
     fprintf(stderr, "kernelmix %s: ", cmd);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
@@ -184,10 +185,13 @@ int cli_parse_format(const char *cmd, const char *text, cli_format *out)
 void cli_log_fn(void *user, km_log_level level, const char *message)
 {
     const cli_log *log = user;
+    int shown = level == KM_LOG_ERROR || level == KM_LOG_WARNING || log->verbose >= (level == KM_LOG_INFO ? 1 : 2);
+    if (shown)
+        cli_progress_clear();
     if (level == KM_LOG_ERROR || level == KM_LOG_WARNING)
         fprintf(stderr, "kernelmix %s: %s: %s\n", log->cmd, level == KM_LOG_ERROR ? "error" : "warning", message);
-    else if (log->verbose >= (level == KM_LOG_INFO ? 1 : 2))
-        printf("%s\n", message);
+    else if (shown)
+        fprintf(stderr, "%s\n", message);
 }
 
 void cli_format_value(char *buf, size_t size, double value)

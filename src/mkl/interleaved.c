@@ -108,6 +108,7 @@ static km_hook_action on_step(void *ctx, const km_smo_step *step, double *theta)
     km_mkl_result_certified(s->result, &cert);
     km_log(&pr->logger, KM_LOG_INFO, "mkl %4ld steps: dual %.10g primal %.10g gap %.3e %.2fs", s->steps, cert.dual,
            cert.primal, cert.gap, elapsed(s));
+    km_mkl_report_step(pr, s->steps, cert.gap);
     if (cert.gap <= pr->mkl.gap) {
         s->result->converged = 1;
         return stop_certified(s, step);

@@ -15,6 +15,7 @@
 
 #include "core/log.h"
 #include "core/params.h"
+#include "core/progress.h"
 #include "kernel/provider.h"
 #include "kernelmix.h"
 #include "svm/machine.h"
@@ -24,6 +25,7 @@ typedef struct km_mkl_problem {
                                           machine->kernel->theta holds theta */
     km_mkl_params mkl;               /* resolved: p_block set, gap/eps/max_outer defaults applied */
     km_logger logger;
+    km_progress_reporter *progress;  /* the caller's progress (NULL: none); outer steps are reported */
 } km_mkl_problem;
 
 /* Where a solver ends (and, for the wrapper, where it may start: coef non-zero = warm start). */
@@ -77,6 +79,9 @@ double km_mkl_seconds_since(const struct timespec *start);
 /* Whether an alternating solver must stop at outer iteration t (of max_outer) after elapsed seconds
  * (of max_time) with the given gap; logs a warning naming the limit when it must. */
 int km_mkl_limit_reached(const km_mkl_problem *problem, long t, double elapsed, double gap);
+/* Reports outer step t, which reached the relative gap, to the caller's progress (a request to stop
+ * is kept by the reporter and acted on at the solver's next poll). */
+void km_mkl_report_step(const km_mkl_problem *problem, long t, double gap);
 /* Kernels with theta_m > 0. */
 size_t km_mkl_count_active(const double *theta, size_t M);
 
