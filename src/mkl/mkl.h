@@ -1,5 +1,5 @@
-/* Multiple kernel learning for one machine (spec/lpmkl.md): the problem the solvers share (also the
- * plain SVM problem of a machine with fixed weights), the
+/* Multiple kernel learning for one machine (Kloft, "lp-Norm Multiple Kernel Learning", thesis ch. 3): the
+ * problem the solvers share (also the plain SVM problem of a machine with fixed weights), the
  * duality certificate of §4, and the solver entry points (wrapper, interleaved, SILP, SimpleMKL).
  *
  * Every solver works in the block-norm convention p (= km_mkl_params.p_block after resolution) and
