@@ -33,18 +33,21 @@ typedef struct cli_args {
     const char *inline_value; /* value after '=', or NULL */
     int only_positionals;   /* after "--" */
     int failed;
+    /* the option names the current option was compared with (cli_args_is), for "did you mean" */
+    const char *compared[128];
+    size_t n_compared;
 } cli_args;
 
 void cli_args_init(cli_args *args, const char *cmd, int argc, char **argv);
 /* Advances; returns 1 for an option, 2 for a positional (in *positional), 0 at the end. */
 int cli_args_next(cli_args *args, const char **positional);
 /* Whether the current option is short_name or long_name (either may be NULL). */
-int cli_args_is(const cli_args *args, const char *short_name, const char *long_name);
+int cli_args_is(cli_args *args, const char *short_name, const char *long_name);
 /* Whether the current option starts with prefix (for LIBSVM's -wLABEL). */
 int cli_args_has_prefix(const cli_args *args, const char *prefix);
 /* The current option's value; on a missing value prints an error and sets failed. */
 const char *cli_args_value(cli_args *args);
-/* Reports an unknown option and sets failed. */
+/* Reports an unknown option, with the nearest of the names it was compared with, and sets failed. */
 void cli_args_unknown(cli_args *args);
 
 /* Number parsing with range checks; on error prints "option X: ..." and returns 0. A NULL text (a
@@ -80,7 +83,18 @@ int cli_check_output(const char *cmd, const char *output, const char *const *inp
  * as the signal would have. */
 void cli_remove_partial_output_on_signals(void);
 
-/* Log callback printing warnings and errors to stderr, and information to stdout when verbose. */
+/* The progress line of long work on stderr (progress.c): shown only when stderr is a terminal and
+ * not quiet, with the elapsed seconds, redrawn in place when forced (a new step) or else at most ten
+ * times a second; erased by cli_progress_clear, which every message on stderr and the end of the
+ * work call first. */
+void cli_progress_start(const char *cmd, int quiet);
+void cli_progress_show(int force, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_progress_clear(void);
+/* Shows where training is: the fold, the machine, the MKL outer step and its gap. */
+void cli_progress_training(const km_progress *progress);
+
+/* Log callback printing warnings and errors, and information when verbose, to stderr (unbuffered,
+ * so that a redirected log shows each line when it happens). */
 typedef struct cli_log {
     const char *cmd;
     int verbose;

@@ -12,8 +12,10 @@ static void usage(FILE *out)
     fprintf(out,
 "usage: kernelmix info [--json] MODEL_FILE\n"
 "\n"
-"Describes a model: task and parameters, kernels with their fitted values, classes, and\n"
-"per machine the kernel weights, objective, bias, support vectors and iterations.\n"
+"Describes a model: task and parameters, classes, one line per kernel (its weight, block\n"
+"norm ||w_m||, alignment with the labels, and spec with the fitted values; with several\n"
+"machines the mean of their weights and block norms), and per machine the kernel weights,\n"
+"objective, bias, support vectors and iterations.\n"
 "With learned kernel weights also the diagnostics for choosing kernels and p: the centred\n"
 "alignment of each kernel with the labels and with the other kernels (on the training rows),\n"
 "and per machine the block norms ||w_m|| and the p in [1, 2] (block norm; kernel-weight p in\n"
@@ -21,7 +23,10 @@ static void usage(FILE *out)
 "s = max(1, min(p/(p-1), 2 ln M)) (docs/mkl.md).\n"
 "\n"
 "options:\n"
-"  --json    machine-readable output\n"
+"  --json    machine-readable output: one JSON object whose \"kernels\" is an array of\n"
+"            objects, one per kernel: spec, weight, block_norm, alignment (the mean\n"
+"            over machines), weights and block_norms (per machine); numbers that are\n"
+"            not finite or not known are null\n"
 "  --help    show this help\n");
 }
 
@@ -88,13 +93,23 @@ static void json_string(const char *s)
     putchar('"');
 }
 
-/* JSON has no NaN: absent labels are null. */
+/* JSON has no NaN or infinity: absent labels, p = inf and values that are not finite are null. */
 static void json_number(double v)
 {
     if (isfinite(v))
         printf("%.17g", v);
     else
         printf("null");
+}
+
+static void json_array(const double *values, size_t n)
+{
+    printf("[");
+    for (size_t i = 0; i < n; i++) {
+        printf(i ? ", " : "");
+        json_number(values[i]);
+    }
+    printf("]");
 }
 
 /* The Ivanov (constrained) equivalent of a Tikhonov-form machine: the --mkl lp / elasticnet problem
@@ -109,12 +124,15 @@ static void print_ivanov_json(const km_model *model, const learning *mkl, size_t
         json_number(ivanov.p);
         printf(", \"p_block\": ");
         json_number(ivanov.p_block);
-        if (ivanov.method == KM_MKL_ELASTICNET)
-            printf(", \"lambda\": %.17g", ivanov.lambda);
-        printf(", \"C\": %.17g, \"kernel_weights\": [", ivanov.C);
-        for (size_t m = 0; m < M; m++)
-            printf("%s%.17g", m ? ", " : "", theta[m]);
-        printf("]}");
+        if (ivanov.method == KM_MKL_ELASTICNET) {
+            printf(", \"lambda\": ");
+            json_number(ivanov.lambda);
+        }
+        printf(", \"C\": ");
+        json_number(ivanov.C);
+        printf(", \"kernel_weights\": ");
+        json_array(theta, M);
+        printf("}");
     }
     free(theta);
 }
@@ -136,16 +154,6 @@ static void print_ivanov_text(const km_model *model, const learning *mkl, size_t
         printf("\n");
     }
     free(theta);
-}
-
-static void json_array(const double *values, size_t n)
-{
-    printf("[");
-    for (size_t i = 0; i < n; i++) {
-        printf(i ? ", " : "");
-        json_number(values[i]);
-    }
-    printf("]");
 }
 
 /* Alignments with the labels and between kernels, when the model stores them. */
@@ -180,10 +188,99 @@ static void print_diagnostics_json(const km_model *model, size_t machine)
         return;
     printf(", \"block_norms\": ");
     json_array(block_norms, km_model_n_kernels(model));
-    printf(", \"bound\": {\"p_block\": %.17g, \"p\": ", choice.p_block);
+    printf(", \"bound\": {\"p_block\": ");
+    json_number(choice.p_block);
+    printf(", \"p\": ");
     json_number(choice.p);
-    printf(", \"factor\": %.17g, \"flat_low\": %.17g, \"flat_high\": %.17g}", choice.factor, choice.flat_low,
-           choice.flat_high);
+    printf(", \"factor\": ");
+    json_number(choice.factor);
+    printf(", \"flat_low\": ");
+    json_number(choice.flat_low);
+    printf(", \"flat_high\": ");
+    json_number(choice.flat_high);
+    printf("}");
+}
+
+/* Kernel m's weight and block norm ||w_m|| averaged over the machines (one machine: its values);
+ * the block norm is NAN when the model stores none (fixed weights). The mean is taken as machine 1's
+ * value plus the mean difference, so that weights shared by all machines come out exactly. */
+static void kernel_means(const km_model *model, size_t m, double *weight, double *block_norm)
+{
+    size_t K = km_model_n_machines(model);
+    const double *norms0 = km_model_block_norms(model, 0);
+    double w0 = km_model_kernel_weights(model, 0)[m], b0 = norms0 ? norms0[m] : NAN, dw = 0, db = 0;
+    for (size_t k = 1; k < K; k++) {
+        const double *norms = km_model_block_norms(model, k);
+        dw += km_model_kernel_weights(model, k)[m] - w0;
+        db += (norms ? norms[m] : NAN) - b0;
+    }
+    *weight = w0 + dw / (double)K;
+    *block_norm = b0 + db / (double)K;
+}
+
+/* Kernel m's alignment with the labels (NAN when the model stores none). */
+static double label_alignment(const km_model *model, size_t m)
+{
+    const double *target = km_model_target_alignment(model);
+    return target ? target[m] : NAN;
+}
+
+/* One kernel as a JSON object: spec, mean weight and block norm, alignment, per-machine values. */
+static void print_kernel_json(const km_model *model, size_t m)
+{
+    char spec[4096];
+    double weight, block_norm;
+    size_t K = km_model_n_machines(model);
+    km_model_kernel_describe(model, m, spec, sizeof spec);
+    kernel_means(model, m, &weight, &block_norm);
+    printf("%s\n    {\"spec\": ", m ? "," : "");
+    json_string(spec);
+    printf(", \"weight\": ");
+    json_number(weight);
+    printf(", \"block_norm\": ");
+    json_number(block_norm);
+    printf(", \"alignment\": ");
+    json_number(label_alignment(model, m));
+    printf(", \"weights\": [");
+    for (size_t k = 0; k < K; k++) {
+        printf(k ? ", " : "");
+        json_number(km_model_kernel_weights(model, k)[m]);
+    }
+    /* learned weights store block norms for every machine, fixed ones for none */
+    printf("], \"block_norms\": %s", km_model_block_norms(model, 0) ? "[" : "null");
+    for (size_t k = 0; km_model_block_norms(model, 0) && k < K; k++) {
+        const double *norms = km_model_block_norms(model, k);
+        printf(k ? ", " : "");
+        json_number(norms ? norms[m] : NAN);
+    }
+    printf("%s}", km_model_block_norms(model, 0) ? "]" : "");
+}
+
+/* A number for the text tables; "-" when not known. */
+static const char *number_text(char *buf, size_t size, double value)
+{
+    if (isnan(value))
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%.6g", value);
+    return buf;
+}
+
+/* One line per kernel: weight, block norm and alignment with the labels, then the spec. */
+static void print_kernels_text(const km_model *model)
+{
+    size_t M = km_model_n_kernels(model), K = km_model_n_machines(model);
+    char spec[4096], weight_text[32], norm_text[32], alignment_text[32];
+    printf("kernels           %zu%s\n", M, K > 1 ? " (weight and block norm: the mean over the machines)" : "");
+    printf("    #  %-11s  %-11s  %-9s  spec\n", "weight", "block norm", "alignment");
+    for (size_t m = 0; m < M; m++) {
+        double weight, block_norm;
+        kernel_means(model, m, &weight, &block_norm);
+        km_model_kernel_describe(model, m, spec, sizeof spec);
+        printf("  %3zu  %-11s  %-11s  %-9s  %s\n", m + 1, number_text(weight_text, sizeof weight_text, weight),
+               number_text(norm_text, sizeof norm_text, block_norm),
+               number_text(alignment_text, sizeof alignment_text, label_alignment(model, m)), spec);
+    }
 }
 
 /* Kernels with weight exactly 0: MKL switched them off (spec/lpmkl.md §3.6). */
@@ -198,7 +295,6 @@ static size_t switched_off(const double *weights, size_t M)
 static void print_json(const km_model *model, const learning *learned)
 {
     size_t M = km_model_n_kernels(model), nc = km_model_n_classes(model);
-    char spec[4096];
     learning mkl = *learned;
     printf("{\n  \"task\": \"%s\",\n  \"mkl\": {\"method\": \"%s\"", name_of(KM_ENUM_TASK, km_model_task(model)),
            name_of(KM_ENUM_MKL_METHOD, mkl.method));
@@ -207,22 +303,22 @@ static void print_json(const km_model *model, const learning *learned)
         json_number(mkl.p);
         printf(", \"p_block\": ");
         json_number(mkl.p_block);
-        if (mkl.method == KM_MKL_ELASTICNET || (mkl.method == KM_MKL_TIKHONOV && mkl.regularizer == KM_REG_ELASTICNET))
-            printf(", \"lambda\": %.17g", mkl.lambda);
+        if (mkl.method == KM_MKL_ELASTICNET || (mkl.method == KM_MKL_TIKHONOV && mkl.regularizer == KM_REG_ELASTICNET)) {
+            printf(", \"lambda\": ");
+            json_number(mkl.lambda);
+        }
         if (mkl.method == KM_MKL_TIKHONOV) {
             printf(", \"regularizer\": \"%s\", \"reg_param\": ", name_of(KM_ENUM_MKL_REGULARIZER, mkl.regularizer));
             json_number(mkl.reg_param);
         }
-        printf(", \"solver\": \"%s\", \"target_gap\": %.17g", name_of(KM_ENUM_MKL_SOLVER, mkl.solver), mkl.gap);
+        printf(", \"solver\": \"%s\", \"target_gap\": ", name_of(KM_ENUM_MKL_SOLVER, mkl.solver));
+        json_number(mkl.gap);
         printf(", \"shared_weights\": %s", mkl.shared_weights ? "true" : "false");
     }
     printf("},\n  \"kernels\": [");
-    for (size_t m = 0; m < M; m++) {
-        km_model_kernel_describe(model, m, spec, sizeof spec);
-        printf(m ? ", " : "");
-        json_string(spec);
-    }
-    printf("],\n  \"classes\": [");
+    for (size_t m = 0; m < M; m++)
+        print_kernel_json(model, m);
+    printf("\n  ],\n  \"classes\": [");
     for (size_t c = 0; c < nc; c++) {
         printf(c ? ", " : "");
         json_number(km_model_labels(model)[c]);
@@ -237,17 +333,18 @@ static void print_json(const km_model *model, const learning *learned)
         json_number(info.positive_label);
         printf(", \"negative_label\": ");
         json_number(info.negative_label);
-        printf(", \"objective\": %.17g, \"bias\": %.17g, \"support_vectors\": %zu, \"iterations\": %ld, "
-               "\"converged\": %s, \"primal\": ",
-               info.objective, info.bias, info.n_sv, info.iterations, info.converged ? "true" : "false");
+        printf(", \"objective\": ");
+        json_number(info.objective);
+        printf(", \"bias\": ");
+        json_number(info.bias);
+        printf(", \"support_vectors\": %zu, \"iterations\": %ld, \"converged\": %s, \"primal\": ", info.n_sv,
+               info.iterations, info.converged ? "true" : "false");
         json_number(info.primal);
         printf(", \"duality_gap\": ");
         json_number(info.gap);
-        printf(", \"mkl_iterations\": %ld, \"kernel_weights\": [", info.mkl_iterations);
+        printf(", \"mkl_iterations\": %ld, \"kernel_weights\": ", info.mkl_iterations);
         const double *w = km_model_kernel_weights(model, k);
-        for (size_t m = 0; m < M; m++)
-            printf("%s%.17g", m ? ", " : "", w[m]);
-        printf("]");
+        json_array(w, M);
         if (mkl.method != KM_MKL_FIXED)
             printf(", \"switched_off\": %zu", switched_off(w, M));
         print_diagnostics_json(model, k);
@@ -309,7 +406,7 @@ static void print_diagnostics_text(const km_model *model, size_t machine)
 static void print_text(const km_model *model, const learning *learned)
 {
     size_t M = km_model_n_kernels(model), nc = km_model_n_classes(model);
-    char spec[4096], value[64];
+    char value[64];
     printf("task              %s\n", cli_task_title(km_model_task(model)));
     if (nc) {
         printf("classes           %zu:", nc);
@@ -339,11 +436,7 @@ static void print_text(const km_model *model, const learning *learned)
         printf(", %s solver, target gap %g%s\n", name_of(KM_ENUM_MKL_SOLVER, mkl.solver), mkl.gap,
                mkl.shared_weights ? ", shared by all machines" : "");
     }
-    printf("kernels           %zu\n", M);
-    for (size_t m = 0; m < M; m++) {
-        km_model_kernel_describe(model, m, spec, sizeof spec);
-        printf("  %3zu  %s\n", m + 1, spec);
-    }
+    print_kernels_text(model);
     print_alignment_text(model);
     printf("support vectors   %zu\n", km_model_n_sv_total(model));
     printf("machines          %zu\n", km_model_n_machines(model));

@@ -188,9 +188,12 @@ static km_status compute_one(const kernel_options *o, const km_kernel_set *fitte
     clock_gettime(CLOCK_MONOTONIC, &start);
     km_status st = km_kernel_matrix(fitted, m, rows, train, &K);
     clock_gettime(CLOCK_MONOTONIC, &end);
-    if (!st && o->verbose)
+    if (!st && o->verbose) {
+        cli_progress_clear();
         printf("kernel %zu: %zu x %zu matrix computed in %.6f s\n", m + 1, km_matrix_rows(K), km_matrix_cols(K),
                (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec));
+        fflush(stdout);
+    }
     if (!st && !o->text)
         st = km_matrix_writable(K, path, o->dtype);
     if (!st)
@@ -242,8 +245,12 @@ static int compute(const kernel_options *o, const km_kernel_set *set, const km_d
         st = km_kernel_set_fit(set, train, &fitted);
     if (!rc && st)
         rc = cli_fail(CMD, st);
-    for (size_t m = 0; !rc && !st && m < M; m++)
+    cli_progress_start(CMD, 0);
+    for (size_t m = 0; !rc && !st && m < M; m++) {
+        cli_progress_show(1, "kernel %zu/%zu", m + 1, M);
         st = compute_one(o, fitted, m, test ? test : train, train, names[m], &outputs[m]);
+    }
+    cli_progress_clear();
     for (size_t m = 0; !rc && m < M; m++) {
         if (st)
             km_atomic_abort(&outputs[m]); /* also safe on a file never opened or already released */

@@ -164,6 +164,24 @@ static void report(const km_model *model, const km_dataset *test, const double *
     free(truth);
 }
 
+/* km_predict in at most 100 ranges of rows, with the rows done on the progress line. */
+static km_status predict_with_progress(const predict_options *o, const km_model *model, const km_dataset *test,
+                                       const km_matrix *const *test_kernels, double *predicted, double *decision)
+{
+    size_t n = km_dataset_rows(test), nd = km_model_n_decision(model);
+    size_t range = n / 100 > 256 ? (n + 99) / 100 : 256;
+    km_status st = KM_OK;
+    cli_progress_start(CMD, o->quiet);
+    for (size_t first = 0; !st && first < n; first += range) {
+        size_t count = n - first < range ? n - first : range;
+        cli_progress_show(0, "rows %zu/%zu, %zu machine%s", first, n, km_model_n_machines(model),
+                          km_model_n_machines(model) == 1 ? "" : "s");
+        st = km_predict_range(model, test, first, count, test_kernels, predicted + first, decision + first * nd);
+    }
+    cli_progress_clear();
+    return st;
+}
+
 static km_status write_predictions(const predict_options *o, const km_model *model, size_t n,
                                    const double *predicted, const double *decision)
 {
@@ -219,7 +237,7 @@ static int run(const predict_options *o)
         rc = st == KM_ENOMEM ? CLI_FAILURE : CLI_USAGE;
         goto done;
     }
-    if ((st = km_predict(model, test, (const km_matrix *const *)test_kernels, predicted, decision))) {
+    if ((st = predict_with_progress(o, model, test, (const km_matrix *const *)test_kernels, predicted, decision))) {
         rc = cli_fail(CMD, st);
         goto done;
     }

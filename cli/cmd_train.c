@@ -18,11 +18,11 @@ static void request_stop(int signal_number)
     stop_requested = 1;
 }
 
-static int stop_polled(void *user, const char *stage, double fraction)
+/* The library's progress: drawn on the progress line; a requested stop is answered here. */
+static int show_progress(void *user, const km_progress *progress)
 {
     (void)user;
-    (void)stage;
-    (void)fraction;
+    cli_progress_training(progress);
     return stop_requested;
 }
 
@@ -131,7 +131,8 @@ static void usage(FILE *out)
 "  --label-column K   CSV column of the label, 1-based; negative counts from the end\n"
 "                     (default -1, the last); 0: no label\n"
 "  -q, --quiet        print nothing but errors\n"
-"  --verbose          print solver details\n"
+"  --verbose          print solver details on stderr (a terminal also gets a\n"
+"                     progress line there: fold, machine, MKL step and gap)\n"
 "  --help             show this help\n"
 "\n"
 "The training summary prints the kernel weights, support vectors and objective.\n"
@@ -549,7 +550,8 @@ static int run(train_options *o)
     int rc = CLI_OK;
     cli_log log = {CMD, o->quiet ? 0 : o->verbose};
     km_params_set_log(o->params, cli_log_fn, &log);
-    km_params_set_progress(o->params, stop_polled, NULL);
+    km_params_set_progress(o->params, show_progress, NULL);
+    cli_progress_start(CMD, o->quiet);
     catch_stop_signals();
 
     km_status st = km_params_set_class_weights(o->params, o->class_labels, o->class_weights, o->n_class_weights);
@@ -576,7 +578,9 @@ static int run(train_options *o)
             rc = cli_fail(CMD, KM_ENOMEM);
             goto done;
         }
-        if ((st = km_cross_validate(data, kernels, o->params, o->folds, predicted)))
+        st = km_cross_validate(data, kernels, o->params, o->folds, predicted);
+        cli_progress_clear();
+        if (st)
             rc = st == KM_EINTERRUPTED ? interrupted() : cli_fail(CMD, st);
         else
             rc = report_cross_validation(o, data, predicted);
@@ -599,7 +603,9 @@ static int run(train_options *o)
         rc = CLI_USAGE;
         goto done;
     }
-    if ((st = km_train(data, kernels, o->params, &model)) || (st = km_model_save(model, o->model_path))) {
+    st = km_train(data, kernels, o->params, &model);
+    cli_progress_clear();
+    if (st || (st = km_model_save(model, o->model_path))) {
         rc = st == KM_EINTERRUPTED ? interrupted() : cli_fail(CMD, st);
         goto done;
     }

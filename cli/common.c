@@ -7,11 +7,13 @@
 
 #include "cli.h"
 #include "core/number.h"
+#include "core/suggest.h"
 
 void cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    cli_progress_clear();
     fprintf(stderr, "kernelmix %s: ", cmd);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
@@ -55,6 +57,7 @@ int cli_args_next(cli_args *args, const char **positional)
         return 2;
     }
     args->name = a;
+    args->n_compared = 0;
     const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
     args->name_len = eq ? (size_t)(eq - a) : strlen(a);
     args->inline_value = eq ? eq + 1 : NULL;
@@ -66,8 +69,16 @@ static int name_equals(const cli_args *args, const char *name)
     return name && strlen(name) == args->name_len && !strncmp(args->name, name, args->name_len);
 }
 
-int cli_args_is(const cli_args *args, const char *short_name, const char *long_name)
+static void remember_compared(cli_args *args, const char *name)
 {
+    if (name && args->n_compared < sizeof args->compared / sizeof args->compared[0])
+        args->compared[args->n_compared++] = name;
+}
+
+int cli_args_is(cli_args *args, const char *short_name, const char *long_name)
+{
+    remember_compared(args, short_name);
+    remember_compared(args, long_name);
     return name_equals(args, short_name) || name_equals(args, long_name);
 }
 
@@ -91,7 +102,10 @@ const char *cli_args_value(cli_args *args)
 
 void cli_args_unknown(cli_args *args)
 {
-    cli_error(args->cmd, "unknown option %.*s (see kernelmix %s --help)", (int)args->name_len, args->name, args->cmd);
+    char name[128], hint[96];
+    snprintf(name, sizeof name, "%.*s", (int)args->name_len, args->name);
+    km_did_you_mean(km_suggest(name, args->compared, args->n_compared), hint, sizeof hint);
+    cli_error(args->cmd, "unknown option %s%s (see kernelmix %s --help)", name, hint, args->cmd);
     args->failed = 1;
 }
 
@@ -178,10 +192,13 @@ int cli_parse_format(const char *cmd, const char *text, cli_format *out)
 void cli_log_fn(void *user, km_log_level level, const char *message)
 {
     const cli_log *log = user;
+    int shown = level == KM_LOG_ERROR || level == KM_LOG_WARNING || log->verbose >= (level == KM_LOG_INFO ? 1 : 2);
+    if (shown)
+        cli_progress_clear();
     if (level == KM_LOG_ERROR || level == KM_LOG_WARNING)
         fprintf(stderr, "kernelmix %s: %s: %s\n", log->cmd, level == KM_LOG_ERROR ? "error" : "warning", message);
-    else if (log->verbose >= (level == KM_LOG_INFO ? 1 : 2))
-        printf("%s\n", message);
+    else if (shown)
+        fprintf(stderr, "%s\n", message);
 }
 
 void cli_format_value(char *buf, size_t size, double value)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/suggest.h"
 
 static void usage(FILE *out)
 {
@@ -48,6 +49,11 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
         if (!strcmp(argv[1], commands[k].name))
             return commands[k].run(argc - 1, argv + 1);
-    fprintf(stderr, "kernelmix: unknown command '%s' (see kernelmix --help)\n", argv[1]);
+    const char *names[sizeof commands / sizeof commands[0]];
+    char hint[96];
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
+        names[k] = commands[k].name;
+    km_did_you_mean(km_suggest(argv[1], names, sizeof names / sizeof names[0]), hint, sizeof hint);
+    fprintf(stderr, "kernelmix: unknown command '%s'%s (see kernelmix --help)\n", argv[1], hint);
     return CLI_USAGE;
 }

@@ -256,10 +256,22 @@ typedef enum km_mkl_solver {
     KM_MKL_SIMPLEMKL = 3      /* reduced-gradient descent on the simplex (p = 1) */
 } km_mkl_solver;
 
-/* Progress callback, return non-zero to stop (the call then fails with KM_EINTERRUPTED and produces
- * no model). Stages: "train" after each machine and "cross-validation" after each fold, with the
- * fraction done; "solver" every 100 solver iterations, with fraction -1 (unknown). */
-typedef int (*km_progress_fn)(void *user, const char *stage, double fraction);
+/* Where training or cross-validation is, reported whole at every event (so each report can be shown
+ * alone). stage names the event: "solver" every 100 solver iterations, "mkl" after each outer step
+ * of kernel-weight learning, "machine" after each machine, "fold" after each cross-validation fold. */
+typedef struct km_progress {
+    size_t size;                 /* sizeof(km_progress) in the library that filled it: a caller compiled
+                                    with a larger struct reads only the fields that fit */
+    const char *stage;
+    size_t machine, n_machines;  /* the machine being trained, 1-based, of n_machines (0: not yet;
+                                    machine 0 of n: multiclass MKL training all n jointly) */
+    long mkl_step;               /* outer MKL steps of this machine so far (0: none) */
+    double mkl_gap;              /* relative duality gap after the last step (NAN: none yet) */
+    int fold, n_folds;           /* cross-validation: the fold, 1-based, of n_folds (0: none) */
+} km_progress;
+/* Progress callback; return non-zero to stop (the call then fails with KM_EINTERRUPTED and produces
+ * no model). The report is valid during the call only. */
+typedef int (*km_progress_fn)(void *user, const km_progress *progress);
 
 /* Storage of cached kernel values in the solver of a fixed combination (the solver computes in double
  * either way). Floats hold twice the values per MiB; results then differ from the double cache in
@@ -376,6 +388,11 @@ KM_API size_t km_model_n_decision(const km_model *model);
  * decision: NULL or n_test × km_model_n_decision values, row-major. */
 KM_API km_status km_predict(const km_model *model, const km_dataset *test, const km_matrix *const *test_kernels,
                             double *labels, double *decision);
+/* The same for the count rows of test from row first on (test_kernels still cover all of test):
+ * labels receives count values, decision count × km_model_n_decision. Predicting a large test set
+ * range by range lets a caller show progress; the results equal km_predict's rows. */
+KM_API km_status km_predict_range(const km_model *model, const km_dataset *test, size_t first, size_t count,
+                                  const km_matrix *const *test_kernels, double *labels, double *decision);
 
 /* ------------------------------------------------------------------------------------------------
  * Models

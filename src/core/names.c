@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/suggest.h"
 
 const km_name km_task_names[] = {{KM_TASK_SVC, "svc"},           {KM_TASK_SVR, "svr"},
                                  {KM_TASK_ONECLASS, "oneclass"}, {KM_TASK_ONECLASS, "one-class"},
@@ -113,8 +114,9 @@ km_status km_enum_value(km_enum e, const char *name, int *value)
         return km_error(KM_EINVAL, "km_enum_value: %d is not an enumeration", (int)e);
     if (name && km_value_of(table, name, value))
         return KM_OK;
-    char phrase[256];
-    return km_error(KM_EINVAL, "'%s' is not %s", name ? name : "(null)", km_names_phrase(table, phrase, sizeof phrase));
+    char phrase[256], hint[96];
+    return km_error(KM_EINVAL, "'%s' is not %s%s", name ? name : "(null)", km_names_phrase(table, phrase, sizeof phrase),
+                    km_did_you_mean(km_suggest_name(table, name), hint, sizeof hint));
 }
 
 const char *km_enum_name_at(km_enum e, size_t index, int *value)

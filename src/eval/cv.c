@@ -6,9 +6,22 @@
 
 #include "core/error.h"
 #include "core/params.h"
+#include "core/progress.h"
 #include "data/dataset.h"
 #include "kernel/kernel.h"
 #include "train/train.h"
+
+/* Forwards a fold's training progress to the caller's reporter (user) with the fold filled in. */
+static int report_in_fold(void *user, const km_progress *progress)
+{
+    km_progress_reporter *caller = user;
+    int fold = caller->now.fold, n_folds = caller->now.n_folds;
+    caller->now = *progress;
+    caller->now.size = sizeof caller->now;
+    caller->now.fold = fold;
+    caller->now.n_folds = n_folds;
+    return km_progress_report(caller, progress->stage);
+}
 
 km_status km_cross_validate(const km_dataset *data, const km_kernel_set *kernels, const km_params *params,
                             int folds, double *predicted)
@@ -33,7 +46,17 @@ km_status km_cross_validate(const km_dataset *data, const km_kernel_set *kernels
     km_logger logger = {params->log, params->log_user};
     if (!st)
         st = km_kernel_context_new(data, kernels, km_params_cache_bytes(params), &logger, &context);
+    /* every fold trains with the caller's parameters, its progress reported with the fold */
+    km_progress_reporter caller;
+    km_progress_init(&caller, params->progress, params->progress_user);
+    caller.now.n_folds = folds;
+    km_params fold_params = *params;
+    if (params->progress) {
+        fold_params.progress = report_in_fold;
+        fold_params.progress_user = &caller;
+    }
     for (int f = 0; !st && f < folds; f++) {
+        caller.now.fold = f + 1;
         size_t n_train = 0, n_test = 0;
         for (size_t i = 0; i < n; i++) {
             if (fold[i] == f)
@@ -42,7 +65,7 @@ km_status km_cross_validate(const km_dataset *data, const km_kernel_set *kernels
                 train_rows[n_train++] = i;
         }
         km_model *model = NULL;
-        st = km_train_rows_in_context(context, train_rows, n_train, params, &model);
+        st = km_train_rows_in_context(context, train_rows, n_train, &fold_params, &model);
         double *fold_pred = st ? NULL : malloc(n_test * sizeof *fold_pred);
         if (!st && !fold_pred)
             st = km_error_nomem("cross-validation predictions");
@@ -52,8 +75,7 @@ km_status km_cross_validate(const km_dataset *data, const km_kernel_set *kernels
             predicted[test_rows[k]] = fold_pred[k];
         free(fold_pred);
         km_model_free(model);
-        if (!st && params->progress &&
-            params->progress(params->progress_user, "cross-validation", (double)(f + 1) / folds))
+        if (!st && km_progress_report(&caller, "fold"))
             st = km_error(KM_EINTERRUPTED, "cross-validation interrupted");
     }
     km_kernel_context_free(context);

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/number.h"
+#include "core/suggest.h"
 #include "kernel/kernel.h"
 #include "kernel/kernel_eval.h"
 #include "kernel/kernel_family.h"
@@ -287,8 +288,11 @@ static km_status parse_option(spec_parser *p, char *token)
     int key = 0;
     while (key < KEY_COUNT && strcmp(token, key_names[key]) != 0)
         key++;
-    if (key == KEY_COUNT)
-        return spec_error(p, "unknown key '%s'", token);
+    if (key == KEY_COUNT) {
+        char hint[96];
+        return spec_error(p, "unknown key '%s'%s", token,
+                          km_did_you_mean(km_suggest(token, key_names, KEY_COUNT), hint, sizeof hint));
+    }
     if (!(keys_of_type(p->type) & BIT(key)))
         return spec_error(p, "key '%s' is not valid for %s kernels", token, km_kernel_type_name(p->type));
     for (size_t k = 0; k < p->n_options; k++)
@@ -471,9 +475,11 @@ static km_status add_spec(km_kernel_set *set, const char *spec, const char *base
         *colon = '\0';
     if (!*text)
         st = spec_error(&p, "empty kernel spec");
-    else if (!parse_type(text, &p.type))
-        st = spec_error(&p, "unknown kernel type '%s' (linear, poly, rbf, sigmoid, chi2, histint, precomputed)",
-                        text);
+    else if (!parse_type(text, &p.type)) {
+        char hint[96];
+        st = spec_error(&p, "unknown kernel type '%s' (linear, poly, rbf, sigmoid, chi2, histint, precomputed)%s",
+                        text, km_did_you_mean(km_suggest_name(km_kernel_type_names, text), hint, sizeof hint));
+    }
     for (char *token = colon ? colon + 1 : NULL; !st && token;) {
         char *next = strchr(token, ':');
         if (next)

@@ -1,4 +1,4 @@
-/* Kernel normalization constants (spec/lpmkl.md §6, T eq. 3.6 and 3.7). */
+/* Kernel normalization constants (Kloft, "lp-Norm Multiple Kernel Learning", thesis eqs. 3.6 and 3.7). */
 #include "kernel/normalization.h"
 
 #include <math.h>

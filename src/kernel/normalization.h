@@ -1,5 +1,5 @@
-/* Kernel normalization (spec/lpmkl.md §6): constants fitted on the training rows and their use.
- * Every normalized value has the form
+/* Kernel normalization (Kloft's thesis "lp-Norm Multiple Kernel Learning", eqs. 3.6, 3.7): constants fitted
+ * on the training rows and their use. Every normalized value has the form
  *     k~(x, x') = (k(x, x') - shift(x) - shift(x') + mu) * factor(x) * factor(x') * global
  * with shift = training-row mean r(x) and mu = mean of all training entries when centred (else 0),
  * factor = 1/sqrt(centred k(x, x)) for spherical (else 1), global = 1/c_m or 1/t_m (else 1). */

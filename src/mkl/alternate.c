@@ -30,6 +30,7 @@ km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, co
         if ((st = solver->certify(solver->ctx, t, elapsed, &gap, converged)))
             break;
         *iterations = t;
+        km_mkl_report_step(pr, t, gap);
         if (*converged || km_mkl_limit_reached(pr, t, elapsed, gap))
             break;
         km_weight_move move;

@@ -1,6 +1,6 @@
 /* The generalized block-norm family in Tikhonov (penalised) form, and its Ivanov (constrained)
- * equivalent (spec/lpmkl.md §5; seed 004, Tomioka & Suzuki, eqs. (3)-(6) and Table 1;
- * spec/bayes-blocknorm.md §3-§5).
+ * equivalent (Tomioka & Suzuki, "Regularization Strategies and Empirical Bayesian Learning for MKL",
+ * eqs. (3)-(6) and Table 1).
  *
  * The seed writes min sum loss + (C_T/2) sum_m (||f_m||^2/d_m + mu h(d_m)), its C_T multiplying the
  * regularizer. kernelmix speaks the SVM's C (the loss weight), C = 1/C_T, and solves
@@ -339,7 +339,7 @@ km_status km_mkl_ivanov(const km_params *tikhonov, size_t M, const double *d, km
     return KM_OK;
 }
 
-/* d = 1: the uniform sum (spec/bayes-blocknorm.md §5). */
+/* d = 1: the uniform sum (Tomioka & Suzuki, Table 1, the uniform row). */
 static void tikhonov_start(const km_mkl_params *mkl, size_t M, double *d)
 {
     (void)mkl;

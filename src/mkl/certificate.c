@@ -1,6 +1,6 @@
-/* Duality certificate of an MKL point (spec/lpmkl.md §2 and §4): the per-kernel products h_m = K_m c,
- * a_m = c'K_m c, the dual D = lin - 1/2 ||a||_r (elastic net: §5), the primal P = Omega(w) + L with
- * |w_m| = theta_m sqrt(a_m), and the relative gap (P - D)/|P|. */
+/* Duality certificate of an MKL point (Kloft's thesis "lp-Norm Multiple Kernel Learning"; spec §2, §4): the
+ * per-kernel products h_m = K_m c, a_m = c'K_m c, the dual D = lin - 1/2 ||a||_r (elastic net: §5), the
+ * primal P = Omega(w) + L with |w_m| = theta_m sqrt(a_m), and the relative gap (P - D)/|P|. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
-/* Degenerate kernels (spec/lpmkl.md §3.6): a kernel whose feature-space points all coincide on the
- * training rows (variance c_m = 0: a constant Gram matrix, e.g. a Gaussian far wider than the data)
- * carries no information, and MKL would divide by its zero block norm. The test is O(n) per kernel:
- * every point equals the first when ||phi(x_i) - phi(x_0)||^2 = k(x_i,x_i) - 2 k(x_i,x_0) + k(x_0,x_0)
- * is at most 1e-12 times the mean diagonal for all i. */
+/* Degenerate kernels (Kloft's thesis "lp-Norm Multiple Kernel Learning"; spec §3.6): a kernel whose
+ * feature-space points all coincide on the training rows (variance c_m = 0: a constant Gram matrix, e.g. a
+ * Gaussian far wider than the data) carries no information, and MKL would divide by its zero block norm. The
+ * test is O(n) per kernel: every point equals the first when ||phi(x_i) - phi(x_0)||^2 = k(x_i,x_i) - 2
+ * k(x_i,x_0) + k(x_0,x_0) is at most 1e-12 times the mean diagonal for all i. */
 #include <math.h>
 #include <stdlib.h>
 

@@ -1,4 +1,5 @@
-/* MKL diagnostics (spec/lpmkl.md §8): centred kernel alignment and the bound factors for choosing p. */
+/* MKL diagnostics (Kloft, "lp-Norm Multiple Kernel Learning", thesis eq. 5.1 and §5.1.1): centred kernel
+ * alignment and the bound factors for choosing p. */
 #include "mkl/diagnostics.h"
 
 #include <cblas.h>
@@ -103,7 +104,8 @@ static km_status column_means(alignment_work *w)
 }
 
 /* Second pass over blocks of columns j0..j0+b: (HKH)_ij = K_ij - mean_i - mean_j + total, then
- * gram += C C' over the stacked centred columns (its diagonal only without pairs) and target_dot_m += sum_j sum_t u_jt (HK_mH u_t)_j. */
+ * gram += C C' over the stacked centred columns (its diagonal only without pairs) and target_dot_m += sum_j
+ * sum_t u_jt (HK_mH u_t)_j. */
 static km_status centred_products(alignment_work *w)
 {
     size_t n = w->n, M = w->M, T = w->T;

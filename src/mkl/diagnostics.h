@@ -1,5 +1,6 @@
-/* Diagnostics of multiple kernel learning (spec/lpmkl.md §8): centred kernel alignment between the
- * kernels and with the labels, and the bound factors that suggest p from the block norms |w_m|. */
+/* Diagnostics of multiple kernel learning (Kloft's thesis "lp-Norm Multiple Kernel Learning", eq. 5.1,
+ * §5.1.1): centred kernel alignment between the kernels and with the labels, and the bound factors that
+ * suggest p from the block norms |w_m|. */
 #ifndef KM_MKL_DIAGNOSTICS_H
 #define KM_MKL_DIAGNOSTICS_H
 

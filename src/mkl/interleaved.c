@@ -1,7 +1,7 @@
-/* Interleaved analytical MKL (spec/lpmkl.md §3.3, seed Alg. 3.2): one SMO run whose hook takes a
- * closed-form theta step whenever the dual value D_theta = lin - sum theta_m quad_m moved by more than
- * eps_mkl (relative) since the last step, and, whenever the fixed-theta problem is solved, checks the
- * duality gap of §4 and either stops or steps theta. The SMO keeps per-kernel products K_m c, so a
+/* Interleaved analytical MKL (Kloft, "lp-Norm Multiple Kernel Learning", thesis Alg. 3.2): one SMO run whose
+ * hook takes a closed-form theta step whenever the dual value D_theta = lin - sum theta_m quad_m moved by
+ * more than eps_mkl (relative) since the last step, and, whenever the fixed-theta problem is solved, checks
+ * the duality gap of §4 and either stops or steps theta. The SMO keeps per-kernel products K_m c, so a
  * theta step costs O(nM) and no kernel evaluations.
  *
  * Between two theta steps the SMO must first halve the KKT violation that the last step left
@@ -108,6 +108,7 @@ static km_hook_action on_step(void *ctx, const km_smo_step *step, double *theta)
     km_mkl_result_certified(s->result, &cert);
     km_log(&pr->logger, KM_LOG_INFO, "mkl %4ld steps: dual %.10g primal %.10g gap %.3e %.2fs", s->steps, cert.dual,
            cert.primal, cert.gap, elapsed(s));
+    km_mkl_report_step(pr, s->steps, cert.gap);
     if (cert.gap <= pr->mkl.gap) {
         s->result->converged = 1;
         return stop_certified(s, step);

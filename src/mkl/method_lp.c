@@ -33,9 +33,14 @@ static km_status lp_family_resolve(const km_mkl_params *in, km_mkl_params *out)
     if (in->solver != KM_MKL_INTERLEAVED && in->solver != KM_MKL_WRAPPER && in->solver != KM_MKL_SILP &&
         in->solver != KM_MKL_SIMPLEMKL)
         return km_error(KM_EINVAL, "unknown MKL solver %d", (int)in->solver);
-    if (in->solver == KM_MKL_SIMPLEMKL && out->p_block != 1.0)
-        return km_error(KM_EINVAL, "SimpleMKL solves p = 1 only (got p-block %g); use silp, wrapper or interleaved",
-                        out->p_block);
+    if (in->solver == KM_MKL_SIMPLEMKL && out->p_block != 1.0) {
+        /* in the convention the user gave: p, or p-block when that was set */
+        if (in->p_block > 0)
+            return km_error(KM_EINVAL,
+                            "SimpleMKL solves p-block = 1 only (got p-block = %g); use silp, wrapper or interleaved",
+                            in->p_block);
+        return km_error(KM_EINVAL, "SimpleMKL solves p = 1 only (got p = %g); use silp, wrapper or interleaved", in->p);
+    }
     if (in->solver == KM_MKL_SILP && isinf(out->p_block))
         return km_error(KM_EINVAL, "the SILP solver needs a finite p-block");
 #ifndef KM_HAVE_GLPK

@@ -1,5 +1,5 @@
-/* Multiple kernel learning for one machine (spec/lpmkl.md): the problem the solvers share (also the
- * plain SVM problem of a machine with fixed weights), the
+/* Multiple kernel learning for one machine (Kloft, "lp-Norm Multiple Kernel Learning", thesis ch. 3): the
+ * problem the solvers share (also the plain SVM problem of a machine with fixed weights), the
  * duality certificate of §4, and the solver entry points (wrapper, interleaved, SILP, SimpleMKL).
  *
  * Every solver works in the block-norm convention p (= km_mkl_params.p_block after resolution) and
@@ -16,6 +16,7 @@
 #include "core/log.h"
 #include "core/record.h"
 #include "core/params.h"
+#include "core/progress.h"
 #include "kernel/provider.h"
 #include "kernelmix.h"
 #include "svm/machine.h"
@@ -29,6 +30,7 @@ typedef struct km_mkl_problem {
                                         weights and coefficients (core/record.h); machine-specific
                                         entries carry the machine's index in their names */
     size_t machine_index;            /* of this machine in the model */
+    km_progress_reporter *progress;  /* the caller's progress (NULL: none); outer steps are reported */
 } km_mkl_problem;
 
 /* Where a solver ends (and, for the wrapper, where it may start: coef non-zero = warm start). */
@@ -82,6 +84,9 @@ double km_mkl_seconds_since(const struct timespec *start);
 /* Whether an alternating solver must stop at outer iteration t (of max_outer) after elapsed seconds
  * (of max_time) with the given gap; logs a warning naming the limit when it must. */
 int km_mkl_limit_reached(const km_mkl_problem *problem, long t, double elapsed, double gap);
+/* Reports outer step t, which reached the relative gap, to the caller's progress (a request to stop
+ * is kept by the reporter and acted on at the solver's next poll). */
+void km_mkl_report_step(const km_mkl_problem *problem, long t, double gap);
 /* Kernels with theta_m > 0. */
 size_t km_mkl_count_active(const double *theta, size_t M);
 

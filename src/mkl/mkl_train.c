@@ -72,6 +72,15 @@ int km_mkl_limit_reached(const km_mkl_problem *pr, long t, double elapsed, doubl
     return 0;
 }
 
+void km_mkl_report_step(const km_mkl_problem *pr, long t, double gap)
+{
+    if (!pr->progress)
+        return;
+    pr->progress->now.mkl_step = t;
+    pr->progress->now.mkl_gap = gap;
+    km_progress_report(pr->progress, "mkl");
+}
+
 size_t km_mkl_count_active(const double *theta, size_t M)
 {
     size_t k = 0;

@@ -1,7 +1,7 @@
-/* The cutting-plane solver (spec/lpmkl.md §3.4, seed App. D, Alg. D.1). Each round solves the SVM at
- * the master's theta (warm-started from the previous round), adds one cut, and asks the master for
- * the next theta and a bound on the optimum. It stops when the relative duality gap of §4 reaches the
- * target; when the SVM value at the master's theta and the master's bound agree first,
+/* The cutting-plane solver (Kloft, "lp-Norm Multiple Kernel Learning", thesis App. D, Alg. D.1). Each round
+ * solves the SVM at the master's theta (warm-started from the previous round), adds one cut, and asks the
+ * master for the next theta and a bound on the optimum. It stops when the relative duality gap of §4 reaches
+ * the target; when the SVM value at the master's theta and the master's bound agree first,
  * |1 - D_theta / bound| < eps_mkl (T App. D), theta cannot improve and the run ends unconverged with a
  * warning (the SVM tolerance limits the certificate).
  *

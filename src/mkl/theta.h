@@ -1,5 +1,6 @@
 /* Closed-form kernel-weight updates of lp-norm MKL and its regularizer family
- * (spec/lpmkl.md §3.1, §3.6 and §5). All exponents are in the block-norm convention p on w;
+ * (Kloft's thesis "lp-Norm Multiple Kernel Learning", Prop. 3.1 and §3.2.2;
+ * spec §3.1, §3.6 and §5). All exponents are in the block-norm convention p on w;
  * the kernel-weight norm is q = p/(2-p) (§1). */
 #ifndef KM_MKL_THETA_H
 #define KM_MKL_THETA_H

@@ -1,5 +1,5 @@
 /* Accessors of the MKL diagnostics a model stores (block norms, alignments) and the bound-factor
- * choice of p computed from a machine's block norms (spec/lpmkl.md §8). */
+ * choice of p computed from a machine's block norms (Kloft, "lp-Norm Multiple Kernel Learning", thesis §5.1.1). */
 #include "core/error.h"
 #include "core/sized_struct.h"
 #include "mkl/diagnostics.h"

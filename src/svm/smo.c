@@ -1,7 +1,7 @@
 /* The SMO solver (smo.h): LIBSVM 3.24's Solver (Fan, Chen & Lin, JMLR 6 (2005) 1889-1918: second-order
  * working-set selection, shrinking with one gradient reconstruction near the end, rho as the mean of
  * the free y_t G_t), with per-variable upper bounds, Q = sum_m theta_m Q_m, and the MKL hook of
- * spec/lpmkl.md §3.3.
+ * Kloft's thesis "lp-Norm Multiple Kernel Learning", Alg. 3.2.
  *
  * Hook bookkeeping. With c_r = sum over the variables s of row r of y_s a_s, the solver keeps
  * h_m = K_m c over the training rows (M x n). Then the per-kernel gradients are

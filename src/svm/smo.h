@@ -8,7 +8,8 @@
  *
  * With a hook, it keeps per-kernel gradients g_m = Q_m a and after every working-set step reports
  * lin = -p'a and quad_m = 1/2 a'Q_m a to the MKL layer, which may change theta; the solver then
- * rebuilds its gradient from the g_m without kernel evaluations (spec/lpmkl.md §3.3). */
+ * rebuilds its gradient from the g_m without kernel evaluations (Kloft's thesis "lp-Norm Multiple Kernel
+ * Learning", Alg. 3.2). */
 #ifndef KM_SVM_SMO_H
 #define KM_SVM_SMO_H
 

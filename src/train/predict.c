@@ -132,3 +132,20 @@ km_status km_predict(const km_model *model, const km_dataset *test, const km_mat
 {
     return km_predict_rows(model, test, NULL, 0, test_kernels, labels, decision);
 }
+
+km_status km_predict_range(const km_model *model, const km_dataset *test, size_t first, size_t count,
+                           const km_matrix *const *test_kernels, double *labels, double *decision)
+{
+    if (first > test->n || count > test->n - first)
+        return km_error(KM_EINVAL, "rows %zu..%zu are not rows of the %zu test rows", first + 1, first + count, test->n);
+    if (count == 0)
+        return KM_OK;
+    size_t *rows = malloc(count * sizeof *rows);
+    if (!rows)
+        return km_error_nomem("prediction rows");
+    for (size_t t = 0; t < count; t++)
+        rows[t] = first + t;
+    km_status st = km_predict_rows(model, test, rows, count, test_kernels, labels, decision);
+    free(rows);
+    return st;
+}

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "core/params.h"
+#include "core/progress.h"
 #include "data/dataset.h"
 #include "kernel/kernel_context.h"
 #include "kernel/kernel_view.h"
@@ -31,6 +32,7 @@ typedef struct trainer {
     km_mkl_params mkl;           /* resolved kernel-weight learning */
     const km_mkl_method_entry *method; /* its entry in the method table */
     km_logger logger;
+    km_progress_reporter progress; /* the caller's progress callback, at the current machine */
     km_provider *provider;
     km_cache *cache;             /* the -m budget, shared by the provider and every machine's solver */
     int cache_float;             /* the SMO cache holds floats */
@@ -73,11 +75,7 @@ static km_status keep_support_vectors(trainer *t, km_machine *machine, const dou
 }
 
 /* The caller's progress callback polled by the solver. */
-static int solver_interrupted(void *ctx)
-{
-    const km_params *p = ctx;
-    return p->progress(p->progress_user, "solver", -1.0) != 0;
-}
+static int solver_interrupted(void *ctx) { return km_progress_report(ctx, "solver"); }
 
 /* The machine's fields from a method's result. */
 static void store_result(km_machine *machine, const km_mkl_result *result)
@@ -180,7 +178,7 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
     task->solver.logger = t->logger;
     if (p->progress) {
         task->solver.interrupted = solver_interrupted;
-        task->solver.interrupt_ctx = (void *)p;
+        task->solver.interrupt_ctx = &t->progress;
     }
     for (size_t i = 0; i < n_rows; i++) {
         size_t r = machine_rows ? machine_rows[i] : i;
@@ -193,7 +191,8 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
         task->weight_neg = machine->class_neg >= 0 ? class_weight(p, classes->labels[machine->class_neg]) : 1.0;
     }
     job->problem = (km_mkl_problem){.machine = task, .mkl = t->mkl, .logger = t->logger, .record = &t->model->data,
-                                    .machine_index = (size_t)(machine - t->model->machines)};
+                                    .machine_index = (size_t)(machine - t->model->machines),
+                                    .progress = p->progress ? &t->progress : NULL};
     return KM_OK;
 }
 
@@ -377,8 +376,7 @@ static km_status machine_done(trainer *t, size_t k)
     const km_machine *machine = &model->machines[k];
     km_log(&t->logger, KM_LOG_INFO, "machine %zu/%zu: objective %.10g, %zu support vectors, %ld iterations", k + 1,
            model->n_machines, machine->objective, machine->n_sv, machine->iterations);
-    if (t->params->progress &&
-        t->params->progress(t->params->progress_user, "train", (double)(k + 1) / (double)model->n_machines))
+    if (km_progress_report(&t->progress, "machine"))
         return km_error(KM_EINTERRUPTED, "training interrupted");
     return KM_OK;
 }
@@ -394,6 +392,7 @@ static km_status train_machines(trainer *t, const km_classes *classes)
         km_machine *machine = &model->machines[k];
         size_t n_rows;
         const size_t *machine_rows = machine_rows_of(t, machine, classes, rows, &n_rows);
+        km_progress_machine(&t->progress, k, model->n_machines);
         st = solve_machine(t, machine, machine_rows, n_rows, km_task_classifies(t->params->task) ? classes : NULL);
         if (!st)
             st = machine_done(t, k);
@@ -419,6 +418,7 @@ static km_status train_machines_shared(trainer *t, const km_classes *classes)
     km_status st = rows && jobs && problems && results && theta ? KM_OK : km_error_nomem("shared kernel weights");
     if (!st)
         t->method->start(&t->mkl, M, theta);
+    t->progress.now.n_machines = K; /* machine 0: all of them jointly */
     /* ready counts the jobs to clear, a failed job_init included */
     for (; !st && ready < K; ready++) {
         size_t n_rows;
@@ -534,6 +534,7 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
 
     trainer t = {.data = data, .rows = rows, .n = n, .params = params,
                  .logger = {params->log, params->log_user}};
+    km_progress_init(&t.progress, params->progress, params->progress_user);
     if ((st = km_mkl_resolve(&params->mkl, &t.mkl)))
         return st;
     t.method = km_mkl_method_of(t.mkl.method);

@@ -38,7 +38,7 @@ fi
 # 3.6); --verbose, info and info --json report how many, and no weight is left in (0, 1e-8 max)
 if expect_status 0 "$KM" train --verbose --kernel linear:features=each --kernel 'rbf:gamma=2^-2..2^0/mean' \
     --mkl lp --p 1 "$DATA/heart_scale" "$WORK/p1"; then
-    off=$(sed -n 's/^\([0-9]*\) of 16 kernels switched off (weight 0)$/\1/p' "$WORK/out")
+    off=$(sed -n 's/^\([0-9]*\) of 16 kernels switched off (weight 0)$/\1/p' "$WORK/err")
     [ -n "$off" ] && [ "$off" -ge 1 ] || fail "p = 1: --verbose does not report switched-off kernels"
     expect_status 0 "$KM" info "$WORK/p1"
     grep -qx "    switched off: $off of 16 kernels (weight 0)" "$WORK/out" || fail "p = 1: info does not report $off kernels off"

@@ -1,0 +1,118 @@
+# The progress line and --verbose: on a terminal (a pseudo-terminal from script(1)) long work shows
+# one line on stderr, drawn with a carriage return and erased before every other message and at the
+# end, naming the fold, the machine and the MKL step with its gap (train, cross-validation), the
+# kernel (kernel) or the rows (predict); redirected stderr and -q get no such line. Removing the
+# drawings from the terminal's stream leaves exactly what the command prints without a terminal.
+# --verbose writes the solver's lines to stderr, never to stdout.
+. "$(dirname "$0")/lib.sh" "$@"
+need script
+
+# three classes in the plane, 20 rows each (three one-vs-one machines)
+awk 'BEGIN { for (i = 0; i < 60; i++) { c = i % 3; printf "%d 1:%.3f 2:%.3f\n", c + 1, c + (i % 7) / 10, (i % 5) / 10 - c } }' \
+    </dev/null >"$WORK/three"
+head -n 90 "$DATA/heart_scale" >"$WORK/heart"
+
+# on_terminal NAME COMMAND...: runs COMMAND with stdin, stdout and stderr on a pseudo-terminal;
+# the terminal's stream goes to $WORK/NAME.tty
+on_terminal() {
+    name=$1
+    shift
+    script -qec "$(printf '%q ' "$@")" /dev/null </dev/null >"$WORK/$name.tty" 2>&1 ||
+        fail "$name: exit status $? on a terminal"
+}
+
+# plain NAME COMMAND...: the same with stdout and stderr to one file (no terminal)
+plain() {
+    name=$1
+    shift
+    "$@" >"$WORK/$name.plain" 2>&1 </dev/null || fail "$name: exit status $? without a terminal"
+}
+
+# check_stream NAME: the drawings in NAME.tty are "\rkernelmix CMD: ...\e[K" lines, each followed by
+# another drawing or the erasure "\r\e[K"; without them the stream is NAME.plain (the terminal's
+# \r\n read as \n). Prints the drawn lines, one a line, to NAME.lines.
+check_stream() {
+    "$PYTHON" - "$WORK/$1.tty" "$WORK/$1.plain" "$WORK/$1.lines" <<'PY' || fail "$1: $(cat "$WORK/check")"
+import re, sys
+tty = open(sys.argv[1], encoding="utf-8", newline="").read().replace("\r\n", "\n")
+plain = open(sys.argv[2], encoding="utf-8", newline="").read()
+draw = re.compile(r"\rkernelmix [a-z]+: [^\r\n\x1b]*\x1b\[K")
+drawn = draw.findall(tty)
+# every drawing is followed by a drawing or the erasure
+rest = draw.sub("D", tty).replace("\r\x1b[K", "E")
+problems = []
+if "\x1b" in rest or "\r" in rest:
+    problems.append("stray control characters: %r" % rest)
+if re.search(r"D(?![DE])", rest):
+    problems.append("a drawing not erased before other output: %r" % rest[:300])
+if re.sub("[DE]", "", rest) != plain:
+    problems.append("the stream without the line differs from the plain run: %r vs %r" % (rest[:300], plain[:300]))
+if not drawn:
+    problems.append("no progress line drawn")
+open(sys.argv[3], "w").write("".join(d[1:-3] + "\n" for d in drawn))
+if problems:
+    open(sys.argv[1].rsplit("/", 1)[0] + "/check", "w").write("; ".join(problems))
+    sys.exit(1)
+PY
+}
+
+# cross-validated lp-norm MKL: fold f/3, machine 1/1, its MKL steps and gaps
+cv="train -v 3 --kernel linear:features=1-4 --kernel rbf:gamma=2^-1..2^1/mean --mkl lp --p 1.5 --solver wrapper"
+on_terminal cv "$KM" $cv "$WORK/heart"
+plain cv "$KM" $cv "$WORK/heart"
+if check_stream cv; then
+    for f in 1 2 3; do
+        grep -Eq "^kernelmix train: fold $f/3, machine 1/1, [0-9]+s$" "$WORK/cv.lines" ||
+            fail "cv: no line for fold $f before its first step: $(cat "$WORK/cv.lines")"
+        grep -Eq "^kernelmix train: fold $f/3, machine 1/1, MKL step [0-9]+, gap [0-9]\.[0-9]{2}e[-+][0-9]+, [0-9]+s$" \
+            "$WORK/cv.lines" || fail "cv: no MKL step of fold $f: $(cat "$WORK/cv.lines")"
+    done
+fi
+grep -q '^Cross Validation Accuracy = ' "$WORK/cv.plain" || fail "cv: no accuracy without a terminal"
+
+# multiclass training: every machine k/3 of one-vs-one; the summary follows the erased line
+on_terminal multi "$KM" train "$WORK/three" "$WORK/three.model"
+plain multi "$KM" train "$WORK/three" "$WORK/three.model"
+if check_stream multi; then
+    for k in 1 2 3; do
+        grep -Eq "^kernelmix train: machine $k/3, [0-9]+s$" "$WORK/multi.lines" ||
+            fail "multi: machine $k/3 not shown: $(cat "$WORK/multi.lines")"
+    done
+    grep -q "fold\|MKL" "$WORK/multi.lines" && fail "multi: a fold or MKL step shown for a plain SVM"
+fi
+
+# a warning while the line is shown starts on a line of its own (the line is erased first)
+limited="train --kernel linear --kernel rbf --mkl lp --p 2 --solver wrapper --max-outer 1 -v 2"
+on_terminal limited "$KM" $limited "$WORK/heart"
+plain limited "$KM" $limited "$WORK/heart"
+check_stream limited
+grep -q "warning: MKL stopped after 1 outer iterations" "$WORK/limited.plain" || fail "limited: no warning"
+
+# kernel: kernel m/M; predict: the rows done
+on_terminal kernel "$KM" kernel --kernel 'rbf:gamma=2^-1..2^1' "$WORK/three" "$WORK/K.bin"
+plain kernel "$KM" kernel --kernel 'rbf:gamma=2^-1..2^1' "$WORK/three" "$WORK/K.bin"
+if check_stream kernel; then
+    [ "$(grep -Ec '^kernelmix kernel: kernel [1-3]/3, [0-9]+s$' "$WORK/kernel.lines")" = 3 ] ||
+        fail "kernel: expected kernel 1/3 .. 3/3: $(cat "$WORK/kernel.lines")"
+fi
+on_terminal predict "$KM" predict "$WORK/three" "$WORK/three.model" "$WORK/pred"
+plain predict "$KM" predict "$WORK/three" "$WORK/three.model" "$WORK/pred"
+check_stream predict && { grep -Eq '^kernelmix predict: rows 0/60, 3 machines, [0-9]+s$' "$WORK/predict.lines" ||
+    fail "predict: no rows line: $(cat "$WORK/predict.lines")"; }
+
+# no terminal, or -q: no carriage return, no escape, on any stream
+for name in cv multi limited kernel predict; do
+    LC_ALL=C grep -q "$(printf '[\r\033]')" "$WORK/$name.plain" && fail "$name: control characters without a terminal"
+done
+on_terminal quiet "$KM" train -q -v 3 "$WORK/heart"
+LC_ALL=C grep -q "$(printf '\033')" "$WORK/quiet.tty" && fail "train -q drew a progress line"
+
+# --verbose: the solver's lines on stderr, stdout as without it
+if expect_status 0 "$KM" train --verbose --kernel linear --kernel rbf --mkl lp --p 2 "$WORK/heart" "$WORK/v.model"; then
+    grep -Eq '^mkl +[0-9]+ steps: dual .* gap ' "$WORK/err" || fail "--verbose: no MKL step line on stderr: $(head -c 300 "$WORK/err")"
+    grep -Eq '^machine 1/1: objective ' "$WORK/err" || fail "--verbose: no machine line on stderr"
+    cp "$WORK/out" "$WORK/verbose.out"
+    expect_status 0 "$KM" train --kernel linear --kernel rbf --mkl lp --p 2 "$WORK/heart" "$WORK/v.model" &&
+        { cmp -s "$WORK/out" "$WORK/verbose.out" || fail "--verbose changed stdout: $(cat "$WORK/verbose.out")"; }
+fi
+finish
