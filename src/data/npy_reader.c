@@ -141,9 +141,10 @@ static km_status parse_shape(header_cursor *c, npy_header *h)
             return header_error(c, "expected a dimension");
         uint64_t value = 0;
         for (; c->at < c->end && *c->at >= '0' && *c->at <= '9'; c->at++) {
-            if (value > (UINT64_MAX - 9) / 10)
+            uint64_t digit = (uint64_t)(*c->at - '0');
+            if (value > (UINT64_MAX - digit) / 10)
                 return header_error(c, "dimension too large");
-            value = value * 10 + (uint64_t)(*c->at - '0');
+            value = value * 10 + digit;
         }
         if (c->at < c->end && *c->at == 'L')   /* Python 2 long literal */
             c->at++;
