@@ -107,8 +107,14 @@ static km_status parse_descr(header_cursor *c, npy_header *h)
     const char *what = memchr(text, 'O', length) ? "object arrays are not supported"
                        : length > 0 && text[0] == '>' ? "big-endian values are not supported"
                                                        : "this dtype is not supported";
-    return km_error(KM_EFORMAT, "%s: .npy dtype '%.*s': %s (float64 '<f8' or float32 '<f4' are read)", c->name,
-                    length > 32 ? 32 : (int)length, text, what);
+    /* the dtype as written, its first 32 characters, with '?' for what would break the one line */
+    char shown[33];
+    size_t n = length < 32 ? length : 32;
+    for (size_t k = 0; k < n; k++)
+        shown[k] = text[k] >= ' ' && text[k] <= '~' ? text[k] : '?';
+    shown[n] = '\0';
+    return km_error(KM_EFORMAT, "%s: .npy dtype '%s': %s (float64 '<f8' or float32 '<f4' are read)", c->name, shown,
+                    what);
 }
 
 static km_status parse_bool(header_cursor *c, int *value)

@@ -178,6 +178,8 @@ KM_TEST_CASE(dtypes_refused)
     expect_header_refusal("{'descr': '<f2', 'fortran_order': False, 'shape': (2, 3), }", "'<f2': this dtype");
     expect_header_refusal("{'descr': '=f8', 'fortran_order': False, 'shape': (2, 3), }", "'=f8': this dtype");
     expect_header_refusal("{'descr': '<c16', 'fortran_order': False, 'shape': (2, 3), }", "'<c16'");
+    /* control bytes in the dtype are shown as '?': the message stays one line */
+    expect_header_refusal("{'descr': '<f\n8', 'fortran_order': False, 'shape': (2, 3), }", "dtype '<f?8': this dtype");
     expect_header_refusal("{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (2, 3), }",
                           "structured .npy arrays are not supported");
 }

@@ -1,5 +1,6 @@
 """Writes the seed corpus of tests/fuzz/fuzz_npy.c into corpus/fuzz_npy/ (run with /usr/bin/python3,
-which has numpy): arrays numpy writes in each format version, dtype and order, and a few damaged ones."""
+which has numpy): arrays numpy writes in each format version, dtype and order, and a few damaged ones.
+The corpus also keeps inputs fuzzing found (dtype_with_newline.npy: a control byte in the dtype)."""
 import io
 import os
 
