@@ -231,7 +231,7 @@ static km_status read_header(FILE *stream, const char *name, npy_header *h, uint
     uint64_t header_bytes = prefix[8] | (uint64_t)prefix[9] << 8;
     if (major != 1)
         header_bytes |= (uint64_t)prefix[10] << 16 | (uint64_t)prefix[11] << 24;
-    if (header_bytes > (uint64_t)file_bytes - prefix_bytes)
+    if ((uint64_t)file_bytes < prefix_bytes || header_bytes > (uint64_t)file_bytes - prefix_bytes)
         return km_error(KM_EFORMAT, "%s: .npy header of %llu bytes overruns the file (%llu bytes)", name,
                         (unsigned long long)header_bytes, (unsigned long long)file_bytes);
     char *text = malloc(header_bytes ? (size_t)header_bytes : 1);
