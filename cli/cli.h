@@ -70,8 +70,9 @@ int cli_parse_format(const char *cmd, const char *text, cli_format *out);
  * negative from the end, 0: none; stored in km_csv_options' convention). Returns 0 when the current
  * option is not one of them, 1 when it was parsed, -1 on a bad value (reported). */
 int cli_data_option(cli_args *args, cli_format *format, int *label_column);
-/* Reads a dataset: CSV when asked or the name ends in .csv, else LIBSVM (precomputed rows when
- * precomputed != 0). label_column uses the CSV convention of km_csv_options. */
+/* Reads a dataset: CSV when asked or the name ends in .csv, a numpy array when the name ends in .npy
+ * (without precomputed rows), else LIBSVM (precomputed rows when precomputed != 0). label_column uses
+ * the CSV convention of km_csv_options. */
 km_status cli_read_data(const char *path, cli_format format, int label_column, int precomputed, km_dataset **out);
 
 /* Whether output may be written: 0 (reported) when it is the same file (device and inode: links

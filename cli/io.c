@@ -16,5 +16,7 @@ km_status cli_read_data(const char *path, cli_format format, int label_column, i
         options.label_column = label_column;
         return km_dataset_read_csv(path, &options, out);
     }
+    if (format == CLI_FORMAT_AUTO && !precomputed && (ends_with(path, ".npy") || ends_with(path, ".NPY")))
+        return km_dataset_read_npy(path, label_column, out);
     return km_dataset_read_libsvm(path, precomputed ? KM_READ_PRECOMPUTED : 0, out);
 }

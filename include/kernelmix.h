@@ -99,6 +99,10 @@ typedef struct km_csv_options {
 /* Dense CSV, one row per line; gzip-compressed files are not read (decompress first). options NULL:
  * the defaults. */
 KM_API km_status km_dataset_read_csv(const char *path, const km_csv_options *options, km_dataset **out);
+/* Dense rows from a numpy .npy file (np.save): a 2-D array of float64 ('<f8') or float32 ('<f4'), C or
+ * Fortran order, rows × columns; label_column as in km_csv_options (-1: the last column is the label,
+ * KM_CSV_NO_LABEL: every column is a feature). Other dtypes and shapes are refused (KM_EFORMAT). */
+KM_API km_status km_dataset_read_npy(const char *path, int label_column, km_dataset **out);
 
 /* Copies a dense row-major n×d matrix and n labels (labels may be NULL); non-finite values or labels
  * are refused (KM_EINVAL). */
@@ -131,7 +135,9 @@ typedef enum km_dtype { KM_FLOAT64 = 1, KM_FLOAT32 = 2 } km_dtype;
  * float32 files stay float32 (half the memory of doubles and no rounding). Large binary files are
  * mapped into memory (copy-on-write) rather than copied, so they must not be truncated while the
  * matrix is in use (replacing them by rename, as km_matrix_write does, is safe).
- * Any other file is read as LIBSVM precomputed-kernel text ("label 0:id 1:v 2:v ..."), one row a line. */
+ * A numpy .npy file (np.save of a 2-D float64 or float32 array, C or Fortran order) is read as that
+ * matrix in its dtype. Any other file is read as LIBSVM precomputed-kernel text ("label 0:id 1:v 2:v
+ * ..."), one row a line. */
 KM_API km_status km_matrix_read(const char *path, km_matrix **out);
 /* A zero-filled float64 matrix; fill it through km_matrix_data. */
 KM_API km_status km_matrix_new(size_t rows, size_t cols, km_matrix **out);

@@ -2,6 +2,9 @@
 #ifndef KM_DATA_MATRIX_H
 #define KM_DATA_MATRIX_H
 
+#include <stdint.h>
+#include <stdio.h>
+
 #include "core/atomic_file.h"
 #include "kernelmix.h"
 
@@ -27,6 +30,13 @@ km_status km_matrix_alloc(size_t rows, size_t cols, km_dtype dtype, int zero, km
  * KM_OK with *out NULL when mapping is not possible here (no mmap, a big-endian host, a stream
  * without a file): the caller reads the values instead. */
 km_status km_matrix_map(int fd, size_t rows, size_t cols, km_dtype dtype, size_t offset, km_matrix **out);
+
+/* The rows×cols values of dtype, little-endian and row-major, that fill a binary file from byte offset
+ * to its end (KMMATRIX and .npy files): refuses an empty or oversized shape and a file size other than
+ * offset plus the payload (KM_EFORMAT naming the file, "NAME: problem"), maps large payloads, reads the
+ * others, and refuses non-finite values. The stream must be seekable. */
+km_status km_matrix_read_payload(FILE *stream, const char *name, uint64_t rows, uint64_t cols, km_dtype dtype,
+                                 uint64_t offset, km_matrix **out);
 
 /* km_matrix_write in two steps, for callers that publish several files together: whether matrix can
  * be stored as dtype (KM_EINVAL naming path and the first value that cannot), then the binary format

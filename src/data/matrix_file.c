@@ -1,7 +1,8 @@
 /* Matrix files. Binary format (kernelmix.h), all integers and values little-endian:
  *   offset 0  "KMMATRIX"   offset 8  uint32 version = 1   offset 12 uint32 dtype (1 float64, 2 float32)
  *   offset 16 uint64 rows  offset 24 uint64 cols          offset 32 rows×cols values, row-major.
- * Files without the magic are LIBSVM precomputed-kernel text: row r holds line r's values 1..k. */
+ * Files starting with numpy's magic are .npy arrays (npy_reader.c).
+ * Files without either magic are LIBSVM precomputed-kernel text: row r holds line r's values 1..k. */
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -72,7 +73,7 @@ static const char *dtype_name(int width) { return width == 8 ? "float64" : "floa
 
 /* The rows×cols values into the matrix's storage (of the file's width): read straight into place on
  * little-endian hosts, decoded chunk by chunk elsewhere. */
-static km_status read_values(FILE *stream, const char *name, int width, km_matrix *matrix)
+static km_status read_values(FILE *stream, const char *name, uint64_t offset, int width, km_matrix *matrix)
 {
     size_t total = matrix->rows * matrix->cols;
     unsigned char *target = width == 8 ? (unsigned char *)matrix->data : (unsigned char *)matrix->data32;
@@ -83,7 +84,7 @@ static km_status read_values(FILE *stream, const char *name, int width, km_matri
         unsigned char *into = direct ? target + done * (size_t)width : chunk;
         if (fread(into, (size_t)width, count, stream) != count)
             return km_error(KM_EIO, "%s: read error at byte %llu", name,
-                            (unsigned long long)(HEADER_BYTES + done * (size_t)width));
+                            (unsigned long long)(offset + done * (uint64_t)width));
         for (size_t k = 0; !direct && k < count; k++) {
             double v = decode_value(chunk + k * (size_t)width, width);
             if (width == 8)
@@ -116,7 +117,7 @@ static km_status check_finite(const char *name, const km_matrix *matrix)
     return km_error(KM_EFORMAT, "%s: entry (%zu, %zu) is not finite", name, k / matrix->cols, k % matrix->cols);
 }
 
-/* Validates the header and the file size, then reads the values (the stream is past the magic). */
+/* Validates the header, then reads the payload that follows it (the stream is past the magic). */
 static km_status read_binary(FILE *stream, const char *name, const unsigned char *magic, km_matrix **out)
 {
     unsigned char header[HEADER_BYTES];
@@ -125,39 +126,47 @@ static km_status read_binary(FILE *stream, const char *name, const unsigned char
     if (got < HEADER_BYTES)
         return km_error(KM_EFORMAT, "%s: truncated matrix header (%zu of %d bytes)", name, got, HEADER_BYTES);
     uint32_t version = (uint32_t)load_le(header + 8, 4), dtype = (uint32_t)load_le(header + 12, 4);
-    uint64_t rows = load_le(header + 16, 8), cols = load_le(header + 24, 8);
     if (version != FORMAT_VERSION)
         return km_error(KM_EFORMAT, "%s: unsupported matrix format version %lu (this library reads version %d)",
                         name, (unsigned long)version, FORMAT_VERSION);
     if (dtype != KM_FLOAT64 && dtype != KM_FLOAT32)
         return km_error(KM_EFORMAT, "%s: unknown matrix dtype %lu (1 = float64, 2 = float32)", name,
                         (unsigned long)dtype);
+    return km_matrix_read_payload(stream, name, load_le(header + 16, 8), load_le(header + 24, 8), (km_dtype)dtype,
+                                  HEADER_BYTES, out);
+}
+
+km_status km_matrix_read_payload(FILE *stream, const char *name, uint64_t rows, uint64_t cols, km_dtype dtype,
+                                 uint64_t offset, km_matrix **out)
+{
+    *out = NULL;
     int width = dtype == KM_FLOAT64 ? 8 : 4;
     if (rows == 0 || cols == 0)
         return km_error(KM_EFORMAT, "%s: empty matrix (%llu x %llu)", name, (unsigned long long)rows,
                         (unsigned long long)cols);
     /* rows*cols*8 (doubles in memory) bounds the file payload too; both must fit size_t and off_t */
     uint64_t limit = (uint64_t)(SIZE_MAX < INT64_MAX ? SIZE_MAX : INT64_MAX) / 8;
-    if (rows > limit / cols)
+    if (rows > limit / cols || offset > limit)
         return km_error(KM_EFORMAT, "%s: %llu x %llu matrix is too large", name, (unsigned long long)rows,
                         (unsigned long long)cols);
-    uint64_t expected = HEADER_BYTES + rows * cols * (uint64_t)width;
+    uint64_t expected = offset + rows * cols * (uint64_t)width;
     if (fseeko(stream, 0, SEEK_END) != 0)
         return km_error(KM_EIO, "%s: cannot determine the file size: %s", name, strerror(errno));
     off_t actual = ftello(stream);
-    if (actual < 0 || fseeko(stream, HEADER_BYTES, SEEK_SET) != 0)
+    if (actual < 0 || fseeko(stream, (off_t)offset, SEEK_SET) != 0)
         return km_error(KM_EIO, "%s: cannot determine the file size: %s", name, strerror(errno));
     if ((uint64_t)actual != expected)
-        return km_error(KM_EFORMAT, "%s: file has %llu bytes, expected %llu (%d-byte header + %llu x %llu %s)",
-                        name, (unsigned long long)actual, (unsigned long long)expected, HEADER_BYTES,
+        return km_error(KM_EFORMAT, "%s: file has %llu bytes, expected %llu (%llu-byte header + %llu x %llu %s)",
+                        name, (unsigned long long)actual, (unsigned long long)expected, (unsigned long long)offset,
                         (unsigned long long)rows, (unsigned long long)cols, dtype_name(width));
-    /* large payloads are mapped (no copy, no fresh memory to clear), the others read */
+    /* large payloads are mapped (no copy, no fresh memory to clear), the others read; a payload at an
+     * offset that is not a multiple of the value width is read, as mapped values would be misaligned */
     km_matrix *matrix = NULL;
     km_status st = KM_OK;
-    if (expected - HEADER_BYTES >= KM_MAP_MIN_BYTES)
-        st = km_matrix_map(fileno(stream), (size_t)rows, (size_t)cols, (km_dtype)dtype, HEADER_BYTES, &matrix);
-    if (!st && !matrix && !(st = km_matrix_alloc((size_t)rows, (size_t)cols, (km_dtype)dtype, 0, &matrix)))
-        st = read_values(stream, name, width, matrix);
+    if (expected - offset >= KM_MAP_MIN_BYTES && offset % (uint64_t)width == 0)
+        st = km_matrix_map(fileno(stream), (size_t)rows, (size_t)cols, dtype, (size_t)offset, &matrix);
+    if (!st && !matrix && !(st = km_matrix_alloc((size_t)rows, (size_t)cols, dtype, 0, &matrix)))
+        st = read_values(stream, name, offset, width, matrix);
     if (!st)
         st = check_finite(name, matrix);
     if (st) {
@@ -198,6 +207,9 @@ static km_status read_matrix(FILE *stream, const char *name, km_matrix **out)
         return km_error(KM_EIO, "%s: read error: %s", name, strerror(errno));
     if (got == MAGIC_BYTES && memcmp(magic, MAGIC, MAGIC_BYTES) == 0)
         return read_binary(stream, name, magic, out);
+    /* a file that starts like the .npy magic is one, if only a truncated one */
+    if (got > 0 && memcmp(magic, KM_NPY_MAGIC, got < KM_NPY_MAGIC_BYTES ? got : KM_NPY_MAGIC_BYTES) == 0)
+        return km_read_npy_stream(stream, name, out);
     if (got > 0 && got < MAGIC_BYTES && memcmp(magic, MAGIC, got) == 0)
         return km_error(KM_EFORMAT, "%s: truncated matrix header (%zu of %d bytes)", name, got, HEADER_BYTES);
     if (fseeko(stream, 0, SEEK_SET) != 0)
