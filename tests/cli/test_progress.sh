@@ -38,14 +38,16 @@ tty = open(sys.argv[1], encoding="utf-8", newline="").read().replace("\r\n", "\n
 plain = open(sys.argv[2], encoding="utf-8", newline="").read()
 draw = re.compile(r"\rkernelmix [a-z]+: [^\r\n\x1b]*\x1b\[K")
 drawn = draw.findall(tty)
-# every drawing is followed by a drawing or the erasure
-rest = draw.sub("D", tty).replace("\r\x1b[K", "E")
+# every drawing (D) is followed by a drawing or the erasure (E); the markers are control characters,
+# which the commands' own output never contains
+D, E = "\x01", "\x02"
+rest = draw.sub(D, tty).replace("\r\x1b[K", E)
 problems = []
 if "\x1b" in rest or "\r" in rest:
     problems.append("stray control characters: %r" % rest)
-if re.search(r"D(?![DE])", rest):
+if re.search(D + "(?![" + D + E + "])", rest):
     problems.append("a drawing not erased before other output: %r" % rest[:300])
-if re.sub("[DE]", "", rest) != plain:
+if re.sub("[" + D + E + "]", "", rest) != plain:
     problems.append("the stream without the line differs from the plain run: %r vs %r" % (rest[:300], plain[:300]))
 if not drawn:
     problems.append("no progress line drawn")
