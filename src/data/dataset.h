@@ -19,9 +19,15 @@ struct km_dataset {
     double *val;            /* CSR: stored values */
     double *ids;            /* precomputed-kernel rows (LIBSVM 0:id): n ids, else NULL */
     char *source;           /* file name the rows came from (for messages), or NULL */
+    size_t csv_fields;      /* CSV rows: fields per line, the label's included; 0 for other sources */
+    long csv_label_field;   /* CSV rows: 0-based field of the label, -1 for unlabelled rows */
 };
 
 /* Allocates an empty dataset shell (all pointers NULL). */
 km_status km_dataset_alloc(km_dataset **out);
+
+/* A copy of src keeping only its first d features (columns 0..d-1; d <= src->d): what prediction
+ * reads from rows that carry features the model never saw. Labels, ids and CSV layout are copied. */
+km_status km_dataset_first_features(const km_dataset *src, size_t d, km_dataset **out);
 
 #endif

@@ -172,6 +172,9 @@ static km_status resolve_gamma(km_provider *p, km_kernel *k, provider_view *view
             st = k->type == KM_KERNEL_RBF ? km_view_mean_sqdist(&view->view, mean) : mean_chi2_distance(&view->view, mean);
         if (st)
             return st;
+        if (!isfinite(*mean))
+            return km_kernel_error(k, "the mean distance between training rows overflows double precision (%g): "
+                                   "scale the features", *mean);
         if (!(*mean > 0))
             return km_kernel_error(k, "the training rows are all equal, so the mean distance is 0");
         k->gamma /= *mean;

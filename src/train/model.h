@@ -101,4 +101,13 @@ const char *km_model_text(const km_model *model, const char *section, const char
 /* Releases every section. */
 void km_model_sections_clear(km_model *model);
 
+/* Records in the model what prediction checks test rows against beyond the basis's feature count and
+ * storage: the CSV layout of CSV training rows (model_input.c states the rules). */
+km_status km_model_record_input(km_model *model, const km_dataset *train);
+/* Checks test rows against the rows the model was trained on (KM_EFORMAT naming the test file on a
+ * mismatch). *rows is the data to predict from: test itself, or *restricted (owned by the caller,
+ * else NULL), a copy without the features the model never saw. */
+km_status km_model_test_rows(const km_model *model, const km_dataset *test, const km_dataset **rows,
+                             km_dataset **restricted);
+
 #endif

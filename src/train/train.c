@@ -30,16 +30,46 @@ typedef struct machine_kernel {
     size_t n_kernels;
 } machine_kernel;
 
+/* Kernel values that overflowed (a high degree, features of 1e300) are stopped where they leave the
+ * kernel layer, before a solver runs on them. */
+static km_status check_finite_values(const machine_kernel *mk, long m, const double *values, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        if (isfinite(values[k]))
+            continue;
+        char spec[256] = "combination";
+        if (m >= 0)
+            km_kernel_describe(&km_provider_fitted_set(mk->provider)->kernels[m], spec, sizeof spec);
+        return km_error(KM_EINVAL, "kernel %s: a kernel value is %g: it overflows double precision (scale the "
+                        "features or choose smaller kernel parameters)", spec, values[k]);
+    }
+    return KM_OK;
+}
+
+static km_status provider_column(machine_kernel *mk, size_t m, size_t i, const size_t *rows, size_t nrows,
+                                 double *out)
+{
+    km_status st = km_provider_column(mk->provider, m, i, rows, nrows, out);
+    return st ? st : check_finite_values(mk, (long)m, out, nrows);
+}
+
 static km_status machine_column(void *ctx, size_t m, size_t i, const size_t *rows, size_t nrows, double *out)
 {
     machine_kernel *mk = ctx;
     if (!mk->to_provider)
-        return km_provider_column(mk->provider, m, i, rows, nrows, out);
+        return provider_column(mk, m, i, rows, nrows, out);
     if (!rows)   /* all machine rows: the provider rows they map to */
-        return km_provider_column(mk->provider, m, mk->to_provider[i], mk->to_provider, nrows, out);
+        return provider_column(mk, m, mk->to_provider[i], mk->to_provider, nrows, out);
     for (size_t k = 0; k < nrows; k++)
         mk->mapped[k] = mk->to_provider[rows[k]];
-    return km_provider_column(mk->provider, m, mk->to_provider[i], mk->mapped, nrows, out);
+    return provider_column(mk, m, mk->to_provider[i], mk->mapped, nrows, out);
+}
+
+static km_status provider_combined(machine_kernel *mk, const double *theta, const size_t *cols, size_t ncols,
+                                   const size_t *rows, size_t nrows, double *out)
+{
+    km_status st = km_provider_combined_columns(mk->provider, theta, cols, ncols, rows, nrows, out);
+    return st ? st : check_finite_values(mk, -1, out, ncols * nrows);
 }
 
 /* Several columns of the combination on the machine's rows (km_combined_fn). */
@@ -48,14 +78,14 @@ static km_status machine_combined(void *ctx, const double *theta, const size_t *
 {
     machine_kernel *mk = ctx;
     if (!mk->to_provider)
-        return km_provider_combined_columns(mk->provider, theta, cols, ncols, rows, nrows, out);
+        return provider_combined(mk, theta, cols, ncols, rows, nrows, out);
     for (size_t t = 0; t < ncols; t++)
         mk->mapped_cols[t] = mk->to_provider[cols[t]];
     if (!rows)   /* all machine rows: the provider rows they map to */
-        return km_provider_combined_columns(mk->provider, theta, mk->mapped_cols, ncols, mk->to_provider, nrows, out);
+        return provider_combined(mk, theta, mk->mapped_cols, ncols, mk->to_provider, nrows, out);
     for (size_t k = 0; k < nrows; k++)
         mk->mapped[k] = mk->to_provider[rows[k]];
-    return km_provider_combined_columns(mk->provider, theta, mk->mapped_cols, ncols, mk->mapped, nrows, out);
+    return provider_combined(mk, theta, mk->mapped_cols, ncols, mk->mapped, nrows, out);
 }
 
 static void machine_kernel_clear(machine_kernel *mk)
@@ -162,6 +192,20 @@ static void store_result(km_machine *machine, const km_mkl_result *result)
     machine->mkl_iterations = result->mkl_iterations;
 }
 
+/* A solution that overflowed (targets near the double range, kernel values summing past it) is an
+ * error, never a model. */
+static km_status check_finite_result(const km_mkl_result *result, size_t n_rows)
+{
+    const char *what = !isfinite(result->objective) ? "objective" : !isfinite(result->bias) ? "bias" : NULL;
+    for (size_t i = 0; !what && i < n_rows; i++)
+        if (!isfinite(result->coef[i]))
+            what = "coefficient";
+    if (!what)
+        return KM_OK;
+    return km_error(KM_EINVAL, "the solver's %s is not finite: the problem overflows double precision (scale the "
+                    "features and targets, or choose smaller kernel parameters)", what);
+}
+
 /* Solves the machine's problem into result (its coef and products arrays) with the method, from the
  * method's starting weights (or the given ones). */
 static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_machine *machine, km_mkl_result *result)
@@ -169,6 +213,8 @@ static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_mac
     if (t->method->start)
         t->method->start(&t->mkl, problem->machine->kernel->n_kernels, machine->theta);
     km_status st = km_mkl_train(problem, result);
+    if (!st)
+        st = check_finite_result(result, problem->machine->kernel->n_rows);
     if (st)
         return st;
     store_result(machine, result);
@@ -501,6 +547,8 @@ static km_status train_machines_shared(trainer *t, const km_classes *classes)
     for (size_t k = 0; !st && k < K; k++) {
         km_machine *machine = &model->machines[k];
         memcpy(machine->theta, theta, M * sizeof *theta);
+        if ((st = check_finite_result(&results[k], jobs[k].n_rows)))
+            break;
         store_result(machine, &results[k]);
         st = finish_machine(t, &jobs[k], machine, &results[k]);
         if (!st)
@@ -592,6 +640,23 @@ static int use_float_cache(const trainer *t, size_t n)
     return values == KM_CACHE_FLOAT || n > t->solver_cache_bytes / n / sizeof(double);
 }
 
+/* The diagonal k_m(x, x) of every training row: where a kernel that overflows (poly degree 1000,
+ * features of 1e300) shows first. */
+static km_status check_finite_diagonal(const trainer *t, size_t m)
+{
+    const double *diag = t->full_diag[m];
+    for (size_t i = 0; i < t->n; i++) {
+        if (isfinite(diag[i]))
+            continue;
+        char spec[256];
+        km_kernel_describe(&km_provider_fitted_set(t->provider)->kernels[m], spec, sizeof spec);
+        return km_error(KM_EINVAL, "kernel %s: k(x, x) of training row %zu is %g: the kernel overflows double "
+                        "precision (scale the features or choose smaller kernel parameters)", spec,
+                        data_row(t, i) + 1, diag[i]);
+    }
+    return KM_OK;
+}
+
 km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *kernels,
                         const km_params *params, km_model **out)
 {
@@ -607,6 +672,8 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
         return st;
     if (params->task != KM_TASK_ONECLASS && !data->labels)
         return km_error(KM_EINVAL, "%s: training data has no labels", data->source ? data->source : "training data");
+    if (params->task == KM_TASK_SVR && (st = km_check_targets(data, rows, n)))
+        return st;
 
     trainer t = {.data = data, .rows = rows, .n = n, .params = params,
                  .logger = {params->log, params->log_user}};
@@ -632,6 +699,7 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
     for (size_t m = 0; !st && m < M; m++) {
         t.theta[m] = params->kernel_weights ? params->kernel_weights[m] : 1.0;
         t.full_diag[m] = km_provider_diag(t.provider, m);
+        st = check_finite_diagonal(&t, m);
     }
     if (!st) {
         km_model *model = t.model;
@@ -645,6 +713,8 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
         model->n_train = data->n;
         st = km_kernel_set_copy(km_provider_fitted_set(t.provider), &model->kernels);
     }
+    if (!st)
+        st = km_model_record_input(t.model, data);
     if (!st)
         st = detach_matrices(t.model->kernels);
     if (!st)
@@ -672,5 +742,6 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
 
 km_status km_train(const km_dataset *train, const km_kernel_set *kernels, const km_params *params, km_model **out)
 {
+    km_warn_suspect_labels(train, params);
     return km_train_rows(train, NULL, 0, kernels, params, out);
 }
