@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "core/atomic_file.h"
+#include "train/train.h"
 
 static const char *const CMD = "predict";
 
@@ -216,7 +217,9 @@ static int run(const predict_options *o)
     int label;
     if (!input.label_column_given && km_model_csv_layout(model, &csv_fields, &label) == KM_OK)
         input.label_column = label >= 0 && (size_t)label + 1 == csv_fields ? -1 : label;
-    if ((st = cli_read_data(o->test_path, &input, precomputed_rows, &test))) {
+    /* regression targets whose squared error overflows would report MSE = inf */
+    if ((st = cli_read_data(o->test_path, &input, precomputed_rows, &test)) ||
+        (km_model_task(model) == KM_TASK_SVR && (st = km_check_targets(test, NULL, 0)))) {
         rc = cli_fail(CMD, st);
         goto done;
     }

@@ -213,3 +213,26 @@ km_status km_dataset_first_features(const km_dataset *src, size_t d, km_dataset 
     *out = dst;
     return KM_OK;
 }
+
+km_status km_dataset_check_magnitude(const km_dataset *data, const size_t *rows, size_t n)
+{
+    if (data->ids)
+        return KM_OK;
+    if (!rows)
+        n = data->n;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = rows ? rows[k] : k;
+        const double *values = data->sparse ? data->val + data->row_start[i] : data->X + i * data->d;
+        size_t count = data->sparse ? data->row_start[i + 1] - data->row_start[i] : data->d;
+        double sq = 0.0, largest = 0.0;
+        for (size_t j = 0; j < count; j++) {
+            sq += values[j] * values[j];
+            largest = fmax(largest, fabs(values[j]));
+        }
+        if (!isfinite(sq))
+            return km_error(KM_EINVAL, "%s: row %zu: the squared norm of the features overflows double precision "
+                            "(a feature of magnitude %g): scale the features", data->source ? data->source : "the data",
+                            i + 1, largest);
+    }
+    return KM_OK;
+}

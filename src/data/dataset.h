@@ -26,6 +26,11 @@ struct km_dataset {
 /* Allocates an empty dataset shell (all pointers NULL). */
 km_status km_dataset_alloc(km_dataset **out);
 
+/* KM_EINVAL naming the first of rows[0..n) (rows NULL: every row) whose squared norm overflows double
+ * precision: kernel values on such features (|x|^2, distances, powers of dot products) would be inf,
+ * NaN or a meaningless 0. Rows of precomputed kernel values (ids) are not features and pass. */
+km_status km_dataset_check_magnitude(const km_dataset *data, const size_t *rows, size_t n);
+
 /* A copy of src keeping only its first d features (columns 0..d-1; d <= src->d): what prediction
  * reads from rows that carry features the model never saw. Labels, ids and CSV layout are copied. */
 km_status km_dataset_first_features(const km_dataset *src, size_t d, km_dataset **out);

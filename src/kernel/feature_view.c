@@ -299,6 +299,7 @@ km_status km_view_mean_sqdist(const km_view *view, double *mean)
         sq += view->sqnorm[r];
     double total = (double)n * sq - cblas_ddot((int)view->dim, sum, 1, sum, 1);
     free(sum);
-    *mean = (total > 0 ? total : 0.0) / ((double)n * (double)(n - 1) / 2.0);
+    /* rounding can leave a tiny negative total; an overflow stays inf or NaN for the caller to name */
+    *mean = (total < 0 ? 0.0 : total) / ((double)n * (double)(n - 1) / 2.0);
     return KM_OK;
 }

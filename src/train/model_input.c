@@ -9,12 +9,13 @@
  *     any indices (fewer trailing features are zeros);
  *   - CSV test rows with as many fields as the training rows read the label from the same field.
  * Features beyond the model's (possible only after sparse training) were zero in every training row;
- * prediction ignores them. */
+ * prediction ignores them. Rows whose squared norm overflows are refused, as in training. */
 #include <math.h>
 
 #include "core/error.h"
 #include "data/dataset.h"
 #include "train/model.h"
+#include "train/train.h"
 
 #define INPUT_SECTION "input"
 
@@ -43,14 +44,6 @@ km_status km_model_csv_layout(const km_model *model, size_t *fields, int *label_
     return KM_OK;
 }
 
-static int reads_features(const km_model *model)
-{
-    for (size_t m = 0; m < model->kernels->size; m++)
-        if (model->kernels->kernels[m].type != KM_KERNEL_PRECOMPUTED)
-            return 1;
-    return 0;
-}
-
 /* CSV test rows laid out like the training rows keep the label where it was. */
 static km_status check_csv_label(const km_model *model, const km_dataset *test, const char *name)
 {
@@ -70,10 +63,12 @@ km_status km_model_test_rows(const km_model *model, const km_dataset *test, cons
     *rows = test;
     *restricted = NULL;
     const km_dataset *basis = model->basis;
-    if (!reads_features(model) || basis->ids || test->ids)
+    if (!km_kernels_read_features(model->kernels) || basis->ids || test->ids)
         return KM_OK;
     const char *name = test->source ? test->source : "test data";
     km_status st = check_csv_label(model, test, name);
+    if (!st)
+        st = km_dataset_check_magnitude(test, NULL, 0);
     if (st)
         return st;
     size_t d = basis->d;

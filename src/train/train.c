@@ -674,6 +674,8 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
         return km_error(KM_EINVAL, "%s: training data has no labels", data->source ? data->source : "training data");
     if (params->task == KM_TASK_SVR && (st = km_check_targets(data, rows, n)))
         return st;
+    if (km_kernels_read_features(kernels) && (st = km_dataset_check_magnitude(data, rows, n)))
+        return st;
 
     trainer t = {.data = data, .rows = rows, .n = n, .params = params,
                  .logger = {params->log, params->log_user}};

@@ -1,13 +1,23 @@
-/* Checks of the labels before training: regression targets whose squared errors would overflow, and
- * class labels that look like a feature column (a CSV label read from the wrong column). */
+/* Checks of the input before any kernel value: whether kernels read features at all, regression
+ * targets whose squared errors would overflow, and class labels that look like a feature column (a
+ * CSV label read from the wrong column). */
 #include <math.h>
 
 #include "core/error.h"
 #include "core/log.h"
 #include "core/params.h"
 #include "data/dataset.h"
+#include "kernel/kernel.h"
 #include "train/multiclass.h"
 #include "train/train.h"
+
+int km_kernels_read_features(const km_kernel_set *set)
+{
+    for (size_t m = 0; m < set->size; m++)
+        if (set->kernels[m].type != KM_KERNEL_PRECOMPUTED)
+            return 1;
+    return 0;
+}
 
 /* Squared errors and the sums of squares behind the mean squared error and the squared correlation
  * stay finite for targets up to this magnitude on any number of rows (n 1e200 < 1.8e308). */
