@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "kernel/dot_products.h"
 
 /* A sparse view stays CSR when at most this fraction of its entries is stored ... */
 #define KM_VIEW_SPARSE_DENSITY 0.1
@@ -182,8 +183,7 @@ km_status km_view_dots(const km_view *a, size_t a0, size_t na, const km_view *b,
             memset(out, 0, na * nb * sizeof *out);
             return KM_OK;
         }
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)na, (int)nb, (int)dim, 1.0, a->X + a0 * dim,
-                    (int)dim, b->X, (int)dim, 0.0, out, (int)nb);
+        km_dots_block(a->X + a0 * dim, na, b->X, nb, dim, out);
         return KM_OK;
     }
     int failed = 0;
@@ -238,8 +238,7 @@ void km_view_dot_vector(const km_view *view, const double *y, double *out)
     } else if (view->dim == 0) {
         memset(out, 0, view->n * sizeof *out);
     } else {
-        cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)view->n, (int)view->dim, 1.0, view->X, (int)view->dim, y, 1,
-                    0.0, out, 1);
+        km_dots_vector(view->X, view->n, view->dim, y, out);
     }
 }
 
