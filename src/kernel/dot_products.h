@@ -9,6 +9,10 @@
 
 #include <stddef.h>
 
+/* <x, y> over n values: cblas_ddot on pieces short enough for OpenBLAS to sum each on one thread
+ * (it splits longer vectors among its threads: 1 and 2 threads differ on 10^6 values), so the sum
+ * depends on n alone, and rows of up to 10,000 values give cblas_ddot's bits. */
+double km_dot(const double *x, const double *y, size_t n);
 /* out[i*nb + j] = <A row i, B row j> for row-major A (na x dim) and B (nb x dim). */
 void km_dots_block(const double *A, size_t na, const double *B, size_t nb, size_t dim, double *out);
 /* out[i] = <A row i, y> for row-major A (n x dim). */

@@ -115,7 +115,7 @@ km_status km_view_build(const km_dataset *data, const size_t *rows, size_t n, co
         st = km_error_nomem("a feature view");
     for (size_t r = 0; !st && r < n; r++) {
         km_view_row row = km_view_get_row(out, r);
-        out->sqnorm[r] = cblas_ddot((int)row.nnz, row.val, 1, row.val, 1);
+        out->sqnorm[r] = km_dot(row.val, row.val, row.nnz);
     }
     if (st)
         km_view_free(out);
@@ -154,7 +154,7 @@ double km_view_min_value(const km_view *view)
 static double row_dot_dense(km_view_row row, const double *x)
 {
     if (!row.col)
-        return cblas_ddot((int)row.nnz, row.val, 1, x, 1);
+        return km_dot(row.val, x, row.nnz);
     double s = 0.0;
     for (size_t p = 0; p < row.nnz; p++)
         s += row.val[p] * x[row.col[p]];
@@ -296,7 +296,7 @@ km_status km_view_mean_sqdist(const km_view *view, double *mean)
         return st;
     for (size_t r = 0; r < n; r++)
         sq += view->sqnorm[r];
-    double total = (double)n * sq - cblas_ddot((int)view->dim, sum, 1, sum, 1);
+    double total = (double)n * sq - km_dot(sum, sum, view->dim);
     free(sum);
     /* rounding can leave a tiny negative total; an overflow stays inf or NaN for the caller to name */
     *mean = (total < 0 ? 0.0 : total) / ((double)n * (double)(n - 1) / 2.0);
