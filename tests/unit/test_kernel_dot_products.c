@@ -58,6 +58,27 @@ KM_TEST_CASE(block_and_vector_independent_of_threads)
     free(two);
 }
 
+/* A vector longer than OpenBLAS sums on one thread (10,000 values). */
+KM_TEST_CASE(long_dot_independent_of_threads)
+{
+    enum { LONG = 25001 };
+    double *x = malloc(LONG * sizeof *x), exact = 0.0;
+    km_rng rng;
+    km_rng_seed(&rng, 11);
+    for (size_t k = 0; k < LONG; k++) {
+        x[k] = km_rng_uniform(&rng) - 0.5;
+        exact += x[k] * x[k];
+    }
+    set_threads(1);
+    double one = km_dot(x, x, LONG);
+    set_threads(2);
+    CHECK(km_dot(x, x, LONG) == one);
+    set_threads(4);
+    CHECK(km_dot(x, x, LONG) == one);
+    CHECK_NEAR(one, exact, 1e-10);
+    free(x);
+}
+
 static char *linear_model_bytes(const km_dataset *data, int threads, size_t *size)
 {
     set_threads(threads);
