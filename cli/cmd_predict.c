@@ -31,10 +31,10 @@ static void usage(FILE *out)
     fputs(CLI_INPUT_HELP, out);
     fprintf(out,
 "\n"
-"TEST_FILE must describe the model's features: CSV rows as many as the training rows (and the\n"
-"label in the same column, or --label-column 0 for rows without one); LIBSVM rows any indices\n"
-"up to the model's (features the model never saw are ignored when it was trained on LIBSVM\n"
-"rows, refused when it was trained on CSV rows, whose feature count is exact).\n"
+"TEST_FILE must describe the model's features: CSV rows with as many features as the training\n"
+"rows (the label in the same column, or --label-column 0 for rows without one); LIBSVM rows\n"
+"with indices up to the model's feature count (beyond it: ignored after training on LIBSVM\n"
+"rows, refused after training on CSV rows, whose feature count is exact).\n"
 "\n"
 "Exit status: 0 success, 1 failure, 2 bad usage or bad input.\n");
 }
