@@ -66,14 +66,38 @@ int cli_push(const char *cmd, const char ***list, size_t *n, const char *value);
 /* Input data format. */
 typedef enum cli_format { CLI_FORMAT_AUTO, CLI_FORMAT_LIBSVM, CLI_FORMAT_CSV } cli_format;
 int cli_parse_format(const char *cmd, const char *text, cli_format *out);
-/* Handles the input options every subcommand shares, --format F and --label-column K (1-based,
- * negative from the end, 0: none; stored in km_csv_options' convention). Returns 0 when the current
- * option is not one of them, 1 when it was parsed, -1 on a bad value (reported). */
-int cli_data_option(cli_args *args, cli_format *format, int *label_column);
+/* How the subcommands read their data files. */
+typedef struct cli_input {
+    cli_format format;
+    int label_column;           /* CSV label column in km_csv_options' convention */
+    int label_column_given;     /* --label-column was given (predict otherwise takes the model's) */
+    char delimiter;             /* CSV field delimiter; 0: detected from the first line */
+} cli_input;
+#define CLI_INPUT_INIT {CLI_FORMAT_AUTO, -1, 0, 0}
+/* Handles the input options every subcommand shares, --format F, --label-column K (1-based, negative
+ * from the end, 0: none) and --delimiter C. Returns 0 when the current option is not one of them, 1
+ * when it was parsed, -1 on a bad value (reported). */
+int cli_data_option(cli_args *args, cli_input *input);
 /* Reads a dataset: CSV when asked or the name ends in .csv, a numpy array when the name ends in .npy
- * (without precomputed rows), else LIBSVM (precomputed rows when precomputed != 0). label_column uses
- * the CSV convention of km_csv_options. */
-km_status cli_read_data(const char *path, cli_format format, int label_column, int precomputed, km_dataset **out);
+ * (without precomputed rows), else LIBSVM (precomputed rows when precomputed != 0). */
+km_status cli_read_data(const char *path, const cli_input *input, int precomputed, km_dataset **out);
+/* The help lines of the input options, for every subcommand's usage. */
+extern const char CLI_INPUT_HELP[];
+
+/* The kernel options --kernel SPEC and --kernels FILE, in command-line order. */
+typedef struct cli_kernel_specs {
+    const char **items;         /* spec, or spec file name */
+    unsigned char *is_file;     /* per item: 1 for --kernels FILE */
+    size_t n;
+    const char **files;         /* the spec files alone (inputs an output must not overwrite) */
+    size_t n_files;
+} cli_kernel_specs;
+/* Handles --kernel and --kernels: 0 when the current option is neither, 1 when taken, -1 on an error
+ * (reported). */
+int cli_kernel_spec_option(cli_args *args, cli_kernel_specs *specs);
+/* Adds every spec to set in command-line order. */
+km_status cli_kernel_specs_add(const cli_kernel_specs *specs, km_kernel_set *set);
+void cli_kernel_specs_free(cli_kernel_specs *specs);
 
 /* Whether output may be written: 0 (reported) when it is the same file (device and inode: links
  * count) as one of the inputs or as the file= of a precomputed kernel of set (NULL: none). Called

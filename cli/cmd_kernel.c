@@ -34,28 +34,25 @@ static void usage(FILE *out)
 "\n"
 "options:\n"
 "  --kernel SPEC      add the kernels of SPEC (repeatable)\n"
-"  --kernels FILE     add one spec per line of FILE\n"
+"  --kernels FILE     add one spec per line of FILE (kernels are numbered in the order of\n"
+"                     the --kernel and --kernels options)\n"
 "  --list             print the expanded kernels instead of computing matrices\n"
 "  --test TEST_FILE   compute test-vs-training matrices for TEST_FILE's rows\n"
 "  --text             write LIBSVM precomputed-kernel text ('label 0:i 1:K(i,1) ...',\n"
 "                     usable with svm-train -t 4) instead of the binary format\n"
 "  --float32          binary values as float32 (default float64)\n"
-"  --format F         auto (default), libsvm or csv\n"
-"  --label-column K   CSV column of the label, 1-based, negative from the end (default -1)\n"
 "  -v, --verbose      print each matrix's computation time (reading and writing excluded)\n"
-"  --help             show this help\n");
+"  --help             show this help\n"
+"\ninput:\n");
+    fputs(CLI_INPUT_HELP, out);
 }
 
 typedef struct kernel_options {
-    const char **specs;
-    size_t n_specs;
-    const char **spec_files;
-    size_t n_spec_files;
+    cli_kernel_specs specs;
     int list, text, verbose;
     km_dtype dtype;
     const char *test_path;
-    cli_format format;
-    int label_column;
+    cli_input input;
     const char *positionals[2];
     int n_positionals;
 } kernel_options;
@@ -64,7 +61,7 @@ static int parse_options(kernel_options *o, int argc, char **argv)
 {
     cli_args args;
     cli_args_init(&args, CMD, argc, argv);
-    const char *positional, *v;
+    const char *positional;
     int kind, handled;
     while ((kind = cli_args_next(&args, &positional))) {
         if (kind == 2) {
@@ -79,10 +76,8 @@ static int parse_options(kernel_options *o, int argc, char **argv)
         if (cli_args_is(&args, NULL, "--help")) {
             usage(stdout);
             return 0;
-        } else if (cli_args_is(&args, NULL, "--kernel")) {
-            ok = (v = cli_args_value(&args)) && cli_push(CMD, &o->specs, &o->n_specs, v);
-        } else if (cli_args_is(&args, NULL, "--kernels")) {
-            ok = (v = cli_args_value(&args)) && cli_push(CMD, &o->spec_files, &o->n_spec_files, v);
+        } else if ((handled = cli_kernel_spec_option(&args, &o->specs))) {
+            ok = handled > 0;
         } else if (cli_args_is(&args, NULL, "--list")) {
             o->list = 1;
         } else if (cli_args_is(&args, "-v", "--verbose")) {
@@ -93,7 +88,7 @@ static int parse_options(kernel_options *o, int argc, char **argv)
             o->dtype = KM_FLOAT32;
         } else if (cli_args_is(&args, NULL, "--test")) {
             ok = (o->test_path = cli_args_value(&args)) != NULL;
-        } else if ((handled = cli_data_option(&args, &o->format, &o->label_column))) {
+        } else if ((handled = cli_data_option(&args, &o->input))) {
             ok = handled > 0;
         } else {
             cli_args_unknown(&args);
@@ -104,7 +99,7 @@ static int parse_options(kernel_options *o, int argc, char **argv)
     }
     if (args.failed)
         return -1;
-    if (o->n_specs == 0 && o->n_spec_files == 0) {
+    if (o->specs.n == 0) {
         cli_error(CMD, "no kernels: give --kernel SPEC or --kernels FILE (see kernelmix kernel --help)");
         return -1;
     }
@@ -125,10 +120,8 @@ static km_status build_set(const kernel_options *o, const km_dataset *data, km_k
     km_status st = km_kernel_set_new(&set);
     if (!st && data)
         st = km_kernel_set_set_dimension(set, km_dataset_dim(data));
-    for (size_t k = 0; !st && k < o->n_specs; k++)
-        st = km_kernel_set_add_spec(set, o->specs[k]);
-    for (size_t k = 0; !st && k < o->n_spec_files; k++)
-        st = km_kernel_set_add_file(set, o->spec_files[k]);
+    if (!st)
+        st = cli_kernel_specs_add(&o->specs, set);
     if (st)
         km_kernel_set_free(set);
     else
@@ -220,7 +213,7 @@ static int output_names(const kernel_options *o, const km_kernel_set *set, size_
             return 0;
         }
         if (!cli_check_output(CMD, names[m], inputs, 2, set) ||
-            !cli_check_output(CMD, names[m], o->spec_files, o->n_spec_files, NULL))
+            !cli_check_output(CMD, names[m], o->specs.files, o->specs.n_files, NULL))
             return 0;
     }
     return 1;
@@ -240,7 +233,7 @@ static int compute(const kernel_options *o, const km_kernel_set *set, const km_d
         st = KM_ENOMEM;
     int rc = st ? cli_fail(CMD, st) : output_names(o, set, M, names) ? CLI_OK : CLI_USAGE;
     if (!rc && o->test_path)
-        st = cli_read_data(o->test_path, o->format, o->label_column, 0, &test);
+        st = cli_read_data(o->test_path, &o->input, 0, &test);
     if (!rc && !st)
         st = km_kernel_set_fit(set, train, &fitted);
     if (!rc && st)
@@ -275,7 +268,7 @@ static int run(const kernel_options *o)
     int rc = CLI_OK;
     km_status st = KM_OK;
     if (o->n_positionals > 0)
-        st = cli_read_data(o->positionals[0], o->format, o->label_column, 0, &train);
+        st = cli_read_data(o->positionals[0], &o->input, 0, &train);
     if (!st)
         st = build_set(o, train, &set);
     if (st) {
@@ -303,10 +296,9 @@ int cmd_kernel(int argc, char **argv)
     kernel_options o;
     memset(&o, 0, sizeof o);
     o.dtype = KM_FLOAT64;
-    o.label_column = -1;
+    o.input = (cli_input)CLI_INPUT_INIT;
     int parsed = parse_options(&o, argc, argv);
     int rc = parsed < 0 ? CLI_USAGE : parsed == 0 ? CLI_OK : run(&o);
-    free(o.specs);
-    free(o.spec_files);
+    cli_kernel_specs_free(&o.specs);
     return rc;
 }

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "core/atomic_file.h"
+#include "train/train.h"
 
 static const char *const CMD = "predict";
 
@@ -23,11 +24,17 @@ static void usage(FILE *out)
 "                       (one-vs-one pairs in LIBSVM's order; one-vs-rest: one per class)\n"
 "  --test-kernel FILE   test-vs-training kernel matrix (test rows x training rows) of the\n"
 "                       model's next precomputed kernel from a file (repeat in kernel order)\n"
-"  --format F           auto (default), libsvm or csv\n"
-"  --label-column K     CSV column of the label, 1-based, negative from the end (default -1);\n"
-"                       0: the file has no labels\n"
 "  -q, --quiet          print nothing but errors\n"
 "  --help               show this help\n"
+"\n"
+"input:\n");
+    fputs(CLI_INPUT_HELP, out);
+    fprintf(out,
+"\n"
+"TEST_FILE must describe the model's features: CSV rows with as many features as the training\n"
+"rows (the label in the same column, or --label-column 0 for rows without one); LIBSVM rows\n"
+"with indices up to the model's feature count (beyond it: ignored after training on LIBSVM\n"
+"rows, refused after training on CSV rows, whose feature count is exact).\n"
 "\n"
 "Exit status: 0 success, 1 failure, 2 bad usage or bad input.\n");
 }
@@ -36,8 +43,7 @@ typedef struct predict_options {
     int decision_values;
     const char **test_kernel_paths;
     size_t n_test_kernels;
-    cli_format format;
-    int label_column;
+    cli_input input;
     int quiet;
     const char *test_path, *model_path, *output_path;
 } predict_options;
@@ -74,7 +80,7 @@ static int parse_options(predict_options *o, int argc, char **argv)
                     cli_error(CMD, "out of memory");
                 }
             }
-        } else if ((handled = cli_data_option(&args, &o->format, &o->label_column))) {
+        } else if ((handled = cli_data_option(&args, &o->input))) {
             ok = handled > 0;
         } else if (cli_args_is(&args, "-q", "--quiet")) {
             o->quiet = 1;
@@ -221,7 +227,17 @@ static int run(const predict_options *o)
     int precomputed_rows = 0;
     for (size_t m = 0; m < M; m++)
         precomputed_rows |= kernel_from_rows(model, m);
-    if ((st = cli_read_data(o->test_path, o->format, o->label_column, precomputed_rows, &test))) {
+    /* without --label-column, CSV test rows have their label where the training rows had it (a model
+     * not trained on CSV rows leaves the default); a last column stays "the last", so that rows with
+     * fewer fields are reported as too few features */
+    cli_input input = o->input;
+    size_t csv_fields;
+    int label;
+    if (!input.label_column_given && km_model_csv_layout(model, &csv_fields, &label) == KM_OK)
+        input.label_column = label >= 0 && (size_t)label + 1 == csv_fields ? -1 : label;
+    /* regression targets whose squared error overflows would report MSE = inf */
+    if ((st = cli_read_data(o->test_path, &input, precomputed_rows, &test)) ||
+        (km_model_task(model) == KM_TASK_SVR && (st = km_check_targets(test, NULL, 0)))) {
         rc = cli_fail(CMD, st);
         goto done;
     }
@@ -263,7 +279,7 @@ int cmd_predict(int argc, char **argv)
 {
     predict_options o;
     memset(&o, 0, sizeof o);
-    o.label_column = -1;
+    o.input = (cli_input)CLI_INPUT_INIT;
     int parsed = parse_options(&o, argc, argv);
     int rc = parsed < 0 ? CLI_USAGE : parsed == 0 ? CLI_OK : run(&o);
     free(o.test_kernel_paths);

@@ -66,9 +66,10 @@ static void usage(FILE *out)
 "kernels (several give a combination; see 'kernelmix kernel --help' for the spec language):\n"
 "  --kernel SPEC      add the kernels of SPEC, e.g. 'rbf:gamma=2^-3..2^3', 'poly:degree=1,2,3',\n"
 "                     'linear:features=1-10', 'precomputed:file=K.bin' (repeatable)\n"
-"  --kernels FILE     add one spec per line of FILE\n"
-"  --norm NORM        normalization of kernels whose spec sets none:\n"
-"                     none, mult (multiplicative), spherical, trace\n"
+"  --kernels FILE     add one spec per line of FILE (repeatable; kernels are numbered in the\n"
+"                     order of the --kernel and --kernels options)\n"
+"  --norm NORM        normalization of every kernel (--kernel, --kernels or -t) whose spec\n"
+"                     sets none: none (default), mult (multiplicative), spherical, trace\n"
 "  --weights D1,D2,.. fixed kernel weights d_m (default: uniform, d_m = 1)\n"
 "  -t TYPE            single kernel as in LIBSVM when no --kernel is given: 0 linear,\n"
 "                     1 polynomial, 2 RBF (default), 3 sigmoid, 4 precomputed (TRAIN_FILE\n"
@@ -127,13 +128,14 @@ static void usage(FILE *out)
 "  -v K               K-fold cross-validation instead of training: prints accuracy\n"
 "                     (classification) or mean squared error (regression)\n"
 "  --seed N           seed of the fold assignment (default 0)\n"
-"  --format F         auto (default), libsvm or csv\n"
-"  --label-column K   CSV column of the label, 1-based; negative counts from the end\n"
-"                     (default -1, the last); 0: no label\n"
 "  -q, --quiet        print nothing but errors\n"
 "  --verbose          print solver details on stderr (a terminal also gets a\n"
 "                     progress line there: fold, machine, MKL step and gap)\n"
 "  --help             show this help\n"
+"\n"
+"input:\n");
+    fputs(CLI_INPUT_HELP, out);
+    fprintf(out,
 "\n"
 "The training summary prints the kernel weights, support vectors and objective.\n"
 "Exit status: 0 success, 1 failure, 2 bad usage or bad input, 130 interrupted (SIGINT or\n"
@@ -145,11 +147,8 @@ typedef struct train_options {
     int libsvm_kernel;          /* -t value */
     double degree, gamma, coef0;
     int have_gamma;
-    const char **specs;
-    size_t n_specs;
-    const char **spec_files;
-    size_t n_spec_files;
-    const char *norm;
+    cli_kernel_specs specs;
+    int norm;                   /* km_normalization of the specs that set none */
     const char *weights;
     double *class_labels, *class_weights;
     size_t n_class_weights;
@@ -157,8 +156,7 @@ typedef struct train_options {
     const char *reg_param;      /* --reg-param, read once the regularizer is known */
     int folds;
     int quiet, verbose;
-    cli_format format;
-    int label_column;
+    cli_input input;
     const char *train_path, *model_path;
 } train_options;
 
@@ -325,12 +323,10 @@ static int parse_options(train_options *o, int argc, char **argv)
             o->have_gamma = 1;
         } else if (cli_args_is(&args, "-r", "--coef0")) {
             ok = cli_parse_double(CMD, "-r", cli_args_value(&args), -HUGE_VAL, HUGE_VAL, &o->coef0);
-        } else if (cli_args_is(&args, NULL, "--kernel")) {
-            ok = (v = cli_args_value(&args)) && cli_push(CMD, &o->specs, &o->n_specs, v);
-        } else if (cli_args_is(&args, NULL, "--kernels")) {
-            ok = (v = cli_args_value(&args)) && cli_push(CMD, &o->spec_files, &o->n_spec_files, v);
+        } else if ((handled = cli_kernel_spec_option(&args, &o->specs))) {
+            ok = handled > 0;
         } else if (cli_args_is(&args, NULL, "--norm")) {
-            ok = (o->norm = cli_args_value(&args)) != NULL;
+            ok = cli_parse_name(CMD, "--norm", cli_args_value(&args), KM_ENUM_NORMALIZATION, &o->norm);
         } else if (cli_args_is(&args, NULL, "--weights")) {
             ok = (o->weights = cli_args_value(&args)) != NULL;
         } else if (cli_args_is(&args, NULL, "--multiclass")) {
@@ -367,7 +363,7 @@ static int parse_options(train_options *o, int argc, char **argv)
                 o->folds = (int)l;
         } else if (cli_args_is(&args, NULL, "--seed")) {
             ok = parse_long_param(o, KM_PARAM_SEED, "--seed", cli_args_value(&args), 0, LONG_MAX);
-        } else if ((handled = cli_data_option(&args, &o->format, &o->label_column))) {
+        } else if ((handled = cli_data_option(&args, &o->input))) {
             ok = handled > 0;
         } else if (cli_args_is(&args, "-q", "--quiet")) {
             o->quiet = 1;
@@ -419,26 +415,13 @@ static void libsvm_spec(const train_options *o, char *buf, size_t size)
 
 static int needs_precomputed_rows(const train_options *o)
 {
-    if (o->n_specs == 0 && o->n_spec_files == 0)
+    if (o->specs.n == 0)
         return o->libsvm_kernel == 4;
-    for (size_t k = 0; k < o->n_specs; k++)
-        if (!strncmp(o->specs[k], "precomputed", 11) && !strstr(o->specs[k], "file="))
+    for (size_t k = 0; k < o->specs.n; k++)
+        if (!o->specs.is_file[k] && !strncmp(o->specs.items[k], "precomputed", 11) &&
+            !strstr(o->specs.items[k], "file="))
             return 1;
     return 0;
-}
-
-static km_status add_spec(km_kernel_set *set, const char *spec, const char *norm)
-{
-    if (!norm || strstr(spec, "norm="))
-        return km_kernel_set_add_spec(set, spec);
-    size_t len = strlen(spec) + strlen(norm) + 8;
-    char *with_norm = malloc(len);
-    if (!with_norm)
-        return KM_ENOMEM;
-    snprintf(with_norm, len, "%s:norm=%s", spec, norm);
-    km_status st = km_kernel_set_add_spec(set, with_norm);
-    free(with_norm);
-    return st;
 }
 
 static km_status build_kernels(const train_options *o, const km_dataset *data, km_kernel_set **out)
@@ -447,15 +430,15 @@ static km_status build_kernels(const train_options *o, const km_dataset *data, k
     km_status st = km_kernel_set_new(&set);
     if (!st)
         st = km_kernel_set_set_dimension(set, km_dataset_dim(data));
-    if (!st && o->n_specs == 0 && o->n_spec_files == 0) {
+    if (!st)
+        st = km_kernel_set_set_default_norm(set, (km_normalization)o->norm);
+    if (!st && o->specs.n == 0) {
         char spec[256];
         libsvm_spec(o, spec, sizeof spec);
-        st = add_spec(set, spec, o->norm);
+        st = km_kernel_set_add_spec(set, spec);
     }
-    for (size_t k = 0; !st && k < o->n_specs; k++)
-        st = add_spec(set, o->specs[k], o->norm);
-    for (size_t k = 0; !st && k < o->n_spec_files; k++)
-        st = km_kernel_set_add_file(set, o->spec_files[k]);
+    if (!st)
+        st = cli_kernel_specs_add(&o->specs, set);
     if (st) {
         km_kernel_set_free(set);
         return st;
@@ -556,7 +539,7 @@ static int run(train_options *o)
 
     km_status st = km_params_set_class_weights(o->params, o->class_labels, o->class_weights, o->n_class_weights);
     if (!st)
-        st = cli_read_data(o->train_path, o->format, o->label_column, needs_precomputed_rows(o), &data);
+        st = cli_read_data(o->train_path, &o->input, needs_precomputed_rows(o), &data);
     if (!st)
         st = build_kernels(o, data, &kernels);
     if (st) {
@@ -599,7 +582,7 @@ static int run(train_options *o)
     }
     const char *train_input[] = {o->train_path};
     if (!cli_check_output(CMD, o->model_path, train_input, 1, kernels) ||
-        !cli_check_output(CMD, o->model_path, o->spec_files, o->n_spec_files, NULL)) {
+        !cli_check_output(CMD, o->model_path, o->specs.files, o->specs.n_files, NULL)) {
         rc = CLI_USAGE;
         goto done;
     }
@@ -630,11 +613,10 @@ int cmd_train(int argc, char **argv)
         return cli_fail(CMD, st);
     o.libsvm_kernel = 2;
     o.degree = 3;
-    o.label_column = -1;
+    o.input = (cli_input)CLI_INPUT_INIT;
     int parsed = parse_options(&o, argc, argv);
     int rc = parsed < 0 ? CLI_USAGE : parsed == 0 ? CLI_OK : run(&o);
-    free(o.specs);
-    free(o.spec_files);
+    cli_kernel_specs_free(&o.specs);
     free(o.class_labels);
     free(o.class_weights);
     km_params_free(o.params);

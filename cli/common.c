@@ -221,16 +221,46 @@ int cli_push(const char *cmd, const char ***list, size_t *n, const char *value)
     return 1;
 }
 
-int cli_data_option(cli_args *args, cli_format *format, int *label_column)
+const char CLI_INPUT_HELP[] =
+"  --format F         auto (default: CSV for a .csv name, else LIBSVM), libsvm or csv\n"
+"  --label-column K   CSV column of the label, 1-based; negative counts from the end\n"
+"                     (default -1, the last; predict: the training file's); 0: no label\n"
+"  --delimiter C      CSV field delimiter: a character, 'tab' or 'space' (runs of blanks);\n"
+"                     default: detected from the first line (',' ';' tab, else blanks)\n";
+
+/* --delimiter: "auto", "tab", "space" or one character (the reader refuses the impossible ones). */
+static int parse_delimiter(const char *cmd, const char *text, char *out)
+{
+    if (!text)
+        return 0;
+    if (!strcmp(text, "auto"))
+        *out = 0;
+    else if (!strcmp(text, "tab") || !strcmp(text, "\\t"))
+        *out = '\t';
+    else if (!strcmp(text, "space"))
+        *out = ' ';
+    else if (strlen(text) == 1)
+        *out = text[0];
+    else {
+        cli_error(cmd, "option --delimiter: '%s' is not one character, 'tab', 'space' or 'auto'", text);
+        return 0;
+    }
+    return 1;
+}
+
+int cli_data_option(cli_args *args, cli_input *input)
 {
     const char *v;
     long l;
     if (cli_args_is(args, NULL, "--format"))
-        return (v = cli_args_value(args)) && cli_parse_format(args->cmd, v, format) ? 1 : -1;
+        return (v = cli_args_value(args)) && cli_parse_format(args->cmd, v, &input->format) ? 1 : -1;
+    if (cli_args_is(args, NULL, "--delimiter"))
+        return parse_delimiter(args->cmd, cli_args_value(args), &input->delimiter) ? 1 : -1;
     if (!cli_args_is(args, NULL, "--label-column"))
         return 0;
     if (!cli_parse_long(args->cmd, "--label-column", cli_args_value(args), -1000000, 1000000, &l))
         return -1;
-    *label_column = l == 0 ? KM_CSV_NO_LABEL : l > 0 ? (int)l - 1 : (int)l;
+    input->label_column = l == 0 ? KM_CSV_NO_LABEL : l > 0 ? (int)l - 1 : (int)l;
+    input->label_column_given = 1;
     return 1;
 }

@@ -197,6 +197,8 @@ KM_API km_status km_kernel_set_add_spec(km_kernel_set *set, const char *spec);
 /* Tells the set the number of features of the data it will be used with (0: unknown, the default).
  * Needed for "features=each"; with it, feature indices beyond the dimension are rejected. */
 KM_API km_status km_kernel_set_set_dimension(km_kernel_set *set, size_t n_features);
+/* The normalization of the specs added from now on that name none (norm=); KM_NORM_NONE by default. */
+KM_API km_status km_kernel_set_set_default_norm(km_kernel_set *set, km_normalization norm);
 /* Adds every spec of a file, one per line; blank lines and lines starting with '#' are skipped. */
 KM_API km_status km_kernel_set_add_file(km_kernel_set *set, const char *path);
 /* Adds one precomputed kernel backed by the caller's n×n training matrix (not copied, not freed;
@@ -461,6 +463,10 @@ KM_API km_status km_mkl_ivanov(const km_params *tikhonov, size_t M, const double
 KM_API km_status km_model_ivanov(const km_model *model, size_t machine, km_params **ivanov, double *theta);
 /* Total distinct support vectors over all machines. */
 KM_API size_t km_model_n_sv_total(const km_model *model);
+/* The CSV layout of the rows the model was trained on: fields per line (the label's included) and
+ * the label column in km_csv_options' convention (0-based, KM_CSV_NO_LABEL), as read test rows must
+ * have it. KM_EINVAL when the model was not trained on CSV rows. */
+KM_API km_status km_model_csv_layout(const km_model *model, size_t *fields, int *label_column);
 
 /* Diagnostics of learned kernel weights (docs/mkl.md "Diagnostics"), stored by km_train with MKL.
  * Block norms |w_m| = theta_m sqrt(c'K_m c) of a machine (M values); NULL when the model has none. */

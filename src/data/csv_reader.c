@@ -220,7 +220,7 @@ static km_status check_options(const char *name, const km_csv_options *options)
 
 /* Reads every row, starting from first_line (the first non-blank line, header or data). */
 static km_status read_rows(km_line_reader *in, char *first_line, field_list *fields, const km_csv_options *options,
-                           csv_rows *rows)
+                           csv_rows *rows, csv_layout *layout_out)
 {
     csv_layout layout = {.delimiter = options->delimiter ? options->delimiter : detect_delimiter(first_line)};
     int header = options->header;
@@ -245,6 +245,7 @@ static km_status read_rows(km_line_reader *in, char *first_line, field_list *fie
     if ((st = resolve_label(in, options, fields->count, &layout)))
         return st;
     rows->d = layout.n_fields - (layout.has_label ? 1 : 0);
+    *layout_out = layout;
     for (;;) {
         if ((st = append_row(rows, in, fields, &layout)))
             return st;
@@ -272,12 +273,13 @@ static km_status read_csv(FILE *stream, const char *name, const km_csv_options *
     km_line_reader_init(&in, stream, name);
     field_list fields = {0};
     csv_rows rows = {0};
+    csv_layout layout = {0};
     char *line;
     if (!(st = km_line_next(&in, &line))) {
         if (!line)
             st = km_error(KM_EFORMAT, "%s:%zu: no data rows", name, in.line_no ? in.line_no : 1);
         else
-            st = read_rows(&in, line, &fields, options, &rows);
+            st = read_rows(&in, line, &fields, options, &rows, &layout);
     }
     km_dataset *data = NULL;
     if (!st && !(st = km_dataset_alloc(&data))) {
@@ -285,6 +287,8 @@ static km_status read_csv(FILE *stream, const char *name, const km_csv_options *
         data->d = rows.d;
         data->X = rows.X;
         data->labels = rows.labels;
+        data->csv_fields = layout.n_fields;
+        data->csv_label_field = layout.has_label ? (long)layout.label : -1;
         rows.X = rows.labels = NULL;
         if (!(data->source = strdup(name))) {
             km_dataset_free(data);

@@ -108,12 +108,10 @@ static km_status copy_sparse_rows(const km_dataset *src, const size_t *rows, siz
     return KM_OK;
 }
 
-km_status km_dataset_subset(const km_dataset *src, const size_t *rows, size_t n_rows, km_dataset **out)
+/* New dataset shell with what every row carries besides its features (labels, ids, source, layout)
+ * for the given rows of src; features are left to the caller. */
+static km_status subset_shell(const km_dataset *src, const size_t *rows, size_t n_rows, km_dataset **out)
 {
-    *out = NULL;
-    for (size_t k = 0; k < n_rows; k++)
-        if (rows[k] >= src->n)
-            return km_error(KM_EINVAL, "km_dataset_subset: row %zu out of range (%zu rows)", rows[k], src->n);
     km_dataset *dst;
     km_status st = km_dataset_alloc(&dst);
     if (st)
@@ -121,6 +119,8 @@ km_status km_dataset_subset(const km_dataset *src, const size_t *rows, size_t n_
     dst->n = n_rows;
     dst->d = src->d;
     dst->sparse = src->sparse;
+    dst->csv_fields = src->csv_fields;
+    dst->csv_label_field = src->csv_label_field;
     if (src->source && !(dst->source = strdup(src->source)))
         st = km_error_nomem("a file name");
     if (!st && src->labels) {
@@ -128,30 +128,117 @@ km_status km_dataset_subset(const km_dataset *src, const size_t *rows, size_t n_
             st = km_error_nomem("subset labels");
         else
             for (size_t k = 0; k < n_rows; k++)
-                dst->labels[k] = src->labels[rows[k]];
+                dst->labels[k] = src->labels[rows ? rows[k] : k];
     }
     if (!st && src->ids) {
         if (!(dst->ids = malloc((n_rows ? n_rows : 1) * sizeof *dst->ids)))
             st = km_error_nomem("subset ids");
         else
             for (size_t k = 0; k < n_rows; k++)
-                dst->ids[k] = src->ids[rows[k]];
-    }
-    if (!st && src->text)
-        st = km_dataset_copy_strings(src, rows, n_rows, dst);
-    else if (!st && src->sparse)
-        st = copy_sparse_rows(src, rows, n_rows, dst);
-    else if (!st) {
-        if (!(dst->X = malloc((n_rows && src->d ? n_rows * src->d : 1) * sizeof *dst->X)))
-            st = km_error_nomem("a dense row subset");
-        else
-            for (size_t k = 0; k < n_rows; k++)
-                memcpy(dst->X + k * src->d, src->X + rows[k] * src->d, src->d * sizeof *dst->X);
+                dst->ids[k] = src->ids[rows ? rows[k] : k];
     }
     if (st) {
         km_dataset_free(dst);
         return st;
     }
     *out = dst;
+    return KM_OK;
+}
+
+km_status km_dataset_subset(const km_dataset *src, const size_t *rows, size_t n_rows, km_dataset **out)
+{
+    *out = NULL;
+    for (size_t k = 0; k < n_rows; k++)
+        if (rows[k] >= src->n)
+            return km_error(KM_EINVAL, "km_dataset_subset: row %zu out of range (%zu rows)", rows[k], src->n);
+    km_dataset *dst;
+    km_status st = subset_shell(src, rows, n_rows, &dst);
+    if (st)
+        return st;
+    if (src->text)
+        st = km_dataset_copy_strings(src, rows, n_rows, dst);
+    else if (src->sparse)
+        st = copy_sparse_rows(src, rows, n_rows, dst);
+    else if (!(dst->X = malloc((n_rows && src->d ? n_rows * src->d : 1) * sizeof *dst->X)))
+        st = km_error_nomem("a dense row subset");
+    else
+        for (size_t k = 0; k < n_rows; k++)
+            memcpy(dst->X + k * src->d, src->X + rows[k] * src->d, src->d * sizeof *dst->X);
+    if (st) {
+        km_dataset_free(dst);
+        return st;
+    }
+    *out = dst;
+    return KM_OK;
+}
+
+/* CSR rows of src without the entries at columns >= d. */
+static km_status copy_sparse_first_features(const km_dataset *src, size_t d, km_dataset *dst)
+{
+    size_t nnz = 0;
+    for (size_t e = 0; e < src->row_start[src->n]; e++)
+        nnz += src->col[e] < d;
+    dst->row_start = malloc((src->n + 1) * sizeof *dst->row_start);
+    dst->col = malloc((nnz ? nnz : 1) * sizeof *dst->col);
+    dst->val = malloc((nnz ? nnz : 1) * sizeof *dst->val);
+    if (!dst->row_start || !dst->col || !dst->val)
+        return km_error_nomem("test rows restricted to the model's features");
+    size_t pos = 0;
+    for (size_t i = 0; i < src->n; i++) {
+        dst->row_start[i] = pos;
+        for (size_t e = src->row_start[i]; e < src->row_start[i + 1] && src->col[e] < d; e++) {
+            dst->col[pos] = src->col[e];
+            dst->val[pos++] = src->val[e];
+        }
+    }
+    dst->row_start[src->n] = pos;
+    return KM_OK;
+}
+
+km_status km_dataset_first_features(const km_dataset *src, size_t d, km_dataset **out)
+{
+    *out = NULL;
+    if (d > src->d)
+        return km_error(KM_EINVAL, "km_dataset_first_features: %zu features asked of data with %zu", d, src->d);
+    km_dataset *dst;
+    km_status st = subset_shell(src, NULL, src->n, &dst);
+    if (st)
+        return st;
+    dst->d = d;
+    if (src->sparse)
+        st = copy_sparse_first_features(src, d, dst);
+    else if (!(dst->X = malloc((src->n && d ? src->n * d : 1) * sizeof *dst->X)))
+        st = km_error_nomem("test rows restricted to the model's features");
+    else
+        for (size_t i = 0; i < src->n; i++)
+            memcpy(dst->X + i * d, src->X + i * src->d, d * sizeof *dst->X);
+    if (st) {
+        km_dataset_free(dst);
+        return st;
+    }
+    *out = dst;
+    return KM_OK;
+}
+
+km_status km_dataset_check_magnitude(const km_dataset *data, const size_t *rows, size_t n)
+{
+    if (data->ids)
+        return KM_OK;
+    if (!rows)
+        n = data->n;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = rows ? rows[k] : k;
+        const double *values = data->sparse ? data->val + data->row_start[i] : data->X + i * data->d;
+        size_t count = data->sparse ? data->row_start[i + 1] - data->row_start[i] : data->d;
+        double sq = 0.0, largest = 0.0;
+        for (size_t j = 0; j < count; j++) {
+            sq += values[j] * values[j];
+            largest = fmax(largest, fabs(values[j]));
+        }
+        if (!isfinite(sq))
+            return km_error(KM_EINVAL, "%s: row %zu: the squared norm of the features overflows double precision "
+                            "(a feature of magnitude %g): scale the features", data->source ? data->source : "the data",
+                            i + 1, largest);
+    }
     return KM_OK;
 }

@@ -23,11 +23,22 @@ struct km_dataset {
     char *text;             /* string rows: their bytes, each followed by a NUL; d = 0, no features */
     size_t *text_start;     /* string rows: n+1 offsets into text (row i is text_start[i+1]-text_start[i]-1
                                bytes) */
+    size_t csv_fields;      /* CSV rows: fields per line, the label's included; 0 for other sources */
+    long csv_label_field;   /* CSV rows: 0-based field of the label, -1 for unlabelled rows */
 };
 
 /* Allocates an empty dataset shell (all pointers NULL). */
 km_status km_dataset_alloc(km_dataset **out);
 /* The string rows `rows` of src into dst (text, text_start). */
 km_status km_dataset_copy_strings(const km_dataset *src, const size_t *rows, size_t n_rows, km_dataset *dst);
+
+/* KM_EINVAL naming the first of rows[0..n) (rows NULL: every row) whose squared norm overflows double
+ * precision: kernel values on such features (|x|^2, distances, powers of dot products) would be inf,
+ * NaN or a meaningless 0. Rows of precomputed kernel values (ids) are not features and pass. */
+km_status km_dataset_check_magnitude(const km_dataset *data, const size_t *rows, size_t n);
+
+/* A copy of src keeping only its first d features (columns 0..d-1; d <= src->d): what prediction
+ * reads from rows that carry features the model never saw. Labels, ids and CSV layout are copied. */
+km_status km_dataset_first_features(const km_dataset *src, size_t d, km_dataset **out);
 
 #endif

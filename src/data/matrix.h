@@ -18,6 +18,11 @@ struct km_matrix {
     int borrowed;       /* the values are the caller's (km_matrix_wrap): read only, not freed */
 };
 
+/* km_matrix_read for the training kernel of a precomputed:file= spec: precomputed-kernel text must
+ * list the training rows in order, row i starting with 0:i (KM_EFORMAT naming the first row that does
+ * not); binary files carry no ids. */
+km_status km_matrix_read_training(const char *path, km_matrix **out);
+
 /* Whether values are stored little-endian in memory (as the binary file format stores them). */
 int km_host_is_little_endian(void);
 

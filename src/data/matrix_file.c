@@ -177,13 +177,29 @@ km_status km_matrix_read_payload(FILE *stream, const char *name, uint64_t rows, 
     return KM_OK;
 }
 
+/* Rows of a training kernel are the training rows in order: row i is 0:i, the id by which -t 4 finds
+ * the row's own column. A test kernel's ids are free (LIBSVM ignores them). */
+static km_status check_training_ids(const km_dataset *data, const char *name)
+{
+    for (size_t i = 0; i < data->n; i++)
+        if (data->ids[i] != (double)(i + 1))
+            return km_error(KM_EFORMAT, "%s: row %zu: id 0:%g is not the row's position %zu (the rows of a training "
+                            "kernel are the training rows in order, row i starting with 0:i)", name, i + 1,
+                            data->ids[i], i + 1);
+    return KM_OK;
+}
+
 /* The n×k kernel values of a precomputed-kernel text file become the matrix (the array changes owner). */
-static km_status read_text(FILE *stream, const char *name, km_matrix **out)
+static km_status read_text(FILE *stream, const char *name, int training, km_matrix **out)
 {
     km_dataset *data;
     km_status st = km_read_libsvm_stream(stream, name, KM_READ_PRECOMPUTED, &data);
-    if (st)
+    if (!st && training)
+        st = check_training_ids(data, name);
+    if (st) {
+        km_dataset_free(data);
         return st;
+    }
     km_matrix *matrix = calloc(1, sizeof *matrix);
     if (!matrix) {
         km_dataset_free(data);
@@ -198,7 +214,7 @@ static km_status read_text(FILE *stream, const char *name, km_matrix **out)
     return KM_OK;
 }
 
-static km_status read_matrix(FILE *stream, const char *name, km_matrix **out)
+static km_status read_matrix(FILE *stream, const char *name, int training, km_matrix **out)
 {
     *out = NULL;
     unsigned char magic[MAGIC_BYTES];
@@ -214,30 +230,45 @@ static km_status read_matrix(FILE *stream, const char *name, km_matrix **out)
         return km_error(KM_EFORMAT, "%s: truncated matrix header (%zu of %d bytes)", name, got, HEADER_BYTES);
     if (fseeko(stream, 0, SEEK_SET) != 0)
         return km_error(KM_EIO, "%s: cannot rewind: %s", name, strerror(errno));
-    return read_text(stream, name, out);
+    return read_text(stream, name, training, out);
 }
 
-km_status km_matrix_read_stream(FILE *stream, const char *name, km_matrix **out)
+static km_status read_matrix_stream(FILE *stream, const char *name, int training, km_matrix **out)
 {
     km_numeric_locale locale;
     km_status st = km_numeric_locale_enter(&locale);
     if (st)
         return st;
-    st = read_matrix(stream, name, out);
+    st = read_matrix(stream, name, training, out);
     km_numeric_locale_leave(&locale);
     return st;
 }
 
-km_status km_matrix_read(const char *path, km_matrix **out)
+km_status km_matrix_read_stream(FILE *stream, const char *name, km_matrix **out)
+{
+    return read_matrix_stream(stream, name, 0, out);
+}
+
+static km_status read_matrix_file(const char *path, int training, km_matrix **out)
 {
     *out = NULL;
     FILE *stream;
     km_status st = km_open_input(path, &stream);
     if (st)
         return st;
-    st = km_matrix_read_stream(stream, path, out);
+    st = read_matrix_stream(stream, path, training, out);
     fclose(stream);
     return st;
+}
+
+km_status km_matrix_read(const char *path, km_matrix **out)
+{
+    return read_matrix_file(path, 0, out);
+}
+
+km_status km_matrix_read_training(const char *path, km_matrix **out)
+{
+    return read_matrix_file(path, 1, out);
 }
 
 /* Values the reader would reject (NaN, infinities, overflow to float32) are refused before writing. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "kernel/dot_products.h"
 
 /* A sparse view stays CSR when at most this fraction of its entries is stored ... */
 #define KM_VIEW_SPARSE_DENSITY 0.1
@@ -114,7 +115,7 @@ km_status km_view_build(const km_dataset *data, const size_t *rows, size_t n, co
         st = km_error_nomem("a feature view");
     for (size_t r = 0; !st && r < n; r++) {
         km_view_row row = km_view_get_row(out, r);
-        out->sqnorm[r] = cblas_ddot((int)row.nnz, row.val, 1, row.val, 1);
+        out->sqnorm[r] = km_dot(row.val, row.val, row.nnz);
     }
     if (st)
         km_view_free(out);
@@ -153,7 +154,7 @@ double km_view_min_value(const km_view *view)
 static double row_dot_dense(km_view_row row, const double *x)
 {
     if (!row.col)
-        return cblas_ddot((int)row.nnz, row.val, 1, x, 1);
+        return km_dot(row.val, x, row.nnz);
     double s = 0.0;
     for (size_t p = 0; p < row.nnz; p++)
         s += row.val[p] * x[row.col[p]];
@@ -182,8 +183,7 @@ km_status km_view_dots(const km_view *a, size_t a0, size_t na, const km_view *b,
             memset(out, 0, na * nb * sizeof *out);
             return KM_OK;
         }
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)na, (int)nb, (int)dim, 1.0, a->X + a0 * dim,
-                    (int)dim, b->X, (int)dim, 0.0, out, (int)nb);
+        km_dots_block(a->X + a0 * dim, na, b->X, nb, dim, out);
         return KM_OK;
     }
     int failed = 0;
@@ -238,8 +238,7 @@ void km_view_dot_vector(const km_view *view, const double *y, double *out)
     } else if (view->dim == 0) {
         memset(out, 0, view->n * sizeof *out);
     } else {
-        cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)view->n, (int)view->dim, 1.0, view->X, (int)view->dim, y, 1,
-                    0.0, out, 1);
+        km_dots_vector(view->X, view->n, view->dim, y, out);
     }
 }
 
@@ -297,8 +296,9 @@ km_status km_view_mean_sqdist(const km_view *view, double *mean)
         return st;
     for (size_t r = 0; r < n; r++)
         sq += view->sqnorm[r];
-    double total = (double)n * sq - cblas_ddot((int)view->dim, sum, 1, sum, 1);
+    double total = (double)n * sq - km_dot(sum, sum, view->dim);
     free(sum);
-    *mean = (total > 0 ? total : 0.0) / ((double)n * (double)(n - 1) / 2.0);
+    /* rounding can leave a tiny negative total; an overflow stays inf or NaN for the caller to name */
+    *mean = (total < 0 ? 0.0 : total) / ((double)n * (double)(n - 1) / 2.0);
     return KM_OK;
 }

@@ -44,6 +44,8 @@ typedef struct km_kernel {
 
 struct km_kernel_set {
     size_t dimension;        /* feature count of the data, 0 if unknown (km_kernel_set_set_dimension) */
+    km_normalization default_norm; /* normalization of specs added later that name none
+                                      (km_kernel_set_set_default_norm) */
     size_t size;
     size_t capacity;
     km_kernel *kernels;

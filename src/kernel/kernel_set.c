@@ -1,4 +1,5 @@
-/* km_kernel_set lifecycle: creation, growth, deep copies, release, dimension and in-memory matrices. */
+/* km_kernel_set lifecycle: creation, growth, deep copies, release, dimension, default normalization and
+ * in-memory matrices. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +92,14 @@ km_status km_kernel_set_set_dimension(km_kernel_set *set, size_t n_features)
                             k->features[k->n_features - 1] + 1, n_features);
     }
     set->dimension = n_features;
+    return KM_OK;
+}
+
+km_status km_kernel_set_set_default_norm(km_kernel_set *set, km_normalization norm)
+{
+    if (!km_enum_name(KM_ENUM_NORMALIZATION, (int)norm))
+        return km_error(KM_EINVAL, "km_kernel_set_set_default_norm: unknown normalization %d", (int)norm);
+    set->default_norm = norm;
     return KM_OK;
 }
 

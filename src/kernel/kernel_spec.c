@@ -220,7 +220,7 @@ static km_status read_matrix_file(spec_parser *p, const char *name)
         sprintf(p->file, "%s/%s", p->base_dir, name);
     else
         strcpy(p->file, name);
-    km_status st = km_matrix_read(p->file, &p->matrix);
+    km_status st = km_matrix_read_training(p->file, &p->matrix);
     if (st)
         return st;
     if (p->matrix->rows != p->matrix->cols)
@@ -322,10 +322,10 @@ static km_status parse_option(spec_parser *p, char *token)
     }
 }
 
-static km_kernel default_kernel(km_kernel_type type)
+static km_kernel default_kernel(km_kernel_type type, km_normalization norm)
 {
     const km_kernel_family *family = km_kernel_family_of(type);
-    km_kernel k = {.type = type, .norm = KM_NORM_NONE, .scale = 0.0};
+    km_kernel k = {.type = type, .norm = norm, .scale = 0.0};
     if (family->mean_distance) {   /* gamma = 1/mean distance */
         k.gamma = 1.0;
         k.gamma_mode = KM_GAMMA_RELATIVE;
@@ -424,7 +424,7 @@ static km_status check_combination(const spec_parser *p, size_t *total)
     }
     if (scale) {
         for (size_t a = 0; !norm || a < norm->count; a++) {
-            km_normalization n = norm ? (km_normalization)norm->values[a] : KM_NORM_NONE;
+            km_normalization n = norm ? (km_normalization)norm->values[a] : p->set->default_norm;
             if (n != KM_NORM_MULTIPLICATIVE && n != KM_NORM_TRACE)
                 return spec_error(p, "scale= needs norm=mult or norm=trace");
             if (!norm)
@@ -493,7 +493,7 @@ static km_status add_spec(km_kernel_set *set, const char *spec, const char *base
     if (!st && !(p.out = calloc(total, sizeof *p.out)))
         st = km_error_nomem("kernels of a spec");
     if (!st) {
-        km_kernel base = default_kernel(p.type);
+        km_kernel base = default_kernel(p.type, p.set->default_norm);
         st = expand(&p, &base, 0);
     }
     if (p.n_out)

@@ -2,6 +2,7 @@
 #include "kernel/kernel_view.h"
 
 #include <cblas.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,6 +154,23 @@ static const size_t *provider_rows(km_kernel_view *view, const size_t *rows, siz
     return view->mapped;
 }
 
+/* Kernel values that overflowed (a high degree, features of 1e300) are stopped where they leave the
+ * kernel layer, before a solver runs on them: count values of view kernel v (v = n_kernels: of a
+ * combination). */
+static km_status finite_values(const km_kernel_view *view, size_t v, const double *values, size_t count)
+{
+    for (size_t k = 0; k < count; k++) {
+        if (isfinite(values[k]))
+            continue;
+        char spec[256] = "combination";
+        if (v < view->n_kernels)
+            km_kernel_describe(&km_provider_fitted_set(view->provider)->kernels[view->base[v]], spec, sizeof spec);
+        return km_error(KM_EINVAL, "kernel %s: a kernel value is %g: it overflows double precision (scale the "
+                        "features or choose smaller kernel parameters)", spec, values[k]);
+    }
+    return KM_OK;
+}
+
 km_status km_kernel_view_column(void *ctx, size_t v, size_t i, const size_t *rows, size_t nrows, double *out)
 {
     km_kernel_view *view = ctx;
@@ -163,7 +181,7 @@ km_status km_kernel_view_column(void *ctx, size_t v, size_t i, const size_t *row
     km_status st = km_provider_column(view->provider, view->base[v], column, provider_rows(view, rows, nrows), nrows, out);
     if (!st && view->scale[v])
         km_scale_rows(view->scale[v], view->scale[v][i], rows, nrows, out);
-    return st;
+    return st ? st : finite_values(view, v, out, nrows);
 }
 
 km_status km_kernel_view_kernel_columns(void *ctx, size_t i, const size_t *rows, size_t nrows, double *out)
@@ -178,7 +196,10 @@ km_status km_kernel_view_kernel_columns(void *ctx, size_t i, const size_t *rows,
     if (i >= view->n_rows)
         return km_error(KM_EINVAL, "column %zu requested from a view of %zu rows", i + 1, view->n_rows);
     size_t column = view->to_provider ? view->to_provider[i] : i;
-    return km_provider_kernel_columns(view->provider, column, provider_rows(view, rows, nrows), nrows, out);
+    km_status st = km_provider_kernel_columns(view->provider, column, provider_rows(view, rows, nrows), nrows, out);
+    for (size_t v = 0; !st && v < view->n_kernels; v++)
+        st = finite_values(view, v, out + v * nrows, nrows);
+    return st;
 }
 
 km_status km_kernel_view_combined(void *ctx, const double *theta, const size_t *cols, size_t ncols, const size_t *rows,
@@ -192,8 +213,9 @@ km_status km_kernel_view_combined(void *ctx, const double *theta, const size_t *
                 view->mapped_cols[t] = view->to_provider[cols[t]];
             mapped_cols = view->mapped_cols;
         }
-        return km_provider_combined_columns(view->provider, theta, mapped_cols, ncols, provider_rows(view, rows, nrows),
-                                            nrows, out);
+        km_status st = km_provider_combined_columns(view->provider, theta, mapped_cols, ncols,
+                                                    provider_rows(view, rows, nrows), nrows, out);
+        return st ? st : finite_values(view, view->n_kernels, out, ncols * nrows);
     }
     memset(out, 0, ncols * nrows * sizeof *out);
     km_status st = KM_OK;

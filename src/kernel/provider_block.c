@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "kernel/dot_products.h"
 #include "kernel/kernel_eval.h"
 #include "kernel/provider_internal.h"
 #include "kernel/vector_exp.h"
@@ -75,8 +76,7 @@ static km_status gathered_dots(const km_view *v, const size_t *cols, size_t ncol
         memcpy(a + t * dim, v->X + cols[t] * dim, dim * sizeof *a);
     for (size_t k = 0; k < nrows; k++)
         memcpy(b + k * dim, v->X + rows[k] * dim, dim * sizeof *b);
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)ncols, (int)nrows, (int)dim, 1.0, a, (int)dim, b,
-                (int)dim, 0.0, dots, (int)nrows);
+    km_dots_block(a, ncols, b, nrows, dim, dots);
     free(a);
     free(b);
     return KM_OK;

@@ -44,6 +44,9 @@ static km_status resolve_gamma(km_provider *p, size_t m)
         km_status st = mean_distance(p, view ? (const void *)&view->view : pk->rows, family->mean_distance, &mean);
         if (st)
             return st;
+        if (!isfinite(mean))
+            return km_kernel_error(k, "the mean distance between training rows overflows double precision (%g): "
+                                   "scale the features", mean);
         if (!(mean > 0))
             return km_kernel_error(k, "the training rows are all equal, so the mean distance is 0");
         k->gamma /= mean;
@@ -63,6 +66,19 @@ static km_status linear_row_sums(const km_view *view, double *sums)
         return st;
     km_view_dot_vector(view, column_sum, sums);
     free(column_sum);
+    return KM_OK;
+}
+
+/* The diagonal k_m(x, x) of every training row: where a kernel that overflows (poly degree 1000,
+ * features of 1e300) shows first. */
+static km_status check_finite_diagonal(const km_provider *p, size_t m, const double *diag)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (!isfinite(diag[i]))
+            return km_kernel_error(&p->fitted->kernels[m],
+                                   "k(x, x) of training row %zu is %g: the kernel overflows double precision (scale "
+                                   "the features or choose smaller kernel parameters)",
+                                   p->rows[i] + 1, diag[i]);
     return KM_OK;
 }
 
@@ -186,6 +202,8 @@ km_status km_provider_fit(km_provider *p)
     }
     if (!st)
         st = raw_statistics(p, diag, sums);
+    for (size_t m = 0; !st && m < M; m++)
+        st = check_finite_diagonal(p, m, diag[m]);
     for (size_t m = 0; !st && m < M; m++) {
         km_kernel *k = &p->fitted->kernels[m];
         km_provider_kernel *pk = &p->kernels[m];

@@ -62,4 +62,13 @@ km_status km_model_alloc(km_model **out);
  * `failure` with the message "PATH: ..." (path names the model file being read or written). */
 km_status km_model_check(const km_model *model, const char *path, km_status failure);
 
+/* Records in the model what prediction checks test rows against beyond the basis's feature count and
+ * storage: the CSV layout of CSV training rows (model_input.c states the rules). */
+km_status km_model_record_input(km_model *model, const km_dataset *train);
+/* Checks test rows against the rows the model was trained on (KM_EFORMAT naming the test file on a
+ * mismatch). *rows is the data to predict from: test itself, or *restricted (owned by the caller,
+ * else NULL), a copy without the features the model never saw. */
+km_status km_model_test_rows(const km_model *model, const km_dataset *test, const km_dataset **rows,
+                             km_dataset **restricted);
+
 #endif

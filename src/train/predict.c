@@ -71,6 +71,20 @@ static void block_decisions(const km_model *model, const double *K, size_t nb_ro
     }
 }
 
+/* Decision values overflow when test features or kernel values do (features of 1e300, a high degree):
+ * the row is named rather than predicted from inf or NaN. */
+static km_status check_finite_decisions(const km_dataset *test, const size_t *rows, size_t n_rows, size_t nm,
+                                        const double *decision)
+{
+    for (size_t t = 0; t < n_rows; t++)
+        for (size_t k = 0; k < nm; k++)
+            if (!isfinite(decision[t * nm + k]))
+                return km_error(KM_EINVAL, "%s: row %zu: decision value %g of machine %zu is not finite (kernel values "
+                                "overflow double precision: scale the features)",
+                                test->source ? test->source : "test data", rows[t] + 1, decision[t * nm + k], k + 1);
+    return KM_OK;
+}
+
 static double label_of(const km_model *model, const double *decision, size_t *votes)
 {
     if (km_task_regresses(model->task))
@@ -80,12 +94,16 @@ static double label_of(const km_model *model, const double *decision, size_t *vo
     return model->labels[km_multiclass_vote(model->n_classes, model->multiclass, decision, votes)];
 }
 
-km_status km_predict_rows(const km_model *model, const km_dataset *test, const size_t *rows, size_t n,
+km_status km_predict_rows(const km_model *model, const km_dataset *data, const size_t *rows, size_t n,
                           const km_matrix *const *test_kernels, double *labels, double *decision)
 {
     if (!rows)
-        n = test->n;
-    km_status st = check_test_kernels(model, test, rows, n, test_kernels);
+        n = data->n;
+    const km_dataset *test;
+    km_dataset *restricted;
+    km_status st = km_model_test_rows(model, data, &test, &restricted);
+    if (!st)
+        st = check_test_kernels(model, test, rows, n, test_kernels);
     if (st)
         return st;
     size_t M = model->kernels->size, nb = model->basis->n, nm = model->n_machines;
@@ -112,6 +130,8 @@ km_status km_predict_rows(const km_model *model, const km_dataset *test, const s
         if (st)
             break;
         block_decisions(model, K, len, nb, dec);
+        if ((st = check_finite_decisions(test, block_rows, len, nm, dec)))
+            break;
         for (size_t t = 0; t < len; t++) {
             if (labels)
                 labels[start + t] = label_of(model, dec + t * nm, votes);
@@ -124,6 +144,7 @@ km_status km_predict_rows(const km_model *model, const km_dataset *test, const s
     free(block_rows);
     free(votes);
     free(basis_rows);
+    km_dataset_free(restricted);
     return st;
 }
 

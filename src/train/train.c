@@ -89,6 +89,20 @@ static void store_result(km_machine *machine, const km_mkl_result *result)
     machine->mkl_iterations = result->mkl_iterations;
 }
 
+/* A solution that overflowed (targets near the double range, kernel values summing past it) is an
+ * error, never a model. */
+static km_status check_finite_result(const km_mkl_result *result, size_t n_rows)
+{
+    const char *what = !isfinite(result->objective) ? "objective" : !isfinite(result->bias) ? "bias" : NULL;
+    for (size_t i = 0; !what && i < n_rows; i++)
+        if (!isfinite(result->coef[i]))
+            what = "coefficient";
+    if (!what)
+        return KM_OK;
+    return km_error(KM_EINVAL, "the solver's %s is not finite: the problem overflows double precision (scale the "
+                    "features and targets, or choose smaller kernel parameters)", what);
+}
+
 /* Solves the machine's problem into result (its coef and products arrays) with the method, from the
  * method's starting weights (or the given ones). */
 static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_machine *machine, km_mkl_result *result)
@@ -96,6 +110,8 @@ static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_mac
     if (t->method->start)
         t->method->start(&t->mkl, problem->machine->kernel->n_kernels, machine->theta);
     km_status st = km_mkl_train(problem, result);
+    if (!st)
+        st = check_finite_result(result, problem->machine->kernel->n_rows);
     if (st)
         return st;
     store_result(machine, result);
@@ -433,6 +449,8 @@ static km_status train_machines_shared(trainer *t, const km_classes *classes)
     for (size_t k = 0; !st && k < K; k++) {
         km_machine *machine = &model->machines[k];
         memcpy(machine->theta, theta, M * sizeof *theta);
+        if ((st = check_finite_result(&results[k], jobs[k].n_rows)))
+            break;
         store_result(machine, &results[k]);
         st = finish_machine(t, &jobs[k], machine, &results[k]);
         if (!st)
@@ -531,6 +549,10 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         return st;
     if (params->task != KM_TASK_ONECLASS && !data->labels)
         return km_error(KM_EINVAL, "%s: training data has no labels", data->source ? data->source : "training data");
+    if (params->task == KM_TASK_SVR && (st = km_check_targets(data, rows, n)))
+        return st;
+    if (km_kernels_read_features(kernels) && (st = km_dataset_check_magnitude(data, rows, n)))
+        return st;
 
     trainer t = {.data = data, .rows = rows, .n = n, .params = params,
                  .logger = {params->log, params->log_user}};
@@ -582,6 +604,8 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         st = km_kernel_set_copy(km_provider_fitted_set(t.provider), &model->kernels);
     }
     if (!st)
+        st = km_model_record_input(t.model, data);
+    if (!st)
         st = detach_matrices(t.model->kernels);
     if (!st)
         st = setup_machines(&t, &classes);
@@ -621,5 +645,6 @@ km_status km_train_rows_in_context(km_kernel_context *context, const size_t *row
 
 km_status km_train(const km_dataset *train, const km_kernel_set *kernels, const km_params *params, km_model **out)
 {
+    km_warn_suspect_labels(train, params);
     return km_train_rows(train, NULL, 0, kernels, params, out);
 }

@@ -23,4 +23,15 @@ km_status km_train_rows_in_context(km_kernel_context *context, const size_t *row
 km_status km_predict_rows(const km_model *model, const km_dataset *test, const size_t *rows, size_t n,
                           const km_matrix *const *test_kernels, double *labels, double *decision);
 
+/* Whether some kernel of set is computed from features (not precomputed). */
+int km_kernels_read_features(const km_kernel_set *set);
+
+/* KM_EINVAL naming the first of rows[0..n) of data (rows NULL: all) whose label is too large a
+ * regression target: its squared error would overflow. */
+km_status km_check_targets(const km_dataset *data, const size_t *rows, size_t n);
+
+/* Logs a warning when classification labels look like a feature column (many distinct values that are
+ * not integers): a CSV label column read from the wrong field. */
+void km_warn_suspect_labels(const km_dataset *data, const km_params *params);
+
 #endif
