@@ -661,6 +661,7 @@ static km_status load_text(const char *path, char *buf, size_t size, km_model **
     return st;
 }
 
+/* The file's bytes, followed by a NUL (the reader scans lines up to it). */
 static km_status read_whole_file(const char *path, char **out, size_t *out_size)
 {
     *out = NULL;
@@ -671,7 +672,7 @@ static km_status read_whole_file(const char *path, char **out, size_t *out_size)
     char *buf = malloc(capacity);
     km_status st = buf ? KM_OK : km_error_nomem("a model file buffer");
     while (!st) {
-        if (size == capacity) {
+        if (size + 1 >= capacity) {   /* room for the data and the terminating NUL the reader relies on */
             char *grown = capacity <= SIZE_MAX / 2 ? realloc(buf, capacity * 2) : NULL;
             if (!grown) {
                 st = km_error_nomem("a model file buffer");
@@ -680,7 +681,7 @@ static km_status read_whole_file(const char *path, char **out, size_t *out_size)
             buf = grown;
             capacity *= 2;
         }
-        size_t got = fread(buf + size, 1, capacity - size, f);
+        size_t got = fread(buf + size, 1, capacity - 1 - size, f);
         size += got;
         if (got == 0) {
             if (ferror(f))
@@ -693,6 +694,7 @@ static km_status read_whole_file(const char *path, char **out, size_t *out_size)
         free(buf);
         return st;
     }
+    buf[size] = '\0';
     *out = buf;
     *out_size = size;
     return KM_OK;
@@ -715,11 +717,13 @@ km_status km_model_load_buffer(const void *buffer, size_t size, km_model **out)
     *out = NULL;
     if (!buffer && size)
         return km_error(KM_EINVAL, "km_model_load_buffer: no buffer");
-    char *copy = malloc(size ? size : 1);   /* the reader terminates lines in place */
+    char *copy = size < SIZE_MAX ? malloc(size + 1) : NULL;   /* the reader terminates lines in place and
+                                                                 scans up to a terminating NUL */
     if (!copy)
         return km_error_nomem("a model buffer");
     if (size)
         memcpy(copy, buffer, size);
+    copy[size] = '\0';
     km_status st = load_text("model buffer", copy, size, out);
     free(copy);
     return st;

@@ -92,8 +92,9 @@ KM_TEST_CASE(first_features)
     km_dataset *wide = dense(3, 4, 1.0);
     CHECK_OK(km_dataset_first_features(wide, 2, &cut));
     CHECK(km_dataset_dim(cut) == 2 && km_dataset_value(cut, 2, 1) == km_dataset_value(wide, 2, 1));
-    CHECK_STATUS(km_dataset_first_features(wide, 5, &cut), KM_EINVAL);
     km_dataset_free(cut);
+    CHECK_STATUS(km_dataset_first_features(wide, 5, &cut), KM_EINVAL);
+    CHECK(cut == NULL);
     km_dataset_free(wide);
     km_dataset_free(sparse);
 }
