@@ -103,7 +103,11 @@ done
 mkfifo "$W/h.fifo"
 "$KM" predict -q "$W/train" "$W/h.model" "$W/h.fifo" &
 pid=$!
-sleep 0.2
+# the signal goes once predict waits in opening the FIFO: a slow start (valgrind) must not get it first
+for _ in $(seq 1 600); do
+    grep -q wait_for_partner "/proc/$pid/wchan" 2>/dev/null && break
+    sleep 0.1
+done
 kill -s HUP "$pid"
 wait "$pid"
 [ $? -eq 129 ] || fail "predict: SIGHUP did not end the run with status 129"
