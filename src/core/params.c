@@ -149,14 +149,21 @@ static km_status wrong_type(const param_spec *s)
                     type, type);
 }
 
+/* The spec of parameter id, which must be an integer parameter (integer != 0) or a real one. */
+static km_status typed_spec(km_param id, int integer, const param_spec **out)
+{
+    km_status st = spec_of(id, out);
+    if (st)
+        return st;
+    return !((*out)->flags & KM_PARAM_INTEGER) == !integer ? KM_OK : wrong_type(*out);
+}
+
 km_status km_params_set_double(km_params *params, km_param id, double value)
 {
     const param_spec *s;
-    km_status st = spec_of(id, &s);
+    km_status st = typed_spec(id, 0, &s);
     if (st)
         return st;
-    if (s->flags & KM_PARAM_INTEGER)
-        return wrong_type(s);
     if (!within(s, value))
         return out_of_bounds(s, value);
     if (id == KM_PARAM_P_BLOCK && value > 0 && value < 1)
@@ -168,11 +175,9 @@ km_status km_params_set_double(km_params *params, km_param id, double value)
 km_status km_params_set_int(km_params *params, km_param id, int64_t value)
 {
     const param_spec *s;
-    km_status st = spec_of(id, &s);
+    km_status st = typed_spec(id, 1, &s);
     if (st)
         return st;
-    if (!(s->flags & KM_PARAM_INTEGER))
-        return wrong_type(s);
     if (!within(s, (double)value))
         return out_of_bounds(s, (double)value);
     void *field = (char *)params + s->offset;
@@ -188,11 +193,9 @@ km_status km_params_set_int(km_params *params, km_param id, int64_t value)
 km_status km_params_get_double(const km_params *params, km_param id, double *value)
 {
     const param_spec *s;
-    km_status st = spec_of(id, &s);
+    km_status st = typed_spec(id, 0, &s);
     if (st)
         return st;
-    if (s->flags & KM_PARAM_INTEGER)
-        return wrong_type(s);
     *value = field_value(params, s);
     return KM_OK;
 }
@@ -200,11 +203,9 @@ km_status km_params_get_double(const km_params *params, km_param id, double *val
 km_status km_params_get_int(const km_params *params, km_param id, int64_t *value)
 {
     const param_spec *s;
-    km_status st = spec_of(id, &s);
+    km_status st = typed_spec(id, 1, &s);
     if (st)
         return st;
-    if (!(s->flags & KM_PARAM_INTEGER))
-        return wrong_type(s);
     const void *field = (const char *)params + s->offset;
     *value = s->kind == FIELD_INT ? *(const int *)field
              : s->kind == FIELD_LONG ? (int64_t)*(const long *)field
