@@ -19,25 +19,33 @@ void km_view_free(km_view *view)
     free(view->X);
     free(view->row_start);
     free(view->col);
+    free(view->slot);
+    free(view->columns);
     free(view->val);
     free(view->sqnorm);
     memset(view, 0, sizeof *view);
 }
 
-/* Column of the view for dataset column c, or -1 when c is not selected. */
-static long view_column(const uint32_t *features, size_t n_features, size_t dim_all, size_t c)
+/* Position of column c in the ascending columns[0..n), or -1 when absent. */
+static long find_column(const uint32_t *columns, size_t n, uint32_t c)
 {
-    if (!features)
-        return c < dim_all ? (long)c : -1;
-    size_t lo = 0, hi = n_features;
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (features[mid] < c)
+        if (columns[mid] < c)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return (lo < n_features && features[lo] == c) ? (long)lo : -1;
+    return (lo < n && columns[lo] == c) ? (long)lo : -1;
+}
+
+/* Column of the view for dataset column c, or -1 when c is not selected. */
+static long view_column(const uint32_t *features, size_t n_features, size_t dim_all, uint32_t c)
+{
+    if (!features)
+        return c < dim_all ? (long)c : -1;
+    return find_column(features, n_features, c);
 }
 
 static km_status build_dense(const km_dataset *data, const size_t *rows, const uint32_t *features, km_view *v)
@@ -65,6 +73,31 @@ static km_status build_dense(const km_dataset *data, const size_t *rows, const u
     return KM_OK;
 }
 
+static int compare_columns(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The distinct columns of the stored entries, ascending, and the slot of every entry. */
+static km_status number_slots(km_view *v, size_t nnz)
+{
+    v->columns = malloc((nnz ? nnz : 1) * sizeof *v->columns);
+    v->slot = malloc((nnz ? nnz : 1) * sizeof *v->slot);
+    if (!v->columns || !v->slot)
+        return km_error_nomem("a sparse feature view");
+    memcpy(v->columns, v->col, nnz * sizeof *v->col);
+    qsort(v->columns, nnz, sizeof *v->columns, compare_columns);
+    size_t distinct = 0;
+    for (size_t p = 0; p < nnz; p++)
+        if (distinct == 0 || v->columns[distinct - 1] != v->columns[p])
+            v->columns[distinct++] = v->columns[p];
+    v->n_slots = distinct;
+    for (size_t p = 0; p < nnz; p++)
+        v->slot[p] = (uint32_t)find_column(v->columns, distinct, v->col[p]);
+    return KM_OK;
+}
+
 static km_status build_sparse(const km_dataset *data, const size_t *rows, const uint32_t *features, size_t nnz,
                               km_view *v)
 {
@@ -87,7 +120,7 @@ static km_status build_sparse(const km_dataset *data, const size_t *rows, const 
         }
     }
     v->row_start[v->n] = pos;
-    return KM_OK;
+    return number_slots(v, nnz);
 }
 
 km_status km_view_build(const km_dataset *data, const size_t *rows, size_t n, const uint32_t *features,
@@ -127,10 +160,12 @@ km_view_row km_view_get_row(const km_view *view, size_t i)
     km_view_row row;
     if (view->sparse) {
         row.col = view->col + view->row_start[i];
+        row.slot = view->slot + view->row_start[i];
         row.val = view->val + view->row_start[i];
         row.nnz = view->row_start[i + 1] - view->row_start[i];
     } else {
         row.col = NULL;
+        row.slot = NULL;
         row.val = view->X + i * view->dim;
         row.nnz = view->dim;
     }
@@ -150,27 +185,45 @@ double km_view_min_value(const km_view *view)
     return min;
 }
 
-/* <row, dense vector> */
-static double row_dot_dense(km_view_row row, const double *x)
+size_t km_view_width(const km_view *view)
+{
+    return view->sparse ? view->n_slots : view->dim;
+}
+
+/* <row, y> for y indexed by the row's slots (sparse) or columns (dense) */
+static double row_dot_slots(km_view_row row, const double *y)
 {
     if (!row.col)
-        return km_dot(row.val, x, row.nnz);
+        return km_dot(row.val, y, row.nnz);
     double s = 0.0;
     for (size_t p = 0; p < row.nnz; p++)
-        s += row.val[p] * x[row.col[p]];
+        s += row.val[p] * y[row.slot[p]];
     return s;
 }
 
-static void scatter(km_view_row row, double *work)
+/* <row, y> for y indexed by view column */
+static double row_dot_columns(km_view_row row, const double *y)
 {
+    if (!row.col)
+        return km_dot(row.val, y, row.nnz);
+    double s = 0.0;
     for (size_t p = 0; p < row.nnz; p++)
-        work[row.col[p]] = row.val[p];
+        s += row.val[p] * y[row.col[p]];
+    return s;
 }
 
-static void unscatter(km_view_row row, double *work)
+/* Writes (value 1) or clears (value 0) the sparse row a, taken from view `from`, in the workspace of
+ * view `into`: indexed by the slots of a sparse `into` (its columns that a does not use are dropped,
+ * as they meet only zeros), by column for a dense one. */
+static void scatter(km_view_row a, const km_view *from, const km_view *into, double *work, int value)
 {
-    for (size_t p = 0; p < row.nnz; p++)
-        work[row.col[p]] = 0.0;
+    for (size_t p = 0; p < a.nnz; p++) {
+        long at = !into->sparse ? (long)a.col[p]
+                  : into == from ? (long)a.slot[p]
+                                 : find_column(into->columns, into->n_slots, a.col[p]);
+        if (at >= 0)
+            work[at] = value ? a.val[p] : 0.0;
+    }
 }
 
 km_status km_view_dots(const km_view *a, size_t a0, size_t na, const km_view *b, double *out)
@@ -187,12 +240,13 @@ km_status km_view_dots(const km_view *a, size_t a0, size_t na, const km_view *b,
         return KM_OK;
     }
     int failed = 0;
+    size_t width = km_view_width(b);
 #ifdef _OPENMP
 #pragma omp parallel if (na * nb > 65536)
 #endif
     {
-        /* a sparse a-row is scattered into a dense vector, then dotted with every b-row */
-        double *work = a->sparse ? calloc(dim ? dim : 1, sizeof *work) : NULL;
+        /* a sparse a-row is scattered into b's workspace, then dotted with every b-row */
+        double *work = a->sparse ? calloc(width ? width : 1, sizeof *work) : NULL;
         if (a->sparse && !work)
             failed = 1;
         else {
@@ -201,15 +255,15 @@ km_status km_view_dots(const km_view *a, size_t a0, size_t na, const km_view *b,
 #endif
             for (size_t t = 0; t < na; t++) {
                 km_view_row ra = km_view_get_row(a, a0 + t);
-                const double *x = ra.val;
-                if (a->sparse) {
-                    scatter(ra, work);
-                    x = work;
+                if (!a->sparse) {
+                    for (size_t j = 0; j < nb; j++)
+                        out[t * nb + j] = row_dot_columns(km_view_get_row(b, j), ra.val);
+                    continue;
                 }
+                scatter(ra, a, b, work, 1);
                 for (size_t j = 0; j < nb; j++)
-                    out[t * nb + j] = row_dot_dense(km_view_get_row(b, j), x);
-                if (a->sparse)
-                    unscatter(ra, work);
+                    out[t * nb + j] = row_dot_slots(km_view_get_row(b, j), work);
+                scatter(ra, a, b, work, 0);
             }
         }
         free(work);
@@ -234,7 +288,7 @@ void km_view_dot_vector(const km_view *view, const double *y, double *out)
 {
     if (view->sparse) {
         for (size_t r = 0; r < view->n; r++)
-            out[r] = row_dot_dense(km_view_get_row(view, r), y);
+            out[r] = row_dot_slots(km_view_get_row(view, r), y);
     } else if (view->dim == 0) {
         memset(out, 0, view->n * sizeof *out);
     } else {
@@ -249,9 +303,9 @@ void km_view_dot_column(const km_view *view, size_t i, double *work, double *out
         return;
     }
     km_view_row ri = km_view_get_row(view, i);
-    scatter(ri, work);
+    scatter(ri, view, view, work, 1);
     km_view_dot_vector(view, work, out);
-    unscatter(ri, work);
+    scatter(ri, view, view, work, 0);
 }
 
 void km_view_dots_direct(const km_view *view, size_t i, const size_t *rows, size_t nrows, double *out)
@@ -274,12 +328,13 @@ void km_view_dots_direct(const km_view *view, size_t i, const size_t *rows, size
 
 km_status km_view_column_sums(const km_view *view, double **sum)
 {
-    if (!(*sum = calloc(view->dim ? view->dim : 1, sizeof **sum)))
+    size_t width = km_view_width(view);
+    if (!(*sum = calloc(width ? width : 1, sizeof **sum)))
         return km_error_nomem("a column sum");
     for (size_t r = 0; r < view->n; r++) {
         km_view_row row = km_view_get_row(view, r);
         for (size_t p = 0; p < row.nnz; p++)
-            (*sum)[row.col ? row.col[p] : p] += row.val[p];
+            (*sum)[row.slot ? row.slot[p] : p] += row.val[p];
     }
     return KM_OK;
 }
@@ -296,7 +351,7 @@ km_status km_view_mean_sqdist(const km_view *view, double *mean)
         return st;
     for (size_t r = 0; r < n; r++)
         sq += view->sqnorm[r];
-    double total = (double)n * sq - km_dot(sum, sum, view->dim);
+    double total = (double)n * sq - km_dot(sum, sum, km_view_width(view));
     free(sum);
     /* rounding can leave a tiny negative total; an overflow stays inf or NaN for the caller to name */
     *mean = (total < 0 ? 0.0 : total) / ((double)n * (double)(n - 1) / 2.0);

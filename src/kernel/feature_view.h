@@ -1,6 +1,10 @@
 /* Feature views: the rows of a dataset restricted to one feature subset, stored dense (row-major) or,
  * for very sparse high-dimensional data, as CSR, with the squared norm of every row. Kernels on the
- * same subset share one view and, for dot-product kernels, one set of BLAS dot products. */
+ * same subset share one view and, for dot-product kernels, one set of BLAS dot products.
+ *
+ * A sparse view also numbers the distinct columns its rows use (its "slots"): workspaces and column
+ * vectors of a sparse view have one entry per slot, so their size follows the stored entries, never
+ * the largest feature index (a file with the single index 2e9 needs bytes, not 16 GB). */
 #ifndef KM_KERNEL_FEATURE_VIEW_H
 #define KM_KERNEL_FEATURE_VIEW_H
 
@@ -16,6 +20,9 @@ typedef struct km_view {
     double *X;               /* dense: n×dim row-major */
     size_t *row_start;       /* CSR: n+1 offsets */
     uint32_t *col;           /* CSR: view columns, ascending within a row */
+    uint32_t *slot;          /* CSR: slot of each stored entry (index into columns) */
+    uint32_t *columns;       /* CSR: the distinct view columns used, ascending (n_slots of them) */
+    size_t n_slots;
     double *val;
     double *sqnorm;          /* ||row||^2, n values */
 } km_view;
@@ -23,6 +30,7 @@ typedef struct km_view {
 /* One row for pairwise kernels: col == NULL means dense (nnz = dim values, column = position). */
 typedef struct km_view_row {
     const uint32_t *col;
+    const uint32_t *slot;    /* sparse rows: the slot of each entry in its view; NULL when dense */
     const double *val;
     size_t nnz;
 } km_view_row;
@@ -41,13 +49,15 @@ double km_view_min_value(const km_view *view);
 km_status km_view_dots(const km_view *a, size_t a0, size_t na, const km_view *b, double *out);
 /* Full Gram matrix G = X X^T (n×n, both triangles). */
 km_status km_view_gram(const km_view *view, double *gram);
-/* out[r] = <x_r, y> for every row r (y: dim values). */
+/* Length of the view's column vectors and workspaces: n_slots for a sparse view, dim for a dense one. */
+size_t km_view_width(const km_view *view);
+/* out[r] = <x_r, y> for every row r (y: km_view_width values, one per slot of a sparse view). */
 void km_view_dot_vector(const km_view *view, const double *y, double *out);
-/* out[r] = <x_r, x_i> for every row r; work: dim zeros (left zero), used by sparse views. */
+/* out[r] = <x_r, x_i> for every row r; work: km_view_width zeros (left zero), used by sparse views. */
 void km_view_dot_column(const km_view *view, size_t i, double *work, double *out);
 /* out[k] = <x_rows[k], x_i> by a plain loop, for dense views with few columns. */
 void km_view_dots_direct(const km_view *view, size_t i, const size_t *rows, size_t nrows, double *out);
-/* *sum = the dim column sums (free with free()). */
+/* *sum = the column sums, km_view_width values (free with free()). */
 km_status km_view_column_sums(const km_view *view, double **sum);
 /* Mean squared distance ||x_i - x_j||^2 over the pairs i < j (closed form from the row sums). */
 km_status km_view_mean_sqdist(const km_view *view, double *mean);

@@ -62,6 +62,8 @@ void km_kernel_clear(km_kernel *kernel);
 size_t km_kernel_describe(const km_kernel *kernel, char *buf, size_t size);
 /* KM_EINVAL with the message "kernel SPEC: message", SPEC the kernel's canonical description. */
 km_status km_kernel_error(const km_kernel *kernel, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A hash of the feature subset a kernel reads: equal for kernels that km_kernel_same_features pairs. */
+uint64_t km_kernel_features_hash(const km_kernel *k);
 /* 1 when both kernels read the same feature subset (both all features, or equal lists). */
 int km_kernel_same_features(const km_kernel *a, const km_kernel *b);
 /* 1 for the kernels computed from dot products (linear, poly, rbf, sigmoid). */

@@ -116,6 +116,14 @@ km_status km_kernel_set_add_matrix(km_kernel_set *set, const km_matrix *train_ke
     return km_kernel_set_append(set, &k);
 }
 
+uint64_t km_kernel_features_hash(const km_kernel *k)
+{
+    uint64_t h = 14695981039346656037ull;   /* FNV-1a */
+    for (size_t f = 0; k->features && f < k->n_features; f++)
+        h = (h ^ k->features[f]) * 1099511628211ull;
+    return k->features ? h ^ k->n_features : 0;
+}
+
 int km_kernel_same_features(const km_kernel *a, const km_kernel *b)
 {
     if (!a->features || !b->features)

@@ -1,5 +1,6 @@
 /* The kernel provider (provider.h): construction, the feature views of the kernel set, release. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/error.h"
 #include "data/dataset.h"
@@ -29,8 +30,87 @@ static km_status rows_source(km_provider *p, size_t m, void **source)
     return KM_OK;
 }
 
+/* Each view's dot-product kernels as one run of a single array of M indices (features=each makes M
+ * views: an array of M per view would grow with M^2). */
+static km_status group_dot_kernels(km_provider *p)
+{
+    size_t M = p->fitted->size, start = 0;
+    if (!(p->dot_kernel_runs = malloc((M ? M : 1) * sizeof *p->dot_kernel_runs)))
+        return km_error_nomem("feature views");
+    for (size_t v = 0; v < p->n_views; v++) {
+        p->views[v].dot_kernels = p->dot_kernel_runs + start;
+        start += p->views[v].n_dot_kernels;
+        p->views[v].n_dot_kernels = 0;
+    }
+    for (size_t m = 0; m < M; m++)
+        if (p->kernels[m].view != KM_PROVIDER_NONE) {
+            km_provider_view *view = &p->views[p->kernels[m].view];
+            view->dot_kernels[view->n_dot_kernels++] = m;
+        }
+    return KM_OK;
+}
+
+/* Open addressing from feature subsets to views, so that M kernels find their views in O(M) (one view
+ * per feature with features=each). */
+typedef struct view_table {
+    size_t *slots;   /* view index, SIZE_MAX when empty */
+    size_t mask;
+} view_table;
+
+static km_status view_table_init(view_table *t, size_t M)
+{
+    size_t size = 2;
+    while (size < 2 * M)
+        size *= 2;
+    if (!(t->slots = malloc(size * sizeof *t->slots)))
+        return km_error_nomem("feature views");
+    memset(t->slots, 0xff, size * sizeof *t->slots);
+    t->mask = size - 1;
+    return KM_OK;
+}
+
+/* The table entry of k's feature subset: a view index, or an empty slot to fill with a new one. */
+static size_t *view_slot(const km_provider *p, const view_table *t, const km_kernel *k)
+{
+    size_t at = (size_t)km_kernel_features_hash(k) & t->mask;
+    while (t->slots[at] != SIZE_MAX && !km_kernel_same_features(k, &p->fitted->kernels[p->views[t->slots[at]].lead]))
+        at = (at + 1) & t->mask;
+    return &t->slots[at];
+}
+
 /* One feature view per distinct feature subset of the dot-product kernels, one source per family and
  * subset of the KM_INPUT_ROWS kernels. */
+/* Kernel m's family, and its rows source or its feature view (built when m is the first on its subset). */
+static km_status assign_view(km_provider *p, const view_table *subsets, size_t m)
+{
+    const km_kernel *k = &p->fitted->kernels[m];
+    km_provider_kernel *pk = &p->kernels[m];
+    pk->view = KM_PROVIDER_NONE;
+    pk->source = KM_PROVIDER_NONE;
+    if (!(pk->family = km_family(k)))
+        return km_kernel_error(k, "unknown kernel type %d", (int)k->type);
+    if (pk->family->input == KM_INPUT_ROWS)
+        return rows_source(p, m, &pk->rows);
+    if (pk->family->input != KM_INPUT_DOT)
+        return KM_OK;
+    size_t *slot = view_slot(p, subsets, k), v = *slot;
+    km_provider_view *view = &p->views[v == SIZE_MAX ? p->n_views : v];
+    if (v == SIZE_MAX) {
+        *slot = v = p->n_views++;
+        view->lead = m;
+        view->source = KM_PROVIDER_NONE;
+        km_status st = km_view_build(p->data, p->rows, p->n, k->features, k->n_features, p->data->d, &view->view);
+        if (st)
+            return st;
+        if (view->view.sparse && !(view->work = calloc(km_view_width(&view->view) + 1, sizeof *view->work)))
+            return km_error_nomem("a sparse-view workspace");
+        view->direct = !view->view.sparse && view->view.dim <= KM_DIRECT_DOT_MAX_DIM;
+    }
+    pk->view = v;
+    view->n_dot_kernels++;
+    return KM_OK;
+}
+
 static km_status build_views(km_provider *p)
 {
     size_t M = p->fitted->size;
@@ -39,41 +119,12 @@ static km_status build_views(km_provider *p)
     p->means = calloc(M, sizeof *p->means);
     if (!p->views || !p->rows_sources || !p->means)
         return km_error_nomem("feature views");
-    for (size_t m = 0; m < M; m++) {
-        const km_kernel *k = &p->fitted->kernels[m];
-        km_provider_kernel *pk = &p->kernels[m];
-        pk->view = KM_PROVIDER_NONE;
-        pk->source = KM_PROVIDER_NONE;
-        if (!(pk->family = km_family(k)))
-            return km_kernel_error(k, "unknown kernel type %d", (int)k->type);
-        if (pk->family->input == KM_INPUT_ROWS) {
-            km_status st = rows_source(p, m, &pk->rows);
-            if (st)
-                return st;
-        }
-        if (pk->family->input != KM_INPUT_DOT)
-            continue;
-        size_t v = 0;
-        while (v < p->n_views && !km_kernel_same_features(k, &p->fitted->kernels[p->views[v].lead]))
-            v++;
-        km_provider_view *view = &p->views[v];
-        if (v == p->n_views) {
-            p->n_views++;
-            view->lead = m;
-            view->source = KM_PROVIDER_NONE;
-            km_status st = km_view_build(p->data, p->rows, p->n, k->features, k->n_features, p->data->d, &view->view);
-            if (st)
-                return st;
-            if (view->view.sparse && !(view->work = calloc(view->view.dim, sizeof *view->work)))
-                return km_error_nomem("a sparse-view workspace");
-            view->direct = !view->view.sparse && view->view.dim <= KM_DIRECT_DOT_MAX_DIM;
-            if (!(view->dot_kernels = malloc(M * sizeof *view->dot_kernels)))
-                return km_error_nomem("feature views");
-        }
-        pk->view = v;
-        view->dot_kernels[view->n_dot_kernels++] = m;
-    }
-    return KM_OK;
+    view_table subsets = {NULL, 0};
+    km_status st = view_table_init(&subsets, M);
+    for (size_t m = 0; !st && m < M; m++)
+        st = assign_view(p, &subsets, m);
+    free(subsets.slots);
+    return st ? st : group_dot_kernels(p);
 }
 
 /* A provider on cache (owned when cache_bytes is given instead: cache NULL), reading the Gram
@@ -160,7 +211,6 @@ void km_provider_free(km_provider *p)
         return;
     for (size_t v = 0; p->views && v < p->n_views; v++) {
         km_view_free(&p->views[v].view);
-        free(p->views[v].dot_kernels);
         free(p->views[v].own_gram);
         free(p->views[v].work);
     }
@@ -172,6 +222,7 @@ void km_provider_free(km_provider *p)
     for (size_t s = 0; p->rows_sources && s < p->n_rows_sources; s++)
         p->rows_sources[s].family->source_free(p->rows_sources[s].source);
     free(p->rows_sources);
+    free(p->dot_kernel_runs);
     free(p->means);
     km_cache_client_free(p->columns);
     if (p->cache)

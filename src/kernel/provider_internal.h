@@ -22,7 +22,7 @@
 typedef struct km_provider_view {
     size_t lead;                 /* first kernel on this feature subset */
     km_view view;
-    size_t *dot_kernels;         /* dot-product kernels on this view */
+    size_t *dot_kernels;         /* dot-product kernels on this view (a run of the provider's dot_kernel_runs) */
     size_t n_dot_kernels;
     const double *gram;          /* all dot products: gram[map(i) * gram_ld + map(j)], or NULL */
     double *own_gram;            /* the provider's own n×n Gram matrix (map: identity) */
@@ -71,6 +71,7 @@ struct km_provider {
     km_kernel_set *fitted;
     size_t n_views;
     km_provider_view *views;
+    size_t *dot_kernel_runs;     /* the dot-product kernels grouped by view: M entries, not M per view */
     size_t n_rows_sources;
     km_provider_rows *rows_sources;
     size_t n_means;

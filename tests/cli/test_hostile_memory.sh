@@ -55,4 +55,27 @@ expect_status 1 limited "$KM" train -q -m 10000 "$WORK/wide" "$WORK/large.model"
 # the same training fits the limit once -m bounds the cache
 expect_status 0 limited "$KM" train -q -m 1 "$WORK/train" "$WORK/small.model"
 expect_status 0 "$KM" info "$WORK/small.model"
+
+# Memory follows the stored entries, not the largest feature index: a 22-byte file with the index 2e9
+# trains and predicts within the limit (a dense column vector would be 16 GB).
+printf '1 2000000000:1\n-1 1:1\n' >"$WORK/huge_index"
+expect_status 0 limited "$KM" train -q "$WORK/huge_index" "$WORK/huge.model"
+expect_status 0 limited "$KM" predict -q "$WORK/huge_index" "$WORK/huge.model" "$WORK/huge.pred" &&
+    { [ "$(tr '\n' ' ' <"$WORK/huge.pred")" = "1 -1 " ] || fail "huge index: predictions $(cat "$WORK/huge.pred")"; }
+
+# features=each on 70,000 features: 70,000 kernels, each with its own view, grow linearly (an array
+# of M kernels per view grew with M^2: 39 GB). 200 rows of 50 features leave most features all zero,
+# which the kernel checks name once the views exist.
+"$PYTHON" - "$WORK/each" <<'PY'
+import sys
+import numpy as np
+rng = np.random.default_rng(5)
+with open(sys.argv[1], "w") as f:
+    for i in range(200):
+        cols = np.sort(rng.choice(70000, 50, replace=False)) + 1
+        f.write("%d %s\n" % (1 if i % 2 else -1, " ".join("%d:%.3f" % (c, 0.5 + rng.random()) for c in cols)))
+    f.write("1 70000:1\n")
+PY
+expect_status 2 limited "$KM" train -q --kernel linear:features=each --mkl lp "$WORK/each" "$WORK/each.model" &&
+    expect_one_line_error "is degenerate on the training data"
 finish
