@@ -20,6 +20,10 @@ static void usage(FILE *out)
 "mean squared error (regression) like LIBSVM's svm-predict.\n"
 "\n"
 "options:\n"
+"  -b 0|1               1: class probabilities, as LIBSVM's svm-predict -b 1 (the model must\n"
+"                       be trained with -b 1): a first line \"labels L1 L2 ...\" (the model's\n"
+"                       class order), then \"LABEL P1 P2 ...\" per row, LABEL the most probable\n"
+"                       class; a regression model prints its Laplace noise width (default 0)\n"
 "  --decision-values    append the decision value(s) of every machine to each line\n"
 "                       (one-vs-one pairs in LIBSVM's order; one-vs-rest: one per class)\n"
 "  --test-kernel FILE   test-vs-training kernel matrix (test rows x training rows) of the\n"
@@ -41,6 +45,7 @@ static void usage(FILE *out)
 
 typedef struct predict_options {
     int decision_values;
+    int probability;
     const char **test_kernel_paths;
     size_t n_test_kernels;
     cli_input input;
@@ -68,6 +73,10 @@ static int parse_options(predict_options *o, int argc, char **argv)
         if (cli_args_is(&args, NULL, "--help")) {
             usage(stdout);
             return 0;
+        } else if (cli_args_is(&args, "-b", "--probability")) {
+            long b;
+            if ((ok = cli_parse_long(CMD, "-b", cli_args_value(&args), 0, 1, &b)))
+                o->probability = (int)b;
         } else if (cli_args_is(&args, NULL, "--decision-values")) {
             o->decision_values = 1;
         } else if (cli_args_is(&args, NULL, "--test-kernel")) {
@@ -188,18 +197,58 @@ static km_status predict_with_progress(const predict_options *o, const km_model 
     return st;
 }
 
+/* Whether -b 1 can be served (reported when not): the model has probability models. */
+static int check_probability(const predict_options *o, const km_model *model)
+{
+    if (!o->probability) {
+        if (km_model_has_probability(model) && !o->quiet)
+            printf("The model has probability models; predict -b 1 gives the class probabilities.\n");
+        return 1;
+    }
+    if (km_model_has_probability(model))
+        return 1;
+    if (km_model_task(model) == KM_TASK_ONECLASS)
+        cli_error(CMD, "%s: -b 1: one-class models have no probability outputs", o->model_path);
+    else
+        cli_error(CMD, "%s: -b 1: the model has no probability models (train it with -b 1)", o->model_path);
+    return 0;
+}
+
+/* Class probabilities of -b 1 (n x classes, or NULL for regression and without -b 1); the predicted
+ * labels become the most probable classes, as svm-predict -b 1 gives them. */
+static km_status class_probabilities(const predict_options *o, const km_model *model, size_t n, const double *decision,
+                                     double *predicted, double **probabilities)
+{
+    *probabilities = NULL;
+    if (!o->probability || !km_task_classifies(km_model_task(model)))
+        return KM_OK;
+    if (!(*probabilities = malloc((n ? n : 1) * km_model_n_classes(model) * sizeof **probabilities)))
+        return KM_ENOMEM;
+    return km_probability_from_decision(model, n, decision, predicted, *probabilities);
+}
+
 static km_status write_predictions(const predict_options *o, const km_model *model, size_t n,
-                                   const double *predicted, const double *decision)
+                                   const double *predicted, const double *decision, const double *probabilities)
 {
     km_atomic_file out;
     km_status st = km_atomic_open(&out, o->output_path, "predictions");
     if (st)
         return st;
-    size_t nd = km_model_n_decision(model);
+    size_t nd = km_model_n_decision(model), k = km_model_n_classes(model);
+    char value[64];
+    if (probabilities) {
+        fputs("labels", out.stream);
+        for (size_t c = 0; c < k; c++) {
+            cli_format_value(value, sizeof value, km_model_labels(model)[c]);
+            fprintf(out.stream, " %s", value);
+        }
+        fputc('\n', out.stream);
+    }
     for (size_t i = 0; i < n; i++) {
-        char value[64];
         cli_format_value(value, sizeof value, predicted[i]);
         fputs(value, out.stream);
+        for (size_t c = 0; probabilities && c < k; c++)
+            fprintf(out.stream, " %g", probabilities[i * k + c]);
         for (size_t k = 0; o->decision_values && k < nd; k++)
             fprintf(out.stream, " %.17g", decision[i * nd + k]);
         fputc('\n', out.stream);
@@ -212,7 +261,7 @@ static int run(const predict_options *o)
     km_model *model = NULL;
     km_dataset *test = NULL;
     km_matrix **test_kernels = NULL;
-    double *predicted = NULL, *decision = NULL;
+    double *predicted = NULL, *decision = NULL, *probabilities = NULL;
     int rc = CLI_OK;
     const char *inputs[] = {o->model_path, o->test_path};
     if (!cli_check_output(CMD, o->output_path, inputs, 2, NULL) ||
@@ -221,6 +270,10 @@ static int run(const predict_options *o)
     km_status st = km_model_load(o->model_path, &model);
     if (st) {
         rc = cli_fail(CMD, st);
+        goto done;
+    }
+    if (!check_probability(o, model)) {
+        rc = CLI_USAGE;
         goto done;
     }
     size_t M = km_model_n_kernels(model);
@@ -257,10 +310,15 @@ static int run(const predict_options *o)
         rc = cli_fail(CMD, st);
         goto done;
     }
-    if ((st = write_predictions(o, model, n, predicted, decision))) {
+    if ((st = class_probabilities(o, model, n, decision, predicted, &probabilities)) ||
+        (st = write_predictions(o, model, n, predicted, decision, probabilities))) {
         rc = cli_fail(CMD, st);
         goto done;
     }
+    double sigma;
+    if (!o->quiet && o->probability && km_model_laplace_sigma(model, &sigma) == KM_OK)
+        printf("Prob. model for test data: target value = predicted value + z,\n"
+               "z: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma=%g\n", sigma);
     if (!o->quiet && km_dataset_labels(test))
         report(model, test, predicted, decision);
 done:
@@ -270,6 +328,7 @@ done:
     free(test_kernels);
     free(predicted);
     free(decision);
+    free(probabilities);
     km_dataset_free(test);
     km_model_free(model);
     return rc;

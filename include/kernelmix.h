@@ -311,6 +311,9 @@ typedef enum km_param {
     KM_PARAM_MAX_ITER = 10,       /* INT SMO iteration limit; 0: LIBSVM's default max(10^7, 100 n) [0] */
     KM_PARAM_SEED = 11,           /* INT randomness (fold assignment, subsampling); same seed, same
                                      result [0] */
+    KM_PARAM_PROBABILITY = 12,    /* INT 1: also fit probability models by 5-fold internal
+                                     cross-validation, LIBSVM's -b 1 (km_predict_probability;
+                                     C-SVC and nu-SVC with one-vs-one, epsilon-SVR, nu-SVR) [0] */
     /* Multiple kernel learning. Two conventions for p (docs/mkl.md has the table):
      *   p        the norm on the kernel weights theta, ||theta||_p = 1 (p = 1 sparse, p = INFINITY
      *            uniform);
@@ -401,6 +404,30 @@ KM_API km_status km_predict(const km_model *model, const km_dataset *test, const
  * range by range lets a caller show progress; the results equal km_predict's rows. */
 KM_API km_status km_predict_range(const km_model *model, const km_dataset *test, size_t first, size_t count,
                                   const km_matrix *const *test_kernels, double *labels, double *decision);
+
+/* Probability outputs of a model trained with KM_PARAM_PROBABILITY = 1 (LIBSVM's -b 1; docs/user-guide.md
+ * "Probability outputs"). Classification: per binary machine the sigmoid P(positive | f) =
+ * 1/(1 + exp(A f + B)) of Platt scaling fitted on 5-fold cross-validated decision values, coupled over
+ * the one-vs-one pairs for more than two classes (Wu, Lin & Weng 2004, method 2). Regression: the
+ * width sigma of Laplace noise, y = f(x) + z with density exp(-|z|/sigma)/(2 sigma). One-class models
+ * have none. */
+/* 1 when the model holds probability models, 0 otherwise (and for NULL). */
+KM_API int km_model_has_probability(const km_model *model);
+/* Class probabilities of the rows of test (test_kernels as in km_predict): probabilities receives
+ * n_test x km_model_n_classes values, row-major, column c for class km_model_labels(model)[c], each row
+ * summing to 1; labels (may be NULL) the most probable class of each row (ties to the lower column),
+ * which can differ from km_predict's vote. KM_EINVAL when the model has no class probabilities (trained
+ * without them, regression, one-class); nothing is written then. */
+KM_API km_status km_predict_probability(const km_model *model, const km_dataset *test, const km_matrix *const *test_kernels,
+                                        double *labels, double *probabilities);
+/* The same from decision values already computed (n rows of km_model_n_decision values, as km_predict
+ * writes them), e.g. by km_predict_range. */
+KM_API km_status km_probability_from_decision(const km_model *model, size_t n, const double *decision, double *labels,
+                                              double *probabilities);
+/* The sigmoid of binary machine `machine` (KM_EINVAL when the model has none). */
+KM_API km_status km_model_sigmoid(const km_model *model, size_t machine, double *A, double *B);
+/* The Laplace width of a regression model's residuals (KM_EINVAL when the model has none). */
+KM_API km_status km_model_laplace_sigma(const km_model *model, double *sigma);
 
 /* ------------------------------------------------------------------------------------------------
  * Models

@@ -69,6 +69,7 @@ static const param_spec specs[] = {
     {KM_PARAM_MULTICLASS, "multiclass", FIELD_INT, AT(multiclass), 0, 0, INT, km_multiclass_names},
     {KM_PARAM_MAX_ITER, "max_iter", FIELD_LONG, AT(max_iter), 0, (double)INT64_MAX, INT, NULL},
     {KM_PARAM_SEED, "seed", FIELD_U64, AT(seed), 0, (double)INT64_MAX, INT, NULL},
+    {KM_PARAM_PROBABILITY, "probability", FIELD_INT, AT(probability), 0, 1, INT, NULL},
     {KM_PARAM_MKL_METHOD, "mkl_method", FIELD_INT, AT(mkl.method), 0, 0, INT, km_mkl_method_names},
     {KM_PARAM_P, "p", FIELD_DOUBLE, AT(mkl.p), 1, INFINITY, 0, NULL},
     {KM_PARAM_P_BLOCK, "p_block", FIELD_DOUBLE, AT(mkl.p_block), 0, INFINITY, 0, NULL},
@@ -83,7 +84,7 @@ static const param_spec specs[] = {
     {KM_PARAM_REG_PARAM, "reg_param", FIELD_DOUBLE, AT(mkl.reg_param), 0, INFINITY, 0, NULL},
 };
 #define N_SPECS (sizeof specs / sizeof specs[0])
-#define N_MACHINE_SPECS 11   /* KM_PARAM_TASK ... KM_PARAM_SEED */
+#define N_MACHINE_SPECS 12   /* KM_PARAM_TASK ... KM_PARAM_PROBABILITY */
 
 static const param_spec *find_spec(km_param id)
 {

@@ -42,6 +42,7 @@ struct km_params {
     km_mkl_params mkl;           /* learned kernel weights (method KM_MKL_FIXED: none) */
     long max_iter;               /* <= 0: LIBSVM's default */
     uint64_t seed;
+    int probability;             /* 1: fit probability models by internal cross-validation (-b 1) */
     km_log_fn log;
     void *log_user;
     km_progress_fn progress;

@@ -36,6 +36,9 @@
  *                   bias (K values), objective, iterations, converged 0|1, class_pos, class_neg,
  *                   with learned weights primal, gap, mkl_iterations and optional block_norms (M values),
  *                   support_vectors rows S: S lines "INDEX C_1 .. C_K" (0-based basis rows, ascending)
+ *   [probability]   optional, the probability models of -b 1 (train/probability.h): classification
+ *                   sigmoid_a and sigmoid_b (P values each: P(class_pos | f) = 1/(1 + exp(A f + B))),
+ *                   regression laplace_sigma (>= 0); absent in one-class models
  *   [data NAME]     method-specific data (train/model.h, km_model_set_values): "KEY rows R C" and R
  *                   lines of C values, or "KEY text "TEXT"" (escaped as file names)
  *   [basis]         storage dense|sparse, dim D, labels 0|1, ids 0|1,

@@ -483,6 +483,20 @@ static km_status read_data_section(layout *l, const section *s, km_model *model)
     return st;
 }
 
+static km_status read_probability_section(layout *l, const section *s, km_model *model)
+{
+    km_status st;
+    model->probability = 1;
+    if (km_task_classifies(model->task)) {
+        st = get_doubles(l, s, "sigmoid_a", 1, model->n_machines, &model->sigmoid_a);
+        if (!st)
+            st = get_doubles(l, s, "sigmoid_b", 1, model->n_machines, &model->sigmoid_b);
+    } else {
+        st = get_double(l, s, "laplace_sigma", &model->laplace_sigma);
+    }
+    return st ? st : check_unknown_keys(l, s);
+}
+
 static km_status read_basis_section(layout *l, const section *s, km_model *model)
 {
     static const km_name storage_names[] = {{0, "dense"}, {1, "sparse"}, {0, NULL}};
@@ -529,7 +543,7 @@ static km_status section_index(layout *l, const section *s, size_t count, const 
 
 /* Sorts the sections: the single ones into their slots, kernels and machines by index. */
 typedef struct sections_found {
-    const section *model, *mkl, *basis;
+    const section *model, *mkl, *basis, *probability;
     const section **kernels, **machines;
 } sections_found;
 
@@ -546,6 +560,8 @@ static km_status find_sections(layout *l, size_t n_kernels, size_t n_machines, s
             single = &f->mkl;
         else if (word_is(s->name, s->name_len, "basis"))
             single = &f->basis;
+        else if (word_is(s->name, s->name_len, "probability"))
+            single = &f->probability;
         else if (word_is(s->name, s->name_len, "kernel"))
             st = section_index(l, s, n_kernels, f->kernels, &index);
         else if (word_is(s->name, s->name_len, "machine"))
@@ -614,6 +630,8 @@ static km_status read_sections(layout *l, km_model *model)
         st = km_error_nomem("machines");
     for (size_t p = 0; !st && p < model->n_machines; p++)
         st = read_machine_section(l, f.machines[p], model, &model->machines[p]);
+    if (!st && f.probability)
+        st = read_probability_section(l, f.probability, model);
     for (size_t k = 0; !st && k < l->n_sections; k++)
         if (word_is(l->sections[k].name, l->sections[k].name_len, "data"))
             st = read_data_section(l, &l->sections[k], model);

@@ -281,6 +281,20 @@ static void write_machine(writer *w, const km_model *model, size_t p)
     }
 }
 
+/* The probability models (-b 1): per machine sigmoids, or the regression's Laplace width. */
+static void write_probability_section(writer *w, const km_model *model)
+{
+    if (!model->probability)
+        return;
+    section(w, "probability", NULL);
+    if (model->sigmoid_a) {
+        line_doubles(w, "sigmoid_a", model->sigmoid_a, model->n_machines);
+        line_doubles(w, "sigmoid_b", model->sigmoid_b, model->n_machines);
+    } else {
+        line_double(w, "laplace_sigma", model->laplace_sigma);
+    }
+}
+
 static void write_data_sections(writer *w, const km_model *model)
 {
     for (size_t s = 0; s < model->data.n_sections; s++) {
@@ -360,6 +374,7 @@ static void write_model(writer *w, const km_model *model)
         write_kernel(w, &model->kernels->kernels[m], m);
     for (size_t p = 0; p < model->n_machines; p++)
         write_machine(w, model, p);
+    write_probability_section(w, model);
     write_data_sections(w, model);
     write_basis(w, model);
     char checksum[40];

@@ -62,6 +62,22 @@ static km_status check_weights(const km_model *model, const char *path)
     return KM_OK;
 }
 
+/* Probability models exist only where training fits them: classifiers with one-vs-one machines, and
+ * regression (whose noise width is not negative). */
+static km_status check_probability(const km_model *model, const char *path)
+{
+    if (!model->probability)
+        return KM_OK;
+    if (model->task == KM_TASK_ONECLASS)
+        return km_error(KM_EFORMAT, "%s: a one-class model with probability models", path);
+    for (size_t p = 0; km_task_classifies(model->task) && p < model->n_machines; p++)
+        if (model->machines[p].class_neg < 0)
+            return km_error(KM_EFORMAT, "%s: probability models of one-vs-rest machine %zu", path, p + 1);
+    if (km_task_regresses(model->task) && !(model->laplace_sigma >= 0))
+        return km_error(KM_EFORMAT, "%s: Laplace width %g is negative", path, model->laplace_sigma);
+    return KM_OK;
+}
+
 /* The largest feature index (1-based) the file names: in sparse basis rows and kernel feature lists. */
 static size_t largest_feature_named(const km_model *model)
 {
@@ -103,6 +119,8 @@ km_status km_model_validate(km_model *model, const char *path, size_t file_size)
         st = check_weights(model, path);
     if (!st)
         st = check_dimensions(model, path, file_size);
+    if (!st)
+        st = check_probability(model, path);
     /* files store the block-norm exponent; the kernel-weight norm p = p_block/(2 - p_block) exists for
      * p_block <= 2 */
     km_mkl_params *mkl = &model->mkl;

@@ -25,6 +25,8 @@ void km_model_free(km_model *model)
     free(model->labels);
     free(model->target_alignment);
     free(model->kernel_alignment);
+    free(model->sigmoid_a);
+    free(model->sigmoid_b);
     for (size_t k = 0; model->machines && k < model->n_machines; k++) {
         free(model->machines[k].theta);
         free(model->machines[k].sv);

@@ -51,6 +51,10 @@ struct km_model {
     size_t weight_groups;               /* kernel-weight sets per machine: 1, or the clusters of a
                                            localized method (one set of M weights per cluster) */
     km_record data;                     /* the method's data beyond the machines (core/record.h) */
+    int probability;                    /* 1: probability models fitted by cross-validation (-b 1) */
+    double *sigmoid_a, *sigmoid_b;      /* classification: per machine, P(class_pos | f) =
+                                           1/(1 + exp(A f + B)) (train/probability.h); NULL: none */
+    double laplace_sigma;               /* regression: Laplace width of the residuals y - f(x) */
 };
 
 /* Allocates a zeroed model with one weight group. */

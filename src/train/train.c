@@ -22,6 +22,7 @@
 #include "train/multiclass.h"
 #include "svm/svm.h"
 #include "train/model.h"
+#include "train/probability.h"
 
 /* Shared state of one km_train call. */
 typedef struct trainer {
@@ -466,6 +467,103 @@ static km_status train_machines_shared(trainer *t, const km_classes *classes)
     return st;
 }
 
+/* One machine in the probability cross-validation (train/probability.h): its rows in the folds' order. */
+typedef struct fold_trainer {
+    trainer *t;
+    const km_machine *machine;
+    const km_classes *classes;   /* NULL: regression */
+    const size_t *rows;          /* machine row -> provider row */
+} fold_trainer;
+
+/* km_fold_decisions_fn: the machine solved on some of its rows with its kernel weights fixed, and its
+ * decision values at others from their combined kernel columns over its support vectors. */
+static km_status fold_decisions(void *ctx, const size_t *train, size_t n_train, const size_t *held, size_t n_held,
+                                double *decision)
+{
+    const fold_trainer *fold = ctx;
+    trainer *t = fold->t;
+    size_t *rows = malloc(n_train * sizeof *rows);
+    double *column = malloc(n_train * sizeof *column);
+    machine_job job = {0};
+    km_status st = rows && column ? KM_OK : km_error_nomem("a probability fold");
+    for (size_t k = 0; !st && k < n_train; k++)
+        rows[k] = fold->rows[train[k]];
+    if (!st)
+        st = job_init(t, &job, fold->machine, rows, n_train, fold->classes, fold->machine->theta);
+    km_svm_solution solution = {.coef = job.coef};
+    if (!st)
+        st = job.task.ops->solve(&job.task, &job.task.solver, &solution);
+    /* the support vectors' rows and coefficients, compacted in place */
+    size_t n_sv = 0;
+    for (size_t k = 0; !st && k < n_train; k++) {
+        if (job.coef[k] == 0.0)
+            continue;
+        rows[n_sv] = rows[k];
+        job.coef[n_sv++] = job.coef[k];
+    }
+    for (size_t h = 0; !st && h < n_held; h++) {
+        if (n_sv)
+            st = km_provider_combined_column(t->provider, fold->machine->theta, fold->rows[held[h]], rows, n_sv, column);
+        double f = solution.bias;
+        for (size_t k = 0; !st && k < n_sv; k++)
+            f += job.coef[k] * column[k];
+        decision[h] = f;
+    }
+    job_clear(&job);
+    free(rows);
+    free(column);
+    return st;
+}
+
+/* Probability models of every machine (-b 1), their folds drawn in machine order from one sequence
+ * seeded by the seed (its two 32-bit halves combined; seed 0 draws LIBSVM's folds). */
+static km_status fit_probabilities(trainer *t, const km_classes *classes)
+{
+    km_model *model = t->model;
+    size_t n = t->n, P = model->n_machines;
+    int classifies = km_task_classifies(t->params->task);
+    size_t *rows = malloc(n * sizeof *rows);
+    unsigned char *positive = malloc(n);
+    double *targets = malloc(n * sizeof *targets);
+    km_status st = rows && positive && targets ? KM_OK : km_error_nomem("probability models");
+    if (!st && classifies) {
+        model->sigmoid_a = malloc(P * sizeof *model->sigmoid_a);
+        model->sigmoid_b = malloc(P * sizeof *model->sigmoid_b);
+        if (!model->sigmoid_a || !model->sigmoid_b)
+            st = km_error_nomem("probability models");
+    }
+    km_libc_rand rand;
+    km_libc_rand_seed(&rand, (uint32_t)(t->params->seed ^ (t->params->seed >> 32)));
+    for (size_t p = 0; !st && p < P; p++) {
+        const km_machine *machine = &model->machines[p];
+        size_t m = 0;
+        for (int side = 0; classifies && side < 2; side++) {
+            size_t class_index = (size_t)(side == 0 ? machine->class_pos : machine->class_neg);
+            for (size_t r = 0; r < n; r++) {
+                if (classes->class_of[r] != class_index)
+                    continue;
+                rows[m] = r;
+                positive[m++] = side == 0;
+            }
+        }
+        for (size_t r = 0; !classifies && r < n; r++) {
+            rows[m] = r;
+            targets[m++] = t->data->labels[data_row(t, r)];
+        }
+        fold_trainer fold = {t, machine, classifies ? classes : NULL, rows};
+        km_probability_cv cv = {.n = m, .positive = classifies ? positive : NULL, .targets = targets,
+                                .decisions = fold_decisions, .decisions_ctx = &fold, .rand = &rand,
+                                .logger = t->logger};
+        st = classifies ? km_probability_fit_sigmoid(&cv, &model->sigmoid_a[p], &model->sigmoid_b[p])
+                        : km_probability_fit_laplace(&cv, &model->laplace_sigma);
+    }
+    model->probability = !st;
+    free(rows);
+    free(positive);
+    free(targets);
+    return st;
+}
+
 /* Rows the alignments are computed on: evenly spaced over the training rows, at most this many, and
  * at most sqrt(KM_ALIGNMENT_MAX_VALUES / M) so that the passes over the M kernels on n rows (M n^2
  * values, twice) stay well below training time (1000 kernels: 518 rows). */
@@ -551,6 +649,8 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         return km_error(KM_EINVAL, "%s: training data has no labels", data->source ? data->source : "training data");
     if (params->task == KM_TASK_SVR && (st = km_check_targets(data, rows, n)))
         return st;
+    if ((st = km_probability_check(params)))
+        return st;
     if (km_kernels_read_features(kernels) && (st = km_dataset_check_magnitude(data, rows, n)))
         return st;
 
@@ -615,6 +715,8 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         st = t.mkl.shared_weights && t.method->learns_weights && t.model->n_machines > 1
                  ? train_machines_shared(&t, &classes)
                  : train_machines(&t, &classes);
+    if (!st && params->probability)
+        st = fit_probabilities(&t, &classes);
     if (!st)
         st = build_basis(&t);
     km_classes_clear(&classes);
