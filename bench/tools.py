@@ -148,3 +148,48 @@ class SklearnKernel(PythonPeer):
 
     def predict(self, problem, model, output):
         return None
+
+
+class KernelmixPython(PythonPeer):
+    """The Python package (kernelmix_python.py) on the job of the kernelmix rows: its time over theirs
+    is the Python layer's overhead. mkl: lp-norm MKL, p = 4/3, as kernelmix-mkl."""
+
+    def __init__(self, python, mkl=False):
+        super().__init__(python)
+        self.script = os.path.join(BENCH_DIR, "kernelmix_python.py")
+        self.mkl = mkl
+        self.name = "python-kernelmix-mkl" if mkl else "python-kernelmix"
+
+    def train(self, problem, settings, model):
+        return [self.python, self.script, "train", "-g", ",".join(_number(g) for g in problem["gammas"]),
+                *["--mkl"] * self.mkl, "-c", _number(settings.C), "-e", _number(settings.epsilon),
+                "-m", _number(settings.cache_mb), problem["train"], model]
+
+    def predict(self, problem, model, output):
+        return [self.python, self.script, "predict", problem["test"], model, output]
+
+
+class Mklpy(PythonPeer):
+    """MKLpy's AverageMKL, EasyMKL or GRAM (mklpy_peer.py) from a snapshot of its repository named by
+    MKLPY_PATH; optional: a workload runs without it, saying why."""
+    optional = True
+
+    def __init__(self, python, algorithm):
+        super().__init__(python)
+        self.script = os.path.join(BENCH_DIR, "mklpy_peer.py")
+        self.algorithm = algorithm
+        self.name = "mklpy-" + algorithm
+
+    def unavailable(self):
+        path = os.environ.get("MKLPY_PATH")
+        if not path or not os.path.isdir(os.path.join(path, "MKLpy")):
+            return "no MKLpy snapshot (set MKLPY_PATH to a checkout of github.com/IvanoLauriola/MKLpy; needs PyTorch)"
+        return _missing_program(self.python)
+
+    def train(self, problem, settings, model):
+        return [self.python, self.script, "train", "-a", self.algorithm,
+                "-g", ",".join(_number(g) for g in problem["gammas"]), "-c", _number(settings.C),
+                problem["train"], model]
+
+    def predict(self, problem, model, output):
+        return [self.python, self.script, "predict", problem["test"], model, output]

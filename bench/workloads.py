@@ -74,6 +74,13 @@ WORKLOADS = [
              tools=("kernelmix-mkl", "libsvm-single"), data_script="fashion_mnist.py",
              cases=fashion("-5..4", width_count=50, task="even-odd", default_sizes=(20000,)),
              reference="kernelmix-mkl", cache_mb=4096.0),
+    Workload(key="py", name="digits-rbf50-python",
+             title="digits odd vs even (1,000 train / 797 test), 50 RBF kernels 2 sigma^2 = 1.2^k, C-SVC: the Python "
+                   "package on the CLI's jobs (uniform sum and lp-norm MKL p = 4/3) beside scikit-learn on the "
+                   "uniform sum and MKLpy (when MKLPY_PATH names a snapshot)",
+             tools=("kernelmix", "python-kernelmix", "kernelmix-mkl", "python-kernelmix-mkl", "sklearn-precomputed",
+                    "mklpy-average", "mklpy-easymkl", "mklpy-gram"),
+             data_script="digits.py", cases=lambda options: [[]]),
 ]
 
 # what bench/run runs without --workloads (e takes tens of minutes and is never among them)

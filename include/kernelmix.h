@@ -557,6 +557,17 @@ KM_API const char *km_dataset_string(const km_dataset *data, size_t i, size_t *l
  * KM_EINVAL unless 2 <= k <= n. */
 KM_API km_status km_folds(const double *labels, size_t n, int k, uint64_t seed, int *fold_of_row);
 
+/* The support vectors as training rows (for bindings: scikit-learn's support_ and dual_coef_). The
+ * model's basis holds km_model_n_basis rows (the support vectors of all machines; every training row
+ * when a kernel is centred); rows receives the training row (0-based; for LIBSVM precomputed-kernel
+ * rows the column of their 0:id) of each basis row. km_model_machine_support fills, for the
+ * km_model_n_sv(model, machine) support vectors of one machine, their positions in the basis
+ * (ascending) and their coefficients c_j of f(x) = sum_j c_j sum_m theta_m k_m(x, x_j) + bias; either
+ * output may be NULL. KM_EINVAL for a machine that does not exist. */
+KM_API size_t km_model_n_basis(const km_model *model);
+KM_API km_status km_model_basis_rows(const km_model *model, size_t *rows);
+KM_API km_status km_model_machine_support(const km_model *model, size_t machine, size_t *basis_index, double *coef);
+
 /* ------------------------------------------------------------------------------------------------
  * Names of enumerations: the names model files, the CLI and kernel specs use (e.g. "svr", "ovo",
  * "lp", "interleaved", "blockp", "rbf", "mult", "float")

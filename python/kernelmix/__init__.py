@@ -1,0 +1,17 @@
+"""kernelmix: multiple kernel learning with scikit-learn estimators over the C library libkernelmix.
+
+    from kernelmix import MKLClassifier
+    clf = MKLClassifier(kernels=["rbf:gamma=2^-3..2^1/mean", "linear"], method="lp", p=4/3).fit(X, y)
+    clf.kernel_weights_, clf.predict(X_test)
+
+See docs/python.md.
+"""
+from ._library import KernelmixError
+from ._library import lib as _lib
+from . import alignment
+from .combiner import KernelCombiner
+from .estimators import MKLClassifier, MKLRegressor, OneClassMKL, mkl_methods, mkl_solvers
+
+__version__ = _lib.km_version().decode()
+__all__ = ["MKLClassifier", "MKLRegressor", "OneClassMKL", "KernelCombiner", "alignment", "KernelmixError",
+           "mkl_methods", "mkl_solvers", "__version__"]

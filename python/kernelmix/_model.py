@@ -1,0 +1,184 @@
+"""A trained libkernelmix model: training, prediction, the model's figures, pickling as model bytes."""
+import ctypes
+
+import numpy as np
+
+from . import _library as L
+from ._data import MatrixList
+
+
+class Params:
+    """A km_params handle set by parameter name (km_param_from_name), so new library parameters need no
+    new binding code."""
+
+    def __init__(self):
+        out = ctypes.c_void_p()
+        L.check(L.lib.km_params_new(ctypes.byref(out)))
+        self.handle = out
+
+    def set(self, name, value, integer=False):
+        fn = L.lib.km_params_set_int if integer else L.lib.km_params_set_double
+        if fn(self.handle, L.param_id(name), int(value) if integer else float(value)) != L.KM_OK:
+            raise ValueError(L.last_error())
+
+    def set_class_weights(self, labels, weights):
+        labels = np.ascontiguousarray(labels, dtype=np.float64)
+        weights = np.ascontiguousarray(weights, dtype=np.float64)
+        L.check(L.lib.km_params_set_class_weights(self.handle, labels.ctypes.data_as(L.c_double_p),
+                                                  weights.ctypes.data_as(L.c_double_p), len(labels)))
+
+    def __del__(self):
+        if self.handle:
+            L.lib.km_params_free(self.handle)
+            self.handle = None
+
+
+class KernelSet:
+    """A km_kernel_set from spec strings, or over precomputed training matrices (kept alive here)."""
+
+    def __init__(self, specs=(), n_features=0, norm="none", matrices=None):
+        out = ctypes.c_void_p()
+        L.check(L.lib.km_kernel_set_new(ctypes.byref(out)))
+        self.handle = out
+        self._matrices = matrices
+        norm_value = L.enum_value(L.ENUM_NORMALIZATION, norm, "norm")
+        if matrices is not None:
+            for m in matrices.matrices:
+                L.check(L.lib.km_kernel_set_add_matrix(self.handle, m.handle, norm_value, 0))
+            return
+        L.check(L.lib.km_kernel_set_set_default_norm(self.handle, norm_value))
+        L.check(L.lib.km_kernel_set_set_dimension(self.handle, n_features))
+        for spec in specs:
+            if L.lib.km_kernel_set_add_spec(self.handle, spec.encode()) != L.KM_OK:
+                raise ValueError(f"kernel spec {spec!r}: {L.last_error()}")
+
+    def __len__(self):
+        return L.lib.km_kernel_set_size(self.handle)
+
+    def describe(self):
+        return [L.describe(L.lib.km_kernel_set_describe, self.handle, m) for m in range(len(self))]
+
+    def fit(self, train):
+        """The set fitted on the rows of train (a Dataset) and the Gram or cross matrices it gives."""
+        out = ctypes.c_void_p()
+        L.check(L.lib.km_kernel_set_fit(self.handle, train.handle, ctypes.byref(out)))
+        fitted = KernelSet.__new__(KernelSet)
+        fitted.handle, fitted._matrices = out, self._matrices
+        return fitted
+
+    def matrix(self, m, a, b):
+        """Fitted kernel m between the rows of Dataset a and the training rows b, as an ndarray."""
+        out = ctypes.c_void_p()
+        L.check(L.lib.km_kernel_matrix(self.handle, m, a.handle, b.handle, ctypes.byref(out)))
+        try:    # a new float64 matrix, whose values km_matrix_data gives
+            shape = (L.lib.km_matrix_rows(out), L.lib.km_matrix_cols(out))
+            return np.ctypeslib.as_array(L.lib.km_matrix_data(out), shape).copy()
+        finally:
+            L.lib.km_matrix_free(out)
+
+    def __del__(self):
+        if self.handle:
+            L.lib.km_kernel_set_free(self.handle)
+            self.handle = None
+
+
+class Model:
+    """A km_model handle. Pickles as the bytes of the model file (km_model_save_buffer)."""
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    @classmethod
+    def train(cls, dataset, kernel_set, params):
+        out = ctypes.c_void_p()
+        st = L.lib.km_train(dataset.handle, kernel_set.handle, params.handle, ctypes.byref(out))
+        L.check(st)
+        return cls(out)
+
+    @classmethod
+    def from_bytes(cls, data):
+        out = ctypes.c_void_p()
+        L.check(L.lib.km_model_load_buffer(data, len(data), ctypes.byref(out)))
+        return cls(out)
+
+    def to_bytes(self):
+        buffer, size = ctypes.c_void_p(), ctypes.c_size_t()
+        L.check(L.lib.km_model_save_buffer(self.handle, ctypes.byref(buffer), ctypes.byref(size)))
+        try:
+            return ctypes.string_at(buffer, size.value)
+        finally:
+            L.lib.km_free(buffer)
+
+    def __reduce__(self):
+        return (Model.from_bytes, (self.to_bytes(),))
+
+    def save(self, path):
+        L.check(L.lib.km_model_save(self.handle, str(path).encode()))
+
+    def __del__(self):
+        if getattr(self, "handle", None):
+            L.lib.km_model_free(self.handle)
+            self.handle = None
+
+    # --- prediction -------------------------------------------------------------------------------
+
+    def predict(self, dataset, test_kernels=None):
+        """(labels, decision values n × n_decision) of the rows of dataset; test_kernels: None or a list
+        of C-ordered test × train arrays, one per kernel."""
+        n = dataset.n_rows
+        labels = np.empty(n)
+        decision = np.empty((n, self.n_decision))
+        kernels = MatrixList(test_kernels) if test_kernels is not None else None
+        L.check(L.lib.km_predict(self.handle, dataset.handle, kernels.array if kernels else None,
+                                 labels.ctypes.data_as(L.c_double_p), decision.ctypes.data_as(L.c_double_p)))
+        return labels, decision
+
+    # --- figures ----------------------------------------------------------------------------------
+
+    @property
+    def n_decision(self):
+        return L.lib.km_model_n_decision(self.handle)
+
+    @property
+    def n_machines(self):
+        return L.lib.km_model_n_machines(self.handle)
+
+    @property
+    def n_kernels(self):
+        return L.lib.km_model_n_kernels(self.handle)
+
+    def kernel_specs(self):
+        return [L.describe(L.lib.km_model_kernel_describe, self.handle, m) for m in range(self.n_kernels)]
+
+    def kernel_weights(self):
+        """n_machines × M."""
+        M = self.n_kernels
+        return np.array([np.ctypeslib.as_array(L.lib.km_model_kernel_weights(self.handle, k), (M,))
+                         for k in range(self.n_machines)])
+
+    def machine_info(self, k):
+        info = L.MachineInfo()
+        info.size = ctypes.sizeof(L.MachineInfo)
+        L.check(L.lib.km_model_machine_info(self.handle, k, ctypes.byref(info)))
+        return info
+
+    def target_alignment(self):
+        values = L.lib.km_model_target_alignment(self.handle)
+        return None if not values else np.ctypeslib.as_array(values, (self.n_kernels,)).copy()
+
+    def support(self):
+        """(training rows of the support vectors, ascending; n_machines × n_support coefficients)."""
+        n_basis = L.lib.km_model_n_basis(self.handle)
+        basis_rows = np.empty(n_basis, dtype=np.uintp)
+        L.check(L.lib.km_model_basis_rows(self.handle, basis_rows.ctypes.data_as(L.c_size_p)))
+        coef = np.zeros((self.n_machines, n_basis))
+        for k in range(self.n_machines):
+            n_sv = L.lib.km_model_n_sv(self.handle, k)
+            index = np.empty(n_sv, dtype=np.uintp)
+            values = np.empty(n_sv)
+            L.check(L.lib.km_model_machine_support(self.handle, k, index.ctypes.data_as(L.c_size_p),
+                                                   values.ctypes.data_as(L.c_double_p)))
+            coef[k, index] = values
+        used = np.any(coef != 0, axis=0)
+        order = np.argsort(basis_rows[used], kind="stable")
+        return basis_rows[used][order].astype(np.intp), coef[:, used][:, order]

@@ -1,0 +1,480 @@
+"""scikit-learn estimators over libkernelmix: MKLClassifier, MKLRegressor, OneClassMKL.
+
+Each trains one km_model (the same model `kernelmix train` writes for the same options) on a kernel
+set given as the CLI's spec strings, or on precomputed kernel matrices (``kernels="precomputed"``,
+MKLpy's list style: ``fit([K1, K2, ...], y)`` with train × train matrices, ``predict([K1_test, ...])``
+with test × train matrices).
+"""
+import numbers
+from collections import namedtuple
+from fractions import Fraction
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin, OutlierMixin, RegressorMixin
+from sklearn.utils import check_array, check_random_state, column_or_1d
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+from . import _library as L
+from ._data import Dataset, MatrixList
+from ._model import KernelSet, Model, Params
+
+PRECOMPUTED = "precomputed"
+Precomputed = namedtuple("Precomputed", "n kernels")
+
+
+def mkl_methods():
+    """The kernel-weight methods the loaded library knows ("fixed", "lp", ...), in its order."""
+    return L.enum_names(L.ENUM_MKL_METHOD)
+
+
+def mkl_solvers():
+    """The lp-norm MKL solvers of the loaded library ("interleaved", "wrapper", ...)."""
+    return L.enum_names(L.ENUM_MKL_SOLVER)
+
+
+def _norm_value(p, name):
+    """p as a float: a number, np.inf, or a string such as "4/3" or "inf"."""
+    if isinstance(p, str):
+        try:
+            return float("inf") if p.strip().lower() in ("inf", "infinity") else float(Fraction(p.strip()))
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"{name}={p!r} is not a number (e.g. 2, 4/3 or inf)") from None
+    if not isinstance(p, numbers.Real) or isinstance(p, bool):
+        raise ValueError(f"{name}={p!r} is not a number")
+    return float(p)
+
+
+def _kernel_specs(kernels):
+    if isinstance(kernels, str):
+        return [kernels]
+    specs = list(kernels)
+    if not specs or not all(isinstance(s, str) for s in specs):
+        raise ValueError(f"kernels={kernels!r}: give kernel spec strings (e.g. ['rbf:gamma=2^-3..2^1/mean', "
+                         f"'linear']) or 'precomputed'")
+    return specs
+
+
+def check_kernel_list(K, n_train=None, n_kernels=None):
+    """Precomputed kernel matrices as C-ordered float32/float64 arrays (no copy for arrays already so):
+    a list of 2-D arrays, a 3-D array (M × rows × cols) or one 2-D array. Training (n_train None):
+    each is n × n. Prediction: each is n_test × n_train, n_kernels of them."""
+    if sp.issparse(K):
+        raise TypeError("precomputed kernels must be dense arrays, not a sparse matrix")
+    if isinstance(K, np.ndarray) and K.ndim == 2 or not isinstance(K, (list, tuple, np.ndarray)):
+        K = [K]
+    elif isinstance(K, (list, tuple)) and K and np.ndim(K[0]) == 1:
+        K = [K]     # one matrix as a list of rows
+    if len(K) == 0:
+        raise ValueError("no precomputed kernel matrix given")
+    matrices = [check_array(k, dtype=(np.float64, np.float32), order="C", input_name="precomputed kernel")
+                for k in K]
+    shape = matrices[0].shape
+    for m, k in enumerate(matrices):
+        if k.shape != shape:
+            raise ValueError(f"precomputed kernel {m + 1} is {k.shape[0]} x {k.shape[1]}, kernel 1 is "
+                             f"{shape[0]} x {shape[1]}")
+    if n_train is None and shape[0] != shape[1]:
+        raise ValueError(f"a precomputed training kernel must be square (train x train), got {shape[0]} x "
+                         f"{shape[1]}")
+    if n_train is not None and shape[1] != n_train:
+        raise ValueError(f"precomputed test kernels must be test x train: {shape[1]} columns, but the model "
+                         f"was trained on {n_train} rows")
+    if n_kernels is not None and len(matrices) != n_kernels:
+        raise ValueError(f"{len(matrices)} precomputed test kernels given, the model has {n_kernels}")
+    return matrices
+
+
+class _MKLBase(BaseEstimator):
+    """What the three estimators share: the kernel set, the parameters, training, prediction."""
+
+    _task = None
+
+    def _more_tags(self):
+        return {"pairwise": self.kernels == PRECOMPUTED}
+
+    @property
+    def _precomputed(self):
+        return isinstance(self.kernels, str) and self.kernels == PRECOMPUTED
+
+    # --- parameters -------------------------------------------------------------------------------
+
+    def _task_params(self, params):
+        """The task's own parameters (C, epsilon, nu)."""
+        raise NotImplementedError
+
+    def _params(self):
+        params = Params()
+        params.set("task", self._task, integer=True)
+        self._task_params(params)
+        method = self.method if isinstance(self.method, str) else repr(self.method)
+        params.set("mkl_method", L.enum_value(L.ENUM_MKL_METHOD, method, "method"), integer=True)
+        params.set("p", _norm_value(self.p, "p"))
+        params.set("mkl_solver", L.enum_value(L.ENUM_MKL_SOLVER, self.solver, "solver"), integer=True)
+        params.set("tolerance", self.tol)
+        params.set("mkl_gap", self.mkl_tol)
+        params.set("cache_mb", self.cache_size)
+        if not isinstance(self.max_iter, numbers.Integral) or self.max_iter < -1:
+            raise ValueError(f"max_iter={self.max_iter!r}: give a positive number of solver iterations, or -1 "
+                             f"for the solver's default limit")
+        params.set("max_iter", max(0, self.max_iter), integer=True)
+        random_state = self.random_state
+        seed = random_state if isinstance(random_state, numbers.Integral) else \
+            0 if random_state is None else check_random_state(random_state).randint(np.iinfo(np.int32).max)
+        params.set("seed", seed, integer=True)
+        return params
+
+    # --- data -------------------------------------------------------------------------------------
+
+    def _check_input(self, X, reset, y=None, with_y=False):
+        """(X checked, y checked): X a float64 C-ordered array or CSR/CSC matrix, or for precomputed
+        kernels a Precomputed (rows, C-ordered matrices)."""
+        if not self._precomputed:
+            check = dict(accept_sparse=("csr", "csc"), dtype=np.float64, order="C", reset=reset)
+            if not with_y:
+                return self._validate_data(X, **check), None
+            return self._validate_data(X, y, y_numeric=self._task != L.TASK_SVC, **check)
+        kernels = check_kernel_list(X, None if reset else self.n_features_in_, None if reset else self._n_kernels)
+        n = kernels[0].shape[0]
+        if reset:
+            self.n_features_in_ = n
+        if with_y:
+            if y is None:
+                raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
+            y = column_or_1d(y, warn=True)
+            if len(y) != n:
+                raise ValueError(f"{len(y)} targets for {n} rows of the precomputed kernels")
+        return Precomputed(n, kernels), y
+
+    def _fit(self, X, labels):
+        """Trains on X (checked) with the float labels the library sees; sets the fitted attributes."""
+        n = X.n if self._precomputed else X.shape[0]
+        if n < 2:
+            raise ValueError(f"n_samples={n}: {type(self).__name__} needs at least 2 training rows")
+        if self._precomputed:
+            kernel_set = KernelSet(norm=self.norm, matrices=MatrixList(X.kernels))
+            data = Dataset.featureless(X.n, labels)
+        else:
+            kernel_set = KernelSet(_kernel_specs(self.kernels), X.shape[1], self.norm)
+            data = Dataset.from_array(X, labels)
+        params = self._params()
+        self._extra_params(params)
+        self.model_ = Model.train(data, kernel_set, params)
+        self._set_fitted()
+        return self
+
+    def _extra_params(self, params):
+        pass
+
+    def _set_fitted(self):
+        model = self.model_
+        self.kernel_specs_ = model.kernel_specs()
+        self._n_kernels = len(self.kernel_specs_)
+        infos = [model.machine_info(k) for k in range(model.n_machines)]
+        self.kernel_weights_ = model.kernel_weights()
+        self.support_, self.dual_coef_ = model.support()
+        self.intercept_ = np.array([i.bias for i in infos])
+        self.n_support_ = np.array([i.n_sv for i in infos], dtype=np.intp)
+        self.objective_ = np.array([i.objective for i in infos])
+        self.duality_gap_ = None if self.method == "fixed" else np.array([i.gap for i in infos])
+        self.n_iter_ = np.array([i.iterations for i in infos], dtype=np.intp)
+        self.converged_ = np.array([bool(i.converged) for i in infos])
+        self.target_alignment_ = model.target_alignment()
+        self._machine_labels = [(i.positive_label, i.negative_label) for i in infos]
+        if model.n_machines == 1:
+            self.kernel_weights_ = self.kernel_weights_[0]
+
+    def _predict_raw(self, X):
+        """(library labels, decision values n × n_decision)."""
+        check_is_fitted(self, "model_")
+        X, _ = self._check_input(X, reset=False)
+        if self._precomputed:
+            return self.model_.predict(Dataset.featureless(X.n), X.kernels)
+        return self.model_.predict(Dataset.from_array(X))
+
+    def save(self, path):
+        """Writes the model file `kernelmix predict` and `kernelmix info` read."""
+        check_is_fitted(self, "model_")
+        self.model_.save(path)
+
+
+_COMMON_DOC = """
+    kernels : str, sequence of str, or "precomputed"
+        Kernel specs of the CLI's spec language (``kernelmix kernel --help``), each expanding to one or
+        more base kernels, e.g. ``("rbf:gamma=2^-3..2^1/mean", "linear")``; or "precomputed": X is
+        then a list of kernel matrices (train x train for fit, test x train for prediction).
+    method : str
+        How the kernel weights are obtained: "fixed" (uniform sum), "lp", "elasticnet", "tikhonov", or
+        any other name of the library's method table (``kernelmix.mkl_methods()``).
+    p : float or str
+        lp-norm MKL: the norm on the kernel weights, ||theta||_p = 1 (1 sparse ... inf uniform; "4/3").
+    solver : str
+        lp-norm MKL solver: "interleaved", "wrapper", "silp", "simplemkl" (``kernelmix.mkl_solvers()``).
+    tol : float
+        Stopping tolerance of the SVM solver on the KKT violation (the CLI's -e).
+    mkl_tol : float
+        Relative duality gap at which kernel-weight learning stops (--mkl-eps).
+    cache_size : float
+        Kernel cache in MiB (-m).
+    max_iter : int
+        Solver iteration limit, -1 for the solver's default (LIBSVM's max(10^7, 100 n)).
+    random_state : int, RandomState or None
+        Seed of the library's randomness (0 for None).
+    norm : str
+        Normalization of every kernel whose spec names none (--norm): "none", "mult", "spherical", "trace".
+    elasticnet_lambda : float
+        Elastic net: 0 = l1 MKL ... 1 = uniform weights (--lambda).
+    regularizer, reg_param : str, float
+        Tikhonov block-norm family (--regularizer, --reg-param).
+"""
+
+
+class MKLClassifier(ClassifierMixin, _MKLBase):
+    __doc__ = """C-support vector classification on a learned combination of kernels (ℓp-norm MKL and its
+    relatives); multiclass one-vs-one or one-vs-rest.
+    """ + _COMMON_DOC + """
+    C : float
+        Loss weight.
+    class_weight : dict, "balanced" or None
+        C of class c is multiplied by class_weight[c]; "balanced": n_samples / (n_classes * count(c)).
+    multiclass : "ovo" or "ovr"
+    shared_weights : bool
+        Multiclass lp MKL: one set of kernel weights for all binary machines, learned jointly.
+    decision_function_shape : "ovr" or "ovo"
+        As scikit-learn's SVC: "ovr" turns one-vs-one decision values into n_samples x n_classes.
+    break_ties : bool
+        As SVC: predict by the argmax of the "ovr" decision function instead of the library's vote.
+
+    Attributes
+    ----------
+    classes_, n_features_in_, kernel_specs_ (the fitted kernels, with widths and normalization
+    constants), kernel_weights_ ((M,) for one machine, else n_machines x M), support_ (training rows
+    of the support vectors), dual_coef_ (n_machines x n_support: each machine's coefficients on
+    support_), intercept_, n_support_, objective_, duality_gap_ (None for fixed weights), n_iter_,
+    converged_, machine_classes_ (per machine, the classes of f > 0 and f < 0; None: the rest),
+    target_alignment_, model_ (the library model; pickles as the model file's bytes).
+    For binary problems dual_coef_ and intercept_ have scikit-learn's sign: f > 0 means classes_[1].
+    """
+
+    _task = L.TASK_SVC
+
+    def __init__(self, kernels=("linear", "rbf"), method="lp", p=2.0, C=1.0, solver="interleaved", tol=1e-3,
+                 mkl_tol=1e-3, cache_size=100.0, class_weight=None, max_iter=-1, random_state=None, norm="none",
+                 multiclass="ovo", shared_weights=False, decision_function_shape="ovr", break_ties=False,
+                 elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0):
+        self.kernels = kernels
+        self.method = method
+        self.p = p
+        self.C = C
+        self.solver = solver
+        self.tol = tol
+        self.mkl_tol = mkl_tol
+        self.cache_size = cache_size
+        self.class_weight = class_weight
+        self.max_iter = max_iter
+        self.random_state = random_state
+        self.norm = norm
+        self.multiclass = multiclass
+        self.shared_weights = shared_weights
+        self.decision_function_shape = decision_function_shape
+        self.break_ties = break_ties
+        self.elasticnet_lambda = elasticnet_lambda
+        self.regularizer = regularizer
+        self.reg_param = reg_param
+
+    def _task_params(self, params):
+        params.set("C", self.C)
+        params.set("multiclass", L.enum_value(L.ENUM_MULTICLASS, self.multiclass, "multiclass"), integer=True)
+        params.set("shared_weights", bool(self.shared_weights), integer=True)
+        params.set("lambda", self.elasticnet_lambda)
+        params.set("regularizer", L.enum_value(L.ENUM_MKL_REGULARIZER, self.regularizer, "regularizer"),
+                   integer=True)
+        params.set("reg_param", self.reg_param)
+
+    def _extra_params(self, params):
+        weights = self._class_weights()
+        if weights is not None:
+            params.set_class_weights(np.arange(len(self.classes_)), weights)
+
+    def _class_weights(self):
+        if self.class_weight is None:
+            return None
+        if isinstance(self.class_weight, str):
+            if self.class_weight != "balanced":
+                raise ValueError(f"class_weight={self.class_weight!r}: give 'balanced', a dict or None")
+            counts = np.bincount(self._y_index, minlength=len(self.classes_))
+            return len(self._y_index) / (len(self.classes_) * counts)
+        weights = np.ones(len(self.classes_))
+        for label, w in dict(self.class_weight).items():
+            where = np.flatnonzero(self.classes_ == label)
+            if where.size == 0:
+                raise ValueError(f"class_weight names the class {label!r}, which is not in the training "
+                                 f"labels {list(self.classes_)}")
+            weights[where[0]] = w
+        return weights
+
+    def fit(self, X, y):
+        """Trains on X (n_samples x n_features array or sparse matrix, or precomputed kernels) and y."""
+        X, y = self._check_input(X, reset=True, y=y, with_y=True)
+        check_classification_targets(y)
+        self.classes_, self._y_index = np.unique(y, return_inverse=True)
+        if len(self.classes_) < 2:
+            raise ValueError(f"The number of classes has to be greater than one; got {len(self.classes_)} class")
+        try:
+            return self._fit(X, self._y_index.astype(np.float64))
+        finally:
+            del self._y_index
+
+    def _set_fitted(self):
+        super()._set_fitted()
+        classes = self.classes_
+        self.machine_classes_ = [(classes[int(pos)], None if np.isnan(neg) else classes[int(neg)])
+                                 for pos, neg in self._machine_labels]
+        if len(classes) == 2 and self._machine_labels[0][0] == 0:   # f > 0 means classes_[0]: flip
+            self._sign = -1.0
+        else:
+            self._sign = 1.0
+        if len(classes) == 2:
+            self.dual_coef_ = self._sign * self.dual_coef_
+            self.intercept_ = self._sign * self.intercept_
+
+    def decision_function(self, X):
+        """Binary: (n_samples,), f > 0 for classes_[1]. Multiclass: (n_samples, n_classes) with
+        decision_function_shape="ovr" (votes plus scaled confidences, as SVC), else the machines' values."""
+        _, decision = self._predict_raw(X)
+        if len(self.classes_) == 2:
+            return self._sign * decision[:, 0]
+        if self.decision_function_shape == "ovo" or self.multiclass == "ovr":
+            if self.multiclass == "ovr":     # machine k separates machine_classes_[k][0] from the rest
+                order = [np.flatnonzero(self.classes_ == pos)[0] for pos, _ in self.machine_classes_]
+                out = np.empty_like(decision)
+                out[:, order] = decision
+                return out
+            return decision
+        return self._ovr_from_ovo(decision)
+
+    def _ovr_from_ovo(self, decision):
+        """scikit-learn's transformation: votes plus confidences squashed into (-1/3, 1/3)."""
+        k = len(self.classes_)
+        votes = np.zeros((decision.shape[0], k))
+        confidence = np.zeros((decision.shape[0], k))
+        for m, (pos, neg) in enumerate(self._machine_labels):
+            pos, neg, f = int(pos), int(neg), decision[:, m]
+            votes[:, pos] += f > 0
+            votes[:, neg] += f <= 0
+            confidence[:, pos] += f
+            confidence[:, neg] -= f
+        return votes + confidence / (3 * (np.abs(confidence) + 1))
+
+    def predict(self, X):
+        if self.break_ties and len(self.classes_) > 2 and self.decision_function_shape == "ovr":
+            return self.classes_[np.argmax(self.decision_function(X), axis=1)]
+        labels, _ = self._predict_raw(X)
+        return self.classes_[labels.astype(np.intp)]
+
+
+class MKLRegressor(RegressorMixin, _MKLBase):
+    __doc__ = """ε-support vector regression on a learned combination of kernels.
+    """ + _COMMON_DOC + """
+    C : float
+        Loss weight.
+    epsilon : float
+        Tube half-width.
+
+    Attributes: as MKLClassifier (one machine: kernel_weights_ (M,), dual_coef_ (1, n_support)).
+    """
+
+    _task = L.TASK_SVR
+
+    def __init__(self, kernels=("linear", "rbf"), method="lp", p=2.0, C=1.0, epsilon=0.1, solver="interleaved",
+                 tol=1e-3, mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, norm="none",
+                 elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0):
+        self.kernels = kernels
+        self.method = method
+        self.p = p
+        self.C = C
+        self.epsilon = epsilon
+        self.solver = solver
+        self.tol = tol
+        self.mkl_tol = mkl_tol
+        self.cache_size = cache_size
+        self.max_iter = max_iter
+        self.random_state = random_state
+        self.norm = norm
+        self.elasticnet_lambda = elasticnet_lambda
+        self.regularizer = regularizer
+        self.reg_param = reg_param
+
+    def _task_params(self, params):
+        params.set("C", self.C)
+        params.set("epsilon", self.epsilon)
+        params.set("lambda", self.elasticnet_lambda)
+        params.set("regularizer", L.enum_value(L.ENUM_MKL_REGULARIZER, self.regularizer, "regularizer"),
+                   integer=True)
+        params.set("reg_param", self.reg_param)
+
+    def fit(self, X, y):
+        X, y = self._check_input(X, reset=True, y=y, with_y=True)
+        if self._precomputed:
+            y = check_array(y, ensure_2d=False, dtype=np.float64, input_name="y")
+        return self._fit(X, np.asarray(y, dtype=np.float64))
+
+    def predict(self, X):
+        return self._predict_raw(X)[0]
+
+
+class OneClassMKL(OutlierMixin, _MKLBase):
+    __doc__ = """One-class SVM (ν) on a learned combination of kernels: +1 inliers, -1 outliers.
+    """ + _COMMON_DOC + """
+    nu : float
+        Upper bound on the fraction of training outliers, in (0, 1].
+
+    Attributes: as MKLRegressor, and offset_ = -intercept_[0] (decision_function = score_samples - offset_,
+    as OneClassSVM).
+    """
+
+    _task = L.TASK_ONECLASS
+
+    def __init__(self, kernels=("linear", "rbf"), method="lp", p=2.0, nu=0.5, solver="interleaved", tol=1e-3,
+                 mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, norm="none",
+                 elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0):
+        self.kernels = kernels
+        self.method = method
+        self.p = p
+        self.nu = nu
+        self.solver = solver
+        self.tol = tol
+        self.mkl_tol = mkl_tol
+        self.cache_size = cache_size
+        self.max_iter = max_iter
+        self.random_state = random_state
+        self.norm = norm
+        self.elasticnet_lambda = elasticnet_lambda
+        self.regularizer = regularizer
+        self.reg_param = reg_param
+
+    def _task_params(self, params):
+        params.set("nu", self.nu)
+        params.set("lambda", self.elasticnet_lambda)
+        params.set("regularizer", L.enum_value(L.ENUM_MKL_REGULARIZER, self.regularizer, "regularizer"),
+                   integer=True)
+        params.set("reg_param", self.reg_param)
+
+    def fit(self, X, y=None):
+        """Trains on X alone (y is ignored)."""
+        X, _ = self._check_input(X, reset=True)
+        self._fit(X, None)
+        self.offset_ = -self.intercept_[0]
+        return self
+
+    def score_samples(self, X):
+        """sum_j c_j k(x, x_j), the decision function without its bias."""
+        return self._predict_raw(X)[1][:, 0] + self.offset_
+
+    def decision_function(self, X):
+        """f(x) = score_samples(X) - offset_: > 0 for inliers."""
+        return self.score_samples(X) - self.offset_
+
+    def predict(self, X):
+        return self._predict_raw(X)[0].astype(np.intp)
