@@ -3,7 +3,7 @@
 # --no-build-isolation' offline into a venv with the system's packages (library copied into the package).
 . "$(dirname "$0")/lib.sh" "$@"
 BUILD=$(dirname "$KM")
-LIBRARY=$(ls "$BUILD"/libkernelmix.so.*.* 2>/dev/null | head -1)
+LIBRARY=$(readlink -f "$BUILD/libkernelmix.so")   # the file this build links, not an older one beside it
 [ -x "$PYTHON" ] || { echo "skipped: no $PYTHON" >&2; exit 77; }
 "$PYTHON" -c "import sklearn, pip, setuptools" 2>/dev/null || { echo "skipped: scikit-learn, pip or setuptools missing" >&2; exit 77; }
 # a sanitized library loads only into a process that starts with the sanitizer runtime
