@@ -55,8 +55,12 @@ static void usage(FILE *out)
 "\n"
 "task:\n"
 "  -s TYPE            0 C-SVC (default), 1 nu-SVC, 2 one-class SVM, 3 epsilon-SVR,\n"
-"                     4 nu-SVR (or the names svc, nu-svc, oneclass, svr, nu-svr);\n"
+"                     4 nu-SVR (or the names svc, nu-svc, oneclass, svr, nu-svr),\n"
+"                     krr (kernel ridge regression, ridge lambda = 1/C);\n"
 "                     nu-SVC and nu-SVR train with fixed kernel weights only\n"
+"  --ridge L          krr: the ridge lambda > 0 (sets C = 1/L)\n"
+"  --no-bias          krr: no bias term (default: an unregularized bias, which equals\n"
+"                     centred kernels and targets)\n"
 "  -c C               loss weight of C-SVC, epsilon-SVR and nu-SVR (default 1)\n"
 "  -p EPSILON         epsilon-SVR tube half-width (default 0.1)\n"
 "  -n NU              nu of nu-SVC, one-class and nu-SVR, in (0,1] (default 0.5)\n"
@@ -291,12 +295,17 @@ static int parse_options(train_options *o, int argc, char **argv)
                     ok = set_int(o, KM_PARAM_TASK, task);
                 else {
                     cli_error(CMD, "option -s: '%s' is not a supported task (0 C-SVC, 1 nu-SVC, 2 one-class, "
-                              "3 epsilon-SVR, 4 nu-SVR)", v);
+                              "3 epsilon-SVR, 4 nu-SVR, krr)", v);
                     ok = 0;
                 }
             }
         } else if (cli_args_is(&args, "-c", "--C")) {
             ok = parse_double_param(o, KM_PARAM_C, "-c", cli_args_value(&args), 1e-300, HUGE_VAL);
+        } else if (cli_args_is(&args, NULL, "--ridge")) {
+            ok = cli_parse_double(CMD, "--ridge", cli_args_value(&args), 1e-300, HUGE_VAL, &x) &&
+                 set_double(o, KM_PARAM_C, 1.0 / x);
+        } else if (cli_args_is(&args, NULL, "--no-bias")) {
+            ok = set_int(o, KM_PARAM_KRR_BIAS, 0);
         } else if (cli_args_is(&args, "-p", "--epsilon")) {
             ok = parse_double_param(o, KM_PARAM_EPSILON, "-p", cli_args_value(&args), 0, HUGE_VAL);
         } else if (cli_args_is(&args, "-n", "--nu")) {

@@ -20,6 +20,11 @@ typedef struct km_mkl_params {
     int shared_weights;
     km_mkl_regularizer regularizer;
     double reg_param;         /* 0: the default of the regularizer */
+    double align_q;           /* align-q's q > 1 */
+    double radius;            /* Lambda of the alignment and KRR methods */
+    double eta;               /* l2krr's interpolation */
+    km_mu0 mu0;               /* l2krr's centre */
+    const double *mu0_given;  /* KM_MU0_GIVEN: the kernel weights (M values), set by km_train */
 } km_mkl_params;
 
 struct km_params {
@@ -42,6 +47,7 @@ struct km_params {
     km_mkl_params mkl;           /* learned kernel weights (method KM_MKL_FIXED: none) */
     long max_iter;               /* <= 0: LIBSVM's default */
     uint64_t seed;
+    int krr_bias;                /* KM_TASK_KRR: 1 an unregularized bias */
     km_log_fn log;
     void *log_user;
     km_progress_fn progress;
