@@ -1,6 +1,7 @@
 # Kernel ridge regression (-s krr) through the CLI: parity with scikit-learn's KernelRidge (no bias),
 # the model file names the task and predicts the same after the round trip, the bias makes the
-# coefficients sum to 0, cross-validation runs, and a bad --ridge is refused with one line, exit 2.
+# coefficients sum to 0, cross-validation runs, and a bad --ridge is refused with one line, exit 2;
+# alignf weights are non-negative and scaled to --radius, l2krr trains KRR and refuses other tasks.
 . "$(dirname "$0")/lib.sh" "$@"
 
 "$PYTHON" - "$WORK" <<'PY'
@@ -51,6 +52,23 @@ PY
 expect_status 0 "$KM" train -q -s krr -c 4 -t 2 -g 0.7 -v 5 "$WORK/train" &&
     grep -q 'Mean squared error' "$WORK/out" || fail "krr cross-validation reports no mean squared error"
 
+# alignment-based weights (two-stage) for C-SVC: non-negative, summing to --radius; l2krr on KRR
+expect_status 0 "$KM" train -q --mkl alignf --radius 2 --kernel 'rbf:gamma=0.1,1,10' --kernel linear \
+    "$DATA/heart_scale" "$WORK/f.model"
+"$PYTHON" - "$WORK/f.model" <<'PY' || fail "alignf weights are not non-negative with sum 2"
+import sys
+theta = [float(x) for l in open(sys.argv[1]) if l.startswith("theta ") for x in l.split()[1:]]
+sys.exit(0 if len(theta) == 4 and min(theta) >= 0 and abs(sum(theta) - 2) <= 1e-12 and max(theta) < 2 else 1)
+PY
+expect_status 0 "$KM" info "$WORK/f.model" && grep -q 'kernel weights    alignf' "$WORK/out" ||
+    fail "info does not name alignf"
+expect_status 0 "$KM" train -q -s krr --mkl l2krr --mu0 uniform --eta 0.5 --kernel 'rbf:gamma=0.1,1:center=1:norm=trace' \
+    "$WORK/train" "$WORK/l2.model"
+expect_status 0 "$KM" predict -q "$WORK/test" "$WORK/l2.model" "$WORK/l2.out"
+expect_status 2 "$KM" train -q --mkl l2krr "$DATA/heart_scale" "$WORK/bad.model" &&
+    expect_one_line_error 'kernel ridge regression only'
+expect_status 2 "$KM" train -q -s krr --mkl l2krr --eta 1 "$WORK/train" "$WORK/bad.model" &&
+    expect_one_line_error 'eta'
 expect_status 2 "$KM" train -s krr --ridge 0 "$WORK/train" "$WORK/bad.model" &&
     expect_one_line_error 'ridge'
 [ ! -e "$WORK/bad.model" ] || fail "a refused --ridge wrote a model"
