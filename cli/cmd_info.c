@@ -428,6 +428,8 @@ static void print_text(const km_model *model, const learning *learned)
         else if (mkl.regularizer == KM_REG_ELASTICNET)
             printf(", lambda = %g", mkl.lambda);
         printf(", target gap %g\n", mkl.gap);
+    } else if (mkl.method >= KM_MKL_ALIGN) {
+        printf("kernel weights    %s (Cortes, Mohri & Rostamizadeh)\n", name_of(KM_ENUM_MKL_METHOD, mkl.method));
     } else {
         printf("kernel weights    %s MKL, p = %.6g (p-block %.6g)", name_of(KM_ENUM_MKL_METHOD, mkl.method), mkl.p,
                mkl.p_block);

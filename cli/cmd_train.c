@@ -55,8 +55,12 @@ static void usage(FILE *out)
 "\n"
 "task:\n"
 "  -s TYPE            0 C-SVC (default), 1 nu-SVC, 2 one-class SVM, 3 epsilon-SVR,\n"
-"                     4 nu-SVR (or the names svc, nu-svc, oneclass, svr, nu-svr);\n"
+"                     4 nu-SVR (or the names svc, nu-svc, oneclass, svr, nu-svr),\n"
+"                     krr (kernel ridge regression, ridge lambda = 1/C);\n"
 "                     nu-SVC and nu-SVR train with fixed kernel weights only\n"
+"  --ridge L          krr: the ridge lambda > 0 (sets C = 1/L)\n"
+"  --no-bias          krr: no bias term (default: an unregularized bias, which equals\n"
+"                     centred kernels and targets)\n"
 "  -c C               loss weight of C-SVC, epsilon-SVR and nu-SVR (default 1)\n"
 "  -p EPSILON         epsilon-SVR tube half-width (default 0.1)\n"
 "  -n NU              nu of nu-SVC, one-class and nu-SVR, in (0,1] (default 0.5)\n"
@@ -82,7 +86,8 @@ static void usage(FILE *out)
 "\n"
 "kernel weights learned jointly with the machine (multiple kernel learning):\n"
 "  --mkl METHOD       fixed (default: uniform or --weights), lp (lp-norm MKL),\n"
-"                     elasticnet or tikhonov (penalised block-norm family, below)\n"
+"                     elasticnet or tikhonov (penalised block-norm family, below),\n"
+"                     align, align-q, alignf, alignf-linear, l2krr, l1krr (below)\n"
 "  --p P              lp-norm MKL: norm on the kernel weights, ||theta||_p = 1, P >= 1\n"
 "                     (fractions like 4/3 and 'inf' accepted; default 2). p = 1 selects few\n"
 "                     kernels, p = inf weighs them all equally\n"
@@ -91,6 +96,19 @@ static void usage(FILE *out)
 "                         p        1    8/7   4/3   2     3     4     inf   -\n"
 "                         p-block  1    16/15 8/7   4/3   3/2   8/5   2     Q > 2\n"
 "  --lambda L         elastic net: 0 = sparse l1 MKL ... 1 = uniform weights (default 0.5)\n"
+"  align, align-q, alignf, alignf-linear: weights from the centred alignment of\n"
+"                     each kernel with the labels (Cortes, Mohri & Rostamizadeh), then one\n"
+"                     training of the task on the combination; alignf maximises the\n"
+"                     alignment of the combination over weights >= 0\n"
+"  l2krr, l1krr       with -s krr: weights learned jointly with KRR, ||mu - mu0||_2 <= R\n"
+"                     (l2krr) or sum_k mu_k = R (l1krr)\n"
+"  --radius R         the weights' scale Lambda: their sum (alignment methods, l1krr), the\n"
+"                     radius of l2krr's ball (default 1)\n"
+"  --align-q Q        align-q: the norm q > 1 of the weights (default 2)\n"
+"  --eta E            l2krr: interpolation of Algorithm 1, in [0, 1) (default 0.25); l2krr\n"
+"                     stops when alpha moves by less than --mkl-step-eps (relative)\n"
+"  --mu0 M            l2krr: the ball's centre: zero (default), uniform (R/sqrt(M)) or\n"
+"                     given (--weights)\n"
 "  --regularizer R    tikhonov: minimise sum_m g(||f_m||^2) + C sum loss, C = -c (the loss\n"
 "                     weight; Tomioka & Suzuki's C is 1/C) with g: lq (default; q = 1 is\n"
 "                     block1, q = inf uniform), block1, uniform, blockp (block p > 2) or\n"
@@ -300,12 +318,17 @@ static int parse_options(train_options *o, int argc, char **argv)
                     ok = set_int(o, KM_PARAM_TASK, task);
                 else {
                     cli_error(CMD, "option -s: '%s' is not a supported task (0 C-SVC, 1 nu-SVC, 2 one-class, "
-                              "3 epsilon-SVR, 4 nu-SVR)", v);
+                              "3 epsilon-SVR, 4 nu-SVR, krr)", v);
                     ok = 0;
                 }
             }
         } else if (cli_args_is(&args, "-c", "--C")) {
             ok = parse_double_param(o, KM_PARAM_C, "-c", cli_args_value(&args), 1e-300, HUGE_VAL);
+        } else if (cli_args_is(&args, NULL, "--ridge")) {
+            ok = cli_parse_double(CMD, "--ridge", cli_args_value(&args), 1e-300, HUGE_VAL, &x) &&
+                 set_double(o, KM_PARAM_C, 1.0 / x);
+        } else if (cli_args_is(&args, NULL, "--no-bias")) {
+            ok = set_int(o, KM_PARAM_KRR_BIAS, 0);
         } else if (cli_args_is(&args, "-p", "--epsilon")) {
             ok = parse_double_param(o, KM_PARAM_EPSILON, "-p", cli_args_value(&args), 0, HUGE_VAL);
         } else if (cli_args_is(&args, "-n", "--nu")) {
@@ -355,6 +378,18 @@ static int parse_options(train_options *o, int argc, char **argv)
             ok = (o->reg_param = cli_args_value(&args)) != NULL;
         } else if (cli_args_is(&args, NULL, "--lambda")) {
             ok = parse_double_param(o, KM_PARAM_LAMBDA, "--lambda", cli_args_value(&args), 0, 1);
+        } else if (cli_args_is(&args, NULL, "--radius")) {
+            ok = parse_double_param(o, KM_PARAM_MKL_RADIUS, "--radius", cli_args_value(&args), 1e-300, HUGE_VAL);
+        } else if (cli_args_is(&args, NULL, "--align-q")) {
+            ok = cli_parse_double(CMD, "--align-q", cli_args_value(&args), 1, HUGE_VAL, &x) &&
+                 (x > 1 || (cli_error(CMD, "option --align-q: q must be above 1"), 0)) &&
+                 set_double(o, KM_PARAM_ALIGN_Q, x);
+        } else if (cli_args_is(&args, NULL, "--eta")) {
+            ok = cli_parse_double(CMD, "--eta", cli_args_value(&args), 0, 1, &x) &&
+                 (x < 1 || (cli_error(CMD, "option --eta: eta must be below 1"), 0)) &&
+                 set_double(o, KM_PARAM_L2KRR_ETA, x);
+        } else if (cli_args_is(&args, NULL, "--mu0")) {
+            ok = parse_enum_param(o, KM_PARAM_MU0, "--mu0", cli_args_value(&args), KM_ENUM_MU0);
         } else if (cli_args_is(&args, NULL, "--solver")) {
             ok = parse_enum_param(o, KM_PARAM_MKL_SOLVER, "--solver", cli_args_value(&args), KM_ENUM_MKL_SOLVER);
         } else if (cli_args_is(&args, NULL, "--mkl-eps")) {

@@ -170,6 +170,7 @@ const char *cli_task_title(km_task task)
     case KM_TASK_ONECLASS: return "one-class SVM";
     case KM_TASK_NU_SVC: return "nu-SVC";
     case KM_TASK_NU_SVR: return "nu-SVR";
+    case KM_TASK_KRR: return "kernel ridge regression";
     }
     return "unknown task";
 }

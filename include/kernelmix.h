@@ -228,7 +228,10 @@ typedef enum km_task {
     KM_TASK_SVR = 2,       /* epsilon-support vector regression */
     KM_TASK_ONECLASS = 3,  /* one-class SVM, nu-parametrised */
     KM_TASK_NU_SVC = 4,    /* nu-support vector classification (fixed kernel weights only) */
-    KM_TASK_NU_SVR = 5     /* nu-support vector regression (fixed kernel weights only) */
+    KM_TASK_NU_SVR = 5,    /* nu-support vector regression (fixed kernel weights only) */
+    KM_TASK_KRR = 6        /* kernel ridge regression: min 1/2 ||w||^2 + C/2 sum_i (y_i - f(x_i))^2, i.e.
+                              ridge lambda = 1/C; with a bias (KM_PARAM_KRR_BIAS) the bias is not
+                              regularized, which equals centred kernels and centred targets */
 } km_task;
 
 /* 1 when the task predicts class labels (C-SVC, nu-SVC), resp. real values (epsilon-SVR, nu-SVR). */
@@ -242,9 +245,27 @@ typedef enum km_mkl_method {
     KM_MKL_FIXED = 0,         /* given weights (km_params_set_kernel_weights) or the uniform sum */
     KM_MKL_LP = 1,            /* lp-norm MKL: weights theta >= 0 with ||theta||_p = 1, learned jointly */
     KM_MKL_ELASTICNET = 2,    /* elastic net between l1 MKL (lambda = 0) and the uniform sum (lambda = 1) */
-    KM_MKL_TIKHONOV = 3       /* penalised (Tikhonov) form of a block-norm regularizer (KM_PARAM_REGULARIZER
+    KM_MKL_TIKHONOV = 3,      /* penalised (Tikhonov) form of a block-norm regularizer (KM_PARAM_REGULARIZER
                                  and KM_PARAM_REG_PARAM): min sum_m g(||f_m||^2) + C sum loss */
+    /* Alignment-based and KRR kernel learning (Cortes, Mohri & Rostamizadeh; Rostamizadeh's thesis
+     * ch. 2-3; docs/krr-alignment.md). The two-stage methods compute weights mu >= 0 from the centred
+     * alignment with the labels, scale them to sum_k mu_k = KM_PARAM_MKL_RADIUS and train the task
+     * once on the combination; l2krr and l1krr learn mu jointly with KRR (KM_TASK_KRR only). */
+    KM_MKL_ALIGN = 10,        /* mu_k = centred alignment of K_k with yy' (independent alignment) */
+    KM_MKL_ALIGN_Q = 11,      /* maximise <K_mu, yy'> s.t. ||mu||_q <= 1 (KM_PARAM_ALIGN_Q, q > 1) */
+    KM_MKL_ALIGNF = 12,       /* maximise the centred alignment of K_mu over mu >= 0 (an exact NNLS) */
+    KM_MKL_ALIGNF_LINEAR = 13,/* the same without the sign constraint, M^-1 a; refused when a weight is
+                                 negative (the combination is then no kernel) */
+    KM_MKL_L2KRR = 14,        /* min_mu y'(K_mu + lambda I)^-1 y over mu >= 0, ||mu - mu0||_2 <= radius */
+    KM_MKL_L1KRR = 15         /* the same over mu >= 0, sum_k mu_k = radius */
 } km_mkl_method;
+
+/* The centre mu0 of l2krr's ball. */
+typedef enum km_mu0 {
+    KM_MU0_ZERO = 0,          /* mu0 = 0 */
+    KM_MU0_UNIFORM = 1,       /* mu0_k = radius / sqrt(M) */
+    KM_MU0_GIVEN = 2          /* mu0 = the kernel weights (km_params_set_kernel_weights) */
+} km_mu0;
 
 /* Regularizers of the Tikhonov form (Tomioka & Suzuki, Table 1; docs/mkl.md), with the closed-form
  * kernel weights d_m they give and the meaning of reg_param (0: the default in brackets). */
@@ -334,8 +355,17 @@ typedef enum km_param {
     KM_PARAM_SHARED_WEIGHTS = 29, /* INT multiclass: 1: one theta for all binary machines, learned
                                      jointly (wrapper solver); 0: each binary machine learns its own [0] */
     KM_PARAM_REGULARIZER = 30,    /* INT km_mkl_regularizer of KM_MKL_TIKHONOV [KM_REG_LQ] */
-    KM_PARAM_REG_PARAM = 31       /* q (KM_REG_LQ) or p (KM_REG_BLOCKP); 0: the regularizer's default;
+    KM_PARAM_REG_PARAM = 31,      /* q (KM_REG_LQ) or p (KM_REG_BLOCKP); 0: the regularizer's default;
                                      checked against the regularizer by km_train [0] */
+    /* Kernel ridge regression (KM_TASK_KRR) */
+    KM_PARAM_KRR_BIAS = 40,       /* INT 1: an unregularized bias (the solution sums to 0); 0: none [1] */
+    /* Alignment-based and KRR kernel learning (KM_MKL_ALIGN ... KM_MKL_L1KRR) */
+    KM_PARAM_ALIGN_Q = 41,        /* q of KM_MKL_ALIGN_Q, > 1 [2] */
+    KM_PARAM_MKL_RADIUS = 42,     /* Lambda: the sum of two-stage and l1krr weights, the radius of
+                                     l2krr's ball, > 0 [1] */
+    KM_PARAM_L2KRR_ETA = 43,      /* l2krr's interpolation eta of Algorithm 1, in [0, 1) [0.25];
+                                     l2krr stops when ||alpha' - alpha|| <= KM_PARAM_MKL_EPS ||alpha|| */
+    KM_PARAM_MU0 = 44             /* INT km_mu0: centre of l2krr's ball [KM_MU0_ZERO] */
 } km_param;
 
 /* km_param_bounds flags */
@@ -581,7 +611,8 @@ typedef enum km_enum {
     KM_ENUM_MKL_REGULARIZER = 5,  /* km_mkl_regularizer */
     KM_ENUM_KERNEL_TYPE = 6,      /* km_kernel_type */
     KM_ENUM_NORMALIZATION = 7,    /* km_normalization */
-    KM_ENUM_CACHE_VALUES = 8      /* km_cache_values */
+    KM_ENUM_CACHE_VALUES = 8,     /* km_cache_values */
+    KM_ENUM_MU0 = 9               /* km_mu0 */
 } km_enum;
 /* Canonical name of value (static storage), or NULL when e has no such value. */
 KM_API const char *km_enum_name(km_enum e, int value);

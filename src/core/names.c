@@ -10,10 +10,13 @@
 const km_name km_task_names[] = {{KM_TASK_SVC, "svc"},           {KM_TASK_SVR, "svr"},
                                  {KM_TASK_ONECLASS, "oneclass"}, {KM_TASK_ONECLASS, "one-class"},
                                  {KM_TASK_NU_SVC, "nu-svc"},     {KM_TASK_NU_SVR, "nu-svr"},
+                                 {KM_TASK_KRR, "krr"},
                                  {0, NULL}};
 
 const km_name km_mkl_method_names[] = {
     {KM_MKL_FIXED, "fixed"}, {KM_MKL_LP, "lp"}, {KM_MKL_ELASTICNET, "elasticnet"}, {KM_MKL_TIKHONOV, "tikhonov"},
+    {KM_MKL_ALIGN, "align"}, {KM_MKL_ALIGN_Q, "align-q"}, {KM_MKL_ALIGN_Q, "alignq"}, {KM_MKL_ALIGNF, "alignf"},
+    {KM_MKL_ALIGNF_LINEAR, "alignf-linear"}, {KM_MKL_L2KRR, "l2krr"}, {KM_MKL_L1KRR, "l1krr"},
     {0, NULL}};
 
 const km_name km_mkl_regularizer_names[] = {{KM_REG_LQ, "lq"},         {KM_REG_BLOCK1, "block1"},
@@ -41,6 +44,8 @@ const km_name km_gamma_mode_names[] = {{0, "absolute"}, {1, "relative"}, {0, NUL
 const km_name km_cache_values_names[] = {
     {KM_CACHE_AUTO, "auto"}, {KM_CACHE_DOUBLE, "double"}, {KM_CACHE_FLOAT, "float"}, {0, NULL}};
 
+const km_name km_mu0_names[] = {{KM_MU0_ZERO, "zero"}, {KM_MU0_UNIFORM, "uniform"}, {KM_MU0_GIVEN, "given"}, {0, NULL}};
+
 const km_name *km_enum_table(km_enum e)
 {
     switch (e) {
@@ -52,6 +57,7 @@ const km_name *km_enum_table(km_enum e)
     case KM_ENUM_KERNEL_TYPE: return km_kernel_type_names;
     case KM_ENUM_NORMALIZATION: return km_normalization_names;
     case KM_ENUM_CACHE_VALUES: return km_cache_values_names;
+    case KM_ENUM_MU0: return km_mu0_names;
     }
     return NULL;
 }

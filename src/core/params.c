@@ -14,7 +14,7 @@
 /* Enum fields are set and read as int (an enum type is compatible with int or unsigned int). */
 _Static_assert(sizeof(km_task) == sizeof(int) && sizeof(km_cache_values) == sizeof(int) &&
                    sizeof(km_multiclass) == sizeof(int) && sizeof(km_mkl_method) == sizeof(int) &&
-                   sizeof(km_mkl_solver) == sizeof(int) && sizeof(km_mkl_regularizer) == sizeof(int),
+                   sizeof(km_mkl_solver) == sizeof(int) && sizeof(km_mkl_regularizer) == sizeof(int) && sizeof(km_mu0) == sizeof(int),
                "enum fields are accessed as int");
 
 km_params km_params_default(void)
@@ -36,6 +36,10 @@ km_params km_params_default(void)
     p.mkl.gap = 1e-3;
     p.mkl.eps_mkl = 1e-5;
     p.mkl.max_outer = 10000;
+    p.mkl.align_q = 2.0;
+    p.mkl.radius = 1.0;
+    p.mkl.eta = 0.25;
+    p.krr_bias = 1;
     return p;
 }
 
@@ -82,6 +86,11 @@ static const param_spec specs[] = {
     {KM_PARAM_SHARED_WEIGHTS, "shared_weights", FIELD_INT, AT(mkl.shared_weights), 0, 1, INT, NULL},
     {KM_PARAM_REGULARIZER, "regularizer", FIELD_INT, AT(mkl.regularizer), 0, 0, INT, km_mkl_regularizer_names},
     {KM_PARAM_REG_PARAM, "reg_param", FIELD_DOUBLE, AT(mkl.reg_param), 0, INFINITY, 0, NULL},
+    {KM_PARAM_KRR_BIAS, "krr_bias", FIELD_INT, AT(krr_bias), 0, 1, INT, NULL},
+    {KM_PARAM_ALIGN_Q, "align_q", FIELD_DOUBLE, AT(mkl.align_q), 1, INFINITY, KM_PARAM_LOWER_OPEN, NULL},
+    {KM_PARAM_MKL_RADIUS, "mkl_radius", FIELD_DOUBLE, AT(mkl.radius), 0, INFINITY, OPEN, NULL},
+    {KM_PARAM_L2KRR_ETA, "l2krr_eta", FIELD_DOUBLE, AT(mkl.eta), 0, 1, KM_PARAM_UPPER_OPEN, NULL},
+    {KM_PARAM_MU0, "mu0", FIELD_INT, AT(mkl.mu0), 0, 0, INT, km_mu0_names},
 };
 #define N_SPECS (sizeof specs / sizeof specs[0])
 #define N_MACHINE_SPECS 12   /* KM_PARAM_TASK ... KM_PARAM_PROBABILITY */

@@ -20,6 +20,11 @@ typedef struct km_mkl_params {
     int shared_weights;
     km_mkl_regularizer regularizer;
     double reg_param;         /* 0: the default of the regularizer */
+    double align_q;           /* align-q's q > 1 */
+    double radius;            /* Lambda of the alignment and KRR methods */
+    double eta;               /* l2krr's interpolation */
+    km_mu0 mu0;               /* l2krr's centre */
+    const double *mu0_given;  /* KM_MU0_GIVEN: the kernel weights (M values), set by km_train */
 } km_mkl_params;
 
 struct km_params {
@@ -43,6 +48,7 @@ struct km_params {
     long max_iter;               /* <= 0: LIBSVM's default */
     uint64_t seed;
     int probability;             /* 1: fit probability models by internal cross-validation (-b 1) */
+    int krr_bias;                /* KM_TASK_KRR: 1 an unregularized bias */
     km_log_fn log;
     void *log_user;
     km_progress_fn progress;

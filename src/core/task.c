@@ -8,5 +8,5 @@ int km_task_classifies(km_task task)
 
 int km_task_regresses(km_task task)
 {
-    return task == KM_TASK_SVR || task == KM_TASK_NU_SVR;
+    return task == KM_TASK_SVR || task == KM_TASK_NU_SVR || task == KM_TASK_KRR;
 }

@@ -2,12 +2,20 @@
 #include "mkl/method.h"
 
 extern const km_mkl_method_entry km_method_fixed, km_method_lp, km_method_elasticnet, km_method_tikhonov;
+extern const km_mkl_method_entry km_method_align, km_method_align_q, km_method_alignf, km_method_alignf_linear,
+    km_method_l2krr, km_method_l1krr;
 
 static const km_mkl_method_entry *const methods[] = {
     &km_method_fixed,
     &km_method_lp,
     &km_method_elasticnet,
     &km_method_tikhonov,
+    &km_method_align,
+    &km_method_align_q,
+    &km_method_alignf,
+    &km_method_alignf_linear,
+    &km_method_l2krr,
+    &km_method_l1krr,
 };
 
 const km_mkl_method_entry *km_mkl_method_of(km_mkl_method id)

@@ -1,11 +1,12 @@
 #include "svm/machine.h"
 
 extern const km_machine_ops km_machine_svc, km_machine_svr, km_machine_oneclass, km_machine_nu_svc, km_machine_nu_svr;
+extern const km_machine_ops km_machine_krr;
 
 const km_machine_ops *km_machine_ops_of(km_task task)
 {
     const km_machine_ops *all[] = {&km_machine_svc, &km_machine_svr, &km_machine_oneclass, &km_machine_nu_svc,
-                                   &km_machine_nu_svr};
+                                   &km_machine_nu_svr, &km_machine_krr};
     for (size_t k = 0; k < sizeof all / sizeof *all; k++)
         if (all[k]->task == task)
             return all[k];

@@ -6,6 +6,8 @@
  * thesis Table 2.1; one-class solved with sum a = nu n, certified with sum a = 1).
  *
  * Adding a task is one file defining a km_machine_ops and its entry in km_machine_ops_of.
+ * A task solved without the SMO (KRR: a linear system) leaves coef_from_alpha NULL; the interleaved
+ * solver, which works inside the SMO, then hands over to the wrapper.
  *
  * A task without an MKL certificate (nu-SVC and nu-SVR: their solutions are rescaled by the r the
  * solver finds, so the dual of the kernel-weight problem is not the fixed one these ops describe)
@@ -28,6 +30,7 @@ typedef struct km_machine_problem {
     const double *z;                 /* regression targets (n) */
     double C, weight_pos, weight_neg; /* loss weights: C-SVC C_i = C * weight of the class; SVR, nu-SVR C */
     double epsilon, nu;
+    int bias;                        /* KRR: 1 an unregularized bias, 0 none */
     km_smo_options solver;           /* tolerance, shrinking, cache, iteration limit, interrupt, logger */
 } km_machine_problem;
 

@@ -184,6 +184,7 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
         .weight_neg = 1.0,
         .epsilon = p->epsilon,
         .nu = p->nu,
+        .bias = p->krr_bias,
         .solver = km_smo_options_default(),
     };
     task->solver.tolerance = p->tolerance;
@@ -647,7 +648,7 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         return st;
     if (params->task != KM_TASK_ONECLASS && !data->labels)
         return km_error(KM_EINVAL, "%s: training data has no labels", data->source ? data->source : "training data");
-    if (params->task == KM_TASK_SVR && (st = km_check_targets(data, rows, n)))
+    if ((params->task == KM_TASK_SVR || params->task == KM_TASK_KRR) && (st = km_check_targets(data, rows, n)))
         return st;
     if ((st = km_probability_check(params)))
         return st;

@@ -56,7 +56,7 @@ static void test_bounds(void)
     CHECK_OK(km_param_bounds(KM_PARAM_NU, &lower, &upper, &flags));
     CHECK(lower == 0 && upper == 1 && flags == KM_PARAM_LOWER_OPEN);
     CHECK_OK(km_param_bounds(KM_PARAM_TASK, &lower, &upper, &flags));
-    CHECK(lower == KM_TASK_SVC && upper == KM_TASK_NU_SVR && flags == KM_PARAM_INTEGER);
+    CHECK(lower == KM_TASK_SVC && upper == KM_TASK_KRR && flags == KM_PARAM_INTEGER);
     CHECK_OK(km_param_bounds(KM_PARAM_P, &lower, &upper, NULL));
     CHECK(lower == 1 && isinf(upper));
     CHECK_STATUS(km_param_bounds((km_param)999, &lower, &upper, &flags), KM_EINVAL);

@@ -1,0 +1,139 @@
+/* Kernel-target alignment statistics (mkl/alignment_stats.h): the row means of every kernel in a first
+ * pass, then the centred columns [K_c]_ij = K_ij - r_i - r_j + g, whose products with y~ and with each
+ * other (a rank-M update per column, dsyrk) give a and M without cancellation. */
+#include "mkl/alignment_stats.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+/* out[m n + i] = K_m(i, j) for every kernel m. */
+static km_status kernel_columns(const km_kernel_access *k, size_t j, const size_t *rows, double *out)
+{
+    if (k->kernel_columns)
+        return k->kernel_columns(k->column_ctx, j, rows, k->n_rows, out);
+    for (size_t m = 0; m < k->n_kernels; m++) {
+        km_status st = k->column(k->column_ctx, m, j, rows, k->n_rows, out + m * k->n_rows);
+        if (st)
+            return st;
+    }
+    return KM_OK;
+}
+
+void km_alignment_stats_free(km_alignment_stats *s)
+{
+    free(s->a);
+    free(s->centred_sq);
+    free(s->b);
+    free(s->frobenius_sq);
+    free(s->gram);
+    memset(s, 0, sizeof *s);
+}
+
+km_status km_alignment_stats_compute(const km_kernel_access *k, const double *y, int with_gram, km_alignment_stats *s)
+{
+    size_t n = k->n_rows, M = k->n_kernels;
+    memset(s, 0, sizeof *s);
+    s->n = n;
+    s->M = M;
+    s->a = calloc(M, sizeof *s->a);
+    s->centred_sq = calloc(M, sizeof *s->centred_sq);
+    s->b = calloc(M, sizeof *s->b);
+    s->frobenius_sq = calloc(M, sizeof *s->frobenius_sq);
+    s->gram = with_gram ? calloc(M * M, sizeof *s->gram) : NULL;
+    double *column = malloc(M * n * sizeof *column), *r = calloc(M * n, sizeof *r), *g = calloc(M, sizeof *g);
+    double *yc = malloc(n * sizeof *yc);
+    size_t *rows = malloc(n * sizeof *rows);
+    km_status st = s->a && s->centred_sq && s->b && s->frobenius_sq && (!with_gram || s->gram) && column && r && g &&
+                           yc && rows
+                       ? KM_OK
+                       : km_error_nomem("alignment statistics");
+    for (size_t i = 0; !st && i < n; i++) {
+        rows[i] = i;
+        s->y_mean += y[i] / (double)n;
+    }
+    for (size_t i = 0; !st && i < n; i++) {
+        yc[i] = y[i] - s->y_mean;
+        s->y_centred_sq += yc[i] * yc[i];
+        s->y_sq += y[i] * y[i];
+    }
+    /* pass 1: row means r (K symmetric: column means), grand means g, y'K y and ||K||_F^2 */
+    for (size_t j = 0; !st && j < n; j++) {
+        if ((st = kernel_columns(k, j, rows, column)))
+            break;
+        for (size_t m = 0; m < M; m++) {
+            const double *c = column + m * n;
+            double sum = 0, ky = 0, sq = 0;
+            for (size_t i = 0; i < n; i++) {
+                sum += c[i];
+                ky += c[i] * y[i];
+                sq += c[i] * c[i];
+            }
+            r[m * n + j] = sum / (double)n;
+            g[m] += sum / ((double)n * (double)n);
+            s->b[m] += y[j] * ky;
+            s->frobenius_sq[m] += sq;
+        }
+    }
+    /* pass 2: centred columns */
+    for (size_t j = 0; !st && j < n; j++) {
+        if ((st = kernel_columns(k, j, rows, column)))
+            break;
+        for (size_t m = 0; m < M; m++) {
+            double *c = column + m * n, ky = 0, sq = 0;
+            for (size_t i = 0; i < n; i++) {
+                c[i] -= r[m * n + i] + r[m * n + j] - g[m];
+                ky += c[i] * yc[i];
+                sq += c[i] * c[i];
+            }
+            s->a[m] += yc[j] * ky;
+            s->centred_sq[m] += sq;
+        }
+        if (with_gram)
+            cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)M, (int)n, 1.0, column, (int)n, 1.0, s->gram,
+                        (int)M);
+    }
+    for (size_t m = 0; !st && with_gram && m < M; m++)
+        for (size_t l = 0; l < m; l++)
+            s->gram[m * M + l] = s->gram[l * M + m];
+    free(column);
+    free(r);
+    free(g);
+    free(yc);
+    free(rows);
+    if (st)
+        km_alignment_stats_free(s);
+    return st;
+}
+
+double km_alignment_rho(const km_alignment_stats *s, size_t k)
+{
+    double norm = sqrt(s->centred_sq[k]) * s->y_centred_sq;
+    return norm > 0 ? s->a[k] / norm : NAN;
+}
+
+double km_alignment_uncentred(const km_alignment_stats *s, size_t k)
+{
+    double norm = sqrt(s->frobenius_sq[k]) * s->y_sq;
+    return norm > 0 ? s->b[k] / norm : NAN;
+}
+
+double km_alignment_eta(const km_alignment_stats *s, size_t k)
+{
+    return s->a[k] / ((double)s->n * (double)s->n);
+}
+
+double km_alignment_rho_combined(const km_alignment_stats *s, const double *mu)
+{
+    double num = 0, quad = 0;
+    for (size_t k = 0; k < s->M; k++) {
+        num += mu[k] * s->a[k];
+        for (size_t l = 0; l < s->M; l++)
+            quad += mu[k] * s->gram[k * s->M + l] * mu[l];
+    }
+    double norm = sqrt(quad > 0 ? quad : 0) * s->y_centred_sq;
+    return norm > 0 ? num / norm : NAN;
+}

@@ -1,0 +1,41 @@
+/* Kernel-target alignment statistics of M base kernels on the training rows (Cortes, Mohri &
+ * Rostamizadeh; Rostamizadeh's thesis Def. 2.4, Eq. 2.41, Def. 2.6), what the alignment-based methods
+ * and the alignment diagnostics start from:
+ *   a_k    = <K_kc, y y'>_F = y~' K_k y~   (y~ = y - mean y; centring one side suffices, Lemma A.3 as
+ *            corrected: <K_c, K'_c> = <K_c, K'>)
+ *   M_kl   = <K_kc, K_lc>_F                 (K_c = U K U, U = I - 11'/n)
+ *   b_k    = y' K_k y,  f_k = ||K_k||_F     (the uncentred alignment of Cristianini et al.)
+ * from which rho_k = a_k / (||K_kc||_F ||y~||^2), A_k = b_k / (f_k ||y||^2), eta_k = a_k / n^2. */
+#ifndef KM_MKL_ALIGNMENT_STATS_H
+#define KM_MKL_ALIGNMENT_STATS_H
+
+#include <stddef.h>
+
+#include "svm/svm.h"
+
+typedef struct km_alignment_stats {
+    size_t n, M;
+    double y_mean, y_centred_sq, y_sq;   /* mean y, ||y~||^2, ||y||^2 */
+    double *a;                           /* M values y~'K_k y~ */
+    double *centred_sq;                  /* M values ||K_kc||_F^2 */
+    double *b;                           /* M values y'K_k y */
+    double *frobenius_sq;                /* M values ||K_k||_F^2 */
+    double *gram;                        /* M x M <K_kc, K_lc>_F (with_gram), else NULL */
+} km_alignment_stats;
+
+/* Two passes over the kernels' columns (row means first, then the centred columns), O(M^2 n^2) with
+ * the Gram matrix, O(M n^2) without. y: n targets (labels +-1 or regression values). */
+km_status km_alignment_stats_compute(const km_kernel_access *kernel, const double *y, int with_gram,
+                                     km_alignment_stats *out);
+void km_alignment_stats_free(km_alignment_stats *stats);
+
+/* Centred alignment rho(K_k, yy'), uncentred A(K_k, yy') and eta(K_k, yy') = a_k / n^2; NAN where a
+ * norm is 0 (the alignment is undefined: a kernel constant after centring, constant labels). */
+double km_alignment_rho(const km_alignment_stats *s, size_t k);
+double km_alignment_uncentred(const km_alignment_stats *s, size_t k);
+double km_alignment_eta(const km_alignment_stats *s, size_t k);
+/* The centred alignment of the combination sum_k mu_k K_k: mu'a / (sqrt(mu'M mu) ||y~||^2) (needs the
+ * Gram matrix; the proof of Prop. 3.2). */
+double km_alignment_rho_combined(const km_alignment_stats *s, const double *mu);
+
+#endif

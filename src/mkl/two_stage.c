@@ -1,0 +1,84 @@
+/* The two stages of alignment-based kernel learning (mkl/two_stage.h). */
+#include "mkl/two_stage.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/error.h"
+
+km_status km_alignment_methods_resolve(const km_mkl_params *in, km_mkl_params *out)
+{
+    *out = *in;
+    /* p and p_block do not apply; model files keep them resolved as the lp family does */
+    if (!(in->p_block > 0))
+        out->p_block = isinf(in->p) ? 2.0 : 2.0 * in->p / (in->p + 1.0);
+    if (!(in->radius > 0) || !isfinite(in->radius))
+        return km_error(KM_EINVAL, "the kernel-weight radius (Lambda) must be positive and finite (got %g)", in->radius);
+    if (in->method == KM_MKL_ALIGN_Q && !(in->align_q > 1))
+        return km_error(KM_EINVAL, "align-q needs q > 1 (got %g)", in->align_q);
+    if (!(in->eta >= 0 && in->eta < 1))
+        return km_error(KM_EINVAL, "l2krr's eta must be in [0, 1) (got %g)", in->eta);
+    if (in->mu0 != KM_MU0_ZERO && in->mu0 != KM_MU0_UNIFORM && in->mu0 != KM_MU0_GIVEN)
+        return km_error(KM_EINVAL, "unknown mu0 %d", (int)in->mu0);
+    if (!(in->gap > 0) || !(in->eps_mkl > 0) || in->max_outer <= 0)
+        return km_error(KM_EINVAL, "the kernel-learning tolerances and iteration limit must be positive");
+    return KM_OK;
+}
+
+km_status km_machine_targets(const km_machine_problem *machine, double *y)
+{
+    size_t n = machine->kernel->n_rows;
+    if (km_task_classifies(machine->ops->task)) {
+        for (size_t i = 0; i < n; i++)
+            y[i] = machine->y[i];
+    } else if (km_task_regresses(machine->ops->task)) {
+        for (size_t i = 0; i < n; i++)
+            y[i] = machine->z[i];
+    } else {
+        return km_error(KM_EINVAL, "%s has no targets to align the kernels with", machine->ops->name);
+    }
+    return KM_OK;
+}
+
+km_status km_two_stage_stats(const km_mkl_problem *problem, int with_gram, km_alignment_stats *stats)
+{
+    const km_machine_problem *machine = problem->machine;
+    double *y = malloc(machine->kernel->n_rows * sizeof *y);
+    if (!y)
+        return km_error_nomem("targets");
+    km_status st = km_machine_targets(machine, y);
+    if (!st)
+        st = km_alignment_stats_compute(machine->kernel, y, with_gram, stats);
+    free(y);
+    if (!st && !(stats->y_centred_sq > 0)) {
+        km_alignment_stats_free(stats);
+        return km_error(KM_EINVAL, "the targets are constant: their alignment with a kernel is undefined");
+    }
+    return st;
+}
+
+km_status km_two_stage_train(const km_mkl_problem *problem, const double *mu, km_mkl_result *result)
+{
+    const km_machine_problem *machine = problem->machine;
+    size_t M = machine->kernel->n_kernels;
+    double sum = 0;
+    for (size_t k = 0; k < M; k++)
+        sum += mu[k];
+    if (!(sum > 0) || !isfinite(sum))
+        return km_error(KM_EINVAL, "no kernel is aligned with the targets: every weight is 0");
+    for (size_t k = 0; k < M; k++)
+        machine->kernel->theta[k] = problem->mkl.radius * mu[k] / sum;
+    km_svm_solution solution = {.coef = result->coef};
+    km_status st = machine->ops->solve(machine, &machine->solver, &solution);
+    if (st)
+        return st;
+    result->bias = solution.bias;
+    /* no joint objective over the weights: the certificate is the machine's own at fixed weights,
+     * solved to its tolerance (km_mkl_train reports -dual: the machine's objective) */
+    result->dual = result->primal = -solution.objective;
+    result->gap = 0;
+    result->smo_iterations = solution.iterations;
+    result->converged = solution.converged;
+    result->mkl_iterations = 1;
+    return KM_OK;
+}

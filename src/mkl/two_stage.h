@@ -1,0 +1,21 @@
+/* What the alignment-based kernel-learning methods share (Cortes, Mohri & Rostamizadeh; Rostamizadeh's
+ * thesis §3.3): stage 1 computes weights mu >= 0 from the alignment statistics of the kernels with
+ * the machine's targets on its training rows; stage 2 scales them to sum_k mu_k = radius (the
+ * convention of the uniform combination, Eq. 3.4) and trains the machine once on sum_k mu_k K_k. */
+#ifndef KM_MKL_TWO_STAGE_H
+#define KM_MKL_TWO_STAGE_H
+
+#include "mkl/alignment_stats.h"
+#include "mkl/mkl.h"
+
+/* Validates the parameters of the alignment and KRR methods (radius, q, eta, mu0, tolerances). */
+km_status km_alignment_methods_resolve(const km_mkl_params *in, km_mkl_params *out);
+/* y: the machine's n targets: the labels +-1 of a classifier, the values of a regression; KM_EINVAL
+ * for a task without targets (one-class). */
+km_status km_machine_targets(const km_machine_problem *machine, double *y);
+/* The statistics of the problem's kernels with its targets. */
+km_status km_two_stage_stats(const km_mkl_problem *problem, int with_gram, km_alignment_stats *stats);
+/* Stage 2 from the direction mu (M values >= 0, not all 0): theta = radius mu / sum mu, one solve. */
+km_status km_two_stage_train(const km_mkl_problem *problem, const double *mu, km_mkl_result *result);
+
+#endif

@@ -1,0 +1,238 @@
+/* Kernel ridge regression on the combined kernel: the dense Cholesky path and the conjugate-gradient
+ * path (svm/krr.h). Both solve (K + lambda I) X = B for the right-hand sides z and, with a bias, 1. */
+#include "svm/krr.h"
+
+#include <lapacke.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+/* Columns of the combination per kernel pass (conjugate gradients, dense fill). */
+#define KRR_BLOCK 64
+
+int km_krr_dense_fits(size_t n, size_t budget_bytes)
+{
+    return n <= SIZE_MAX / sizeof(double) / n && n * n * sizeof(double) <= budget_bytes;
+}
+
+/* out[t n + i] = K(i, first + t) of the combination for t < count. */
+static km_status combined_columns(const km_kernel_access *k, size_t first, size_t count, size_t *cols, double *out,
+                                  double *scratch)
+{
+    size_t n = k->n_rows;
+    for (size_t t = 0; t < count; t++)
+        cols[t] = first + t;
+    if (k->combined)
+        return k->combined(k->column_ctx, k->theta, cols, count, NULL, n, out);
+    memset(out, 0, count * n * sizeof *out);
+    size_t *rows = malloc(n * sizeof *rows);
+    if (!rows)
+        return km_error_nomem("kernel rows");
+    for (size_t i = 0; i < n; i++)
+        rows[i] = i;
+    km_status st = KM_OK;
+    for (size_t t = 0; !st && t < count; t++)
+        for (size_t m = 0; !st && m < k->n_kernels; m++) {
+            if (k->theta[m] == 0.0)
+                continue;
+            st = k->column(k->column_ctx, m, cols[t], rows, n, scratch);
+            for (size_t i = 0; !st && i < n; i++)
+                out[t * n + i] += k->theta[m] * scratch[i];
+        }
+    free(rows);
+    return st;
+}
+
+/* Cholesky of A = K + ridge I, with the jitter 1e-10 tr(K)/n added and multiplied by 10 up to five
+ * times when rounding makes A indefinite (Rostamizadeh's thesis leaves this open; spec guard). */
+static km_status dense_solve(const km_kernel_access *k, double ridge, double *B, int nrhs)
+{
+    size_t n = k->n_rows;
+    double *K = malloc(n * n * sizeof *K), *A = malloc(n * n * sizeof *A), *scratch = malloc(n * sizeof *scratch);
+    size_t *cols = malloc(KRR_BLOCK * sizeof *cols);
+    km_status st = K && A && scratch && cols ? KM_OK : km_error_nomem("the KRR kernel matrix");
+    for (size_t j = 0; !st && j < n; j += KRR_BLOCK)
+        st = combined_columns(k, j, n - j < KRR_BLOCK ? n - j : KRR_BLOCK, cols, K + j * n, scratch);
+    double trace = 0;
+    for (size_t i = 0; !st && i < n; i++)
+        trace += K[i * n + i];
+    double jitter = 0;
+    for (int attempt = 0; !st; attempt++) {
+        memcpy(A, K, n * n * sizeof *A);
+        for (size_t i = 0; i < n; i++)
+            A[i * n + i] += ridge + jitter;
+        lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)n, A, (lapack_int)n);
+        if (info == 0) {
+            info = LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', (lapack_int)n, nrhs, A, (lapack_int)n, B, (lapack_int)n);
+            if (info)
+                st = km_error(KM_ENOTCONV, "KRR: LAPACKE_dpotrs failed (info %d)", (int)info);
+            break;
+        }
+        if (attempt == 5 || !(trace > 0))
+            st = km_error(KM_ENOTCONV, "KRR: K + %g I is not positive definite (the kernel is not positive "
+                          "semi-definite, or the ridge 1/C is too small)", ridge);
+        jitter = jitter > 0 ? 10 * jitter : 1e-10 * trace / (double)n;
+    }
+    free(K);
+    free(A);
+    free(scratch);
+    free(cols);
+    return st;
+}
+
+/* Y = (K + ridge I) X for r columns X (n x r, column-major), one pass over the kernel columns. */
+static km_status apply(const km_kernel_access *k, double ridge, const double *X, int r, double *Y, double *block,
+                       size_t *cols, double *scratch)
+{
+    size_t n = k->n_rows;
+    for (size_t i = 0; i < n * (size_t)r; i++)
+        Y[i] = ridge * X[i];
+    for (size_t j = 0; j < n; j += KRR_BLOCK) {
+        size_t count = n - j < KRR_BLOCK ? n - j : KRR_BLOCK;
+        km_status st = combined_columns(k, j, count, cols, block, scratch);
+        if (st)
+            return st;
+        for (int c = 0; c < r; c++)
+            for (size_t t = 0; t < count; t++) {
+                double x = X[c * n + j + t];
+                if (x == 0.0)
+                    continue;
+                const double *column = block + t * n;
+                double *y = Y + c * n;
+                for (size_t i = 0; i < n; i++)
+                    y[i] += x * column[i];
+            }
+    }
+    return KM_OK;
+}
+
+static double dot(size_t n, const double *a, const double *b)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += a[i] * b[i];
+    return s;
+}
+
+/* Preconditioned conjugate gradients (Jacobi: the diagonal of K + ridge I) on the r right-hand sides
+ * B, which receive the solutions; the columns share each pass over the kernel. */
+static km_status cg_solve(const km_kernel_access *k, double ridge, double *B, int r, const km_smo_options *options,
+                          long *iterations, int *converged)
+{
+    size_t n = k->n_rows, nr = n * (size_t)r;
+    long max_iter = options->max_iter > 0 ? options->max_iter : (long)(10 * n > 1000 ? 10 * n : 1000);
+    double *X = calloc(nr, sizeof *X), *R = malloc(nr * sizeof *R), *Z = malloc(nr * sizeof *Z),
+           *P = malloc(nr * sizeof *P), *AP = malloc(nr * sizeof *AP), *diag = malloc(n * sizeof *diag),
+           *block = malloc(KRR_BLOCK * n * sizeof *block), *scratch = malloc(n * sizeof *scratch);
+    size_t *cols = malloc(KRR_BLOCK * sizeof *cols);
+    double rz[2], target[2];
+    int done[2] = {0, 0};
+    km_status st = X && R && Z && P && AP && diag && block && scratch && cols ? KM_OK
+                                                                             : km_error_nomem("conjugate gradients");
+    for (size_t i = 0; !st && i < n; i++) {
+        double d = ridge;
+        for (size_t m = 0; m < k->n_kernels; m++)
+            d += k->theta[m] * k->diag[m][i];
+        diag[i] = d > 0 ? d : 1.0;
+    }
+    for (int c = 0; !st && c < r; c++) {
+        memcpy(R + c * n, B + c * n, n * sizeof *R);
+        for (size_t i = 0; i < n; i++)
+            P[c * n + i] = Z[c * n + i] = R[c * n + i] / diag[i];
+        rz[c] = dot(n, R + c * n, Z + c * n);
+        target[c] = KM_KRR_CG_TOLERANCE * sqrt(dot(n, B + c * n, B + c * n));
+        done[c] = sqrt(dot(n, R + c * n, R + c * n)) <= target[c];
+    }
+    long t = 0;
+    *converged = 0;
+    for (; !st && t < max_iter; t++) {
+        if ((r == 1 || done[1]) && done[0]) {
+            *converged = 1;
+            break;
+        }
+        if (options->interrupted && options->interrupted(options->interrupt_ctx)) {
+            st = km_error(KM_EINTERRUPTED, "interrupted after %ld conjugate-gradient steps", t);
+            break;
+        }
+        if ((st = apply(k, ridge, P, r, AP, block, cols, scratch)))
+            break;
+        for (int c = 0; c < r; c++) {
+            if (done[c])
+                continue;
+            double *x = X + c * n, *res = R + c * n, *z = Z + c * n, *p = P + c * n, *ap = AP + c * n;
+            double step = rz[c] / dot(n, p, ap);
+            for (size_t i = 0; i < n; i++) {
+                x[i] += step * p[i];
+                res[i] -= step * ap[i];
+                z[i] = res[i] / diag[i];
+            }
+            double rz_next = dot(n, res, z);
+            for (size_t i = 0; i < n; i++)
+                p[i] = z[i] + rz_next / rz[c] * p[i];
+            rz[c] = rz_next;
+            done[c] = sqrt(dot(n, res, res)) <= target[c];
+        }
+    }
+    if (!st && (r == 1 || done[1]) && done[0])
+        *converged = 1;
+    *iterations = t;
+    if (!st)
+        memcpy(B, X, nr * sizeof *B);
+    free(X);
+    free(R);
+    free(Z);
+    free(P);
+    free(AP);
+    free(diag);
+    free(block);
+    free(scratch);
+    free(cols);
+    return st;
+}
+
+km_status km_krr_solve(const km_kernel_access *kernel, const double *z, double ridge, int bias, size_t budget_bytes,
+                       const km_smo_options *options, km_svm_solution *solution)
+{
+    if (!kernel || !kernel->theta || kernel->n_rows == 0 || (!kernel->combined && !kernel->column))
+        return km_error(KM_EINVAL, "KRR: incomplete kernel access (columns, theta and rows required)");
+    if (!(ridge > 0) || !isfinite(ridge))
+        return km_error(KM_EINVAL, "KRR: the ridge 1/C must be positive and finite (got %g)", ridge);
+    size_t n = kernel->n_rows;
+    int r = bias ? 2 : 1;
+    double *B = malloc(n * (size_t)r * sizeof *B);
+    if (!B)
+        return km_error_nomem("KRR right-hand sides");
+    memcpy(B, z, n * sizeof *B);
+    for (size_t i = 0; bias && i < n; i++)
+        B[n + i] = 1.0;
+    long iterations = 0;
+    int converged = 1;
+    km_status st = km_krr_dense_fits(n, budget_bytes) ? dense_solve(kernel, ridge, B, r)
+                                                      : cg_solve(kernel, ridge, B, r, options, &iterations, &converged);
+    if (!st) {
+        /* with a bias: coef = u - b v from (K + lambda I) u = z, (K + lambda I) v = 1, b = 1'u / 1'v */
+        double b = 0;
+        if (bias) {
+            double su = 0, sv = 0;
+            for (size_t i = 0; i < n; i++) {
+                su += B[i];
+                sv += B[n + i];
+            }
+            b = su / sv;
+        }
+        double zc = 0;
+        for (size_t i = 0; i < n; i++) {
+            solution->coef[i] = B[i] - (bias ? b * B[n + i] : 0.0);
+            zc += z[i] * solution->coef[i];
+        }
+        solution->bias = b;
+        solution->objective = -0.5 * zc;
+        solution->iterations = iterations;
+        solution->converged = converged;
+    }
+    free(B);
+    return st;
+}
