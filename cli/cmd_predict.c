@@ -164,7 +164,7 @@ static void report(const km_model *model, const km_dataset *test, const double *
     for (size_t i = 0; i < n; i++)
         correct += predicted[i] == y[i];
     printf("Accuracy = %g%% (%zu/%zu) (classification)\n", 100.0 * (double)correct / (double)n, correct, n);
-    if (km_model_n_classes(model) > 2 || !km_task_classifies(km_model_task(model)))
+    if (km_model_n_classes(model) > 2 || !km_task_classifies(km_model_task(model)) || !decision)
         return;
     /* binary: threshold-free figures from the decision value (positive side = first model label) */
     double *truth = malloc(n * sizeof *truth);
@@ -179,22 +179,15 @@ static void report(const km_model *model, const km_dataset *test, const double *
     free(truth);
 }
 
-/* km_predict in at most 100 ranges of rows, with the rows done on the progress line. */
-static km_status predict_with_progress(const predict_options *o, const km_model *model, const km_dataset *test,
-                                       const km_matrix *const *test_kernels, double *predicted, double *decision)
+/* Decision values of at most this many doubles are held at once: a 1000-class one-vs-one model has
+ * 499,500 per row, so rows are predicted and written range by range. */
+#define PREDICT_RANGE_VALUES ((size_t)1 << 22)
+
+/* Rows per range: about 1/100 of the rows for the progress line, at least 256, within the bound. */
+static size_t range_rows(size_t n, size_t nd)
 {
-    size_t n = km_dataset_rows(test), nd = km_model_n_decision(model);
-    size_t range = n / 100 > 256 ? (n + 99) / 100 : 256;
-    km_status st = KM_OK;
-    cli_progress_start(CMD, o->quiet);
-    for (size_t first = 0; !st && first < n; first += range) {
-        size_t count = n - first < range ? n - first : range;
-        cli_progress_show(0, "rows %zu/%zu, %zu machine%s", first, n, km_model_n_machines(model),
-                          km_model_n_machines(model) == 1 ? "" : "s");
-        st = km_predict_range(model, test, first, count, test_kernels, predicted + first, decision + first * nd);
-    }
-    cli_progress_clear();
-    return st;
+    size_t range = n / 100 > 256 ? (n + 99) / 100 : 256, cap = PREDICT_RANGE_VALUES / (nd ? nd : 1);
+    return range < cap ? range : cap ? cap : 1;
 }
 
 /* Whether -b 1 can be served (reported when not): the model has probability models. */
@@ -214,44 +207,95 @@ static int check_probability(const predict_options *o, const km_model *model)
     return 0;
 }
 
-/* Class probabilities of -b 1 (n x classes, or NULL for regression and without -b 1); the predicted
- * labels become the most probable classes, as svm-predict -b 1 gives them. */
-static km_status class_probabilities(const predict_options *o, const km_model *model, size_t n, const double *decision,
-                                     double *predicted, double **probabilities)
+/* The buffers of one range of rows, and what the report keeps of every row. */
+typedef struct predict_buffers {
+    double *predicted;       /* n: every row's label or value */
+    double *score;           /* n: the decision value of a one-machine model (for AUC), else NULL */
+    double *decision;        /* range x decision values */
+    double *probabilities;   /* range x classes with -b 1 for classification, else NULL */
+} predict_buffers;
+
+static km_status alloc_buffers(const predict_options *o, const km_model *model, size_t n, size_t range,
+                               predict_buffers *b)
 {
-    *probabilities = NULL;
-    if (!o->probability || !km_task_classifies(km_model_task(model)))
-        return KM_OK;
-    if (!(*probabilities = malloc((n ? n : 1) * km_model_n_classes(model) * sizeof **probabilities)))
+    size_t nd = km_model_n_decision(model), k = km_model_n_classes(model);
+    b->predicted = malloc((n ? n : 1) * sizeof *b->predicted);
+    b->score = nd == 1 ? malloc((n ? n : 1) * sizeof *b->score) : NULL;
+    b->decision = malloc(range * nd * sizeof *b->decision);
+    int probabilities = o->probability && km_task_classifies(km_model_task(model));
+    b->probabilities = probabilities ? malloc(range * k * sizeof *b->probabilities) : NULL;
+    if (!b->predicted || (nd == 1 && !b->score) || !b->decision || (probabilities && !b->probabilities))
         return KM_ENOMEM;
-    return km_probability_from_decision(model, n, decision, predicted, *probabilities);
+    return KM_OK;
 }
 
-static km_status write_predictions(const predict_options *o, const km_model *model, size_t n,
-                                   const double *predicted, const double *decision, const double *probabilities)
+static void free_buffers(predict_buffers *b)
 {
-    km_atomic_file out;
-    km_status st = km_atomic_open(&out, o->output_path, "predictions");
-    if (st)
-        return st;
+    free(b->predicted);
+    free(b->score);
+    free(b->decision);
+    free(b->probabilities);
+}
+
+static void write_header(const km_model *model, const predict_buffers *b, FILE *out)
+{
+    if (!b->probabilities)
+        return;
+    char value[64];
+    fputs("labels", out);
+    for (size_t c = 0; c < km_model_n_classes(model); c++) {
+        cli_format_value(value, sizeof value, km_model_labels(model)[c]);
+        fprintf(out, " %s", value);
+    }
+    fputc('\n', out);
+}
+
+/* The lines of rows first .. first+count-1 (the range buffers hold them from 0). */
+static void write_range(const predict_options *o, const km_model *model, const predict_buffers *b, size_t first,
+                        size_t count, FILE *out)
+{
     size_t nd = km_model_n_decision(model), k = km_model_n_classes(model);
     char value[64];
-    if (probabilities) {
-        fputs("labels", out.stream);
-        for (size_t c = 0; c < k; c++) {
-            cli_format_value(value, sizeof value, km_model_labels(model)[c]);
-            fprintf(out.stream, " %s", value);
-        }
-        fputc('\n', out.stream);
+    for (size_t t = 0; t < count; t++) {
+        cli_format_value(value, sizeof value, b->predicted[first + t]);
+        fputs(value, out);
+        for (size_t c = 0; b->probabilities && c < k; c++)
+            fprintf(out, " %g", b->probabilities[t * k + c]);
+        for (size_t j = 0; o->decision_values && j < nd; j++)
+            fprintf(out, " %.17g", b->decision[t * nd + j]);
+        fputc('\n', out);
     }
-    for (size_t i = 0; i < n; i++) {
-        cli_format_value(value, sizeof value, predicted[i]);
-        fputs(value, out.stream);
-        for (size_t c = 0; probabilities && c < k; c++)
-            fprintf(out.stream, " %g", probabilities[i * k + c]);
-        for (size_t k = 0; o->decision_values && k < nd; k++)
-            fprintf(out.stream, " %.17g", decision[i * nd + k]);
-        fputc('\n', out.stream);
+}
+
+/* Predicts range by range into the all-or-nothing output, with the rows done on the progress line;
+ * -b 1 makes the predicted labels the most probable classes, as svm-predict -b 1 gives them. */
+static km_status predict_to_file(const predict_options *o, const km_model *model, const km_dataset *test,
+                                 const km_matrix *const *test_kernels, predict_buffers *b)
+{
+    size_t n = km_dataset_rows(test), nd = km_model_n_decision(model), range = range_rows(n, nd);
+    km_status st = alloc_buffers(o, model, n, range, b);
+    km_atomic_file out;
+    if (st || (st = km_atomic_open(&out, o->output_path, "predictions")))
+        return st;
+    write_header(model, b, out.stream);
+    cli_progress_start(CMD, o->quiet);
+    for (size_t first = 0; !st && first < n; first += range) {
+        size_t count = n - first < range ? n - first : range;
+        cli_progress_show(0, "rows %zu/%zu, %zu machine%s", first, n, km_model_n_machines(model),
+                          km_model_n_machines(model) == 1 ? "" : "s");
+        st = km_predict_range(model, test, first, count, test_kernels, b->predicted + first, b->decision);
+        if (!st && b->probabilities)
+            st = km_probability_from_decision(model, count, b->decision, b->predicted + first, b->probabilities);
+        if (st)
+            break;
+        if (b->score)
+            memcpy(b->score + first, b->decision, count * sizeof *b->decision);
+        write_range(o, model, b, first, count, out.stream);
+    }
+    cli_progress_clear();
+    if (st) {
+        km_atomic_abort(&out);
+        return st;
     }
     return km_atomic_commit(&out);
 }
@@ -261,7 +305,7 @@ static int run(const predict_options *o)
     km_model *model = NULL;
     km_dataset *test = NULL;
     km_matrix **test_kernels = NULL;
-    double *predicted = NULL, *decision = NULL, *probabilities = NULL;
+    predict_buffers buffers = {NULL, NULL, NULL, NULL};
     int rc = CLI_OK;
     const char *inputs[] = {o->model_path, o->test_path};
     if (!cli_check_output(CMD, o->output_path, inputs, 2, NULL) ||
@@ -294,11 +338,7 @@ static int run(const predict_options *o)
         rc = cli_fail(CMD, st);
         goto done;
     }
-    size_t n = km_dataset_rows(test), nd = km_model_n_decision(model);
-    test_kernels = calloc(M, sizeof *test_kernels);
-    predicted = malloc(n * sizeof *predicted);
-    decision = malloc(n * nd * sizeof *decision);
-    if (!test_kernels || !predicted || !decision) {
+    if (!(test_kernels = calloc(M, sizeof *test_kernels))) {
         rc = cli_fail(CMD, KM_ENOMEM);
         goto done;
     }
@@ -306,12 +346,7 @@ static int run(const predict_options *o)
         rc = st == KM_ENOMEM ? CLI_FAILURE : CLI_USAGE;
         goto done;
     }
-    if ((st = predict_with_progress(o, model, test, (const km_matrix *const *)test_kernels, predicted, decision))) {
-        rc = cli_fail(CMD, st);
-        goto done;
-    }
-    if ((st = class_probabilities(o, model, n, decision, predicted, &probabilities)) ||
-        (st = write_predictions(o, model, n, predicted, decision, probabilities))) {
+    if ((st = predict_to_file(o, model, test, (const km_matrix *const *)test_kernels, &buffers))) {
         rc = cli_fail(CMD, st);
         goto done;
     }
@@ -320,15 +355,13 @@ static int run(const predict_options *o)
         printf("Prob. model for test data: target value = predicted value + z,\n"
                "z: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma=%g\n", sigma);
     if (!o->quiet && km_dataset_labels(test))
-        report(model, test, predicted, decision);
+        report(model, test, buffers.predicted, buffers.score);
 done:
     if (test_kernels)
         for (size_t m = 0; m < km_model_n_kernels(model); m++)
             km_matrix_free(test_kernels[m]);
     free(test_kernels);
-    free(predicted);
-    free(decision);
-    free(probabilities);
+    free_buffers(&buffers);
     km_dataset_free(test);
     km_model_free(model);
     return rc;

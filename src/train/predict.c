@@ -11,7 +11,7 @@
 #include "train/multiclass.h"
 #include "train/train.h"
 
-/* Kernel values of one block are at most this many doubles. */
+/* Kernel values and decision values of one block are at most about this many doubles. */
 #define KM_PREDICT_BLOCK_VALUES ((size_t)1 << 23)
 
 static km_status check_test_kernels(const km_model *model, const km_dataset *test, const size_t *rows, size_t n,
@@ -107,7 +107,7 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
     if (st)
         return st;
     size_t M = model->kernels->size, nb = model->basis->n, nm = model->n_machines;
-    size_t block = KM_PREDICT_BLOCK_VALUES / (M * nb + 1);
+    size_t block = KM_PREDICT_BLOCK_VALUES / (M * nb + nm + 1);   /* kernel values and decision values */
     if (block < 1)
         block = 1;
     if (block > n)

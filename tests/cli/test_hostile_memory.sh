@@ -78,4 +78,26 @@ with open(sys.argv[1], "w") as f:
 PY
 expect_status 2 limited "$KM" train -q --kernel linear:features=each --mkl lp "$WORK/each" "$WORK/each.model" &&
     expect_one_line_error "is degenerate on the training data"
+
+# 300 classes one-vs-one: 44,850 decision values per row are predicted and written range by range
+# (all 600 rows' values at once, twice over, were 430 MB); the decision values still reach the file.
+"$PYTHON" - "$WORK/classes" <<'PY'
+import sys
+import numpy as np
+rng = np.random.default_rng(2)
+with open(sys.argv[1], "w") as f:
+    for c in range(300):
+        for _ in range(2):
+            f.write("%d 1:%.6f 2:%.4f\n" % (c, c / 300 + 1e-4 * rng.normal(), rng.normal()))
+PY
+expect_status 0 "$KM" train -q "$WORK/classes" "$WORK/classes.model"
+loaded=$(peak_rss_mb "$KM" info "$WORK/classes.model") || fail "info on 300 classes failed"
+predicting=$(peak_rss_mb "$KM" predict -q "$WORK/classes" "$WORK/classes.model" "$WORK/classes.pred") ||
+    fail "prediction of 300 classes failed"
+echo "peak memory: 300-class model loaded: ${loaded} MiB, predicted: ${predicting} MiB"
+[ "${predicting:-999}" -lt $((${loaded:-0} + 100)) ] ||
+    fail "predicting 600 rows of 300 classes peaked at ${predicting} MiB (the model alone: ${loaded} MiB)"
+head -3 "$WORK/classes" >"$WORK/classes3"
+expect_status 0 "$KM" predict -q --decision-values "$WORK/classes3" "$WORK/classes.model" "$WORK/classes3.pred" &&
+    { [ "$(awk '{print NF}' "$WORK/classes3.pred" | sort -u)" = 44851 ] || fail "300 classes: not 44,850 decision values per line"; }
 finish
