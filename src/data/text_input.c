@@ -36,38 +36,78 @@ km_status km_open_input(const char *path, FILE **out)
 
 static int is_blank(char c) { return c == ' ' || c == '\t'; }
 
+/* A line longer than this is refused, so that a stream without line ends (/dev/zero, a binary file
+ * through a pipe) fails at once instead of filling memory; 256 MiB holds a dense row of about ten
+ * million features. */
+#define KM_LINE_MAX_BYTES ((size_t)1 << 28)
+
+/* Bytes no text input holds: control bytes other than tab and the line ends, and DEL. */
+static int control_byte(unsigned char c) { return (c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7F; }
+
+static km_status unexpected_byte(const km_line_reader *reader, size_t line_no, unsigned char c, size_t column)
+{
+    return km_error(KM_EFORMAT, "%s:%zu: unexpected byte 0x%02X at column %zu", reader->name, line_no, c, column);
+}
+
+/* The next line as read, with its LF when there is one, into the reader's buffer (*len bytes, then a
+ * NUL; 0 bytes at the end of input). Binary input fails at its first control byte. */
+static km_status read_raw_line(km_line_reader *reader, size_t *len)
+{
+    size_t n = 0, line_no = reader->line_no + 1;
+    int c;
+    *len = 0;
+    while ((c = getc_unlocked(reader->stream)) != EOF) {
+        if (n + 2 > reader->capacity) {
+            if (reader->capacity >= KM_LINE_MAX_BYTES)
+                return km_error(KM_EFORMAT, "%s:%zu: line longer than %zu MiB (not a text file?)", reader->name,
+                                line_no, KM_LINE_MAX_BYTES >> 20);
+            size_t capacity = reader->capacity ? 2 * reader->capacity : 4096;
+            char *grown = realloc(reader->buffer, capacity);
+            if (!grown)
+                return km_error(KM_ENOMEM, "%s:%zu: out of memory while reading a line", reader->name, line_no);
+            reader->buffer = grown;
+            reader->capacity = capacity;
+        }
+        reader->buffer[n++] = (char)c;
+        if (c == '\n')
+            break;
+        /* gzip's magic 1F 8B is named on line 1; any other control byte ends the reading at once */
+        int gzip_start = line_no == 1 && n <= 2 && (unsigned char)reader->buffer[0] == 0x1F;
+        if (gzip_start && n == 2 && (unsigned char)c == 0x8B)
+            return km_error(KM_EFORMAT, "%s:1: gzip-compressed input (decompress it first)", reader->name);
+        if (control_byte((unsigned char)c) && !(gzip_start && n == 1))
+            return unexpected_byte(reader, line_no, (unsigned char)c, n);
+        if (gzip_start && n == 2)
+            return unexpected_byte(reader, line_no, 0x1F, 1);
+    }
+    if (c == EOF && ferror(reader->stream))
+        return km_error(KM_EIO, "%s:%zu: read error: %s", reader->name, line_no, errno ? strerror(errno) : "unknown error");
+    if (reader->buffer)
+        reader->buffer[n] = '\0';
+    *len = n;
+    return KM_OK;
+}
+
 km_status km_line_next(km_line_reader *reader, char **line)
 {
     *line = NULL;
     for (;;) {
+        size_t len;
         errno = 0;
-        ssize_t got = getline(&reader->buffer, &reader->capacity, reader->stream);
-        if (got < 0) {
-            if (ferror(reader->stream))
-                return km_error(KM_EIO, "%s:%zu: read error: %s", reader->name, reader->line_no + 1,
-                                errno ? strerror(errno) : "unknown error");
-            if (errno == ENOMEM)
-                return km_error(KM_ENOMEM, "%s:%zu: out of memory while reading a line", reader->name,
-                                reader->line_no + 1);
-            return KM_OK;
-        }
+        km_status st = read_raw_line(reader, &len);
+        if (st || len == 0)
+            return st;
         reader->line_no++;
         char *text = reader->buffer;
-        size_t len = (size_t)got;
-        if (reader->line_no == 1 && len >= 2 && memcmp(text, "\x1F\x8B", 2) == 0)
-            return km_error(KM_EFORMAT, "%s:1: gzip-compressed input (decompress it first)", reader->name);
         if (reader->line_no == 1 && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
             text += 3;
             len -= 3;
         }
         while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r' || is_blank(text[len - 1])))
             len--;
-        for (size_t i = 0; i < len; i++) {
-            unsigned char c = (unsigned char)text[i];
-            if ((c < 0x20 && c != '\t') || c == 0x7F)
-                return km_error(KM_EFORMAT, "%s:%zu: unexpected byte 0x%02X at column %zu", reader->name,
-                                reader->line_no, c, i + 1);
-        }
+        for (size_t i = 0; i < len; i++)   /* a CR within the line */
+            if (text[i] == '\r')
+                return unexpected_byte(reader, reader->line_no, '\r', i + 1);
         text[len] = '\0';
         size_t start = 0;
         while (start < len && is_blank(text[start]))

@@ -701,6 +701,8 @@ static km_status read_whole_file(const char *path, char **out, size_t *out_size)
         }
         size_t got = fread(buf + size, 1, capacity - 1 - size, f);
         size += got;
+        if ((st = km_text_check_start(path, buf, size, size - got)))
+            break;
         if (got == 0) {
             if (ferror(f))
                 st = km_error(KM_EIO, "%s: cannot read model: %s", path, strerror(errno));

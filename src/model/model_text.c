@@ -68,12 +68,22 @@ static km_status check_checksum(const char *path, const char *buf, size_t size, 
     return KM_OK;
 }
 
+km_status km_text_check_start(const char *path, const char *buf, size_t size, size_t from)
+{
+    size_t magic = strlen(KM_MODEL_MAGIC), compared = size < magic ? size : magic;
+    if (memcmp(buf, KM_MODEL_MAGIC, compared) != 0)
+        return km_error(KM_EFORMAT, "%s: not a kernelmix model", path);
+    if (memchr(buf + from, '\0', size - from))
+        return km_error(KM_EFORMAT, "%s: not a kernelmix model (contains NUL bytes)", path);
+    return KM_OK;
+}
+
 km_status km_text_check(const char *path, const char *buf, size_t size, unsigned *version, size_t *body,
                         size_t *body_end)
 {
-    if (memchr(buf, '\0', size))
-        return km_error(KM_EFORMAT, "%s: not a kernelmix model (contains NUL bytes)", path);
-    km_status st = check_header(path, buf, size, version, body);
+    km_status st = km_text_check_start(path, buf, size, 0);
+    if (!st)
+        st = check_header(path, buf, size, version, body);
     return st ? st : check_checksum(path, buf, size, *body, body_end);
 }
 

@@ -19,6 +19,10 @@ typedef struct km_text_reader {
     char *cursor;           /* position within the current line */
 } km_text_reader;
 
+/* Whether buf[0..size), the first bytes read of a file, can begin a model: the magic (as far as read)
+ * and no NUL byte in buf[from..size). Checked chunk by chunk, a stream that is not a model
+ * (/dev/zero, /dev/urandom) fails at its first chunk instead of filling memory. */
+km_status km_text_check_start(const char *path, const char *buf, size_t size, size_t from);
 /* Checks "kernelmix-model VERSION\n" (a version this kernelmix reads), that the bytes hold no NUL
  * and that the last line is "checksum crc32 XXXXXXXX\n" with the CRC-32 of every byte before it.
  * Sets *version, and [*body, *body_end) to the lines between the two. */

@@ -69,4 +69,18 @@ for content in "" "1 1:nan\n" "+1 2:1 1:1\n" "x 1:1\n"; do
     fi
     [ -e "$WORK/pred" ] && fail "predictions written for test file '$content'"
 done
+# Streams that are not text end at their first bytes, whatever their length: /dev/zero (a NUL at
+# column 1) as data and as a model, an endless "y" stream as a model. Each is read under a 20 s limit
+# (an unbounded read fills memory or the limit). The endless line is in test_hostile_memory.
+bounded() { timeout -s KILL 20 "$@"; }
+expect_status 2 bounded "$KM" train /dev/zero "$WORK/zero.model" &&
+    expect_one_line_error "^kernelmix train: /dev/zero:1: unexpected byte 0x00 at column 1$"
+[ -e "$WORK/zero.model" ] && fail "a model was written from /dev/zero"
+printf '1 1:1\n-1 1:-1\n' >"$WORK/two"
+expect_status 0 "$KM" train -q "$WORK/two" "$WORK/two.model"
+expect_status 2 bounded "$KM" predict /dev/zero "$WORK/two.model" "$WORK/zero.pred" &&
+    expect_one_line_error "/dev/zero:1: unexpected byte 0x00"
+expect_status 2 bounded "$KM" predict "$WORK/two" /dev/zero "$WORK/zero.pred" &&
+    expect_one_line_error "/dev/zero: not a kernelmix model"
+expect_status 2 bounded sh -c 'yes | "$1" info /dev/stdin' sh "$KM" && expect_one_line_error "/dev/stdin: not a kernelmix model"
 finish

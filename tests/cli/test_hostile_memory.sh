@@ -100,4 +100,8 @@ echo "peak memory: 300-class model loaded: ${loaded} MiB, predicted: ${predictin
 head -3 "$WORK/classes" >"$WORK/classes3"
 expect_status 0 "$KM" predict -q --decision-values "$WORK/classes3" "$WORK/classes.model" "$WORK/classes3.pred" &&
     { [ "$(awk '{print NF}' "$WORK/classes3.pred" | sort -u)" = 44851 ] || fail "300 classes: not 44,850 decision values per line"; }
+# A line without end is refused at 256 MiB, within the limit, not read on until memory runs out.
+expect_status 2 limited sh -c 'yes | tr -d "\n" | "$1" train /dev/stdin "$2"' sh "$KM" "$WORK/endless.model" &&
+    expect_one_line_error "/dev/stdin:1: line longer than 256 MiB"
+[ -e "$WORK/endless.model" ] && fail "a model was written from an endless line"
 finish
