@@ -45,8 +45,8 @@ def is_kernelmix(tool):
 
 def summarize(workload, problem, runs, cache_mb=None):
     """CSV rows, one per tool: medians over the repeats; each peer row carries the ratios
-    reference/peer (the workload's reference tool, a kernelmix row) of the median time of the
-    workload's phase and of the median peak memory."""
+    reference/peer (the workload's reference tool, a kernelmix row, or the row the workload pairs
+    with the peer) of the median time of the workload's phase and of the median peak memory."""
     rows = []
     for r in runs:
         done = r.status == "ok"
@@ -68,13 +68,13 @@ def summarize(workload, problem, runs, cache_mb=None):
             "dgemm_gflops": None, "gram_s": None, "gram_gflops": None, "gram_percent_of_dgemm": None,
             "command": " ".join(r.command),
         })
-    reference = next((row for row in rows if row["tool"] == workload.reference), None)
-    if reference is not None:
-        for row in rows:
-            if not is_kernelmix(row["tool"]):
-                row["ratio_of"] = workload.reference
-                row["time_ratio"] = _ratio(reference["time_s"], row["time_s"])
-                row["memory_ratio"] = _ratio(reference["peak_rss_mib"], row["peak_rss_mib"])
+    by_tool = {row["tool"]: row for row in rows}
+    for row in rows:
+        reference = by_tool.get(workload.reference_of(row["tool"]))
+        if reference is not None and not is_kernelmix(row["tool"]):
+            row["ratio_of"] = reference["tool"]
+            row["time_ratio"] = _ratio(reference["time_s"], row["time_s"])
+            row["memory_ratio"] = _ratio(reference["peak_rss_mib"], row["peak_rss_mib"])
     return rows
 
 
@@ -91,13 +91,21 @@ def _cell(row, key):
     return str(value)
 
 
+def _ratio_cell(row, key, workload):
+    """A ratio, naming its reference when that is not the column's."""
+    text = _cell(row, key)
+    return "%s (%s)" % (text, row["ratio_of"]) if text and row["ratio_of"] != workload.reference else text
+
+
 def markdown_table(rows, workload):
-    """The table of a workload's rows; the ratio columns name the workload's reference tool."""
+    """The table of a workload's rows; the ratio columns name the workload's reference tool, a cell
+    whose ratio divides another kernelmix row names that row."""
     titles = [title % (workload.phase if key == "time_s" else workload.reference) if "%s" in title else title
               for key, title in HEADERS]
     lines = ["| " + " | ".join(titles) + " |",
              "|" + "|".join("---" for _ in HEADERS) + "|"]
-    lines += ["| " + " | ".join(_cell(row, key) for key, _ in HEADERS) + " |" for row in rows]
+    lines += ["| " + " | ".join(_ratio_cell(row, key, workload) if key.endswith("_ratio") else _cell(row, key)
+                                for key, _ in HEADERS) + " |" for row in rows]
     return "\n".join(lines)
 
 

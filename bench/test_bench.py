@@ -163,6 +163,25 @@ class SummaryTests(unittest.TestCase):
                          ("kernelmix-mkl", "0.75", "0.50"))
         self.assertIn("| time kernelmix-mkl/peer | memory kernelmix-mkl/peer |", markdown_table(lp, select("a-lp")[0]))
 
+    def test_ratios_of_the_row_that_runs_the_job(self):
+        """Workload py: the Python package's MKL row divides by kernelmix-mkl, its uniform-sum row and
+        scikit-learn's by the uniform-sum kernelmix row; the table names the other reference."""
+        problem = {"n_train": 10, "n_test": 5, "gammas": [1.0, 2.0], "mean_sq_dist": 1.0}
+
+        def runs(tool, time_s, kib):
+            return ToolRuns(tool, ["x"], time_s=[time_s], predict_s=[1], peak_kib=[kib], accuracy=[0.8])
+        workload = select("py")[0]
+        rows = summarize(workload, problem, [runs("kernelmix", 1.0, 1024), runs("python-kernelmix", 2.0, 4096),
+                                             runs("kernelmix-mkl", 3.0, 2048), runs("python-kernelmix-mkl", 4.0, 4096),
+                                             runs("sklearn-precomputed", 5.0, 1024)])
+        self.assertEqual([(r["ratio_of"], r["time_ratio"], r["memory_ratio"]) for r in rows],
+                         [("", "", ""), ("kernelmix", "0.50", "0.25"), ("", "", ""),
+                          ("kernelmix-mkl", "0.75", "0.50"), ("kernelmix", "0.20", "1.00")])
+        table = markdown_table(rows, workload)
+        self.assertIn("| python-kernelmix-mkl | 4.000 | 1.000 | 4.0 | 0.8000 | 0.75 (kernelmix-mkl) | "
+                      "0.50 (kernelmix-mkl) |", table)
+        self.assertIn("| python-kernelmix | 2.000 | 1.000 | 4.0 | 0.8000 | 0.50 | 0.25 |", table)
+
     def test_memory_against_the_cache_budget(self):
         problem = {"n_train": 10, "n_test": 5, "gammas": [1.0, 2.0], "mean_sq_dist": 1.0}
         mkl = ToolRuns("kernelmix-mkl", ["km"], time_s=[3.0], predict_s=[1], peak_kib=[1024 * 1024], accuracy=[0.8])

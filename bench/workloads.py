@@ -15,8 +15,14 @@ class Workload:
     cases: Callable[[object], List[List[str]]]   # options -> the script's arguments, one list per problem
     phase: str = "train"          # what the timed first command does: "train" or "kernel" (no prediction)
     reference: str = "kernelmix"  # the tool whose time and memory the ratios divide by each peer's
+    references: Tuple[Tuple[str, str], ...] = ()   # (peer, kernelmix row): peers whose ratios divide
+                                                   # another row's, the one that runs their job
     cache_mb: Optional[float] = None   # kernel cache of every tool (-m), instead of the option's
     gram: bool = False            # also measure dgemm and kernelmix's Gram product (gram.py)
+
+    def reference_of(self, tool):
+        """The kernelmix row whose time and memory the ratios of the peer `tool` divide."""
+        return dict(self.references).get(tool, self.reference)
 
 
 def fashion(widths="0", width_count=None, n=None, precomputed=False, kernel_files=False, task=None,
@@ -80,7 +86,8 @@ WORKLOADS = [
                    "uniform sum and MKLpy (when MKLPY_PATH names a snapshot)",
              tools=("kernelmix", "python-kernelmix", "kernelmix-mkl", "python-kernelmix-mkl", "sklearn-precomputed",
                     "mklpy-average", "mklpy-easymkl", "mklpy-gram"),
-             data_script="digits.py", cases=lambda options: [[]]),
+             data_script="digits.py", cases=lambda options: [[]],
+             references=(("python-kernelmix-mkl", "kernelmix-mkl"),)),
 ]
 
 # what bench/run runs without --workloads (e takes tens of minutes and is never among them)

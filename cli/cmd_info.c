@@ -21,6 +21,8 @@ static void usage(FILE *out)
 "and per machine the block norms ||w_m|| and the p in [1, 2] (block norm; kernel-weight p in\n"
 "brackets) that minimises the global bound factor ||(||w_m||)_m||_p sqrt(s) M^(1/s),\n"
 "s = max(1, min(p/(p-1), 2 ln M)) (docs/mkl.md).\n"
+"With probability models (train -b 1) also the Platt sigmoid A, B of each machine, or the\n"
+"Laplace width sigma of a regression model (JSON: \"probability\", null without them).\n"
 "\n"
 "options:\n"
 "  --json    machine-readable output: one JSON object whose \"kernels\" is an array of\n"
@@ -292,6 +294,31 @@ static size_t switched_off(const double *weights, size_t M)
     return off;
 }
 
+/* The probability models of -b 1 (docs/user-guide.md "Probability outputs"): per machine the Platt
+ * sigmoid's A and B, or the Laplace width of a regression model; null for a model without them. */
+static void print_probability_json(const km_model *model)
+{
+    size_t K = km_model_n_machines(model);
+    double a, b, sigma;
+    printf(",\n  \"probability\": ");
+    if (km_model_laplace_sigma(model, &sigma) == KM_OK) {
+        printf("{\"laplace_sigma\": ");
+        json_number(sigma);
+        printf("}");
+    } else if (km_model_has_probability(model)) {
+        for (int part = 0; part < 2; part++) {
+            printf(part ? "], \"sigmoid_b\": [" : "{\"sigmoid_a\": [");
+            for (size_t k = 0; k < K && km_model_sigmoid(model, k, &a, &b) == KM_OK; k++) {
+                printf(k ? ", " : "");
+                json_number(part ? b : a);
+            }
+        }
+        printf("]}");
+    } else {
+        printf("null");
+    }
+}
+
 static void print_json(const km_model *model, const learning *learned)
 {
     size_t M = km_model_n_kernels(model), nc = km_model_n_classes(model);
@@ -351,7 +378,9 @@ static void print_json(const km_model *model, const learning *learned)
         print_ivanov_json(model, &mkl, k);
         printf("}%s\n", k + 1 < km_model_n_machines(model) ? "," : "");
     }
-    printf("  ]\n}\n");
+    printf("  ]");
+    print_probability_json(model);
+    printf("\n}\n");
 }
 
 static void print_label(const char *name, double label)
@@ -401,6 +430,19 @@ static void print_diagnostics_text(const km_model *model, size_t machine)
     if (choice.flat_low < choice.flat_high)
         printf(", the same on p-block [%.4f, %.4f]", choice.flat_low, choice.flat_high);
     printf("\n");
+}
+
+/* The probability models of -b 1, when the model has them. */
+static void print_probability_text(const km_model *model)
+{
+    double a, b, sigma;
+    if (km_model_laplace_sigma(model, &sigma) == KM_OK) {
+        printf("probability       Laplace residuals, density exp(-|z|/sigma)/(2 sigma), sigma %.10g\n", sigma);
+    } else if (km_model_has_probability(model)) {
+        printf("probability       Platt sigmoid P(positive | f) = 1/(1 + exp(A f + B)) per machine\n");
+        for (size_t k = 0; k < km_model_n_machines(model) && km_model_sigmoid(model, k, &a, &b) == KM_OK; k++)
+            printf("  machine %zu: A %.10g, B %.10g\n", k + 1, a, b);
+    }
 }
 
 static void print_text(const km_model *model, const learning *learned)
@@ -467,6 +509,7 @@ static void print_text(const km_model *model, const learning *learned)
         print_diagnostics_text(model, k);
         print_ivanov_text(model, &mkl, k);
     }
+    print_probability_text(model);
 }
 
 int cmd_info(int argc, char **argv)

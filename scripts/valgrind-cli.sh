@@ -4,14 +4,14 @@
 # or build/ (built with scripts/build.sh when missing); one log per command in BUILD/valgrind/.
 # usage: scripts/valgrind-cli.sh [TEST_NAME_REGEX]
 # By default every CLI test runs except those that cannot run under valgrind: the SIGKILL test
-# (killed processes leave partial logs), the memory-limit test (ulimit -v) and the install test
-# (it installs the build directory, not the command).
+# (killed processes leave partial logs), the memory-limit test (ulimit -v) and the install tests
+# (they install the build directory, not the command).
 set -eu
 cd "$(dirname "$0")/.."
 root=$PWD
 build=$root/${KM_BUILD_DIR:-build}
 pattern=${1:-.}
-exclude='^test_(hostile_kill|hostile_memory|install)$'
+exclude='^test_(hostile_kill|hostile_memory|install|python_install)$'
 [ -x "$build/kernelmix" ] || ./scripts/build.sh >/dev/null
 logs=$build/valgrind
 rm -rf "$logs"

@@ -101,6 +101,10 @@ _FUNCTIONS = {
     "km_model_n_basis": (ctypes.c_size_t, [handle]),
     "km_model_basis_rows": (status, [handle, c_size_p]),
     "km_model_machine_support": (status, [handle, ctypes.c_size_t, c_size_p, c_double_p]),
+    "km_model_has_probability": (ctypes.c_int, [handle]),
+    "km_predict_probability": (status, [handle, handle, ctypes.POINTER(handle), c_double_p, c_double_p]),
+    "km_model_sigmoid": (status, [handle, ctypes.c_size_t, c_double_p, c_double_p]),
+    "km_model_laplace_sigma": (status, [handle, c_double_p]),
 }
 
 

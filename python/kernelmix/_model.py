@@ -133,11 +133,47 @@ class Model:
                                  labels.ctypes.data_as(L.c_double_p), decision.ctypes.data_as(L.c_double_p)))
         return labels, decision
 
+    def predict_probability(self, dataset, test_kernels=None):
+        """(most probable labels, probabilities n × n_classes, column c for labels()[c]) of the rows of
+        dataset (a model trained with probability models)."""
+        n = dataset.n_rows
+        labels = np.empty(n)
+        probabilities = np.empty((n, self.n_classes))
+        kernels = MatrixList(test_kernels) if test_kernels is not None else None
+        L.check(L.lib.km_predict_probability(self.handle, dataset.handle, kernels.array if kernels else None,
+                                             labels.ctypes.data_as(L.c_double_p),
+                                             probabilities.ctypes.data_as(L.c_double_p)))
+        return labels, probabilities
+
     # --- figures ----------------------------------------------------------------------------------
 
     @property
     def n_decision(self):
         return L.lib.km_model_n_decision(self.handle)
+
+    @property
+    def n_classes(self):
+        return L.lib.km_model_n_classes(self.handle)
+
+    def labels(self):
+        """The class labels in the model's order (the library's, i.e. the estimator's class indices)."""
+        return np.ctypeslib.as_array(L.lib.km_model_labels(self.handle), (self.n_classes,)).copy()
+
+    @property
+    def has_probability(self):
+        return bool(L.lib.km_model_has_probability(self.handle))
+
+    def sigmoid(self, k):
+        """(A, B) of binary machine k's Platt sigmoid P(positive | f) = 1/(1 + exp(A f + B))."""
+        A, B = ctypes.c_double(), ctypes.c_double()
+        L.check(L.lib.km_model_sigmoid(self.handle, k, ctypes.byref(A), ctypes.byref(B)))
+        return A.value, B.value
+
+    def laplace_sigma(self):
+        """The width of the Laplace distribution of a regression model's residuals."""
+        sigma = ctypes.c_double()
+        L.check(L.lib.km_model_laplace_sigma(self.handle, ctypes.byref(sigma)))
+        return sigma.value
 
     @property
     def n_machines(self):

@@ -13,6 +13,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, OutlierMixin, RegressorMixin
 from sklearn.utils import check_array, check_random_state, column_or_1d
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
@@ -185,13 +186,18 @@ class _MKLBase(BaseEstimator):
         if model.n_machines == 1:
             self.kernel_weights_ = self.kernel_weights_[0]
 
-    def _predict_raw(self, X):
-        """(library labels, decision values n × n_decision)."""
+    def _test_input(self, X):
+        """(Dataset, test kernels or None) of the rows to predict."""
         check_is_fitted(self, "model_")
         X, _ = self._check_input(X, reset=False)
         if self._precomputed:
-            return self.model_.predict(Dataset.featureless(X.n), X.kernels)
-        return self.model_.predict(Dataset.from_array(X))
+            return Dataset.featureless(X.n), X.kernels
+        return Dataset.from_array(X), None
+
+    def _predict_raw(self, X):
+        """(library labels, decision values n × n_decision)."""
+        test, kernels = self._test_input(X)
+        return self.model_.predict(test, kernels)
 
     def save(self, path):
         """Writes the model file `kernelmix predict` and `kernelmix info` read."""
@@ -245,6 +251,10 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
         As scikit-learn's SVC: "ovr" turns one-vs-one decision values into n_samples x n_classes.
     break_ties : bool
         As SVC: predict by the argmax of the "ovr" decision function instead of the library's vote.
+    probability : bool
+        Also fit Platt sigmoids by 5-fold internal cross-validation, as LIBSVM's -b 1 (the CLI's
+        train -b 1; docs/user-guide.md "Probability outputs"): training costs 5 more fixed-kernel SVMs
+        per machine. The folds follow random_state (None: seed 0, the folds svm-train draws).
 
     Attributes
     ----------
@@ -255,6 +265,12 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
     converged_, machine_classes_ (per machine, the classes of f > 0 and f < 0; None: the rest),
     target_alignment_, model_ (the library model; pickles as the model file's bytes).
     For binary problems dual_coef_ and intercept_ have scikit-learn's sign: f > 0 means classes_[1].
+    probA_, probB_ (probability=True; else None): per machine the Platt sigmoid
+    P = 1/(1 + exp(probA_ f + probB_)) of its decision value f. Binary: f = decision_function(X) and P
+    the probability of classes_[1]; multiclass: f the machine's value (decision_function_shape="ovo")
+    and P that of machine_classes_[k][0] against machine_classes_[k][1].
+    predict_proba and predict_log_proba exist only with probability=True (as SVC). predict keeps the
+    vote of the machines, which can differ from the most probable class on a few rows (as SVC).
     """
 
     _task = L.TASK_SVC
@@ -262,7 +278,7 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
     def __init__(self, kernels=("linear", "rbf"), method="lp", p=2.0, C=1.0, solver="interleaved", tol=1e-3,
                  mkl_tol=1e-3, cache_size=100.0, class_weight=None, max_iter=-1, random_state=None, norm="none",
                  multiclass="ovo", shared_weights=False, decision_function_shape="ovr", break_ties=False,
-                 elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0):
+                 elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False):
         self.kernels = kernels
         self.method = method
         self.p = p
@@ -282,9 +298,11 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
         self.elasticnet_lambda = elasticnet_lambda
         self.regularizer = regularizer
         self.reg_param = reg_param
+        self.probability = probability
 
     def _task_params(self, params):
         params.set("C", self.C)
+        params.set("probability", bool(self.probability), integer=True)
         params.set("multiclass", L.enum_value(L.ENUM_MULTICLASS, self.multiclass, "multiclass"), integer=True)
         params.set("shared_weights", bool(self.shared_weights), integer=True)
         params.set("lambda", self.elasticnet_lambda)
@@ -338,6 +356,11 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
         if len(classes) == 2:
             self.dual_coef_ = self._sign * self.dual_coef_
             self.intercept_ = self._sign * self.intercept_
+        self.probA_ = self.probB_ = None
+        if self.model_.has_probability:
+            self.probA_, self.probB_ = np.array([self.model_.sigmoid(k) for k in range(self.model_.n_machines)]).T
+            if self._sign < 0:   # P(classes_[1] | -f) = 1 - P(classes_[0] | f) = 1/(1 + exp(A (-f) - B))
+                self.probB_ = -self.probB_
 
     def decision_function(self, X):
         """Binary: (n_samples,), f > 0 for classes_[1]. Multiclass: (n_samples, n_classes) with
@@ -373,6 +396,27 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
         labels, _ = self._predict_raw(X)
         return self.classes_[labels.astype(np.intp)]
 
+    def _check_probability(self):
+        if not self.probability:
+            raise AttributeError("predict_proba is not available when probability=False")
+        return True
+
+    @available_if(_check_probability)
+    def predict_proba(self, X):
+        """n_samples x n_classes probabilities, columns in the order of classes_: Platt's sigmoid of
+        the decision value (binary), pairwise coupling of the one-vs-one sigmoids (multiclass);
+        the values `kernelmix predict -b 1` writes."""
+        test, kernels = self._test_input(X)
+        _, model_order = self.model_.predict_probability(test, kernels)
+        probabilities = np.empty_like(model_order)
+        probabilities[:, self.model_.labels().astype(np.intp)] = model_order
+        return probabilities
+
+    @available_if(_check_probability)
+    def predict_log_proba(self, X):
+        """The logarithm of predict_proba(X)."""
+        return np.log(self.predict_proba(X))
+
 
 class MKLRegressor(RegressorMixin, _MKLBase):
     __doc__ = """ε-support vector regression on a learned combination of kernels.
@@ -381,15 +425,20 @@ class MKLRegressor(RegressorMixin, _MKLBase):
         Loss weight.
     epsilon : float
         Tube half-width.
+    probability : bool
+        Also fit the Laplace width sigma_ of the residuals by 5-fold internal cross-validation, as
+        LIBSVM's -b 1 (the CLI's train -b 1). The folds follow random_state (None: seed 0).
 
-    Attributes: as MKLClassifier (one machine: kernel_weights_ (M,), dual_coef_ (1, n_support)).
+    Attributes: as MKLClassifier (one machine: kernel_weights_ (M,), dual_coef_ (1, n_support)), and
+    sigma_ (probability=True; else None): the width of the Laplace distribution of the residuals,
+    y = predict(x) + z with density exp(-|z|/sigma_)/(2 sigma_), as LIBSVM's -b 1 for regression.
     """
 
     _task = L.TASK_SVR
 
     def __init__(self, kernels=("linear", "rbf"), method="lp", p=2.0, C=1.0, epsilon=0.1, solver="interleaved",
                  tol=1e-3, mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, norm="none",
-                 elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0):
+                 elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False):
         self.kernels = kernels
         self.method = method
         self.p = p
@@ -405,10 +454,12 @@ class MKLRegressor(RegressorMixin, _MKLBase):
         self.elasticnet_lambda = elasticnet_lambda
         self.regularizer = regularizer
         self.reg_param = reg_param
+        self.probability = probability
 
     def _task_params(self, params):
         params.set("C", self.C)
         params.set("epsilon", self.epsilon)
+        params.set("probability", bool(self.probability), integer=True)
         params.set("lambda", self.elasticnet_lambda)
         params.set("regularizer", L.enum_value(L.ENUM_MKL_REGULARIZER, self.regularizer, "regularizer"),
                    integer=True)
@@ -419,6 +470,10 @@ class MKLRegressor(RegressorMixin, _MKLBase):
         if self._precomputed:
             y = check_array(y, ensure_2d=False, dtype=np.float64, input_name="y")
         return self._fit(X, np.asarray(y, dtype=np.float64))
+
+    def _set_fitted(self):
+        super()._set_fitted()
+        self.sigma_ = self.model_.laplace_sigma() if self.model_.has_probability else None
 
     def predict(self, X):
         return self._predict_raw(X)[0]

@@ -1,11 +1,13 @@
 """scikit-learn's own estimator checks (check_estimator) for every kernelmix estimator. A check that
 cannot pass for a principled reason is declared in the estimator's _more_tags()["_xfail_checks"] with
-the reason, which parametrize_with_checks turns into an expected failure."""
+the reason, which parametrize_with_checks turns into an expected failure. The estimators with probability
+models (predict_proba, the Laplace width) are checked as instances of their own."""
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from kernelmix import KernelCombiner, MKLClassifier, MKLRegressor, OneClassMKL
 
 
-@parametrize_with_checks([MKLClassifier(), MKLRegressor(), OneClassMKL(), KernelCombiner()])
+@parametrize_with_checks([MKLClassifier(), MKLRegressor(), OneClassMKL(), KernelCombiner(),
+                          MKLClassifier(probability=True), MKLRegressor(probability=True)])
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)

@@ -105,6 +105,29 @@ parity() {
         grep -o 'sigma=.*' "$WORK/$name.out" >"$WORK/$name.sigma"
         cmp -s "$WORK/$name.sigma" "$WORK/$name.libsvm.sigma" || fail "$name: Laplace note differs"
     fi
+    info_probability "$name"
+}
+
+# info_probability NAME: `info` shows the probability models of the model file (sigmoid_a, sigmoid_b
+# or laplace_sigma): the same numbers in JSON, to 10 digits as text.
+info_probability() {
+    expect_status 0 "$KM" info --json "$WORK/$1.model" && cp "$WORK/out" "$WORK/$1.info.json" &&
+        expect_status 0 "$KM" info "$WORK/$1.model" || return
+    "$PYTHON" - "$WORK/$1.info.json" "$WORK/out" "$WORK/$1.probA" "$WORK/$1.probB" <<'PY' || fail "$1: info's probability models"
+import json, re, sys
+shown, text = json.load(open(sys.argv[1]))["probability"], open(sys.argv[2]).read()
+a, b = ([float(v) for v in open(path).read().split()] for path in sys.argv[3:5])
+if b:
+    want = {"sigmoid_a": a, "sigmoid_b": b}
+    lines = re.findall(r"^  machine (\d+): A (\S+), B (\S+)$", text, re.M)
+    text_ok = lines == [(str(k + 1), f"{x:.10g}", f"{y:.10g}") for k, (x, y) in enumerate(zip(a, b))]
+else:
+    want = {"laplace_sigma": a[0]}
+    text_ok = re.search(rf"^probability .* sigma {a[0]:.10g}$", text, re.M) is not None
+if shown != want or not text_ok:
+    print(f"info --json probability {shown}, model file {want}; text:\n{text}")
+    sys.exit(1)
+PY
 }
 
 parity svc_heart heart -s 0 -t 2 -g 0.5 -c 1
@@ -165,6 +188,10 @@ if expect_status 0 "$KM" train -q "$WORK/heart_train" "$WORK/plain.model"; then
     expect_status 2 "$KM" predict -b 1 "$WORK/heart_test" "$WORK/plain.model" "$WORK/plain.pred" &&
         expect_one_line_error "no probability models"
     [ -e "$WORK/plain.pred" ] && fail "predict -b 1 wrote output for a model without probability models"
+    expect_status 0 "$KM" info --json "$WORK/plain.model" &&
+        { [ "$(json_get "$WORK/out" 'j["probability"]')" = None ] || fail "info --json: probability of a model without -b 1"; }
+    expect_status 0 "$KM" info "$WORK/plain.model" &&
+        { grep -q '^probability' "$WORK/out" && fail "info shows probability models of a model without -b 1"; }
 fi
 if expect_status 0 "$KM" train -q -s 2 "$WORK/heart_train" "$WORK/oc.model"; then
     expect_status 2 "$KM" predict -b 1 "$WORK/heart_test" "$WORK/oc.model" "$WORK/oc.pred" &&
