@@ -25,6 +25,9 @@
 static km_status eb_resolve(const km_mkl_params *in, km_mkl_params *out)
 {
     *out = *in;
+    /* p and p_block do not apply; model files keep them resolved as the lp family does */
+    if (!(in->p_block > 0))
+        out->p_block = isinf(in->p) ? 2.0 : 2.0 * in->p / (in->p + 1.0);
     if (in->shared_weights)
         return km_error(KM_EINVAL, "empirical-Bayes MKL learns the weights of one regression (no shared weights)");
     if (!(in->eb_noise >= 0) || isinf(in->eb_noise))
