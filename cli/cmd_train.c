@@ -87,7 +87,8 @@ static void usage(FILE *out)
 "kernel weights learned jointly with the machine (multiple kernel learning):\n"
 "  --mkl METHOD       fixed (default: uniform or --weights), lp (lp-norm MKL),\n"
 "                     elasticnet or tikhonov (penalised block-norm family, below),\n"
-"                     align, align-q, alignf, alignf-linear, l2krr, l1krr (below)\n"
+"                     align, align-q, alignf, alignf-linear, l2krr, l1krr (below),\n"
+"                     eb-rw, eb-mackay (empirical Bayes, below)\n"
 "  --p P              lp-norm MKL: norm on the kernel weights, ||theta||_p = 1, P >= 1\n"
 "                     (fractions like 4/3 and 'inf' accepted; default 2). p = 1 selects few\n"
 "                     kernels, p = inf weighs them all equally\n"
@@ -109,6 +110,15 @@ static void usage(FILE *out)
 "                     stops when alpha moves by less than --mkl-step-eps (relative)\n"
 "  --mu0 M            l2krr: the ball's centre: zero (default), uniform (R/sqrt(M)) or\n"
 "                     given (--weights)\n"
+"  eb-rw, eb-mackay   with -s krr: weights (and --learn-noise: the noise) maximising the\n"
+"                     Gaussian-process evidence of the centred targets, covariance\n"
+"                     sum_m d_m K_m + noise I (Tomioka & Suzuki); eb-rw reweights block-1\n"
+"                     problems, eb-mackay takes MacKay's fixed-point steps; no C to tune\n"
+"  --noise S2         eb-*: the noise variance (default 0.1 var(y)); with --learn-noise the\n"
+"                     starting value\n"
+"  --learn-noise      eb-*: learn the noise variance too (kept >= 1e-6 var(y))\n"
+"  --eb-inner N       eb-rw: weight steps per tangent of log|K| (default 100; 1: one step)\n"
+"  --eb-tol E         eb-*: stop when -log evidence changes by at most E, relative (1e-10)\n"
 "  --regularizer R    tikhonov: minimise sum_m g(||f_m||^2) + C sum loss, C = -c (the loss\n"
 "                     weight; Tomioka & Suzuki's C is 1/C) with g: lq (default; q = 1 is\n"
 "                     block1, q = inf uniform), block1, uniform, blockp (block p > 2) or\n"
@@ -390,6 +400,14 @@ static int parse_options(train_options *o, int argc, char **argv)
                  set_double(o, KM_PARAM_L2KRR_ETA, x);
         } else if (cli_args_is(&args, NULL, "--mu0")) {
             ok = parse_enum_param(o, KM_PARAM_MU0, "--mu0", cli_args_value(&args), KM_ENUM_MU0);
+        } else if (cli_args_is(&args, NULL, "--noise")) {
+            ok = parse_double_param(o, KM_PARAM_EB_NOISE, "--noise", cli_args_value(&args), 1e-300, HUGE_VAL);
+        } else if (cli_args_is(&args, NULL, "--learn-noise")) {
+            ok = set_int(o, KM_PARAM_EB_LEARN_NOISE, 1);
+        } else if (cli_args_is(&args, NULL, "--eb-inner")) {
+            ok = parse_long_param(o, KM_PARAM_EB_INNER, "--eb-inner", cli_args_value(&args), 1, LONG_MAX);
+        } else if (cli_args_is(&args, NULL, "--eb-tol")) {
+            ok = parse_double_param(o, KM_PARAM_EB_TOL, "--eb-tol", cli_args_value(&args), 1e-300, HUGE_VAL);
         } else if (cli_args_is(&args, NULL, "--solver")) {
             ok = parse_enum_param(o, KM_PARAM_MKL_SOLVER, "--solver", cli_args_value(&args), KM_ENUM_MKL_SOLVER);
         } else if (cli_args_is(&args, NULL, "--mkl-eps")) {

@@ -257,7 +257,11 @@ typedef enum km_mkl_method {
     KM_MKL_ALIGNF_LINEAR = 13,/* the same without the sign constraint, M^-1 a; refused when a weight is
                                  negative (the combination is then no kernel) */
     KM_MKL_L2KRR = 14,        /* min_mu y'(K_mu + lambda I)^-1 y over mu >= 0, ||mu - mu0||_2 <= radius */
-    KM_MKL_L1KRR = 15         /* the same over mu >= 0, sum_k mu_k = radius */
+    KM_MKL_L1KRR = 15,        /* the same over mu >= 0, sum_k mu_k = radius */
+    /* Empirical-Bayes MKL (KM_TASK_KRR only; Tomioka & Suzuki §4): d and optionally the noise variance
+     * maximise the Gaussian-process evidence of y - mean(y) with covariance sum_m d_m K_m + sigma^2 I */
+    KM_MKL_EB_RW = 20,        /* the reweighted block-1 iteration (KM_PARAM_EB_INNER steps per tangent) */
+    KM_MKL_EB_MACKAY = 21     /* MacKay's fixed-point update d_m <- d_m Q_m / T_m, safeguarded */
 } km_mkl_method;
 
 /* The centre mu0 of l2krr's ball. */
@@ -365,7 +369,13 @@ typedef enum km_param {
                                      l2krr's ball, > 0 [1] */
     KM_PARAM_L2KRR_ETA = 43,      /* l2krr's interpolation eta of Algorithm 1, in [0, 1) [0.25];
                                      l2krr stops when ||alpha' - alpha|| <= KM_PARAM_MKL_EPS ||alpha|| */
-    KM_PARAM_MU0 = 44             /* INT km_mu0: centre of l2krr's ball [KM_MU0_ZERO] */
+    KM_PARAM_MU0 = 44,            /* INT km_mu0: centre of l2krr's ball [KM_MU0_ZERO] */
+    /* Empirical-Bayes MKL (KM_MKL_EB_RW, KM_MKL_EB_MACKAY) */
+    KM_PARAM_EB_NOISE = 50,       /* the noise variance sigma^2 >= 0; 0: 0.1 var(y) [0]; with
+                                     KM_PARAM_EB_LEARN_NOISE the starting value */
+    KM_PARAM_EB_LEARN_NOISE = 51, /* INT 1: learn sigma^2 too (at least 1e-6 var(y)); 0: keep it [0] */
+    KM_PARAM_EB_INNER = 52,       /* INT eb-rw: weight steps per tangent, >= 1 (1: the one-step variant) [100] */
+    KM_PARAM_EB_TOL = 53          /* stop when -log evidence changes by at most this, relative, > 0 [1e-10] */
 } km_param;
 
 /* km_param_bounds flags */

@@ -39,6 +39,8 @@ km_params km_params_default(void)
     p.mkl.align_q = 2.0;
     p.mkl.radius = 1.0;
     p.mkl.eta = 0.25;
+    p.mkl.eb_inner = 100;
+    p.mkl.eb_tol = 1e-10;
     p.krr_bias = 1;
     return p;
 }
@@ -91,6 +93,10 @@ static const param_spec specs[] = {
     {KM_PARAM_MKL_RADIUS, "mkl_radius", FIELD_DOUBLE, AT(mkl.radius), 0, INFINITY, OPEN, NULL},
     {KM_PARAM_L2KRR_ETA, "l2krr_eta", FIELD_DOUBLE, AT(mkl.eta), 0, 1, KM_PARAM_UPPER_OPEN, NULL},
     {KM_PARAM_MU0, "mu0", FIELD_INT, AT(mkl.mu0), 0, 0, INT, km_mu0_names},
+    {KM_PARAM_EB_NOISE, "eb_noise", FIELD_DOUBLE, AT(mkl.eb_noise), 0, INFINITY, KM_PARAM_UPPER_OPEN, NULL},
+    {KM_PARAM_EB_LEARN_NOISE, "eb_learn_noise", FIELD_INT, AT(mkl.eb_learn_noise), 0, 1, INT, NULL},
+    {KM_PARAM_EB_INNER, "eb_inner", FIELD_LONG, AT(mkl.eb_inner), 1, (double)INT64_MAX, INT, NULL},
+    {KM_PARAM_EB_TOL, "eb_tol", FIELD_DOUBLE, AT(mkl.eb_tol), 0, INFINITY, OPEN, NULL},
 };
 #define N_SPECS (sizeof specs / sizeof specs[0])
 #define N_MACHINE_SPECS 12   /* KM_PARAM_TASK ... KM_PARAM_PROBABILITY */

@@ -25,6 +25,10 @@ typedef struct km_mkl_params {
     double eta;               /* l2krr's interpolation */
     km_mu0 mu0;               /* l2krr's centre */
     const double *mu0_given;  /* KM_MU0_GIVEN: the kernel weights (M values), set by km_train */
+    double eb_noise;          /* empirical Bayes: sigma^2 (0: 0.1 var(y)) */
+    int eb_learn_noise;       /* 1: learn sigma^2 */
+    long eb_inner;            /* eb-rw: weight steps per tangent */
+    double eb_tol;            /* relative change of -log evidence that stops */
 } km_mkl_params;
 
 struct km_params {

@@ -1,0 +1,126 @@
+/* The EB-RW and EB-MK iterations of empirical-Bayes MKL (mkl/eb.h). */
+#include "mkl/eb.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+static void prune(size_t M, double *d)
+{
+    double largest = 0;
+    for (size_t m = 0; m < M; m++)
+        largest = fmax(largest, d[m]);
+    for (size_t m = 0; m < M; m++)
+        if (d[m] < KM_EB_PRUNE * largest)
+            d[m] = 0.0;
+}
+
+/* w <- w (Q / z)^power, the reweighting (power 1/2) and MacKay (power 1) steps; 0 where z <= 0. */
+static double scaled(double w, double Q, double z, double power)
+{
+    if (!(z > 0) || !(Q > 0))
+        return 0.0;
+    return power == 1.0 ? w * Q / z : w * sqrt(Q / z);
+}
+
+/* One weight step of the given power from Q (at the current alpha) and z (the tangent or T), with the
+ * noise treated as a kernel I (Q = alpha'alpha, z = z_noise); returns the largest weight move. */
+static double weight_step(const km_eb_options *o, size_t M, const double *Q, const double *z, double Q_noise,
+                          double z_noise, double power, double *d, double *noise)
+{
+    double move = 0;
+    for (size_t m = 0; m < M; m++) {
+        double next = scaled(d[m], Q[m], z[m], power);
+        move = fmax(move, fabs(next - d[m]));
+        d[m] = next;
+    }
+    prune(M, d);
+    if (o->learn_noise)
+        *noise = fmax(o->noise_floor, scaled(*noise, Q_noise, z_noise, power));
+    return move;
+}
+
+static double largest_of(size_t M, const double *d)
+{
+    double top = 0;
+    for (size_t m = 0; m < M; m++)
+        top = fmax(top, d[m]);
+    return top;
+}
+
+/* EB-RW: z = T(d) at the evaluated point, then weighted block-1 steps until d settles. */
+static km_status reweighted_iteration(km_evidence *ev, const double *y, double *d, double *noise,
+                                      const km_eb_options *o, double *z)
+{
+    size_t M = ev->M;
+    memcpy(z, ev->T, M * sizeof *z);
+    double z_noise = ev->trace_inverse;
+    int traced = 0;
+    km_status st = KM_OK;
+    for (long k = 1; !st && k <= o->max_inner; k++) {
+        double move = weight_step(o, M, ev->Q, z, ev->alpha_sq, z_noise, 0.5, d, noise);
+        traced = k == o->max_inner;
+        st = km_evidence_eval(ev, y, d, *noise, traced);
+        if (move <= KM_EB_INNER_STEP * largest_of(M, d))
+            break;
+    }
+    if (!st && !traced)
+        st = km_evidence_eval(ev, y, d, *noise, 1);
+    return st;
+}
+
+/* EB-MK: d_m <- d_m Q_m / T_m; when (10) would increase, the one-step EB-RW update from the same point. */
+static km_status mackay_iteration(km_evidence *ev, const double *y, double *d, double *noise, const km_eb_options *o,
+                                  double *saved, long *fallbacks)
+{
+    size_t M = ev->M;
+    /* saved: d, T, Q at the evaluated point, then noise, Tr(Kbar^-1), alpha'alpha and (10) */
+    memcpy(saved, d, M * sizeof *d);
+    memcpy(saved + M, ev->T, M * sizeof *d);
+    memcpy(saved + 2 * M, ev->Q, M * sizeof *d);
+    double noise_before = *noise, trace_before = ev->trace_inverse, alpha_sq_before = ev->alpha_sq;
+    double before = ev->value;
+    weight_step(o, M, ev->Q, ev->T, ev->alpha_sq, ev->trace_inverse, 1.0, d, noise);
+    km_status st = km_evidence_eval(ev, y, d, *noise, 1);
+    if (st || ev->value <= before)
+        return st;
+    (*fallbacks)++;
+    memcpy(d, saved, M * sizeof *d);
+    *noise = noise_before;
+    weight_step(o, M, saved + 2 * M, saved + M, alpha_sq_before, trace_before, 0.5, d, noise);
+    return km_evidence_eval(ev, y, d, *noise, 1);
+}
+
+km_status km_eb_fit(km_evidence *ev, const double *y, double *d, double *noise, const km_eb_options *o,
+                    km_eb_outcome *out)
+{
+    size_t M = ev->M;
+    memset(out, 0, sizeof *out);
+    out->last_change = INFINITY;
+    double *scratch = malloc(3 * (M ? M : 1) * sizeof *scratch);
+    km_status st = scratch ? km_evidence_eval(ev, y, d, *noise, 1) : km_error_nomem("empirical-Bayes MKL");
+    if (!st && o->history)
+        o->history[0] = ev->value;
+    for (long t = 1; !st && t <= o->max_outer; t++) {
+        double before = ev->value;
+        st = o->update == KM_EB_MACKAY_UPDATE ? mackay_iteration(ev, y, d, noise, o, scratch, &out->fallbacks)
+                                              : reweighted_iteration(ev, y, d, noise, o, scratch);
+        if (st)
+            break;
+        out->iterations = t;
+        if (o->history)
+            o->history[t] = ev->value;
+        out->last_change = fabs(before - ev->value) / fmax(fabs(ev->value), 1e-300);
+        if (o->logger)
+            km_log(o->logger, KM_LOG_DEBUG, "eb %4ld: -log evidence %.17g noise %.6g change %.3e", t,
+                   ev->value + ev->log_2pi_term, *noise, out->last_change);
+        if (out->last_change <= o->tolerance) {
+            out->converged = 1;
+            break;
+        }
+    }
+    free(scratch);
+    return st;
+}

@@ -1,0 +1,52 @@
+/* Empirical-Bayes MKL (Tomioka & Suzuki, "Regularization strategies and empirical Bayesian learning
+ * for MKL", §4): kernel weights d (and optionally the noise variance sigma^2) that minimise the
+ * negative log evidence (10) (mkl/evidence.h), by one of two fixed-point iterations.
+ *  - EB-RW, the reweighted block-1 iteration: the upper bound (11) + (12) with z_m = T_m(d) (the
+ *    tangent of the concave log|Kbar|) is a weighted block-1 MKL problem, minimised by alternating
+ *    alpha = Kbar(d)^-1 y and d_m <- d_m sqrt(Q_m / z_m); then z is tightened again. Every step lowers
+ *    the bound, which is tight at the start of the next outer iteration, so (10) never increases.
+ *    max_inner = 1 is the one-step variant d_m <- d_m sqrt(Q_m / T_m), still monotone.
+ *  - EB-MK, MacKay's update (13)-(14): f_m = d_m K_m alpha, d_m <- ||f_m||^2 / Tr(Kbar^-1 d_m K_m) =
+ *    d_m Q_m / T_m, from the zero-gradient condition T_m = Q_m. It has no monotonicity guarantee: an
+ *    iteration that would increase (10) takes the one-step EB-RW update instead.
+ * Both have the fixed points d_m = 0 or T_m = Q_m. The learned noise is a kernel I with weight sigma^2
+ * (T = Tr(Kbar^-1), Q = alpha'alpha) kept at or above a floor. Weights below 1e-12 of the largest are
+ * set to 0 (zero weights are absorbing). */
+#ifndef KM_MKL_EB_H
+#define KM_MKL_EB_H
+
+#include "core/log.h"
+#include "mkl/evidence.h"
+
+/* Kernel weights below this fraction of the largest are dropped. */
+#define KM_EB_PRUNE 1e-12
+/* The EB-RW inner loop stops when no weight moves by more than this fraction of the largest. */
+#define KM_EB_INNER_STEP 1e-8
+
+typedef enum km_eb_update { KM_EB_REWEIGHTED = 0, KM_EB_MACKAY_UPDATE = 1 } km_eb_update;
+
+typedef struct km_eb_options {
+    km_eb_update update;
+    long max_outer;              /* outer iterations */
+    long max_inner;              /* EB-RW: weight steps per tightening of z (1: the one-step variant) */
+    double tolerance;            /* stop when (10) changes by at most this, relative */
+    int learn_noise;             /* 1: sigma^2 is learned as the weight of a kernel I */
+    double noise_floor;          /* the learned sigma^2 stays at or above it */
+    double *history;             /* NULL, or max_outer + 1 values: (10) at the start and after every
+                                    outer iteration (the others are left as they were) */
+    const km_logger *logger;     /* NULL: none */
+} km_eb_options;
+
+typedef struct km_eb_outcome {
+    long iterations;             /* outer iterations done */
+    int converged;               /* the tolerance was met */
+    long fallbacks;              /* EB-MK iterations that took the EB-RW step instead */
+    double last_change;          /* relative change of (10) in the last iteration */
+} km_eb_outcome;
+
+/* Runs the iteration from d (M values > 0) and *noise; on return d and *noise are the learned ones
+ * and ev holds the evaluation there (with traces). */
+km_status km_eb_fit(km_evidence *ev, const double *y, double *d, double *noise, const km_eb_options *options,
+                    km_eb_outcome *outcome);
+
+#endif

@@ -1,0 +1,110 @@
+/* The evidence (10) of empirical-Bayes MKL and its gradient (mkl/evidence.h). */
+#include "mkl/evidence.h"
+
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+km_status km_evidence_alloc(size_t n, size_t M, const double *K, km_evidence *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->n = n;
+    ev->M = M;
+    ev->K = K;
+    ev->log_2pi_term = 0.5 * (double)n * log(2.0 * 3.14159265358979323846);
+    if (n > 0 && n > (size_t)-1 / sizeof(double) / n)
+        return km_error(KM_ENOMEM, "the evidence of %zu rows needs more memory than can be addressed", n);
+    ev->factor = malloc(n * n * sizeof *ev->factor);
+    ev->alpha = malloc(n * sizeof *ev->alpha);
+    ev->work = malloc(n * sizeof *ev->work);
+    ev->T = calloc(M ? M : 1, sizeof *ev->T);
+    ev->Q = calloc(M ? M : 1, sizeof *ev->Q);
+    if (ev->factor && ev->alpha && ev->work && ev->T && ev->Q)
+        return KM_OK;
+    km_evidence_free(ev);
+    return km_error_nomem("the evidence");
+}
+
+void km_evidence_free(km_evidence *ev)
+{
+    free(ev->factor);
+    free(ev->alpha);
+    free(ev->work);
+    free(ev->T);
+    free(ev->Q);
+    memset(ev, 0, sizeof *ev);
+}
+
+km_status km_evidence_eval(km_evidence *ev, const double *y, const double *d, double noise, int with_traces)
+{
+    size_t n = ev->n, M = ev->M, nn = n * n;
+    double *A = ev->factor;
+    memset(A, 0, nn * sizeof *A);
+    for (size_t m = 0; m < M; m++)
+        if (d[m] > 0)
+            cblas_daxpy((int)nn, d[m], ev->K + m * nn, 1, A, 1);
+    for (size_t i = 0; i < n; i++)
+        A[i * n + i] += noise;
+    lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)n, A, (lapack_int)n);
+    if (info != 0)
+        return km_error(KM_EINVAL, "the evidence's covariance sigma^2 I + sum_m d_m K_m is not positive definite "
+                                   "(noise %g; LAPACK dpotrf info %d): give a larger --noise",
+                        noise, (int)info);
+    /* u = L^-1 y: 1/2 y'Kbar^-1 y = 1/2 u'u; alpha = L^-T u */
+    memcpy(ev->alpha, y, n * sizeof *y);
+    cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)n, A, (int)n, ev->alpha, 1);
+    ev->data_fit = 0.5 * cblas_ddot((int)n, ev->alpha, 1, ev->alpha, 1);
+    cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, (int)n, A, (int)n, ev->alpha, 1);
+    ev->half_log_det = 0;
+    for (size_t i = 0; i < n; i++)
+        ev->half_log_det += log(A[i * n + i]);
+    ev->value = ev->data_fit + ev->half_log_det;
+    ev->alpha_sq = cblas_ddot((int)n, ev->alpha, 1, ev->alpha, 1);
+    for (size_t m = 0; m < M; m++) {
+        cblas_dsymv(CblasColMajor, CblasLower, (int)n, 1.0, ev->K + m * nn, (int)n, ev->alpha, 1, 0.0, ev->work, 1);
+        ev->Q[m] = cblas_ddot((int)n, ev->alpha, 1, ev->work, 1);
+    }
+    if (!with_traces)
+        return KM_OK;
+    if ((info = LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', (lapack_int)n, A, (lapack_int)n)) != 0)
+        return km_error(KM_EINVAL, "the evidence's covariance could not be inverted (LAPACK dpotri info %d)", (int)info);
+    /* T_m = sum_ij (Kbar^-1)_ij (K_m)_ij: the diagonal plus twice the strict lower triangle */
+    ev->trace_inverse = 0;
+    for (size_t i = 0; i < n; i++)
+        ev->trace_inverse += A[i * n + i];
+    for (size_t m = 0; m < M; m++) {
+        const double *Km = ev->K + m * nn;
+        double diag = 0, lower = 0;
+        for (size_t j = 0; j < n; j++) {
+            diag += A[j * n + j] * Km[j * n + j];
+            for (size_t i = j + 1; i < n; i++)
+                lower += A[j * n + i] * Km[j * n + i];
+        }
+        ev->T[m] = diag + 2.0 * lower;
+    }
+    return KM_OK;
+}
+
+void km_evidence_gradient(const km_evidence *ev, double *grad, double *noise_grad)
+{
+    for (size_t m = 0; m < ev->M; m++)
+        grad[m] = 0.5 * (ev->T[m] - ev->Q[m]);
+    if (noise_grad)
+        *noise_grad = 0.5 * (ev->trace_inverse - ev->alpha_sq);
+}
+
+km_status km_evidence_gram(const km_kernel_access *k, double *K)
+{
+    size_t n = k->n_rows;
+    for (size_t m = 0; m < k->n_kernels; m++)
+        for (size_t j = 0; j < n; j++) {
+            km_status st = k->column(k->column_ctx, m, j, NULL, n, K + (m * n + j) * n);
+            if (st)
+                return st;
+        }
+    return KM_OK;
+}

@@ -1,0 +1,149 @@
+/* Empirical-Bayes MKL as kernel-weight methods (eb-rw, eb-mackay; Tomioka & Suzuki §4, eqs. (10)-(14)):
+ * the kernel ridge regression machine's targets, centred by their mean (the bias), are a Gaussian
+ * process sample with covariance sum_m d_m K_m plus noise sigma^2 I, and d (and optionally sigma^2)
+ * maximise its evidence (mkl/eb.h). The result is the GP posterior mean f(x) = sum_m d_m k_m(x, X) alpha
+ * + mean(y), alpha = Kbar^-1 (y - mean y): the machine's coef is alpha, its bias the mean. There is no
+ * duality gap: primal and dual hold (10) without its constant, gap the last relative change of (10).
+ * The model's record keeps, per machine k (1-based), section "eb": neg_log_evidence_k (with the
+ * constant n/2 log 2 pi), noise_k (sigma^2) and kernels_kept_k. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "mkl/eb.h"
+#include "mkl/evidence.h"
+#include "mkl/krr_learning.h"
+#include "mkl/method.h"
+
+/* The learned noise stays at or above this fraction of var(y) (noise kernel's floor). */
+#define EB_NOISE_FLOOR 1e-6
+/* The default noise variance, as a fraction of var(y). */
+#define EB_DEFAULT_NOISE 0.1
+
+static km_status eb_resolve(const km_mkl_params *in, km_mkl_params *out)
+{
+    *out = *in;
+    /* p and p_block do not apply; model files keep them resolved as the lp family does */
+    if (!(in->p_block > 0))
+        out->p_block = isinf(in->p) ? 2.0 : 2.0 * in->p / (in->p + 1.0);
+    if (in->shared_weights)
+        return km_error(KM_EINVAL, "empirical-Bayes MKL learns the weights of one regression (no shared weights)");
+    if (!(in->eb_noise >= 0) || isinf(in->eb_noise))
+        return km_error(KM_EINVAL, "the noise variance must be finite and >= 0 (got %g)", in->eb_noise);
+    if (in->eb_inner < 1)
+        return km_error(KM_EINVAL, "the eb-rw inner steps must be at least 1 (got %ld)", in->eb_inner);
+    if (!(in->eb_tol > 0))
+        return km_error(KM_EINVAL, "the empirical-Bayes tolerance must be positive (got %g)", in->eb_tol);
+    if (in->max_outer <= 0)
+        return km_error(KM_EINVAL, "max-outer must be positive (got %ld)", in->max_outer);
+    return KM_OK;
+}
+
+/* d0 = 1/M: every weight positive, since zero weights are absorbing. */
+static void eb_start(const km_mkl_params *mkl, size_t M, double *d)
+{
+    (void)mkl;
+    for (size_t m = 0; m < M; m++)
+        d[m] = 1.0 / (double)M;
+}
+
+static km_status record_outcome(const km_mkl_problem *pr, const km_evidence *ev, double noise, size_t kept)
+{
+    if (!pr->record)
+        return KM_OK;
+    char key[64];
+    size_t k = pr->machine_index + 1;
+    snprintf(key, sizeof key, "neg_log_evidence_%zu", k);
+    km_status st = km_record_set_scalar(pr->record, "eb", key, ev->value + ev->log_2pi_term);
+    snprintf(key, sizeof key, "noise_%zu", k);
+    if (!st)
+        st = km_record_set_scalar(pr->record, "eb", key, noise);
+    snprintf(key, sizeof key, "kernels_kept_%zu", k);
+    if (!st)
+        st = km_record_set_scalar(pr->record, "eb", key, (double)kept);
+    return st;
+}
+
+static km_status eb_train(const km_mkl_problem *pr, km_mkl_result *result, km_eb_update update)
+{
+    km_status st = km_krr_learning_check(pr);
+    if (st)
+        return st;
+    const km_kernel_access *k = pr->machine->kernel;
+    size_t n = k->n_rows, M = k->n_kernels;
+    if (M > 0 && n > 0 && n * n > (size_t)-1 / sizeof(double) / M)
+        return km_error(KM_ENOMEM, "empirical-Bayes MKL keeps %zu Gram matrices of %zu rows: too large", M, n);
+    double mean = 0, var = 0;
+    for (size_t i = 0; i < n; i++)
+        mean += pr->machine->z[i] / (double)n;
+    double *y = malloc(n * sizeof *y), *K = malloc(M * n * n * sizeof *K);
+    km_evidence ev = {0};
+    if (!y || !K)
+        st = km_error_nomem("empirical-Bayes MKL");
+    for (size_t i = 0; !st && i < n; i++) {
+        y[i] = pr->machine->z[i] - mean;
+        var += y[i] * y[i] / (double)n;
+    }
+    if (!st && !(var > 0))
+        st = km_error(KM_EINVAL, "empirical-Bayes MKL needs targets that vary (all %zu equal %g)", n, mean);
+    if (!st)
+        st = km_evidence_gram(k, K);
+    if (!st)
+        st = km_evidence_alloc(n, M, K, &ev);
+    double noise = pr->mkl.eb_noise > 0 ? pr->mkl.eb_noise : EB_DEFAULT_NOISE * var;
+    km_eb_options options = {.update = update, .max_outer = pr->mkl.max_outer, .max_inner = pr->mkl.eb_inner,
+                             .tolerance = pr->mkl.eb_tol, .learn_noise = pr->mkl.eb_learn_noise,
+                             .noise_floor = EB_NOISE_FLOOR * var, .logger = &pr->logger};
+    km_eb_outcome outcome = {0};
+    if (!st)
+        st = km_eb_fit(&ev, y, k->theta, &noise, &options, &outcome);
+    if (!st) {
+        size_t kept = km_mkl_count_active(k->theta, M);
+        memcpy(result->coef, ev.alpha, n * sizeof *result->coef);
+        result->bias = mean;
+        result->primal = result->dual = ev.value;
+        result->gap = outcome.last_change;
+        result->mkl_iterations = outcome.iterations;
+        result->converged = outcome.converged;
+        km_log(&pr->logger, KM_LOG_INFO,
+               "%s: %ld iterations, -log evidence %.10g, noise %.6g, %zu of %zu kernels kept%s",
+               km_enum_name(KM_ENUM_MKL_METHOD, pr->mkl.method), outcome.iterations, ev.value + ev.log_2pi_term,
+               noise, kept, M, outcome.converged ? "" : " (not converged)");
+        if (outcome.fallbacks)
+            km_log(&pr->logger, KM_LOG_INFO, "eb-mackay: %ld iterations took the monotone eb-rw step",
+                   outcome.fallbacks);
+        st = record_outcome(pr, &ev, noise, kept);
+    }
+    km_evidence_free(&ev);
+    free(y);
+    free(K);
+    return st;
+}
+
+static km_status eb_rw_train(const km_mkl_problem *pr, km_mkl_result *result)
+{
+    return eb_train(pr, result, KM_EB_REWEIGHTED);
+}
+
+static km_status eb_mackay_train(const km_mkl_problem *pr, km_mkl_result *result)
+{
+    return eb_train(pr, result, KM_EB_MACKAY_UPDATE);
+}
+
+const km_mkl_method_entry km_method_eb_rw = {
+    .id = KM_MKL_EB_RW,
+    .learns_weights = 1,
+    .resolve = eb_resolve,
+    .start = eb_start,
+    .train = eb_rw_train,
+};
+
+const km_mkl_method_entry km_method_eb_mackay = {
+    .id = KM_MKL_EB_MACKAY,
+    .learns_weights = 1,
+    .resolve = eb_resolve,
+    .start = eb_start,
+    .train = eb_mackay_train,
+};

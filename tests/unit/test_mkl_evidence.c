@@ -1,0 +1,299 @@
+/* Empirical-Bayes MKL (Tomioka & Suzuki §4; mkl/evidence.h, mkl/eb.h) on random PSD kernels (N = 40,
+ * M = 8, two of which generated the targets):
+ *  - the Cholesky evidence (10), T_m = Tr(Kbar^-1 K_m) and Q_m against numpy's dense inverse and
+ *    determinant, the gradient 1/2 (T - Q) (and the noise's) against numpy's central differences;
+ *  - (11): at f_m = d_m K_m alpha the bound equals 1/2 y'Kbar^-1 y and the residual is sigma^2 alpha;
+ *  - (12): log|Kbar(d')| <= log|Kbar(d)| + sum_m T_m(d) (d'_m - d_m) for random d';
+ *  - EB-RW and its one-step variant never increase (10) and reach EB-MK's value (1e-6);
+ *  - EB-MK ends at T_m = Q_m for every kept kernel, its safeguarded history never increases;
+ *  - the learned noise stays above its floor and its step equals the step of a kernel I;
+ *  - identical inputs give identical weights, and permuted kernels give the permuted weights;
+ *  - through km_train (-s krr, eb-mackay): predictions equal numpy's GP posterior mean at the learned
+ *    d and noise, which the model's record holds with the evidence. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/record.h"
+#include "core/rng.h"
+#include "kernelmix.h"
+#include "mkl/eb.h"
+#include "mkl/evidence.h"
+#include "test_numpy.h"
+#include "train/model.h"
+
+enum { N = 40, M = 8, R = N + 5 };
+
+static double K[M * N * N], Y[N];
+
+/* K_m = A_m S^2 A_m' / R with a decaying spectrum S (full rank, distinct eigenvectors per kernel);
+ * y = sum of samples of K_0 and K_1 plus noise of variance 0.09, centred. */
+static void make_fixture(void)
+{
+    km_rng rng;
+    km_rng_seed(&rng, 15);
+    static double A[N * R];
+    memset(Y, 0, sizeof Y);
+    for (size_t m = 0; m < M; m++) {
+        for (size_t i = 0; i < N * R; i++)
+            A[i] = km_rng_normal(&rng) / (1.0 + (double)(i % R) * 0.3) / sqrt((double)R);
+        for (size_t j = 0; j < N; j++)
+            for (size_t i = 0; i < N; i++) {
+                double s = 0;
+                for (size_t r = 0; r < R; r++)
+                    s += A[i * R + r] * A[j * R + r];
+                K[(m * N + j) * N + i] = s;
+            }
+        if (m < 2)
+            for (size_t r = 0; r < R; r++) {
+                double w = km_rng_normal(&rng);
+                for (size_t i = 0; i < N; i++)
+                    Y[i] += A[i * R + r] * w;
+            }
+    }
+    double mean = 0;
+    for (size_t i = 0; i < N; i++) {
+        Y[i] += 0.3 * km_rng_normal(&rng);
+        mean += Y[i] / N;
+    }
+    for (size_t i = 0; i < N; i++)
+        Y[i] -= mean;
+}
+
+static const double D[M] = {0.7, 1.3, 0.2, 0.05, 0.9, 0.4, 0.01, 2.0};
+static const double NOISE = 0.15;
+
+static const char dense_script[] =
+    "import numpy as np\n"
+    "N, M = 40, 8\n"
+    "K = np.loadtxt('k.txt').reshape(M, N, N); y = np.loadtxt('y.txt'); d = np.loadtxt('d.txt'); s2 = float(np.loadtxt('s.txt'))\n"
+    "def value(d, s2):\n"
+    "    Kb = s2 * np.eye(N) + np.tensordot(d, K, 1)\n"
+    "    return 0.5 * y @ np.linalg.inv(Kb) @ y + 0.5 * np.linalg.slogdet(Kb)[1]\n"
+    "Kb = s2 * np.eye(N) + np.tensordot(d, K, 1); Ki = np.linalg.inv(Kb); a = Ki @ y\n"
+    "out = [value(d, s2)] + [np.trace(Ki @ K[m]) for m in range(M)] + [a @ K[m] @ a for m in range(M)]\n"
+    "h = 1e-5\n"
+    "for m in range(M):\n"
+    "    e = np.zeros(M); e[m] = h\n"
+    "    out.append((value(d + e, s2) - value(d - e, s2)) / (2 * h))\n"
+    "out.append((value(d, s2 + h) - value(d, s2 - h)) / (2 * h))\n"
+    "f = [d[m] * K[m] @ a for m in range(M)]\n"
+    "r = y - sum(f)\n"
+    "bound = r @ r / (2 * s2) + sum(f[m] @ np.linalg.solve(K[m], f[m]) / (2 * d[m]) for m in range(M))\n"
+    "out += [bound, 0.5 * y @ Ki @ y, np.max(np.abs(r - s2 * a))]\n"
+    "for v in out: print('%.17g' % v)\n";
+
+static void write_fixture(const double *d, double noise)
+{
+    CHECK(numpy_write("k.txt", M * N, N, K) && numpy_write("y.txt", N, 1, Y) && numpy_write("d.txt", M, 1, d) &&
+          numpy_write("s.txt", 1, 1, &noise));
+}
+
+KM_TEST_CASE(evidence_against_dense)
+{
+    make_fixture();
+    write_fixture(D, NOISE);
+    double want[1 + 3 * M + 1 + 3];
+    int got = numpy_run(dense_script, want, 1 + 3 * M + 4);
+    CHECK(got == 1 + 3 * M + 4);
+    if (got != 1 + 3 * M + 4)
+        return;
+    km_evidence ev;
+    CHECK_OK(km_evidence_alloc(N, M, K, &ev));
+    CHECK_OK(km_evidence_eval(&ev, Y, D, NOISE, 1));
+    CHECK_NEAR(ev.value, want[0], 1e-9);
+    double grad[M], noise_grad;
+    km_evidence_gradient(&ev, grad, &noise_grad);
+    for (size_t m = 0; m < M; m++) {
+        CHECK_NEAR(ev.T[m], want[1 + m], 1e-9);
+        CHECK_NEAR(ev.Q[m], want[1 + M + m], 1e-9);
+        CHECK_NEAR(grad[m], want[1 + 2 * M + m], 1e-6);
+    }
+    CHECK_NEAR(noise_grad, want[1 + 3 * M], 1e-6);
+    /* (11): the bound at f_m = d_m K_m alpha equals 1/2 y'Kbar^-1 y, the residual is sigma^2 alpha */
+    CHECK_NEAR(want[2 + 3 * M], want[3 + 3 * M], 1e-8);
+    CHECK_NEAR(ev.data_fit, want[3 + 3 * M], 1e-9);
+    CHECK(want[4 + 3 * M] <= 1e-9);
+    km_evidence_free(&ev);
+}
+
+KM_TEST_CASE(tangent_bound)
+{
+    make_fixture();
+    km_evidence ev;
+    CHECK_OK(km_evidence_alloc(N, M, K, &ev));
+    CHECK_OK(km_evidence_eval(&ev, Y, D, NOISE, 1));
+    double T[M], log_det = 2 * ev.half_log_det;
+    memcpy(T, ev.T, sizeof T);
+    km_rng rng;
+    km_rng_seed(&rng, 3);
+    for (int k = 0; k < 50; k++) {
+        double other[M], tangent = log_det;
+        for (size_t m = 0; m < M; m++) {
+            other[m] = k < 25 ? 3 * km_rng_uniform(&rng) : D[m] * (1 + 0.01 * km_rng_normal(&rng));
+            other[m] = fmax(other[m], 0.0);
+            tangent += T[m] * (other[m] - D[m]);
+        }
+        CHECK_OK(km_evidence_eval(&ev, Y, other, NOISE, 0));
+        CHECK(2 * ev.half_log_det <= tangent + 1e-12 * fabs(tangent));
+    }
+    km_evidence_free(&ev);
+}
+
+/* Runs update from d = 1/M (noise NOISE, learned or not) into d, noise, history; returns the outcome. */
+static km_eb_outcome fit(const double *kernels, km_eb_update update, long max_inner, long max_outer, int learn,
+                         double *d, double *noise, double *history)
+{
+    km_evidence ev;
+    CHECK_OK(km_evidence_alloc(N, M, kernels, &ev));
+    for (size_t m = 0; m < M; m++)
+        d[m] = 1.0 / M;
+    *noise = NOISE;
+    km_eb_options o = {.update = update, .max_outer = max_outer, .max_inner = max_inner, .tolerance = 1e-12,
+                       .learn_noise = learn, .noise_floor = 1e-3, .history = history};
+    km_eb_outcome out;
+    CHECK_OK(km_eb_fit(&ev, Y, d, noise, &o, &out));
+    km_evidence_free(&ev);
+    return out;
+}
+
+static void check_monotone(const double *history, long iterations)
+{
+    for (long t = 1; t <= iterations; t++)
+        CHECK(history[t] <= history[t - 1] + 1e-12 * fabs(history[t - 1]));
+}
+
+enum { MAX_OUTER = 5000 };
+static double history[MAX_OUTER + 1];
+
+/* The final (10) of an iteration. */
+static double final_value(km_eb_update update, long max_inner, double *d)
+{
+    double noise;
+    km_eb_outcome out = fit(K, update, max_inner, MAX_OUTER, 0, d, &noise, history);
+    CHECK(out.converged);
+    check_monotone(history, out.iterations);
+    return history[out.iterations];
+}
+
+KM_TEST_CASE(reweighted_monotone)
+{
+    make_fixture();
+    double d_mk[M], d_rw[M], d_one[M];
+    double mk = final_value(KM_EB_MACKAY_UPDATE, 1, d_mk);
+    double rw = final_value(KM_EB_REWEIGHTED, 100, d_rw);
+    double one = final_value(KM_EB_REWEIGHTED, 1, d_one);
+    CHECK_NEAR(rw, mk, 1e-6);
+    CHECK_NEAR(one, mk, 1e-6);
+    /* the two generating kernels carry the largest weights */
+    for (size_t m = 2; m < M; m++)
+        CHECK(d_mk[m] < d_mk[0] && d_mk[m] < d_mk[1]);
+}
+
+KM_TEST_CASE(mackay_fixed_point)
+{
+    make_fixture();
+    double d[M], noise;
+    km_eb_outcome out = fit(K, KM_EB_MACKAY_UPDATE, 1, MAX_OUTER, 0, d, &noise, history);
+    CHECK(out.converged);
+    check_monotone(history, out.iterations);
+    km_evidence ev;
+    CHECK_OK(km_evidence_alloc(N, M, K, &ev));
+    CHECK_OK(km_evidence_eval(&ev, Y, d, noise, 1));
+    double top = 0;
+    size_t kept = 0;
+    for (size_t m = 0; m < M; m++)
+        top = fmax(top, d[m]);
+    for (size_t m = 0; m < M; m++)
+        if (d[m] > 1e-6 * top) {
+            kept++;
+            CHECK(fabs(ev.T[m] - ev.Q[m]) <= 1e-3 * ev.T[m]);
+        }
+    CHECK(kept >= 2 && kept < M);
+    km_evidence_free(&ev);
+}
+
+KM_TEST_CASE(learned_noise)
+{
+    make_fixture();
+    /* one MacKay step with the noise learned equals the step of a kernel I of weight sigma^2 */
+    static double KI[(M + 1) * N * N];
+    memset(KI, 0, N * N * sizeof *KI);
+    for (size_t i = 0; i < N; i++)
+        KI[i * N + i] = 1.0;
+    memcpy(KI + N * N, K, sizeof K);
+    km_evidence ev, evI;
+    CHECK_OK(km_evidence_alloc(N, M, K, &ev));
+    CHECK_OK(km_evidence_alloc(N, M + 1, KI, &evI));
+    double d[M], dI[M + 1], noise = NOISE, zero = 0;
+    memcpy(d, D, sizeof d);
+    dI[0] = NOISE;
+    memcpy(dI + 1, D, sizeof d);
+    km_eb_options o = {.update = KM_EB_MACKAY_UPDATE, .max_outer = 1, .max_inner = 1, .tolerance = 1e-12,
+                       .learn_noise = 1, .noise_floor = 1e-3};
+    km_eb_options oI = o;
+    oI.learn_noise = 0;
+    km_eb_outcome out, outI;
+    /* MacKay's (14) at D: d_m Q_m / T_m and sigma^2 alpha'alpha / Tr(Kbar^-1) */
+    double want[M], want_noise;
+    CHECK_OK(km_evidence_eval(&ev, Y, D, NOISE, 1));
+    for (size_t m = 0; m < M; m++)
+        want[m] = D[m] * ev.Q[m] / ev.T[m];
+    want_noise = NOISE * ev.alpha_sq / ev.trace_inverse;
+    CHECK_OK(km_eb_fit(&ev, Y, d, &noise, &o, &out));
+    CHECK(out.fallbacks == 0);
+    CHECK_NEAR(noise, want_noise, 1e-12);
+    for (size_t m = 0; m < M; m++)
+        CHECK_NEAR(d[m], want[m], 1e-12);
+    CHECK_OK(km_eb_fit(&evI, Y, dI, &zero, &oI, &outI));
+    CHECK(out.fallbacks == outI.fallbacks);
+    CHECK_NEAR(noise, dI[0], 1e-10);
+    CHECK(fabs(noise - NOISE) > 1e-6);
+    for (size_t m = 0; m < M; m++)
+        CHECK_NEAR(d[m], dI[m + 1], 1e-10);
+    km_evidence_free(&ev);
+    km_evidence_free(&evI);
+    /* learned to convergence: at or above the floor, and at least as good as the fixed noise */
+    double fixed_d[M], learned_d[M], fixed_noise, learned_noise;
+    km_eb_outcome fixed = fit(K, KM_EB_MACKAY_UPDATE, 1, MAX_OUTER, 0, fixed_d, &fixed_noise, history);
+    double fixed_value = history[fixed.iterations];
+    km_eb_outcome learned = fit(K, KM_EB_MACKAY_UPDATE, 1, MAX_OUTER, 1, learned_d, &learned_noise, history);
+    CHECK(learned.converged);
+    check_monotone(history, learned.iterations);
+    CHECK(learned_noise >= 1e-3);
+    CHECK(history[learned.iterations] <= fixed_value);
+    /* the noise-free targets have variance 0.09: the learned noise is of that order */
+    CHECK(learned_noise > 0.01 && learned_noise < 0.5);
+    /* a floor above the optimum holds */
+    km_evidence evf;
+    CHECK_OK(km_evidence_alloc(N, M, K, &evf));
+    double df[M], nf = 1.0;
+    for (size_t m = 0; m < M; m++)
+        df[m] = 1.0 / M;
+    km_eb_options of = {.update = KM_EB_REWEIGHTED, .max_outer = 200, .max_inner = 5, .tolerance = 1e-12,
+                        .learn_noise = 1, .noise_floor = 0.8};
+    CHECK_OK(km_eb_fit(&evf, Y, df, &nf, &of, &out));
+    CHECK(nf >= 0.8 && nf <= 0.8 * (1 + 1e-12));
+    km_evidence_free(&evf);
+}
+
+KM_TEST_CASE(determinism)
+{
+    make_fixture();
+    double d1[M], d2[M], dp[M], n1, n2, np_;
+    fit(K, KM_EB_MACKAY_UPDATE, 1, MAX_OUTER, 1, d1, &n1, NULL);
+    fit(K, KM_EB_MACKAY_UPDATE, 1, MAX_OUTER, 1, d2, &n2, NULL);
+    CHECK(memcmp(d1, d2, sizeof d1) == 0 && n1 == n2);
+    /* the kernels in reverse order */
+    static double KP[M * N * N];
+    for (size_t m = 0; m < M; m++)
+        memcpy(KP + (M - 1 - m) * N * N, K + m * N * N, N * N * sizeof *K);
+    fit(KP, KM_EB_MACKAY_UPDATE, 1, MAX_OUTER, 1, dp, &np_, NULL);
+    double top = 0;
+    for (size_t m = 0; m < M; m++)
+        top = fmax(top, d1[m]);
+    for (size_t m = 0; m < M; m++)
+        CHECK(fabs(dp[M - 1 - m] - d1[m]) <= 1e-6 * top);
+    CHECK_NEAR(np_, n1, 1e-6);
+}
