@@ -16,6 +16,7 @@ int cmd_predict(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
 int cmd_scale(int argc, char **argv);
+int cmd_bound(int argc, char **argv);
 
 /* Prints "kernelmix CMD: message" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

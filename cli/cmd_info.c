@@ -20,14 +20,19 @@ static void usage(FILE *out)
 "alignment of each kernel with the labels and with the other kernels (on the training rows),\n"
 "and per machine the block norms ||w_m|| and the p in [1, 2] (block norm; kernel-weight p in\n"
 "brackets) that minimises the global bound factor ||(||w_m||)_m||_p sqrt(s) M^(1/s),\n"
-"s = max(1, min(p/(p-1), 2 ln M)) (docs/mkl.md).\n"
+"s = max(1, min(p/(p-1), 2 ln M)) (docs/mkl.md); with two classes or regression targets the\n"
+"centred (rho), uncentred (A) and unnormalized (eta) alignments of each kernel and of the\n"
+"learned combination with the training targets (docs/krr-alignment.md).\n"
 "With probability models (train -b 1) also the Platt sigmoid A, B of each machine, or the\n"
 "Laplace width sigma of a regression model (JSON: \"probability\", null without them).\n"
 "\n"
 "options:\n"
 "  --json    machine-readable output: one JSON object whose \"kernels\" is an array of\n"
 "            objects, one per kernel: spec, weight, block_norm, alignment (the mean\n"
-"            over machines), weights and block_norms (per machine); numbers that are\n"
+"            over machines), weights and block_norms (per machine); \"alignment\": the\n"
+"            centred alignments with the labels (\"target\") and between kernels, and\n"
+"            \"targets\": rho, uncentred and eta per kernel; per machine the learned\n"
+"            combination's \"combined_alignment\"; numbers that are\n"
 "            not finite or not known are null\n"
 "  --help    show this help\n");
 }
@@ -46,6 +51,8 @@ typedef struct learning {
     km_mkl_regularizer regularizer;
     int shared_weights;
     double C, p, p_block, lambda, reg_param, gap;
+    double radius, align_q, eta;   /* the alignment and KRR methods' parameters */
+    km_mu0 mu0;
 } learning;
 
 static learning learning_of(const km_params *params)
@@ -62,6 +69,12 @@ static learning learning_of(const km_params *params)
     km_params_get_double(params, KM_PARAM_LAMBDA, &l.lambda);
     km_params_get_double(params, KM_PARAM_REG_PARAM, &l.reg_param);
     km_params_get_double(params, KM_PARAM_MKL_GAP, &l.gap);
+    int64_t mu0 = 0;
+    km_params_get_double(params, KM_PARAM_MKL_RADIUS, &l.radius);
+    km_params_get_double(params, KM_PARAM_ALIGN_Q, &l.align_q);
+    km_params_get_double(params, KM_PARAM_L2KRR_ETA, &l.eta);
+    km_params_get_int(params, KM_PARAM_MU0, &mu0);
+    l.mu0 = (km_mu0)mu0;
     l.method = (km_mkl_method)method;
     l.solver = (km_mkl_solver)solver;
     l.regularizer = (km_mkl_regularizer)regularizer;
@@ -158,6 +171,47 @@ static void print_ivanov_text(const km_model *model, const learning *mkl, size_t
     free(theta);
 }
 
+/* The alignments of machine's combination with the training targets (km_model_alignment):
+ * {"rho", "uncentred", "eta"}, or null when the model stores none. */
+static void print_combined_alignment_json(const km_model *model, size_t machine)
+{
+    double rho, uncentred, eta;
+    if (km_model_alignment(model, machine, km_model_n_kernels(model), &rho, &uncentred, &eta) != KM_OK) {
+        printf("null");
+        return;
+    }
+    printf("{\"rho\": ");
+    json_number(rho);
+    printf(", \"uncentred\": ");
+    json_number(uncentred);
+    printf(", \"eta\": ");
+    json_number(eta);
+    printf("}");
+}
+
+/* The alignments of every kernel with the training targets: {"rho": [M], "uncentred": [M], "eta": [M]},
+ * or null when the model stores none. */
+static void print_target_alignments_json(const km_model *model)
+{
+    size_t M = km_model_n_kernels(model);
+    double *values = malloc(3 * (M ? M : 1) * sizeof *values);
+    int stored = values != NULL;
+    for (size_t m = 0; stored && m < M; m++)
+        stored = km_model_alignment(model, 0, m, &values[m], &values[M + m], &values[2 * M + m]) == KM_OK;
+    if (!stored)
+        printf("null");
+    else {
+        printf("{\"rho\": ");
+        json_array(values, M);
+        printf(", \"uncentred\": ");
+        json_array(values + M, M);
+        printf(", \"eta\": ");
+        json_array(values + 2 * M, M);
+        printf("}");
+    }
+    free(values);
+}
+
 /* Alignments with the labels and between kernels, when the model stores them. */
 static void print_alignment_json(const km_model *model)
 {
@@ -178,7 +232,10 @@ static void print_alignment_json(const km_model *model)
         printf(a ? ", " : "[");
         json_array(A + a * M, M);
     }
-    printf(A ? "]}" : "null}");
+    printf(A ? "]" : "null");
+    printf(", \"targets\": ");
+    print_target_alignments_json(model);
+    printf("}");
 }
 
 /* Block norms and the bound-factor choice of p of a machine, when the model stores them. */
@@ -319,6 +376,31 @@ static void print_probability_json(const km_model *model)
     }
 }
 
+/* Whether the method is one of the alignment and KRR methods (docs/krr-alignment.md). */
+static int alignment_method(km_mkl_method method)
+{
+    return method == KM_MKL_ALIGN || method == KM_MKL_ALIGN_Q || method == KM_MKL_ALIGNF ||
+           method == KM_MKL_ALIGNF_LINEAR || method == KM_MKL_L2KRR || method == KM_MKL_L1KRR;
+}
+
+/* The parameters of the alignment and KRR methods: radius, align-q's q, l2krr's eta and mu0. */
+static void print_alignment_method_json(const learning *mkl)
+{
+    if (!alignment_method(mkl->method))
+        return;
+    printf(", \"radius\": ");
+    json_number(mkl->radius);
+    if (mkl->method == KM_MKL_ALIGN_Q) {
+        printf(", \"align_q\": ");
+        json_number(mkl->align_q);
+    }
+    if (mkl->method == KM_MKL_L2KRR) {
+        printf(", \"eta\": ");
+        json_number(mkl->eta);
+        printf(", \"mu0\": \"%s\"", name_of(KM_ENUM_MU0, mkl->mu0));
+    }
+}
+
 static void print_json(const km_model *model, const learning *learned)
 {
     size_t M = km_model_n_kernels(model), nc = km_model_n_classes(model);
@@ -341,6 +423,7 @@ static void print_json(const km_model *model, const learning *learned)
         printf(", \"solver\": \"%s\", \"target_gap\": ", name_of(KM_ENUM_MKL_SOLVER, mkl.solver));
         json_number(mkl.gap);
         printf(", \"shared_weights\": %s", mkl.shared_weights ? "true" : "false");
+        print_alignment_method_json(&mkl);
     }
     printf("},\n  \"kernels\": [");
     for (size_t m = 0; m < M; m++)
@@ -375,6 +458,10 @@ static void print_json(const km_model *model, const learning *learned)
         if (mkl.method != KM_MKL_FIXED)
             printf(", \"switched_off\": %zu", switched_off(w, M));
         print_diagnostics_json(model, k);
+        if (mkl.method != KM_MKL_FIXED) {
+            printf(", \"combined_alignment\": ");
+            print_combined_alignment_json(model, k);
+        }
         print_ivanov_json(model, &mkl, k);
         printf("}%s\n", k + 1 < km_model_n_machines(model) ? "," : "");
     }
@@ -414,6 +501,34 @@ static void print_alignment_text(const km_model *model)
         for (size_t b = 0; A && b < M; b++)
             printf("  %6.4f", A[a * M + b]);
         printf("\n");
+    }
+}
+
+/* One row of the target-alignment table: rho, A and eta. */
+static void print_target_alignment_row(const char *name, double rho, double uncentred, double eta)
+{
+    char t1[32], t2[32], t3[32];
+    printf("  %-12s  %-11s  %-11s  %s\n", name, number_text(t1, sizeof t1, rho),
+           number_text(t2, sizeof t2, uncentred), number_text(t3, sizeof t3, eta));
+}
+
+/* The alignments of every kernel and of each machine's combination with the training targets. */
+static void print_target_alignment_text(const km_model *model)
+{
+    size_t M = km_model_n_kernels(model), K = km_model_n_machines(model);
+    double rho, uncentred, eta;
+    char name[32];
+    if (km_model_alignment(model, 0, 0, &rho, &uncentred, &eta) != KM_OK)
+        return;
+    printf("target alignment  with the training targets: centred rho, uncentred A, eta = <K_c, yy'>_F / n^2\n");
+    printf("  %-12s  %-11s  %-11s  %s\n", "kernel", "rho", "A", "eta");
+    for (size_t m = 0; m < M && km_model_alignment(model, 0, m, &rho, &uncentred, &eta) == KM_OK; m++) {
+        snprintf(name, sizeof name, "%zu", m + 1);
+        print_target_alignment_row(name, rho, uncentred, eta);
+    }
+    for (size_t k = 0; k < K && km_model_alignment(model, k, M, &rho, &uncentred, &eta) == KM_OK; k++) {
+        snprintf(name, sizeof name, K > 1 ? "combined %zu" : "combined", k + 1);
+        print_target_alignment_row(name, rho, uncentred, eta);
     }
 }
 
@@ -470,8 +585,14 @@ static void print_text(const km_model *model, const learning *learned)
         else if (mkl.regularizer == KM_REG_ELASTICNET)
             printf(", lambda = %g", mkl.lambda);
         printf(", target gap %g\n", mkl.gap);
-    } else if (mkl.method >= KM_MKL_ALIGN) {
-        printf("kernel weights    %s (Cortes, Mohri & Rostamizadeh)\n", name_of(KM_ENUM_MKL_METHOD, mkl.method));
+    } else if (alignment_method(mkl.method)) {
+        printf("kernel weights    %s (Cortes, Mohri & Rostamizadeh), radius %.6g", name_of(KM_ENUM_MKL_METHOD, mkl.method),
+               mkl.radius);
+        if (mkl.method == KM_MKL_ALIGN_Q)
+            printf(", q = %.6g", mkl.align_q);
+        if (mkl.method == KM_MKL_L2KRR)
+            printf(", eta %.6g, mu0 %s", mkl.eta, name_of(KM_ENUM_MU0, mkl.mu0));
+        printf("\n");
     } else {
         printf("kernel weights    %s MKL, p = %.6g (p-block %.6g)", name_of(KM_ENUM_MKL_METHOD, mkl.method), mkl.p,
                mkl.p_block);
@@ -482,6 +603,7 @@ static void print_text(const km_model *model, const learning *learned)
     }
     print_kernels_text(model);
     print_alignment_text(model);
+    print_target_alignment_text(model);
     printf("support vectors   %zu\n", km_model_n_sv_total(model));
     printf("machines          %zu\n", km_model_n_machines(model));
     for (size_t k = 0; k < km_model_n_machines(model); k++) {

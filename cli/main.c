@@ -19,6 +19,7 @@ static void usage(FILE *out)
             "  info      describe a model\n"
             "  kernel    expand kernel specs; compute and save kernel matrices\n"
             "  scale     scale features to an interval, as LIBSVM's svm-scale\n"
+            "  bound     compute a generalization bound of learning kernels\n"
             "\n"
             "  --version print the version\n"
             "\n"
@@ -32,7 +33,7 @@ int main(int argc, char **argv)
         const char *name;
         int (*run)(int, char **);
     } commands[] = {{"train", cmd_train}, {"predict", cmd_predict}, {"info", cmd_info}, {"kernel", cmd_kernel},
-                    {"scale", cmd_scale}};
+                    {"scale", cmd_scale}, {"bound", cmd_bound}};
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;

@@ -544,6 +544,15 @@ KM_API const double *km_model_target_alignment(const km_model *model);
 /* Centred alignments A(K_a, K_b) between the kernels on the training rows (M x M, row-major); NULL
  * when not stored (fixed weights, or more than 100 kernels). */
 KM_API const double *km_model_kernel_alignment(const km_model *model);
+/* Alignment with the training targets y (two classes: +-1; regression: the targets) of kernel m
+ * (m < km_model_n_kernels) or, for m = km_model_n_kernels, of machine `machine`'s learned combination
+ * sum_m theta_m K_m, on the rows of the diagnostics (Rostamizadeh's thesis Def. 2.4, Eq. 2.41,
+ * Def. 2.6): rho the centred alignment, uncentred Cristianini et al.'s A = y'Ky / (||K||_F ||y||^2),
+ * eta = <K_c, yy'>_F / n^2. Any output may be NULL; rho and uncentred are NAN where the alignment is
+ * undefined (a kernel constant after centring, constant targets). KM_EINVAL when the model stores
+ * none (fixed weights, one-class, more than two classes; for the combination more than 100 kernels). */
+KM_API km_status km_model_alignment(const km_model *model, size_t machine, size_t m, double *rho, double *uncentred,
+                                    double *eta);
 /* The p that minimises the global bound factor nu(p) = ||(|w_m|)_m||_p sqrt(s) M^{1/s},
  * s = max(1, min(p/(p-1), 2 ln M)), over block-norm p in [1, 2], from block norms. */
 typedef struct km_bound_choice {

@@ -30,6 +30,7 @@ void km_alignment_stats_free(km_alignment_stats *s)
     free(s->b);
     free(s->frobenius_sq);
     free(s->gram);
+    free(s->uncentred_gram);
     memset(s, 0, sizeof *s);
 }
 
@@ -44,10 +45,11 @@ km_status km_alignment_stats_compute(const km_kernel_access *k, const double *y,
     s->b = calloc(M, sizeof *s->b);
     s->frobenius_sq = calloc(M, sizeof *s->frobenius_sq);
     s->gram = with_gram ? calloc(M * M, sizeof *s->gram) : NULL;
+    s->uncentred_gram = with_gram ? calloc(M * M, sizeof *s->uncentred_gram) : NULL;
     double *column = malloc(M * n * sizeof *column), *r = calloc(M * n, sizeof *r), *g = calloc(M, sizeof *g);
     double *yc = malloc(n * sizeof *yc);
     size_t *rows = malloc(n * sizeof *rows);
-    km_status st = s->a && s->centred_sq && s->b && s->frobenius_sq && (!with_gram || s->gram) && column && r && g &&
+    km_status st = s->a && s->centred_sq && s->b && s->frobenius_sq && (!with_gram || (s->gram && s->uncentred_gram)) && column && r && g &&
                            yc && rows
                        ? KM_OK
                        : km_error_nomem("alignment statistics");
@@ -99,6 +101,11 @@ km_status km_alignment_stats_compute(const km_kernel_access *k, const double *y,
     for (size_t m = 0; !st && with_gram && m < M; m++)
         for (size_t l = 0; l < m; l++)
             s->gram[m * M + l] = s->gram[l * M + m];
+    for (size_t m = 0; !st && with_gram && m < M; m++)
+        for (size_t l = 0; l < M; l++)
+            s->uncentred_gram[m * M + l] = s->gram[m * M + l] +
+                                           2.0 * (double)n * cblas_ddot((int)n, r + m * n, 1, r + l * n, 1) -
+                                           (double)n * (double)n * g[m] * g[l];
     free(column);
     free(r);
     free(g);

@@ -21,10 +21,13 @@ typedef struct km_alignment_stats {
     double *b;                           /* M values y'K_k y */
     double *frobenius_sq;                /* M values ||K_k||_F^2 */
     double *gram;                        /* M x M <K_kc, K_lc>_F (with_gram), else NULL */
+    double *uncentred_gram;              /* M x M <K_k, K_l>_F (with_gram), else NULL */
 } km_alignment_stats;
 
 /* Two passes over the kernels' columns (row means first, then the centred columns), O(M^2 n^2) with
- * the Gram matrix, O(M n^2) without. y: n targets (labels +-1 or regression values). */
+ * the Gram matrices, O(M n^2) without. The uncentred Gram matrix comes from the centred one:
+ * K = K_c + r1' + 1r' - g11' (r the row means, g the grand mean) and K_c 1 = 0 give
+ * <K, K'>_F = <K_c, K'_c>_F + 2n r'r' - n^2 g g'. y: n targets (labels +-1 or regression values). */
 km_status km_alignment_stats_compute(const km_kernel_access *kernel, const double *y, int with_gram,
                                      km_alignment_stats *out);
 void km_alignment_stats_free(km_alignment_stats *stats);

@@ -27,7 +27,8 @@
  *                   optional MKL diagnostics target_alignment (M values), kernel_alignment (M x M)
  *   [mkl]           learned kernel weights (absent: fixed weights): method lp|elasticnet|tikhonov,
  *                   p_block (inf or >= 1), lambda, solver, gap, shared_weights 0|1; tikhonov also
- *                   regularizer and, for lq and blockp, reg_param
+ *                   regularizer and, for lq and blockp, reg_param; the alignment and KRR methods radius,
+ *                   align-q align_q, l2krr eta and mu0 zero|uniform|given (optional: 1, 2, 0.25, zero)
  *   [kernel m]      m = 0 .. M-1: type, gamma, gamma_mode absolute|relative, coef0, degree,
  *                   features all|COUNT i_1 .. i_COUNT (1-based ascending), norm none|mult|spherical|trace,
  *                   center 0|1, file none|"NAME" (C-style escapes \\ \" \xHH), fitted 0|1, scale,

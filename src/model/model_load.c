@@ -209,6 +209,24 @@ static km_status get_exponent(layout *l, const section *s, const char *key, doub
     return st ? st : km_text_parse_exponent(l->r, key, value);
 }
 
+/* An optional number; when absent, *value is left as it is. */
+static km_status get_optional_double(layout *l, const section *s, const char *key, double *value)
+{
+    int found;
+    km_status st = open_key(l, s, key, 0, &found);
+    if (!st && found)
+        st = km_text_parse_double(l->r, key, value);
+    return st || !found ? st : km_text_end_of_line(l->r, key);
+}
+
+/* An optional name of table; when absent, *value is left as it is. */
+static km_status get_optional_name(layout *l, const section *s, const char *key, const km_name *table, int *value)
+{
+    int found;
+    km_status st = open_key(l, s, key, 0, &found);
+    return st || !found ? st : km_text_parse_name(l->r, key, table, value);
+}
+
 /* Exactly n doubles; optional ones may be absent (*out stays NULL). */
 static km_status get_doubles(layout *l, const section *s, const char *key, int required, size_t n, double **out)
 {
@@ -305,6 +323,24 @@ static km_status read_mkl_section(layout *l, const section *s, km_mkl_params *mk
     mkl->regularizer = (km_mkl_regularizer)regularizer;
     if (!st && mkl->method == KM_MKL_TIKHONOV && (mkl->regularizer == KM_REG_LQ || mkl->regularizer == KM_REG_BLOCKP))
         st = get_exponent(l, s, "reg_param", &mkl->reg_param);
+    /* the alignment and KRR methods' parameters; models written before they were saved have the
+     * defaults of km_params_new */
+    int mu0 = KM_MU0_ZERO;
+    mkl->radius = 1.0;
+    mkl->align_q = 2.0;
+    mkl->eta = 0.25;
+    if (!st)
+        st = get_optional_double(l, s, "radius", &mkl->radius);
+    if (!st)
+        st = get_optional_double(l, s, "align_q", &mkl->align_q);
+    if (!st)
+        st = get_optional_double(l, s, "eta", &mkl->eta);
+    if (!st)
+        st = get_optional_name(l, s, "mu0", km_mu0_names, &mu0);
+    mkl->mu0 = (km_mu0)mu0;
+    if (!st && !(mkl->radius > 0 && isfinite(mkl->radius) && mkl->align_q > 1 && mkl->eta >= 0 && mkl->eta < 1))
+        st = km_error(KM_EFORMAT, "%s:%zu: [mkl] radius %g, align_q %g or eta %g out of range (radius > 0, align_q > 1, "
+                      "0 <= eta < 1)", l->r->path, s->line_no, mkl->radius, mkl->align_q, mkl->eta);
     return st;
 }
 

@@ -215,6 +215,18 @@ static void write_mkl_section(writer *w, const km_mkl_params *mkl)
         if (mkl->regularizer == KM_REG_LQ || mkl->regularizer == KM_REG_BLOCKP)
             line_exponent(w, "reg_param", mkl->reg_param);
     }
+    /* the parameters of the alignment and KRR methods (docs/krr-alignment.md) */
+    int alignment_method = mkl->method == KM_MKL_ALIGN || mkl->method == KM_MKL_ALIGN_Q ||
+                           mkl->method == KM_MKL_ALIGNF || mkl->method == KM_MKL_ALIGNF_LINEAR ||
+                           mkl->method == KM_MKL_L2KRR || mkl->method == KM_MKL_L1KRR;
+    if (alignment_method)
+        line_double(w, "radius", mkl->radius);
+    if (mkl->method == KM_MKL_ALIGN_Q)
+        line_double(w, "align_q", mkl->align_q);
+    if (mkl->method == KM_MKL_L2KRR) {
+        line_double(w, "eta", mkl->eta);
+        line_name(w, "mu0", km_mu0_names, mkl->mu0);
+    }
 }
 
 static void write_kernel(writer *w, const km_kernel *k, size_t m)

@@ -21,6 +21,7 @@
 #include "mkl/method.h"
 #include "train/multiclass.h"
 #include "svm/svm.h"
+#include "train/alignment_record.h"
 #include "train/model.h"
 #include "train/probability.h"
 
@@ -608,6 +609,11 @@ static km_status store_alignments(trainer *t, const km_classes *classes)
         km_kernel_access access = {.n_rows = n, .n_kernels = M, .theta = t->theta, .column = km_kernel_view_column,
                                    .column_ctx = view, .diag = km_kernel_view_diag(view)};
         st = km_alignments(&access, T, targets, model->kernel_alignment, model->target_alignment);
+        /* one target vector (two classes as +-1, or regression): the alignment diagnostics of info */
+        for (size_t i = 0; !st && (T == 1 || T == 2) && i < n; i++)
+            targets[i] = T == 1 ? targets[i] : targets[i * T] - targets[i * T + 1];
+        if (!st && (T == 1 || T == 2))
+            st = km_model_store_target_alignment(model, &access, targets, KM_ALIGNMENT_MATRIX_MAX_KERNELS);
     }
     km_kernel_view_free(view);
     free(rows);

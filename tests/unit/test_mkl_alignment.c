@@ -16,9 +16,9 @@
 #include "kernelmix.h"
 #include "mkl/alignment_stats.h"
 #include "mkl/nnls.h"
+#include "s8_set.h"
 #include "test_numpy.h"
 
-enum { S = 8, KS = 4 };
 
 /* kernel access over dense n x n matrices */
 typedef struct dense_kernels {
@@ -44,22 +44,12 @@ static km_alignment_stats stats_of(size_t n, size_t M, const double *const *K, c
     return s;
 }
 
-static const double s8_y[S] = {-1, -1, 1, -1, 1, 1, 1, -1};
 
 /* The S8 kernels linear, (x.x' + 1)^2, exp(-0.5 d^2), exp(-d^2); centred and scaled to trace 1 when
  * normalized (K_c of the thesis, §3.3.2), scaled to ||K_c||_F = 1 when frobenius. */
 static void s8_kernels(double K[KS][S * S], int normalized, int frobenius)
 {
-    static const double P[S][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {2, 1}, {1, 2}, {2, 2}, {3, 1}};
-    for (int i = 0; i < S; i++)
-        for (int j = 0; j < S; j++) {
-            double dot = P[i][0] * P[j][0] + P[i][1] * P[j][1];
-            double d2 = (P[i][0] - P[j][0]) * (P[i][0] - P[j][0]) + (P[i][1] - P[j][1]) * (P[i][1] - P[j][1]);
-            K[0][i * S + j] = dot;
-            K[1][i * S + j] = (dot + 1) * (dot + 1);
-            K[2][i * S + j] = exp(-0.5 * d2);
-            K[3][i * S + j] = exp(-d2);
-        }
+    s8_raw_kernels(K);
     if (!normalized)
         return;
     for (int k = 0; k < KS; k++) {
