@@ -642,6 +642,38 @@ static km_status smo_setup(smo *s, const km_qp *qp, const km_smo_options *option
     return options->hook ? hook_init(s) : initial_gradient(s);
 }
 
+/* Iterations per stall check, at least: when rounding in the steps exceeds the tolerance (features of
+ * 1e5 make kernel values of 1e10 whose gradient updates cancel) the violation stops falling, and the
+ * solve would run on to the iteration limit. A window whose smallest violation does not improve on the
+ * previous window's ends it with a message. */
+#define KM_SMO_STALL_WINDOW 1000000L
+
+typedef struct stall_watch {
+    long window, left;
+    double best, previous_best;   /* smallest violation in this window and in the previous one */
+} stall_watch;
+
+static void stall_watch_init(stall_watch *w, size_t l)
+{
+    w->window = (long)l > KM_SMO_STALL_WINDOW / 10 ? 10 * (long)l : KM_SMO_STALL_WINDOW;
+    w->left = w->window;
+    w->best = w->previous_best = INFINITY;
+}
+
+/* 1 when a window ends without improving on the one before it. */
+static int stalled(stall_watch *w, double violation)
+{
+    if (violation < w->best)
+        w->best = violation;
+    if (--w->left > 0)
+        return 0;
+    int no_progress = isfinite(w->previous_best) && w->best >= w->previous_best;
+    w->previous_best = w->best;
+    w->best = INFINITY;
+    w->left = w->window;
+    return no_progress;
+}
+
 km_status km_smo_solve(const km_qp *qp, const km_smo_options *options, double *alpha, km_smo_result *result)
 {
     km_smo_options defaults = km_smo_options_default();
@@ -673,6 +705,8 @@ km_status km_smo_solve(const km_qp *qp, const km_smo_options *options, double *a
     long iter = 0, since_hook = 0, theta_changes = 0;   /* theta changes count against max_iter too */
     int converged = 0, stopped = 0;
     double violation = INFINITY;
+    stall_watch watch;
+    stall_watch_init(&watch, l);
 
     while (iter + theta_changes < max_iter && !st) {
         if (options->interrupted && iter % 100 == 99 && options->interrupted(options->interrupt_ctx)) {
@@ -723,8 +757,16 @@ km_status km_smo_solve(const km_qp *qp, const km_smo_options *options, double *a
             if (action == KM_HOOK_THETA_CHANGED) {
                 theta_changes++;
                 st = hook_theta_changed(&s);
+                stall_watch_init(&watch, l);   /* a new problem */
                 continue;
             }
+        }
+        if (stalled(&watch, violation)) {
+            st = km_error(KM_ENOTCONV, "the SVM solver makes no progress after %ld iterations (violation %.3g, "
+                          "tolerance %g): the kernel values are too large or too close to singular for "
+                          "double-precision steps; scale the features (kernelmix scale) or choose smaller kernel "
+                          "parameters", iter, watch.previous_best, options->tolerance);
+            break;
         }
         ++iter;
         ++since_hook;

@@ -26,4 +26,22 @@ for limit in "--max-outer 2" "--max-time 0.000001"; do
         expect_status 0 "$KM" predict -q "$D" "$WORK/mkl.model" "$WORK/mkl.pred"
     fi
 done
+# 30 rows of features of +-1e5: linear kernel values of 1e10 whose steps cancel in rounding; the
+# solver stops once a window of iterations makes no progress, with a message, not at the 10^7 limit
+"$PYTHON" - "$WORK/ill" <<'PY'
+import sys
+import numpy as np
+rng = np.random.default_rng(0)
+with open(sys.argv[1], "w") as f:
+    for i in range(30):
+        f.write("%d %s\n" % (1 if i % 2 else -1, " ".join("%d:%.1f" % (j + 1, rng.uniform(-1e5, 1e5)) for j in range(5))))
+PY
+if expect_status 1 "$KM" train -q --kernel linear "$WORK/ill" "$WORK/ill.model"; then
+    expect_one_line_error "the SVM solver makes no progress after [0-9]+ iterations .*scale the features"
+    grep -q "makes no progress after 1999999 iterations" "$WORK/err" || fail "ill-conditioned: $(cat "$WORK/err")"
+fi
+[ -e "$WORK/ill.model" ] && fail "ill-conditioned: a model was written"
+# the same rows scaled train at once
+expect_status 0 "$KM" scale -l -1 -u 1 "$WORK/ill" "$WORK/ill.scaled"
+expect_status 0 "$KM" train -q --kernel linear "$WORK/ill.scaled" "$WORK/ill.model"
 finish
