@@ -3,6 +3,7 @@
  * writes the scaled rows byte for byte as svm-scale prints them (labels %.17g, features %g, a space
  * after every item, zeros left out, single-valued features dropped). */
 #include <float.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #include "cli.h"
 #include "core/atomic_file.h"
+#include "data/dataset.h"
 
 #define CMD "scale"
 
@@ -35,13 +37,20 @@ static void usage(FILE *out)
 "Outputs are all or nothing: written completely, or not at all.\n");
 }
 
-/* The ranges of svm-scale: per feature index 1..max_index its minimum and maximum. */
+/* One feature's range. */
+typedef struct feature_range {
+    uint32_t index;        /* 1-based, as in the files */
+    double min, max;
+} feature_range;
+
+/* The ranges of svm-scale, kept only for the features that have one (those listed by the data, or by
+ * a range file), in ascending index: memory follows the stored values, not the largest index. */
 typedef struct ranges {
     double lower, upper;
     int y_scaling;
     double y_lower, y_upper, y_min, y_max;
-    size_t max_index;
-    double *min, *max;     /* [max_index + 1], index 0 unused */
+    size_t count;
+    feature_range *features;
 } ranges;
 
 typedef struct scale_options {
@@ -105,41 +114,73 @@ static int parse_options(scale_options *o, int argc, char **argv)
     return 1;
 }
 
-static int alloc_ranges(ranges *r, size_t max_index)
+static int compare_u32(const void *a, const void *b)
 {
-    r->max_index = max_index;
-    r->min = malloc((max_index + 1) * sizeof *r->min);
-    r->max = malloc((max_index + 1) * sizeof *r->max);
-    if (!r->min || !r->max) {
-        cli_error(CMD, "not enough memory for the ranges of %zu features", max_index);
-        return 0;
-    }
-    for (size_t j = 0; j <= max_index; j++) {
-        r->min[j] = DBL_MAX;
-        r->max[j] = -DBL_MAX;
-    }
-    return 1;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
 }
 
-/* Ranges over the data; a feature a row does not list counts as 0 there (as in svm-scale). */
-static void fit_ranges(ranges *r, const km_dataset *data)
+static int compare_range_index(const void *key, const void *item)
 {
-    size_t n = km_dataset_rows(data);
-    const double *y = km_dataset_labels(data);
+    uint32_t x = *(const uint32_t *)key, y = ((const feature_range *)item)->index;
+    return (x > y) - (x < y);
+}
+
+/* The range of feature `index` (1-based), or NULL. */
+static feature_range *find_range(const ranges *r, uint32_t index)
+{
+    return bsearch(&index, r->features, r->count, sizeof *r->features, compare_range_index);
+}
+
+/* Ranges over the data's stored features; a feature a row does not list counts as 0 there (as in
+ * svm-scale). O(stored values) memory and O(stored values log features) time. */
+static int fit_ranges(ranges *r, const km_dataset *data)
+{
+    size_t n = data->n, stored = data->row_start[n];
+    uint32_t *columns = malloc((stored ? stored : 1) * sizeof *columns);
+    size_t *listed = NULL;
+    if (columns) {
+        memcpy(columns, data->col, stored * sizeof *columns);
+        qsort(columns, stored, sizeof *columns, compare_u32);
+        size_t distinct = 0;
+        for (size_t k = 0; k < stored; k++)
+            if (!distinct || columns[k] != columns[distinct - 1])
+                columns[distinct++] = columns[k];
+        r->count = distinct;
+        r->features = malloc((distinct ? distinct : 1) * sizeof *r->features);
+        listed = calloc(distinct ? distinct : 1, sizeof *listed);
+    }
+    if (!columns || !r->features || !listed) {
+        free(columns);
+        free(listed);
+        cli_error(CMD, "not enough memory for the feature ranges");
+        return 0;
+    }
+    for (size_t j = 0; j < r->count; j++)
+        r->features[j] = (feature_range){columns[j] + 1, DBL_MAX, -DBL_MAX};
+    free(columns);
     double y_min = DBL_MAX, y_max = -DBL_MAX;
     for (size_t i = 0; i < n; i++) {
-        y_min = fmin(y_min, y[i]);
-        y_max = fmax(y_max, y[i]);
-        for (size_t j = 1; j <= r->max_index; j++) {
-            double v = km_dataset_value(data, i, j - 1);
-            r->min[j] = fmin(r->min[j], v);
-            r->max[j] = fmax(r->max[j], v);
-        }
+        y_min = fmin(y_min, data->labels[i]);
+        y_max = fmax(y_max, data->labels[i]);
     }
+    for (size_t k = 0; k < stored; k++) {
+        feature_range *f = find_range(r, data->col[k] + 1);
+        f->min = fmin(f->min, data->val[k]);
+        f->max = fmax(f->max, data->val[k]);
+        listed[f - r->features]++;
+    }
+    for (size_t j = 0; j < r->count; j++)
+        if (listed[j] < n) {
+            r->features[j].min = fmin(r->features[j].min, 0);
+            r->features[j].max = fmax(r->features[j].max, 0);
+        }
+    free(listed);
     if (r->y_scaling) {
         r->y_min = y_min;
         r->y_max = y_max;
     }
+    return 1;
 }
 
 /* ---- range files ------------------------------------------------------------------------------ */
@@ -195,90 +236,73 @@ static char *read_text(const char *path)
     return text;
 }
 
-/* Largest feature index a range file lists: svm-scale scales up to max(data, range file). The lines
- * are checked here; restore_ranges then reads them into the arrays. */
-static int range_file_max_index(const char *path, const char *text, size_t *max_index)
+/* Reads a range file into r: its intervals (they replace -l, -u, -y) and its features' ranges. */
+static int read_range_file(const char *path, char *text, ranges *r)
 {
-    char *copy = strdup(text), *cursor = copy, *line;
-    int ok = copy != NULL, number = 0;
-    double a, b;
-    *max_index = 0;
-    line = ok ? next_line(&cursor) : NULL;
-    number++;
+    size_t lines = 1;
+    for (const char *c = text; *c; c++)
+        lines += *c == '\n';
+    char *cursor = text, *line = next_line(&cursor);
+    int ok = 1, number = 1;
+    ranges file = *r;
+    file.count = 0;
     if (line && !strcmp(line, "y")) {
-        ok = two_numbers(next_line(&cursor), &a, &b) && two_numbers(next_line(&cursor), &a, &b);
+        file.y_scaling = 1;
+        ok = two_numbers(next_line(&cursor), &file.y_lower, &file.y_upper) &&
+             two_numbers(next_line(&cursor), &file.y_min, &file.y_max);
         number += 2;
         line = ok ? next_line(&cursor) : NULL;
         number++;
     }
-    if (!copy || !ok || !line || strcmp(line, "x") || !two_numbers(next_line(&cursor), &a, &b) || !(b > a)) {
-        if (copy)
-            cli_error(CMD, "%s: not a range file (expected an optional 'y' section of two 'LOWER UPPER' lines, "
-                           "then 'x' and 'LOWER UPPER', near line %d)", path, number);
-        else
-            cli_error(CMD, "not enough memory to read %s", path);
-        free(copy);
+    if (!ok || !line || strcmp(line, "x") || !two_numbers(next_line(&cursor), &file.lower, &file.upper) ||
+        !(file.upper > file.lower)) {
+        cli_error(CMD, "%s: not a range file (expected an optional 'y' section of two 'LOWER UPPER' lines, "
+                       "then 'x' and 'LOWER UPPER', near line %d)", path, number);
         return 0;
     }
     number++;
+    if (!(file.features = malloc(lines * sizeof *file.features))) {
+        cli_error(CMD, "not enough memory to read %s", path);
+        return 0;
+    }
     long previous = 0;
-    while (ok && (line = next_line(&cursor))) {
+    while ((line = next_line(&cursor))) {
         number++;
         long index;
+        double lo, hi;
         int used = -1;
-        if (sscanf(line, "%ld %lf %lf %n", &index, &a, &b, &used) != 3 || used < 0 || line[used] || index <= previous ||
-            index > INT_MAX || !isfinite(a) || !isfinite(b)) {
+        if (sscanf(line, "%ld %lf %lf %n", &index, &lo, &hi, &used) != 3 || used < 0 || line[used] ||
+            index <= previous || index > INT_MAX || !isfinite(lo) || !isfinite(hi)) {
             cli_error(CMD, "%s:%d: expected 'INDEX MIN MAX' with indices ascending from 1 (up to %d)", path, number,
                       INT_MAX);
-            ok = 0;
+            free(file.features);
+            return 0;
         }
+        file.features[file.count++] = (feature_range){(uint32_t)index, lo, hi};
         previous = index;
     }
-    if (ok)
-        *max_index = (size_t)previous;
-    free(copy);
-    return ok;
+    *r = file;
+    return 1;
 }
 
-/* Features [from, to] with a range on the data but none in the file are dropped (scaled to 0), as
- * svm-scale does; counts them and remembers the first. */
-static void drop_unlisted(ranges *r, size_t from, size_t to, size_t *dropped, size_t *first)
+/* Replaces the data's ranges by the range file's. A feature with a range on the data but none in the
+ * file is dropped (scaled to 0), as svm-scale does, with a warning naming the first. */
+static void apply_range_file(ranges *fitted, ranges *file, const char *restore_path, const char *data_path)
 {
-    for (size_t j = from; j <= to && j <= r->max_index; j++)
-        if (r->min[j] != r->max[j]) {
-            if (!(*dropped)++)
-                *first = j;
-            r->min[j] = r->max[j] = 0;
-        }
-}
-
-/* Reads the range file checked by range_file_max_index into r, whose arrays hold the data's ranges. */
-static void restore_ranges(ranges *r, char *text, const char *restore_path, const char *data_path)
-{
-    char *cursor = text, *line = next_line(&cursor);
-    if (!strcmp(line, "y")) {
-        r->y_scaling = 1;
-        two_numbers(next_line(&cursor), &r->y_lower, &r->y_upper);
-        two_numbers(next_line(&cursor), &r->y_min, &r->y_max);
-        next_line(&cursor);   /* "x" */
+    size_t dropped = 0, first = 0;
+    for (size_t j = 0; j < fitted->count; j++) {
+        const feature_range *f = &fitted->features[j];
+        if (f->min != f->max && !find_range(file, f->index) && !dropped++)
+            first = f->index;
     }
-    two_numbers(next_line(&cursor), &r->lower, &r->upper);
-    size_t next = 1, dropped = 0, first = 0;
-    while ((line = next_line(&cursor))) {
-        long index;
-        double lo, hi;
-        sscanf(line, "%ld %lf %lf", &index, &lo, &hi);
-        drop_unlisted(r, next, (size_t)index - 1, &dropped, &first);
-        r->min[index] = lo;
-        r->max[index] = hi;
-        next = (size_t)index + 1;
-    }
-    drop_unlisted(r, next, r->max_index, &dropped, &first);
     if (dropped)
         fprintf(stderr,
                 "kernelmix scale: warning: %zu feature(s) of %s (first: index %zu) have no range in %s; they are "
                 "scaled to 0\n",
                 dropped, data_path, first, restore_path);
+    free(fitted->features);
+    *fitted = *file;
+    file->features = NULL;
 }
 
 static void write_ranges(FILE *out, const ranges *r)
@@ -286,9 +310,8 @@ static void write_ranges(FILE *out, const ranges *r)
     if (r->y_scaling)
         fprintf(out, "y\n%.17g %.17g\n%.17g %.17g\n", r->y_lower, r->y_upper, r->y_min, r->y_max);
     fprintf(out, "x\n%.17g %.17g\n", r->lower, r->upper);
-    for (size_t j = 1; j <= r->max_index; j++)
-        if (r->min[j] != r->max[j])
-            fprintf(out, "%zu %.17g %.17g\n", j, r->min[j], r->max[j]);
+    for (size_t j = 0; j < r->count; j++)
+        fprintf(out, "%" PRIu32 " %.17g %.17g\n", r->features[j].index, r->features[j].min, r->features[j].max);
 }
 
 /* ---- scaling ---------------------------------------------------------------------------------- */
@@ -302,79 +325,146 @@ static double scaled(double v, double min, double max, double lower, double uppe
     return lower + (upper - lower) * (v - min) / (max - min);
 }
 
-/* The scaled rows into out; *nonzeros counts the values written (svm-scale's sparsity warning). */
-static void write_scaled(FILE *out, const ranges *r, const km_dataset *data, size_t *nonzeros)
+/* Drops the single-valued features (svm-scale leaves them out of the output and the range file). */
+static void drop_single_valued(ranges *r)
 {
-    size_t n = km_dataset_rows(data);
-    const double *y = km_dataset_labels(data);
+    size_t kept = 0;
+    for (size_t j = 0; j < r->count; j++)
+        if (r->features[j].min != r->features[j].max)
+            r->features[kept++] = r->features[j];
+    r->count = kept;
+}
+
+/* The features (positions in r) whose unlisted value 0 scales to a non-zero value: every row prints
+ * them whether it lists them or not. */
+static size_t *zero_moving_features(const ranges *r, size_t *count)
+{
+    size_t *moving = malloc((r->count ? r->count : 1) * sizeof *moving);
+    *count = 0;
+    for (size_t j = 0; moving && j < r->count; j++)
+        if (scaled(0, r->features[j].min, r->features[j].max, r->lower, r->upper) != 0)
+            moving[(*count)++] = j;
+    return moving;
+}
+
+static void write_feature(FILE *out, const ranges *r, size_t position, double value, size_t *nonzeros)
+{
+    const feature_range *f = &r->features[position];
+    double v = scaled(value, f->min, f->max, r->lower, r->upper);
+    if (v != 0) {
+        fprintf(out, "%" PRIu32 ":%g ", f->index, v);
+        ++*nonzeros;
+    }
+}
+
+/* The scaled rows into out; *nonzeros counts the values written (svm-scale's sparsity warning). Each
+ * row merges its listed features with the features whose 0 moves, so the time follows the output. */
+static int write_scaled(FILE *out, const ranges *r, const km_dataset *data, size_t *nonzeros)
+{
+    size_t n_moving;
+    size_t *moving = zero_moving_features(r, &n_moving);
+    if (!moving) {
+        cli_error(CMD, "not enough memory for the feature ranges");
+        return 0;
+    }
     *nonzeros = 0;
-    for (size_t i = 0; i < n; i++) {
-        double label = r->y_scaling ? scaled(y[i], r->y_min, r->y_max, r->y_lower, r->y_upper) : y[i];
+    for (size_t i = 0; i < data->n; i++) {
+        double label = data->labels[i];
+        if (r->y_scaling)
+            label = scaled(label, r->y_min, r->y_max, r->y_lower, r->y_upper);
         fprintf(out, "%.17g ", label);
-        for (size_t j = 1; j <= r->max_index; j++) {
-            if (r->min[j] == r->max[j])
-                continue;   /* single-valued feature */
-            double v = scaled(km_dataset_value(data, i, j - 1), r->min[j], r->max[j], r->lower, r->upper);
-            if (v != 0) {
-                fprintf(out, "%zu:%g ", j, v);
-                ++*nonzeros;
+        size_t k = data->row_start[i], end = data->row_start[i + 1], next_moving = 0;
+        for (;;) {
+            const feature_range *listed = NULL;
+            while (k < end && !(listed = find_range(r, data->col[k] + 1)))
+                k++;
+            size_t listed_at = listed ? (size_t)(listed - r->features) : SIZE_MAX;
+            size_t moving_at = next_moving < n_moving ? moving[next_moving] : SIZE_MAX;
+            if (listed_at == SIZE_MAX && moving_at == SIZE_MAX)
+                break;
+            if (listed_at <= moving_at) {
+                write_feature(out, r, listed_at, data->val[k++], nonzeros);
+                next_moving += listed_at == moving_at;
+            } else {
+                write_feature(out, r, moving_at, 0, nonzeros);
+                next_moving++;
             }
         }
         fputc('\n', out);
     }
+    free(moving);
+    return 1;
 }
 
 static size_t count_nonzeros(const km_dataset *data)
 {
-    size_t count = 0, n = km_dataset_rows(data), d = km_dataset_dim(data);
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < d; j++)
-            count += km_dataset_value(data, i, j) != 0;
+    size_t count = 0;
+    for (size_t k = 0; k < data->row_start[data->n]; k++)
+        count += data->val[k] != 0;
     return count;
 }
 
-/* The range file (-s) and the output file, both opened (temporary files) before either is committed,
- * so that a missing directory or a full disk leaves neither behind. */
-static km_status emit_files(const scale_options *o, const char *ranges_text, size_t ranges_size,
-                            const char *rows_text, size_t rows_size)
+/* Writes the scaled rows to OUTPUT_FILE (or standard output) and the ranges to the -s file. Both files
+ * are written to temporary files and published only when both are complete, so that a missing
+ * directory or a full disk leaves neither behind; standard output is written once every check has
+ * passed. Returns the exit status. */
+static int emit(const scale_options *o, const km_dataset *data, size_t *nonzeros)
 {
     km_atomic_file ranges_file, rows_file;
     km_status st = KM_OK;
-    int have_ranges = 0, have_rows = 0;
+    int have_ranges = 0, have_rows = 0, rc = CLI_FAILURE;
     if (o->save_path && !(st = km_atomic_open(&ranges_file, o->save_path, "range file")))
         have_ranges = 1;
     if (!st && o->output_path && !(st = km_atomic_open(&rows_file, o->output_path, "scaled data")))
         have_rows = 1;
-    if (st) {
-        if (have_ranges)
-            km_atomic_abort(&ranges_file);
-        return st;
+    if (st)
+        goto done;
+    if (!write_scaled(have_rows ? rows_file.stream : stdout, &o->r, data, nonzeros))
+        goto done;
+    if (!have_rows && (fflush(stdout) != 0 || ferror(stdout))) {
+        cli_error(CMD, "cannot write the scaled data to standard output");
+        goto done;
     }
     if (have_ranges)
-        km_atomic_write(&ranges_file, ranges_text, ranges_size);
-    if (have_rows)
-        km_atomic_write(&rows_file, rows_text, rows_size);
-    if (have_rows && (st = km_atomic_commit(&rows_file))) {
-        if (have_ranges)
-            km_atomic_abort(&ranges_file);
-        return st;
+        write_ranges(ranges_file.stream, &o->r);
+    if (have_rows) {
+        have_rows = 0;
+        if ((st = km_atomic_finish(&rows_file)))
+            goto done;
+        have_rows = 1;
     }
-    return have_ranges ? km_atomic_commit(&ranges_file) : KM_OK;
+    if (have_ranges) {
+        have_ranges = 0;
+        if ((st = km_atomic_commit(&ranges_file)))
+            goto done;
+    }
+    if (have_rows) {
+        have_rows = 0;
+        if ((st = km_atomic_publish(&rows_file)))
+            goto done;
+    }
+    rc = CLI_OK;
+done:
+    if (have_rows)
+        km_atomic_abort(&rows_file);
+    if (have_ranges)
+        km_atomic_abort(&ranges_file);
+    return st ? cli_fail(CMD, st) : rc;
 }
 
 static int run(scale_options *o)
 {
     km_dataset *data = NULL;
-    char *restore_text = NULL, *rows_text = NULL, *ranges_text = NULL;
-    size_t rows_size = 0, ranges_size = 0, restore_max = 0, nonzeros;
-    FILE *rows = NULL, *range_out = NULL;
+    char *restore_text = NULL;
+    ranges file = {0};
+    size_t nonzeros;
     int rc = CLI_USAGE;
     km_status st = km_dataset_read_libsvm(o->data_path, 0, &data);
     if (st) {
         rc = cli_fail(CMD, st);
         goto done;
     }
-    if (!km_dataset_labels(data)) {
+    if (!data->labels) {
         cli_error(CMD, "%s: rows have no labels (LIBSVM format starts each row with its label)", o->data_path);
         goto done;
     }
@@ -383,43 +473,18 @@ static int run(scale_options *o)
             cli_error(CMD, "%s: cannot read the range file", o->restore_path);
             goto done;
         }
-        if (!range_file_max_index(o->restore_path, restore_text, &restore_max))
+        file = o->r;
+        if (!read_range_file(o->restore_path, restore_text, &file))
             goto done;
     }
-    size_t dim = km_dataset_dim(data);
     rc = CLI_FAILURE;
-    if (!alloc_ranges(&o->r, dim > restore_max ? dim : restore_max))
+    if (!fit_ranges(&o->r, data))
         goto done;
-    fit_ranges(&o->r, data);
     if (o->restore_path)
-        restore_ranges(&o->r, restore_text, o->restore_path, o->data_path);
-    /* everything is produced in memory first: the outputs appear complete or not at all */
-    if (!(rows = open_memstream(&rows_text, &rows_size)) ||
-        (o->save_path && !(range_out = open_memstream(&ranges_text, &ranges_size)))) {
-        cli_error(CMD, "not enough memory for the output");
+        apply_range_file(&o->r, &file, o->restore_path, o->data_path);
+    drop_single_valued(&o->r);
+    if ((rc = emit(o, data, &nonzeros)) != CLI_OK)
         goto done;
-    }
-    write_scaled(rows, &o->r, data, &nonzeros);
-    if (range_out)
-        write_ranges(range_out, &o->r);
-    int failed = fclose(rows) != 0;
-    rows = NULL;
-    if (range_out) {
-        failed |= fclose(range_out) != 0;
-        range_out = NULL;
-    }
-    if (failed) {
-        cli_error(CMD, "not enough memory for the output");
-        goto done;
-    }
-    if ((st = emit_files(o, ranges_text, ranges_size, rows_text, rows_size))) {
-        rc = cli_fail(CMD, st);
-        goto done;
-    }
-    if (!o->output_path && (fwrite(rows_text, 1, rows_size, stdout) != rows_size || fflush(stdout) != 0)) {
-        cli_error(CMD, "cannot write the scaled data to standard output");
-        goto done;
-    }
     size_t before = count_nonzeros(data);
     if (nonzeros > before)
         fprintf(stderr,
@@ -428,15 +493,9 @@ static int run(scale_options *o)
                 before, nonzeros);
     rc = CLI_OK;
 done:
-    if (rows)
-        fclose(rows);
-    if (range_out)
-        fclose(range_out);
-    free(rows_text);
-    free(ranges_text);
     free(restore_text);
-    free(o->r.min);
-    free(o->r.max);
+    free(file.features);
+    free(o->r.features);
     km_dataset_free(data);
     return rc;
 }

@@ -63,6 +63,18 @@ expect_status 0 limited "$KM" train -q "$WORK/huge_index" "$WORK/huge.model"
 expect_status 0 limited "$KM" predict -q "$WORK/huge_index" "$WORK/huge.model" "$WORK/huge.pred" &&
     { [ "$(tr '\n' ' ' <"$WORK/huge.pred")" = "1 -1 " ] || fail "huge index: predictions $(cat "$WORK/huge.pred")"; }
 
+# kernelmix scale keeps ranges for the stored features only: fitting, saving and applying ranges to
+# that file stays within the limit, and the output is svm-scale's (index 2e9 spans [0, 1]: 1 -> 1, the
+# unlisted 0 -> -1; feature 1 the same).
+expect_status 0 limited "$KM" scale -s "$WORK/huge.range" "$WORK/huge_index" "$WORK/huge.scaled" &&
+    { [ "$(tr '\n' '|' <"$WORK/huge.scaled")" = "1 1:-1 2000000000:1 |-1 1:1 2000000000:-1 |" ] ||
+        fail "huge index: scaled rows $(cat "$WORK/huge.scaled")"; }
+expect_status 0 limited "$KM" scale -r "$WORK/huge.range" "$WORK/huge_index" "$WORK/huge.rescaled" &&
+    { cmp -s "$WORK/huge.scaled" "$WORK/huge.rescaled" || fail "huge index: ranges applied differ from fitted"; }
+printf 'x\n0 1\n2147483647 0 4\n' >"$WORK/far.range"
+expect_status 0 limited "$KM" scale -r "$WORK/far.range" "$WORK/huge_index" "$WORK/far.scaled" &&
+    { [ "$(tr '\n' '|' <"$WORK/far.scaled")" = "1 |-1 |" ] || fail "far range: scaled rows $(cat "$WORK/far.scaled")"; }
+
 # features=each on 70,000 features: 70,000 kernels, each with its own view, grow linearly (an array
 # of M kernels per view grew with M^2: 39 GB). 200 rows of 50 features leave most features all zero,
 # which the kernel checks name once the views exist.

@@ -51,6 +51,12 @@ cmp -s "$WORK/out" "$WORK/lib.out" || fail "scale to standard output differs fro
 expect_status 0 "$KM" scale -r "$WORK/km.range" "$WORK/gen_test" "$WORK/t.out"
 grep -q "index 8) have no range" "$WORK/err" || fail "the feature missing from the range file is not reported"
 
+# a range file listing a feature the data never stores: its unlisted 0 moves to -1 in every row
+printf 'x\n-1 1\n2 -3 3\n2100 0 4\n' >"$WORK/file_only.range"
+svm-scale -r "$WORK/file_only.range" "$WORK/gen_test" >"$WORK/lib.fo" 2>/dev/null
+expect_status 0 "$KM" scale -r "$WORK/file_only.range" "$WORK/gen_test" "$WORK/km.fo" &&
+    { cmp -s "$WORK/lib.fo" "$WORK/km.fo" || fail "a range-file-only feature: output differs from svm-scale"; }
+
 # refusals: one line, exit 2, nothing written
 rm -f "$WORK/none.out" "$WORK/none.range"
 expect_status 2 "$KM" scale -l 1 -u 0 "$WORK/gen_train" "$WORK/none.out" && expect_one_line_error "inconsistent interval"
