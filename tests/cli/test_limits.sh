@@ -44,4 +44,27 @@ fi
 # the same rows scaled train at once
 expect_status 0 "$KM" scale -l -1 -u 1 "$WORK/ill" "$WORK/ill.scaled"
 expect_status 0 "$KM" train -q --kernel linear "$WORK/ill.scaled" "$WORK/ill.model"
+
+# Kernel-weight learning whose Gram matrices do not fit -m warns once, with the -m that holds them
+# (1500 x 1500 doubles = 17.2 MiB, in half of the cache: -m 36); that -m trains silently to the same
+# weights.
+"$PYTHON" - "$WORK/wide60" <<'PY'
+import sys
+import numpy as np
+rng = np.random.default_rng(1)
+X = rng.normal(size=(1500, 60))
+y = np.where(X[:, 0] + 0.3 * rng.normal(size=1500) > 0, 1, -1)
+with open(sys.argv[1], "w") as f:
+    for i in range(1500):
+        f.write("%d %s\n" % (y[i], " ".join("%d:%.4f" % (j + 1, X[i, j]) for j in range(60))))
+PY
+weights() { sed -n 's/.*kernel weights //p' "$WORK/out" "$WORK/err"; }
+if expect_status 0 "$KM" train --mkl lp --kernel rbf:gamma=0.001,0.01,0.1 -m 10 "$WORK/wide60" "$WORK/w10.model"; then
+    [ "$(grep -c warning "$WORK/err")" = 1 ] && grep -q "do not fit in the kernel cache (-m 10).*-m 36 would hold them" "$WORK/err" ||
+        fail "cache warning: $(grep warning "$WORK/err")"
+    small=$(weights)
+    expect_status 0 "$KM" train --mkl lp --kernel rbf:gamma=0.001,0.01,0.1 -m 36 "$WORK/wide60" "$WORK/w36.model" &&
+        { grep -q warning "$WORK/err" && fail "-m 36 still warns: $(cat "$WORK/err")"; }
+    [ -n "$small" ] && [ "$small" = "$(weights)" ] || fail "cache warning: weights '$small' and '$(weights)' differ"
+fi
 finish
