@@ -20,6 +20,7 @@
 #include "mkl/diagnostics.h"
 #include "mkl/method.h"
 #include "train/multiclass.h"
+#include "svm/interruptible_access.h"
 #include "svm/svm.h"
 #include "train/alignment_record.h"
 #include "train/model.h"
@@ -78,6 +79,7 @@ static km_status keep_support_vectors(trainer *t, km_machine *machine, const dou
 
 /* The caller's progress callback polled by the solver. */
 static int solver_interrupted(void *ctx) { return km_progress_report(ctx, "solver"); }
+static int alignment_interrupted(void *ctx) { return km_progress_report(ctx, "alignment"); }
 
 /* The machine's fields from a method's result. */
 static void store_result(km_machine *machine, const km_mkl_result *result)
@@ -606,14 +608,16 @@ static km_status store_alignments(trainer *t, const km_classes *classes)
     if (!st)
         st = km_kernel_view_new(t->provider, n < t->n ? rows : NULL, n, &view);
     if (!st) {
-        km_kernel_access access = {.n_rows = n, .n_kernels = M, .theta = t->theta, .column = km_kernel_view_column,
-                                   .column_ctx = view, .diag = km_kernel_view_diag(view)};
-        st = km_alignments(&access, T, targets, model->kernel_alignment, model->target_alignment);
+        km_kernel_access columns = {.n_rows = n, .n_kernels = M, .theta = t->theta, .column = km_kernel_view_column,
+                                    .column_ctx = view, .diag = km_kernel_view_diag(view)};
+        km_interruptible_access polled;
+        km_interruptible_access_init(&polled, &columns, alignment_interrupted, &t->progress, "the kernel alignments");
+        st = km_alignments(&polled.access, T, targets, model->kernel_alignment, model->target_alignment);
         /* one target vector (two classes as +-1, or regression): the alignment diagnostics of info */
         for (size_t i = 0; !st && (T == 1 || T == 2) && i < n; i++)
             targets[i] = T == 1 ? targets[i] : targets[i * T] - targets[i * T + 1];
         if (!st && (T == 1 || T == 2))
-            st = km_model_store_target_alignment(model, &access, targets, KM_ALIGNMENT_MATRIX_MAX_KERNELS);
+            st = km_model_store_target_alignment(model, &polled.access, targets, KM_ALIGNMENT_MATRIX_MAX_KERNELS);
     }
     km_kernel_view_free(view);
     free(rows);

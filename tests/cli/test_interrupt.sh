@@ -24,4 +24,29 @@ for sig in INT TERM; do
         fail "SIG$sig: stderr '$(cat "$WORK/err.$sig")'"
     ls -A "$WORK" | grep -qE "^(model.$sig|\.kernelmix-)" && fail "SIG$sig: a model file was left: $(ls -A "$WORK")"
 done
+
+# Before the first machine, kernel-weight learning computes the alignment diagnostics: with 100
+# polynomial kernels on 1,700 rows of 50 features that pass alone takes several seconds (well over
+# ten under valgrind or on a busy machine). SIGINT in it stops within a few columns.
+"$PYTHON" - "$WORK/wide" <<'PY'
+import sys, numpy as np
+rng = np.random.default_rng(1)
+X = rng.normal(size=(1700, 50)); y = np.where(X[:, 0] + 0.3 * rng.normal(size=1700) > 0, 1, -1)
+with open(sys.argv[1], "w") as f:
+    for row, label in zip(X, y):
+        f.write(f"{label} " + " ".join(f"{j + 1}:{v:.4f}" for j, v in enumerate(row)) + "\n")
+PY
+"$KM" train -q --mkl lp --kernel 'poly:degree=1..10:coef0=1..10:gamma=0.01' -m 400 "$WORK/wide" "$WORK/model.align" \
+    2>"$WORK/err.align" &
+pid=$!
+sleep 1.5
+start=$(date +%s%N)
+kill -s INT $pid
+wait $pid
+status=$?
+took_ms=$((($(date +%s%N) - start) / 1000000))
+[ "$status" -eq 130 ] || fail "SIGINT in the alignment diagnostics: exit status $status, expected 130"
+[ "$took_ms" -lt 3000 ] || fail "SIGINT in the alignment diagnostics: stopped after $took_ms ms"
+grep -q "interrupted; no model written" "$WORK/err.align" || fail "alignment SIGINT: stderr '$(cat "$WORK/err.align")'"
+[ -e "$WORK/model.align" ] && fail "alignment SIGINT: a model file was left"
 finish

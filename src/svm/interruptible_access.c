@@ -1,0 +1,46 @@
+/* Kernel columns that poll an interrupt (svm/interruptible_access.h). */
+#include "svm/interruptible_access.h"
+
+#include "core/error.h"
+
+/* Polls every this many requests: a column costs at least n kernel values, so a poll per few
+ * columns costs nothing measurable and still answers within milliseconds. */
+#define KM_POLL_REQUESTS 8u
+
+static km_status poll(km_interruptible_access *a)
+{
+    if (a->interrupted && ++a->requests % KM_POLL_REQUESTS == 0 && a->interrupted(a->interrupt_ctx))
+        return km_error(KM_EINTERRUPTED, "interrupted while computing %s", a->what);
+    return KM_OK;
+}
+
+static km_status polled_column(void *ctx, size_t m, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    km_interruptible_access *a = ctx;
+    km_status st = poll(a);
+    return st ? st : a->inner->column(a->inner->column_ctx, m, i, rows, nrows, out);
+}
+
+static km_status polled_kernel_columns(void *ctx, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    km_interruptible_access *a = ctx;
+    km_status st = poll(a);
+    return st ? st : a->inner->kernel_columns(a->inner->column_ctx, i, rows, nrows, out);
+}
+
+void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_access *inner,
+                                  int (*interrupted)(void *ctx), void *interrupt_ctx, const char *what)
+{
+    a->inner = inner;
+    a->interrupted = interrupted;
+    a->interrupt_ctx = interrupt_ctx;
+    a->what = what;
+    a->requests = 0;
+    a->access = (km_kernel_access){.n_rows = inner->n_rows,
+                                   .n_kernels = inner->n_kernels,
+                                   .theta = inner->theta,
+                                   .column = polled_column,
+                                   .column_ctx = a,
+                                   .diag = inner->diag,
+                                   .kernel_columns = inner->kernel_columns ? polled_kernel_columns : NULL};
+}
