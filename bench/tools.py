@@ -69,6 +69,17 @@ class KernelmixKernel(Kernelmix):
         return None
 
 
+class KernelmixWd(Kernelmix):
+    """kernelmix kernel: the training kernel matrix of the weighted-degree string kernel of degree 20
+    (Lei et al.'s splice kernels summed with the weights of the weighted-degree kernel), unnormalized."""
+
+    def train(self, problem, settings, model):
+        return [self.binary, "kernel", "--kernel", "wd:degree=20", problem["train"], model]
+
+    def predict(self, problem, model, output):
+        return None
+
+
 class Libsvm:
     """Debian's svm-train/svm-predict with one RBF kernel computed from the features."""
     name = "libsvm"

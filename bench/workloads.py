@@ -88,6 +88,12 @@ WORKLOADS = [
                     "mklpy-average", "mklpy-easymkl", "mklpy-gram"),
              data_script="digits.py", cases=lambda options: [[]],
              references=(("python-kernelmix-mkl", "kernelmix-mkl"),)),
+    Workload(key="wd", name="wd-kernel",
+             title="random DNA sequences of length 60, training kernel matrix of the weighted-degree kernel of "
+                   "degree 20 alone (N^2 kernel values; the rate is N^2 / time)",
+             tools=("kernelmix-wd",), data_script="sequences.py",
+             cases=lambda options: [["--n", str(n), "--seed", str(options.seed)] for n in options.sizes or (2000,)],
+             phase="kernel"),
 ]
 
 # what bench/run runs without --workloads (e takes tens of minutes and is never among them)

@@ -65,7 +65,7 @@ const char *cli_task_title(km_task task);
 int cli_push(const char *cmd, const char ***list, size_t *n, const char *value);
 
 /* Input data format. */
-typedef enum cli_format { CLI_FORMAT_AUTO, CLI_FORMAT_LIBSVM, CLI_FORMAT_CSV } cli_format;
+typedef enum cli_format { CLI_FORMAT_AUTO, CLI_FORMAT_LIBSVM, CLI_FORMAT_CSV, CLI_FORMAT_SEQUENCES } cli_format;
 int cli_parse_format(const char *cmd, const char *text, cli_format *out);
 /* How the subcommands read their data files. */
 typedef struct cli_input {
@@ -73,14 +73,16 @@ typedef struct cli_input {
     int label_column;           /* CSV label column in km_csv_options' convention */
     int label_column_given;     /* --label-column was given (predict otherwise takes the model's) */
     char delimiter;             /* CSV field delimiter; 0: detected from the first line */
+    const char *alphabet;       /* sequences: the letters they may hold (NULL: ACGT) */
 } cli_input;
-#define CLI_INPUT_INIT {CLI_FORMAT_AUTO, -1, 0, 0}
+#define CLI_INPUT_INIT {CLI_FORMAT_AUTO, -1, 0, 0, NULL}
 /* Handles the input options every subcommand shares, --format F, --label-column K (1-based, negative
  * from the end, 0: none) and --delimiter C. Returns 0 when the current option is not one of them, 1
  * when it was parsed, -1 on a bad value (reported). */
 int cli_data_option(cli_args *args, cli_input *input);
 /* Reads a dataset: CSV when asked or the name ends in .csv, a numpy array when the name ends in .npy
- * (without precomputed rows), else LIBSVM (precomputed rows when precomputed != 0). */
+ * (without precomputed rows), labelled sequences when asked or the name ends in .seq, .fa, .fasta or
+ * .fna, else LIBSVM (precomputed rows when precomputed != 0). */
 km_status cli_read_data(const char *path, const cli_input *input, int precomputed, km_dataset **out);
 /* The help lines of the input options, for every subcommand's usage. */
 extern const char CLI_INPUT_HELP[];

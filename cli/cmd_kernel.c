@@ -24,6 +24,8 @@ static void usage(FILE *out)
 "\n"
 "spec language: TYPE[:KEY=VALUES]...\n"
 "  types     linear, poly, rbf, sigmoid, chi2, histint, precomputed\n"
+"            on sequences: spectrum (k=, the k-mer length), wd (weighted degree),\n"
+"            positional or pos (one degree) with degree= and shift=\n"
 "  keys      gamma, sigma (rbf: gamma = 1/(2 sigma^2)), degree, coef0,\n"
 "            features (1-based: 1-10,15 or each: one kernel per feature),\n"
 "            norm (none, mult, spherical, trace), center (0 or 1), file (precomputed)\n"

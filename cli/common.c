@@ -183,8 +183,10 @@ int cli_parse_format(const char *cmd, const char *text, cli_format *out)
         *out = CLI_FORMAT_LIBSVM;
     else if (!strcmp(text, "csv"))
         *out = CLI_FORMAT_CSV;
+    else if (!strcmp(text, "seq") || !strcmp(text, "fasta"))
+        *out = CLI_FORMAT_SEQUENCES;
     else {
-        cli_error(cmd, "option --format: '%s' is not one of auto, libsvm, csv", text);
+        cli_error(cmd, "option --format: '%s' is not one of auto, libsvm, csv, seq", text);
         return 0;
     }
     return 1;
@@ -223,7 +225,11 @@ int cli_push(const char *cmd, const char ***list, size_t *n, const char *value)
 }
 
 const char CLI_INPUT_HELP[] =
-"  --format F         auto (default: CSV for a .csv name, else LIBSVM), libsvm or csv\n"
+"  --format F         auto (default: CSV for a .csv name, labelled sequences for .seq, .fa,\n"
+"                     .fasta or .fna, else LIBSVM), libsvm, csv or seq (LABEL<TAB>SEQUENCE\n"
+"                     lines or FASTA with >LABEL headers)\n"
+"  --alphabet LETTERS the letters sequences may hold (default ACGT; lower case is read as\n"
+"                     upper case unless LETTERS has lower-case letters)\n"
 "  --label-column K   CSV column of the label, 1-based; negative counts from the end\n"
 "                     (default -1, the last; predict: the training file's); 0: no label\n"
 "  --delimiter C      CSV field delimiter: a character, 'tab' or 'space' (runs of blanks);\n"
@@ -255,6 +261,8 @@ int cli_data_option(cli_args *args, cli_input *input)
     long l;
     if (cli_args_is(args, NULL, "--format"))
         return (v = cli_args_value(args)) && cli_parse_format(args->cmd, v, &input->format) ? 1 : -1;
+    if (cli_args_is(args, NULL, "--alphabet"))
+        return (input->alphabet = cli_args_value(args)) ? 1 : -1;
     if (cli_args_is(args, NULL, "--delimiter"))
         return parse_delimiter(args->cmd, cli_args_value(args), &input->delimiter) ? 1 : -1;
     if (!cli_args_is(args, NULL, "--label-column"))

@@ -18,6 +18,10 @@ km_status cli_read_data(const char *path, const cli_input *input, int precompute
         options.delimiter = input->delimiter;
         return km_dataset_read_csv(path, &options, out);
     }
+    int sequence_name = ends_with(path, ".seq") || ends_with(path, ".fa") || ends_with(path, ".fasta") ||
+                        ends_with(path, ".fna");
+    if (format == CLI_FORMAT_SEQUENCES || (format == CLI_FORMAT_AUTO && !precomputed && sequence_name))
+        return km_dataset_read_sequences(path, input->alphabet, out);
     if (format == CLI_FORMAT_AUTO && !precomputed && (ends_with(path, ".npy") || ends_with(path, ".NPY")))
         return km_dataset_read_npy(path, input->label_column, out);
     return km_dataset_read_libsvm(path, precomputed ? KM_READ_PRECOMPUTED : 0, out);

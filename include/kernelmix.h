@@ -103,6 +103,14 @@ KM_API km_status km_dataset_read_csv(const char *path, const km_csv_options *opt
  * Fortran order, rows × columns; label_column as in km_csv_options (-1: the last column is the label,
  * KM_CSV_NO_LABEL: every column is a feature). Other dtypes and shapes are refused (KM_EFORMAT). */
 KM_API km_status km_dataset_read_npy(const char *path, int label_column, km_dataset **out);
+/* Labelled sequences as string rows (km_dataset_from_strings), for the string kernels: either one
+ * "LABEL<TAB>SEQUENCE" per line, or FASTA (detected by a first non-blank line starting with '>'):
+ * ">LABEL [description]" then the sequence on one or more lines. LABEL is a number. Every sequence
+ * character must be in alphabet (NULL: "ACGT"); lower-case letters are read as upper case unless the
+ * alphabet holds lower-case letters. Blank lines are skipped, '#' starts a comment line, a trailing '\r'
+ * is dropped. Errors (KM_EFORMAT) name the file, line and column: "PATH:LINE:COLUMN: character 'N' is
+ * not in the alphabet ACGT". */
+KM_API km_status km_dataset_read_sequences(const char *path, const char *alphabet, km_dataset **out);
 
 /* Copies a dense row-major n×d matrix and n labels (labels may be NULL); non-finite values or labels
  * are refused (KM_EINVAL). */
@@ -167,7 +175,11 @@ typedef enum km_kernel_type {
     KM_KERNEL_SIGMOID = 3,    /* tanh(gamma <x,x'> + coef0) */
     KM_KERNEL_PRECOMPUTED = 4,/* values from a matrix */
     KM_KERNEL_CHI2 = 5,       /* exp(-gamma sum_j (x_j-x'_j)^2/(x_j+x'_j)), features >= 0 */
-    KM_KERNEL_HISTINT = 6     /* sum_j min(x_j, x'_j), features >= 0 */
+    KM_KERNEL_HISTINT = 6,    /* sum_j min(x_j, x'_j), features >= 0 */
+    KM_KERNEL_SPECTRUM = 7,   /* string rows: sum over k-mers u of N_u(x) N_u(x') */
+    KM_KERNEL_WD = 8,         /* string rows: weighted degree, sum_{d=1..degree} w_d (matching d-mers at
+                                 equal positions, or shifted by up to shift places) */
+    KM_KERNEL_POSITIONAL = 9  /* string rows: matching d-mers at equal positions, d = degree (with shifts) */
 } km_kernel_type;
 
 typedef enum km_normalization {
@@ -186,10 +198,12 @@ KM_API km_status km_kernel_set_new(km_kernel_set **out);
 KM_API void km_kernel_set_free(km_kernel_set *set);
 
 /* Adds the kernels a spec expands to. Grammar (see docs/kernels.md):
- *   SPEC   := TYPE [':' OPTION]*        TYPE := linear|poly|rbf|sigmoid|chi2|histint|precomputed
+ *   SPEC   := TYPE [':' OPTION]*        TYPE := linear|poly|rbf|sigmoid|chi2|histint|precomputed|
+ *                                               spectrum|wd|positional
  *   OPTION := KEY '=' VALUES            VALUES := VALUE (',' VALUE)* | a..b | B^a..B^b
  * keys: gamma, sigma, degree, coef0, features (e.g. 1-10,15 or "each"), norm
- * (none|mult|spherical|trace), center (0|1), file (precomputed). A list or range of values expands to
+ * (none|mult|spherical|trace), center (0|1), file (precomputed), k (spectrum: the k-mer length),
+ * shift (wd, positional: the largest shift). A list or range of values expands to
  * one kernel per value (the cross product when several keys have lists); "features=each" gives one
  * kernel per feature. gamma=auto (default for rbf) is 1/mean ||x-x'||^2; a value followed by "/mean"
  * is relative to that mean (rbf) or to the mean chi^2 distance (chi2). */

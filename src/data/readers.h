@@ -12,6 +12,8 @@
 km_status km_read_libsvm_stream(FILE *stream, const char *name, unsigned flags, km_dataset **out);
 /* Dense delimited rows as described for km_dataset_read_csv. */
 km_status km_read_csv_stream(FILE *stream, const char *name, const km_csv_options *options, km_dataset **out);
+/* Labelled sequences as described for km_dataset_read_sequences (alphabet NULL: "ACGT"). */
+km_status km_read_sequences_stream(FILE *stream, const char *name, const char *alphabet, km_dataset **out);
 /* Binary KMMATRIX file or numpy .npy file (each detected by its magic) or LIBSVM precomputed-kernel
  * text. The stream must be seekable (a file or an fmemopen buffer). */
 km_status km_matrix_read_stream(FILE *stream, const char *name, km_matrix **out);

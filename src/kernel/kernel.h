@@ -26,6 +26,8 @@ typedef struct km_kernel {
     size_t n_features;
     km_normalization norm;
     int center;              /* 1: centre in feature space before norm */
+    size_t kmer;             /* spectrum: the k-mer length k */
+    size_t shift;            /* wd, positional: the largest shift S (0: matches at equal positions only) */
 
     /* precomputed kernels */
     char *file;              /* training matrix file named in the spec, or NULL */

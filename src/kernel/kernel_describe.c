@@ -91,6 +91,10 @@ size_t km_kernel_describe(const km_kernel *k, char *buf, size_t size)
         append(&t, ":coef0=");
         append_number(&t, k->coef0);
     }
+    if (params & KM_SPEC_KMER)
+        append(&t, ":k=%zu", k->kmer);
+    if ((params & KM_SPEC_SHIFT) && k->shift)
+        append(&t, ":shift=%zu", k->shift);
     if (k->features)
         append_features(&t, k->features, k->n_features);
     if (k->norm != KM_NORM_NONE)

@@ -6,10 +6,13 @@
 extern const km_kernel_family km_family_linear, km_family_poly, km_family_rbf, km_family_sigmoid;  /* family_dot.c */
 extern const km_kernel_family km_family_chi2, km_family_histint;          /* family_histogram.c */
 extern const km_kernel_family km_family_precomputed;                       /* family_precomputed.c */
+extern const km_kernel_family km_family_spectrum;                          /* family_spectrum.c */
+extern const km_kernel_family km_family_wd, km_family_positional;          /* family_wd.c */
 
 static const km_kernel_family *const families[] = {
     &km_family_linear, &km_family_poly, &km_family_rbf, &km_family_sigmoid,
     &km_family_precomputed, &km_family_chi2, &km_family_histint,
+    &km_family_spectrum, &km_family_wd, &km_family_positional,
 };
 
 #define N_FAMILIES (sizeof families / sizeof *families)

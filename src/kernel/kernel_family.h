@@ -34,7 +34,9 @@ enum {
     KM_SPEC_DEGREE = 1u << 2,      /* degree= (default 3) */
     KM_SPEC_COEF0 = 1u << 3,       /* coef0= */
     KM_SPEC_FEATURES = 1u << 4,    /* features= (a feature subset) */
-    KM_SPEC_FILE = 1u << 5         /* file= (a kernel matrix) */
+    KM_SPEC_FILE = 1u << 5,        /* file= (a kernel matrix) */
+    KM_SPEC_KMER = 1u << 6,        /* k= (a k-mer length, default 3) */
+    KM_SPEC_SHIFT = 1u << 7        /* shift= (the largest shift of a string position, default 0) */
 };
 
 typedef struct km_kernel_family {

@@ -20,11 +20,13 @@
 #define KM_SPEC_MAX_FEATURES ((size_t)1 << 22)
 
 typedef enum spec_key {
-    KEY_GAMMA, KEY_SIGMA, KEY_DEGREE, KEY_COEF0, KEY_FEATURES, KEY_NORM, KEY_CENTER, KEY_SCALE, KEY_FILE, KEY_COUNT
+    KEY_GAMMA, KEY_SIGMA, KEY_DEGREE, KEY_COEF0, KEY_FEATURES, KEY_NORM, KEY_CENTER, KEY_SCALE, KEY_FILE, KEY_KMER,
+    KEY_SHIFT, KEY_COUNT
 } spec_key;
 
 static const char *const key_names[KEY_COUNT] = {"gamma",    "sigma", "degree", "coef0", "features",
-                                                 "norm",     "center", "scale", "file"};
+                                                 "norm",     "center", "scale", "file",  "k",
+                                                 "shift"};
 
 #define BIT(k) (1u << (k))
 #define COMMON_KEYS (BIT(KEY_FEATURES) | BIT(KEY_NORM) | BIT(KEY_CENTER) | BIT(KEY_SCALE))
@@ -34,7 +36,8 @@ static unsigned keys_of_type(km_kernel_type type)
 {
     static const struct { unsigned param; spec_key key; } param_keys[] = {
         {KM_SPEC_GAMMA, KEY_GAMMA},   {KM_SPEC_SIGMA, KEY_SIGMA},       {KM_SPEC_DEGREE, KEY_DEGREE},
-        {KM_SPEC_COEF0, KEY_COEF0},   {KM_SPEC_FEATURES, KEY_FEATURES}, {KM_SPEC_FILE, KEY_FILE}};
+        {KM_SPEC_COEF0, KEY_COEF0},   {KM_SPEC_FEATURES, KEY_FEATURES}, {KM_SPEC_FILE, KEY_FILE},
+        {KM_SPEC_KMER, KEY_KMER},     {KM_SPEC_SHIFT, KEY_SHIFT}};
     unsigned params = km_kernel_family_of(type)->params, keys = BIT(KEY_NORM) | BIT(KEY_CENTER) | BIT(KEY_SCALE);
     for (size_t t = 0; t < sizeof param_keys / sizeof *param_keys; t++)
         if (params & param_keys[t].param)
@@ -247,6 +250,14 @@ static km_status check_values(const spec_parser *p, const option *o)
             if (!(v >= 1) || v != floor(v) || v > 1024)
                 return spec_error(p, "degree must be a positive integer (got %g)", v);
             break;
+        case KEY_KMER:
+            if (!(v >= 1) || v != floor(v) || v > 1024)
+                return spec_error(p, "k must be a positive integer up to 1024 (got %g)", v);
+            break;
+        case KEY_SHIFT:
+            if (!(v >= 0) || v != floor(v) || v > 1024)
+                return spec_error(p, "shift must be an integer from 0 to 1024 (got %g)", v);
+            break;
         case KEY_CENTER:
             if (v != 0 && v != 1)
                 return spec_error(p, "center must be 0 or 1 (got %g)", v);
@@ -332,6 +343,8 @@ static km_kernel default_kernel(km_kernel_type type, km_normalization norm)
     }
     if (family->params & KM_SPEC_DEGREE)
         k.degree = 3;
+    if (family->params & KM_SPEC_KMER)
+        k.kmer = 3;
     return k;
 }
 
@@ -353,6 +366,8 @@ static void apply(km_kernel *k, const option *o, size_t a, uint32_t *single_feat
     case KEY_CENTER: k->center = (int)v; break;
     case KEY_SCALE: k->scale = v; break;
     case KEY_FILE: break;
+    case KEY_KMER: k->kmer = (size_t)v; break;
+    case KEY_SHIFT: k->shift = (size_t)v; break;
     case KEY_FEATURES:
         if (o->each) {
             *single_feature = (uint32_t)a;

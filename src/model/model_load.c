@@ -358,6 +358,13 @@ static km_status read_kernel_section(layout *l, const section *s, km_kernel *k, 
         st = get_double(l, s, "coef0", &k->coef0);
     if (!st)
         st = get_double(l, s, "degree", &k->degree);
+    long kmer = 0, shift = 0;
+    if (!st)
+        st = get_long(l, s, "k", k->type == KM_KERNEL_SPECTRUM, 1, 1024, &kmer);
+    if (!st)
+        st = get_long(l, s, "shift", 0, 0, 1024, &shift);
+    k->kmer = (size_t)kmer;
+    k->shift = (size_t)shift;
     if (!st)
         st = open_key(l, s, "features", 1, &found);
     if (!st)
@@ -535,7 +542,7 @@ static km_status read_probability_section(layout *l, const section *s, km_model 
 
 static km_status read_basis_section(layout *l, const section *s, km_model *model)
 {
-    static const km_name storage_names[] = {{0, "dense"}, {1, "sparse"}, {0, NULL}};
+    static const km_name storage_names[] = {{0, "dense"}, {1, "sparse"}, {KM_BASIS_STRINGS, "strings"}, {0, NULL}};
     int sparse = 0, labels = 0, ids = 0;
     size_t d = 0, n = 0, capacity = 0;
     km_status st = get_name(l, s, "storage", storage_names, &sparse);

@@ -237,6 +237,10 @@ static void write_kernel(writer *w, const km_kernel *k, size_t m)
     line_name(w, "gamma_mode", km_gamma_mode_names, k->gamma_mode);
     line_double(w, "coef0", k->coef0);
     line_double(w, "degree", k->degree);
+    if (k->type == KM_KERNEL_SPECTRUM)
+        line_size(w, "k", k->kmer);
+    if (k->shift)
+        line_size(w, "shift", k->shift);
     put_text(w, "features ");
     if (!k->features || k->n_features == 0)
         put_text(w, "all");
@@ -349,11 +353,21 @@ static void write_basis_row(writer *w, const km_dataset *basis, size_t i)
     }
 }
 
+/* A string row, quoted (line_quoted); a NUL byte inside it cannot be written. */
+static void write_basis_string(writer *w, const km_dataset *basis, size_t i)
+{
+    size_t length;
+    const char *text = km_dataset_string(basis, i, &length);
+    if (strlen(text) != length && !w->st)
+        w->st = km_error(KM_EINVAL, "%s: cannot save a model with a NUL byte in a string row", w->path);
+    line_quoted(w, "", text);
+}
+
 static void write_basis(writer *w, const km_model *model)
 {
     const km_dataset *basis = model->basis;
     section(w, "basis", NULL);
-    put_text(w, basis->sparse ? "storage sparse\n" : "storage dense\n");
+    put_text(w, basis->text ? "storage strings\n" : basis->sparse ? "storage sparse\n" : "storage dense\n");
     line_size(w, "dim", basis->d);
     line_long(w, "labels", basis->labels != NULL);
     line_long(w, "ids", basis->ids != NULL);
@@ -368,6 +382,10 @@ static void write_basis(writer *w, const km_model *model)
         if (basis->ids) {
             put_text(w, " ");
             put_double(w, basis->ids[i], "basis id");
+        }
+        if (basis->text) {
+            write_basis_string(w, basis, i);   /* its own line end */
+            continue;
         }
         write_basis_row(w, basis, i);
         put_text(w, "\n");

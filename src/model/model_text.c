@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "data/dataset.h"
+#include "data/text_input.h"
 #include "model/model_io.h"
 
 void *km_text_alloc_array(size_t n, size_t size) { return malloc((n ? n : 1) * size); }
@@ -326,10 +327,21 @@ km_status km_text_basis_alloc(km_text_reader *r, km_model *model, size_t n, size
                         r->line_no, n, d);
     if (sparse && d > (size_t)UINT32_MAX + 1)
         return km_error(KM_EFORMAT, "%s:%zu: sparse basis_dim %zu is beyond 2^32", r->path, r->line_no, d);
+    int strings = sparse == KM_BASIS_STRINGS;
+    if (strings)
+        sparse = 0;
     km_status st = km_dataset_alloc(&model->basis);
     if (st)
         return st;
     km_dataset *basis = model->basis;
+    if (strings) {
+        *capacity = 64;
+        basis->text = km_text_alloc_array(*capacity, 1);
+        basis->text_start = km_text_alloc_array(n + 1, sizeof *basis->text_start);
+        if (!basis->text || !basis->text_start)
+            return km_error_nomem("basis strings");
+        basis->text_start[0] = 0;
+    }
     basis->n = n;
     basis->d = d;
     basis->sparse = sparse;
@@ -399,6 +411,28 @@ static km_status parse_sparse_features(km_text_reader *r, km_dataset *basis, siz
     return st;
 }
 
+/* The rest of the line, a quoted string, as string row i. */
+static km_status parse_string_row(km_text_reader *r, km_dataset *basis, size_t i, size_t *capacity)
+{
+    char *text;
+    km_status st = km_text_parse_quoted(r, "basis string", &text);
+    if (!st && !text)
+        st = km_text_bad_value(r, "basis string", "none");
+    if (st)
+        return st;
+    size_t at = basis->text_start[i], length = strlen(text);
+    char *grown = km_grow(basis->text, capacity, at + length + 1, 1);
+    if (!grown) {
+        free(text);
+        return km_error_nomem("basis strings");
+    }
+    basis->text = grown;
+    memcpy(basis->text + at, text, length + 1);
+    basis->text_start[i + 1] = at + length + 1;
+    free(text);
+    return KM_OK;
+}
+
 km_status km_text_parse_basis_row(km_text_reader *r, km_model *model, size_t i, size_t *capacity)
 {
     km_dataset *basis = model->basis;
@@ -407,6 +441,8 @@ km_status km_text_parse_basis_row(km_text_reader *r, km_model *model, size_t i, 
         st = km_text_parse_double(r, "basis row label", &basis->labels[i]);
     if (!st && basis->ids)
         st = km_text_parse_double(r, "basis row id", &basis->ids[i]);
+    if (!st && basis->text)
+        return parse_string_row(r, basis, i, capacity);
     if (!st && basis->sparse)
         st = parse_sparse_features(r, basis, i, capacity);
     for (size_t j = 0; !st && !basis->sparse && j < basis->d; j++)

@@ -66,12 +66,13 @@ km_status km_text_parse_features(km_text_reader *r, km_kernel *kernel, size_t di
 km_status km_text_parse_quoted(km_text_reader *r, const char *what, char **out);
 /* One support vector line "INDEX C_1 .. C_outputs" of machine into entry j. */
 km_status km_text_parse_support_vector(km_text_reader *r, km_machine *machine, size_t outputs, size_t j);
-/* Allocates the basis of n rows of dimension d (dense or sparse, with labels and ids when asked);
- * dense rows must fit in the rest of the body, sparse d must be at most 2^32. *capacity: the room of
- * the sparse arrays, for km_text_parse_basis_row. */
+/* Allocates the basis of n rows of dimension d (sparse: 0 dense, 1 sparse, KM_BASIS_STRINGS string
+ * rows; with labels and ids when asked); dense rows must fit in the rest of the body, sparse d must be
+ * at most 2^32. *capacity: the room of the sparse arrays or the strings, for km_text_parse_basis_row. */
+#define KM_BASIS_STRINGS 2
 km_status km_text_basis_alloc(km_text_reader *r, km_model *model, size_t n, size_t d, int sparse, int labels,
                               int ids, size_t *capacity);
-/* Basis row i, the whole current line: "KCOL [LABEL] [ID] FEATURES". */
+/* Basis row i, the whole current line: "KCOL [LABEL] [ID] FEATURES" (string rows: "... \"TEXT\""). */
 km_status km_text_parse_basis_row(km_text_reader *r, km_model *model, size_t i, size_t *capacity);
 
 /* At least one element (malloc(0) may return NULL). */

@@ -1,0 +1,32 @@
+/* The source of the string kernels (kernel_family.h KM_INPUT_ROWS): the string rows of a dataset,
+ * referenced (the dataset outlives the source). */
+#ifndef KM_KERNEL_STRING_ROWS_H
+#define KM_KERNEL_STRING_ROWS_H
+
+#include <stddef.h>
+
+#include "data/dataset.h"
+#include "kernel/kernel.h"
+
+typedef struct km_string_rows {
+    size_t n;
+    const char **text;       /* row r's bytes (length[r] of them) */
+    size_t *length;
+} km_string_rows;
+
+/* The strings of rows[0..n) of data; a kernel error when data does not hold strings. */
+km_status km_string_rows_init(const km_kernel *kernel, const km_dataset *data, const size_t *rows, size_t n,
+                              km_string_rows *out);
+void km_string_rows_clear(km_string_rows *rows);
+/* A km_string_rows as a family's source (kernel_family.h source_new, source_free). */
+km_status km_string_source_new(const km_kernel *kernel, const km_dataset *data, const size_t *rows, size_t n,
+                               size_t dim_all, void **source);
+void km_string_source_free(void *source);
+
+/* out[r] = value(s_{rows[r]}, s_i) on one source (rows NULL: r), on several threads for large columns;
+ * work: a cost estimate of one value, in byte comparisons. */
+void km_string_column(const km_kernel *kernel, const void *source, size_t i, const size_t *rows, size_t count,
+                      double (*value)(const km_kernel *, const void *, size_t, const void *, size_t), size_t work,
+                      double *out);
+
+#endif
