@@ -26,19 +26,19 @@ km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, co
         memcpy(theta_used, theta, M * sizeof *theta_used);
         if (!evaluated && (st = solver->evaluate(solver->ctx)))
             break;
-        double gap, elapsed = km_mkl_seconds_since(&start);
-        if ((st = solver->certify(solver->ctx, t, elapsed, &gap, converged)))
+        double elapsed = km_mkl_seconds_since(&start);
+        km_certified_values certified;
+        if ((st = solver->certify(solver->ctx, t, elapsed, &certified, converged)))
             break;
         *iterations = t;
-        km_mkl_report_step(pr, t, gap);
-        if (*converged || km_mkl_limit_reached(pr, t, elapsed, gap))
+        km_mkl_report_step(pr, t, certified.gap);
+        if (*converged || km_mkl_limit_reached(pr, t, elapsed, certified.gap))
             break;
         km_weight_move move;
         if ((st = solver->step(solver->ctx, theta_used, &move)) || move == KM_NOTHING_TO_LEARN)
             break;
         if (move == KM_AT_FIXED_POINT) {
-            km_log(&pr->logger, KM_LOG_WARNING, "MKL gap %.3e stays above %g at a %s theta; lower the SVM tolerance (-e)",
-                   gap, pr->mkl.gap, solver->fixed_point);
+            st = km_mkl_gap_stuck(pr, certified.dual, certified.primal, certified.gap, solver->fixed_point);
             break;
         }
         evaluated = move == KM_MOVED_EVALUATED;

@@ -19,13 +19,18 @@ typedef enum km_weight_move {
     KM_NOTHING_TO_LEARN = 3      /* every a_m <= 0: the solution does not depend on the kernels */
 } km_weight_move;
 
+/* The objectives of a certified point and their relative gap (P - D) / |P|. */
+typedef struct km_certified_values {
+    double dual, primal, gap;
+} km_certified_values;
+
 typedef struct km_alternating_solver {
     void *ctx;
     /* Solves the machine(s) at the current theta, warm-started. */
     km_status (*evaluate)(void *ctx);
-    /* Certifies the evaluated point at outer iteration t (elapsed seconds): sets *gap and *converged
+    /* Certifies the evaluated point at outer iteration t (elapsed seconds): sets *out and *converged
      * (and logs its line). */
-    km_status (*certify)(void *ctx, long t, double elapsed, double *gap, int *converged);
+    km_status (*certify)(void *ctx, long t, double elapsed, km_certified_values *out, int *converged);
     /* Steps theta; theta_used is the theta of the evaluated point. */
     km_status (*step)(void *ctx, const double *theta_used, km_weight_move *move);
     const char *fixed_point;     /* how the warning names a theta the step does not move: "fixed",

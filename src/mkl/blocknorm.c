@@ -201,7 +201,7 @@ typedef struct tikhonov {
     double previous;             /* J at the solve before, for the relative-change stop */
 } tikhonov;
 
-static km_status tikhonov_certify(void *ctx, long t, double elapsed, double *gap, int *converged)
+static km_status tikhonov_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *converged)
 {
     tikhonov *s = ctx;
     const km_mkl_problem *pr = s->last.pr;
@@ -211,7 +211,7 @@ static km_status tikhonov_certify(void *ctx, long t, double elapsed, double *gap
     km_log(&pr->logger, KM_LOG_INFO, "tikhonov %4ld: objective %.17g dual %.17g gap %.3e %.2fs", t, result->primal,
            result->dual, result->gap, elapsed);
     /* stop at the duality gap, or when the objective stops moving (spec §5) */
-    *gap = result->gap;
+    *out = (km_certified_values){result->dual, result->primal, result->gap};
     *converged = result->gap <= pr->mkl.gap || change < pr->mkl.eps_mkl;
     if (*converged && result->gap > pr->mkl.gap)
         km_log(&pr->logger, KM_LOG_WARNING,

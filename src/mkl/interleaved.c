@@ -32,6 +32,7 @@ typedef struct interleaved {
                                     step; < 0: none seen yet */
     long steps;                 /* theta steps taken */
     int certified;              /* the result holds the certificate of the point the SMO stops at */
+    km_status status;           /* a gap no SVM tolerance can certify (km_mkl_gap_stuck) */
     struct timespec start;
 } interleaved;
 
@@ -116,8 +117,7 @@ static km_hook_action on_step(void *ctx, const km_smo_step *step, double *theta)
     km_hook_action action = step_theta(s, theta);
     if (action == KM_HOOK_CONTINUE) {
         /* theta is at its fixed point but the gap stays: the SVM tolerance limits the certificate */
-        km_log(&pr->logger, KM_LOG_WARNING, "MKL gap %.3e stays above %g at a fixed theta; lower the SVM tolerance (-e)",
-               cert.gap, pr->mkl.gap);
+        s->status = km_mkl_gap_stuck(pr, cert.dual, cert.primal, cert.gap, "fixed");
         return stop_certified(s, step);
     }
     return action;
@@ -142,6 +142,8 @@ km_status km_mkl_interleaved(const km_mkl_problem *pr, km_mkl_result *result)
     if (!st)
         st = machine->ops->solve(machine, &options, &solution);
     result->smo_iterations = solution.iterations;
+    if (!st)
+        st = s.status;
     if (!st && !s.certified) {
         /* stopped before any optimal point (step or time limit): certify the final point directly */
         result->bias = solution.bias;

@@ -72,6 +72,45 @@ int km_mkl_limit_reached(const km_mkl_problem *pr, long t, double elapsed, doubl
     return 0;
 }
 
+/* Below this SVM tolerance the solver's gradients (entries of order 1) are rounding noise. */
+#define KM_SMALLEST_USEFUL_TOLERANCE 1e-12
+
+/* The largest diagonal kernel value and its kernel (1-based). */
+static double largest_kernel_value(const km_kernel_access *k, size_t *kernel)
+{
+    double top = 0;
+    *kernel = 1;
+    for (size_t m = 0; k->diag && m < k->n_kernels; m++)
+        for (size_t i = 0; i < k->n_rows; i++)
+            if (fabs(k->diag[m][i]) > top) {
+                top = fabs(k->diag[m][i]);
+                *kernel = m + 1;
+            }
+    return top;
+}
+
+km_status km_mkl_gap_stuck(const km_mkl_problem *pr, double dual, double primal, double gap, const char *theta_kind)
+{
+    /* at a fixed theta the absolute gap P - D shrinks with the SVM tolerance e; the relative gap reaches
+     * the target at about e * target |D| / (P - D) */
+    double e = pr->machine->solver.tolerance, absolute = primal - dual;
+    double needed = absolute > 0 ? e * pr->mkl.gap * fabs(dual) / absolute : e;
+    if (needed >= KM_SMALLEST_USEFUL_TOLERANCE) {
+        needed = pow(10, floor(log10(needed)));   /* the power of ten at or below: the estimate is rough */
+        km_log(&pr->logger, KM_LOG_WARNING,
+               "MKL gap %.3e stays above %g at a %s theta: the SVM tolerance -e %g limits the certificate (try -e "
+               "%g)", gap, pr->mkl.gap, theta_kind, e, needed);
+        return KM_OK;
+    }
+    size_t kernel;
+    double top = largest_kernel_value(pr->machine->kernel, &kernel);
+    return km_error(KM_ENOTCONV,
+                    "the MKL duality gap cannot be certified: the objective (%.3g) is below what the SVM solver "
+                    "resolves (it would need -e %.0e); kernel values reach %.3g (kernel %zu): scale the features "
+                    "(kernelmix scale) or normalize the kernels (norm=mult)",
+                    dual, needed, top, kernel);
+}
+
 void km_mkl_report_step(const km_mkl_problem *pr, long t, double gap)
 {
     if (!pr->progress)

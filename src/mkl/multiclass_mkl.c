@@ -83,7 +83,7 @@ static km_status shared_evaluate(void *ctx)
     return st;
 }
 
-static km_status shared_certify(void *ctx, long t, double elapsed, double *gap, int *converged)
+static km_status shared_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *converged)
 {
     shared *s = ctx;
     const km_mkl_problem *first = &s->problems[0];
@@ -94,7 +94,8 @@ static km_status shared_certify(void *ctx, long t, double elapsed, double *gap, 
         s->w[m] = s->joint.a[m] > 0 ? theta[m] * sqrt(s->joint.a[m]) : 0.0;
     s->dual = s->joint.lin - 0.5 * km_mkl_dual_norm(M, p, s->joint.a);
     s->primal = 0.5 * km_block_norm_squared(M, p, s->w) + s->joint.loss;
-    s->gap = *gap = (s->primal - s->dual) / fabs(s->primal);
+    s->gap = (s->primal - s->dual) / fabs(s->primal);
+    *out = (km_certified_values){s->dual, s->primal, s->gap};
     km_log(&first->logger, KM_LOG_INFO, "shared mkl %4ld: dual %.10g primal %.10g gap %.3e over %zu machines %.2fs", t,
            s->dual, s->primal, s->gap, s->count, elapsed);
     *converged = s->gap <= first->mkl.gap;

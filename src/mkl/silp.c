@@ -450,7 +450,7 @@ typedef struct silp {
     int agreed;                  /* the SVM value at the master's theta meets its bound (T App. D) */
 } silp;
 
-static km_status silp_certify(void *ctx, long t, double elapsed, double *gap, int *converged)
+static km_status silp_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *converged)
 {
     silp *s = ctx;
     const km_mkl_problem *pr = s->last.pr;
@@ -476,7 +476,8 @@ static km_status silp_certify(void *ctx, long t, double elapsed, double *gap, in
     result->bias = cert.bias;
     result->dual = s->best_dual;
     result->primal = cert.primal;
-    result->gap = *gap = (cert.primal - s->best_dual) / fabs(cert.primal);
+    result->gap = (cert.primal - s->best_dual) / fabs(cert.primal);
+    *out = (km_certified_values){result->dual, result->primal, result->gap};
     double agreement = fabs(1.0 - svm_value / s->bound);
     km_log(&pr->logger, KM_LOG_INFO,
            "silp %4ld: dual %.10g primal %.10g gap %.3e master bound %.10g active kernels %zu/%zu %.2fs", t,

@@ -41,9 +41,28 @@ if expect_status 1 "$KM" train -q --kernel linear "$WORK/ill" "$WORK/ill.model";
     grep -q "makes no progress after 1999999 iterations" "$WORK/err" || fail "ill-conditioned: $(cat "$WORK/err")"
 fi
 [ -e "$WORK/ill.model" ] && fail "ill-conditioned: a model was written"
+# Kernel-weight learning on the same rows: the polynomial kernel reaches 6e19, the SVM objective 5e-16,
+# and no SVM tolerance can certify the MKL gap: every solver stops with a message naming the scale
+for solver in "--solver silp --p 1" "--solver silp --p 2" "--solver wrapper" "--solver simplemkl --p 1" "" "--shared-weights"; do
+    # shellcheck disable=SC2086
+    if expect_status 1 "$KM" train -q --mkl lp $solver --kernel linear --kernel poly:degree=2 "$WORK/ill" "$WORK/ill.model"; then
+        expect_one_line_error "MKL duality gap cannot be certified: the objective \(4\.71e-16\).*kernel values reach 6\.41e\+19 \(kernel 2\): scale the features"
+    fi
+    [ -e "$WORK/ill.model" ] && fail "ill-conditioned MKL ($solver): a model was written"
+done
+# A gap that a smaller SVM tolerance does certify: the warning names it, and it works
+for solver in silp wrapper interleaved; do
+    if expect_status 0 "$KM" train -q -e 0.5 --mkl lp --p 2 --solver $solver --kernel 'rbf:gamma=2^-3..2^1/mean' "$D" "$WORK/e.model"; then
+        suggested=$(sed -n 's/.*limits the certificate (try -e \([0-9.e+-]*\)).*/\1/p' "$WORK/err")
+        [ -n "$suggested" ] || fail "$solver -e 0.5: no suggested tolerance: $(cat "$WORK/err")"
+        expect_status 0 "$KM" train -q -e "${suggested:-1}" --mkl lp --p 2 --solver $solver --kernel 'rbf:gamma=2^-3..2^1/mean' "$D" "$WORK/e.model" &&
+            { [ -s "$WORK/err" ] && fail "$solver -e $suggested still warns: $(cat "$WORK/err")"; }
+    fi
+done
 # the same rows scaled train at once
 expect_status 0 "$KM" scale -l -1 -u 1 "$WORK/ill" "$WORK/ill.scaled"
 expect_status 0 "$KM" train -q --kernel linear "$WORK/ill.scaled" "$WORK/ill.model"
+expect_status 0 "$KM" train -q --mkl lp --solver silp --kernel linear --kernel poly:degree=2 "$WORK/ill.scaled" "$WORK/ill.model"
 
 # Kernel-weight learning whose Gram matrices do not fit -m warns once, with the -m that holds them
 # (1500 x 1500 doubles = 17.2 MiB, in half of the cache: -m 36); that -m trains silently to the same
