@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "core/atomic_file.h"
@@ -105,6 +106,18 @@ static int parse_options(scale_options *o, int argc, char **argv)
     if (o->save_path && o->restore_path) {
         cli_error(CMD, "-s and -r cannot be used together (fit ranges with -s on training data, apply them "
                        "with -r to test data)");
+        return -1;
+    }
+    const char *inputs[] = {o->data_path, o->restore_path};
+    const char *outputs[] = {o->output_path, o->save_path};
+    for (size_t k = 0; k < 2; k++)
+        if (outputs[k] && !cli_check_output(CMD, outputs[k], inputs, 2, NULL))
+            return -1;
+    struct stat a, b;
+    if (o->output_path && o->save_path &&
+        (!strcmp(o->output_path, o->save_path) || (stat(o->output_path, &a) == 0 && stat(o->save_path, &b) == 0 &&
+                                                   a.st_dev == b.st_dev && a.st_ino == b.st_ino))) {
+        cli_error(CMD, "the range file (-s) and OUTPUT_FILE are the same file: %s", o->save_path);
         return -1;
     }
     if (!(o->r.upper > o->r.lower) || (o->r.y_scaling && !(o->r.y_upper > o->r.y_lower))) {

@@ -42,6 +42,18 @@ cp "$W/train" "$W/test"
 refused "$W/test" "$W/test" kernel --kernel rbf --test "$W/test" "$W/train" "$W/test"
 rm "$W/test"
 refused "$W/specs" "$W/specs" kernel --kernels "$W/specs" "$W/train" "$W/specs"
+refused "$W/train" "$W/train" scale "$W/train" "$W/train"
+refused "$W/train" "$W/train" scale -s "$W/train" "$W/train" "$W/scaled"
+expect_status 0 "$KM" scale -s "$W/ranges" "$W/train" "$W/scaled"
+cp "$W/ranges" "$W/keep/ranges"
+refused "$W/ranges" "$W/ranges" scale -r "$W/ranges" "$W/train" "$W/ranges"
+cmp -s "$W/ranges" "$W/keep/ranges" || fail "scale: the range file was changed"
+cp "$W/scaled" "$W/keep/scaled"
+if expect_status 2 "$KM" scale -s "$W/scaled" "$W/train" "$W/scaled"; then
+    expect_one_line_error "the range file \(-s\) and OUTPUT_FILE are the same file"
+fi
+cmp -s "$W/scaled" "$W/keep/scaled" || fail "scale -s X DATA X: X was changed"
+rm -f "$W/ranges" "$W/scaled" "$W/keep/ranges" "$W/keep/scaled"
 refused "$W/K.bin" "$W/K.bin" kernel --kernel "precomputed:file=$W/K.bin" "$W/train" "$W/K.bin"
 # several kernels: the numbered output names are checked one by one
 cp "$W/train" "$W/data.2"
@@ -84,7 +96,7 @@ expect_status 2 "$KM" predict -q "$W/train" "$W/m.model" "$W/loop_a" && expect_o
 rm -f "$W/pred_link" "$W/target.pred" "$W/dangling" "$W/new.model" "$W/loop_a" "$W/loop_b"
 
 # devices are written through, never replaced: /dev/null stays a character device
-for command in "train -q $W/train" "predict -q $W/train $W/m.model" "kernel --kernel linear $W/train"; do
+for command in "train -q $W/train" "predict -q $W/train $W/m.model" "kernel --kernel linear $W/train" "scale $W/train"; do
     # shellcheck disable=SC2086
     expect_status 0 "$KM" $command /dev/null
     [ -c /dev/null ] || fail "$command /dev/null replaced /dev/null"
@@ -114,7 +126,11 @@ for length in 249 250 253 254 255; do
     cmp -s "$W/$pred" "$W/expected.pred" || fail "$length-byte names: wrong predictions"
     expect_status 0 "$KM" kernel --kernel linear "$W/train" "$W/$kernel"
     cmp -s "$W/$kernel" "$W/K.bin" || fail "a $length-byte kernel output name: wrong matrix"
-    rm -f "$W/$model" "$W/$pred" "$W/$kernel"
+    expect_status 0 "$KM" scale -s "$W/short.range" "$W/train" "$W/short.scaled"
+    expect_status 0 "$KM" scale -s "$W/$kernel" "$W/train" "$W/$model" &&
+        { cmp -s "$W/short.scaled" "$W/$model" && cmp -s "$W/short.range" "$W/$kernel" ||
+            fail "$length-byte names: scale outputs differ"; }
+    rm -f "$W/$model" "$W/$pred" "$W/$kernel" "$W/short.range" "$W/short.scaled"
 done
 # one byte over NAME_MAX is the file system's error, naming the path
 name=$(printf 'n%.0s' $(seq 256))
