@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "core/atomic_file.h"
 #include "data/dataset.h"
+#include "data/text_input.h"
 
 #define CMD "scale"
 
@@ -198,22 +199,6 @@ static int fit_ranges(ranges *r, const km_dataset *data)
 
 /* ---- range files ------------------------------------------------------------------------------ */
 
-/* The next line of text (NUL-terminated in place), or NULL at the end. */
-static char *next_line(char **cursor)
-{
-    char *line = *cursor;
-    if (!*line)
-        return NULL;
-    char *end = strchr(line, '\n');
-    if (end) {
-        *end = '\0';
-        *cursor = end + 1;
-    } else {
-        *cursor = line + strlen(line);
-    }
-    return line;
-}
-
 /* "A B" with nothing else on the line */
 static int two_numbers(const char *line, double *a, double *b)
 {
@@ -222,77 +207,70 @@ static int two_numbers(const char *line, double *a, double *b)
            isfinite(*b);
 }
 
-/* The whole file as a string (range files are small: at most 1 GiB is read). */
-static char *read_text(const char *path)
+/* The next line of a range file into *line (NULL at the end); 0 with the reader's message, and *failed
+ * set, on an error. */
+static int next_line(km_line_reader *reader, char **line, int *failed)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t size = 0, cap = 4096;
-    char *text = malloc(cap);
-    while (text) {
-        size += fread(text + size, 1, cap - 1 - size, f);
-        if (size < cap - 1 || cap >= ((size_t)1 << 30))
-            break;
-        char *grown = realloc(text, cap *= 2);
-        if (!grown)
-            free(text);
-        text = grown;
+    km_status st = km_line_next(reader, line);
+    if (st) {
+        cli_fail(CMD, st);
+        *failed = 1;
     }
-    int failed = ferror(f) || !feof(f);
-    fclose(f);
-    if (!text || failed) {
-        free(text);
-        return NULL;
-    }
-    text[size] = '\0';
-    return text;
+    return !st;
 }
 
-/* Reads a range file into r: its intervals (they replace -l, -u, -y) and its features' ranges. */
-static int read_range_file(const char *path, char *text, ranges *r)
+/* Reads a range file into r: its intervals (they replace -l, -u, -y) and its features' ranges. The
+ * line reader bounds what a stream that is not a range file (/dev/zero) can make it read. */
+static int read_range_file(const char *path, ranges *r)
 {
-    size_t lines = 1;
-    for (const char *c = text; *c; c++)
-        lines += *c == '\n';
-    char *cursor = text, *line = next_line(&cursor);
-    int ok = 1, number = 1;
+    FILE *f;
+    km_status st = km_open_input(path, &f);
+    if (st) {
+        cli_fail(CMD, st);
+        return 0;
+    }
+    km_line_reader reader;
+    km_line_reader_init(&reader, f, path);
     ranges file = *r;
     file.count = 0;
-    if (line && !strcmp(line, "y")) {
+    file.features = NULL;
+    size_t capacity = 0;
+    char *line;
+    int failed = 0, ok = next_line(&reader, &line, &failed) && line;
+    if (ok && !strcmp(line, "y")) {
         file.y_scaling = 1;
-        ok = two_numbers(next_line(&cursor), &file.y_lower, &file.y_upper) &&
-             two_numbers(next_line(&cursor), &file.y_min, &file.y_max);
-        number += 2;
-        line = ok ? next_line(&cursor) : NULL;
-        number++;
+        ok = next_line(&reader, &line, &failed) && two_numbers(line, &file.y_lower, &file.y_upper) &&
+             next_line(&reader, &line, &failed) && two_numbers(line, &file.y_min, &file.y_max) &&
+             next_line(&reader, &line, &failed) && line;
     }
-    if (!ok || !line || strcmp(line, "x") || !two_numbers(next_line(&cursor), &file.lower, &file.upper) ||
-        !(file.upper > file.lower)) {
+    ok = ok && !strcmp(line, "x") && next_line(&reader, &line, &failed) &&
+         two_numbers(line, &file.lower, &file.upper) && file.upper > file.lower;
+    if (!ok && !failed)
         cli_error(CMD, "%s: not a range file (expected an optional 'y' section of two 'LOWER UPPER' lines, "
-                       "then 'x' and 'LOWER UPPER', near line %d)", path, number);
-        return 0;
-    }
-    number++;
-    if (!(file.features = malloc(lines * sizeof *file.features))) {
-        cli_error(CMD, "not enough memory to read %s", path);
-        return 0;
-    }
+                       "then 'x' and 'LOWER UPPER', near line %zu)", path, reader.line_no ? reader.line_no : 1);
     long previous = 0;
-    while ((line = next_line(&cursor))) {
-        number++;
+    while (ok && (ok = next_line(&reader, &line, &failed)) && line) {
         long index;
         double lo, hi;
         int used = -1;
         if (sscanf(line, "%ld %lf %lf %n", &index, &lo, &hi, &used) != 3 || used < 0 || line[used] ||
             index <= previous || index > INT_MAX || !isfinite(lo) || !isfinite(hi)) {
-            cli_error(CMD, "%s:%d: expected 'INDEX MIN MAX' with indices ascending from 1 (up to %d)", path, number,
-                      INT_MAX);
-            free(file.features);
-            return 0;
+            cli_error(CMD, "%s:%zu: expected 'INDEX MIN MAX' with indices ascending from 1 (up to %d)", path,
+                      reader.line_no, INT_MAX);
+            ok = 0;
+        } else if (!(file.features = km_grow(file.features, &capacity, file.count + 1, sizeof *file.features))) {
+            cli_error(CMD, "not enough memory to read %s", path);
+            ok = 0;
+        } else {
+            file.features[file.count++] = (feature_range){(uint32_t)index, lo, hi};
+            previous = index;
         }
-        file.features[file.count++] = (feature_range){(uint32_t)index, lo, hi};
-        previous = index;
+    }
+    km_line_reader_free(&reader);
+    fclose(f);
+    if (!ok) {
+        free(file.features);
+        return 0;
     }
     *r = file;
     return 1;
@@ -468,7 +446,6 @@ done:
 static int run(scale_options *o)
 {
     km_dataset *data = NULL;
-    char *restore_text = NULL;
     ranges file = {0};
     size_t nonzeros;
     int rc = CLI_USAGE;
@@ -482,12 +459,8 @@ static int run(scale_options *o)
         goto done;
     }
     if (o->restore_path) {
-        if (!(restore_text = read_text(o->restore_path))) {
-            cli_error(CMD, "%s: cannot read the range file", o->restore_path);
-            goto done;
-        }
         file = o->r;
-        if (!read_range_file(o->restore_path, restore_text, &file))
+        if (!read_range_file(o->restore_path, &file))
             goto done;
     }
     rc = CLI_FAILURE;
@@ -506,7 +479,6 @@ static int run(scale_options *o)
                 before, nonzeros);
     rc = CLI_OK;
 done:
-    free(restore_text);
     free(file.features);
     free(o->r.features);
     km_dataset_free(data);

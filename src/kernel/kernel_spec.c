@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/number.h"
 #include "core/suggest.h"
+#include "data/text_input.h"
 #include "kernel/kernel.h"
 #include "kernel/kernel_eval.h"
 #include "kernel/kernel_family.h"
@@ -538,8 +539,9 @@ km_status km_kernel_set_add_spec(km_kernel_set *set, const char *spec)
 
 km_status km_kernel_set_add_file(km_kernel_set *set, const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
+    FILE *f;
+    km_status st = km_open_input(path, &f);
+    if (st)
         return km_error(KM_EIO, "%s: cannot open kernel spec file", path);
     /* file= paths inside the file are relative to its directory */
     char *dir = strdup(path);
@@ -550,26 +552,25 @@ km_status km_kernel_set_add_file(km_kernel_set *set, const char *path)
     char *slash = strrchr(dir, '/');
     if (slash)
         *slash = '\0';
-    char *line = NULL;
-    size_t capacity = 0, line_no = 0, added = 0, before = set->size;
-    km_status st = KM_OK;
-    while (!st && getline(&line, &capacity, f) != -1) {
-        line_no++;
+    /* the bounded line reader: a stream that is not text (/dev/zero) fails at its first byte */
+    km_line_reader reader;
+    km_line_reader_init(&reader, f, path);
+    char *line;
+    size_t added = 0, before = set->size;
+    while (!st && !(st = km_line_next(&reader, &line)) && line) {
         const char *s = line;
         while (*s == ' ' || *s == '\t')
             s++;
-        if (*s == '#' || *s == '\n' || *s == '\r' || *s == '\0')
+        if (*s == '#')
             continue;
         st = add_spec(set, s, slash ? dir : NULL);
         if (st) {
             char message[1024];
             snprintf(message, sizeof message, "%s", km_last_error());
-            st = km_error(st, "%s:%zu: %s", path, line_no, message);
+            st = km_error(st, "%s:%zu: %s", path, reader.line_no, message);
         }
         added++;
     }
-    if (!st && ferror(f))
-        st = km_error(KM_EIO, "%s: read error", path);
     if (!st && added == 0)
         st = km_error(KM_EINVAL, "%s: no kernel specs in the file", path);
     if (st) {
@@ -577,7 +578,7 @@ km_status km_kernel_set_add_file(km_kernel_set *set, const char *path)
         while (set->size > before)
             km_kernel_clear(&set->kernels[--set->size]);
     }
-    free(line);
+    km_line_reader_free(&reader);
     free(dir);
     fclose(f);
     return st;

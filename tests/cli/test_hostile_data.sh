@@ -83,4 +83,12 @@ expect_status 2 bounded "$KM" predict /dev/zero "$WORK/two.model" "$WORK/zero.pr
 expect_status 2 bounded "$KM" predict "$WORK/two" /dev/zero "$WORK/zero.pred" &&
     expect_one_line_error "/dev/zero: not a kernelmix model"
 expect_status 2 bounded sh -c 'yes | "$1" info /dev/stdin' sh "$KM" && expect_one_line_error "/dev/stdin: not a kernelmix model"
+# the kernel spec file and the range file go through the same bounded line reader
+expect_status 2 bounded "$KM" train --kernels /dev/zero "$WORK/two" "$WORK/zero.model" &&
+    expect_one_line_error "^kernelmix train: /dev/zero:1: unexpected byte 0x00 at column 1$"
+expect_status 2 bounded "$KM" kernel --kernels /dev/zero "$WORK/two" "$WORK/zero.bin" &&
+    expect_one_line_error "/dev/zero:1: unexpected byte 0x00 at column 1$"
+expect_status 2 bounded "$KM" scale -r /dev/zero "$WORK/two" "$WORK/zero.scaled" &&
+    expect_one_line_error "^kernelmix scale: /dev/zero:1: unexpected byte 0x00 at column 1$"
+for f in zero.model zero.bin zero.scaled; do [ -e "$WORK/$f" ] && fail "$f was written from /dev/zero"; done
 finish
