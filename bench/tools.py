@@ -58,6 +58,25 @@ class Kernelmix:
         return [self.binary, "predict", *test_kernels, problem["test"], model, output]
 
 
+class KernelmixRidge(Kernelmix):
+    """kernelmix train -s krr on +1/-1 targets (the squared-loss block-norm family, empirical Bayes):
+    mkl as for Kernelmix; eb: no -c (the evidence sets the weights). Predictions are the signs of the
+    regression values."""
+
+    def __init__(self, binary, name, mkl=(), eb=False):
+        super().__init__(binary, name, mkl)
+        self.eb = eb
+
+    def train(self, problem, settings, model):
+        c = [] if self.eb else ["-c", _number(settings.C)]
+        return [self.binary, "train", "-s", "krr", "--kernels", problem["kernel_specs"], *self.mkl, *c,
+                "-m", _number(settings.cache_mb), "-q", problem["train"], model]
+
+    def predict(self, problem, model, output):
+        return ["sh", "-c", '"$0" predict -q "$1" "$2" "$3.values" && '
+                'awk \'{print ($1 >= 0 ? 1 : -1)}\' "$3.values" > "$3"', self.binary, problem["test"], model, output]
+
+
 class KernelmixKernel(Kernelmix):
     """kernelmix kernel: the training kernel matrix of one RBF width, written as a KMMATRIX file."""
 

@@ -94,6 +94,14 @@ WORKLOADS = [
              tools=("kernelmix-wd",), data_script="sequences.py",
              cases=lambda options: [["--n", str(n), "--seed", str(options.seed)] for n in options.sizes or (2000,)],
              phase="kernel"),
+    Workload(key="eb", name="fashion-eb-bank1760",
+             title="fashion-MNIST T-shirt vs shirt, the 1760-kernel histogram bank of examples/eb-kernel-bank, "
+                   "kernel ridge regression on +1/-1: EB-MK (eb-mackay, learned noise) and the elastic net "
+                   "(tikhonov, lambda = 0.5)",
+             tools=("kernelmix-eb-mackay", "kernelmix-elasticnet-krr"), data_script="eb_bank.py",
+             cases=lambda options: [["--n", str(n), "--test-size", str(options.test_size), "--seed",
+                                     str(options.seed)] for n in options.sizes or (50, 500)],
+             reference="kernelmix-eb-mackay"),
 ]
 
 # what bench/run runs without --workloads (e takes tens of minutes and is never among them)

@@ -25,6 +25,8 @@ static void usage(FILE *out)
 "learned combination with the training targets (docs/krr-alignment.md).\n"
 "With probability models (train -b 1) also the Platt sigmoid A, B of each machine, or the\n"
 "Laplace width sigma of a regression model (JSON: \"probability\", null without them).\n"
+"Empirical-Bayes models (--mkl eb-rw, eb-mackay) show per machine the negative log evidence\n"
+"-log p(y | d, s2), the noise variance s2 and the number of kernels kept (JSON: \"evidence\").\n"
 "\n"
 "options:\n"
 "  --json    machine-readable output: one JSON object whose \"kernels\" is an array of\n"
@@ -401,6 +403,32 @@ static void print_alignment_method_json(const learning *mkl)
     }
 }
 
+/* The evidence of an empirical-Bayes machine (docs/blocknorm-bayes.md), when the model has one. */
+static void print_evidence_json(const km_model *model, size_t machine)
+{
+    km_evidence_info ev = KM_EVIDENCE_INFO_INIT;
+    if (km_model_evidence(model, machine, &ev) != KM_OK)
+        return;
+    printf(", \"evidence\": {\"neg_log_evidence\": ");
+    json_number(ev.neg_log_evidence);
+    printf(", \"noise\": ");
+    json_number(ev.noise);
+    printf(", \"kernels_kept\": %zu}", ev.kernels_kept);
+}
+
+static void print_evidence_text(const km_model *model, size_t machine)
+{
+    km_evidence_info ev = KM_EVIDENCE_INFO_INIT;
+    if (km_model_evidence(model, machine, &ev) == KM_OK)
+        printf("    evidence: -log p(y | d, s2) %.10g, noise s2 %.6g, %zu of %zu kernels kept\n", ev.neg_log_evidence,
+               ev.noise, ev.kernels_kept, km_model_n_kernels(model));
+}
+
+static int empirical_bayes(km_mkl_method method)
+{
+    return method == KM_MKL_EB_RW || method == KM_MKL_EB_MACKAY;
+}
+
 static void print_json(const km_model *model, const learning *learned)
 {
     size_t M = km_model_n_kernels(model), nc = km_model_n_classes(model);
@@ -463,6 +491,7 @@ static void print_json(const km_model *model, const learning *learned)
             print_combined_alignment_json(model, k);
         }
         print_ivanov_json(model, &mkl, k);
+        print_evidence_json(model, k);
         printf("}%s\n", k + 1 < km_model_n_machines(model) ? "," : "");
     }
     printf("  ]");
@@ -585,6 +614,9 @@ static void print_text(const km_model *model, const learning *learned)
         else if (mkl.regularizer == KM_REG_ELASTICNET)
             printf(", lambda = %g", mkl.lambda);
         printf(", target gap %g\n", mkl.gap);
+    } else if (empirical_bayes(mkl.method)) {
+        printf("kernel weights    %s: empirical Bayes, the evidence of a Gaussian process with covariance "
+               "sum_m d_m k_m + s2 I\n", name_of(KM_ENUM_MKL_METHOD, mkl.method));
     } else if (alignment_method(mkl.method)) {
         printf("kernel weights    %s (Cortes, Mohri & Rostamizadeh), radius %.6g", name_of(KM_ENUM_MKL_METHOD, mkl.method),
                mkl.radius);
@@ -630,6 +662,7 @@ static void print_text(const km_model *model, const learning *learned)
             printf("    switched off: %zu of %zu kernels (weight 0)\n", off, M);
         print_diagnostics_text(model, k);
         print_ivanov_text(model, &mkl, k);
+        print_evidence_text(model, k);
     }
     print_probability_text(model);
 }

@@ -24,6 +24,10 @@ static void usage(FILE *out)
 "                       be trained with -b 1): a first line \"labels L1 L2 ...\" (the model's\n"
 "                       class order), then \"LABEL P1 P2 ...\" per row, LABEL the most probable\n"
 "                       class; a regression model prints its Laplace noise width (default 0)\n"
+"  --variance           empirical-Bayes models (train -s krr --mkl eb-rw|eb-mackay): a second\n"
+"                       column, the Gaussian-process posterior variance of the prediction,\n"
+"                       sum_m d_m k_m(x,x) - k_x'(K_d + s2 I)^-1 k_x (add the model's noise s2,\n"
+"                       kernelmix info, for a new target); refused for other models\n"
 "  --decision-values    append the decision value(s) of every machine to each line\n"
 "                       (one-vs-one pairs in LIBSVM's order; one-vs-rest: one per class)\n"
 "  --test-kernel FILE   test-vs-training kernel matrix (test rows x training rows) of the\n"
@@ -46,6 +50,7 @@ static void usage(FILE *out)
 typedef struct predict_options {
     int decision_values;
     int probability;
+    int variance;
     const char **test_kernel_paths;
     size_t n_test_kernels;
     cli_input input;
@@ -77,6 +82,8 @@ static int parse_options(predict_options *o, int argc, char **argv)
             long b;
             if ((ok = cli_parse_long(CMD, "-b", cli_args_value(&args), 0, 1, &b)))
                 o->probability = (int)b;
+        } else if (cli_args_is(&args, NULL, "--variance")) {
+            o->variance = 1;
         } else if (cli_args_is(&args, NULL, "--decision-values")) {
             o->decision_values = 1;
         } else if (cli_args_is(&args, NULL, "--test-kernel")) {
@@ -207,9 +214,20 @@ static int check_probability(const predict_options *o, const km_model *model)
     return 0;
 }
 
+/* Whether --variance can be served (reported when not): an empirical-Bayes model. */
+static int check_variance(const predict_options *o, const km_model *model)
+{
+    if (!o->variance || km_model_has_variance(model))
+        return 1;
+    cli_error(CMD, "%s: --variance: the model has no predictive variance (only -s krr with --mkl eb-rw or "
+                   "eb-mackay has one)", o->model_path);
+    return 0;
+}
+
 /* The buffers of one range of rows, and what the report keeps of every row. */
 typedef struct predict_buffers {
     double *predicted;       /* n: every row's label or value */
+    double *variance;        /* n with --variance: every row's posterior variance, else NULL */
     double *score;           /* n: the decision value of a one-machine model (for AUC), else NULL */
     double *decision;        /* range x decision values */
     double *probabilities;   /* range x classes with -b 1 for classification, else NULL */
@@ -220,11 +238,12 @@ static km_status alloc_buffers(const predict_options *o, const km_model *model, 
 {
     size_t nd = km_model_n_decision(model), k = km_model_n_classes(model);
     b->predicted = malloc((n ? n : 1) * sizeof *b->predicted);
+    b->variance = o->variance ? malloc((n ? n : 1) * sizeof *b->variance) : NULL;
     b->score = nd == 1 ? malloc((n ? n : 1) * sizeof *b->score) : NULL;
     b->decision = malloc(range * nd * sizeof *b->decision);
     int probabilities = o->probability && km_task_classifies(km_model_task(model));
     b->probabilities = probabilities ? malloc(range * k * sizeof *b->probabilities) : NULL;
-    if (!b->predicted || (nd == 1 && !b->score) || !b->decision || (probabilities && !b->probabilities))
+    if (!b->predicted || (o->variance && !b->variance) || (nd == 1 && !b->score) || !b->decision || (probabilities && !b->probabilities))
         return KM_ENOMEM;
     return KM_OK;
 }
@@ -232,6 +251,7 @@ static km_status alloc_buffers(const predict_options *o, const km_model *model, 
 static void free_buffers(predict_buffers *b)
 {
     free(b->predicted);
+    free(b->variance);
     free(b->score);
     free(b->decision);
     free(b->probabilities);
@@ -259,6 +279,8 @@ static void write_range(const predict_options *o, const km_model *model, const p
     for (size_t t = 0; t < count; t++) {
         cli_format_value(value, sizeof value, b->predicted[first + t]);
         fputs(value, out);
+        if (b->variance)
+            fprintf(out, " %.17g", b->variance[first + t]);
         for (size_t c = 0; b->probabilities && c < k; c++)
             fprintf(out, " %g", b->probabilities[t * k + c]);
         for (size_t j = 0; o->decision_values && j < nd; j++)
@@ -275,6 +297,8 @@ static km_status predict_to_file(const predict_options *o, const km_model *model
     size_t n = km_dataset_rows(test), nd = km_model_n_decision(model), range = range_rows(n, nd);
     km_status st = alloc_buffers(o, model, n, range, b);
     km_atomic_file out;
+    if (!st && b->variance)
+        st = km_predict_variance(model, test, b->variance);
     if (st || (st = km_atomic_open(&out, o->output_path, "predictions")))
         return st;
     write_header(model, b, out.stream);
@@ -305,7 +329,7 @@ static int run(const predict_options *o)
     km_model *model = NULL;
     km_dataset *test = NULL;
     km_matrix **test_kernels = NULL;
-    predict_buffers buffers = {NULL, NULL, NULL, NULL};
+    predict_buffers buffers = {NULL, NULL, NULL, NULL, NULL};
     int rc = CLI_OK;
     const char *inputs[] = {o->model_path, o->test_path};
     if (!cli_check_output(CMD, o->output_path, inputs, 2, NULL) ||
@@ -316,7 +340,7 @@ static int run(const predict_options *o)
         rc = cli_fail(CMD, st);
         goto done;
     }
-    if (!check_probability(o, model)) {
+    if (!check_probability(o, model) || !check_variance(o, model)) {
         rc = CLI_USAGE;
         goto done;
     }

@@ -485,6 +485,25 @@ KM_API km_status km_model_sigmoid(const km_model *model, size_t machine, double 
 /* The Laplace width of a regression model's residuals (KM_EINVAL when the model has none). */
 KM_API km_status km_model_laplace_sigma(const km_model *model, double *sigma);
 
+/* Empirical-Bayes models (KM_MKL_EB_RW, KM_MKL_EB_MACKAY; docs/blocknorm-bayes.md): the targets, centred
+ * by their mean, are read as a Gaussian process with covariance sum_m d_m k_m plus noise sigma^2 I. */
+typedef struct km_evidence_info {
+    size_t size;                 /* sizeof(km_evidence_info) as the caller was compiled (KM_EVIDENCE_INFO_INIT) */
+    double neg_log_evidence;     /* -log p(y | d, sigma^2) at the learned d, with its n/2 log(2 pi) */
+    double noise;                /* sigma^2, given or learned */
+    size_t kernels_kept;         /* kernels with weight d_m > 0 */
+} km_evidence_info;
+#define KM_EVIDENCE_INFO_INIT {.size = sizeof(km_evidence_info)}
+/* Fills the fields of *info that fit in info->size; KM_EINVAL when the model is not an empirical-Bayes
+ * model (or machine does not exist). */
+KM_API km_status km_model_evidence(const km_model *model, size_t machine, km_evidence_info *info);
+/* 1 when km_predict_variance serves the model (an empirical-Bayes model), 0 otherwise (and for NULL). */
+KM_API int km_model_has_variance(const km_model *model);
+/* The GP posterior variance of the latent function at the rows of test, n_test values:
+ * sum_m d_m k_m(x, x) - k_x'(K_d + sigma^2 I)^-1 k_x, k_x = sum_m d_m k_m(X, x) over the training rows X (the noise variance sigma^2 of a new target comes on top). KM_EINVAL when the model has
+ * none, or when a kernel is precomputed or centred (k(x, x) and the centring are not known for new rows). */
+KM_API km_status km_predict_variance(const km_model *model, const km_dataset *test, double *variance);
+
 /* ------------------------------------------------------------------------------------------------
  * Models
  * ---------------------------------------------------------------------------------------------- */

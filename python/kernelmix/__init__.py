@@ -10,8 +10,9 @@ from ._library import KernelmixError
 from ._library import lib as _lib
 from . import alignment
 from .combiner import KernelCombiner
-from .estimators import MKLClassifier, MKLRegressor, OneClassMKL, mkl_methods, mkl_solvers
+from .estimators import MKLClassifier, MKLRegressor, MKLRidge, OneClassMKL, mkl_methods, mkl_solvers
 
 __version__ = _lib.km_version().decode()
-__all__ = ["MKLClassifier", "MKLRegressor", "OneClassMKL", "KernelCombiner", "alignment", "KernelmixError",
+__all__ = ["MKLClassifier", "MKLRegressor", "MKLRidge", "OneClassMKL", "KernelCombiner", "alignment",
+           "KernelmixError",
            "mkl_methods", "mkl_solvers", "__version__"]

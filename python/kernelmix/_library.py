@@ -35,6 +35,7 @@ STATUS_NAMES = {1: "KM_EINVAL", 2: "KM_ENOMEM", 3: "KM_EIO", 4: "KM_EFORMAT", 5:
 ENUM_TASK, ENUM_MULTICLASS, ENUM_MKL_METHOD, ENUM_MKL_SOLVER, ENUM_MKL_REGULARIZER = 1, 2, 3, 4, 5
 ENUM_NORMALIZATION = 7
 TASK_SVC, TASK_SVR, TASK_ONECLASS = 1, 2, 3
+TASK_KRR = 6
 FLOAT64, FLOAT32 = 1, 2
 
 
@@ -44,6 +45,12 @@ class MachineInfo(ctypes.Structure):
                 ("n_sv", ctypes.c_size_t), ("iterations", ctypes.c_long), ("converged", ctypes.c_int),
                 ("primal", ctypes.c_double), ("gap", ctypes.c_double), ("mkl_iterations", ctypes.c_long),
                 ("positive_label", ctypes.c_double), ("negative_label", ctypes.c_double)]
+
+
+class EvidenceInfo(ctypes.Structure):
+    """km_evidence_info: the evidence of an empirical-Bayes model."""
+    _fields_ = [("size", ctypes.c_size_t), ("neg_log_evidence", ctypes.c_double), ("noise", ctypes.c_double),
+                ("kernels_kept", ctypes.c_size_t)]
 
 
 # name: (restype, argtypes)
@@ -105,6 +112,9 @@ _FUNCTIONS = {
     "km_predict_probability": (status, [handle, handle, ctypes.POINTER(handle), c_double_p, c_double_p]),
     "km_model_sigmoid": (status, [handle, ctypes.c_size_t, c_double_p, c_double_p]),
     "km_model_laplace_sigma": (status, [handle, c_double_p]),
+    "km_model_evidence": (status, [handle, ctypes.c_size_t, ctypes.POINTER(EvidenceInfo)]),
+    "km_model_has_variance": (ctypes.c_int, [handle]),
+    "km_predict_variance": (status, [handle, handle, c_double_p]),
 }
 
 

@@ -169,6 +169,23 @@ class Model:
         L.check(L.lib.km_model_sigmoid(self.handle, k, ctypes.byref(A), ctypes.byref(B)))
         return A.value, B.value
 
+    @property
+    def has_variance(self):
+        return bool(L.lib.km_model_has_variance(self.handle))
+
+    def evidence(self):
+        """(-log evidence, noise variance, kernels kept) of an empirical-Bayes model."""
+        info = L.EvidenceInfo()
+        info.size = ctypes.sizeof(L.EvidenceInfo)
+        L.check(L.lib.km_model_evidence(self.handle, 0, ctypes.byref(info)))
+        return info.neg_log_evidence, info.noise, info.kernels_kept
+
+    def predict_variance(self, dataset):
+        """The GP posterior variance of an empirical-Bayes model at the rows of dataset."""
+        variance = np.empty(dataset.n_rows)
+        L.check(L.lib.km_predict_variance(self.handle, dataset.handle, variance.ctypes.data_as(L.c_double_p)))
+        return variance
+
     def laplace_sigma(self):
         """The width of the Laplace distribution of a regression model's residuals."""
         sigma = ctypes.c_double()

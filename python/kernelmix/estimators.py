@@ -1,4 +1,4 @@
-"""scikit-learn estimators over libkernelmix: MKLClassifier, MKLRegressor, OneClassMKL.
+"""scikit-learn estimators over libkernelmix: MKLClassifier, MKLRegressor, MKLRidge, OneClassMKL.
 
 Each trains one km_model (the same model `kernelmix train` writes for the same options) on a kernel
 set given as the CLI's spec strings, or on precomputed kernel matrices (``kernels="precomputed"``,
@@ -477,6 +477,89 @@ class MKLRegressor(RegressorMixin, _MKLBase):
 
     def predict(self, X):
         return self._predict_raw(X)[0]
+
+
+class MKLRidge(RegressorMixin, _MKLBase):
+    __doc__ = """Kernel ridge regression on a combination of kernels (the CLI's train -s krr), with the
+    squared-loss block-norm family and empirical-Bayes kernel weights (docs/blocknorm-bayes.md).
+    """ + _COMMON_DOC + """
+        method="tikhonov" learns d by the block-norm regularizer (block1, lq, uniform, elasticnet);
+        method="eb-rw" or "eb-mackay" maximises the evidence of the Gaussian process with covariance
+        sum_m d_m k_m + noise I (no C: C is then ignored).
+    C : float
+        Loss weight of 1/2 ||w||^2 + C/2 sum_i (y_i - f(x_i))^2 (the ridge is 1/C).
+    noise : float
+        Empirical Bayes: the noise variance sigma^2 (--noise); 0 means 0.1 var(y); with learn_noise the
+        starting value.
+    learn_noise : bool
+        Empirical Bayes: learn sigma^2 too, as the weight of a kernel I (--learn-noise).
+    eb_inner, eb_tol : int, float
+        eb-rw's weight steps per tangent (--eb-inner) and the relative change of the evidence at which
+        both stop (--eb-tol).
+
+    Attributes: as MKLRegressor, and for empirical-Bayes methods evidence_ (-log p(y | d, sigma^2) with
+    its n/2 log 2 pi), noise_ (sigma^2) and kernels_kept_ (None otherwise). predict(X, return_std=True)
+    also returns the GP posterior standard deviation of the latent function (empirical-Bayes models
+    only; add noise_ to its square for that of a new target).
+    """
+
+    _task = L.TASK_KRR
+
+    def __init__(self, kernels=("linear", "rbf"), method="fixed", p=2.0, C=1.0, solver="interleaved", tol=1e-3,
+                 mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, norm="none",
+                 elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, noise=0.0, learn_noise=False,
+                 eb_inner=100, eb_tol=1e-10):
+        self.kernels = kernels
+        self.method = method
+        self.p = p
+        self.C = C
+        self.solver = solver
+        self.tol = tol
+        self.mkl_tol = mkl_tol
+        self.cache_size = cache_size
+        self.max_iter = max_iter
+        self.random_state = random_state
+        self.norm = norm
+        self.elasticnet_lambda = elasticnet_lambda
+        self.regularizer = regularizer
+        self.reg_param = reg_param
+        self.noise = noise
+        self.learn_noise = learn_noise
+        self.eb_inner = eb_inner
+        self.eb_tol = eb_tol
+
+    def _task_params(self, params):
+        params.set("C", self.C)
+        params.set("lambda", self.elasticnet_lambda)
+        params.set("regularizer", L.enum_value(L.ENUM_MKL_REGULARIZER, self.regularizer, "regularizer"),
+                   integer=True)
+        params.set("reg_param", self.reg_param)
+        params.set("eb_noise", self.noise)
+        params.set("eb_learn_noise", bool(self.learn_noise), integer=True)
+        params.set("eb_inner", self.eb_inner, integer=True)
+        params.set("eb_tol", self.eb_tol)
+
+    def fit(self, X, y):
+        X, y = self._check_input(X, reset=True, y=y, with_y=True)
+        if self._precomputed:
+            y = check_array(y, ensure_2d=False, dtype=np.float64, input_name="y")
+        return self._fit(X, np.asarray(y, dtype=np.float64))
+
+    def _set_fitted(self):
+        super()._set_fitted()
+        self.evidence_ = self.noise_ = self.kernels_kept_ = None
+        if self.model_.has_variance:
+            self.evidence_, self.noise_, self.kernels_kept_ = self.model_.evidence()
+
+    def predict(self, X, return_std=False):
+        mean = self._predict_raw(X)[0]
+        if not return_std:
+            return mean
+        if not self.model_.has_variance:
+            raise ValueError("return_std=True needs empirical-Bayes kernel weights (method='eb-rw' or "
+                             "'eb-mackay'): only they define a posterior variance")
+        test, _ = self._test_input(X)
+        return mean, np.sqrt(self.model_.predict_variance(test))
 
 
 class OneClassMKL(OutlierMixin, _MKLBase):

@@ -20,10 +20,10 @@ km_status km_evidence_alloc(size_t n, size_t M, const double *K, km_evidence *ev
         return km_error(KM_ENOMEM, "the evidence of %zu rows needs more memory than can be addressed", n);
     ev->factor = malloc(n * n * sizeof *ev->factor);
     ev->alpha = malloc(n * sizeof *ev->alpha);
-    ev->work = malloc(n * sizeof *ev->work);
+    ev->outer = malloc(n * n * sizeof *ev->outer);
     ev->T = calloc(M ? M : 1, sizeof *ev->T);
     ev->Q = calloc(M ? M : 1, sizeof *ev->Q);
-    if (ev->factor && ev->alpha && ev->work && ev->T && ev->Q)
+    if (ev->factor && ev->alpha && ev->outer && ev->T && ev->Q)
         return KM_OK;
     km_evidence_free(ev);
     return km_error_nomem("the evidence");
@@ -33,7 +33,7 @@ void km_evidence_free(km_evidence *ev)
 {
     free(ev->factor);
     free(ev->alpha);
-    free(ev->work);
+    free(ev->outer);
     free(ev->T);
     free(ev->Q);
     memset(ev, 0, sizeof *ev);
@@ -43,10 +43,10 @@ km_status km_evidence_eval(km_evidence *ev, const double *y, const double *d, do
 {
     size_t n = ev->n, M = ev->M, nn = n * n;
     double *A = ev->factor;
-    memset(A, 0, nn * sizeof *A);
-    for (size_t m = 0; m < M; m++)
-        if (d[m] > 0)
-            cblas_daxpy((int)nn, d[m], ev->K + m * nn, 1, A, 1);
+    /* the M Gram matrices side by side are one nn x M matrix: Kbar = sum_m d_m K_m is one product, and
+     * Q_m, T_m are inner products of vec(K_m) with vec(alpha alpha') and vec(Kbar^-1), one product each
+     * (M small symmetric products would each pay the BLAS call and threading cost: 1760 kernels) */
+    cblas_dgemv(CblasColMajor, CblasNoTrans, (int)nn, (int)M, 1.0, ev->K, (int)nn, d, 1, 0.0, A, 1);
     for (size_t i = 0; i < n; i++)
         A[i * n + i] += noise;
     lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)n, A, (lapack_int)n);
@@ -64,28 +64,21 @@ km_status km_evidence_eval(km_evidence *ev, const double *y, const double *d, do
         ev->half_log_det += log(A[i * n + i]);
     ev->value = ev->data_fit + ev->half_log_det;
     ev->alpha_sq = cblas_ddot((int)n, ev->alpha, 1, ev->alpha, 1);
-    for (size_t m = 0; m < M; m++) {
-        cblas_dsymv(CblasColMajor, CblasLower, (int)n, 1.0, ev->K + m * nn, (int)n, ev->alpha, 1, 0.0, ev->work, 1);
-        ev->Q[m] = cblas_ddot((int)n, ev->alpha, 1, ev->work, 1);
-    }
+    memset(ev->outer, 0, nn * sizeof *ev->outer);
+    cblas_dger(CblasColMajor, (int)n, (int)n, 1.0, ev->alpha, 1, ev->alpha, 1, ev->outer, (int)n);
+    cblas_dgemv(CblasColMajor, CblasTrans, (int)nn, (int)M, 1.0, ev->K, (int)nn, ev->outer, 1, 0.0, ev->Q, 1);
     if (!with_traces)
         return KM_OK;
     if ((info = LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', (lapack_int)n, A, (lapack_int)n)) != 0)
         return km_error(KM_EINVAL, "the evidence's covariance could not be inverted (LAPACK dpotri info %d)", (int)info);
-    /* T_m = sum_ij (Kbar^-1)_ij (K_m)_ij: the diagonal plus twice the strict lower triangle */
+    /* T_m = sum_ij (Kbar^-1)_ij (K_m)_ij = vec(Kbar^-1)'vec(K_m), Kbar^-1 completed from its lower triangle */
     ev->trace_inverse = 0;
-    for (size_t i = 0; i < n; i++)
-        ev->trace_inverse += A[i * n + i];
-    for (size_t m = 0; m < M; m++) {
-        const double *Km = ev->K + m * nn;
-        double diag = 0, lower = 0;
-        for (size_t j = 0; j < n; j++) {
-            diag += A[j * n + j] * Km[j * n + j];
-            for (size_t i = j + 1; i < n; i++)
-                lower += A[j * n + i] * Km[j * n + i];
-        }
-        ev->T[m] = diag + 2.0 * lower;
+    for (size_t j = 0; j < n; j++) {
+        ev->trace_inverse += A[j * n + j];
+        for (size_t i = j + 1; i < n; i++)
+            A[i * n + j] = A[j * n + i];
     }
+    cblas_dgemv(CblasColMajor, CblasTrans, (int)nn, (int)M, 1.0, ev->K, (int)nn, A, 1, 0.0, ev->T, 1);
     return KM_OK;
 }
 

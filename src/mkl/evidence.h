@@ -4,7 +4,8 @@
  *   -log p(y | d, sigma^2) = 1/2 y'Kbar^-1 y + 1/2 log|Kbar| + n/2 log(2 pi),  Kbar = sigma^2 I + sum_m d_m K_m,
  * of which value holds the first two terms (the constant is log_2pi_term). One Cholesky factorisation
  * Kbar = L L' gives the value, alpha = Kbar^-1 y, Q_m = alpha'K_m alpha and, from Kbar^-1 (dpotri),
- * T_m = Tr(Kbar^-1 K_m) as an elementwise sum in O(n^2) per kernel. The gradient is
+ * T_m = Tr(Kbar^-1 K_m) as an elementwise sum in O(n^2) per kernel (both for all kernels in one
+ * matrix-vector product). The gradient is
  * d(value)/d d_m = 1/2 (T_m - Q_m), and the noise, a kernel I with weight sigma^2, has T = Tr(Kbar^-1)
  * and Q = alpha'alpha. */
 #ifndef KM_MKL_EVIDENCE_H
@@ -18,7 +19,7 @@
 typedef struct km_evidence {
     size_t n, M;
     const double *K;             /* M symmetric n x n Gram matrices, column-major, one after the other */
-    double *factor;              /* n x n: L, then Kbar^-1 (lower triangles) */
+    double *factor;              /* n x n: L (lower triangle), then Kbar^-1 (full, with traces) */
     double *alpha;               /* n values Kbar^-1 y */
     double *T, *Q;               /* M values Tr(Kbar^-1 K_m) (with traces) and alpha'K_m alpha */
     double trace_inverse;        /* Tr(Kbar^-1) (with traces) */
@@ -27,7 +28,7 @@ typedef struct km_evidence {
     double half_log_det;         /* 1/2 log|Kbar| */
     double value;                /* data_fit + half_log_det: eq. (10) without its constant */
     double log_2pi_term;         /* n/2 log(2 pi) */
-    double *work;                /* n values */
+    double *outer;               /* n x n: alpha alpha' */
 } km_evidence;
 
 /* Allocates the buffers for n rows and M kernels; K (M n^2 values) is borrowed. */

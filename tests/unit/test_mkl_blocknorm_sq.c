@@ -8,8 +8,13 @@
  *    elastic net (lambda = 0.5), and the duality gap closes;
  *  - elastic net with lambda = 0 gives block 1 and lambda = 1 the uniform sum (plain KRR on sum K_m);
  *  - the learned f is KRR at the fixed weights d, and the homogeneity of §3: KRR on c d with loss
- *    weight C/c predicts the same. */
+ *    weight C/c predicts the same;
+ *  - the LS-SVM solve of §2: the coefficients sum to 0 and the training residual y - f(x_i) is
+ *    coef_i / C (the seed's C alpha~ with its C = 1/C here);
+ *  - the alternating solver on KRR: J never increases, and at convergence the Tikhonov objective (3) at
+ *    the learned d, 1/2 sum_m (||f_m||^2/d_m + mu h(d_m)) + C/2 ||r||^2, equals J = (6) (1e-5). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +22,7 @@
 #include "core/rng.h"
 #include "kernelmix.h"
 #include "test_numpy.h"
+#include "train/model.h"
 
 enum { N = 40, NT = 15, D = 3, MK = 4 };
 
@@ -179,3 +185,92 @@ KM_TEST_CASE(fixed_point_and_homogeneity)
     km_model_free(fixed);
     km_model_free(rescaled);
 }
+
+/* The objective lines of the alternation ("tikhonov T: objective J ..."). */
+typedef struct objective_trace {
+    double values[20000];
+    size_t count;
+} objective_trace;
+
+static void trace_objective(void *user, km_log_level level, const char *message)
+{
+    objective_trace *trace = user;
+    long t;
+    double J;
+    (void)level;
+    if (sscanf(message, "tikhonov %ld: objective %lf", &t, &J) == 2 && trace->count < 20000)
+        trace->values[trace->count++] = J;
+}
+
+/* mu h(d) of Table 1 for the rows trained here. */
+static double penalty_of_weight(km_mkl_regularizer reg, double param, double d)
+{
+    switch (reg) {
+    case KM_REG_BLOCK1: return d;
+    case KM_REG_LQ: return pow(d, param) / param;
+    case KM_REG_ELASTICNET: return (1 - param) * (1 - param) * d / (1 - param * d);
+    default: return NAN;
+    }
+}
+
+static void check_solver(km_mkl_regularizer reg, double param, double C)
+{
+    make_data();
+    static objective_trace trace;
+    trace.count = 0;
+    km_dataset *data = NULL;
+    km_kernel_set *set = NULL;
+    km_params *params = NULL;
+    km_model *model = NULL;
+    CHECK_OK(km_dataset_from_dense(N, D, X, Y, &data));
+    CHECK_OK(km_kernel_set_new(&set));
+    for (size_t m = 0; m < MK; m++)
+        CHECK_OK(km_kernel_set_add_spec(set, SPECS[m]));
+    CHECK_OK(km_params_new(&params));
+    CHECK_OK(km_params_set_int(params, KM_PARAM_TASK, KM_TASK_KRR));
+    CHECK_OK(km_params_set_double(params, KM_PARAM_C, C));
+    CHECK_OK(km_params_set_int(params, KM_PARAM_MKL_METHOD, KM_MKL_TIKHONOV));
+    CHECK_OK(km_params_set_int(params, KM_PARAM_REGULARIZER, reg));
+    CHECK_OK(km_params_set_double(params, reg == KM_REG_ELASTICNET ? KM_PARAM_LAMBDA : KM_PARAM_REG_PARAM, param));
+    CHECK_OK(km_params_set_double(params, KM_PARAM_MKL_GAP, 1e-9));
+    CHECK_OK(km_params_set_double(params, KM_PARAM_MKL_EPS, 1e-13));
+    CHECK_OK(km_params_set_int(params, KM_PARAM_MKL_MAX_OUTER, 20000));
+    km_params_set_log(params, trace_objective, &trace);
+    CHECK_OK(km_train(data, set, params, &model));
+    double f[N];
+    if (model)
+        CHECK_OK(km_predict(model, data, NULL, f, NULL));
+    CHECK(model != NULL && trace.count >= 2);
+    if (model && trace.count >= 2) {
+        for (size_t k = 1; k < trace.count; k++)
+            CHECK(trace.values[k] <= trace.values[k - 1] * (1 + 1e-12) + 1e-15);
+        const km_machine *machine = &model->machines[0];
+        CHECK(machine->n_sv == N);
+        double sum = 0, residual_sq = 0;
+        for (size_t j = 0; j < machine->n_sv; j++) {
+            size_t i = machine->sv[j];
+            CHECK_NEAR(Y[i] - f[i], machine->coef[j] / C, 1e-9);
+            sum += machine->coef[j];
+            residual_sq += (Y[i] - f[i]) * (Y[i] - f[i]);
+        }
+        CHECK_NEAR(sum, 0.0, 1e-9);
+        const double *d = km_model_kernel_weights(model, 0), *norms = km_model_block_norms(model, 0);
+        CHECK(norms != NULL);
+        double tikhonov = 0.5 * C * residual_sq;
+        for (size_t m = 0; norms && m < MK; m++)
+            if (d[m] > 0)
+                tikhonov += 0.5 * (norms[m] * norms[m] / d[m] + penalty_of_weight(reg, param, d[m]));
+        km_machine_info info = KM_MACHINE_INFO_INIT;
+        CHECK_OK(km_model_machine_info(model, 0, &info));
+        CHECK(fabs(tikhonov - info.primal) <= 1e-5 * fabs(info.primal));
+        CHECK_NEAR(info.primal, trace.values[trace.count - 1], 1e-15);
+    }
+    km_model_free(model);
+    km_params_free(params);
+    km_kernel_set_free(set);
+    km_dataset_free(data);
+}
+
+KM_TEST_CASE(solver_block1) { check_solver(KM_REG_BLOCK1, 0, 4.0); }
+KM_TEST_CASE(solver_lq_4_3) { check_solver(KM_REG_LQ, 4.0 / 3.0, 1.0); }
+KM_TEST_CASE(solver_elasticnet) { check_solver(KM_REG_ELASTICNET, 0.5, 4.0); }
