@@ -238,7 +238,12 @@ typedef enum km_task {
 KM_API int km_task_classifies(km_task task);
 KM_API int km_task_regresses(km_task task);
 
-typedef enum km_multiclass { KM_MULTICLASS_OVO = 0, KM_MULTICLASS_OVR = 1 } km_multiclass;
+typedef enum km_multiclass {
+    KM_MULTICLASS_OVO = 0,
+    KM_MULTICLASS_OVR = 1,
+    KM_MULTICLASS_JOINT = 2   /* one machine with one output per class, label = largest output (set by
+                                 methods with a multiclass loss: KM_MKL_OBSCURE) */
+} km_multiclass;
 
 /* How the kernel weights are obtained. */
 typedef enum km_mkl_method {
@@ -261,7 +266,12 @@ typedef enum km_mkl_method {
     /* Empirical-Bayes MKL (KM_TASK_KRR only; Tomioka & Suzuki §4): d and optionally the noise variance
      * maximise the Gaussian-process evidence of y - mean(y) with covariance sum_m d_m K_m + sigma^2 I */
     KM_MKL_EB_RW = 20,        /* the reweighted block-1 iteration (KM_PARAM_EB_INNER steps per tangent) */
-    KM_MKL_EB_MACKAY = 21     /* MacKay's fixed-point update d_m <- d_m Q_m / T_m, safeguarded */
+    KM_MKL_EB_MACKAY = 21,    /* MacKay's fixed-point update d_m <- d_m Q_m / T_m, safeguarded */
+    /* OBSCURE (Orabona, Jie & Caputo, "Multi Kernel Learning with Online-Batch Optimization"):
+     * min lambda/2 ||w||_{2,p_block}^2 + 1/N sum loss, lambda = 1/(C N), by an online pass (Alg. 1)
+     * and stochastic mirror descent (Alg. 2); hinge loss for two classes, the Crammer-Singer loss for
+     * more, in one machine with one output per class (KM_MULTICLASS_JOINT); C-SVC only */
+    KM_MKL_OBSCURE = 30
 } km_mkl_method;
 
 /* The centre mu0 of l2krr's ball. */
@@ -286,7 +296,8 @@ typedef enum km_mkl_solver {
     KM_MKL_INTERLEAVED = 0,   /* theta steps inside the SMO iterations (default) */
     KM_MKL_WRAPPER = 1,       /* alternate full SVM solves and closed-form theta steps */
     KM_MKL_SILP = 2,          /* cutting planes: LP master (GLPK) for p = 1, second-order master for p > 1 */
-    KM_MKL_SIMPLEMKL = 3      /* reduced-gradient descent on the simplex (p = 1) */
+    KM_MKL_SIMPLEMKL = 3,     /* reduced-gradient descent on the simplex (p = 1) */
+    KM_MKL_PEGASOS = 4        /* KM_MKL_OBSCURE: Pegasos-MKL, the stochastic stage alone (R = infinity) */
 } km_mkl_solver;
 
 /* Where training or cross-validation is, reported whole at every event (so each report can be shown
@@ -375,7 +386,21 @@ typedef enum km_param {
                                      KM_PARAM_EB_LEARN_NOISE the starting value */
     KM_PARAM_EB_LEARN_NOISE = 51, /* INT 1: learn sigma^2 too (at least 1e-6 var(y)); 0: keep it [0] */
     KM_PARAM_EB_INNER = 52,       /* INT eb-rw: weight steps per tangent, >= 1 (1: the one-step variant) [100] */
-    KM_PARAM_EB_TOL = 53          /* stop when -log evidence changes by at most this, relative, > 0 [1e-10] */
+    KM_PARAM_EB_TOL = 53,         /* stop when -log evidence changes by at most this, relative, > 0 [1e-10] */
+    /* OBSCURE (KM_MKL_OBSCURE). Its p is p_block in (1, 2]; with neither p nor p_block set (p = 2,
+     * p_block = 0) p_block = q/(q-1), q = max(2, 2 ln M) */
+    KM_PARAM_OBSCURE_EPOCHS = 80, /* INT epochs of the stochastic stage (Alg. 2), >= 0 [5] */
+    KM_PARAM_OBSCURE_ONLINE_EPOCHS = 81, /* INT at most this many epochs of the online stage (Alg. 1),
+                                     which also stops after an epoch without updates, >= 0 [5] */
+    KM_PARAM_OBSCURE_ETA = 82,    /* step of the online stage, > 0; 0: M^(-2/q) [0] */
+    KM_PARAM_OBSCURE_RADIUS = 83, /* R of the projection ||w||_{2,p} <= R; 0: from the online stage,
+                                     at most sqrt(2/lambda); INFINITY: no projection [0] */
+    KM_PARAM_OBSCURE_T0 = 84,     /* INT first step counter of the stochastic stage minus 1; -1: the
+                                     online stage's steps [-1] */
+    KM_PARAM_OBSCURE_TOL = 85,    /* stop the stochastic stage when the objective changes by less
+                                     than this between epochs, relative; 0: run every epoch [0] */
+    KM_PARAM_OBSCURE_TRACE = 86   /* INT 1: evaluate the objective and training error after every
+                                     epoch and log them (costs one pass over the rows) [0] */
 } km_param;
 
 /* km_param_bounds flags */
