@@ -563,6 +563,11 @@ KM_API km_status km_model_csv_layout(const km_model *model, size_t *fields, int 
 /* Diagnostics of learned kernel weights (docs/mkl.md "Diagnostics"), stored by km_train with MKL.
  * Block norms |w_m| = theta_m sqrt(c'K_m c) of a machine (M values); NULL when the model has none. */
 KM_API const double *km_model_block_norms(const km_model *model, size_t machine);
+/* Values a kernel-weight method keeps in the model beyond the machines (the model file's [data NAME]
+ * sections; OBSCURE's section "obscure": weights, weights_pk, objective_online, objective, radius,
+ * ...): the entry key of section as a rows x cols matrix, row-major, or NULL when there is none. */
+KM_API const double *km_model_data_values(const km_model *model, const char *section, const char *key, size_t *rows,
+                                          size_t *cols);
 /* Centred alignment A(K_m, YY') of each kernel with the training labels (M values; classification:
  * the kernel "same class", regression: the targets), on the training rows; NULL when not stored. */
 KM_API const double *km_model_target_alignment(const km_model *model);
