@@ -646,6 +646,13 @@ KM_API km_status km_folds(const double *labels, size_t n, int k, uint64_t seed, 
 KM_API size_t km_model_n_basis(const km_model *model);
 KM_API km_status km_model_basis_rows(const km_model *model, size_t *rows);
 KM_API km_status km_model_machine_support(const km_model *model, size_t machine, size_t *basis_index, double *coef);
+/* Outputs of a machine: 1, or the number of classes for a joint multiclass machine (KM_MULTICLASS_JOINT),
+ * whose support vectors km_model_machine_support_outputs reads: coef receives n_sv x outputs values,
+ * row-major (output r of support vector j at coef[j outputs + r]: f_r(x) = sum_j coef[j outputs + r]
+ * sum_m theta_m k_m(x, x_j) + bias_r). Either output may be NULL. 0 for a machine that does not exist. */
+KM_API size_t km_model_machine_outputs(const km_model *model, size_t machine);
+KM_API km_status km_model_machine_support_outputs(const km_model *model, size_t machine, size_t *basis_index,
+                                                  double *coef);
 
 /* ------------------------------------------------------------------------------------------------
  * Names of enumerations: the names model files, the CLI and kernel specs use (e.g. "svr", "ovo",
