@@ -104,7 +104,9 @@ static void weights_pk(const km_obscure *o, double pk, double *w)
         w[j] = o->d[j] / norm;
 }
 
-static void log_epoch(run *r, const char *stage, long epoch, long updates, double objective, double error)
+/* Logs an epoch that took the given seconds (without the objective's pass) and reports progress. */
+static void log_epoch(run *r, const char *stage, long epoch, long updates, double seconds, double objective,
+                      double error)
 {
     const km_obscure *o = r->o;
     char text[512];
@@ -117,19 +119,21 @@ static void log_epoch(run *r, const char *stage, long epoch, long updates, doubl
         used += snprintf(text + used, sizeof text - (size_t)used, "%s%.4g", j ? " " : "", w[j]);
     free(w);
     if (isnan(objective))
-        km_log(&r->pr->logger, KM_LOG_INFO, "obscure %s epoch %ld: %ld updates of %zu rows, weights %s", stage, epoch,
-               updates, o->n, text);
+        km_log(&r->pr->logger, KM_LOG_INFO, "obscure %s epoch %ld: %ld updates of %zu rows in %.3f s, weights %s",
+               stage, epoch, updates, o->n, seconds, text);
     else
         km_log(&r->pr->logger, KM_LOG_INFO,
-               "obscure %s epoch %ld: %ld updates of %zu rows, objective %.10g, training error %.6g, weights %s", stage,
-               epoch, updates, o->n, objective, error, text);
+               "obscure %s epoch %ld: %ld updates of %zu rows in %.3f s, objective %.10g, training error %.6g, "
+               "weights %s", stage, epoch, updates, o->n, seconds, objective, error, text);
     km_mkl_report_step(r->pr, ++r->epochs, NAN);
 }
 
-/* One epoch of either stage (eta > 0: Algorithm 1's step; 0: Algorithm 2's) over a fresh random order. */
-static km_status epoch(run *r, double eta, long *updates)
+/* One epoch of either stage (eta > 0: Algorithm 1's step; 0: Algorithm 2's) over a fresh random order;
+ * its duration in *seconds. */
+static km_status epoch(run *r, double eta, long *updates, double *seconds)
 {
     km_obscure *o = r->o;
+    double start = km_mkl_seconds_since(&r->start);
     km_rng_shuffle(&r->rng, r->order, o->n);
     *updates = 0;
     km_status st = KM_OK;
@@ -142,6 +146,7 @@ static km_status epoch(run *r, double eta, long *updates)
         if (!st)
             st = poll(r, 0);
     }
+    *seconds = km_mkl_seconds_since(&r->start) - start;
     return st ? st : poll(r, 1);
 }
 
@@ -157,14 +162,15 @@ static km_status online_stage(run *r, double eta, outcome *out)
     km_status st = KM_OK;
     while (!st && !r->stopped && out->online_epochs < mkl->obscure_online_epochs) {
         long updates;
-        st = epoch(r, eta, &updates);
+        double seconds;
+        st = epoch(r, eta, &updates, &seconds);
         out->online_updates += updates;
         out->online_epochs++;
         double f = NAN, error = NAN;
         if (!st && mkl->obscure_trace)
             st = km_obscure_objective(r->o, &f, &error);
         if (!st)
-            log_epoch(r, "online", out->online_epochs, updates, f, error);
+            log_epoch(r, "online", out->online_epochs, updates, seconds, f, error);
         if (updates == 0) {
             out->online_converged = 1;   /* Theorem 4: no update in a whole epoch, none ever again */
             break;
@@ -182,7 +188,8 @@ static km_status stochastic_stage(run *r, outcome *out)
     out->converged = 1;
     while (!st && !r->stopped && out->epochs < mkl->obscure_epochs) {
         long updates;
-        st = epoch(r, 0.0, &updates);
+        double seconds;
+        st = epoch(r, 0.0, &updates, &seconds);
         out->epochs++;
         double f = NAN, error = NAN;
         if (!st && evaluate && (st = km_obscure_objective(r->o, &f, &error)) == KM_OK) {
@@ -191,7 +198,7 @@ static km_status stochastic_stage(run *r, outcome *out)
             out->error = error;
         }
         if (!st)
-            log_epoch(r, "stochastic", out->epochs, updates, f, error);
+            log_epoch(r, "stochastic", out->epochs, updates, seconds, f, error);
         if (!st && mkl->obscure_tol > 0 && fabs(out->previous - f) < mkl->obscure_tol * fabs(f))
             break;
     }
