@@ -682,12 +682,15 @@ static void print_text(const km_model *model, const learning *learned)
         km_machine_info info = KM_MACHINE_INFO_INIT;
         km_model_machine_info(model, k, &info);
         printf("  machine %zu:", k + 1);
-        if (km_task_classifies(km_model_task(model))) {
+        if (km_model_n_decision(model) > km_model_n_machines(model))   /* joint: one output per class */
+            printf(" all %zu classes, one output each,", nc);
+        else if (km_task_classifies(km_model_task(model))) {
             print_label("positive", info.positive_label);
             print_label("vs", info.negative_label);
             printf(",");
         }
-        printf(" objective %.10g, bias %.10g, %zu support vectors, %ld iterations%s\n", info.objective, info.bias,
+        printf(" objective %.10g, bias %.10g, %zu support vectors, %ld iterations%s\n",
+               mkl.method == KM_MKL_OBSCURE ? info.primal : info.objective, info.bias,
                info.n_sv, info.iterations, info.converged ? "" : " (stopped at a limit)");
         if (!isnan(info.gap) && mkl.method != KM_MKL_OBSCURE)
             printf("    primal %.10g, duality gap %.3g after %ld weight steps\n", info.primal, info.gap,
