@@ -10,6 +10,12 @@ BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 
 # lp-norm MKL as the benchmarks run it: p = 4/3, the default solver (interleaved) and stopping gap (1e-3)
 MKL_LP = ("--mkl", "lp", "--p", "4/3")
+# OBSCURE at block norm 1.1 (kernel-weight p 11/9): one epoch of each stage (with the pass that gives R
+# and the final objective's), or the online stage alone (at most 5 epochs and the R pass); beside it
+# lp-norm MKL at the same p, one-vs-rest
+MKL_OBSCURE_EPOCH = ("--mkl", "obscure", "--p-block", "1.1", "--online-epochs", "1", "--epochs", "1")
+MKL_OBSCURE_ONLINE = ("--mkl", "obscure", "--p-block", "1.1", "--epochs", "0")
+MKL_LP_OVR = ("--mkl", "lp", "--p", "11/9", "--multiclass", "ovr")
 
 
 @dataclass

@@ -45,6 +45,12 @@ def fashion(widths="0", width_count=None, n=None, precomputed=False, kernel_file
     return cases
 
 
+def fashion_blocks(options):
+    """Cases of fashion_mnist_blocks.py: one per --sizes value (default 5,000)."""
+    return [["--n", str(n), "--test-size", str(options.test_size), "--seed", str(options.seed)]
+            for n in options.sizes or (5000,)]
+
+
 WORKLOADS = [
     Workload(key="a", name="fashion-rbf",
              title="fashion-MNIST, one RBF kernel (gamma0 = 1/mean ||x-x'||^2), C-SVC",
@@ -102,6 +108,18 @@ WORKLOADS = [
              cases=lambda options: [["--n", str(n), "--test-size", str(options.test_size), "--seed",
                                      str(options.seed)] for n in options.sizes or (50, 500)],
              reference="kernelmix-eb-mackay"),
+    Workload(key="obscure", name="fashion-obscure",
+             title="fashion-MNIST, 10 classes (t10k test images), 12 kernels = 4 blocks of 14x14 x {linear, "
+                   "quadratic, RBF}: OBSCURE (p-block 1.1), one online and one stochastic epoch",
+             tools=("kernelmix-obscure",), data_script="fashion_mnist_blocks.py",
+             cases=fashion_blocks,
+             reference="kernelmix-obscure"),
+    Workload(key="obscure-lp", name="fashion-obscure-lp",
+             title="fashion-MNIST, 10 classes, the 12 kernels of workload obscure: OBSCURE's online stage "
+                   "(p-block 1.1) beside lp-norm MKL one-vs-rest at the same p (11/9, interleaved)",
+             tools=("kernelmix-obscure-online", "kernelmix-lp-ovr"), data_script="fashion_mnist_blocks.py",
+             cases=fashion_blocks,
+             reference="kernelmix-obscure-online"),
 ]
 
 # what bench/run runs without --workloads (e takes tens of minutes and is never among them)

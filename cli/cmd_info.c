@@ -386,6 +386,73 @@ static int alignment_method(km_mkl_method method)
 }
 
 /* The parameters of the alignment and KRR methods: radius, align-q's q, l2krr's eta and mu0. */
+/* OBSCURE's figures kept in the model (section "obscure"), each printed by its key. */
+static const char *const obscure_scalars[] = {"q", "lambda", "eta", "radius", "online_epochs", "online_updates",
+                                              "online_steps", "objective_online", "epochs", "objective",
+                                              "training_error", "support_rows"};
+#define N_OBSCURE_SCALARS (sizeof obscure_scalars / sizeof *obscure_scalars)
+
+static double obscure_value(const km_model *model, const char *key)
+{
+    size_t rows, cols;
+    const double *v = km_model_data_values(model, "obscure", key, &rows, &cols);
+    return v && rows * cols == 1 ? v[0] : NAN;
+}
+
+static void print_obscure_weights_text(const km_model *model, const char *key, const char *title)
+{
+    size_t rows, cols;
+    const double *w = km_model_data_values(model, "obscure", key, &rows, &cols);
+    if (!w)
+        return;
+    printf("    %s", title);
+    for (size_t m = 0; m < rows * cols; m++)
+        printf(" %.6g", w[m]);
+    printf("\n");
+}
+
+/* The OBSCURE stages: objective after each, R, steps, and the weights in both conventions. */
+static void print_obscure_text(const km_model *model, const learning *mkl)
+{
+    if (mkl->method != KM_MKL_OBSCURE)
+        return;
+    double radius = obscure_value(model, "radius");
+    printf("  obscure: lambda %.6g, q %.6g, online step %.6g, R ", obscure_value(model, "lambda"),
+           obscure_value(model, "q"), obscure_value(model, "eta"));
+    printf(radius < 0 ? "inf (Pegasos-MKL)\n" : "%.6g\n", radius);
+    printf("    online stage: %.0f epochs, %.0f updates in %.0f steps, objective %.10g\n",
+           obscure_value(model, "online_epochs"), obscure_value(model, "online_updates"),
+           obscure_value(model, "online_steps"), obscure_value(model, "objective_online"));
+    printf("    stochastic stage: %.0f epochs, objective %.10g, training error %.6g, %.0f support rows\n",
+           obscure_value(model, "epochs"), obscure_value(model, "objective"), obscure_value(model, "training_error"),
+           obscure_value(model, "support_rows"));
+    print_obscure_weights_text(model, "weights", "weights (sum 1)        ");
+    print_obscure_weights_text(model, "weights_pk", "weights (||d||_p = 1)  ");
+}
+
+static void print_obscure_json(const km_model *model, const learning *mkl)
+{
+    if (mkl->method != KM_MKL_OBSCURE)
+        return;
+    printf(", \"obscure\": {");
+    for (size_t k = 0; k < N_OBSCURE_SCALARS; k++) {
+        printf("%s\"%s\": ", k ? ", " : "", obscure_scalars[k]);
+        json_number(obscure_value(model, obscure_scalars[k]));
+    }
+    const char *arrays[] = {"weights", "weights_pk"};
+    for (size_t a = 0; a < 2; a++) {
+        size_t rows = 0, cols = 0;
+        const double *w = km_model_data_values(model, "obscure", arrays[a], &rows, &cols);
+        printf(", \"%s\": [", arrays[a]);
+        for (size_t m = 0; w && m < rows * cols; m++) {
+            printf(m ? ", " : "");
+            json_number(w[m]);
+        }
+        printf("]");
+    }
+    printf("}");
+}
+
 static void print_alignment_method_json(const learning *mkl)
 {
     if (!alignment_method(mkl->method))
@@ -452,6 +519,7 @@ static void print_json(const km_model *model, const learning *learned)
         json_number(mkl.gap);
         printf(", \"shared_weights\": %s", mkl.shared_weights ? "true" : "false");
         print_alignment_method_json(&mkl);
+        print_obscure_json(model, &mkl);
     }
     printf("},\n  \"kernels\": [");
     for (size_t m = 0; m < M; m++)
@@ -617,6 +685,10 @@ static void print_text(const km_model *model, const learning *learned)
     } else if (empirical_bayes(mkl.method)) {
         printf("kernel weights    %s: empirical Bayes, the evidence of a Gaussian process with covariance "
                "sum_m d_m k_m + s2 I\n", name_of(KM_ENUM_MKL_METHOD, mkl.method));
+    } else if (mkl.method == KM_MKL_OBSCURE) {
+        printf("kernel weights    obscure (Orabona, Jie & Caputo), p-block %.6g (kernel-weight p %.6g), %s\n",
+               mkl.p_block, mkl.p_block < 2 ? mkl.p_block / (2 - mkl.p_block) : INFINITY,
+               mkl.solver == KM_MKL_PEGASOS ? "Pegasos-MKL (stochastic stage alone)" : "online and stochastic stages");
     } else if (alignment_method(mkl.method)) {
         printf("kernel weights    %s (Cortes, Mohri & Rostamizadeh), radius %.6g", name_of(KM_ENUM_MKL_METHOD, mkl.method),
                mkl.radius);
@@ -642,14 +714,17 @@ static void print_text(const km_model *model, const learning *learned)
         km_machine_info info = KM_MACHINE_INFO_INIT;
         km_model_machine_info(model, k, &info);
         printf("  machine %zu:", k + 1);
-        if (km_task_classifies(km_model_task(model))) {
+        if (km_model_n_decision(model) > km_model_n_machines(model))   /* joint: one output per class */
+            printf(" all %zu classes, one output each,", nc);
+        else if (km_task_classifies(km_model_task(model))) {
             print_label("positive", info.positive_label);
             print_label("vs", info.negative_label);
             printf(",");
         }
-        printf(" objective %.10g, bias %.10g, %zu support vectors, %ld iterations%s\n", info.objective, info.bias,
+        printf(" objective %.10g, bias %.10g, %zu support vectors, %ld iterations%s\n",
+               mkl.method == KM_MKL_OBSCURE ? info.primal : info.objective, info.bias,
                info.n_sv, info.iterations, info.converged ? "" : " (stopped at a limit)");
-        if (!isnan(info.gap))
+        if (!isnan(info.gap) && mkl.method != KM_MKL_OBSCURE)
             printf("    primal %.10g, duality gap %.3g after %ld weight steps\n", info.primal, info.gap,
                    info.mkl_iterations);
         printf("    kernel weights");
@@ -664,6 +739,7 @@ static void print_text(const km_model *model, const learning *learned)
         print_ivanov_text(model, &mkl, k);
         print_evidence_text(model, k);
     }
+    print_obscure_text(model, &mkl);
     print_probability_text(model);
 }
 

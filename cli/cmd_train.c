@@ -88,7 +88,7 @@ static void usage(FILE *out)
 "  --mkl METHOD       fixed (default: uniform or --weights), lp (lp-norm MKL),\n"
 "                     elasticnet or tikhonov (penalised block-norm family, below),\n"
 "                     align, align-q, alignf, alignf-linear, l2krr, l1krr (below),\n"
-"                     eb-rw, eb-mackay (empirical Bayes, below)\n"
+"                     eb-rw, eb-mackay (empirical Bayes, below), obscure (below)\n"
 "  --p P              lp-norm MKL: norm on the kernel weights, ||theta||_p = 1, P >= 1\n"
 "                     (fractions like 4/3 and 'inf' accepted; default 2). p = 1 selects few\n"
 "                     kernels, p = inf weighs them all equally\n"
@@ -119,6 +119,22 @@ static void usage(FILE *out)
 "  --learn-noise      eb-*: learn the noise variance too (kept >= 1e-6 var(y))\n"
 "  --eb-inner N       eb-rw: weight steps per tangent of log|K| (default 100; 1: one step)\n"
 "  --eb-tol E         eb-*: stop when -log evidence changes by at most E, relative (1e-10)\n"
+"  obscure            C-SVC by OBSCURE (Orabona, Jie & Caputo): min lambda/2 ||w||_{2,P}^2\n"
+"                     + mean hinge loss (two classes) or Crammer-Singer loss (more: one\n"
+"                     machine for all classes), lambda = 1/(C N), P = --p-block in (1, 2]\n"
+"                     (default q/(q-1), q = max(2, 2 ln kernels)); an online stage, then\n"
+"                     stochastic epochs in a random order (--seed); memory grows with the\n"
+"                     rows that get coefficients, kernel values come through the -m cache\n"
+"  --epochs N         obscure: stochastic-stage epochs (default 5)\n"
+"  --online-epochs N  obscure: online-stage epochs at most (default 5; it also stops\n"
+"                     after an epoch without updates)\n"
+"  --online-eta E     obscure: online-stage step (default kernels^(-2/q))\n"
+"  --R R              obscure: radius of ||w||_{2,P} <= R in the stochastic stage (default\n"
+"                     from the online stage); inf: Pegasos-MKL, as --solver pegasos\n"
+"  --stage2-t0 N      obscure: the stochastic stage counts steps from N + 1 (default: the\n"
+"                     online stage's steps; 0: the paper's Algorithm 2 as printed)\n"
+"  --tol E            obscure: stop when the objective changes by less than E (relative)\n"
+"                     between epochs (each check costs a pass over the rows)\n"
 "  --regularizer R    tikhonov: minimise sum_m g(||f_m||^2) + C sum loss, C = -c (the loss\n"
 "                     weight; Tomioka & Suzuki's C is 1/C) with g: lq (default; q = 1 is\n"
 "                     block1, q = inf uniform), block1, uniform, blockp (block p > 2) or\n"
@@ -129,13 +145,15 @@ static void usage(FILE *out)
 "  --solver S         interleaved (default: weight steps inside the SVM solver), wrapper\n"
 "                     (alternating SVM solves and weight steps), silp (cutting planes:\n"
 "                     SVM solves and a master problem, an LP by GLPK for p = 1) or\n"
-"                     simplemkl (reduced-gradient descent, p = 1 only)\n"
+"                     simplemkl (reduced-gradient descent, p = 1 only); obscure: pegasos\n"
+"                     (Pegasos-MKL: the stochastic stage alone, no projection)\n"
 "  --mkl-eps GAP      stop at this relative duality gap (default 0.001)\n"
 "  --mkl-step-eps E   interleaved: weight step while the dual moved by more than E (1e-5);\n"
 "                     silp: also stop when the SVM value and the master's bound agree to E;\n"
 "                     tikhonov: also stop when the objective moved by less than E (relative)\n"
 "  --max-outer N      at most N weight steps / outer iterations (default 10000)\n"
-"  --max-time S       at most S seconds of MKL per machine (best point so far is kept)\n"
+"  --max-time S       at most S seconds of MKL per machine (best point so far is kept;\n"
+"                     obscure: the model after the last step)\n"
 "  --shared-weights   multiclass lp MKL: one set of kernel weights for all binary machines,\n"
 "                     learned jointly (wrapper-style alternation on the summed problem).\n"
 "                     Default: each binary machine learns its own weights, which fits\n"
@@ -167,7 +185,8 @@ static void usage(FILE *out)
 "  --seed N           seed of the fold assignment (default 0)\n"
 "  -q, --quiet        print nothing but errors\n"
 "  --verbose          print solver details on stderr (a terminal also gets a\n"
-"                     progress line there: fold, machine, MKL step and gap)\n"
+"                     progress line there: fold, machine, MKL step and gap); obscure:\n"
+"                     objective, training error and weights after every epoch\n"
 "  --help             show this help\n"
 "\n"
 "input:\n");
@@ -408,6 +427,21 @@ static int parse_options(train_options *o, int argc, char **argv)
             ok = parse_long_param(o, KM_PARAM_EB_INNER, "--eb-inner", cli_args_value(&args), 1, LONG_MAX);
         } else if (cli_args_is(&args, NULL, "--eb-tol")) {
             ok = parse_double_param(o, KM_PARAM_EB_TOL, "--eb-tol", cli_args_value(&args), 1e-300, HUGE_VAL);
+        } else if (cli_args_is(&args, NULL, "--epochs")) {
+            ok = parse_long_param(o, KM_PARAM_OBSCURE_EPOCHS, "--epochs", cli_args_value(&args), 0, LONG_MAX);
+        } else if (cli_args_is(&args, NULL, "--online-epochs")) {
+            ok = parse_long_param(o, KM_PARAM_OBSCURE_ONLINE_EPOCHS, "--online-epochs", cli_args_value(&args), 0,
+                                  LONG_MAX);
+        } else if (cli_args_is(&args, NULL, "--online-eta")) {
+            ok = parse_double_param(o, KM_PARAM_OBSCURE_ETA, "--online-eta", cli_args_value(&args), 1e-300, HUGE_VAL);
+        } else if (cli_args_is(&args, NULL, "--R")) {
+            v = cli_args_value(&args);
+            ok = v && (!strcmp(v, "inf") ? set_double(o, KM_PARAM_OBSCURE_RADIUS, INFINITY)
+                                         : parse_double_param(o, KM_PARAM_OBSCURE_RADIUS, "--R", v, 1e-300, HUGE_VAL));
+        } else if (cli_args_is(&args, NULL, "--stage2-t0")) {
+            ok = parse_long_param(o, KM_PARAM_OBSCURE_T0, "--stage2-t0", cli_args_value(&args), 0, LONG_MAX);
+        } else if (cli_args_is(&args, NULL, "--tol")) {
+            ok = parse_double_param(o, KM_PARAM_OBSCURE_TOL, "--tol", cli_args_value(&args), 1e-300, HUGE_VAL);
         } else if (cli_args_is(&args, NULL, "--solver")) {
             ok = parse_enum_param(o, KM_PARAM_MKL_SOLVER, "--solver", cli_args_value(&args), KM_ENUM_MKL_SOLVER);
         } else if (cli_args_is(&args, NULL, "--mkl-eps")) {
@@ -433,6 +467,7 @@ static int parse_options(train_options *o, int argc, char **argv)
             o->quiet = 1;
         } else if (cli_args_is(&args, NULL, "--verbose")) {
             o->verbose = 2;
+            ok = set_int(o, KM_PARAM_OBSCURE_TRACE, 1);
         } else if (cli_args_has_prefix(&args, "-w")) {
             ok = (v = cli_args_value(&args)) && add_class_weight(o, args.name + 2, v);
         } else {
@@ -572,14 +607,20 @@ static void print_summary(const train_options *o, const km_dataset *data, const 
         km_model_kernel_describe(model, m, spec, sizeof spec);
         printf("  kernel %zu: %s\n", m + 1, spec);
     }
+    int obscure = km_model_data_values(model, "obscure", "weights", NULL, NULL) != NULL;
     for (size_t k = 0; k < km_model_n_machines(model); k++) {
         km_machine_info info = KM_MACHINE_INFO_INIT;
         km_model_machine_info(model, k, &info);
         const double *w = km_model_kernel_weights(model, k);
-        printf("machine %zu: objective %.10g", k + 1, info.objective);
-        if (!isnan(info.gap))
+        if (obscure)   /* its objective is the primal f(w); the gap is the last relative change of f */
+            printf("machine %zu: objective %.10g", k + 1, info.primal);
+        else
+            printf("machine %zu: objective %.10g", k + 1, info.objective);
+        if (!isnan(info.gap) && !obscure)
             printf(", duality gap %.3g", info.gap);
         printf(", %zu support vectors, kernel weights", info.n_sv);
+        if (obscure)   /* d_j / sum_k d_k, the convention of the paper's figures */
+            w = km_model_data_values(model, "obscure", "weights", NULL, NULL);
         for (size_t m = 0; m < M; m++)
             printf(" %.6g", w[m]);
         printf("\n");

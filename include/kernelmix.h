@@ -252,7 +252,12 @@ typedef enum km_task {
 KM_API int km_task_classifies(km_task task);
 KM_API int km_task_regresses(km_task task);
 
-typedef enum km_multiclass { KM_MULTICLASS_OVO = 0, KM_MULTICLASS_OVR = 1 } km_multiclass;
+typedef enum km_multiclass {
+    KM_MULTICLASS_OVO = 0,
+    KM_MULTICLASS_OVR = 1,
+    KM_MULTICLASS_JOINT = 2   /* one machine with one output per class, label = largest output (set by
+                                 methods with a multiclass loss: KM_MKL_OBSCURE) */
+} km_multiclass;
 
 /* How the kernel weights are obtained. */
 typedef enum km_mkl_method {
@@ -275,7 +280,12 @@ typedef enum km_mkl_method {
     /* Empirical-Bayes MKL (KM_TASK_KRR only; Tomioka & Suzuki §4): d and optionally the noise variance
      * maximise the Gaussian-process evidence of y - mean(y) with covariance sum_m d_m K_m + sigma^2 I */
     KM_MKL_EB_RW = 20,        /* the reweighted block-1 iteration (KM_PARAM_EB_INNER steps per tangent) */
-    KM_MKL_EB_MACKAY = 21     /* MacKay's fixed-point update d_m <- d_m Q_m / T_m, safeguarded */
+    KM_MKL_EB_MACKAY = 21,    /* MacKay's fixed-point update d_m <- d_m Q_m / T_m, safeguarded */
+    /* OBSCURE (Orabona, Jie & Caputo, "Multi Kernel Learning with Online-Batch Optimization"):
+     * min lambda/2 ||w||_{2,p_block}^2 + 1/N sum loss, lambda = 1/(C N), by an online pass (Alg. 1)
+     * and stochastic mirror descent (Alg. 2); hinge loss for two classes, the Crammer-Singer loss for
+     * more, in one machine with one output per class (KM_MULTICLASS_JOINT); C-SVC only */
+    KM_MKL_OBSCURE = 30
 } km_mkl_method;
 
 /* The centre mu0 of l2krr's ball. */
@@ -300,7 +310,8 @@ typedef enum km_mkl_solver {
     KM_MKL_INTERLEAVED = 0,   /* theta steps inside the SMO iterations (default) */
     KM_MKL_WRAPPER = 1,       /* alternate full SVM solves and closed-form theta steps */
     KM_MKL_SILP = 2,          /* cutting planes: LP master (GLPK) for p = 1, second-order master for p > 1 */
-    KM_MKL_SIMPLEMKL = 3      /* reduced-gradient descent on the simplex (p = 1) */
+    KM_MKL_SIMPLEMKL = 3,     /* reduced-gradient descent on the simplex (p = 1) */
+    KM_MKL_PEGASOS = 4        /* KM_MKL_OBSCURE: Pegasos-MKL, the stochastic stage alone (R = infinity) */
 } km_mkl_solver;
 
 /* Where training or cross-validation is, reported whole at every event (so each report can be shown
@@ -391,7 +402,21 @@ typedef enum km_param {
                                      KM_PARAM_EB_LEARN_NOISE the starting value */
     KM_PARAM_EB_LEARN_NOISE = 51, /* INT 1: learn sigma^2 too (at least 1e-6 var(y)); 0: keep it [0] */
     KM_PARAM_EB_INNER = 52,       /* INT eb-rw: weight steps per tangent, >= 1 (1: the one-step variant) [100] */
-    KM_PARAM_EB_TOL = 53          /* stop when -log evidence changes by at most this, relative, > 0 [1e-10] */
+    KM_PARAM_EB_TOL = 53,         /* stop when -log evidence changes by at most this, relative, > 0 [1e-10] */
+    /* OBSCURE (KM_MKL_OBSCURE). Its p is p_block in (1, 2]; with neither p nor p_block set (p = 2,
+     * p_block = 0) p_block = q/(q-1), q = max(2, 2 ln M) */
+    KM_PARAM_OBSCURE_EPOCHS = 80, /* INT epochs of the stochastic stage (Alg. 2), >= 0 [5] */
+    KM_PARAM_OBSCURE_ONLINE_EPOCHS = 81, /* INT at most this many epochs of the online stage (Alg. 1),
+                                     which also stops after an epoch without updates, >= 0 [5] */
+    KM_PARAM_OBSCURE_ETA = 82,    /* step of the online stage, > 0; 0: M^(-2/q) [0] */
+    KM_PARAM_OBSCURE_RADIUS = 83, /* R of the projection ||w||_{2,p} <= R; 0: from the online stage,
+                                     at most sqrt(2/lambda); INFINITY: no projection [0] */
+    KM_PARAM_OBSCURE_T0 = 84,     /* INT first step counter of the stochastic stage minus 1; -1: the
+                                     online stage's steps [-1] */
+    KM_PARAM_OBSCURE_TOL = 85,    /* stop the stochastic stage when the objective changes by less
+                                     than this between epochs, relative; 0: run every epoch [0] */
+    KM_PARAM_OBSCURE_TRACE = 86   /* INT 1: evaluate the objective and training error after every
+                                     epoch and log them (costs one pass over the rows) [0] */
 } km_param;
 
 /* km_param_bounds flags */
@@ -573,6 +598,11 @@ KM_API km_status km_model_csv_layout(const km_model *model, size_t *fields, int 
 /* Diagnostics of learned kernel weights (docs/mkl.md "Diagnostics"), stored by km_train with MKL.
  * Block norms |w_m| = theta_m sqrt(c'K_m c) of a machine (M values); NULL when the model has none. */
 KM_API const double *km_model_block_norms(const km_model *model, size_t machine);
+/* Values a kernel-weight method keeps in the model beyond the machines (the model file's [data NAME]
+ * sections; OBSCURE's section "obscure": weights, weights_pk, objective_online, objective, radius,
+ * ...): the entry key of section as a rows x cols matrix, row-major, or NULL when there is none. */
+KM_API const double *km_model_data_values(const km_model *model, const char *section, const char *key, size_t *rows,
+                                          size_t *cols);
 /* Centred alignment A(K_m, YY') of each kernel with the training labels (M values; classification:
  * the kernel "same class", regression: the targets), on the training rows; NULL when not stored. */
 KM_API const double *km_model_target_alignment(const km_model *model);
@@ -651,6 +681,13 @@ KM_API km_status km_folds(const double *labels, size_t n, int k, uint64_t seed, 
 KM_API size_t km_model_n_basis(const km_model *model);
 KM_API km_status km_model_basis_rows(const km_model *model, size_t *rows);
 KM_API km_status km_model_machine_support(const km_model *model, size_t machine, size_t *basis_index, double *coef);
+/* Outputs of a machine: 1, or the number of classes for a joint multiclass machine (KM_MULTICLASS_JOINT),
+ * whose support vectors km_model_machine_support_outputs reads: coef receives n_sv x outputs values,
+ * row-major (output r of support vector j at coef[j outputs + r]: f_r(x) = sum_j coef[j outputs + r]
+ * sum_m theta_m k_m(x, x_j) + bias_r). Either output may be NULL. 0 for a machine that does not exist. */
+KM_API size_t km_model_machine_outputs(const km_model *model, size_t machine);
+KM_API km_status km_model_machine_support_outputs(const km_model *model, size_t machine, size_t *basis_index,
+                                                  double *coef);
 
 /* ------------------------------------------------------------------------------------------------
  * Names of enumerations: the names model files, the CLI and kernel specs use (e.g. "svr", "ovo",

@@ -220,18 +220,31 @@ class Model:
         return None if not values else np.ctypeslib.as_array(values, (self.n_kernels,)).copy()
 
     def support(self):
-        """(training rows of the support vectors, ascending; n_machines × n_support coefficients)."""
+        """(training rows of the support vectors, ascending; coefficients, one row per machine output:
+        n_machines × n_support, or n_classes × n_support for a joint multiclass machine)."""
         n_basis = L.lib.km_model_n_basis(self.handle)
         basis_rows = np.empty(n_basis, dtype=np.uintp)
         L.check(L.lib.km_model_basis_rows(self.handle, basis_rows.ctypes.data_as(L.c_size_p)))
-        coef = np.zeros((self.n_machines, n_basis))
+        outputs = [L.lib.km_model_machine_outputs(self.handle, k) for k in range(self.n_machines)]
+        coef = np.zeros((sum(outputs), n_basis))
+        first = 0
         for k in range(self.n_machines):
             n_sv = L.lib.km_model_n_sv(self.handle, k)
             index = np.empty(n_sv, dtype=np.uintp)
-            values = np.empty(n_sv)
-            L.check(L.lib.km_model_machine_support(self.handle, k, index.ctypes.data_as(L.c_size_p),
-                                                   values.ctypes.data_as(L.c_double_p)))
-            coef[k, index] = values
+            values = np.empty((n_sv, outputs[k]))
+            L.check(L.lib.km_model_machine_support_outputs(self.handle, k, index.ctypes.data_as(L.c_size_p),
+                                                           values.ctypes.data_as(L.c_double_p)))
+            coef[first:first + outputs[k], index] = values.T
+            first += outputs[k]
         used = np.any(coef != 0, axis=0)
         order = np.argsort(basis_rows[used], kind="stable")
         return basis_rows[used][order].astype(np.intp), coef[:, used][:, order]
+
+    def data_values(self, section, key):
+        """A kernel-weight method's values kept in the model (rows × cols), or None."""
+        rows, cols = ctypes.c_size_t(), ctypes.c_size_t()
+        values = L.lib.km_model_data_values(self.handle, section.encode(), key.encode(), ctypes.byref(rows),
+                                            ctypes.byref(cols))
+        if not values:
+            return None
+        return np.ctypeslib.as_array(values, (rows.value, cols.value)).copy()

@@ -255,6 +255,13 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
         Also fit Platt sigmoids by 5-fold internal cross-validation, as LIBSVM's -b 1 (the CLI's
         train -b 1; docs/user-guide.md "Probability outputs"): training costs 5 more fixed-kernel SVMs
         per machine. The folds follow random_state (None: seed 0, the folds svm-train draws).
+    epochs, online_epochs, radius : int, int, float or None
+        method="obscure" (OBSCURE, Orabona, Jie & Caputo; docs/mkl.md): the stochastic-stage epochs
+        (--epochs), the online-stage epochs at most (--online-epochs), and R of the projection (--R;
+        None: from the online stage; inf: Pegasos-MKL, as solver="pegasos"). p is the kernel-weight
+        p; OBSCURE's block norm is 2p/(p+1), and p = 2 (the default) lets the library choose it from
+        the number of kernels. More than two classes are one machine with one output per class
+        (the Crammer-Singer loss); random_state orders the rows.
 
     Attributes
     ----------
@@ -264,6 +271,11 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
     support_), intercept_, n_support_, objective_, duality_gap_ (None for fixed weights), n_iter_,
     converged_, machine_classes_ (per machine, the classes of f > 0 and f < 0; None: the rest),
     target_alignment_, model_ (the library model; pickles as the model file's bytes).
+    obscure_ (method="obscure"; else None): dict of the model's OBSCURE figures: "weights" (d_j / sum d,
+    the paper's convention), "weights_pk" (||d||_p = 1), "objective_online", "objective", "radius" (-1:
+    none), "lambda", "q", "eta", epochs, updates and "support_rows". With more than two classes,
+    dual_coef_ is n_classes x n_support (one row per output) and decision_function is n_samples x
+    n_classes, the outputs themselves.
     For binary problems dual_coef_ and intercept_ have scikit-learn's sign: f > 0 means classes_[1].
     probA_, probB_ (probability=True; else None): per machine the Platt sigmoid
     P = 1/(1 + exp(probA_ f + probB_)) of its decision value f. Binary: f = decision_function(X) and P
@@ -278,7 +290,8 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
     def __init__(self, kernels=("linear", "rbf"), method="lp", p=2.0, C=1.0, solver="interleaved", tol=1e-3,
                  mkl_tol=1e-3, cache_size=100.0, class_weight=None, max_iter=-1, random_state=None, norm="none",
                  multiclass="ovo", shared_weights=False, decision_function_shape="ovr", break_ties=False,
-                 elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False):
+                 elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False, epochs=5,
+                 online_epochs=5, radius=None):
         self.kernels = kernels
         self.method = method
         self.p = p
@@ -299,9 +312,15 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
         self.regularizer = regularizer
         self.reg_param = reg_param
         self.probability = probability
+        self.epochs = epochs
+        self.online_epochs = online_epochs
+        self.radius = radius
 
     def _task_params(self, params):
         params.set("C", self.C)
+        params.set("obscure_epochs", self.epochs, integer=True)
+        params.set("obscure_online_epochs", self.online_epochs, integer=True)
+        params.set("obscure_radius", 0.0 if self.radius is None else float(self.radius))
         params.set("probability", bool(self.probability), integer=True)
         params.set("multiclass", L.enum_value(L.ENUM_MULTICLASS, self.multiclass, "multiclass"), integer=True)
         params.set("shared_weights", bool(self.shared_weights), integer=True)
@@ -344,8 +363,17 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
         finally:
             del self._y_index
 
+    _OBSCURE_SCALARS = ("q", "lambda", "eta", "radius", "online_epochs", "online_updates", "online_steps",
+                        "objective_online", "epochs", "objective", "training_error", "support_rows")
+
     def _set_fitted(self):
         super()._set_fitted()
+        self.obscure_ = None
+        if self.model_.data_values("obscure", "weights") is not None:
+            self.obscure_ = {key: self.model_.data_values("obscure", key)[0] for key in ("weights", "weights_pk")}
+            self.obscure_.update({key: float(self.model_.data_values("obscure", key)[0, 0])
+                                  for key in self._OBSCURE_SCALARS
+                                  if self.model_.data_values("obscure", key) is not None})
         classes = self.classes_
         self.machine_classes_ = [(classes[int(pos)], None if np.isnan(neg) else classes[int(neg)])
                                  for pos, neg in self._machine_labels]
@@ -368,6 +396,10 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
         _, decision = self._predict_raw(X)
         if len(self.classes_) == 2:
             return self._sign * decision[:, 0]
+        if self._joint:   # one output per class, in the model's label order
+            out = np.empty_like(decision)
+            out[:, self.model_.labels().astype(np.intp)] = decision
+            return out
         if self.decision_function_shape == "ovo" or self.multiclass == "ovr":
             if self.multiclass == "ovr":     # machine k separates machine_classes_[k][0] from the rest
                 order = [np.flatnonzero(self.classes_ == pos)[0] for pos, _ in self.machine_classes_]
@@ -376,6 +408,11 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
                 return out
             return decision
         return self._ovr_from_ovo(decision)
+
+    @property
+    def _joint(self):
+        """One machine with one output per class (method="obscure" with more than two classes)."""
+        return self.model_.n_machines == 1 and self.model_.n_decision == len(self.classes_) > 2
 
     def _ovr_from_ovo(self, decision):
         """scikit-learn's transformation: votes plus confidences squashed into (-1/3, 1/3)."""
@@ -391,7 +428,7 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
         return votes + confidence / (3 * (np.abs(confidence) + 1))
 
     def predict(self, X):
-        if self.break_ties and len(self.classes_) > 2 and self.decision_function_shape == "ovr":
+        if self.break_ties and len(self.classes_) > 2 and self.decision_function_shape == "ovr" and not self._joint:
             return self.classes_[np.argmax(self.decision_function(X), axis=1)]
         labels, _ = self._predict_raw(X)
         return self.classes_[labels.astype(np.intp)]

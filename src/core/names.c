@@ -18,6 +18,7 @@ const km_name km_mkl_method_names[] = {
     {KM_MKL_ALIGN, "align"}, {KM_MKL_ALIGN_Q, "align-q"}, {KM_MKL_ALIGN_Q, "alignq"}, {KM_MKL_ALIGNF, "alignf"},
     {KM_MKL_ALIGNF_LINEAR, "alignf-linear"}, {KM_MKL_L2KRR, "l2krr"}, {KM_MKL_L1KRR, "l1krr"},
     {KM_MKL_EB_RW, "eb-rw"}, {KM_MKL_EB_MACKAY, "eb-mackay"},
+    {KM_MKL_OBSCURE, "obscure"},
     {0, NULL}};
 
 const km_name km_mkl_regularizer_names[] = {{KM_REG_LQ, "lq"},         {KM_REG_BLOCK1, "block1"},
@@ -25,9 +26,11 @@ const km_name km_mkl_regularizer_names[] = {{KM_REG_LQ, "lq"},         {KM_REG_B
                                             {KM_REG_ELASTICNET, "elasticnet"}, {0, NULL}};
 
 const km_name km_mkl_solver_names[] = {{KM_MKL_INTERLEAVED, "interleaved"}, {KM_MKL_WRAPPER, "wrapper"},
-                                       {KM_MKL_SILP, "silp"}, {KM_MKL_SIMPLEMKL, "simplemkl"}, {0, NULL}};
+                                       {KM_MKL_SILP, "silp"}, {KM_MKL_SIMPLEMKL, "simplemkl"},
+                                       {KM_MKL_PEGASOS, "pegasos"}, {0, NULL}};
 
-const km_name km_multiclass_names[] = {{KM_MULTICLASS_OVO, "ovo"}, {KM_MULTICLASS_OVR, "ovr"}, {0, NULL}};
+const km_name km_multiclass_names[] = {{KM_MULTICLASS_OVO, "ovo"}, {KM_MULTICLASS_OVR, "ovr"},
+                                       {KM_MULTICLASS_JOINT, "joint"}, {0, NULL}};
 
 /* the type names of the kernel spec grammar (kernelmix.h, km_kernel_set_add_spec) */
 const km_name km_kernel_type_names[] = {

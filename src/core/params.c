@@ -41,6 +41,9 @@ km_params km_params_default(void)
     p.mkl.eta = 0.25;
     p.mkl.eb_inner = 100;
     p.mkl.eb_tol = 1e-10;
+    p.mkl.obscure_epochs = 5;
+    p.mkl.obscure_online_epochs = 5;
+    p.mkl.obscure_t0 = -1;
     p.krr_bias = 1;
     return p;
 }
@@ -97,6 +100,14 @@ static const param_spec specs[] = {
     {KM_PARAM_EB_LEARN_NOISE, "eb_learn_noise", FIELD_INT, AT(mkl.eb_learn_noise), 0, 1, INT, NULL},
     {KM_PARAM_EB_INNER, "eb_inner", FIELD_LONG, AT(mkl.eb_inner), 1, (double)INT64_MAX, INT, NULL},
     {KM_PARAM_EB_TOL, "eb_tol", FIELD_DOUBLE, AT(mkl.eb_tol), 0, INFINITY, OPEN, NULL},
+    {KM_PARAM_OBSCURE_EPOCHS, "obscure_epochs", FIELD_LONG, AT(mkl.obscure_epochs), 0, (double)INT64_MAX, INT, NULL},
+    {KM_PARAM_OBSCURE_ONLINE_EPOCHS, "obscure_online_epochs", FIELD_LONG, AT(mkl.obscure_online_epochs), 0,
+     (double)INT64_MAX, INT, NULL},
+    {KM_PARAM_OBSCURE_ETA, "obscure_eta", FIELD_DOUBLE, AT(mkl.obscure_eta), 0, INFINITY, KM_PARAM_UPPER_OPEN, NULL},
+    {KM_PARAM_OBSCURE_RADIUS, "obscure_radius", FIELD_DOUBLE, AT(mkl.obscure_radius), 0, INFINITY, 0, NULL},
+    {KM_PARAM_OBSCURE_T0, "obscure_t0", FIELD_LONG, AT(mkl.obscure_t0), -1, (double)INT64_MAX, INT, NULL},
+    {KM_PARAM_OBSCURE_TOL, "obscure_tol", FIELD_DOUBLE, AT(mkl.obscure_tol), 0, INFINITY, KM_PARAM_UPPER_OPEN, NULL},
+    {KM_PARAM_OBSCURE_TRACE, "obscure_trace", FIELD_INT, AT(mkl.obscure_trace), 0, 1, INT, NULL},
 };
 #define N_SPECS (sizeof specs / sizeof specs[0])
 #define N_MACHINE_SPECS 12   /* KM_PARAM_TASK ... KM_PARAM_PROBABILITY */

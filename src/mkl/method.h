@@ -27,6 +27,12 @@ typedef struct km_mkl_method_entry {
     /* The closed-form weight step from a_m = c'K_m c that the interleaved solver takes inside the SMO
      * and the alternating solvers between solves; 0 when nothing changed. NULL: none. */
     int (*theta_step)(const km_mkl_params *mkl, size_t M, const double *a, double *theta);
+    /* Defaults that depend on the number of kernels M, applied once the kernels are known (OBSCURE's
+     * p_block from M); NULL: none. */
+    void (*fit_defaults)(km_mkl_params *mkl, size_t M);
+    /* 1: more than two classes are one machine with one output per class (KM_MULTICLASS_JOINT): train
+     * gets the classes in problem->class_of and fills n x n_outputs coefficients. */
+    int joint_multiclass;
 } km_mkl_method_entry;
 
 /* The entry of a method; NULL when there is none. */

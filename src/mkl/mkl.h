@@ -11,6 +11,7 @@
 #define KM_MKL_MKL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "core/log.h"
@@ -31,6 +32,11 @@ typedef struct km_mkl_problem {
                                         entries carry the machine's index in their names */
     size_t machine_index;            /* of this machine in the model */
     km_progress_reporter *progress;  /* the caller's progress (NULL: none); outer steps are reported */
+    /* A joint multiclass machine (km_mkl_method_entry.joint_multiclass): n_outputs classes, the class
+     * of each row (0..n_outputs-1), and coef n x n_outputs row-major; otherwise n_outputs 1, class_of NULL. */
+    size_t n_outputs;
+    const size_t *class_of;
+    uint64_t seed;                   /* randomness of stochastic methods (visiting order) */
 } km_mkl_problem;
 
 /* Where a solver ends (and, for the wrapper, where it may start: coef non-zero = warm start). */
@@ -46,6 +52,8 @@ typedef struct km_mkl_result {
     int converged;                   /* gap reached; 0 at max_outer or max_time */
     double *products;                /* M*n values, caller-allocated: h = K_m c at coef, see below */
     int products_valid;              /* set by a solver that ends with h at its coef (or by km_mkl_result_products) */
+    double *block_norms;             /* M values |w_m|, caller-allocated (may be NULL) */
+    int block_norms_valid;           /* set by a method that filled block_norms itself (no products needed) */
 } km_mkl_result;
 
 /* Duality certificate of a point (c, b, theta) from the products h_m = K_m c (M blocks of n values):

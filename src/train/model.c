@@ -49,6 +49,8 @@ size_t km_model_n_machines(const km_model *model) { return model->n_machines; }
 
 size_t km_model_n_decision(const km_model *model)
 {
+    if (km_task_classifies(model->task) && model->multiclass == KM_MULTICLASS_JOINT && model->n_classes > 2)
+        return model->n_classes;
     return km_task_classifies(model->task) ? km_binary_problem_count(model->n_classes, model->multiclass) : 1;
 }
 
@@ -128,7 +130,8 @@ static km_status check_machine_classes(const km_model *model, size_t p, const ch
     if (!km_task_classifies(model->task))
         return KM_OK;
     long k = (long)model->n_classes;
-    int rest_allowed = model->multiclass == KM_MULTICLASS_OVR && model->n_classes > 2;
+    int rest_allowed = (model->multiclass == KM_MULTICLASS_OVR || model->multiclass == KM_MULTICLASS_JOINT) &&
+                       model->n_classes > 2;
     if (machine->class_pos < 0 || machine->class_pos >= k)
         return km_error(failure, "%s: machine %zu: class index %d is not within the %ld labels", path, p,
                         machine->class_pos, k);
@@ -146,7 +149,11 @@ static km_status check_machine(const km_model *model, size_t p, const char *path
         return km_error(failure, "%s: machine %zu has no kernel weights", path, p);
     if (machine->n_sv && (!machine->sv || !machine->coef))
         return km_error(failure, "%s: machine %zu has no support vectors", path, p);
-    if (machine->n_outputs > 1)
+    int joint = model->multiclass == KM_MULTICLASS_JOINT && model->n_classes > 2;
+    if (joint && machine->n_outputs != model->n_classes)
+        return km_error(failure, "%s: machine %zu has %zu outputs; a joint multiclass machine has one per class (%zu)",
+                        path, p, machine->n_outputs, model->n_classes);
+    if (!joint && machine->n_outputs > 1)
         return km_error(failure, "%s: machine %zu has %zu outputs; %s machines have one", path, p,
                         machine->n_outputs, km_name_of(km_task_names, model->task));
     for (size_t j = 0; j < machine->n_sv; j++) {
@@ -172,7 +179,7 @@ km_status km_model_check(const km_model *model, const char *path, km_status fail
     km_status st = check_classes(model, path, failure);
     if (st)
         return st;
-    size_t expected = km_model_n_decision(model);
+    size_t expected = km_task_classifies(model->task) ? km_binary_problem_count(model->n_classes, model->multiclass) : 1;
     if (model->n_machines != expected || !model->machines)
         return km_error(failure, "%s: %zu machines where the task needs %zu", path, model->n_machines, expected);
     for (size_t p = 0; !st && p < model->n_machines; p++)

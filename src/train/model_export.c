@@ -1,5 +1,7 @@
 /* The support vectors of a model for bindings: which training rows the basis holds and each machine's
  * coefficients on them (scikit-learn's support_ and dual_coef_). */
+#include <string.h>
+
 #include "core/error.h"
 #include "train/model.h"
 
@@ -28,6 +30,28 @@ km_status km_model_machine_support(const km_model *model, size_t machine, size_t
             basis_index[j] = m->sv[j];
         if (coef)
             coef[j] = m->coef[j];
+    }
+    return KM_OK;
+}
+
+size_t km_model_machine_outputs(const km_model *model, size_t machine)
+{
+    if (machine >= model->n_machines)
+        return 0;
+    return model->machines[machine].n_outputs > 1 ? model->machines[machine].n_outputs : 1;
+}
+
+km_status km_model_machine_support_outputs(const km_model *model, size_t machine, size_t *basis_index, double *coef)
+{
+    size_t K = km_model_machine_outputs(model, machine);
+    if (!K)
+        return km_error(KM_EINVAL, "machine %zu does not exist (the model has %zu)", machine, model->n_machines);
+    const km_machine *m = &model->machines[machine];
+    for (size_t j = 0; j < m->n_sv; j++) {
+        if (basis_index)
+            basis_index[j] = m->sv[j];
+        if (coef)
+            memcpy(coef + j * K, m->coef + j * K, K * sizeof *coef);
     }
     return KM_OK;
 }

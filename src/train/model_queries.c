@@ -31,6 +31,18 @@ km_status km_model_machine_info(const km_model *model, size_t machine, km_machin
                                 "km_machine_info");
 }
 
+const double *km_model_data_values(const km_model *model, const char *section, const char *key, size_t *rows,
+                                   size_t *cols)
+{
+    size_t r = 0, c = 0;
+    const double *values = km_record_values(&model->data, section, key, &r, &c);
+    if (rows)
+        *rows = r;
+    if (cols)
+        *cols = c;
+    return values;
+}
+
 km_status km_model_kernel_type(const km_model *model, size_t m, km_kernel_type *type)
 {
     if (m >= model->kernels->size)

@@ -64,7 +64,7 @@ km_status km_classes_find(const double *labels, size_t n, km_classes *classes)
 
 size_t km_binary_problem_count(size_t n_classes, km_multiclass scheme)
 {
-    if (n_classes == 2)
+    if (n_classes == 2 || scheme == KM_MULTICLASS_JOINT)
         return 1;
     return scheme == KM_MULTICLASS_OVR ? n_classes : n_classes * (n_classes - 1) / 2;
 }
@@ -74,7 +74,7 @@ km_binary_problem km_binary_problem_at(size_t n_classes, km_multiclass scheme, s
     km_binary_problem problem = {0, 1};
     if (n_classes == 2)
         return problem;
-    if (scheme == KM_MULTICLASS_OVR) {
+    if (scheme == KM_MULTICLASS_OVR || scheme == KM_MULTICLASS_JOINT) {
         problem.class_pos = (int)p;
         problem.class_neg = -1;
         return problem;
@@ -96,7 +96,7 @@ size_t km_multiclass_vote(size_t n_classes, km_multiclass scheme, const double *
     if (n_classes == 2)
         return decision[0] > 0 ? 0 : 1;
     size_t best = 0;
-    if (scheme == KM_MULTICLASS_OVR) {
+    if (scheme == KM_MULTICLASS_OVR || scheme == KM_MULTICLASS_JOINT) {
         for (size_t c = 1; c < n_classes; c++)
             if (decision[c] > decision[best])
                 best = c;

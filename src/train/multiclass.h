@@ -24,13 +24,15 @@ typedef struct km_binary_problem {
     int class_neg;
 } km_binary_problem;
 
-/* Number of binary problems for k classes: 1 for k = 2, k(k-1)/2 for one-vs-one, k for one-vs-rest. */
+/* Number of binary problems for k classes: 1 for k = 2, k(k-1)/2 for one-vs-one, k for one-vs-rest;
+ * joint: 1 (one machine with k outputs, class_pos 0 and class_neg -1). */
 size_t km_binary_problem_count(size_t n_classes, km_multiclass scheme);
 /* The p-th binary problem (LIBSVM's pair order for one-vs-one: (0,1), (0,2), ..., (1,2), ...). */
 km_binary_problem km_binary_problem_at(size_t n_classes, km_multiclass scheme, size_t p);
 
 /* Class index predicted from the decision values of all binary problems (one-vs-one: votes, ties
- * to the lower class index as LIBSVM; one-vs-rest: largest decision value). */
+ * to the lower class index as LIBSVM; one-vs-rest and joint: largest decision value, ties to the lower
+ * class index). */
 size_t km_multiclass_vote(size_t n_classes, km_multiclass scheme, const double *decision, size_t *votes);
 
 #endif

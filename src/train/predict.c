@@ -48,26 +48,30 @@ static km_status check_test_kernels(const km_model *model, const km_dataset *tes
     return KM_OK;
 }
 
-/* Decision value of each machine for the test rows of one block. */
-static void block_decisions(const km_model *model, const double *K, size_t nb_rows, size_t n_basis,
-                            double *decision /* nb_rows × n_machines */)
+/* Decision values of each machine (one per output) for the test rows of one block. */
+static void block_decisions(const km_model *model, const double *K, size_t nb_rows, size_t n_basis, size_t nd,
+                            double *decision /* nb_rows × nd */)
 {
     size_t M = model->kernels->size;
-    for (size_t k = 0; k < model->n_machines; k++) {
+    for (size_t k = 0, first = 0; k < model->n_machines; k++) {
         const km_machine *machine = &model->machines[k];
+        size_t outputs = machine->n_outputs > 1 ? machine->n_outputs : 1;
         for (size_t t = 0; t < nb_rows; t++) {
-            double f = machine->bias;
-            for (size_t m = 0; m < M; m++) {
-                if (machine->theta[m] == 0.0)
-                    continue;
-                const double *row = K + (m * nb_rows + t) * n_basis;
-                double s = 0.0;
-                for (size_t j = 0; j < machine->n_sv; j++)
-                    s += machine->coef[j] * row[machine->sv[j]];
-                f += machine->theta[m] * s;
+            for (size_t r = 0; r < outputs; r++) {
+                double f = outputs > 1 ? machine->biases[r] : machine->bias;
+                for (size_t m = 0; m < M; m++) {
+                    if (machine->theta[m] == 0.0)
+                        continue;
+                    const double *row = K + (m * nb_rows + t) * n_basis;
+                    double s = 0.0;
+                    for (size_t j = 0; j < machine->n_sv; j++)
+                        s += machine->coef[j * outputs + r] * row[machine->sv[j]];
+                    f += machine->theta[m] * s;
+                }
+                decision[t * nd + first + r] = f;
             }
-            decision[t * model->n_machines + k] = f;
         }
+        first += outputs;
     }
 }
 
@@ -106,7 +110,7 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
         st = check_test_kernels(model, test, rows, n, test_kernels);
     if (st)
         return st;
-    size_t M = model->kernels->size, nb = model->basis->n, nm = model->n_machines;
+    size_t M = model->kernels->size, nb = model->basis->n, nm = km_model_n_decision(model);
     size_t block = KM_PREDICT_BLOCK_VALUES / (M * nb + nm + 1);   /* kernel values and decision values */
     if (block < 1)
         block = 1;
@@ -129,7 +133,7 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
                              model->basis_kcol, K);
         if (st)
             break;
-        block_decisions(model, K, len, nb, dec);
+        block_decisions(model, K, len, nb, nm, dec);
         if ((st = check_finite_decisions(test, block_rows, len, nm, dec)))
             break;
         for (size_t t = 0; t < len; t++) {

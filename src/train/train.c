@@ -54,24 +54,36 @@ static double class_weight(const km_params *p, double label)
     return 1.0;
 }
 
-/* Stores the non-zero coefficients of a solved machine (by provider row; see build_basis). */
+/* Number of outputs of a machine (1 unless it is a joint multiclass machine). */
+static size_t outputs_of(const km_machine *machine) { return machine->n_outputs > 1 ? machine->n_outputs : 1; }
+
+/* Whether row i has a non-zero coefficient among its K outputs. */
+static int row_is_support(const double *coef, size_t i, size_t K)
+{
+    for (size_t r = 0; r < K; r++)
+        if (coef[i * K + r] != 0.0)
+            return 1;
+    return 0;
+}
+
+/* Stores the rows with non-zero coefficients of a solved machine (by provider row; see build_basis). */
 static km_status keep_support_vectors(trainer *t, km_machine *machine, const double *coef, const size_t *machine_rows,
                                       size_t n_rows)
 {
-    size_t n_sv = 0;
+    size_t n_sv = 0, K = outputs_of(machine);
     for (size_t i = 0; i < n_rows; i++)
-        n_sv += coef[i] != 0.0;
+        n_sv += row_is_support(coef, i, K);
     machine->n_sv = n_sv;
     machine->sv = malloc((n_sv ? n_sv : 1) * sizeof *machine->sv);
-    machine->coef = malloc((n_sv ? n_sv : 1) * sizeof *machine->coef);
+    machine->coef = malloc((n_sv ? n_sv : 1) * K * sizeof *machine->coef);
     if (!machine->sv || !machine->coef)
         return km_error_nomem("support vectors");
     for (size_t i = 0, k = 0; i < n_rows; i++) {
-        if (coef[i] == 0.0)
+        if (!row_is_support(coef, i, K))
             continue;
         size_t r = machine_rows ? machine_rows[i] : i;
         machine->sv[k] = r;
-        machine->coef[k++] = coef[i];
+        memcpy(machine->coef + k++ * K, coef + i * K, K * sizeof *coef);
         t->is_sv[r] = 1;
     }
     return KM_OK;
@@ -85,6 +97,8 @@ static int alignment_interrupted(void *ctx) { return km_progress_report(ctx, "al
 static void store_result(km_machine *machine, const km_mkl_result *result)
 {
     machine->bias = result->bias;
+    for (size_t r = 0; machine->biases && r < machine->n_outputs; r++)
+        machine->biases[r] = result->bias;
     machine->objective = result->objective;
     machine->iterations = result->smo_iterations;
     machine->converged = result->converged;
@@ -115,7 +129,7 @@ static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_mac
         t->method->start(&t->mkl, problem->machine->kernel->n_kernels, machine->theta);
     km_status st = km_mkl_train(problem, result);
     if (!st)
-        st = check_finite_result(result, problem->machine->kernel->n_rows);
+        st = check_finite_result(result, problem->machine->kernel->n_rows * problem->n_outputs);
     if (st)
         return st;
     store_result(machine, result);
@@ -133,6 +147,7 @@ typedef struct machine_job {
     size_t n_rows;
     double *coef, *targets;
     double *products;            /* MKL: K_m c of the solution (M x n_rows) */
+    double *block_norms;         /* MKL: M values, when the method computes them */
     signed char *y;
 } machine_job;
 
@@ -142,6 +157,7 @@ static void job_clear(machine_job *job)
     free(job->rows);
     free(job->coef);
     free(job->products);
+    free(job->block_norms);
     free(job->targets);
     free(job->y);
 }
@@ -157,11 +173,14 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
         memcpy(job->rows, machine_rows, n_rows * sizeof *job->rows);
     size_t M = km_provider_n_kernels(t->provider);
     int mkl = t->method->learns_weights;
-    job->coef = calloc(n_rows, sizeof *job->coef);
+    size_t K = outputs_of(machine);
+    job->coef = n_rows <= SIZE_MAX / sizeof(double) / K ? calloc(n_rows * K, sizeof *job->coef) : NULL;
     job->products = mkl && n_rows <= SIZE_MAX / sizeof(double) / M ? malloc(n_rows * M * sizeof *job->products) : NULL;
+    job->block_norms = mkl ? malloc(M * sizeof *job->block_norms) : NULL;
     job->targets = malloc(n_rows * sizeof *job->targets);
     job->y = malloc(n_rows);
-    if ((machine_rows && !job->rows) || !job->coef || (mkl && !job->products) || !job->targets || !job->y)
+    if ((machine_rows && !job->rows) || !job->coef || (mkl && (!job->products || !job->block_norms)) || !job->targets ||
+        !job->y)
         return km_error_nomem("a machine's coefficients");
     km_status st = km_kernel_view_new(t->provider, job->rows, n_rows, &job->view);
     if (st)
@@ -213,7 +232,8 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
     }
     job->problem = (km_mkl_problem){.machine = task, .mkl = t->mkl, .logger = t->logger, .record = &t->model->data,
                                     .machine_index = (size_t)(machine - t->model->machines),
-                                    .progress = p->progress ? &t->progress : NULL};
+                                    .progress = p->progress ? &t->progress : NULL, .n_outputs = K,
+                                    .class_of = K > 1 ? classes->class_of : NULL, .seed = p->seed};
     return KM_OK;
 }
 
@@ -224,6 +244,10 @@ static km_status finish_machine(trainer *t, const machine_job *job, km_machine *
         size_t M = job->access.n_kernels;
         if (!(machine->block_norms = malloc(M * sizeof *machine->block_norms)))
             return km_error_nomem("block norms");
+        if (result->block_norms_valid) {
+            memcpy(machine->block_norms, result->block_norms, M * sizeof *machine->block_norms);
+            return keep_support_vectors(t, machine, job->coef, job->rows, job->n_rows);
+        }
         km_status st = km_mkl_result_products(&job->problem, result);
         if (st)
             return st;
@@ -240,7 +264,7 @@ static km_status solve_machine(trainer *t, km_machine *machine, const size_t *ma
     memcpy(machine->theta, t->theta, km_provider_n_kernels(t->provider) * sizeof *t->theta);
     machine_job job;
     km_status st = job_init(t, &job, machine, machine_rows, n_rows, classes, machine->theta);
-    km_mkl_result result = {.coef = job.coef, .products = job.products};
+    km_mkl_result result = {.coef = job.coef, .products = job.products, .block_norms = job.block_norms};
     if (!st)
         st = solve_problem(t, &job.problem, machine, &result);
     if (!st)
@@ -357,7 +381,16 @@ static km_status setup_machines(trainer *t, km_classes *classes)
         if (!(model->labels = malloc(classes->n_classes * sizeof *model->labels)))
             return km_error_nomem("class labels");
         memcpy(model->labels, classes->labels, classes->n_classes * sizeof *model->labels);
-        model->n_machines = km_binary_problem_count(classes->n_classes, p->multiclass);
+        int joint = t->method->joint_multiclass && classes->n_classes > 2;
+        if (p->multiclass == KM_MULTICLASS_JOINT && !t->method->joint_multiclass)
+            return km_error(KM_EINVAL, "--multiclass joint needs a method with a multiclass loss (--mkl obscure)");
+        if (joint && p->probability)
+            return km_error(KM_EINVAL, "probability models (-b 1) need one-vs-one machines; --mkl %s trains one "
+                            "machine for all %zu classes", km_enum_name(KM_ENUM_MKL_METHOD, t->mkl.method),
+                            classes->n_classes);
+        if (joint)
+            model->multiclass = KM_MULTICLASS_JOINT;
+        model->n_machines = km_binary_problem_count(classes->n_classes, model->multiclass);
     } else {
         model->n_machines = 1;
     }
@@ -368,9 +401,14 @@ static km_status setup_machines(trainer *t, km_classes *classes)
         if (!(machine->theta = malloc(M * sizeof *machine->theta)))
             return km_error_nomem("kernel weights");
         if (km_task_classifies(p->task)) {
-            km_binary_problem pb = km_binary_problem_at(classes->n_classes, p->multiclass, k);
+            km_binary_problem pb = km_binary_problem_at(classes->n_classes, model->multiclass, k);
             machine->class_pos = pb.class_pos;
             machine->class_neg = pb.class_neg;
+            if (model->multiclass == KM_MULTICLASS_JOINT && classes->n_classes > 2) {
+                machine->n_outputs = classes->n_classes;
+                if (!(machine->biases = calloc(machine->n_outputs, sizeof *machine->biases)))
+                    return km_error_nomem("biases");
+            }
         } else {
             machine->class_pos = machine->class_neg = -1;
         }
@@ -692,6 +730,8 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
     if (!st && t.method->learns_weights)
         st = km_mkl_check_kernels(t.provider);
     size_t M = kernels->size;
+    if (!st && t.method->fit_defaults)
+        t.method->fit_defaults(&t.mkl, M);
     if (!st)
         st = km_model_alloc(&t.model);
     if (!st) {

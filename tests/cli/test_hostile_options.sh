@@ -37,7 +37,7 @@ bad_option "--seed: -1 is out of range" --seed -1
 bad_option "-w: '0' is out of range|-w: 0 is out of range" -w1 0
 bad_option "--weights: -1 is out of range" --weights -1
 bad_option "--weights: expected 1 comma-separated weights, got '1,1'" --weights 1,1
-bad_option "--multiclass: 'all' is not ovo or ovr" --multiclass all
+bad_option "--multiclass: 'all' is not ovo, ovr or joint" --multiclass all
 bad_option "--format: 'xml' is not one of" --format xml
 # p < 1 arrives with lp-norm MKL; until train --help mentions --p this check is skipped
 if "$KM" train --help | grep -q -- '--p '; then

@@ -38,7 +38,7 @@ expect_status 2 "$KM" train "${KERNELS[@]}" --p 4/3 --solver simplemkl "$DATA/he
 expect_status 2 "$KM" train "${KERNELS[@]}" --p-block inf --solver silp "$DATA/heart_scale" "$WORK/m" &&
     expect_one_line_error "SILP solver needs a finite p-block"
 expect_status 2 "$KM" train "${KERNELS[@]}" --p 1 --solver simplex "$DATA/heart_scale" "$WORK/m" &&
-    expect_one_line_error "'simplex' is not interleaved, wrapper, silp or simplemkl"
+    expect_one_line_error "'simplex' is not interleaved, wrapper, silp, simplemkl or pegasos"
 [ -e "$WORK/m" ] && fail "a model was written after an error"
 
 finish

@@ -1,0 +1,314 @@
+/* OBSCURE as a kernel-weight method (Orabona, Jie & Caputo, "Multi Kernel Learning with Online-Batch
+ * Optimization", JMLR 2012): stage 1 is the online Algorithm 1 (fixed step eta, at most
+ * obscure_online_epochs epochs, stopping after an epoch without updates), which gives the radius
+ * R = sqrt(min(2 f(w)/lambda, 2/lambda)) bounding the optimum (§4.1); stage 2 is the stochastic
+ * proximal projected mirror descent of Algorithm 2 for obscure_epochs epochs, each visiting the rows
+ * in a fresh random order. Pegasos-MKL (§5.3, --solver pegasos or R = infinity) is stage 2 alone
+ * without projection. lambda = 1/(C N).
+ *
+ * The machine's kernel weights are beta_j = d_j / q (with its coefficients c, f_r(x) =
+ * sum_i c_{i,r} sum_j beta_j K^j(x_i, x)); the model's record keeps, in section "obscure", the weights
+ * in both conventions (weights: d_j / sum_k d_k; weights_pk: d with ||d||_{p_K} = 1, p_K = p/(2-p)),
+ * the objective after each stage, R, eta, lambda, q and the steps taken. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "mkl/method.h"
+#include "mkl/obscure.h"
+
+static km_status obscure_resolve(const km_mkl_params *in, km_mkl_params *out)
+{
+    *out = *in;
+    /* p = 2 with no p_block is the parameters' default: p_block then follows the kernel count */
+    if (!(in->p_block > 0))
+        out->p_block = in->p == 2.0 ? 0.0 : km_obscure_p_of_pk(in->p);
+    if (out->p_block != 0.0 && !(out->p_block > 1.0 && out->p_block <= 2.0))
+        return km_error(KM_EINVAL, "OBSCURE's block norm p_block must be in (1, 2], i.e. p > 1 (got p_block %g)",
+                        out->p_block);
+    if (in->solver != KM_MKL_INTERLEAVED && in->solver != KM_MKL_PEGASOS)
+        return km_error(KM_EINVAL, "--mkl obscure runs its own two stages (default) or --solver pegasos, not --solver %s",
+                        km_enum_name(KM_ENUM_MKL_SOLVER, in->solver));
+    if (!(in->obscure_radius >= 0))
+        return km_error(KM_EINVAL, "OBSCURE's radius R must be positive or infinite (got %g)", in->obscure_radius);
+    return KM_OK;
+}
+
+/* q = max(2, 2 ln M): p_block = q/(q-1) (the authors' DOGMA default). */
+static void obscure_fit_defaults(km_mkl_params *mkl, size_t M)
+{
+    if (mkl->p_block != 0.0)
+        return;
+    double q = fmax(2.0, 2.0 * log((double)M));
+    mkl->p_block = km_obscure_p_of_q(q);
+}
+
+static void obscure_start(const km_mkl_params *mkl, size_t M, double *theta)
+{
+    (void)mkl;
+    for (size_t m = 0; m < M; m++)
+        theta[m] = 1.0;
+}
+
+/* Where training stands, and what ends it early. */
+typedef struct run {
+    const km_mkl_problem *pr;
+    km_obscure *o;
+    km_rng rng;
+    size_t *order;
+    struct timespec start;
+    long steps;                  /* over both stages */
+    long epochs;                 /* over both stages, for progress */
+    int stopped;                 /* the time limit was reached */
+} run;
+
+/* Polls the caller and the time limit every 1024 steps and at epoch ends (the learner's state is
+ * consistent after every step, so stopping anywhere leaves a usable model). */
+static km_status poll(run *r, int epoch_end)
+{
+    if (!epoch_end && (r->steps & 1023) != 0)
+        return KM_OK;
+    const km_machine_problem *m = r->pr->machine;
+    if (m->solver.interrupted && m->solver.interrupted(m->solver.interrupt_ctx))
+        return km_error(KM_EINTERRUPTED, "interrupted after %ld OBSCURE steps", r->steps);
+    double limit = r->pr->mkl.max_time;
+    if (limit > 0 && !r->stopped && km_mkl_seconds_since(&r->start) >= limit) {
+        r->stopped = 1;
+        km_log(&r->pr->logger, KM_LOG_WARNING, "OBSCURE stopped at the time limit (%gs) after %ld steps", limit,
+               r->steps);
+    }
+    return KM_OK;
+}
+
+/* The weights in the sum-to-one convention, d_j / sum_k d_k. */
+static void weights_sum_one(const km_obscure *o, double *w)
+{
+    double sum = 0.0;
+    for (size_t j = 0; j < o->F; j++)
+        sum += o->d[j];
+    for (size_t j = 0; j < o->F; j++)
+        w[j] = o->d[j] / sum;
+}
+
+/* d scaled to ||d||_{p_K} = 1 (the link gives it already, except at theta = 0 where d = 1). */
+static void weights_pk(const km_obscure *o, double pk, double *w)
+{
+    double norm = isinf(pk) ? 0.0 : km_obscure_group_norm(o->d, o->F, pk);
+    if (isinf(pk))
+        for (size_t j = 0; j < o->F; j++)
+            norm = fmax(norm, o->d[j]);
+    for (size_t j = 0; j < o->F; j++)
+        w[j] = o->d[j] / norm;
+}
+
+/* Logs an epoch that took the given seconds (without the objective's pass) and reports progress. */
+static void log_epoch(run *r, const char *stage, long epoch, long updates, double seconds, double objective,
+                      double error)
+{
+    const km_obscure *o = r->o;
+    char text[512];
+    int used = 0;
+    double *w = malloc(o->F * sizeof *w);
+    if (!w)
+        return;
+    weights_sum_one(o, w);
+    for (size_t j = 0; j < o->F && used < (int)sizeof text - 16; j++)
+        used += snprintf(text + used, sizeof text - (size_t)used, "%s%.4g", j ? " " : "", w[j]);
+    free(w);
+    if (isnan(objective))
+        km_log(&r->pr->logger, KM_LOG_INFO, "obscure %s epoch %ld: %ld updates of %zu rows in %.3f s, weights %s",
+               stage, epoch, updates, o->n, seconds, text);
+    else
+        km_log(&r->pr->logger, KM_LOG_INFO,
+               "obscure %s epoch %ld: %ld updates of %zu rows in %.3f s, objective %.10g, training error %.6g, "
+               "weights %s", stage, epoch, updates, o->n, seconds, objective, error, text);
+    km_mkl_report_step(r->pr, ++r->epochs, NAN);
+}
+
+/* One epoch of either stage (eta > 0: Algorithm 1's step; 0: Algorithm 2's) over a fresh random order;
+ * its duration in *seconds. */
+static km_status epoch(run *r, double eta, long *updates, double *seconds)
+{
+    km_obscure *o = r->o;
+    double start = km_mkl_seconds_since(&r->start);
+    km_rng_shuffle(&r->rng, r->order, o->n);
+    *updates = 0;
+    km_status st = KM_OK;
+    for (size_t k = 0; !st && !r->stopped && k < o->n; k++) {
+        int updated;
+        st = eta > 0 ? km_obscure_online_step(o, r->order[k], eta, &updated)
+                     : km_obscure_stochastic_step(o, r->order[k], &updated);
+        *updates += updated;
+        r->steps++;
+        if (!st)
+            st = poll(r, 0);
+    }
+    *seconds = km_mkl_seconds_since(&r->start) - start;
+    return st ? st : poll(r, 1);
+}
+
+typedef struct outcome {
+    double eta, radius, objective_online, objective, previous, error;
+    long online_steps, online_updates, online_epochs, epochs;
+    int online_converged, converged;
+} outcome;
+
+static km_status online_stage(run *r, double eta, outcome *out)
+{
+    const km_mkl_params *mkl = &r->pr->mkl;
+    km_status st = KM_OK;
+    while (!st && !r->stopped && out->online_epochs < mkl->obscure_online_epochs) {
+        long updates;
+        double seconds;
+        st = epoch(r, eta, &updates, &seconds);
+        out->online_updates += updates;
+        out->online_epochs++;
+        double f = NAN, error = NAN;
+        if (!st && mkl->obscure_trace)
+            st = km_obscure_objective(r->o, &f, &error);
+        if (!st)
+            log_epoch(r, "online", out->online_epochs, updates, seconds, f, error);
+        if (updates == 0) {
+            out->online_converged = 1;   /* Theorem 4: no update in a whole epoch, none ever again */
+            break;
+        }
+    }
+    out->online_steps = r->steps;
+    return st;
+}
+
+static km_status stochastic_stage(run *r, outcome *out)
+{
+    const km_mkl_params *mkl = &r->pr->mkl;
+    km_status st = KM_OK;
+    int evaluate = mkl->obscure_trace || mkl->obscure_tol > 0;
+    out->converged = 1;
+    while (!st && !r->stopped && out->epochs < mkl->obscure_epochs) {
+        long updates;
+        double seconds;
+        st = epoch(r, 0.0, &updates, &seconds);
+        out->epochs++;
+        double f = NAN, error = NAN;
+        if (!st && evaluate && (st = km_obscure_objective(r->o, &f, &error)) == KM_OK) {
+            out->previous = out->objective;
+            out->objective = f;
+            out->error = error;
+        }
+        if (!st)
+            log_epoch(r, "stochastic", out->epochs, updates, seconds, f, error);
+        if (!st && mkl->obscure_tol > 0 && fabs(out->previous - f) < mkl->obscure_tol * fabs(f))
+            break;
+    }
+    if (r->stopped)
+        out->converged = 0;
+    return st;
+}
+
+static km_status record_outcome(const km_mkl_problem *pr, const km_obscure *o, const outcome *out, double pk)
+{
+    if (!pr->record)
+        return KM_OK;
+    size_t F = o->F;
+    double *w = malloc(2 * F * sizeof *w);
+    if (!w)
+        return km_error_nomem("OBSCURE's weights");
+    weights_sum_one(o, w);
+    weights_pk(o, pk, w + F);
+    const char *S = "obscure";
+    km_record *rec = pr->record;
+    km_status st = km_record_set_values(rec, S, "weights", 1, F, w);
+    if (!st)
+        st = km_record_set_values(rec, S, "weights_pk", 1, F, w + F);
+    struct { const char *key; double value; } items[] = {
+        {"q", o->q}, {"lambda", o->lambda}, {"eta", out->eta}, {"radius", isinf(out->radius) ? -1.0 : out->radius},
+        {"objective_online", out->objective_online}, {"objective", out->objective}, {"training_error", out->error},
+        {"online_epochs", (double)out->online_epochs}, {"online_updates", (double)out->online_updates},
+        {"online_steps", (double)out->online_steps}, {"epochs", (double)out->epochs},
+        {"support_rows", (double)o->n_support},
+    };
+    for (size_t k = 0; !st && k < sizeof items / sizeof *items; k++)
+        if (isfinite(items[k].value))
+            st = km_record_set_scalar(rec, S, items[k].key, items[k].value);
+    free(w);
+    return st;
+}
+
+static km_status obscure_train(const km_mkl_problem *pr, km_mkl_result *result)
+{
+    const km_machine_problem *machine = pr->machine;
+    if (machine->ops->task != KM_TASK_SVC)
+        return km_error(KM_EINVAL, "--mkl obscure learns classifiers (C-SVC), not %s", machine->ops->name);
+    const km_kernel_access *kernel = machine->kernel;
+    const km_mkl_params *mkl = &pr->mkl;
+    size_t n = kernel->n_rows, F = kernel->n_kernels, K = pr->n_outputs > 1 ? pr->n_outputs : 1;
+    double q = km_obscure_q_of_p(mkl->p_block), lambda = 1.0 / (machine->C * (double)n);
+    int pegasos = mkl->solver == KM_MKL_PEGASOS || isinf(mkl->obscure_radius);
+    km_obscure o;
+    km_status st = km_obscure_init(&o, kernel, K, machine->y, pr->class_of, q, lambda);
+    if (st)
+        return st;
+    run r = {.pr = pr, .o = &o, .order = malloc(n * sizeof *r.order)};
+    clock_gettime(CLOCK_MONOTONIC, &r.start);
+    km_rng_seed(&r.rng, pr->seed ? pr->seed : 1);
+    outcome out = {.eta = mkl->obscure_eta > 0 ? mkl->obscure_eta : pow((double)F, -2.0 / q),
+                   .objective_online = 1.0, .objective = NAN, .previous = NAN, .error = NAN};
+    if (!r.order)
+        st = km_error_nomem("OBSCURE's visiting order");
+    for (size_t i = 0; !st && i < n; i++)
+        r.order[i] = i;
+    if (!st && !pegasos) {
+        st = online_stage(&r, out.eta, &out);
+        if (!st)
+            st = km_obscure_objective(&o, &out.objective_online, &out.error);
+    }
+    /* Algorithm 1 line 10: R^2 = ||w||^2 + 2/(lambda N) sum loss = 2 f(w)/lambda, and f(w*) <= f(0) = 1 */
+    out.radius = pegasos ? INFINITY
+                 : mkl->obscure_radius > 0 ? mkl->obscure_radius
+                                           : sqrt(fmin(2.0 * out.objective_online / lambda, 2.0 / lambda));
+    out.objective = out.objective_online;
+    o.radius = out.radius;
+    o.t = mkl->obscure_t0 >= 0 ? mkl->obscure_t0 : pegasos ? 0 : out.online_steps;
+    if (!st)
+        st = stochastic_stage(&r, &out);
+    /* the final objective, unless the last epoch evaluated it */
+    if (!st && !(out.epochs > 0 && (mkl->obscure_trace || mkl->obscure_tol > 0)) && out.epochs > 0) {
+        out.previous = out.objective;
+        st = km_obscure_objective(&o, &out.objective, &out.error);
+    }
+    if (!st) {
+        km_obscure_coefficients(&o, result->coef);
+        for (size_t j = 0; j < F; j++) {
+            kernel->theta[j] = o.beta[j];
+            if (result->block_norms)
+                result->block_norms[j] = o.beta[j] * sqrt(o.S[j]);
+        }
+        result->block_norms_valid = result->block_norms != NULL;
+        result->bias = 0.0;
+        result->primal = result->dual = out.objective;
+        result->gap = isnan(out.previous) ? 0.0 : fabs(out.previous - out.objective) / fmax(fabs(out.objective), 1e-300);
+        result->mkl_iterations = r.steps;
+        result->converged = out.converged && !r.stopped;
+        km_log(&pr->logger, KM_LOG_INFO,
+               "obscure: p_block %.6g (q %.6g), lambda %.6g, %ld online epochs (objective %.10g), R %.6g, %ld "
+               "stochastic epochs, objective %.10g, training error %.6g, %zu support rows",
+               mkl->p_block, q, lambda, out.online_epochs, out.objective_online, out.radius, out.epochs, out.objective,
+               out.error, o.n_support);
+        st = record_outcome(pr, &o, &out, km_obscure_pk_of_p(mkl->p_block));
+    }
+    free(r.order);
+    km_obscure_free(&o);
+    return st;
+}
+
+const km_mkl_method_entry km_method_obscure = {
+    .id = KM_MKL_OBSCURE,
+    .learns_weights = 1,
+    .resolve = obscure_resolve,
+    .start = obscure_start,
+    .train = obscure_train,
+    .fit_defaults = obscure_fit_defaults,
+    .joint_multiclass = 1,
+};

@@ -1,0 +1,85 @@
+/* OBSCURE (Orabona, Jie & Caputo, "Multi Kernel Learning with Online-Batch Optimization", JMLR 2012):
+ * p-norm MKL, min_w f(w) = lambda/2 ||w||_{2,p}^2 + 1/N sum_i loss(w, x_i, y_i), 1 < p <= 2, by an
+ * online pass (Algorithm 1) and stochastic proximal projected mirror descent (Algorithm 2), through
+ * the link function of Lemma 1 with q = p/(p-1).
+ *
+ * Kernelized form: every subgradient puts the same coefficient on every kernel block, so
+ * theta^{j,r} = sum_i c_{i,r} phi^j(x_i) with one coefficient matrix c (n x K) for all kernels, and
+ * w^j = beta_j theta^j with beta_j = d_j / q, d_j = (||theta^j|| / ||theta||_{2,q})^{q-2} (Lemma 1).
+ * The learner keeps c = kappa c~ (lazy scaling), the squared block norms S_j = ||theta^j||^2 updated
+ * incrementally in O(F) per step, and the rows with non-zero coefficients; scores come from kernel
+ * values against those rows only, through the kernel access layer. */
+#ifndef KM_MKL_OBSCURE_H
+#define KM_MKL_OBSCURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/log.h"
+#include "svm/svm.h"
+
+/* The three exponents: OBSCURE's block exponent p in (1, 2], its dual q = p/(p-1) in [2, inf), and
+ * the exponent p_K = p/(2-p) of the equivalent constraint ||d||_{p_K} <= 1 on kernel weights ([O] §5). */
+double km_obscure_q_of_p(double p);
+double km_obscure_p_of_q(double q);
+double km_obscure_pk_of_p(double p);
+double km_obscure_p_of_pk(double pk);
+
+/* ||(a_1, ..., a_F)||_r of block norms a_j >= 0, as m (sum_j (a_j/m)^r)^(1/r) with m = max_j a_j: no
+ * power of a_j is formed, so r up to 1e4 and norms from 1e-300 to 1e300 neither overflow nor lose
+ * the largest block (spec of [O] Lemma 1's evaluation). */
+double km_obscure_group_norm(const double *a, size_t F, double r);
+/* d_j = (a_j / ||a||_q)^{q-2} from the block norms a_j = ||theta^j|| (Lemma 1), stably (a ratio <= 1
+ * raised to q - 2: it may underflow to 0, never overflow); all 1 when q = 2 or theta = 0. */
+void km_obscure_link_weights(const double *a, size_t F, double q, double *d);
+
+/* Algorithm 2's step: xi_t, the positive root of xi^2 + D xi = q L^2 / (4 R^2), in a form without
+ * cancellation; 0 for R = infinity. */
+double km_obscure_xi(double D, double q, double L, double R);
+
+/* The learner: one machine on n rows and F kernels; K outputs (K > 1: Crammer-Singer loss on the
+ * classes class_of; K = 1: hinge loss on labels y = +-1). */
+typedef struct km_obscure {
+    const km_kernel_access *kernel;
+    size_t n, F, K;
+    const signed char *y;         /* K = 1 */
+    const size_t *class_of;       /* K > 1 */
+    double q, lambda;
+    double *c;                    /* n x K, scaled: the coefficients are kappa c */
+    double kappa;
+    double *S;                    /* F squared block norms ||theta^j||^2 */
+    double *d, *beta;             /* F link weights and beta = d / q */
+    double theta_norm;            /* ||theta||_{2,q} */
+    size_t *support;              /* rows that were updated, in order of their first update */
+    size_t n_support;
+    unsigned char *in_support;
+    double *kvalues;              /* F x n scratch: kernel values against the support rows */
+    double *kbeta;                /* n scratch: the combination sum_j beta_j K^j against them */
+    double *scores;               /* K scratch */
+    double *grad;                 /* 2F scratch: G_{j,r} of the touched classes */
+    double *norms;                /* F scratch: block norms sqrt(S_j) */
+    /* Algorithm 2 */
+    double radius;                /* R; INFINITY: no projection (Pegasos-MKL) */
+    long t;                       /* step counter */
+    double s;                     /* running sum of xi */
+    double fold_low, fold_high;   /* kappa is folded into c when it leaves [fold_low, fold_high] */
+} km_obscure;
+
+km_status km_obscure_init(km_obscure *o, const km_kernel_access *kernel, size_t K, const signed char *y,
+                          const size_t *class_of, double q, double lambda);
+void km_obscure_free(km_obscure *o);
+
+/* One step at row i: Algorithm 1's with fixed step eta (stage 1), or Algorithm 2's (stage 2: counter
+ * t + 1, shrink, step, projection on ||w||_{2,p} <= radius). *updated: 1 when the loss was positive. */
+km_status km_obscure_online_step(km_obscure *o, size_t i, double eta, int *updated);
+km_status km_obscure_stochastic_step(km_obscure *o, size_t i, int *updated);
+/* ||w||_{2,p} = ||theta||_{2,q} / q (Lemma 1). */
+double km_obscure_w_norm(const km_obscure *o);
+/* The objective f(w) and training error (fraction of rows misclassified) by one pass over the rows. */
+km_status km_obscure_objective(km_obscure *o, double *objective, double *error);
+/* Folds kappa into c (c~ <- kappa c~, kappa <- 1). */
+void km_obscure_fold(km_obscure *o);
+/* The coefficients kappa c (n x K) into coef. */
+void km_obscure_coefficients(const km_obscure *o, double *coef);
+
+#endif
