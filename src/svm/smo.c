@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "svm/smo_qmatrix.h"
 
@@ -703,7 +704,7 @@ km_status km_smo_solve(const km_qp *qp, const km_smo_options *options, double *a
     size_t shrink_period = l < 1000 ? l : 1000;
     size_t counter = shrink_period + 1;
     long iter = 0, since_hook = 0, theta_changes = 0;   /* theta changes count against max_iter too */
-    int converged = 0, stopped = 0;
+    int converged = 0, stopped = 0, timed_out = 0;
     double violation = INFINITY;
     stall_watch watch;
     stall_watch_init(&watch, l);
@@ -711,6 +712,10 @@ km_status km_smo_solve(const km_qp *qp, const km_smo_options *options, double *a
     while (iter + theta_changes < max_iter && !st) {
         if (options->interrupted && iter % 100 == 99 && options->interrupted(options->interrupt_ctx)) {
             st = km_error(KM_EINTERRUPTED, "interrupted after %ld solver iterations", iter + 1);
+            break;
+        }
+        if (options->deadline > 0 && iter % 100 == 99 && km_monotonic_seconds() >= options->deadline) {
+            timed_out = 1;
             break;
         }
         if (--counter == 0) {
@@ -782,7 +787,7 @@ km_status km_smo_solve(const km_qp *qp, const km_smo_options *options, double *a
             return st;
         }
         s.active = l;
-        if (!stopped)
+        if (!stopped && !timed_out)
             km_log(&options->logger, KM_LOG_WARNING, "SMO: reached the maximal number of iterations (%ld)", max_iter);
     }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "core/params.h"
@@ -256,6 +257,18 @@ static km_status finish_machine(trainer *t, const machine_job *job, km_machine *
     return keep_support_vectors(t, machine, job->coef, job->rows, job->n_rows);
 }
 
+/* --max-time also ends an SVM solve in progress: the machine's solves stop at the deadline with the
+ * feasible point reached, and its solver then ends at the time limit (several machines learning
+ * shared weights share one deadline). */
+static void set_deadline(const trainer *t, machine_job *jobs, size_t count)
+{
+    if (!t->method->learns_weights || !(t->mkl.max_time > 0))
+        return;
+    double deadline = km_monotonic_seconds() + t->mkl.max_time;
+    for (size_t k = 0; k < count; k++)
+        jobs[k].task.solver.deadline = deadline;
+}
+
 /* Solves one machine on the given provider rows (NULL: all) and stores its coefficients, by provider
  * row, in machine->coef/sv (sv holds provider rows until the basis is built). */
 static km_status solve_machine(trainer *t, km_machine *machine, const size_t *machine_rows, size_t n_rows,
@@ -265,6 +278,7 @@ static km_status solve_machine(trainer *t, km_machine *machine, const size_t *ma
     machine_job job;
     km_status st = job_init(t, &job, machine, machine_rows, n_rows, classes, machine->theta);
     km_mkl_result result = {.coef = job.coef, .products = job.products, .block_norms = job.block_norms};
+    set_deadline(t, &job, 1);
     if (!st)
         st = solve_problem(t, &job.problem, machine, &result);
     if (!st)
@@ -487,6 +501,7 @@ static km_status train_machines_shared(trainer *t, const km_classes *classes)
         results[ready].coef = jobs[ready].coef;
         results[ready].products = jobs[ready].products;
     }
+    set_deadline(t, jobs, ready);
     if (!st)
         st = t->method->train_shared(problems, K, results);
     for (size_t k = 0; !st && k < K; k++) {

@@ -86,4 +86,32 @@ if expect_status 0 "$KM" train --mkl lp --kernel rbf:gamma=0.001,0.01,0.1 -m 10 
         { grep -q warning "$WORK/err" && fail "-m 36 still warns: $(cat "$WORK/err")"; }
     [ -n "$small" ] && [ "$small" = "$(weights)" ] || fail "cache warning: weights '$small' and '$(weights)' differ"
 fi
+
+# --max-time ends an SVM solve in progress too: with 0.3 s, the first solve of the wrapper and SILP
+# (8,000 noisy rows, C = 1000, -e 1e-6: tens of thousands of iterations) stops at the deadline,
+# far short of the iterations that the same solve takes to finish (--max-outer 1)
+"$PYTHON" - "$WORK/slow" <<'PY'
+import sys, numpy as np
+rng = np.random.default_rng(1)
+X = rng.normal(size=(8000, 10)); y = np.where(rng.random(8000) < 0.5, 1, -1)
+with open(sys.argv[1], "w") as f:
+    for row, label in zip(X, y):
+        f.write(f"{label} " + " ".join(f"{j + 1}:{v:.6g}" for j, v in enumerate(row)) + "\n")
+PY
+iterations() { "$KM" info --json "$1" | "$PYTHON" -c "import json,sys; print(json.load(sys.stdin)['machines'][0]['iterations'])"; }
+slow="-q -c 1000 -e 1e-6 --mkl lp --kernel rbf:gamma=1,2"
+# both solvers start with the same SVM solve at the uniform weights (one thread: the solve alone)
+# shellcheck disable=SC2086
+if OMP_NUM_THREADS=1 expect_status 0 "$KM" train $slow --solver wrapper --max-outer 1 "$WORK/slow" "$WORK/whole.model"; then
+    whole=$(iterations "$WORK/whole.model")
+    for solver in wrapper silp; do
+        # shellcheck disable=SC2086
+        if OMP_NUM_THREADS=1 expect_status 0 "$KM" train $slow --solver $solver --max-time 0.3 "$WORK/slow" "$WORK/timed.model"; then
+            grep -q "stopped at the time limit" "$WORK/err" || fail "$solver --max-time: no warning: $(cat "$WORK/err")"
+            timed=$(iterations "$WORK/timed.model")
+            [ "$timed" -lt $((whole / 2)) ] || fail "$solver --max-time 0.3: $timed solver iterations, the whole solve $whole"
+            expect_status 0 "$KM" predict -q "$WORK/slow" "$WORK/timed.model" "$WORK/timed.pred"
+        fi
+    done
+fi
 finish
