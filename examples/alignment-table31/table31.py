@@ -136,11 +136,11 @@ def gaussian_grid(g0, g1):
 
 def method_options(task, method, n_kernels, scale):
     """Options of one method at the thesis' Lambda = scale (in trace-n units already)."""
-    base = ["-s", task, "-c", "1"] if task == "krr" else ["-s", "c-svc", "-c", "1"]
+    base = ["-s", task, "-c", "1"] if task == "krr" else ["-s", "svc", "-c", "1"]
     if method == "unif":
         return base + ["--weights", ",".join([repr(scale / n_kernels)] * n_kernels)]
     if method == "l1svm":  # lp-norm MKL at p = 1: weights on the simplex, C Lambda is what matters
-        return ["-s", "c-svc", "-c", repr(scale), "--mkl", "lp", "--p", "1"]
+        return ["-s", "svc", "-c", repr(scale), "--mkl", "lp", "--p", "1"]
     return base + ["--mkl", method, "--radius", repr(scale)]
 
 

@@ -233,6 +233,9 @@ _COMMON_DOC = """
         Elastic net: 0 = l1 MKL ... 1 = uniform weights (--lambda).
     regularizer, reg_param : str, float
         Tikhonov block-norm family (--regularizer, --reg-param).
+    radius, align_q : float
+        Alignment methods ("align", "align-q", "alignf"): the sum Lambda of the kernel weights
+        (--radius) and the norm q > 1 of align-q (--align-q). MKLOneClassSVM has no targets to align.
 """
 
 
@@ -278,11 +281,14 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
     def __init__(self, kernels=("linear", "rbf"), method="lp", p=2.0, C=1.0, solver="interleaved", tol=1e-3,
                  mkl_tol=1e-3, cache_size=100.0, class_weight=None, max_iter=-1, random_state=None, norm="none",
                  multiclass="ovo", shared_weights=False, decision_function_shape="ovr", break_ties=False,
-                 elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False):
+                 elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False, radius=1.0,
+                 align_q=2.0):
         self.kernels = kernels
         self.method = method
         self.p = p
         self.C = C
+        self.radius = radius
+        self.align_q = align_q
         self.solver = solver
         self.tol = tol
         self.mkl_tol = mkl_tol
@@ -302,6 +308,8 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
 
     def _task_params(self, params):
         params.set("C", self.C)
+        params.set("mkl_radius", self.radius)
+        params.set("align_q", self.align_q)
         params.set("probability", bool(self.probability), integer=True)
         params.set("multiclass", L.enum_value(L.ENUM_MULTICLASS, self.multiclass, "multiclass"), integer=True)
         params.set("shared_weights", bool(self.shared_weights), integer=True)
@@ -438,8 +446,11 @@ class MKLRegressor(RegressorMixin, _MKLBase):
 
     def __init__(self, kernels=("linear", "rbf"), method="lp", p=2.0, C=1.0, epsilon=0.1, solver="interleaved",
                  tol=1e-3, mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, norm="none",
-                 elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False):
+                 elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False, radius=1.0,
+                 align_q=2.0):
         self.kernels = kernels
+        self.radius = radius
+        self.align_q = align_q
         self.method = method
         self.p = p
         self.C = C
@@ -458,6 +469,8 @@ class MKLRegressor(RegressorMixin, _MKLBase):
 
     def _task_params(self, params):
         params.set("C", self.C)
+        params.set("mkl_radius", self.radius)
+        params.set("align_q", self.align_q)
         params.set("epsilon", self.epsilon)
         params.set("probability", bool(self.probability), integer=True)
         params.set("lambda", self.elasticnet_lambda)
