@@ -233,6 +233,9 @@ _COMMON_DOC = """
         Elastic net: 0 = l1 MKL ... 1 = uniform weights (--lambda).
     regularizer, reg_param : str, float
         Tikhonov block-norm family (--regularizer, --reg-param).
+    radius, align_q : float
+        Alignment methods ("align", "align-q", "alignf"): the sum Lambda of the kernel weights
+        (--radius) and the norm q > 1 of align-q (--align-q). MKLOneClassSVM has no targets to align.
 """
 
 
@@ -255,7 +258,7 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
         Also fit Platt sigmoids by 5-fold internal cross-validation, as LIBSVM's -b 1 (the CLI's
         train -b 1; docs/user-guide.md "Probability outputs"): training costs 5 more fixed-kernel SVMs
         per machine. The folds follow random_state (None: seed 0, the folds svm-train draws).
-    epochs, online_epochs, radius : int, int, float or None
+    epochs, online_epochs, obscure_radius : int, int, float or None
         method="obscure" (OBSCURE, Orabona, Jie & Caputo; docs/mkl.md): the stochastic-stage epochs
         (--epochs), the online-stage epochs at most (--online-epochs), and R of the projection (--R;
         None: from the online stage; inf: Pegasos-MKL, as solver="pegasos"). p is the kernel-weight
@@ -290,12 +293,14 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
     def __init__(self, kernels=("linear", "rbf"), method="lp", p=2.0, C=1.0, solver="interleaved", tol=1e-3,
                  mkl_tol=1e-3, cache_size=100.0, class_weight=None, max_iter=-1, random_state=None, norm="none",
                  multiclass="ovo", shared_weights=False, decision_function_shape="ovr", break_ties=False,
-                 elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False, epochs=5,
-                 online_epochs=5, radius=None):
+                 elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False, radius=1.0,
+                 align_q=2.0, epochs=5, online_epochs=5, obscure_radius=None):
         self.kernels = kernels
         self.method = method
         self.p = p
         self.C = C
+        self.radius = radius
+        self.align_q = align_q
         self.solver = solver
         self.tol = tol
         self.mkl_tol = mkl_tol
@@ -314,13 +319,15 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
         self.probability = probability
         self.epochs = epochs
         self.online_epochs = online_epochs
-        self.radius = radius
+        self.obscure_radius = obscure_radius
 
     def _task_params(self, params):
         params.set("C", self.C)
         params.set("obscure_epochs", self.epochs, integer=True)
         params.set("obscure_online_epochs", self.online_epochs, integer=True)
-        params.set("obscure_radius", 0.0 if self.radius is None else float(self.radius))
+        params.set("obscure_radius", 0.0 if self.obscure_radius is None else float(self.obscure_radius))
+        params.set("mkl_radius", self.radius)
+        params.set("align_q", self.align_q)
         params.set("probability", bool(self.probability), integer=True)
         params.set("multiclass", L.enum_value(L.ENUM_MULTICLASS, self.multiclass, "multiclass"), integer=True)
         params.set("shared_weights", bool(self.shared_weights), integer=True)
@@ -475,8 +482,11 @@ class MKLRegressor(RegressorMixin, _MKLBase):
 
     def __init__(self, kernels=("linear", "rbf"), method="lp", p=2.0, C=1.0, epsilon=0.1, solver="interleaved",
                  tol=1e-3, mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, norm="none",
-                 elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False):
+                 elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False, radius=1.0,
+                 align_q=2.0):
         self.kernels = kernels
+        self.radius = radius
+        self.align_q = align_q
         self.method = method
         self.p = p
         self.C = C
@@ -495,6 +505,8 @@ class MKLRegressor(RegressorMixin, _MKLBase):
 
     def _task_params(self, params):
         params.set("C", self.C)
+        params.set("mkl_radius", self.radius)
+        params.set("align_q", self.align_q)
         params.set("epsilon", self.epsilon)
         params.set("probability", bool(self.probability), integer=True)
         params.set("lambda", self.elasticnet_lambda)

@@ -47,3 +47,23 @@ def test_the_models_stored_alignments():
     reg = MKLRegressor(kernels=KERNELS).fit(X, X[:, 3])
     np.testing.assert_allclose(reg.target_alignment_, kernel_target_alignment(K, X[:, 3], "regression"),
                                rtol=1e-9)
+
+
+def test_alignment_methods_take_radius_and_q():
+    """align, align-q and alignf scale their weights to sum to radius (Rostamizadeh's thesis §3.3);
+    align is proportional to the centred alignments, align-q (Prop. 3.1) to (y~'K_k y~)^(1/(q-1))."""
+    X, y = load_svmlight_file(HEART_SCALE)
+    K, _ = gram_matrices(X, X[:1])
+    yc = y - y.mean()
+    a = np.array([yc @ k @ yc for k in K])
+    clf = MKLClassifier(kernels=KERNELS, method="align", radius=3.0).fit(X, y)
+    rho = kernel_target_alignment(K, y)
+    np.testing.assert_allclose(clf.kernel_weights_, 3.0 * rho / rho.sum(), rtol=1e-9)
+    clf = MKLClassifier(kernels=KERNELS, method="align-q", align_q=3.0, radius=2.0).fit(X, y)
+    np.testing.assert_allclose(clf.kernel_weights_, 2.0 * np.sqrt(a) / np.sqrt(a).sum(), rtol=1e-9)
+    clf = MKLClassifier(kernels=KERNELS, method="alignf", radius=4.0).fit(X, y)
+    assert np.all(clf.kernel_weights_ >= 0) and clf.kernel_weights_.sum() == pytest.approx(4.0)
+    reg = MKLRegressor(kernels=KERNELS, method="align", radius=0.5).fit(X, y)
+    np.testing.assert_allclose(reg.kernel_weights_, 0.5 * rho / rho.sum(), rtol=1e-9)
+    with pytest.raises(ValueError, match="q must|align_q|above|> 1|q > 1"):
+        MKLClassifier(kernels=KERNELS, method="align-q", align_q=1.0).fit(X, y)
