@@ -12,4 +12,9 @@ expect_status 2 "$KM"
 expect_status 2 "$KM" train && expect_one_line_error "missing TRAIN_FILE"
 expect_status 2 "$KM" predict a b && expect_one_line_error "expected TEST_FILE MODEL_FILE OUTPUT_FILE"
 expect_status 2 "$KM" train -c && expect_one_line_error "option -c needs a value"
+# where the defaults differ from svm-train, the help and the README say so (-g for the RBF kernel)
+expect_status 0 "$KM" train --help &&
+    { grep -q "differs from svm-train's 1/features" "$WORK/out" || fail "train --help: the -g default is not explained"; }
+grep -q "where \`svm-train\` uses" "$ROOT/README.md" && grep -q "1/(number of features)" "$ROOT/README.md" ||
+    fail "README: the -g default is not compared with svm-train's"
 finish

@@ -1,5 +1,6 @@
 # SIGINT or SIGTERM during training stops the solver at its next check: exit status 130, one line
-# on stderr, and no model file (nor a temporary one) left behind.
+# on stderr, and no model file (nor a temporary one) left behind. SIGHUP ends training as the signal
+# does (exit status 129), likewise leaving nothing.
 . "$(dirname "$0")/lib.sh" "$@"
 
 # a problem that takes the solver several seconds: 8,000 noisy rows, large C, tight tolerance
@@ -16,14 +17,27 @@ for sig in INT TERM; do
     "$KM" train -q -c 1000 -e 1e-6 -g 2 "$WORK/slow" "$WORK/model.$sig" 2>"$WORK/err.$sig" &
     pid=$!
     sleep 2
+    start=$(date +%s%N)
     kill -s $sig $pid
     wait $pid
     status=$?
+    took_ms=$((($(date +%s%N) - start) / 1000000))
+    # the solver polls every 100 iterations: well within a second (3 s leaves room for a loaded machine)
+    [ "$took_ms" -lt 3000 ] || fail "SIG$sig in the solver: stopped after $took_ms ms"
     [ "$status" -eq 130 ] || fail "SIG$sig: exit status $status, expected 130"
     [ "$(wc -l <"$WORK/err.$sig")" -eq 1 ] && grep -q "interrupted; no model written" "$WORK/err.$sig" ||
         fail "SIG$sig: stderr '$(cat "$WORK/err.$sig")'"
     ls -A "$WORK" | grep -qE "^(model.$sig|\.kernelmix-)" && fail "SIG$sig: a model file was left: $(ls -A "$WORK")"
 done
+
+"$KM" train -q -c 1000 -e 1e-6 -g 2 "$WORK/slow" "$WORK/model.HUP" 2>"$WORK/err.HUP" &
+pid=$!
+sleep 2
+kill -s HUP $pid
+wait $pid
+status=$?
+[ "$status" -eq 129 ] || fail "SIGHUP: exit status $status, expected 129"
+ls -A "$WORK" | grep -qE "^(model.HUP|\.kernelmix-)" && fail "SIGHUP: a model file was left: $(ls -A "$WORK")"
 
 # Before the first machine, kernel-weight learning computes the alignment diagnostics: with 100
 # polynomial kernels on 1,700 rows of 50 features that pass alone takes several seconds (well over

@@ -30,4 +30,11 @@ for bad in 2^ ^3 2^x -2^2 0^1 2^3^4 10^400; do
         expect_one_line_error "option -c: '.*' is not a number"
 done
 [ -e "$WORK/bad.model" ] && fail "a model was written despite a malformed number"
+# the other commands that take numbers: scale's intervals and bound's figures
+expect_status 0 "$KM" scale -l 0.5 -u 2 -y 0 10 "$WORK/heart" "$WORK/decimal.scaled"
+expect_status 0 "$KM" scale -l 2^-1 -u 2^1 -y 0 10^1 "$WORK/heart" "$WORK/power.scaled" &&
+    { cmp -s "$WORK/decimal.scaled" "$WORK/power.scaled" || fail "scale with B^k intervals differs"; }
+expect_status 0 "$KM" bound rademacher --m 100 --traces 1,2,3 --q 2 && cp "$WORK/out" "$WORK/decimal.bound"
+expect_status 0 "$KM" bound rademacher --m 10^2 --traces 2^0,2,3 --q 2^1 &&
+    { cmp -s "$WORK/decimal.bound" "$WORK/out" || fail "bound with B^k figures differs: $(cat "$WORK/out")"; }
 finish
