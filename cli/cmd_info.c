@@ -344,7 +344,7 @@ static void print_kernels_text(const km_model *model)
     }
 }
 
-/* Kernels with weight exactly 0: MKL switched them off (spec/lpmkl.md §3.6). */
+/* Kernels with weight exactly 0: MKL switched them off (docs/mkl.md "Stopping and reports"). */
 static size_t switched_off(const double *weights, size_t M)
 {
     size_t off = 0;

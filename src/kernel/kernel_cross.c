@@ -36,7 +36,7 @@ static km_status normalize_block(const km_kernel *k, double *block, size_t na, s
     const double *shift_b = k->center ? k->col_mean : NULL;
     km_status st = KM_OK;
     if (k->center) {
-        /* r(x) = (1/n) sum_i k(x, x_i) over the training rows (spec §6) */
+        /* r(x) = (1/n) sum_i k(x, x_i) over the training rows (K_c = HKH at a test row) */
         if (!(shift_a = malloc(na * sizeof *shift_a)))
             return km_error_nomem("centering");
         for (size_t t = 0; t < na; t++) {

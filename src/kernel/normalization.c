@@ -70,7 +70,7 @@ km_status km_norm_factors(const km_kernel *k, const double *raw_diag, const doub
         if (fabs(factor[i]) > largest)
             largest = fabs(factor[i]);
     }
-    /* self-similarities within rounding of 0 count as 0 (the value is then 0, spec §6) */
+    /* self-similarities within rounding of 0 count as 0 (the spherical value, Kloft's thesis eq. 3.7, is 0) */
     double tiny = 1e-12 * largest;
     for (size_t i = 0; i < n; i++) {
         if (factor[i] < -tiny)

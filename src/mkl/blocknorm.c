@@ -2,14 +2,14 @@
  * equivalent (Tomioka & Suzuki, "Regularization Strategies and Empirical Bayesian Learning for MKL",
  * eqs. (3)-(6) and Table 1).
  *
- * The seed writes min sum loss + (C_T/2) sum_m (||f_m||^2/d_m + mu h(d_m)), its C_T multiplying the
+ * The paper writes min sum loss + (C_T/2) sum_m (||f_m||^2/d_m + mu h(d_m)), its C_T multiplying the
  * regularizer. kernelmix speaks the SVM's C (the loss weight), C = 1/C_T, and solves
  *   J(f, b) = sum_m g(||f_m||^2) + C sum_i loss_i
  *           = min_{d >= 0} 1/2 sum_m (||f_m||^2/d_m + mu h(d_m)) + C sum_i loss_i.
  * With d fixed this is the SVM on K_d = sum_m d_m K_m with loss weight C; with f fixed the best d is
  * d_m = 1/(2 g'(||f_m||^2)) (km_block_weights), and ||f_m|| = d_m sqrt(a_m), a_m = c'K_m c.
  *
- * Duality gap [derived]: with phi(t) = g(t^2), the Fenchel dual of J is
+ * Duality gap (derived here): with phi(t) = g(t^2), the Fenchel dual of J is
  *   D(alpha) = lin(alpha) - sum_m phi*(sqrt(a_m)),
  * phi*(t) = t^{p*}/p* for g = t^p/p (p* = p/(p-1); p = 1: 0 for t <= 1, else infinite) and
  * phi*(t) = max(0, t - (1-lambda))^2/(2 lambda) for the elastic net. Any alpha in the SVM's box gives a
@@ -28,7 +28,7 @@
 #include "mkl/theta.h"
 
 /* The block exponent p of the rows with g(x) = x^{p/2}/p: l_q gives 2q/(1+q), block 1 gives 1,
- * uniform 2 (spec §1 and Table 1). */
+ * uniform 2 (Table 1; the l_q row is Kloft's thesis's block norm of q, Problem II.4). */
 static double block_exponent(const km_mkl_params *mkl)
 {
     switch (mkl->regularizer) {
@@ -151,9 +151,11 @@ int km_tikhonov_step(const km_mkl_params *mkl, size_t M, const double *a, double
     if (top == 0)
         return 0; /* every a_m <= 0: nothing to learn from */
     if (mkl->regularizer == KM_REG_BLOCKP) {
-        /* block p > 2: the primal map d = |f|^{2-p} oscillates (spec §3.1; bayes-blocknorm §4); its
+        /* block p > 2: the primal map d = |f|^{2-p} oscillates (log-slope 2 - p < 0;
+         * Tomioka & Suzuki eq. (17) make the row a saddle problem); its
          * fixed point at this alpha, |f_m|^{p-1} = sqrt(a_m), gives the dual form
-         * d_m = a_m^{(2-p)/(2(p-1))}, with a_m clamped away from 0 (spec §3.6) */
+         * d_m = a_m^{(2-p)/(2(p-1))}, with a_m clamped away from 0 (kernelmix's
+         * safeguard, as for lp-norm MKL) */
         double p = mkl->reg_param;
         for (size_t m = 0; m < M; m++)
             d[m] = pow(fmax(a[m], 1e-12 * top), (2.0 - p) / (2.0 * (p - 1.0)));
@@ -172,9 +174,9 @@ int km_tikhonov_step(const km_mkl_params *mkl, size_t M, const double *a, double
     return 1;
 }
 
-/* J and D at the SVM solution (coef, bias) on the current d: the loss (with the bias refined as in
- * §4) comes from the certificate of the uniform block-2 problem at theta = d, whose primal is
- * 1/2 sum |f_m|^2 + loss and whose lin is the task's. */
+/* J and D at the SVM solution (coef, bias) on the current d: the loss (with the bias refined as the
+ * certificate refines it) comes from the certificate of the uniform block-2 problem at theta = d, whose
+ * primal is 1/2 sum |f_m|^2 + loss and whose lin is the task's. */
 static void tikhonov_values(const km_mkl_problem *pr, const double *coef, double bias, const double *a,
                             const double *h, double *block_norm, km_mkl_result *result)
 {
@@ -210,7 +212,8 @@ static km_status tikhonov_certify(void *ctx, long t, double elapsed, km_certifie
     double change = fabs(s->previous - result->primal) / fabs(result->primal);
     km_log(&pr->logger, KM_LOG_INFO, "tikhonov %4ld: objective %.17g dual %.17g gap %.3e %.2fs", t, result->primal,
            result->dual, result->gap, elapsed);
-    /* stop at the duality gap, or when the objective stops moving (spec §5) */
+    /* stop at the duality gap, or when the objective stops moving (kernelmix's rule;
+     * Tomioka & Suzuki give none) */
     *out = (km_certified_values){result->dual, result->primal, result->gap};
     *converged = result->gap <= pr->mkl.gap || change < pr->mkl.eps_mkl;
     if (*converged && result->gap > pr->mkl.gap)
@@ -271,8 +274,9 @@ km_status km_mkl_ivanov_form(const km_mkl_params *tikhonov, double C, size_t M, 
     *ivanov = *tikhonov;
     ivanov->method = KM_MKL_LP;
     /* theta = s d and C_ivanov = C/s give the same f: K_theta = s K_d and SVM(s K, C/s) = SVM(K, C).
-     * s makes theta optimal for the constraint (spec §5 "Tikhonov <-> Ivanov"; for the elastic net
-     * [derived]: matching the stationarity conditions of (1-lambda) n_m + lambda/2 n_m^2 and of
+     * s makes theta optimal for the constraint (Kloft's thesis Lemma B.1: the penalised and the constrained
+     * form agree where the constraint is active; for the elastic net, derived here: matching the stationarity
+     * conditions of (1-lambda) n_m + lambda/2 n_m^2 and of
      * SHOGUN's ((1-l)/2)(sum n)^2 + (l/2) sum n^2 gives s = lambda + (1-lambda)/sum_m n_m, l = lambda/s,
      * with n_m = d_m (1-lambda)/(1 - lambda d_m) from d_m = n_m/((1-lambda) + lambda n_m)). */
     double s = 0;
@@ -298,7 +302,7 @@ km_status km_mkl_ivanov_form(const km_mkl_params *tikhonov, double C, size_t M, 
         break;
     }
     case KM_REG_BLOCKP: {
-        /* |f_m| = d_m^{1/(2-p)}; theta_m = |f_m|^{2-p}/||f||_p^{2-p} (dual form of T Prop. 3.1) */
+        /* |f_m| = d_m^{1/(2-p)}; theta_m = |f_m|^{2-p}/||f||_p^{2-p} (dual form of Kloft's thesis Prop. 3.1) */
         double p = tikhonov->reg_param, sum = 0;
         for (size_t m = 0; m < M; m++)
             sum += d[m] > 0 ? pow(d[m], p / (2.0 - p)) : 0.0;

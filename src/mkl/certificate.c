@@ -1,6 +1,7 @@
-/* Duality certificate of an MKL point (Kloft's thesis "lp-Norm Multiple Kernel Learning"; spec §2, §4): the
- * per-kernel products h_m = K_m c, a_m = c'K_m c, the dual D = lin - 1/2 ||a||_r (elastic net: §5), the
- * primal P = Omega(w) + L with |w_m| = theta_m sqrt(a_m), and the relative gap (P - D)/|P|. */
+/* Duality certificate of an MKL point (Kloft's thesis "lp-Norm Multiple Kernel Learning", Problem 2.2,
+ * Problem II.3 and eq. II.5): the per-kernel products h_m = K_m c, a_m = c'K_m c, the dual D = lin - 1/2 ||a||_r
+ * (elastic net: elasticnet_dual_term), the primal P = Omega(w) + L with |w_m| = theta_m sqrt(a_m), and the
+ * relative gap (P - D)/|P|. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,8 +51,9 @@ static int by_value(const void *x, const void *y)
 }
 
 /* Elastic-net dual term min_{delta >= 0} delta + 1/(2 lambda) sum_m max(0, sqrt(a_m) - s)^2 with
- * s = sqrt(2 (1 - lambda) delta) (spec §5): in s the stationarity condition is piecewise linear;
- * with the k largest sqrt(a) above s, s = (sum_top_k sqrt(a) / lambda) / (1/(1-lambda) + k/lambda). */
+ * s = sqrt(2 (1 - lambda) delta), the dual of SHOGUN's elastic net as kernelmix derives it: in s the
+ * stationarity condition is piecewise linear; with the k largest sqrt(a) above s,
+ * s = (sum_top_k sqrt(a) / lambda) / (1/(1-lambda) + k/lambda). */
 static double elasticnet_dual_term(size_t M, const double *a, double lambda)
 {
     double *root = malloc(M * sizeof *root);
@@ -74,7 +76,8 @@ static double elasticnet_dual_term(size_t M, const double *a, double lambda)
     return value;
 }
 
-/* Omega(w) of the regularizer from the block norms (lp: 1/2 ||w||_{2,p}^2; elastic net §5). */
+/* Omega(w) of the regularizer from the block norms (lp: 1/2 ||w||_{2,p}^2; elastic net:
+ * SHOGUN's ((1-lambda)/2) ||w||_{2,1}^2 + (lambda/2) ||w||_{2,2}^2). */
 static double regularizer(const km_mkl_problem *pr, const double *w)
 {
     size_t M = pr->machine->kernel->n_kernels;

@@ -1,4 +1,5 @@
-/* Degenerate kernels (Kloft's thesis "lp-Norm Multiple Kernel Learning"; spec §3.6): a kernel whose
+/* Degenerate kernels (a kernelmix safeguard; c_m is the variance of the multiplicative normalization,
+ * Kloft's thesis "lp-Norm Multiple Kernel Learning", eq. 3.6): a kernel whose
  * feature-space points all coincide on the training rows (variance c_m = 0: a constant Gram matrix, e.g. a
  * Gaussian far wider than the data) carries no information, and MKL would divide by its zero block norm. The
  * test is O(n) per kernel: every point equals the first when ||phi(x_i) - phi(x_0)||^2 = k(x_i,x_i) - 2

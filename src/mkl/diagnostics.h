@@ -10,7 +10,7 @@
 #include "mkl/mkl.h"
 #include "svm/svm.h"
 
-/* Centred alignment A(K, L) = <HKH, HLH>_F / (|HKH|_F |HLH|_F), H = I - 11'/n (seed eq. 5.1 with
+/* Centred alignment A(K, L) = <HKH, HLH>_F / (|HKH|_F |HLH|_F), H = I - 11'/n (thesis eq. 5.1 with
  * centering), of the kernels of the access over its n rows (theta is not used):
  *   matrix  M x M, row-major (NULL: not computed): A(K_a, K_b);
  *   target  M values (NULL or n_targets = 0: not computed): A(K_m, Y Y') for the target kernel of the
@@ -23,14 +23,14 @@ km_status km_alignments(const km_kernel_access *kernel, size_t n_targets, const 
                         double *target);
 
 /* Block norms |w_m| = theta_m sqrt(c'K_m c) (M values) of the solution coef of a problem at its
- * theta, from the products h = K_m c (spec §2, KKT link; one-class in the spec's scaling c/(nu n)). */
+ * theta, from the products h = K_m c (thesis eq. II.5; one-class in the certificate's scaling c/(nu n)). */
 void km_mkl_block_norms(const km_mkl_problem *problem, const double *coef, const double *h, double *block_norm);
 
-/* Global bound factor (seed §5.1.1): nu(p) = |(|w_m|)_m|_p sqrt(s) M^{1/s}, s = max(1, min(p*, 2 ln M)),
+/* Global bound factor (thesis §5.1.1): nu(p) = |(|w_m|)_m|_p sqrt(s) M^{1/s}, s = max(1, min(p*, 2 ln M)),
  * p* = p/(p-1), for block-norm p >= 1 (the closed form of min_{t >= p} sqrt(t*) M^{1/t*}). */
 double km_bound_global(size_t M, double p, const double *block_norm);
 
-/* Local bound factor for eigenvalue decay alpha > 0 (seed §4.4):
+/* Local bound factor for eigenvalue decay alpha > 0 (thesis §4.4):
  * nu(p) = |w|_p^{2/(1+alpha)} s^{2/(1+alpha)} M^{1 + (2/(1+alpha))(1/s - 1)}, s = max(2, min(p*, ln M)). */
 double km_bound_local(size_t M, double p, double alpha, const double *block_norm);
 

@@ -1,14 +1,14 @@
 /* Interleaved analytical MKL (Kloft, "lp-Norm Multiple Kernel Learning", thesis Alg. 3.2): one SMO run whose
- * hook takes a closed-form theta step whenever the dual value D_theta = lin - sum theta_m quad_m moved by
- * more than eps_mkl (relative) since the last step, and, whenever the fixed-theta problem is solved, checks
- * the duality gap of §4 and either stops or steps theta. The SMO keeps per-kernel products K_m c, so a
- * theta step costs O(nM) and no kernel evaluations.
+ * hook takes a closed-form theta step whenever the dual value D_theta = lin - sum theta_m quad_m moved by more
+ * than eps_mkl (relative) since the last step, and, whenever the fixed-theta problem is solved, checks the
+ * duality gap of the certificate (certificate.c) and either stops or steps theta. The SMO keeps per-kernel
+ * products K_m c, so a theta step costs O(nM) and no kernel evaluations.
  *
  * Between two theta steps the SMO must first halve the KKT violation that the last step left
- * (STEP_PROGRESS). The seed's solver took a step after each chunk of Q ~ 40 variables; after every
- * 2-variable step, theta chases alpha instead: near p = 1 the primal form
- * theta_m ~ (theta_m sqrt a_m)^{2-p} hardly contracts (log-slope 2 - p), and on the seed's toy problem
- * (M = n = 50, C = 1, p = 1 to 1.2) theta and alpha cycled for 10^6 steps without the fixed-theta
+ * (STEP_PROGRESS). The thesis's solver (SVMlight) took a step after each chunk of Q ~ 40 variables; after
+ * every 2-variable step, theta chases alpha instead: near p = 1 the primal form
+ * theta_m ~ (theta_m sqrt a_m)^{2-p} hardly contracts (log-slope 2 - p), and on the thesis's toy problem
+ * (§5.2; M = n = 50, C = 1, p = 1 to 1.2) theta and alpha cycled for 10^6 steps without the fixed-theta
  * problem ever being solved. */
 #include <math.h>
 #include <stdlib.h>

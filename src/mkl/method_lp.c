@@ -15,7 +15,7 @@ static km_status lp_family_resolve(const km_mkl_params *in, km_mkl_params *out)
     if (in->p_block > 0) {
         if (!(in->p_block >= 1))
             return km_error(KM_EINVAL, "p-block must be >= 1 (got %g)", in->p_block);
-        /* p = p_block / (2 - p_block) exists for p_block <= 2 (spec §1) */
+        /* p = p_block / (2 - p_block) exists for p_block <= 2 (Kloft's thesis Problem II.4) */
         out->p = in->p_block < 2 ? in->p_block / (2 - in->p_block) : in->p_block == 2 ? INFINITY : NAN;
     } else {
         if (!(in->p >= 1))
@@ -26,7 +26,7 @@ static km_status lp_family_resolve(const km_mkl_params *in, km_mkl_params *out)
     if (in->method == KM_MKL_ELASTICNET) {
         if (!(in->lambda >= 0 && in->lambda <= 1))
             return km_error(KM_EINVAL, "elastic-net lambda must be in [0, 1] (got %g)", in->lambda);
-        out->lambda = fmin(fmax(in->lambda, 1e-6), 1 - 1e-6); /* spec §5: clamp away from the ends */
+        out->lambda = fmin(fmax(in->lambda, 1e-6), 1 - 1e-6); /* away from the ends: the dual divides by both */
         if (in->solver != KM_MKL_WRAPPER && in->solver != KM_MKL_INTERLEAVED)
             return km_error(KM_EINVAL, "the elastic net is solved by the wrapper or interleaved solver");
     }
@@ -54,7 +54,7 @@ static km_status lp_family_resolve(const km_mkl_params *in, km_mkl_params *out)
     return KM_OK;
 }
 
-/* spec §3.1: theta_m = M^{-(2-p)/p} (on the unit lp sphere). */
+/* Kloft's thesis Alg. 3.1: theta_m = M^{-(2-p)/p} (on the unit lp sphere). */
 static void lp_start(const km_mkl_params *mkl, size_t M, double *theta) { km_theta_init(M, mkl->p_block, theta); }
 
 /* The elastic net starts from the uniform 1/M. */
@@ -90,7 +90,7 @@ static km_status run_solver(const km_mkl_problem *problem, km_mkl_result *result
     return km_error(KM_EINVAL, "unknown MKL solver %d", (int)problem->mkl.solver);
 }
 
-/* lp-norm MKL ends by switching off the kernels a sparse optimum does not use (spec §3.6). */
+/* lp-norm MKL ends by switching off the kernels a sparse optimum does not use (switch_off.c). */
 static km_status lp_train(const km_mkl_problem *problem, km_mkl_result *result)
 {
     km_status st = run_solver(problem, result);

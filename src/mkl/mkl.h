@@ -1,12 +1,13 @@
 /* Multiple kernel learning for one machine (Kloft, "lp-Norm Multiple Kernel Learning", thesis ch. 3): the
  * problem the solvers share (also the plain SVM problem of a machine with fixed weights), the
- * duality certificate of §4, and the solver entry points (wrapper, interleaved, SILP, SimpleMKL).
+ * duality certificate (certificate.c), and the solver entry points (wrapper, interleaved, SILP, SimpleMKL).
  *
  * Every solver works in the block-norm convention p (= km_mkl_params.p_block after resolution) and
- * keeps theta in problem->kernel->theta. Quantities follow spec §2: c = expansion coefficients,
- * a_m = c'K_m c, lin = the task's linear dual term, D = lin - 1/2 ||a||_r, and the primal P of §4.
- * One-class problems are solved in LIBSVM's scaling (sum a = nu n) and certified in the spec's
- * (sum a = 1): both give the same theta. */
+ * keeps theta in problem->kernel->theta. Quantities follow the thesis's Problem 2.2 and Table 2.1: c =
+ * expansion coefficients, a_m = c'K_m c, lin = the task's linear dual term, D = lin - 1/2 ||a||_r, and
+ * the primal P of Problem II.3 at |w_m| = theta_m sqrt(a_m) (eq. II.5). One-class problems are solved in
+ * LIBSVM's scaling (sum a = nu n) and certified in the scaling of the MKL dual (sum a = 1), called the
+ * certificate's scaling below: both give the same theta. */
 #ifndef KM_MKL_MKL_H
 #define KM_MKL_MKL_H
 
@@ -43,8 +44,8 @@ typedef struct km_mkl_problem {
 typedef struct km_mkl_result {
     double *coef;                    /* n values, caller-allocated */
     double bias;
-    double dual;                     /* D (spec scaling) */
-    double primal;                   /* P (spec scaling) */
+    double dual;                     /* D (certificate's scaling) */
+    double primal;                   /* P (certificate's scaling) */
     double gap;                      /* (P - D) / |P| */
     double objective;                /* -D in LIBSVM's scaling: the machine's reported objective */
     long mkl_iterations;             /* theta steps or outer iterations */
@@ -57,7 +58,7 @@ typedef struct km_mkl_result {
 } km_mkl_result;
 
 /* Duality certificate of a point (c, b, theta) from the products h_m = K_m c (M blocks of n values):
- * a_m, lin, D, P and the relative gap, in the spec's scaling. */
+ * a_m, lin, D, P and the relative gap, in the certificate's scaling. */
 typedef struct km_mkl_certificate {
     double bias;                     /* the bias of the certified point: the given one refined */
     double lin;
@@ -107,7 +108,7 @@ size_t km_mkl_count_active(const double *theta, size_t M);
 /* Solvers. On entry theta is the starting point (km_mkl_start); the result holds the solution. */
 km_status km_mkl_wrapper(const km_mkl_problem *problem, km_mkl_result *result);
 km_status km_mkl_interleaved(const km_mkl_problem *problem, km_mkl_result *result);
-/* Cutting planes (silp.c, §3.4): GLPK's LP master for p_block = 1, the exact master over the cut
+/* Cutting planes (silp.c; thesis App. D): GLPK's LP master for p_block = 1, the exact master over the cut
  * weights for the other finite p_block. */
 km_status km_mkl_silp(const km_mkl_problem *problem, km_mkl_result *result);
 /* SimpleMKL's reduced-gradient descent on the simplex (simplemkl.c), p_block = 1 only. */
@@ -118,8 +119,8 @@ km_status km_mkl_simplemkl(const km_mkl_problem *problem, km_mkl_result *result)
  * joint dual, primal, gap and outer iterations. lp-norm MKL only (KM_EINVAL otherwise). */
 km_status km_mkl_shared_train(const km_mkl_problem *problems, size_t count, km_mkl_result *results);
 
-/* The Tikhonov form of the block-norm family (blocknorm.c, spec §5): alternate the SVM on
- * K_d = sum d_m K_m (loss weight C) and the closed-form d_m = 1/(2 g'(|f_m|^2)), from d = 1, until the
+/* The Tikhonov form of the block-norm family (blocknorm.c; Tomioka & Suzuki eq. (3), Table 1): alternate the
+ * SVM on K_d = sum d_m K_m (loss weight C) and the closed-form d_m = 1/(2 g'(|f_m|^2)), from d = 1, until the
  * relative duality gap or the relative change of the objective J = sum g(|f_m|^2) + C sum loss is
  * reached. theta holds d; the result's primal is J and dual the Fenchel dual D (C-SVC, SVR). */
 km_status km_mkl_tikhonov(const km_mkl_problem *problem, km_mkl_result *result);
@@ -139,10 +140,10 @@ double km_tikhonov_dual(const km_mkl_params *mkl, size_t M, double lin, const do
 int km_tikhonov_step(const km_mkl_params *mkl, size_t M, const double *a, double *scratch, double *d);
 
 /* Rejects (KM_EINVAL, naming the kernel by number and spec) a kernel whose training points all coincide
- * in feature space (§3.6: zero variance after normalisation); MKL checks its kernels with it. */
+ * in feature space (a kernelmix safeguard: zero variance after normalisation); MKL checks its kernels with it. */
 km_status km_mkl_check_kernels(km_provider *provider);
 
-/* Weights below this fraction of the largest count as switched off (§3.6). */
+/* Weights below this fraction of the largest count as switched off (docs/mkl.md "Stopping and reports"). */
 #define KM_SWITCH_OFF 1e-8
 /* lp-norm MKL with p_block < 2: sets the weights below KM_SWITCH_OFF of the largest to exactly 0 and
  * rescales to ||theta||_q = 1, when the certificate at the new theta still meets the gap target (or
@@ -151,7 +152,7 @@ km_status km_mkl_switch_off(const km_mkl_problem *problem, km_mkl_result *result
 
 /* Resolves user parameters: p_block from p, defaults, validation (KM_EINVAL with a message). */
 km_status km_mkl_resolve(const km_mkl_params *in, km_mkl_params *out);
-/* The starting theta of the regularizer (spec §3.1: M^{-(2-p)/p}; elastic net: uniform 1/M). */
+/* The starting theta of the regularizer (Kloft's thesis Alg. 3.1: M^{-(2-p)/p}; elastic net: uniform 1/M). */
 void km_mkl_start(const km_mkl_params *mkl, size_t M, double *theta);
 /* Trains with the method the parameters name (its method-table entry). */
 km_status km_mkl_train(const km_mkl_problem *problem, km_mkl_result *result);

@@ -1,10 +1,11 @@
 /* Multiclass lp-norm MKL with one theta shared by all binary machines (docs/mkl.md "Multiclass"), as
  * SHOGUN's multiclass MKL learns it: the joint problem is min_theta sum_k SVM_k(K_theta). Its dual is
- * D = sum_k lin_k - 1/2 ||sum_k a_k||_r (spec §2 with the a_m of the machines added), and its primal,
+ * D = sum_k lin_k - 1/2 ||sum_k a_k||_r (the dual of Kloft's thesis "lp-Norm Multiple Kernel
+ * Learning", Problem 2.2, with the a_m of the machines added), and its primal,
  * after minimising 1/2 sum_m (sum_k |w_km|^2)/theta_m over theta, is
  * P = 1/2 ||W||_{2,p}^2 + sum_k L_k with W_m = theta_m sqrt(sum_k a_km). Alternating as the wrapper
- * (§3.2): solve every machine at theta (warm-started), add lin and a over the machines, take one theta
- * step with the sum, and stop on the relative gap of the sum. */
+ * (thesis Alg. 3.1): solve every machine at theta (warm-started), add lin and a over the machines, take one
+ * theta step with the sum, and stop on the relative gap of the sum. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

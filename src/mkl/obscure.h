@@ -19,7 +19,8 @@
 #include "svm/svm.h"
 
 /* The three exponents: OBSCURE's block exponent p in (1, 2], its dual q = p/(p-1) in [2, inf), and
- * the exponent p_K = p/(2-p) of the equivalent constraint ||d||_{p_K} <= 1 on kernel weights ([O] §5). */
+ * the exponent p_K = p/(2-p) of the equivalent constraint ||d||_{p_K} <= 1 on kernel weights (Orabona et al.
+ * §5). */
 double km_obscure_q_of_p(double p);
 double km_obscure_p_of_q(double q);
 double km_obscure_pk_of_p(double p);
@@ -27,7 +28,7 @@ double km_obscure_p_of_pk(double pk);
 
 /* ||(a_1, ..., a_F)||_r of block norms a_j >= 0, as m (sum_j (a_j/m)^r)^(1/r) with m = max_j a_j: no
  * power of a_j is formed, so r up to 1e4 and norms from 1e-300 to 1e300 neither overflow nor lose
- * the largest block (spec of [O] Lemma 1's evaluation). */
+ * the largest block (a stable evaluation of Lemma 1's link function). */
 double km_obscure_group_norm(const double *a, size_t F, double r);
 /* d_j = (a_j / ||a||_q)^{q-2} from the block norms a_j = ||theta^j|| (Lemma 1), stably (a ratio <= 1
  * raised to q - 2: it may underflow to 0, never overflow); all 1 when q = 2 or theta = 0. */

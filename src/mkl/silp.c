@@ -1,17 +1,18 @@
 /* The cutting-plane solver (Kloft, "lp-Norm Multiple Kernel Learning", thesis App. D, Alg. D.1). Each round
  * solves the SVM at the master's theta (warm-started from the previous round), adds one cut, and asks the
- * master for the next theta and a bound on the optimum. It stops when the relative duality gap of §4 reaches
- * the target; when the SVM value at the master's theta and the master's bound agree first,
- * |1 - D_theta / bound| < eps_mkl (T App. D), theta cannot improve and the run ends unconverged with a
+ * master for the next theta and a bound on the optimum. It stops when the relative duality gap of the
+ * certificate reaches the target; when the SVM value at the master's theta and the master's bound agree first,
+ * |1 - D_theta / bound| < eps_mkl (thesis App. D), theta cannot improve and the run ends unconverged with a
  * warning (the SVM tolerance limits the certificate).
  *
  * Cuts. For block p <= 2, MKL is min over theta of SVM(theta) = max_alpha lin - theta . quad; every
  * solved alpha^r gives SVM(theta) >= lin^r - theta . quad^r for all theta, and the master
  * min_theta max_r (lin^r - theta . quad^r) is a lower bound on the optimum. For block p > 2, MKL is
- * max over theta (§2). With eta_m = 1/theta_m, the SVM value g(eta) = min_w 1/2 sum_m eta_m |w_m|^2 + L(w)
- * is concave in eta (a minimum of linear functions), sum_m theta_m^q <= 1 is ||eta||_{p/(p-2)} <= 1,
- * and every primal point w^r gives g(eta) <= L(w^r) + eta . omega^r, omega^r_m = 1/2 |w^r_m|^2; the
- * master max_eta min_r (L^r + eta . omega^r) is an upper bound on the optimum.
+ * max over theta (thesis Problem II.4). With eta_m = 1/theta_m, the SVM value
+ * g(eta) = min_w 1/2 sum_m eta_m |w_m|^2 + L(w) is concave in eta (a minimum of linear functions),
+ * sum_m theta_m^q <= 1 is ||eta||_{p/(p-2)} <= 1, and every primal point w^r gives
+ * g(eta) <= L(w^r) + eta . omega^r, omega^r_m = 1/2 |w^r_m|^2; the master max_eta min_r (L^r + eta . omega^r)
+ * is an upper bound on the optimum.
  *
  * Both masters are one problem. With cut data (b^r, v^r) = (lin^r, quad^r) or (-L^r, omega^r) and
  * weights u = theta or eta on the ball ||u||_{e*} <= 1, u >= 0, where e = p/(2(p-1)) or e = p/(p-2):
@@ -19,14 +20,14 @@
  *     s(mu) = sum_r mu_r v^r,   u_m = (s_m / ||s||_e)^{e-1}
  * (minimax over the simplex of cut weights; the inner minimum over u is -||s||_e by Hölder's
  * inequality). The bound is F* for p <= 2 and -F* for p > 2.
- *   p = 1 (e = inf): the LP master of §3.4, solved by GLPK's dual simplex, warm-started from the
+ *   p = 1 (e = inf): the LP master of thesis Alg. D.1, solved by GLPK's dual simplex, warm-started from the
  *     previous round's basis (presolve runs on the first solve only: GLPK's presolver discards the
  *     basis, and after a new cut the old basis stays dual feasible, which is what the dual simplex
  *     wants).
- *   p > 1: the "library master" of §3.4, maximised over mu by projected gradient. The thesis instead
- *     keeps theta as the master's variables and replaces ||theta||_q^q <= 1 by its second-order
- *     Taylor model at the last theta, solves that QCQP (CPLEX), projects theta back onto the sphere and
- *     repeats 3-4 times. Both solve the same master min_theta max_r (lin^r - theta . quad^r) over the
+ *   p > 1: the dual master above (kernelmix's own), maximised over mu by projected gradient. The
+ *     thesis instead keeps theta as the master's variables and replaces ||theta||_q^q <= 1 by its
+ *     second-order Taylor model at the last theta, solves that QCQP (CPLEX), projects theta back onto the
+ *     sphere and repeats 3-4 times. Both solve the same master min_theta max_r (lin^r - theta . quad^r) over the
  *     q-ball; the dual form here handles the ball exactly through Hölder's inequality, so it needs
  *     neither the Taylor model's re-expansion rounds nor a QCQP solver, and it also covers p > 2. */
 #include <math.h>
@@ -317,7 +318,8 @@ static km_status mu_solve(silp_master *ms, double *theta, double *bound)
         if (ms->p <= 2) {
             memcpy(theta, u, M * sizeof *u);
         } else {
-            /* theta = 1/eta; eta_m = 0 (a kernel with w_m = 0 in every cut) is floored (§3.6) */
+            /* theta = 1/eta; eta_m = 0 (a kernel with w_m = 0 in every cut) is floored, as kernelmix floors
+             * weights (theta.h) */
             double top = 0;
             for (size_t m = 0; m < M; m++)
                 top = fmax(top, u[m]);
@@ -392,8 +394,8 @@ static km_status master_solve(silp_master *ms, double *theta, double *bound)
     return mu_solve(ms, theta, bound);
 }
 
-/* The cut of a solved round from a_m (spec scaling) and the certificate: (lin, a/2) for p <= 2,
- * (-L, |w_m|^2 / 2) with |w_m| = theta_m sqrt(a_m) and L = P - 1/2 ||w||_{2,p}^2 for p > 2. */
+/* The cut of a solved round from a_m (the certificate's scaling, mkl.h) and the certificate: (lin, a/2) for
+ * p <= 2, (-L, |w_m|^2 / 2) with |w_m| = theta_m sqrt(a_m) and L = P - 1/2 ||w||_{2,p}^2 for p > 2. */
 static double cut_of(const km_mkl_problem *pr, const double *a, const km_mkl_certificate *cert, double *v)
 {
     size_t M = pr->machine->kernel->n_kernels;
@@ -422,8 +424,8 @@ static int theta_moved(const double *before, const double *after, size_t M)
     return 0;
 }
 
-/* Dual value of the mixture of the cuts' solutions (spec scaling), a lower bound on the optimum for
- * p <= 2 (see silp_master). */
+/* Dual value of the mixture of the cuts' solutions (the certificate's scaling), a lower bound on the optimum
+ * for p <= 2 (see silp_master). */
 static km_status mixture_dual(const km_mkl_problem *pr, const silp_master *ms, double *coef, double *h, double *a,
                               double *dual)
 {
@@ -443,11 +445,11 @@ static km_status mixture_dual(const km_mkl_problem *pr, const silp_master *ms, d
 typedef struct silp {
     km_alternating_state last;   /* first: km_alternating_evaluate's state */
     silp_master master;
-    double scale;                /* one-class: cuts in the spec's scaling c / (nu n), as the certificate */
+    double scale;                /* one-class: cuts in the certificate's scaling c / (nu n) */
     double *v, *mixture;
     double b;                    /* the cut of the last solve: b - u . v */
     double bound, best_dual;     /* the master's bound on the optimum; the largest certified dual */
-    int agreed;                  /* the SVM value at the master's theta meets its bound (T App. D) */
+    int agreed;                  /* the SVM value at the master's theta meets its bound (thesis App. D) */
 } silp;
 
 static km_status silp_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *converged)

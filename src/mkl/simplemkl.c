@@ -1,11 +1,11 @@
-/* SimpleMKL (Rakotomamonjy, Bach, Canu & Grandvalet, JMLR 2008) for block p = 1: reduced-gradient
- * descent of J(theta) = SVM(K_theta) = max_alpha lin - 1/2 sum_m theta_m a_m over the simplex
- * sum theta = 1, theta >= 0. By Danskin's theorem dJ/dtheta_m = -1/2 a_m at the SVM solution. The
- * direction is the reduced gradient with the largest weight as reference; a line search along it
- * (each evaluation a warm-started SVM solve) picks the step, and the run stops on the relative
- * duality gap of §4. J is convex (a maximum of linear functions), so along the direction its
- * derivative -1/2 sum_m a_m D_m increases, and the line search brackets its zero. The classic
- * baseline the thesis compares with (spec §9, runtime study): correct, not fast. */
+/* SimpleMKL (Rakotomamonjy, Bach, Canu & Grandvalet, JMLR 2008) for block p = 1: reduced-gradient descent of
+ * J(theta) = SVM(K_theta) = max_alpha lin - 1/2 sum_m theta_m a_m over the simplex sum theta = 1, theta >= 0.
+ * By Danskin's theorem dJ/dtheta_m = -1/2 a_m at the SVM solution. The direction is the reduced gradient with
+ * the largest weight as reference; a line search along it (each evaluation a warm-started SVM solve) picks the
+ * step, and the run stops on the relative duality gap of the certificate (certificate.c). J is convex (a
+ * maximum of linear functions), so along the direction its derivative -1/2 sum_m a_m D_m increases, and the
+ * line search brackets its zero. The classic baseline Kloft's thesis ("lp-Norm Multiple Kernel
+ * Learning", §3.4, runtime study) compares with: correct, not fast. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +20,8 @@ enum { LINE_SEARCH_EVALUATIONS = 30 };
 typedef struct simplemkl {
     const km_mkl_problem *pr;
     km_mkl_result *result;
-    double scale;             /* one-class: spec scaling c / (nu n) */
-    double *h, *a;            /* K_m c (n M) and a_m (spec scaling) at the last evaluated theta */
+    double scale;             /* one-class: the certificate's scaling c / (nu n) */
+    double *h, *a;            /* K_m c (n M) and a_m (certificate's scaling) at the last evaluated theta */
     double *direction;        /* the descent direction of the current step (M) */
     km_mkl_certificate cert;
     double value;             /* J at the last evaluated theta */

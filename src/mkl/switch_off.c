@@ -1,11 +1,11 @@
-/* Switched-off kernels (Kloft's thesis "lp-Norm Multiple Kernel Learning", §3.2.2; spec §3.6). The
- * closed-form steps of p_block < 2 never set a weight to exactly 0 (the weights are floored at 1e-12 of the
- * largest so that none is lost for good), so a sparse optimum is only approached: its unused kernels end
- * with tiny weights. Weights below KM_SWITCH_OFF of the largest are set to 0 and theta is rescaled to
- * ||theta||_q = 1 (q = p_block / (2 - p_block), spec §1); the change is kept when the duality certificate of
- * §4 at the new theta still meets the gap target (or is no worse than the solver's). The dual D does not
- * depend on theta; the primal moves by the dropped block norms, theta_m sqrt(a_m) <= 1e-8 of the largest,
- * and by the loss of the slightly changed decision values. */
+/* Switched-off kernels (Kloft's thesis "lp-Norm Multiple Kernel Learning", §3.2.2). The closed-form steps of
+ * p_block < 2 never set a weight to exactly 0 (the weights are floored at 1e-12 of the largest so that none is
+ * lost for good), so a sparse optimum is only approached: its unused kernels end with tiny weights. Weights
+ * below KM_SWITCH_OFF of the largest are set to 0 and theta is rescaled to ||theta||_q = 1
+ * (q = p_block / (2 - p_block), thesis Problem II.4); the change is kept when the duality certificate
+ * (certificate.c) at the new theta still meets the gap target (or is no worse than the solver's). The dual D
+ * does not depend on theta; the primal moves by the dropped block norms, theta_m sqrt(a_m) <= 1e-8 of the
+ * largest, and by the loss of the slightly changed decision values. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

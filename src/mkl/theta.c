@@ -49,10 +49,10 @@ static void power_ratio(size_t M, int primal, const double *a, double floor, dou
     }
 }
 
-/* Absorbing zero (spec §3.6): the primal-form and elastic-net steps multiply theta_m by a power of
- * sqrt(a_m), so at p = 1 (a power iteration) a weight at 0 would stay 0 even when its kernel is needed
- * at the optimum. Weights are raised to 1e-12 of the largest before such a step, so a kernel whose
- * block norm grows can come back; a kernel with a_m <= 0 still gets exactly 0. */
+/* Absorbing zero (a kernelmix safeguard, docs/mkl.md "Numerical safeguards"): the primal-form and elastic-net
+ * steps multiply theta_m by a power of sqrt(a_m), so at p = 1 (a power iteration) a weight at 0 would stay 0
+ * even when its kernel is needed at the optimum. Weights are raised to 1e-12 of the largest before such a step,
+ * so a kernel whose block norm grows can come back; a kernel with a_m <= 0 still gets exactly 0. */
 static void floor_weights(size_t M, double *theta)
 {
     double top = 0;

@@ -1,6 +1,6 @@
 /* The analytical wrapper (Kloft, "lp-Norm Multiple Kernel Learning", thesis Alg. 3.1): alternate a full SVM
  * solve on the current combination (warm-started) with the closed-form theta step, until the relative
- * duality gap of §4 reaches the target. */
+ * duality gap of the certificate (certificate.c) reaches the target. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -47,7 +47,7 @@ static km_status combined_columns(const km_kernel_access *k, size_t first, size_
 }
 
 /* Cholesky of A = K + ridge I, with the jitter 1e-10 tr(K)/n added and multiplied by 10 up to five
- * times when rounding makes A indefinite (Rostamizadeh's thesis leaves this open; spec guard). */
+ * times when rounding makes A indefinite (Rostamizadeh's thesis leaves this open; a kernelmix safeguard). */
 static km_status dense_solve(const km_kernel_access *k, double ridge, double *B, int nrhs)
 {
     size_t n = k->n_rows;

@@ -2,8 +2,8 @@
  * solved at the current theta with a warm start, and the quantities a kernel-weight method needs to
  * certify a point without knowing the task: the coefficients c of f = sum_i c_i K(x_i, .) + b, the
  * dual's linear term lin(c), the primal loss at given decision values, and the scaling between the
- * solver's c and the convention of the MKL dual (spec: Kloft, "lp-Norm Multiple Kernel Learning",
- * thesis Table 2.1; one-class solved with sum a = nu n, certified with sum a = 1).
+ * solver's c and the convention of the MKL dual (Kloft, "lp-Norm Multiple Kernel Learning",
+ * thesis Problem 2.2 and Table 2.1; one-class solved with sum a = nu n, certified with sum a = 1).
  *
  * Adding a task is one file defining a km_machine_ops and its entry in km_machine_ops_of.
  * A task solved without the SMO (KRR: a linear system) leaves coef_from_alpha NULL; the interleaved

@@ -1,6 +1,6 @@
 /* One-class SVM as a machine: solved in LIBSVM's scaling (sum a = nu n, 0 <= a <= 1, c = a) and
- * certified in the spec's (sum a = 1, 0 <= a <= 1/(nu n)): lin = 0, loss -rho + 1/(nu n) sum
- * max(0, rho - f(x_i)) at the best rho. */
+ * certified in the scaling of the MKL dual (sum a = 1, 0 <= a <= 1/(nu n), mkl.h): lin = 0,
+ * loss -rho + 1/(nu n) sum max(0, rho - f(x_i)) at the best rho. */
 #include <string.h>
 
 #include "svm/machine.h"
