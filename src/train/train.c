@@ -729,6 +729,9 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         return km_error(KM_EINVAL, "%s trains with fixed kernel weights only: it has no MKL certificate, so --mkl %s "
                         "cannot learn its weights (use C-SVC or epsilon-SVR, or --mkl fixed)", ops->name,
                         km_enum_name(KM_ENUM_MKL_METHOD, t.mkl.method));
+    if (t.mkl.method == KM_MKL_OBSCURE && params->n_class_weights)
+        return km_error(KM_EINVAL, "--mkl obscure does not weight the classes (its losses have no per-class C): "
+                        "drop -w");
     km_classes classes = {0};
     /* with fixed weights the solver caches combined columns (or the whole combined matrix), so the
      * provider keeps no Gram matrix beside them; learned weights need the base kernels */

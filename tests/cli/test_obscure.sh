@@ -92,5 +92,7 @@ expect_status 2 "$KM" train -q --mkl lp --multiclass joint $KERNELS "$WORK/train
     expect_one_line_error "--multiclass joint needs a method with a multiclass loss"
 expect_status 2 "$KM" train -q --mkl obscure --p-block 1 $KERNELS "$WORK/train" "$WORK/bad" &&
     expect_one_line_error "p_block must be in \(1, 2\]"
+expect_status 2 "$KM" train -q --mkl obscure -w1 2 $KERNELS "$WORK/train" "$WORK/bad" &&
+    expect_one_line_error "obscure does not weight the classes"
 [ -e "$WORK/bad" ] && fail "a refused run wrote a model"
 finish
