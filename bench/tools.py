@@ -16,6 +16,8 @@ MKL_LP = ("--mkl", "lp", "--p", "4/3")
 MKL_OBSCURE_EPOCH = ("--mkl", "obscure", "--p-block", "1.1", "--online-epochs", "1", "--epochs", "1")
 MKL_OBSCURE_ONLINE = ("--mkl", "obscure", "--p-block", "1.1", "--epochs", "0")
 MKL_LP_OVR = ("--mkl", "lp", "--p", "11/9", "--multiclass", "ovr")
+# the two-stage alignf method (Cortes, Mohri & Rostamizadeh): weights by the centred alignment, an exact NNLS
+MKL_ALIGNF = ("--mkl", "alignf")
 
 
 @dataclass

@@ -120,6 +120,13 @@ WORKLOADS = [
              tools=("kernelmix-obscure-online", "kernelmix-lp-ovr"), data_script="fashion_mnist_blocks.py",
              cases=fashion_blocks,
              reference="kernelmix-obscure-online"),
+    Workload(key="alignf", name="fashion-alignf1000",
+             title="fashion-MNIST, alignf over 1,000 RBF kernels gamma0 * 2^k, k evenly spaced in [-5, 4]: the "
+                   "1,000 x 1,000 centred Frobenius products of the kernels, the exact NNLS and the C-SVC on the "
+                   "combination (time, memory)",
+             tools=("kernelmix-alignf",), data_script="fashion_mnist.py",
+             cases=fashion("-5..4", width_count=1000, default_sizes=(500,)),
+             reference="kernelmix-alignf"),
 ]
 
 # what bench/run runs without --workloads (e takes tens of minutes and is never among them)

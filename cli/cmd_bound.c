@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/error.h"
 #include "eval/learning_bounds.h"
 
 static const char *const CMD = "bound";
@@ -14,11 +15,14 @@ static const char *const CMD = "bound";
 static void usage(FILE *out)
 {
     fprintf(out,
-"usage: kernelmix bound KIND [options]\n"
+"usage: kernelmix bound KIND [DATA --kernel SPEC... | --kernels FILE] [options]\n"
 "\n"
 "Computes a bound of learning kernels (A. Rostamizadeh, Learning Kernels, NYU 2010, ch. 2;\n"
 "Cortes, Mohri & Rostamizadeh) and prints it as one JSON object on one line.\n"
 "eta0 = 23/22; q is the norm of the kernel weights, r its conjugate (1/q + 1/r = 1).\n"
+"With a training file DATA and kernels (--kernel, --kernels, as train takes them), m, p, the\n"
+"traces u and R^2 = max_k max_i K_k(x_i, x_i) (R = sqrt(R^2)) come from the kernels as used on the\n"
+"rows of DATA, normalized and centred as their specs say; options given explicitly win.\n"
 "\n"
 "kinds and the options they use:\n"
 "  rademacher  Thm 2.5/2.7: sqrt(eta0 r ||u||_r)/m of the kernel traces u; --m --traces\n"
@@ -65,7 +69,10 @@ static void usage(FILE *out)
 "  --eta E          the unnormalized alignment eta(K, yy') of Thm 2.13 [0]\n"
 "  --var-y V        Var(y) (1 for centred labels of variance 1) [1]\n"
 "  --gamma G        Gamma >= 1 of Thm 2.11 [1]\n"
-"  --help           show this help\n");
+"  --kernel SPEC    a base kernel on DATA (repeatable; see kernelmix train --help)\n"
+"  --kernels FILE   base kernels on DATA, one spec per line\n"
+"%s"
+"  --help           show this help\n", CLI_INPUT_HELP);
 }
 
 enum { KIND_RADEMACHER, KIND_MARGIN, KIND_SBD, KIND_LINEAR, KIND_STABILITY, KIND_ALIGNMENT, KIND_PREDICTOR, N_KINDS };
@@ -77,9 +84,13 @@ typedef struct bound_options {
     long m, p, r;
     double q, rho, R2, R, delta, empirical, X, W, M, radius, lambda0, lambda_min, beta, alignment, eta, var_y,
         gamma;
-    int sbd_delta, loss_m2, given_m, given_p, given_q, given_r, given_rho, given_beta, given_alignment;
+    int sbd_delta, loss_m2, given_m, given_p, given_q, given_r, given_rho, given_beta, given_alignment, given_R2,
+        given_R;
     double *traces;
     size_t n_traces;
+    const char *data;           /* training file the kernel inputs come from (NULL: numbers only) */
+    cli_input input;
+    cli_kernel_specs specs;
 } bound_options;
 
 /* A comma-separated list of non-negative numbers. */
@@ -147,6 +158,8 @@ static int parse_option(cli_args *args, bound_options *o)
             o->given_rho |= !strcmp(name, "--rho");
             o->given_beta |= !strcmp(name, "--beta");
             o->given_alignment |= !strcmp(name, "--alignment");
+            o->given_R2 |= !strcmp(name, "--R2");
+            o->given_R |= !strcmp(name, "--R");
             return 1;
         }
     if (cli_args_is(args, NULL, "--m")) {
@@ -165,6 +178,11 @@ static int parse_option(cli_args *args, bound_options *o)
         const char *value = cli_args_value(args);
         return value && parse_traces(value, o);
     }
+    int handled = cli_kernel_spec_option(args, &o->specs);
+    if (!handled)
+        handled = cli_data_option(args, &o->input);
+    if (handled)
+        return handled > 0;
     if (cli_args_is(args, NULL, "--sbd-delta")) {
         o->sbd_delta = 1;
         return 1;
@@ -181,6 +199,51 @@ static int parse_option(cli_args *args, bound_options *o)
         return 1;
     }
     return -1;
+}
+
+/* m, p, the traces, R^2 and R from the kernels on the rows of o->data, where not given as numbers.
+ * Returns CLI_OK or the exit status of the (reported) failure. */
+static int kernel_inputs_from_data(bound_options *o)
+{
+    km_dataset *data = NULL;
+    km_kernel_set *set = NULL;
+    double *traces = NULL, R2 = 0;
+    km_status st = cli_read_data(o->data, &o->input, 0, &data);
+    if (!st)
+        st = km_kernel_set_new(&set);
+    if (!st)
+        st = km_kernel_set_set_dimension(set, km_dataset_dim(data));
+    if (!st)
+        st = cli_kernel_specs_add(&o->specs, set);
+    size_t p = st ? 0 : km_kernel_set_size(set);
+    if (!st && !(traces = malloc(p * sizeof *traces)))
+        st = km_error(KM_ENOMEM, "out of memory");
+    if (!st)
+        st = km_bound_kernel_inputs(data, set, &R2, traces);
+    int status = st ? cli_fail(CMD, st) : CLI_OK;
+    if (!st) {
+        if (!o->given_m) {
+            o->m = (long)km_dataset_rows(data);
+            o->given_m = 1;
+        }
+        if (!o->given_p) {
+            o->p = (long)p;
+            o->given_p = 1;
+        }
+        if (!o->traces) {
+            o->traces = traces;
+            o->n_traces = p;
+            traces = NULL;
+        }
+        if (!o->given_R2)
+            o->R2 = R2;
+        if (!o->given_R)
+            o->R = sqrt(o->R2);
+    }
+    free(traces);
+    km_kernel_set_free(set);
+    km_dataset_free(data);
+    return status;
 }
 
 /* The conjugate r of q (0 for q = 1), or -1 (reported) when it is not an integer. */
@@ -218,6 +281,14 @@ static km_status run_kind(const bound_options *o, long r, FILE *out)
     km_status st = KM_OK;
     double value = 0, other = 0, third = 0;
     fprintf(out, "{\"bound\": \"%s\"", kind);
+    if (o->data) {
+        /* the inputs taken from the kernels on the data, for checking */
+        print_number(out, "R2", o->R2);
+        fprintf(out, ", \"traces\": [");
+        for (size_t k = 0; k < o->n_traces; k++)
+            fprintf(out, "%s%.10g", k ? ", " : "", o->traces[k]);
+        fprintf(out, "]");
+    }
     switch (o->kind) {
     case KIND_RADEMACHER:
     case KIND_MARGIN: {
@@ -349,12 +420,20 @@ static int check_required(const bound_options *o, long r)
 int cmd_bound(int argc, char **argv)
 {
     bound_options o = {.kind = -1, .q = 1, .R2 = 1, .R = 1, .delta = 0.05, .X = 1, .W = 1, .M = 1, .radius = 1,
-                       .lambda0 = 1, .var_y = 1, .gamma = 1};
+                       .lambda0 = 1, .var_y = 1, .gamma = 1, .input = CLI_INPUT_INIT};
     cli_args args;
     cli_args_init(&args, CMD, argc, argv);
     const char *positional;
     int kind, status = CLI_USAGE;
     while ((kind = cli_args_next(&args, &positional))) {
+        if (kind == 2 && o.kind >= 0) {
+            if (o.data) {
+                cli_error(CMD, "unexpected argument '%s' (see kernelmix bound --help)", positional);
+                goto done;
+            }
+            o.data = positional;
+            continue;
+        }
         if (kind == 2) {
             for (int k = 0; k < N_KINDS && o.kind < 0; k++)
                 if (!strcmp(positional, KIND_NAMES[k]))
@@ -381,12 +460,20 @@ int cmd_bound(int argc, char **argv)
         cli_error(CMD, "missing KIND (see kernelmix bound --help)");
         goto done;
     }
+    if (!o.data != !o.specs.n) {
+        cli_error(CMD, o.data ? "DATA needs its kernels: --kernel SPEC or --kernels FILE"
+                              : "--kernel and --kernels need a DATA file");
+        goto done;
+    }
     if (o.given_q && o.given_r) {
         cli_error(CMD, "give --q or --r, not both");
         goto done;
     }
+    if (o.data && (status = kernel_inputs_from_data(&o)) != CLI_OK)
+        goto done;
+    status = CLI_USAGE;
     if (o.traces && o.given_p && (size_t)o.p != o.n_traces) {
-        cli_error(CMD, "--p %ld but --traces has %zu values", o.p, o.n_traces);
+        cli_error(CMD, "--p %ld but %s %zu values", o.p, o.data ? "the kernels give" : "--traces has", o.n_traces);
         goto done;
     }
     long r = conjugate_of(&o);
@@ -412,6 +499,7 @@ int cmd_bound(int argc, char **argv)
     }
     free(line);
 done:
+    cli_kernel_specs_free(&o.specs);
     free(o.traces);
     return status;
 }

@@ -13,6 +13,11 @@
 
 #define KM_BOUND_ETA0 (23.0 / 22.0)
 
+/* The inputs the bounds take from data (thesis §2.2): R2 = max_k max_i K_k(x_i, x_i) and
+ * traces[k] = Tr K_k (km_kernel_set_size(set) values) of the kernels of set as used (normalized and
+ * centred as their specs say) on all rows of data. */
+km_status km_bound_kernel_inputs(const km_dataset *data, const km_kernel_set *set, double *R2, double *traces);
+
 /* Thm 2.5/2.7: empirical Rademacher complexity of H_p^q, sqrt(eta0 r ||u||_r) / m, u the p kernel
  * traces, for the integer r >= 1. */
 km_status km_bound_rademacher(size_t m, size_t p, const double *traces, int r, double *out);

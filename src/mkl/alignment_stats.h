@@ -30,6 +30,10 @@ typedef struct km_alignment_stats {
  * <K, K'>_F = <K_c, K'_c>_F + 2n r'r' - n^2 g g'. y: n targets (labels +-1 or regression values). */
 km_status km_alignment_stats_compute(const km_kernel_access *kernel, const double *y, int with_gram,
                                      km_alignment_stats *out);
+/* The same statistics for the d rank-1 kernels K_j = x_j x_j' of the columns of the row-major n x d
+ * matrix X (alignment_stats_rank1.c), from the columns alone: O(nd), O(nd^2) with the Gram matrix. */
+km_status km_alignment_stats_rank1(const double *X, size_t n, size_t d, const double *y, int with_gram,
+                                   km_alignment_stats *out);
 void km_alignment_stats_free(km_alignment_stats *stats);
 
 /* Centred alignment rho(K_k, yy'), uncentred A(K_k, yy') and eta(K_k, yy') = a_k / n^2; NAN where a

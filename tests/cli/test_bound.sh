@@ -47,6 +47,59 @@ bound rho 7.153333 alignment --m 1000 --beta 2
 bound thm_2_11 0.75 predictor --alignment 0.5 --gamma 2 --eta 0.25
 bound thm_2_13 0.75 predictor --alignment 0.5 --gamma 2 --eta 0.25
 
+# R^2 and the traces from a data file and kernel specs, against numpy on the same kernels as used:
+# linear centred (K_c = U K U), poly normalized by c = mean k(x,x) - mean k(x,x') (norm=mult) and rbf
+"$PYTHON" -c "
+import numpy as np
+rng = np.random.default_rng(7)
+X = rng.normal(size=(12, 3)); y = np.where(rng.normal(size=12) > 0, 1, -1)
+np.savetxt('$WORK/data.csv', np.column_stack([y, X]), delimiter=',', fmt='%.17g')
+n = len(X); U = np.eye(n) - 1.0 / n
+G = X @ X.T
+P = (G + 1) ** 2
+sq = np.diag(G)
+D = sq[:, None] + sq[None, :] - 2 * G
+Ks = [U @ G @ U, P / (np.mean(np.diag(P)) - np.mean(P)), np.exp(-0.5 * D)]
+print(max(np.diag(K).max() for K in Ks), *[np.trace(K) for K in Ks])
+" >"$WORK/expected" || fail "numpy reference"
+read -r R2 T1 T2 T3 <"$WORK/expected"
+KERNELS="--kernel linear:center=1 --kernel poly:degree=2:gamma=1:coef0=1:norm=mult --kernel rbf:gamma=0.5"
+# shellcheck disable=SC2086
+bound R2 "$R2" margin "$WORK/data.csv" $KERNELS --rho 0.5 --label-column 1
+k=0
+for expected in "$T1" "$T2" "$T3"; do
+    got=$(json_get "$WORK/out" "j['traces'][$k]")
+    near "$got" "$expected" 1e-6 || fail "trace $k = $got, expected $expected"
+    k=$((k + 1))
+done
+# m, p and the traces feed Thm 2.5 (q = 1) and Thm 2.7 (--q 2) as the numeric forms would
+# shellcheck disable=SC2086
+bound m 12 rademacher "$WORK/data.csv" $KERNELS --label-column 1
+expected=$("$PYTHON" -c "
+import math, sys
+u = [float(t) for t in sys.argv[1:]]
+print(math.sqrt(23 / 22 * 2 * math.sqrt(sum(t * t for t in u))) / 12)" "$T1" "$T2" "$T3")
+# shellcheck disable=SC2086
+bound rademacher "$expected" rademacher "$WORK/data.csv" $KERNELS --label-column 1 --q 2
+# R^2 feeds Srebro-Ben-David (an explicit --R2 wins) and R = sqrt(R^2) the alignment bound
+# sbd_from_numbers R2 ARGS...: the value of the numeric form with m = 36000, rho = 0.2 and that R^2
+sbd_from_numbers() {
+    r2="$1"
+    shift
+    "$KM" bound sbd --m 36000 --rho 0.2 --R2 "$r2" "$@" >"$WORK/numeric" || fail "sbd from numbers"
+    json_get "$WORK/numeric" "j['value']"
+}
+# shellcheck disable=SC2086
+bound value "$(sbd_from_numbers "$R2" --p 3)" sbd "$WORK/data.csv" $KERNELS --rho 0.2 --m 36000 --label-column 1
+bound value "$(sbd_from_numbers 2 --p 1)" sbd "$WORK/data.csv" --kernel linear --rho 0.2 --m 36000 --R2 2 \
+    --label-column 1
+expected=$("$PYTHON" -c "
+import math, sys
+R4 = float(sys.argv[1]) ** 2
+print(18 * R4 / 12 + 24 * R4 * math.sqrt(math.log(2 / 0.05) / 24))" "$R2")
+# shellcheck disable=SC2086
+bound eta "$expected" alignment "$WORK/data.csv" $KERNELS --label-column 1
+
 # refusals: one line, exit 2, nothing on stdout
 refuse() {
     pattern="$1"
@@ -62,5 +115,10 @@ refuse "too small for the Srebro-Ben-David bound" sbd --m 2 --p 10 --rho 0.2
 refuse "option --delta" alignment --m 10 --delta 2
 refuse "--p 3 but --traces has 2 values" rademacher --m 10 --p 3 --traces 1,2
 refuse "unknown option --frobnicate" margin --frobnicate 1
+refuse "DATA needs its kernels" margin "$WORK/data.csv" --rho 1
+refuse "--kernel and --kernels need a DATA file" margin --kernel linear --rho 1 --m 10
+refuse "unexpected argument 'extra'" margin "$WORK/data.csv" extra --kernel linear --rho 1
+refuse "--p 5 but the kernels give 1 values" margin "$WORK/data.csv" --kernel linear --rho 1 --p 5 --label-column 1
+refuse "nonexistent" margin "$WORK/nonexistent.csv" --kernel linear --rho 1
 expect_status 0 "$KM" bound --help && { grep -q "^usage: kernelmix bound" "$WORK/out" || fail "bound --help"; }
 finish
