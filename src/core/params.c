@@ -41,6 +41,10 @@ km_params km_params_default(void)
     p.mkl.eta = 0.25;
     p.mkl.eb_inner = 100;
     p.mkl.eb_tol = 1e-10;
+    p.mkl.clusters = 3;
+    p.mkl.cluster_ae = 0.5;
+    p.mkl.cluster_tau = -1;
+    p.mkl.cluster_restarts = 10;
     p.krr_bias = 1;
     return p;
 }
@@ -97,6 +101,12 @@ static const param_spec specs[] = {
     {KM_PARAM_EB_LEARN_NOISE, "eb_learn_noise", FIELD_INT, AT(mkl.eb_learn_noise), 0, 1, INT, NULL},
     {KM_PARAM_EB_INNER, "eb_inner", FIELD_LONG, AT(mkl.eb_inner), 1, (double)INT64_MAX, INT, NULL},
     {KM_PARAM_EB_TOL, "eb_tol", FIELD_DOUBLE, AT(mkl.eb_tol), 0, INFINITY, OPEN, NULL},
+    {KM_PARAM_CLUSTERS, "clusters", FIELD_LONG, AT(mkl.clusters), 1, (double)INT64_MAX, INT, NULL},
+    {KM_PARAM_CLUSTER_AE, "cluster_ae", FIELD_DOUBLE, AT(mkl.cluster_ae), 0, 1, KM_PARAM_LOWER_OPEN, NULL},
+    {KM_PARAM_CLUSTER_TAU, "cluster_tau", FIELD_DOUBLE, AT(mkl.cluster_tau), -INFINITY, INFINITY, KM_PARAM_LOWER_OPEN, NULL},
+    {KM_PARAM_CLUSTER_KERNEL, "cluster_kernel", FIELD_LONG, AT(mkl.cluster_kernel), 0, (double)INT64_MAX, INT, NULL},
+    {KM_PARAM_CLUSTER_ONLY, "cluster_only", FIELD_INT, AT(mkl.cluster_only), 0, 1, INT, NULL},
+    {KM_PARAM_CLUSTER_RESTARTS, "cluster_restarts", FIELD_LONG, AT(mkl.cluster_restarts), 1, (double)INT64_MAX, INT, NULL},
 };
 #define N_SPECS (sizeof specs / sizeof specs[0])
 #define N_MACHINE_SPECS 12   /* KM_PARAM_TASK ... KM_PARAM_PROBABILITY */

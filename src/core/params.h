@@ -29,6 +29,13 @@ typedef struct km_mkl_params {
     int eb_learn_noise;       /* 1: learn sigma^2 */
     long eb_inner;            /* eb-rw: weight steps per tangent */
     double eb_tol;            /* relative change of -log evidence that stops */
+    long clusters;            /* localized MKL: clusters l */
+    double cluster_ae;        /* average evenness target of the memberships */
+    double cluster_tau;       /* tau (< 0: from cluster_ae) */
+    long cluster_kernel;      /* 0: mean of the learned kernels; k: kernel k */
+    int cluster_only;         /* 1: cluster_kernel is not learned */
+    long cluster_restarts;    /* kernel k-means restarts */
+    uint64_t cluster_seed;    /* their seed (km_params.seed, set by km_train) */
 } km_mkl_params;
 
 struct km_params {
