@@ -101,8 +101,8 @@ int cli_kernel_spec_option(cli_args *args, cli_kernel_specs *specs);
 km_status cli_kernel_specs_add(const cli_kernel_specs *specs, km_kernel_set *set);
 void cli_kernel_specs_free(cli_kernel_specs *specs);
 /* --cluster-kernel SPEC of localized MKL: adds SPEC (one kernel) to set as a kernel that only clusters
- * (KM_PARAM_CLUSTER_KERNEL, KM_PARAM_CLUSTER_ONLY); reported failures return KM_EINVAL. */
-km_status cli_add_cluster_kernel(const char *cmd, km_params *params, km_kernel_set *set, const char *spec);
+ * (KM_PARAM_CLUSTER_KERNEL, KM_PARAM_CLUSTER_ONLY); KM_EINVAL for a SPEC of several kernels. */
+km_status cli_add_cluster_kernel(km_params *params, km_kernel_set *set, const char *spec);
 /* --tau of localized MKL: a number >= 0 or inf; 0 (reported) on a bad value. */
 int cli_parse_tau(const char *cmd, const char *text, double *tau);
 

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "core/atomic_file.h"
+#include "core/error.h"
 
 static const char *const CMD = "cluster";
 
@@ -128,15 +129,13 @@ int cli_parse_tau(const char *cmd, const char *text, double *tau)
     return cli_parse_double(cmd, "--tau", text, 0, HUGE_VAL, tau);
 }
 
-km_status cli_add_cluster_kernel(const char *cmd, km_params *params, km_kernel_set *set, const char *spec)
+km_status cli_add_cluster_kernel(km_params *params, km_kernel_set *set, const char *spec)
 {
     size_t before = km_kernel_set_size(set);
     km_status st = km_kernel_set_add_spec(set, spec);
-    if (!st && km_kernel_set_size(set) != before + 1) {
-        cli_error(cmd, "option --cluster-kernel: '%s' gives %zu kernels; the clustering kernel is one",
-                  spec, km_kernel_set_size(set) - before);
-        return KM_EINVAL;
-    }
+    if (!st && km_kernel_set_size(set) != before + 1)
+        return km_error(KM_EINVAL, "option --cluster-kernel: '%s' gives %zu kernels; the clustering kernel is one",
+                        spec, km_kernel_set_size(set) - before);
     if (!st)
         st = km_params_set_int(params, KM_PARAM_CLUSTER_KERNEL, (int64_t)before + 1);
     if (!st)
@@ -174,7 +173,7 @@ static int run(cluster_options *o)
     if (!st)
         st = cli_kernel_specs_add(&o->specs, set);
     if (!st && o->cluster_spec)
-        st = cli_add_cluster_kernel(CMD, o->params, set, o->cluster_spec);
+        st = cli_add_cluster_kernel(o->params, set, o->cluster_spec);
     if (!st && output && !cli_check_output(CMD, output, &o->positionals[0], 1, set))
         st = KM_EINVAL;
     if (!st)

@@ -536,7 +536,7 @@ static km_status build_kernels(const train_options *o, const km_dataset *data, k
     if (!st)
         st = cli_kernel_specs_add(&o->specs, set);
     if (!st && o->cluster_spec)
-        st = cli_add_cluster_kernel(CMD, o->params, set, o->cluster_spec);
+        st = cli_add_cluster_kernel(o->params, set, o->cluster_spec);
     if (st) {
         km_kernel_set_free(set);
         return st;
