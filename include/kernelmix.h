@@ -269,7 +269,10 @@ typedef enum km_mkl_method {
      * epsilon-SVR; more than two classes one-vs-rest. The model keeps M x clusters weights. */
     KM_MKL_CLMKL = 40,        /* soft memberships c_j(x) ~ exp(-tau d^2(x, centre_j)), tau from
                                  KM_PARAM_CLUSTER_TAU or the average evenness KM_PARAM_CLUSTER_AE */
-    KM_MKL_HLMKL = 41         /* the same with hard memberships (tau = infinity) */
+    KM_MKL_HLMKL = 41,        /* the same with hard memberships (tau = infinity) */
+    KM_MKL_LMKL = 42          /* Gonen & Alpaydin's gated LMKL (non-convex baseline): per-row softmax gates
+                                 eta_m(x) on a kernelized gating (KM_PARAM_CLUSTER_KERNEL), learned by
+                                 gradient descent; M x M weights (group m: kernel m) */
 } km_mkl_method;
 
 /* The centre mu0 of l2krr's ball. */

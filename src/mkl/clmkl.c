@@ -50,11 +50,13 @@ static km_status clmkl_resolve(const km_mkl_params *in, km_mkl_params *out)
     return KM_OK;
 }
 
-static size_t clmkl_groups(const km_mkl_params *mkl) { return (size_t)mkl->clusters; }
+static size_t clmkl_groups(const km_mkl_params *mkl, size_t M)
+{
+    (void)M;
+    return (size_t)mkl->clusters;
+}
 
-/* The Gram matrix of the clustering kernel over the machine's rows: kernel cluster_kernel, or the mean
- * of the learned ones. */
-static km_status clustering_gram(const km_kernel_access *k, const km_mkl_params *mkl, double *K0, double *column)
+km_status km_clustering_gram(const km_kernel_access *k, const km_mkl_params *mkl, double *K0, double *column)
 {
     size_t n = k->n_rows, M = k->n_kernels;
     size_t first = mkl->cluster_kernel ? (size_t)mkl->cluster_kernel - 1 : 0;
@@ -88,7 +90,7 @@ km_status km_clmkl_cluster(const km_kernel_access *k, const km_mkl_params *mkl, 
                        ? KM_OK : km_error_nomem("the clustering");
     double error = 0, tau = mkl->cluster_tau;
     if (!st)
-        st = clustering_gram(k, mkl, K0, column);
+        st = km_clustering_gram(k, mkl, K0, column);
     if (!st)
         st = km_kernel_kmeans(K0, n, l, (size_t)mkl->cluster_restarts, mkl->cluster_seed, label, &error);
     if (!st) {

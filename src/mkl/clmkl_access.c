@@ -79,23 +79,31 @@ km_status km_localized_access_new(const km_kernel_access *base, const size_t *le
         return km_error_nomem("the localized kernels");
     }
     memcpy(a->learned, learned, M * sizeof *learned);
-    memcpy(a->gamma, gamma, n * l * sizeof *gamma);
     for (size_t u = 0; u < V; u++) {
         if (!(a->diag[u] = malloc(n * sizeof *a->diag[u]))) {
             km_localized_access_free(a);
             return km_error_nomem("the localized kernels");
         }
-        const double *d = base->diag[learned[u % M]];
-        for (size_t i = 0; i < n; i++) {
-            double c = gamma[i * l + u / M];
-            a->diag[u][i] = c * c * d[i];
-        }
     }
+    km_localized_access_set_memberships(a, gamma);
     a->kernels = (km_kernel_access){.n_rows = n, .n_kernels = V, .theta = theta, .column = localized_column,
                                     .column_ctx = a, .diag = (const double *const *)a->diag,
                                     .combined = localized_combined};
     *out = a;
     return KM_OK;
+}
+
+void km_localized_access_set_memberships(km_localized_access *a, const double *gamma)
+{
+    size_t n = a->base->n_rows, l = a->l;
+    memcpy(a->gamma, gamma, n * l * sizeof *gamma);
+    for (size_t u = 0; u < a->M * l; u++) {
+        const double *d = a->base->diag[a->learned[u % a->M]];
+        for (size_t i = 0; i < n; i++) {
+            double c = gamma[i * l + u / a->M];
+            a->diag[u][i] = c * c * d[i];
+        }
+    }
 }
 
 const km_kernel_access *km_localized_access_kernels(const km_localized_access *access) { return &access->kernels; }

@@ -23,12 +23,26 @@ km_status km_clustering_read(const km_record *record, size_t n, size_t l, size_t
     memset(out, 0, sizeof *out);
     out->n = n;
     out->l = l;
+    out->memberships = entry(record, "memberships", n, l, &st);
+    const double *kernel = entry(record, "cluster_kernel", 1, 1, &st), *only = entry(record, "cluster_only", 1, 1, &st);
+    if (km_record_values(record, KM_CLMKL_SECTION, "gating", NULL, NULL)) {
+        out->gating = entry(record, "gating", n, l, &st);
+        out->gating_bias = entry(record, "gating_bias", l, 1, &st);
+        out->gated = entry(record, "gated", l, 1, &st);
+        if (!st && l != M)
+            st = km_error(KM_EFORMAT, "[data %s]: %zu gates for %zu kernels", KM_CLMKL_SECTION, l, M);
+        if (st)
+            return st;
+        out->tau = NAN;
+        out->evenness = NAN;
+        out->cluster_kernel = (size_t)*kernel;
+        out->cluster_only = *only == 1;
+        return KM_OK;
+    }
     out->labels = entry(record, "labels", n, 1, &st);
     out->centres = entry(record, "centres", l, 2, &st);
-    out->memberships = entry(record, "memberships", n, l, &st);
     const double *tau = entry(record, "tau", 1, 1, &st), *hard = entry(record, "hard", 1, 1, &st);
-    const double *ae = entry(record, "evenness", 1, 1, &st), *kernel = entry(record, "cluster_kernel", 1, 1, &st);
-    const double *only = entry(record, "cluster_only", 1, 1, &st);
+    const double *ae = entry(record, "evenness", 1, 1, &st);
     if (st)
         return st;
     for (size_t i = 0; i < n; i++)
@@ -44,6 +58,28 @@ km_status km_clustering_read(const km_record *record, size_t n, size_t l, size_t
     out->cluster_kernel = (size_t)*kernel;
     out->cluster_only = *only == 1;
     return KM_OK;
+}
+
+void km_gates(const double *z0, size_t nt, size_t n, size_t l, const double *r, const double *v,
+              const double *gated, double *c)
+{
+    for (size_t t = 0; t < nt; t++) {
+        double *row = c + t * l, top = -INFINITY, sum = 0;
+        for (size_t m = 0; m < l; m++) {
+            double z = v[m];
+            for (size_t i = 0; i < n; i++)
+                z += r[i * l + m] * z0[t * n + i];
+            row[m] = z;
+            if (gated[m] != 0)
+                top = fmax(top, z);
+        }
+        for (size_t m = 0; m < l; m++) {
+            row[m] = gated[m] != 0 ? exp(row[m] - top) : 0.0;
+            sum += row[m];
+        }
+        for (size_t m = 0; m < l; m++)
+            row[m] /= sum;
+    }
 }
 
 int km_clustering_learns(const km_clustering *clustering, size_t m)
@@ -63,11 +99,15 @@ void km_clustering_memberships(const km_clustering *cl, size_t M, const double *
         memset(k0, 0, n * sizeof *k0);
         for (size_t m = first; m < last; m++)
             for (size_t i = 0; i < n; i++)
-                k0[i] += K[(m * nt + t) * n + i];
+                k0[i] += K[(m * nt + t) * n + i] / used;
+        if (cl->gating) {
+            km_gates(k0, 1, n, l, cl->gating, cl->gating_bias, cl->gated, c + t * l);
+            continue;
+        }
         /* e_j = A_j - 2 B_j(x_t), B_j the mean of k0 over cluster j */
         memset(e, 0, l * sizeof *e);
         for (size_t i = 0; i < n; i++)
-            e[(size_t)cl->labels[i]] += k0[i] / used;
+            e[(size_t)cl->labels[i]] += k0[i];
         for (size_t j = 0; j < l; j++)
             e[j] = cl->centres[2 * j + 1] > 0 ? cl->centres[2 * j] - 2.0 * e[j] / cl->centres[2 * j + 1] : INFINITY;
         km_membership_gaps(1, l, e);

@@ -27,9 +27,9 @@ typedef struct km_mkl_method_entry {
     /* The closed-form weight step from a_m = c'K_m c that the interleaved solver takes inside the SMO
      * and the alternating solvers between solves; 0 when nothing changed. NULL: none. */
     int (*theta_step)(const km_mkl_params *mkl, size_t M, const double *a, double *theta);
-    /* Kernel-weight sets per machine (a localized method: one per cluster; the machine's theta then
-     * holds M values per set, set g at theta[g M]); NULL: one. */
-    size_t (*weight_groups)(const km_mkl_params *mkl);
+    /* Kernel-weight sets per machine with M kernels (a localized method: one per cluster or gate; the
+     * machine's theta then holds M values per set, set g at theta[g M]); NULL: one. */
+    size_t (*weight_groups)(const km_mkl_params *mkl, size_t M);
 } km_mkl_method_entry;
 
 /* The entry of a method; NULL when there is none. */

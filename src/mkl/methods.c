@@ -5,7 +5,7 @@ extern const km_mkl_method_entry km_method_fixed, km_method_lp, km_method_elasti
 extern const km_mkl_method_entry km_method_align, km_method_align_q, km_method_alignf, km_method_alignf_linear,
     km_method_l2krr, km_method_l1krr;
 extern const km_mkl_method_entry km_method_eb_rw, km_method_eb_mackay;
-extern const km_mkl_method_entry km_method_clmkl, km_method_hlmkl;
+extern const km_mkl_method_entry km_method_clmkl, km_method_hlmkl, km_method_lmkl;
 
 static const km_mkl_method_entry *const methods[] = {
     &km_method_fixed,
@@ -22,6 +22,7 @@ static const km_mkl_method_entry *const methods[] = {
     &km_method_eb_mackay,
     &km_method_clmkl,
     &km_method_hlmkl,
+    &km_method_lmkl,
 };
 
 const km_mkl_method_entry *km_mkl_method_of(km_mkl_method id)

@@ -736,7 +736,7 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         model->nu = params->nu;
         model->tolerance = params->tolerance;
         model->mkl = t.mkl;
-        model->weight_groups = t.method->weight_groups ? t.method->weight_groups(&t.mkl) : 1;
+        model->weight_groups = t.method->weight_groups ? t.method->weight_groups(&t.mkl, M) : 1;
         model->n_train = data->n;
         st = km_kernel_set_copy(km_provider_fitted_set(t.provider), &model->kernels);
     }
