@@ -10,6 +10,9 @@ BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 
 # lp-norm MKL as the benchmarks run it: p = 4/3, the default solver (interleaved) and stopping gap (1e-3)
 MKL_LP = ("--mkl", "lp", "--p", "4/3")
+# localized MKL on the localized problem (bench/localized.py): three clusters of the location z
+MKL_CLMKL = ("--mkl", "clmkl", "--p", "4/3", "--ae", "0.4", "--cluster-kernel", "linear:features=1-2")
+MKL_LMKL = ("--mkl", "lmkl", "--cluster-kernel", "linear:features=1-2")
 
 
 @dataclass

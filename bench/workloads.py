@@ -88,6 +88,14 @@ WORKLOADS = [
                     "mklpy-average", "mklpy-easymkl", "mklpy-gram"),
              data_script="digits.py", cases=lambda options: [[]],
              references=(("python-kernelmix-mkl", "kernelmix-mkl"),)),
+    Workload(key="loc", name="localized-400",
+             title="synthetic localized relevance (examples/clmkl-localized), 8 linear kernels, C-SVC: training "
+                   "time of localized MKL (clmkl, p = 4/3, AE = 0.4, 3 clusters on z) beside global lp-norm MKL "
+                   "(p = 4/3) and gated LMKL (gating on z)",
+             tools=("kernelmix-clmkl", "kernelmix-mkl", "kernelmix-lmkl"), data_script="localized.py",
+             cases=lambda options: [["--n", str(size), "--test-size", str(options.test_size), "--seed",
+                                     str(options.seed)] for size in (options.sizes or [400])],
+             reference="kernelmix-clmkl"),
 ]
 
 # what bench/run runs without --workloads (e takes tens of minutes and is never among them)

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """The synthetic localized-relevance benchmark of docs/clmkl.md (Lei, Binder, Dogan & Kloft's setting
 for convex localized MKL): three regions of a location z, each with its own relevant feature group.
-Trains the uniform sum (UNIF), lp-norm MKL (MKL), localized MKL (CLMKL) and its hard-membership
-variant (HLMKL) with kernelmix on n training rows, chooses C (and CLMKL's average evenness) on 1000
+Trains the uniform sum (UNIF), lp-norm MKL (MKL), localized MKL (CLMKL), its hard-membership
+variant (HLMKL) and the gated LMKL (gating on z) with kernelmix on n training rows, chooses C (and CLMKL's average evenness) on 1000
 validation rows, and reports test accuracy on 2000 rows, averaged over seeds. Then checks the
 acceptance: CLMKL >= MKL + 0.15, MKL >= UNIF - 0.005, and at p in {1, 4/3}, AE = 0.4, C = 1 every
 cluster gives its largest weight to the group relevant in the cluster's majority region.
@@ -82,6 +82,7 @@ def main():
         "UNIF": [["--mkl", "fixed", "-c", c] for c in GRID_C],
         "MKL": [["--mkl", "lp", "--p", P, "-c", c] for c in GRID_C],
         "HLMKL": [["--mkl", "hlmkl", "--p", P, "-c", c, *CLUSTERING] for c in GRID_C],
+        "LMKL": [["--mkl", "lmkl", "-c", c, *CLUSTERING] for c in GRID_C],
         "CLMKL": [["--mkl", "clmkl", "--p", P, "--ae", ae, "-c", c, *CLUSTERING] for c in GRID_C for ae in GRID_AE],
     }
     scores = {name: [] for name in methods}
