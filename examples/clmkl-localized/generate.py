@@ -28,7 +28,7 @@ def generate(n, seed):
 def write_svm(path, x, y):
     with open(path, "w") as out:
         for row, label in zip(x, y):
-            out.write("%+d %s\n" % (label, " ".join("%d:%.10g" % (j + 1, v) for j, v in enumerate(row))))
+            out.write("%+d %s\n" % (label, " ".join("%d:%.17g" % (j + 1, v) for j, v in enumerate(row))))
 
 
 if __name__ == "__main__":
