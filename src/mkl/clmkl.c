@@ -143,6 +143,7 @@ typedef struct clmkl_state {
     double user_tolerance;       /* the SVM tolerance the solves tighten to */
     double solved_tolerance;     /* the tolerance of the last solve */
     double *g;                   /* n decision values */
+    double *w, *q;               /* M values each: |w_jm| and Q_jm of one cluster */
     km_machine_problem *machine; /* the localized machine (its solver tolerance tightens) */
 } clmkl_state;
 
@@ -165,7 +166,7 @@ static km_status clmkl_certify(void *ctx, long t, double elapsed, double *gap, i
     const km_kernel_access *k = machine->kernel;
     size_t n = k->n_rows, M = s->M, l = s->l, V = M * l;
     double p_block = pr->mkl.p_block, scale = machine->ops->certificate_scale(machine);
-    double kernel_term = 0, regularizer = 0, w[M], q[M];
+    double kernel_term = 0, regularizer = 0, *w = s->w, *q = s->q;
     for (size_t i = 0; i < n; i++) {
         double sum = 0;
         for (size_t u = 0; u < V; u++)
@@ -223,15 +224,18 @@ static km_status solve_localized(const km_mkl_problem *pr, const km_kernel_acces
     clmkl_state s = {.base = {.pr = &localized, .result = result, .h = malloc(V * n * sizeof(double)),
                               .a = malloc(V * sizeof(double))},
                      .M = M, .l = l, .user_tolerance = pr->machine->solver.tolerance,
-                     .g = malloc(n * sizeof(double)), .machine = &machine};
+                     .g = malloc(n * sizeof(double)), .w = malloc(M * sizeof(double)),
+                     .q = malloc(M * sizeof(double)), .machine = &machine};
     km_alternating_solver solver = {&s, clmkl_evaluate, clmkl_certify, clmkl_step, "fixed"};
-    km_status st = s.base.h && s.base.a && s.g
+    km_status st = s.base.h && s.base.a && s.g && s.w && s.q
                        ? km_mkl_alternate(&localized, kernels->theta, V, &solver, &result->mkl_iterations,
                                           &result->converged)
                        : km_error_nomem("the localized MKL solver");
     free(s.base.h);
     free(s.base.a);
     free(s.g);
+    free(s.w);
+    free(s.q);
     return st;
 }
 
@@ -243,13 +247,13 @@ static km_status clmkl_train(const km_mkl_problem *pr, km_mkl_result *result)
     km_status st = km_clmkl_cluster(k, &pr->mkl, &pr->logger, pr->record, &clustering);
     if (st)
         return st;
-    size_t learned[M_all], M = 0;
-    for (size_t m = 0; m < M_all; m++)
+    size_t *learned = malloc(M_all * sizeof *learned), M = 0;
+    for (size_t m = 0; learned && m < M_all; m++)
         if (km_clustering_learns(&clustering, m))
             learned[M++] = m;
-    double *beta = malloc(M * l * sizeof *beta);
+    double *beta = malloc(M_all * l * sizeof *beta);
     km_localized_access *access = NULL;
-    st = beta ? KM_OK : km_error_nomem("the cluster weights");
+    st = beta && learned ? KM_OK : km_error_nomem("the cluster weights");
     for (size_t j = 0; !st && j < l; j++)
         km_theta_init(M, pr->mkl.p_block, beta + j * M); /* beta_jm = M^{-1/p} */
     if (!st)
@@ -264,6 +268,7 @@ static km_status clmkl_train(const km_mkl_problem *pr, km_mkl_result *result)
     }
     km_localized_access_free(access);
     free(beta);
+    free(learned);
     return st;
 }
 
