@@ -6,6 +6,7 @@
  *  - the per-cluster step (Eq. 7) attains the Micchelli-Pontil minimum of sum_m |w_m|^2 / beta_m over
  *    ||beta||_p <= 1 (Lemma A.2), which no sampled feasible beta undercuts;
  *  - one cluster is lp-norm MKL; tau = 0 is lp-norm MKL with C/l and beta_j = theta for every j;
+ *  - scaling the learned kernels by s equals scaling C by s;
  *  - one kernel: beta = 1 and the SVM on sum_j c_j(x) c_j(x') k(x, x'); duplicated kernels get
  *    2^(-1/p) each, and with one cluster equal the SVM on K_1 with C 2^((p-1)/p);
  *  - hard memberships: the localized kernel is exactly 0 between clusters;
@@ -888,4 +889,47 @@ KM_TEST_CASE(lmkl_trains_and_predicts)
     km_kernel_set_free(set);
     km_dataset_free(data);
     km_dataset_free(test);
+}
+
+/* Scale (normalization off, memberships fixed by the unscaled clustering kernel): the learned kernels
+ * times s with C equal the original kernels with C s. D_s(alpha; C) = (1/s) D(s alpha; C s), and the
+ * SMO's gradients are invariant, so the iterates coincide: the same weights and decision values. */
+KM_TEST_CASE(kernel_scale_is_C_scale)
+{
+    enum { n = 60, nt = 30, l = 3 };
+    const double s = 4.0;
+    double x[n * D], y[n], xt[nt * D], yt[nt];
+    km_dataset *data = localized_data(n, 15, x, y, NULL), *test = localized_data(nt, 16, xt, yt, NULL);
+    double xs[n * D], xts[nt * D];
+    for (size_t i = 0; i < n * D; i++)
+        xs[i] = i % D < 2 ? x[i] : sqrt(s) * x[i];
+    for (size_t i = 0; i < nt * D; i++)
+        xts[i] = i % D < 2 ? xt[i] : sqrt(s) * xt[i];
+    km_dataset *scaled = NULL, *scaled_test = NULL;
+    CHECK_OK(km_dataset_from_dense(n, D, xs, y, &scaled));
+    CHECK_OK(km_dataset_from_dense(nt, D, xts, yt, &scaled_test));
+    km_kernel_set *set = NULL;
+    CHECK_OK(km_kernel_set_new(&set));
+    CHECK_OK(km_kernel_set_set_dimension(set, D));
+    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=3-4"));
+    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=5-6"));
+    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=7-8"));
+    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=1-2"));
+    km_params params = clmkl_params(4.0 / 3.0, l, -1);
+    params.C = 0.5;
+    fit big = train_and_predict(scaled, set, &params, scaled_test);
+    params.C = 0.5 * s;
+    fit original = train_and_predict(data, set, &params, test);
+    const double *a = km_model_kernel_weights(big.model, 0), *b = km_model_kernel_weights(original.model, 0);
+    for (size_t k = 0; k < 4 * l; k++)
+        CHECK_NEAR(a[k], b[k], 1e-8);
+    for (size_t t = 0; t < nt; t++)
+        CHECK_NEAR(big.decision[t], original.decision[t], 1e-8);
+    km_model_free(big.model);
+    km_model_free(original.model);
+    km_kernel_set_free(set);
+    km_dataset_free(data);
+    km_dataset_free(test);
+    km_dataset_free(scaled);
+    km_dataset_free(scaled_test);
 }
