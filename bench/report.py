@@ -52,9 +52,9 @@ def summarize(workload, problem, runs, cache_mb=None):
         done = r.status == "ok"
         rows.append({
             "workload": workload.name, "phase": workload.phase, "n_train": problem["n_train"],
-            "n_test": problem["n_test"], "kernels": len(problem["gammas"]),
-            "mean_sq_dist": problem["mean_sq_dist"], "gamma_min": min(problem["gammas"]),
-            "gamma_max": max(problem["gammas"]), "tool": r.tool, "status": r.status,
+            "n_test": problem["n_test"], "kernels": problem.get("kernel_count", len(problem["gammas"])),
+            "mean_sq_dist": problem["mean_sq_dist"], "gamma_min": min(problem["gammas"], default=None),
+            "gamma_max": max(problem["gammas"], default=None), "tool": r.tool, "status": r.status,
             "repeats": len(r.time_s),
             "time_s": _median(r.time_s) if done else None,
             "predict_s": _median(r.predict_s) if done else None,
@@ -116,7 +116,8 @@ def data_lines(rows):
         key = (row["n_train"], row["n_test"], row["kernels"])
         if key not in seen:
             seen.add(key)
-            widths = ("gamma = %.6g" % row["gamma_min"] if row["kernels"] == 1 else
+            widths = ("%d kernels of a spec file, no widths" % row["kernels"] if row["gamma_min"] is None else
+                      "gamma = %.6g" % row["gamma_min"] if row["kernels"] == 1 else
                       "%d widths, gamma from %.6g to %.6g" % (row["kernels"], row["gamma_min"], row["gamma_max"]))
             lines.append("- N = %d, %d test rows: mean ||x-x'||^2 = %.6g over the training pairs; %s"
                          % (row["n_train"], row["n_test"], row["mean_sq_dist"], widths))

@@ -18,6 +18,9 @@ MKL_OBSCURE_ONLINE = ("--mkl", "obscure", "--p-block", "1.1", "--epochs", "0")
 MKL_LP_OVR = ("--mkl", "lp", "--p", "11/9", "--multiclass", "ovr")
 # the two-stage alignf method (Cortes, Mohri & Rostamizadeh): weights by the centred alignment, an exact NNLS
 MKL_ALIGNF = ("--mkl", "alignf")
+# localized MKL on the localized problem (bench/localized.py): three clusters of the location z
+MKL_CLMKL = ("--mkl", "clmkl", "--p", "4/3", "--ae", "0.4", "--cluster-kernel", "linear:features=1-2")
+MKL_LMKL = ("--mkl", "lmkl", "--cluster-kernel", "linear:features=1-2")
 
 
 @dataclass

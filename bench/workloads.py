@@ -127,6 +127,14 @@ WORKLOADS = [
              tools=("kernelmix-alignf",), data_script="fashion_mnist.py",
              cases=fashion("-5..4", width_count=1000, default_sizes=(500,)),
              reference="kernelmix-alignf"),
+    Workload(key="loc", name="localized-400",
+             title="synthetic localized relevance (examples/clmkl-localized), 8 linear kernels, C-SVC: training "
+                   "time of localized MKL (clmkl, p = 4/3, AE = 0.4, 3 clusters on z) beside global lp-norm MKL "
+                   "(p = 4/3) and gated LMKL (gating on z)",
+             tools=("kernelmix-clmkl", "kernelmix-mkl", "kernelmix-lmkl"), data_script="localized.py",
+             cases=lambda options: [["--n", str(size), "--test-size", str(options.test_size), "--seed",
+                                     str(options.seed)] for size in (options.sizes or [400])],
+             reference="kernelmix-clmkl"),
 ]
 
 # what bench/run runs without --workloads (e takes tens of minutes and is never among them)

@@ -17,6 +17,7 @@ int cmd_info(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
 int cmd_scale(int argc, char **argv);
 int cmd_bound(int argc, char **argv);
+int cmd_cluster(int argc, char **argv);
 
 /* Prints "kernelmix CMD: message" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -101,6 +102,11 @@ int cli_kernel_spec_option(cli_args *args, cli_kernel_specs *specs);
 /* Adds every spec to set in command-line order. */
 km_status cli_kernel_specs_add(const cli_kernel_specs *specs, km_kernel_set *set);
 void cli_kernel_specs_free(cli_kernel_specs *specs);
+/* --cluster-kernel SPEC of localized MKL: adds SPEC (one kernel) to set as a kernel that only clusters
+ * (KM_PARAM_CLUSTER_KERNEL, KM_PARAM_CLUSTER_ONLY); KM_EINVAL for a SPEC of several kernels. */
+km_status cli_add_cluster_kernel(km_params *params, km_kernel_set *set, const char *spec);
+/* --tau of localized MKL: a number >= 0 or inf; 0 (reported) on a bad value. */
+int cli_parse_tau(const char *cmd, const char *text, double *tau);
 
 /* Whether output may be written: 0 (reported) when it is the same file (device and inode: links
  * count) as one of the inputs or as the file= of a precomputed kernel of set (NULL: none). Called

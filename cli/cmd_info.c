@@ -34,7 +34,9 @@ static void usage(FILE *out)
 "            over machines), weights and block_norms (per machine); \"alignment\": the\n"
 "            centred alignments with the labels (\"target\") and between kernels, and\n"
 "            \"targets\": rho, uncentred and eta per kernel; per machine the learned\n"
-"            combination's \"combined_alignment\"; numbers that are\n"
+"            combination's \"combined_alignment\"; localized models (clmkl,\n"
+"            hlmkl): \"clusters\", \"tau\", \"average_evenness\" and per machine\n"
+"            \"cluster_weights\", one array per cluster; numbers that are\n"
 "            not finite or not known are null\n"
 "  --help    show this help\n");
 }
@@ -110,6 +112,28 @@ static void json_string(const char *s)
     putchar('"');
 }
 
+/* Localized MKL: the clusters' count, tau and average evenness (nothing for other models). */
+static void print_clusters_text(const km_model *model)
+{
+    double tau, evenness;
+    if (km_model_cluster_tau(model, &tau, &evenness) == KM_OK)
+        printf("clusters          %zu (kernel k-means), memberships tau %.6g, average evenness %.4g\n",
+               km_model_weight_groups(model), tau, evenness);
+}
+
+/* The weights of clusters 2..l of a localized machine (cluster 1's are the machine's kernel weights). */
+static void print_cluster_weights_text(const km_model *model, size_t machine)
+{
+    size_t M = km_model_n_kernels(model);
+    const double *w = km_model_kernel_weights(model, machine);
+    for (size_t j = 1; j < km_model_weight_groups(model); j++) {
+        printf("    kernel weights of cluster %zu", j + 1);
+        for (size_t m = 0; m < M; m++)
+            printf(" %.6g", w[j * M + m]);
+        printf("\n");
+    }
+}
+
 /* JSON has no NaN or infinity: absent labels, p = inf and values that are not finite are null. */
 static void json_number(double v)
 {
@@ -125,6 +149,34 @@ static void json_array(const double *values, size_t n)
     for (size_t i = 0; i < n; i++) {
         printf(i ? ", " : "");
         json_number(values[i]);
+    }
+    printf("]");
+}
+
+static void print_clusters_json(const km_model *model)
+{
+    double tau, evenness;
+    if (km_model_cluster_tau(model, &tau, &evenness) != KM_OK)
+        return;
+    printf(", \"clusters\": %zu, \"tau\": ", km_model_weight_groups(model));
+    if (isinf(tau))
+        printf("\"inf\"");
+    else
+        json_number(tau);
+    printf(", \"average_evenness\": ");
+    json_number(evenness);
+}
+
+/* "cluster_weights": one array of M weights per cluster (localized models only). */
+static void print_cluster_weights_json(const km_model *model, size_t machine)
+{
+    size_t M = km_model_n_kernels(model), l = km_model_weight_groups(model);
+    if (l < 2)
+        return;
+    printf(", \"cluster_weights\": [");
+    for (size_t j = 0; j < l; j++) {
+        printf(j ? ", " : "");
+        json_array(km_model_kernel_weights(model, machine) + j * M, M);
     }
     printf("]");
 }
@@ -520,6 +572,7 @@ static void print_json(const km_model *model, const learning *learned)
         printf(", \"shared_weights\": %s", mkl.shared_weights ? "true" : "false");
         print_alignment_method_json(&mkl);
         print_obscure_json(model, &mkl);
+        print_clusters_json(model);
     }
     printf("},\n  \"kernels\": [");
     for (size_t m = 0; m < M; m++)
@@ -553,6 +606,7 @@ static void print_json(const km_model *model, const learning *learned)
         json_array(w, M);
         if (mkl.method != KM_MKL_FIXED)
             printf(", \"switched_off\": %zu", switched_off(w, M));
+        print_cluster_weights_json(model, k);
         print_diagnostics_json(model, k);
         if (mkl.method != KM_MKL_FIXED) {
             printf(", \"combined_alignment\": ");
@@ -705,6 +759,7 @@ static void print_text(const km_model *model, const learning *learned)
         printf(", %s solver, target gap %g%s\n", name_of(KM_ENUM_MKL_SOLVER, mkl.solver), mkl.gap,
                mkl.shared_weights ? ", shared by all machines" : "");
     }
+    print_clusters_text(model);
     print_kernels_text(model);
     print_alignment_text(model);
     print_target_alignment_text(model);
@@ -727,11 +782,12 @@ static void print_text(const km_model *model, const learning *learned)
         if (!isnan(info.gap) && mkl.method != KM_MKL_OBSCURE)
             printf("    primal %.10g, duality gap %.3g after %ld weight steps\n", info.primal, info.gap,
                    info.mkl_iterations);
-        printf("    kernel weights");
+        printf("    kernel weights%s", km_model_weight_groups(model) > 1 ? " of cluster 1" : "");
         const double *w = km_model_kernel_weights(model, k);
         for (size_t m = 0; m < M; m++)
             printf(" %.6g", w[m]);
         printf("\n");
+        print_cluster_weights_text(model, k);
         size_t off = switched_off(w, M);
         if (mkl.method != KM_MKL_FIXED && off)
             printf("    switched off: %zu of %zu kernels (weight 0)\n", off, M);

@@ -88,7 +88,8 @@ static void usage(FILE *out)
 "  --mkl METHOD       fixed (default: uniform or --weights), lp (lp-norm MKL),\n"
 "                     elasticnet or tikhonov (penalised block-norm family, below),\n"
 "                     align, align-q, alignf, alignf-linear, l2krr, l1krr (below),\n"
-"                     eb-rw, eb-mackay (empirical Bayes, below), obscure (below)\n"
+"                     eb-rw, eb-mackay (empirical Bayes, below), obscure (below),\n"
+"                     clmkl, hlmkl (localized: weights per cluster, below), lmkl\n"
 "  --p P              lp-norm MKL: norm on the kernel weights, ||theta||_p = 1, P >= 1\n"
 "                     (fractions like 4/3 and 'inf' accepted; default 2). p = 1 selects few\n"
 "                     kernels, p = inf weighs them all equally\n"
@@ -135,6 +136,24 @@ static void usage(FILE *out)
 "                     online stage's steps; 0: the paper's Algorithm 2 as printed)\n"
 "  --tol E            obscure: stop when the objective changes by less than E (relative)\n"
 "                     between epochs (each check costs a pass over the rows)\n"
+"  clmkl, hlmkl       convex localized MKL (Lei, Binder, Dogan & Kloft): kernel k-means\n"
+"                     clusters the training rows, each cluster learns its own weights\n"
+"                     with ||beta_j||_p = 1 (--p); rows belong to clusters softly\n"
+"                     (clmkl) or to the nearest centre only (hlmkl). More than two\n"
+"                     classes: --multiclass ovr\n"
+"  lmkl               Gonen & Alpaydin's gated localized MKL (not convex; the baseline of\n"
+"                     the paper above): softmax gates per kernel on the --cluster-kernel,\n"
+"                     learned by gradient descent (at most 200 steps of --max-outer)\n"
+"  --clusters L       clmkl, hlmkl: clusters of the partition (default 3)\n"
+"  --ae A             clmkl: average evenness of the soft memberships in (0, 1]; tau\n"
+"                     follows by bisection (default 0.5; 1: equal memberships)\n"
+"  --tau T            clmkl: memberships proportional to exp(-T d^2(x, centre)) instead\n"
+"                     (T >= 0; inf: hard)\n"
+"  --cluster-kernel K clmkl, hlmkl: the kernel the partition uses: a kernel number (1..M)\n"
+"                     or a SPEC of an extra kernel that only clusters (default: the\n"
+"                     mean of the kernels)\n"
+"  --kmeans-restarts R  clmkl, hlmkl: k-means restarts from k-means++ seeds (--seed;\n"
+"                     default 10)\n"
 "  --regularizer R    tikhonov: minimise sum_m g(||f_m||^2) + C sum loss, C = -c (the loss\n"
 "                     weight; Tomioka & Suzuki's C is 1/C) with g: lq (default; q = 1 is\n"
 "                     block1, q = inf uniform), block1, uniform, blockp (block p > 2) or\n"
@@ -210,6 +229,7 @@ typedef struct train_options {
     size_t n_class_weights;
     int mkl_implied;            /* --p or --p-block given: lp-norm MKL unless --mkl says otherwise */
     const char *reg_param;      /* --reg-param, read once the regularizer is known */
+    const char *cluster_spec;   /* --cluster-kernel SPEC: an extra clustering-only kernel */
     int folds;
     int quiet, verbose;
     cli_input input;
@@ -459,6 +479,21 @@ static int parse_options(train_options *o, int argc, char **argv)
                 o->folds = (int)l;
         } else if (cli_args_is(&args, "-b", "--probability")) {
             ok = parse_long_param(o, KM_PARAM_PROBABILITY, "-b", cli_args_value(&args), 0, 1);
+        } else if (cli_args_is(&args, NULL, "--clusters")) {
+            ok = parse_long_param(o, KM_PARAM_CLUSTERS, "--clusters", cli_args_value(&args), 1, LONG_MAX);
+        } else if (cli_args_is(&args, NULL, "--ae")) {
+            ok = parse_double_param(o, KM_PARAM_CLUSTER_AE, "--ae", cli_args_value(&args), 1e-300, 1);
+        } else if (cli_args_is(&args, NULL, "--tau")) {
+            ok = cli_parse_tau(CMD, cli_args_value(&args), &x) && set_double(o, KM_PARAM_CLUSTER_TAU, x);
+        } else if (cli_args_is(&args, NULL, "--kmeans-restarts")) {
+            ok = parse_long_param(o, KM_PARAM_CLUSTER_RESTARTS, "--kmeans-restarts", cli_args_value(&args), 1,
+                                  LONG_MAX);
+        } else if (cli_args_is(&args, NULL, "--cluster-kernel")) {
+            const char *text = cli_args_value(&args);
+            if (text && text[0] >= '0' && text[0] <= '9')
+                ok = parse_long_param(o, KM_PARAM_CLUSTER_KERNEL, "--cluster-kernel", text, 1, LONG_MAX);
+            else
+                o->cluster_spec = text;
         } else if (cli_args_is(&args, NULL, "--seed")) {
             ok = parse_long_param(o, KM_PARAM_SEED, "--seed", cli_args_value(&args), 0, LONG_MAX);
         } else if ((handled = cli_data_option(&args, &o->input))) {
@@ -538,6 +573,8 @@ static km_status build_kernels(const train_options *o, const km_dataset *data, k
     }
     if (!st)
         st = cli_kernel_specs_add(&o->specs, set);
+    if (!st && o->cluster_spec)
+        st = cli_add_cluster_kernel(o->params, set, o->cluster_spec);
     if (st) {
         km_kernel_set_free(set);
         return st;
@@ -621,8 +658,9 @@ static void print_summary(const train_options *o, const km_dataset *data, const 
         printf(", %zu support vectors, kernel weights", info.n_sv);
         if (obscure)   /* d_j / sum_k d_k, the convention of the paper's figures */
             w = km_model_data_values(model, "obscure", "weights", NULL, NULL);
-        for (size_t m = 0; m < M; m++)
-            printf(" %.6g", w[m]);
+        for (size_t g = 0; g < km_model_weight_groups(model); g++) /* one set per cluster when localized */
+            for (size_t m = 0; m < M; m++)
+                printf("%s%.6g", m == 0 && g > 0 ? " | " : " ", w[g * M + m]);
         printf("\n");
     }
     double sigma;

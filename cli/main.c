@@ -20,6 +20,7 @@ static void usage(FILE *out)
             "  kernel    expand kernel specs; compute and save kernel matrices\n"
             "  scale     scale features to an interval, as LIBSVM's svm-scale\n"
             "  bound     compute a generalization bound of learning kernels\n"
+            "  cluster   kernel k-means and soft memberships of localized MKL\n"
             "\n"
             "  --version print the version\n"
             "\n"
@@ -33,7 +34,8 @@ int main(int argc, char **argv)
         const char *name;
         int (*run)(int, char **);
     } commands[] = {{"train", cmd_train}, {"predict", cmd_predict}, {"info", cmd_info}, {"kernel", cmd_kernel},
-                    {"scale", cmd_scale}, {"bound", cmd_bound}};
+                    {"scale", cmd_scale}, {"bound", cmd_bound},
+                    {"cluster", cmd_cluster}};
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;

@@ -285,7 +285,18 @@ typedef enum km_mkl_method {
      * min lambda/2 ||w||_{2,p_block}^2 + 1/N sum loss, lambda = 1/(C N), by an online pass (Alg. 1)
      * and stochastic mirror descent (Alg. 2); hinge loss for two classes, the Crammer-Singer loss for
      * more, in one machine with one output per class (KM_MULTICLASS_JOINT); C-SVC only */
-    KM_MKL_OBSCURE = 30
+    KM_MKL_OBSCURE = 30,
+    /* Localized MKL (Lei, Binder, Dogan & Kloft, "Localized Multiple Kernel Learning - A Convex
+     * Approach"; docs/clmkl.md): a kernel k-means partition of the training rows (KM_PARAM_CLUSTERS,
+     * KM_PARAM_CLUSTER_KERNEL) gives memberships c_j(x), and each cluster j learns its own weights
+     * beta_j >= 0, ||beta_j||_p <= 1, in f(x) = sum_j c_j(x) sum_m <w_jm, phi_m(x)> + b. C-SVC and
+     * epsilon-SVR; more than two classes one-vs-rest. The model keeps M x clusters weights. */
+    KM_MKL_CLMKL = 40,        /* soft memberships c_j(x) ~ exp(-tau d^2(x, centre_j)), tau from
+                                 KM_PARAM_CLUSTER_TAU or the average evenness KM_PARAM_CLUSTER_AE */
+    KM_MKL_HLMKL = 41,        /* the same with hard memberships (tau = infinity) */
+    KM_MKL_LMKL = 42          /* Gonen & Alpaydin's gated LMKL (non-convex baseline): per-row softmax gates
+                                 eta_m(x) on a kernelized gating (KM_PARAM_CLUSTER_KERNEL), learned by
+                                 gradient descent; M x M weights (group m: kernel m) */
 } km_mkl_method;
 
 /* The centre mu0 of l2krr's ball. */
@@ -415,8 +426,19 @@ typedef enum km_param {
                                      online stage's steps [-1] */
     KM_PARAM_OBSCURE_TOL = 85,    /* stop the stochastic stage when the objective changes by less
                                      than this between epochs, relative; 0: run every epoch [0] */
-    KM_PARAM_OBSCURE_TRACE = 86   /* INT 1: evaluate the objective and training error after every
+    KM_PARAM_OBSCURE_TRACE = 86,  /* INT 1: evaluate the objective and training error after every
                                      epoch and log them (costs one pass over the rows) [0] */
+    /* Localized MKL (KM_MKL_CLMKL, KM_MKL_HLMKL) */
+    KM_PARAM_CLUSTERS = 100,      /* INT clusters l of the kernel k-means partition, >= 1 [3] */
+    KM_PARAM_CLUSTER_AE = 101,    /* average evenness of the soft memberships, in (0, 1]; tau is chosen by
+                                     bisection to reach it (values <= 1/l give hard memberships) [0.5] */
+    KM_PARAM_CLUSTER_TAU = 102,   /* tau of c_j(x) ~ exp(-tau d^2), >= 0 or INFINITY; negative: chosen
+                                     from KM_PARAM_CLUSTER_AE [-1] */
+    KM_PARAM_CLUSTER_KERNEL = 103,/* INT kernel the partition is computed on: 0 the mean of the learned
+                                     kernels, k >= 1 kernel k of the set [0] */
+    KM_PARAM_CLUSTER_ONLY = 104,  /* INT 1: kernel KM_PARAM_CLUSTER_KERNEL only clusters (its weights
+                                     stay 0); 0: it is learned too [0] */
+    KM_PARAM_CLUSTER_RESTARTS = 105 /* INT kernel k-means restarts (seeded by KM_PARAM_SEED), >= 1 [10] */
 } km_param;
 
 /* km_param_bounds flags */
@@ -553,6 +575,19 @@ KM_API const double *km_model_kernel_weights(const km_model *model, size_t machi
 KM_API size_t km_model_n_sv(const km_model *model, size_t machine);
 KM_API double km_model_objective(const km_model *model, size_t machine);
 KM_API double km_model_bias(const km_model *model, size_t machine);
+/* Kernel-weight sets per machine: 1, or the clusters l of a localized model (KM_MKL_CLMKL,
+ * KM_MKL_HLMKL), whose km_model_kernel_weights are then M x l values, cluster j's at [j M, j M + M). */
+KM_API size_t km_model_weight_groups(const km_model *model);
+/* A localized model's memberships: tau (INFINITY: hard) and the average evenness of the training
+ * memberships; KM_EINVAL for a model without clusters. */
+KM_API km_status km_model_cluster_tau(const km_model *model, double *tau, double *evenness);
+/* The clustering of localized MKL on its own (docs/clmkl.md): kernel k-means of data's rows on the
+ * clustering kernel of params (KM_PARAM_CLUSTERS, KM_PARAM_CLUSTER_KERNEL, KM_PARAM_CLUSTER_RESTARTS,
+ * KM_PARAM_SEED) over the kernels of set (fitted on data), and the soft memberships with tau from
+ * KM_PARAM_CLUSTER_TAU or KM_PARAM_CLUSTER_AE. labels: n values (cluster 0..l-1), memberships: n x l
+ * row-major (rows sum to 1), *tau the tau used (INFINITY: hard). */
+KM_API km_status km_cluster(const km_dataset *data, const km_kernel_set *kernels, const km_params *params,
+                            size_t *labels, double *memberships, double *tau);
 /* Type of kernel m (KM_EINVAL when m >= km_model_n_kernels), and for precomputed kernels the training
  * matrix file it came from (NULL when the values come from precomputed-kernel data rows, LIBSVM's 0:id
  * convention, for other kernels and for m out of range). */

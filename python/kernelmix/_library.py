@@ -102,6 +102,7 @@ _FUNCTIONS = {
     "km_model_labels": (c_double_p, [handle]),
     "km_model_n_machines": (ctypes.c_size_t, [handle]),
     "km_model_kernel_weights": (c_double_p, [handle, ctypes.c_size_t]),
+    "km_model_weight_groups": (ctypes.c_size_t, [handle]),
     "km_model_n_sv": (ctypes.c_size_t, [handle, ctypes.c_size_t]),
     "km_model_machine_info": (status, [handle, ctypes.c_size_t, ctypes.POINTER(MachineInfo)]),
     "km_model_target_alignment": (c_double_p, [handle]),

@@ -209,6 +209,13 @@ class Model:
         return np.array([np.ctypeslib.as_array(L.lib.km_model_kernel_weights(self.handle, k), (M,))
                          for k in range(self.n_machines)])
 
+    def cluster_weights(self):
+        """n_machines × groups × M: one weight vector per cluster of a localized model (clmkl, hlmkl;
+        lmkl: per gate)."""
+        M, groups = self.n_kernels, L.lib.km_model_weight_groups(self.handle)
+        return np.array([np.ctypeslib.as_array(L.lib.km_model_kernel_weights(self.handle, k), (groups * M,))
+                         .reshape(groups, M) for k in range(self.n_machines)])
+
     def machine_info(self, k):
         info = L.MachineInfo()
         info.size = ctypes.sizeof(L.MachineInfo)

@@ -157,16 +157,38 @@ class _MKLBase(BaseEstimator):
             kernel_set = KernelSet(norm=self.norm, matrices=MatrixList(X.kernels))
             data = Dataset.featureless(X.n, labels)
         else:
-            kernel_set = KernelSet(_kernel_specs(self.kernels), X.shape[1], self.norm)
+            kernel_set = KernelSet(_kernel_specs(self.kernels) + self._clustering_specs(), X.shape[1], self.norm)
             data = Dataset.from_array(X, labels)
         params = self._params()
         self._extra_params(params)
+        self._localized_params(params)
         self.model_ = Model.train(data, kernel_set, params)
         self._set_fitted()
         return self
 
     def _extra_params(self, params):
         pass
+
+    def _clustering_specs(self):
+        """Localized MKL's clustering-only kernel (cluster_kernel given as a spec), else none."""
+        return [self.cluster_kernel] if isinstance(getattr(self, "cluster_kernel", None), str) else []
+
+    def _localized_params(self, params):
+        """Localized MKL (method "clmkl", "hlmkl", "lmkl"): clusters, ae, tau and the clustering kernel;
+        nothing for an estimator without them."""
+        if not hasattr(self, "clusters"):
+            return
+        params.set("clusters", self.clusters, integer=True)
+        params.set("cluster_ae", self.ae)
+        params.set("cluster_tau", -1.0 if self.tau is None else self.tau)
+        if isinstance(self.cluster_kernel, str):
+            if self._precomputed:
+                raise ValueError("cluster_kernel: a spec needs features; with precomputed kernels give a kernel "
+                                 "number")
+            params.set("cluster_kernel", len(_kernel_specs(self.kernels)) + 1, integer=True)
+            params.set("cluster_only", 1, integer=True)
+        elif self.cluster_kernel is not None:
+            params.set("cluster_kernel", self.cluster_kernel, integer=True)
 
     def _set_fitted(self):
         model = self.model_
@@ -183,8 +205,11 @@ class _MKLBase(BaseEstimator):
         self.converged_ = np.array([bool(i.converged) for i in infos])
         self.target_alignment_ = model.target_alignment()
         self._machine_labels = [(i.positive_label, i.negative_label) for i in infos]
+        self.cluster_weights_ = model.cluster_weights() if L.lib.km_model_weight_groups(model.handle) > 1 else None
         if model.n_machines == 1:
             self.kernel_weights_ = self.kernel_weights_[0]
+            if self.cluster_weights_ is not None:
+                self.cluster_weights_ = self.cluster_weights_[0]
 
     def _test_input(self, X):
         """(Dataset, test kernels or None) of the rows to predict."""
@@ -238,11 +263,24 @@ _COMMON_DOC = """
         (--radius) and the norm q > 1 of align-q (--align-q). MKLOneClassSVM has no targets to align.
 """
 
+_LOCALIZED_DOC = """
+    clusters : int
+        Localized MKL (method "clmkl", "hlmkl"; docs/clmkl.md): clusters of the kernel k-means partition,
+        each learning its own kernel weights (--clusters).
+    ae : float
+        Average evenness of the soft memberships in (0, 1]; tau follows by bisection (--ae).
+    tau : float or None
+        Memberships proportional to exp(-tau d^2) instead of ae (np.inf: hard; --tau).
+    cluster_kernel : int, str or None
+        Kernel of the partition (and of LMKL's gating): None the mean of the kernels, k kernel k (1-based),
+        a spec an extra kernel that only clusters (--cluster-kernel).
+"""
+
 
 class MKLClassifier(ClassifierMixin, _MKLBase):
     __doc__ = """C-support vector classification on a learned combination of kernels (ℓp-norm MKL and its
     relatives); multiclass one-vs-one or one-vs-rest.
-    """ + _COMMON_DOC + """
+    """ + _COMMON_DOC + _LOCALIZED_DOC + """
     C : float
         Loss weight.
     class_weight : dict, "balanced" or None
@@ -269,7 +307,9 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
     Attributes
     ----------
     classes_, n_features_in_, kernel_specs_ (the fitted kernels, with widths and normalization
-    constants), kernel_weights_ ((M,) for one machine, else n_machines x M), support_ (training rows
+    constants), kernel_weights_ ((M,) for one machine, else n_machines x M; localized methods: the first
+    cluster's), cluster_weights_ (localized methods: (clusters, M) for one machine, else
+    n_machines x clusters x M; None otherwise), support_ (training rows
     of the support vectors), dual_coef_ (n_machines x n_support: each machine's coefficients on
     support_), intercept_, n_support_, objective_, duality_gap_ (None for fixed weights), n_iter_,
     converged_, machine_classes_ (per machine, the classes of f > 0 and f < 0; None: the rest),
@@ -294,13 +334,18 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
                  mkl_tol=1e-3, cache_size=100.0, class_weight=None, max_iter=-1, random_state=None, norm="none",
                  multiclass="ovo", shared_weights=False, decision_function_shape="ovr", break_ties=False,
                  elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False, radius=1.0,
-                 align_q=2.0, epochs=5, online_epochs=5, obscure_radius=None):
+                 align_q=2.0, epochs=5, online_epochs=5, obscure_radius=None, clusters=3, ae=0.5, tau=None,
+                 cluster_kernel=None):
         self.kernels = kernels
         self.method = method
         self.p = p
         self.C = C
         self.radius = radius
         self.align_q = align_q
+        self.clusters = clusters
+        self.ae = ae
+        self.tau = tau
+        self.cluster_kernel = cluster_kernel
         self.solver = solver
         self.tol = tol
         self.mkl_tol = mkl_tol
@@ -464,7 +509,7 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
 
 class MKLRegressor(RegressorMixin, _MKLBase):
     __doc__ = """ε-support vector regression on a learned combination of kernels.
-    """ + _COMMON_DOC + """
+    """ + _COMMON_DOC + _LOCALIZED_DOC + """
     C : float
         Loss weight.
     epsilon : float
@@ -483,13 +528,17 @@ class MKLRegressor(RegressorMixin, _MKLBase):
     def __init__(self, kernels=("linear", "rbf"), method="lp", p=2.0, C=1.0, epsilon=0.1, solver="interleaved",
                  tol=1e-3, mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, norm="none",
                  elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False, radius=1.0,
-                 align_q=2.0):
+                 align_q=2.0, clusters=3, ae=0.5, tau=None, cluster_kernel=None):
         self.kernels = kernels
         self.radius = radius
         self.align_q = align_q
         self.method = method
         self.p = p
         self.C = C
+        self.clusters = clusters
+        self.ae = ae
+        self.tau = tau
+        self.cluster_kernel = cluster_kernel
         self.epsilon = epsilon
         self.solver = solver
         self.tol = tol

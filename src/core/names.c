@@ -19,6 +19,7 @@ const km_name km_mkl_method_names[] = {
     {KM_MKL_ALIGNF_LINEAR, "alignf-linear"}, {KM_MKL_L2KRR, "l2krr"}, {KM_MKL_L1KRR, "l1krr"},
     {KM_MKL_EB_RW, "eb-rw"}, {KM_MKL_EB_MACKAY, "eb-mackay"},
     {KM_MKL_OBSCURE, "obscure"},
+    {KM_MKL_CLMKL, "clmkl"}, {KM_MKL_HLMKL, "hlmkl"}, {KM_MKL_LMKL, "lmkl"},
     {0, NULL}};
 
 const km_name km_mkl_regularizer_names[] = {{KM_REG_LQ, "lq"},         {KM_REG_BLOCK1, "block1"},

@@ -44,6 +44,10 @@ km_params km_params_default(void)
     p.mkl.obscure_epochs = 5;
     p.mkl.obscure_online_epochs = 5;
     p.mkl.obscure_t0 = -1;
+    p.mkl.clusters = 3;
+    p.mkl.cluster_ae = 0.5;
+    p.mkl.cluster_tau = -1;
+    p.mkl.cluster_restarts = 10;
     p.krr_bias = 1;
     return p;
 }
@@ -108,6 +112,12 @@ static const param_spec specs[] = {
     {KM_PARAM_OBSCURE_T0, "obscure_t0", FIELD_LONG, AT(mkl.obscure_t0), -1, (double)INT64_MAX, INT, NULL},
     {KM_PARAM_OBSCURE_TOL, "obscure_tol", FIELD_DOUBLE, AT(mkl.obscure_tol), 0, INFINITY, KM_PARAM_UPPER_OPEN, NULL},
     {KM_PARAM_OBSCURE_TRACE, "obscure_trace", FIELD_INT, AT(mkl.obscure_trace), 0, 1, INT, NULL},
+    {KM_PARAM_CLUSTERS, "clusters", FIELD_LONG, AT(mkl.clusters), 1, (double)INT64_MAX, INT, NULL},
+    {KM_PARAM_CLUSTER_AE, "cluster_ae", FIELD_DOUBLE, AT(mkl.cluster_ae), 0, 1, KM_PARAM_LOWER_OPEN, NULL},
+    {KM_PARAM_CLUSTER_TAU, "cluster_tau", FIELD_DOUBLE, AT(mkl.cluster_tau), -INFINITY, INFINITY, KM_PARAM_LOWER_OPEN, NULL},
+    {KM_PARAM_CLUSTER_KERNEL, "cluster_kernel", FIELD_LONG, AT(mkl.cluster_kernel), 0, (double)INT64_MAX, INT, NULL},
+    {KM_PARAM_CLUSTER_ONLY, "cluster_only", FIELD_INT, AT(mkl.cluster_only), 0, 1, INT, NULL},
+    {KM_PARAM_CLUSTER_RESTARTS, "cluster_restarts", FIELD_LONG, AT(mkl.cluster_restarts), 1, (double)INT64_MAX, INT, NULL},
 };
 #define N_SPECS (sizeof specs / sizeof specs[0])
 #define N_MACHINE_SPECS 12   /* KM_PARAM_TASK ... KM_PARAM_PROBABILITY */

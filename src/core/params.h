@@ -36,6 +36,13 @@ typedef struct km_mkl_params {
     long obscure_t0;          /* OBSCURE: stochastic-stage counter offset (-1: online steps) */
     double obscure_tol;       /* OBSCURE: relative objective change between epochs that stops (0: none) */
     int obscure_trace;        /* OBSCURE: objective after every epoch */
+    long clusters;            /* localized MKL: clusters l */
+    double cluster_ae;        /* average evenness target of the memberships */
+    double cluster_tau;       /* tau (< 0: from cluster_ae) */
+    long cluster_kernel;      /* 0: mean of the learned kernels; k: kernel k */
+    int cluster_only;         /* 1: cluster_kernel is not learned */
+    long cluster_restarts;    /* kernel k-means restarts */
+    uint64_t cluster_seed;    /* their seed (km_params.seed, set by km_train) */
 } km_mkl_params;
 
 struct km_params {

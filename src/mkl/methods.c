@@ -6,6 +6,7 @@ extern const km_mkl_method_entry km_method_align, km_method_align_q, km_method_a
     km_method_l2krr, km_method_l1krr;
 extern const km_mkl_method_entry km_method_eb_rw, km_method_eb_mackay;
 extern const km_mkl_method_entry km_method_obscure;
+extern const km_mkl_method_entry km_method_clmkl, km_method_hlmkl, km_method_lmkl;
 
 static const km_mkl_method_entry *const methods[] = {
     &km_method_fixed,
@@ -21,6 +22,9 @@ static const km_mkl_method_entry *const methods[] = {
     &km_method_eb_rw,
     &km_method_eb_mackay,
     &km_method_obscure,
+    &km_method_clmkl,
+    &km_method_hlmkl,
+    &km_method_lmkl,
 };
 
 const km_mkl_method_entry *km_mkl_method_of(km_mkl_method id)

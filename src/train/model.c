@@ -7,6 +7,8 @@
 #include "core/error.h"
 #include "core/names.h"
 #include "data/dataset.h"
+#include "mkl/method.h"
+#include "train/clmkl_predict.h"
 #include "train/multiclass.h"
 
 km_status km_model_alloc(km_model **out)
@@ -173,10 +175,13 @@ km_status km_model_check(const km_model *model, const char *path, km_status fail
         return km_error(failure, "%s: the model has no kernels", path);
     if (!model->basis || !model->basis_kcol)
         return km_error(failure, "%s: the model has no basis rows", path);
-    if (model->weight_groups != 1)
+    const km_mkl_method_entry *method = km_mkl_method_of(model->mkl.method);
+    if (model->weight_groups != 1 && !(method && method->weight_groups))
         return km_error(failure, "%s: %zu kernel-weight groups per machine; the %s method has one", path,
                         model->weight_groups, km_name_of(km_mkl_method_names, model->mkl.method));
-    km_status st = check_classes(model, path, failure);
+    km_status st = model->weight_groups > 1 ? km_localized_check(model, path, failure) : KM_OK;
+    if (!st)
+        st = check_classes(model, path, failure);
     if (st)
         return st;
     size_t expected = km_task_classifies(model->task) ? km_binary_problem_count(model->n_classes, model->multiclass) : 1;

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "data/dataset.h"
 #include "kernel/provider.h"
+#include "train/clmkl_predict.h"
 #include "train/model.h"
 #include "train/multiclass.h"
 #include "train/train.h"
@@ -133,7 +134,12 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
                              model->basis_kcol, K);
         if (st)
             break;
-        block_decisions(model, K, len, nb, nm, dec);
+        if (model->weight_groups > 1)
+            st = km_localized_decisions(model, K, len, nb, dec);
+        else
+            block_decisions(model, K, len, nb, nm, dec);
+        if (st)
+            break;
         if ((st = check_finite_decisions(test, block_rows, len, nm, dec)))
             break;
         for (size_t t = 0; t < len; t++) {

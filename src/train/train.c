@@ -241,7 +241,7 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
 /* After a machine is solved (result): its block norms (with learned weights) and support vectors. */
 static km_status finish_machine(trainer *t, const machine_job *job, km_machine *machine, km_mkl_result *result)
 {
-    if (t->method->learns_weights) {
+    if (t->method->learns_weights && t->model->weight_groups == 1) { /* |w_m| of one weight set */
         size_t M = job->access.n_kernels;
         if (!(machine->block_norms = malloc(M * sizeof *machine->block_norms)))
             return km_error_nomem("block norms");
@@ -326,7 +326,8 @@ static km_status basis_column(const km_dataset *data, size_t row, size_t *kcol)
 static km_status build_basis(trainer *t)
 {
     km_model *model = t->model;
-    int all_rows = any_centered(model->kernels);
+    /* localized weights: test memberships compare test rows with every training row */
+    int all_rows = any_centered(model->kernels) || model->weight_groups > 1;
     size_t *basis_rows = malloc(t->n * sizeof *basis_rows);
     size_t *position = malloc(t->n * sizeof *position);
     km_status st = KM_OK;
@@ -412,7 +413,7 @@ static km_status setup_machines(trainer *t, km_classes *classes)
         return km_error_nomem("machines");
     for (size_t k = 0; k < model->n_machines; k++) {
         km_machine *machine = &model->machines[k];
-        if (!(machine->theta = malloc(M * sizeof *machine->theta)))
+        if (!(machine->theta = malloc(M * model->weight_groups * sizeof *machine->theta)))
             return km_error_nomem("kernel weights");
         if (km_task_classifies(p->task)) {
             km_binary_problem pb = km_binary_problem_at(classes->n_classes, model->multiclass, k);
@@ -678,6 +679,31 @@ static km_status store_alignments(trainer *t, const km_classes *classes)
     return st;
 }
 
+/* A localized method clusters all training rows once for every machine: one-vs-one machines of more
+ * than two classes (on subsets) and probability folds (on fold subsets) are refused. */
+static km_status check_weight_groups(const trainer *t)
+{
+    const km_params *p = t->params;
+    const char *name = km_enum_name(KM_ENUM_MKL_METHOD, t->mkl.method);
+    if (p->probability)
+        return km_error(KM_EINVAL, "--mkl %s fits no probability models (-b 1)", name);
+    if (km_task_classifies(p->task) && p->multiclass == KM_MULTICLASS_OVO) {
+        km_classes classes = {0};
+        double *labels = malloc(t->n * sizeof *labels);
+        km_status st = labels ? KM_OK : km_error_nomem("labels");
+        for (size_t i = 0; !st && i < t->n; i++)
+            labels[i] = t->data->labels[data_row(t, i)];
+        if (!st)
+            st = km_classes_find(labels, t->n, &classes);
+        if (!st && classes.n_classes > 2)
+            st = km_error(KM_EINVAL, "--mkl %s trains more than two classes one-vs-rest (--multiclass ovr)", name);
+        km_classes_clear(&classes);
+        free(labels);
+        return st;
+    }
+    return KM_OK;
+}
+
 /* Float values for the fixed combination when asked for, or by default when its n×n matrix does not
  * fit in the solver's budget as double (measured at N = 5,000 with 10 RBF kernels and -m 100: the whole
  * float matrix trains in a third of the time of the double LRU cache; bench/NOTES.md). */
@@ -724,6 +750,9 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
     if ((st = km_mkl_resolve(&params->mkl, &t.mkl)))
         return st;
     t.method = km_mkl_method_of(t.mkl.method);
+    t.mkl.cluster_seed = params->seed;
+    if (t.method->weight_groups && (st = check_weight_groups(&t)))
+        return st;
     const km_machine_ops *ops = km_machine_ops_of(params->task);
     if (t.method->learns_weights && !ops->loss)
         return km_error(KM_EINVAL, "%s trains with fixed kernel weights only: it has no MKL certificate, so --mkl %s "
@@ -769,6 +798,7 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         model->nu = params->nu;
         model->tolerance = params->tolerance;
         model->mkl = t.mkl;
+        model->weight_groups = t.method->weight_groups ? t.method->weight_groups(&t.mkl, M) : 1;
         model->n_train = data->n;
         st = km_kernel_set_copy(km_provider_fitted_set(t.provider), &model->kernels);
     }

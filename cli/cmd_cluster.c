@@ -1,0 +1,219 @@
+/* kernelmix cluster: the partition and soft memberships localized MKL trains on (kernel k-means on the
+ * clustering kernel; docs/clmkl.md), one line per training row. */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "core/atomic_file.h"
+#include "core/error.h"
+
+static const char *const CMD = "cluster";
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+"usage: kernelmix cluster [options] [--kernel SPEC]... [--kernels FILE] TRAIN_FILE [OUTPUT]\n"
+"\n"
+"Clusters the rows of TRAIN_FILE by kernel k-means on the clustering kernel (the mean of\n"
+"the kernels, one of them, or an extra one) as --mkl clmkl does before it learns one set\n"
+"of kernel weights per cluster, and writes one line per row: its cluster (1..L), then its\n"
+"memberships c_1 .. c_L (they sum to 1; c_j ~ exp(-tau d^2(x, centre_j))). The first\n"
+"line, '# clusters L tau T', names the memberships' tau. OUTPUT defaults to\n"
+"standard output; an OUTPUT that is one of the inputs is refused.\n"
+"\n"
+"options:\n"
+"  --kernel SPEC        add the kernels of SPEC (repeatable; see kernelmix kernel --help)\n"
+"  --kernels FILE       add one spec per line of FILE\n"
+"  --clusters L         clusters (default 3)\n"
+"  --ae A               average evenness of the memberships in (0, 1] (default 0.5)\n"
+"  --tau T              tau instead of --ae (T >= 0; inf: hard memberships)\n"
+"  --cluster-kernel K   a kernel number (1..M) or the SPEC of an extra kernel to cluster on\n"
+"                       (default: the mean of the kernels)\n"
+"  --kmeans-restarts R  restarts from k-means++ seeds (default 10)\n"
+"  --seed S             seed of the restarts (default 0)\n"
+"  --help               show this help\n"
+"\ninput:\n");
+    fputs(CLI_INPUT_HELP, out);
+}
+
+typedef struct cluster_options {
+    km_params *params;
+    cli_kernel_specs specs;
+    const char *cluster_spec;
+    cli_input input;
+    const char *positionals[2];
+    int n_positionals;
+} cluster_options;
+
+static int set_param(cluster_options *o, km_param id, int integer, double value)
+{
+    km_status st = integer ? km_params_set_int(o->params, id, (int64_t)value) : km_params_set_double(o->params, id, value);
+    return st ? (cli_fail(CMD, st), 0) : 1;
+}
+
+static int parse_options(cluster_options *o, int argc, char **argv)
+{
+    cli_args args;
+    cli_args_init(&args, CMD, argc, argv);
+    const char *positional, *text;
+    int kind, handled;
+    while ((kind = cli_args_next(&args, &positional))) {
+        if (kind == 2) {
+            if (o->n_positionals == 2) {
+                cli_error(CMD, "unexpected argument '%s' (see kernelmix cluster --help)", positional);
+                return -1;
+            }
+            o->positionals[o->n_positionals++] = positional;
+            continue;
+        }
+        int ok = 1;
+        long count;
+        double x;
+        if (cli_args_is(&args, NULL, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if ((handled = cli_kernel_spec_option(&args, &o->specs))) {
+            ok = handled > 0;
+        } else if (cli_args_is(&args, NULL, "--clusters")) {
+            ok = cli_parse_long(CMD, "--clusters", cli_args_value(&args), 1, LONG_MAX, &count) &&
+                 set_param(o, KM_PARAM_CLUSTERS, 1, (double)count);
+        } else if (cli_args_is(&args, NULL, "--ae")) {
+            ok = cli_parse_double(CMD, "--ae", cli_args_value(&args), 1e-300, 1, &x) &&
+                 set_param(o, KM_PARAM_CLUSTER_AE, 0, x);
+        } else if (cli_args_is(&args, NULL, "--tau")) {
+            ok = cli_parse_tau(CMD, cli_args_value(&args), &x) && set_param(o, KM_PARAM_CLUSTER_TAU, 0, x);
+        } else if (cli_args_is(&args, NULL, "--kmeans-restarts")) {
+            ok = cli_parse_long(CMD, "--kmeans-restarts", cli_args_value(&args), 1, LONG_MAX, &count) &&
+                 set_param(o, KM_PARAM_CLUSTER_RESTARTS, 1, (double)count);
+        } else if (cli_args_is(&args, NULL, "--seed")) {
+            ok = cli_parse_long(CMD, "--seed", cli_args_value(&args), 0, LONG_MAX, &count) &&
+                 set_param(o, KM_PARAM_SEED, 1, (double)count);
+        } else if (cli_args_is(&args, NULL, "--cluster-kernel")) {
+            if (!(text = cli_args_value(&args)))
+                ok = 0;
+            else if (text[0] >= '0' && text[0] <= '9')
+                ok = cli_parse_long(CMD, "--cluster-kernel", text, 1, LONG_MAX, &count) &&
+                     set_param(o, KM_PARAM_CLUSTER_KERNEL, 1, (double)count);
+            else
+                o->cluster_spec = text;
+        } else if ((handled = cli_data_option(&args, &o->input))) {
+            ok = handled > 0;
+        } else {
+            cli_args_unknown(&args);
+            ok = 0;
+        }
+        if (!ok || args.failed)
+            return -1;
+    }
+    if (args.failed)
+        return -1;
+    if (o->specs.n == 0) {
+        cli_error(CMD, "no kernels: give --kernel SPEC or --kernels FILE (see kernelmix cluster --help)");
+        return -1;
+    }
+    if (o->n_positionals < 1) {
+        cli_error(CMD, "missing TRAIN_FILE (see kernelmix cluster --help)");
+        return -1;
+    }
+    return 1;
+}
+
+int cli_parse_tau(const char *cmd, const char *text, double *tau)
+{
+    if (text && (!strcmp(text, "inf") || !strcmp(text, "infinity"))) {
+        *tau = INFINITY;
+        return 1;
+    }
+    return cli_parse_double(cmd, "--tau", text, 0, HUGE_VAL, tau);
+}
+
+km_status cli_add_cluster_kernel(km_params *params, km_kernel_set *set, const char *spec)
+{
+    size_t before = km_kernel_set_size(set);
+    km_status st = km_kernel_set_add_spec(set, spec);
+    if (!st && km_kernel_set_size(set) != before + 1)
+        return km_error(KM_EINVAL, "option --cluster-kernel: '%s' gives %zu kernels; the clustering kernel is one",
+                        spec, km_kernel_set_size(set) - before);
+    if (!st)
+        st = km_params_set_int(params, KM_PARAM_CLUSTER_KERNEL, (int64_t)before + 1);
+    if (!st)
+        st = km_params_set_int(params, KM_PARAM_CLUSTER_ONLY, 1);
+    return st;
+}
+
+static void write_memberships(FILE *out, size_t n, size_t l, const size_t *labels, const double *c, double tau)
+{
+    fprintf(out, "# clusters %zu tau %.17g\n", l, tau);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(out, "%zu", labels[i] + 1);
+        for (size_t j = 0; j < l; j++)
+            fprintf(out, " %.17g", c[i * l + j]);
+        fputc('\n', out);
+    }
+}
+
+static int run(cluster_options *o)
+{
+    km_dataset *data = NULL;
+    km_kernel_set *set = NULL;
+    size_t *labels = NULL;
+    double *c = NULL, tau;
+    int64_t l = 0;
+    int rc = CLI_OK;
+    const char *output = o->n_positionals > 1 ? o->positionals[1] : NULL;
+    if (output && !cli_check_output(CMD, output, &o->positionals[0], 1, NULL))
+        return CLI_USAGE;
+    km_status st = cli_read_data(o->positionals[0], &o->input, 0, &data);
+    if (!st)
+        st = km_kernel_set_new(&set);
+    if (!st)
+        st = km_kernel_set_set_dimension(set, km_dataset_dim(data));
+    if (!st)
+        st = cli_kernel_specs_add(&o->specs, set);
+    if (!st && o->cluster_spec)
+        st = cli_add_cluster_kernel(o->params, set, o->cluster_spec);
+    if (!st && output && !cli_check_output(CMD, output, &o->positionals[0], 1, set))
+        st = KM_EINVAL;
+    if (!st)
+        st = km_params_get_int(o->params, KM_PARAM_CLUSTERS, &l);
+    size_t n = data ? km_dataset_rows(data) : 0;
+    if (!st && (!(labels = malloc(n * sizeof *labels)) || !(c = malloc(n * (size_t)l * sizeof *c))))
+        st = KM_ENOMEM;
+    if (!st)
+        st = km_cluster(data, set, o->params, labels, c, &tau);
+    if (st) {
+        rc = cli_fail(CMD, st);
+    } else {
+        km_atomic_file file;
+        FILE *out = stdout;
+        if (output && !(st = km_atomic_open(&file, output, "memberships")))
+            out = file.stream;
+        if (!st)
+            write_memberships(out, n, (size_t)l, labels, c, tau);
+        if (!st && output)
+            st = km_atomic_commit(&file);
+        if (st)
+            rc = cli_fail(CMD, st);
+    }
+    free(labels);
+    free(c);
+    km_kernel_set_free(set);
+    km_dataset_free(data);
+    return rc;
+}
+
+int cmd_cluster(int argc, char **argv)
+{
+    cluster_options o = {0};
+    if (km_params_new(&o.params)) {
+        cli_error(CMD, "out of memory");
+        return CLI_FAILURE;
+    }
+    int parsed = parse_options(&o, argc, argv);
+    int rc = parsed < 0 ? CLI_USAGE : parsed == 0 ? CLI_OK : run(&o);
+    cli_kernel_specs_free(&o.specs);
+    km_params_free(o.params);
+    return rc;
+}
