@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "svm/interruptible_access.h"
 
 km_status km_alignment_methods_resolve(const km_mkl_params *in, km_mkl_params *out)
 {
@@ -47,8 +48,13 @@ km_status km_two_stage_stats(const km_mkl_problem *problem, int with_gram, km_al
     if (!y)
         return km_error_nomem("targets");
     km_status st = km_machine_targets(machine, y);
+    /* O(M n^2) kernel values (O(M^2 n^2) with the Gram matrix) before the machine trains: poll the
+     * caller's interrupt as the solver does */
+    km_interruptible_access polled;
+    km_interruptible_access_init(&polled, machine->kernel, machine->solver.interrupted, machine->solver.interrupt_ctx,
+                                 "the kernel alignments");
     if (!st)
-        st = km_alignment_stats_compute(machine->kernel, y, with_gram, stats);
+        st = km_alignment_stats_compute(&polled.access, y, with_gram, stats);
     free(y);
     if (!st && !(stats->y_centred_sq > 0)) {
         km_alignment_stats_free(stats);
