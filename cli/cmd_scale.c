@@ -219,9 +219,10 @@ static int next_line(km_line_reader *reader, char **line, int *failed)
     return !st;
 }
 
-/* Reads a range file into r: its intervals (they replace -l, -u, -y) and its features' ranges. The
- * line reader bounds what a stream that is not a range file (/dev/zero) can make it read. */
-static int read_range_file(const char *path, ranges *r)
+/* Reads a range file into *out: base (the options and the data's fitted label range) with the file's
+ * intervals (they replace -l, -u, and -y when the file has a 'y' section) and its features' ranges.
+ * The line reader bounds what a stream that is not a range file (/dev/zero) can make it read. */
+static int read_range_file(const char *path, const ranges *base, ranges *out)
 {
     FILE *f;
     km_status st = km_open_input(path, &f);
@@ -231,7 +232,7 @@ static int read_range_file(const char *path, ranges *r)
     }
     km_line_reader reader;
     km_line_reader_init(&reader, f, path);
-    ranges file = *r;
+    ranges file = *base;
     file.count = 0;
     file.features = NULL;
     size_t capacity = 0;
@@ -272,7 +273,7 @@ static int read_range_file(const char *path, ranges *r)
         free(file.features);
         return 0;
     }
-    *r = file;
+    *out = file;
     return 1;
 }
 
@@ -458,16 +459,15 @@ static int run(scale_options *o)
         cli_error(CMD, "%s: rows have no labels (LIBSVM format starts each row with its label)", o->data_path);
         goto done;
     }
-    if (o->restore_path) {
-        file = o->r;
-        if (!read_range_file(o->restore_path, &file))
-            goto done;
-    }
     rc = CLI_FAILURE;
     if (!fit_ranges(&o->r, data))
         goto done;
-    if (o->restore_path)
+    rc = CLI_USAGE;
+    if (o->restore_path) {
+        if (!read_range_file(o->restore_path, &o->r, &file))
+            goto done;
         apply_range_file(&o->r, &file, o->restore_path, o->data_path);
+    }
     drop_single_valued(&o->r);
     if ((rc = emit(o, data, &nonzeros)) != CLI_OK)
         goto done;

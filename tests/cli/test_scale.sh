@@ -57,6 +57,11 @@ svm-scale -r "$WORK/file_only.range" "$WORK/gen_test" >"$WORK/lib.fo" 2>/dev/nul
 expect_status 0 "$KM" scale -r "$WORK/file_only.range" "$WORK/gen_test" "$WORK/km.fo" &&
     { cmp -s "$WORK/lib.fo" "$WORK/km.fo" || fail "a range-file-only feature: output differs from svm-scale"; }
 
+# -y with a range file that has no 'y' section: the labels' range comes from the data, as in svm-scale
+svm-scale -y 0 1 -r "$WORK/file_only.range" "$WORK/gen_test" >"$WORK/lib.fy" 2>/dev/null
+expect_status 0 "$KM" scale -y 0 1 -r "$WORK/file_only.range" "$WORK/gen_test" "$WORK/km.fy" &&
+    { cmp -s "$WORK/lib.fy" "$WORK/km.fy" || fail "-y with a range file without 'y': output differs from svm-scale"; }
+
 # refusals: one line, exit 2, nothing written
 rm -f "$WORK/none.out" "$WORK/none.range"
 expect_status 2 "$KM" scale -l 1 -u 0 "$WORK/gen_train" "$WORK/none.out" && expect_one_line_error "inconsistent interval"
