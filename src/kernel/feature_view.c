@@ -57,8 +57,9 @@ static km_status build_dense(const km_dataset *data, const size_t *rows, const u
         double *dst = v->X + r * v->dim;
         if (!data->sparse) {
             const double *src = data->X + row * data->d;
-            if (!features)
-                memcpy(dst, src, (v->dim < data->d ? v->dim : data->d) * sizeof *dst);
+            size_t shared = v->dim < data->d ? v->dim : data->d;   /* 0 for string rows, whose X is NULL */
+            if (!features && shared)
+                memcpy(dst, src, shared * sizeof *dst);
             else
                 for (size_t c = 0; c < v->dim; c++)
                     dst[c] = features[c] < data->d ? src[features[c]] : 0.0;
