@@ -26,6 +26,9 @@ chmod +x "$wrapper"
 # single-threaded BLAS and OpenMP: faster under valgrind, and no thread-pool noise; fewer
 # truncation points in test_hostile_model (the unit tests cover every byte)
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 KM_TRUNCATE_STEP=29
+# tests that time the commands (how fast a signal or --max-time acts) skip those checks: under
+# memcheck every command runs tens of times slower
+export KM_UNDER_VALGRIND=1
 
 run_test() {
     local script=$1 name start status result

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 
 static void prune(size_t M, double *d)
@@ -104,6 +105,16 @@ km_status km_eb_fit(km_evidence *ev, const double *y, double *d, double *noise, 
     if (!st && o->history)
         o->history[0] = ev->value;
     for (long t = 1; !st && t <= o->max_outer; t++) {
+        if (o->interrupted && o->interrupted(o->interrupt_ctx)) {
+            st = km_error(KM_EINTERRUPTED, "interrupted after %ld empirical-Bayes iterations", t - 1);
+            break;
+        }
+        if (o->deadline > 0 && km_monotonic_seconds() >= o->deadline) {
+            if (o->logger)
+                km_log(o->logger, KM_LOG_WARNING, "empirical-Bayes MKL stopped at the time limit after %ld "
+                       "iterations (relative change %.3e)", t - 1, out->last_change);
+            break;
+        }
         double before = ev->value;
         st = o->update == KM_EB_MACKAY_UPDATE ? mackay_iteration(ev, y, d, noise, o, scratch, &out->fallbacks)
                                               : reweighted_iteration(ev, y, d, noise, o, scratch);

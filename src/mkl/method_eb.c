@@ -11,11 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "mkl/eb.h"
 #include "mkl/evidence.h"
 #include "mkl/krr_learning.h"
 #include "mkl/method.h"
+#include "svm/interruptible_access.h"
 
 /* The learned noise stays at or above this fraction of var(y) (noise kernel's floor). */
 #define EB_NOISE_FLOOR 1e-6
@@ -88,14 +90,21 @@ static km_status eb_train(const km_mkl_problem *pr, km_mkl_result *result, km_eb
     }
     if (!st && !(var > 0))
         st = km_error(KM_EINVAL, "empirical-Bayes MKL needs targets that vary (all %zu equal %g)", n, mean);
+    /* the M Gram matrices (M n^2 kernel values) and every iteration poll the caller's interrupt */
+    km_interruptible_access polled;
+    km_interruptible_access_init(&polled, k, pr->machine->solver.interrupted, pr->machine->solver.interrupt_ctx,
+                                 "the Gram matrices");
     if (!st)
-        st = km_evidence_gram(k, K);
+        st = km_evidence_gram(&polled.access, K);
     if (!st)
         st = km_evidence_alloc(n, M, K, &ev);
     double noise = pr->mkl.eb_noise > 0 ? pr->mkl.eb_noise : EB_DEFAULT_NOISE * var;
     km_eb_options options = {.update = update, .max_outer = pr->mkl.max_outer, .max_inner = pr->mkl.eb_inner,
                              .tolerance = pr->mkl.eb_tol, .learn_noise = pr->mkl.eb_learn_noise,
-                             .noise_floor = EB_NOISE_FLOOR * var, .logger = &pr->logger};
+                             .noise_floor = EB_NOISE_FLOOR * var, .logger = &pr->logger,
+                             .interrupted = pr->machine->solver.interrupted,
+                             .interrupt_ctx = pr->machine->solver.interrupt_ctx,
+                             .deadline = pr->mkl.max_time > 0 ? km_monotonic_seconds() + pr->mkl.max_time : 0};
     km_eb_outcome outcome = {0};
     if (!st)
         st = km_eb_fit(&ev, y, k->theta, &noise, &options, &outcome);

@@ -60,4 +60,36 @@ expect_status 2 "$KM" train -q -s krr --mkl eb-mackay --noise -1 "$WORK/train" "
 expect_status 2 "$KM" train -q --mkl eb-rw "$DATA/heart_scale" "$WORK/bad.model" &&
     expect_one_line_error 'kernel ridge regression only'
 [ ! -e "$WORK/bad.model" ] || fail "a refused training wrote a model"
+# SIGINT and --max-time act within empirical-Bayes MKL, whose iterations run outside the SVM solver:
+# 200 kernels on 300 rows take about a minute to converge (not timed under valgrind)
+if [ -z "${KM_UNDER_VALGRIND:-}" ]; then
+"$PYTHON" - "$WORK/ebslow" <<'PY'
+import sys, numpy as np
+rng = np.random.default_rng(2)
+X = rng.normal(size=(300, 20)); y = X[:, 0] + 0.5 * X[:, 1] ** 2 + 0.1 * rng.normal(size=300)
+with open(sys.argv[1], "w") as f:
+    for row, target in zip(X, y):
+        f.write(f"{target:.6f} " + " ".join(f"{j + 1}:{v:.5f}" for j, v in enumerate(row)) + "\n")
+PY
+ebslow="-s krr --mkl eb-mackay --learn-noise --eb-tol 1e-14 --kernel rbf:gamma=2^-6..2^3:features=each"
+# shellcheck disable=SC2086
+OMP_NUM_THREADS=1 "$KM" train -q $ebslow "$WORK/ebslow" "$WORK/ebslow.model" 2>"$WORK/err.eb" &
+pid=$!
+sleep 3
+start=$(date +%s%N)
+kill -s INT $pid
+wait $pid
+status=$?
+took_ms=$((($(date +%s%N) - start) / 1000000))
+[ "$status" -eq 130 ] || fail "eb-mackay SIGINT: exit status $status, expected 130"
+[ "$took_ms" -lt 3000 ] || fail "eb-mackay SIGINT: stopped after $took_ms ms"
+[ -e "$WORK/ebslow.model" ] && fail "eb-mackay SIGINT: a model was written"
+start=$(date +%s)
+# shellcheck disable=SC2086
+if OMP_NUM_THREADS=1 expect_status 0 "$KM" train -q $ebslow --max-time 1 "$WORK/ebslow" "$WORK/ebslow.model"; then
+    grep -q "empirical-Bayes MKL stopped at the time limit" "$WORK/err" || fail "eb --max-time: $(cat "$WORK/err")"
+    [ $(($(date +%s) - start)) -lt 20 ] || fail "eb --max-time 1 took $(($(date +%s) - start)) s"
+    expect_status 0 "$KM" predict -q "$WORK/ebslow" "$WORK/ebslow.model" "$WORK/ebslow.pred"
+fi
+fi
 finish

@@ -1,5 +1,6 @@
 # SIGINT or SIGTERM during training stops the solver at its next check: exit status 130, one line
-# on stderr, and no model file (nor a temporary one) left behind. SIGHUP ends training as the signal
+# on stderr, and no model file (nor a temporary one) left behind; how fast is not checked under
+# valgrind (KM_UNDER_VALGRIND, scripts/valgrind-cli.sh). SIGHUP ends training as the signal
 # does (exit status 129), likewise leaving nothing.
 . "$(dirname "$0")/lib.sh" "$@"
 
@@ -23,7 +24,7 @@ for sig in INT TERM; do
     status=$?
     took_ms=$((($(date +%s%N) - start) / 1000000))
     # the solver polls every 100 iterations: well within a second (3 s leaves room for a loaded machine)
-    [ "$took_ms" -lt 3000 ] || fail "SIG$sig in the solver: stopped after $took_ms ms"
+    [ -n "${KM_UNDER_VALGRIND:-}" ] || [ "$took_ms" -lt 3000 ] || fail "SIG$sig in the solver: stopped after $took_ms ms"
     [ "$status" -eq 130 ] || fail "SIG$sig: exit status $status, expected 130"
     [ "$(wc -l <"$WORK/err.$sig")" -eq 1 ] && grep -q "interrupted; no model written" "$WORK/err.$sig" ||
         fail "SIG$sig: stderr '$(cat "$WORK/err.$sig")'"
@@ -62,7 +63,8 @@ for method in lp alignf; do
     status=$?
     took_ms=$((($(date +%s%N) - start) / 1000000))
     [ "$status" -eq 130 ] || fail "$method: SIGINT in the alignment statistics: exit status $status, expected 130"
-    [ "$took_ms" -lt 3000 ] || fail "$method: SIGINT in the alignment statistics: stopped after $took_ms ms"
+    [ -n "${KM_UNDER_VALGRIND:-}" ] || [ "$took_ms" -lt 3000 ] ||
+        fail "$method: SIGINT in the alignment statistics: stopped after $took_ms ms"
     grep -q "interrupted; no model written" "$WORK/err.align" || fail "$method SIGINT: stderr '$(cat "$WORK/err.align")'"
     [ -e "$WORK/model.align" ] && fail "$method SIGINT: a model file was left"
 done
