@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "mkl/clmkl.h"
 #include "mkl/lmkl.h"
@@ -110,7 +111,20 @@ static km_status descend(lmkl_state *s)
     if (!st)
         st = solve_at(s, s->r, s->v, &J);
     long limit = s->pr->mkl.max_outer < LMKL_MAX_STEPS ? s->pr->mkl.max_outer : LMKL_MAX_STEPS, t = 0;
+    const km_smo_options *solver = &s->pr->machine->solver;
+    int timed_out = 0;
     for (; !st && t < limit; t++) {
+        /* warm-started solves may end before the solver's own poll: the caller's interrupt and the
+         * deadline of --max-time are checked at every step */
+        if (solver->interrupted && solver->interrupted(solver->interrupt_ctx)) {
+            st = km_error(KM_EINTERRUPTED, "interrupted after %ld LMKL steps", t);
+            break;
+        }
+        if (solver->deadline > 0 && km_monotonic_seconds() >= solver->deadline) {
+            km_log(&s->pr->logger, KM_LOG_WARNING, "LMKL stopped at the time limit after %ld steps", t);
+            timed_out = 1;
+            break;
+        }
         if ((st = km_lmkl_gradient(s->pr->machine->kernel, s->gated, s->eta, s->result->coef, g)))
             break;
         /* the change of z along the step -g (in r) and -sum_i g (in v): -(K0 + 1 1') g; slope -<g, that> */
@@ -157,7 +171,7 @@ static km_status descend(lmkl_state *s)
     if (!st) /* the solution at the kept gating (a rejected trial may have moved coef and eta) */
         st = solve_at(s, s->r, s->v, &J);
     s->result->mkl_iterations = t;
-    s->result->converged = t < limit;
+    s->result->converged = t < limit && !timed_out;
     s->result->dual = s->result->primal = J;
     s->result->gap = change; /* no duality gap (not convex): the last relative change of J */
     free(g);
