@@ -186,19 +186,36 @@ km_status km_kernel_view_column(void *ctx, size_t v, size_t i, const size_t *row
 
 km_status km_kernel_view_kernel_columns(void *ctx, size_t i, const size_t *rows, size_t nrows, double *out)
 {
+    return km_kernel_view_kernel_blocks(ctx, &i, 1, rows, nrows, out);
+}
+
+km_status km_kernel_view_kernel_blocks(void *ctx, const size_t *cols, size_t ncols, const size_t *rows, size_t nrows,
+                                       double *out)
+{
     km_kernel_view *view = ctx;
+    size_t V = view->n_kernels;
+    km_status st = KM_OK;
     if (!view->plain) {   /* repeated or scaled kernels: one column each */
-        km_status st = KM_OK;
-        for (size_t v = 0; !st && v < view->n_kernels; v++)
-            st = km_kernel_view_column(view, v, i, rows, nrows, out + v * nrows);
+        for (size_t t = 0; !st && t < ncols; t++)
+            for (size_t v = 0; !st && v < V; v++)
+                st = km_kernel_view_column(view, v, cols[t], rows, nrows, out + (t * V + v) * nrows);
         return st;
     }
-    if (i >= view->n_rows)
-        return km_error(KM_EINVAL, "column %zu requested from a view of %zu rows", i + 1, view->n_rows);
-    size_t column = view->to_provider ? view->to_provider[i] : i;
-    km_status st = km_provider_kernel_columns(view->provider, column, provider_rows(view, rows, nrows), nrows, out);
-    for (size_t v = 0; !st && v < view->n_kernels; v++)
-        st = finite_values(view, v, out + v * nrows, nrows);
+    for (size_t t = 0; !st && t < ncols; t++)
+        if (cols[t] >= view->n_rows)
+            st = km_error(KM_EINVAL, "column %zu requested from a view of %zu rows", cols[t] + 1, view->n_rows);
+    if (st)
+        return st;
+    const size_t *mapped_cols = cols;
+    if (view->to_provider) {
+        for (size_t t = 0; t < ncols; t++)
+            view->mapped_cols[t] = view->to_provider[cols[t]];
+        mapped_cols = view->mapped_cols;
+    }
+    st = km_provider_kernel_blocks(view->provider, mapped_cols, ncols, provider_rows(view, rows, nrows), nrows, out);
+    for (size_t t = 0; !st && t < ncols; t++)
+        for (size_t v = 0; !st && v < V; v++)
+            st = finite_values(view, v, out + (t * V + v) * nrows, nrows);
     return st;
 }
 

@@ -35,6 +35,11 @@ km_status km_kernel_view_column(void *ctx, size_t v, size_t i, const size_t *row
 /* out[v*nrows + k] = K'_v(rows[k], i) for every view kernel v (provider.h km_provider_kernel_columns:
  * shared dot-product and squared-distance columns). ctx: the view. */
 km_status km_kernel_view_kernel_columns(void *ctx, size_t i, const size_t *rows, size_t nrows, double *out);
+/* out[(t*V + v)*nrows + k] = K'_v(rows[k], cols[t]) for the V view kernels, t < ncols: the kernel columns
+ * of several rows, their dot products from one matrix product (provider.h km_provider_kernel_blocks).
+ * ctx: the view. */
+km_status km_kernel_view_kernel_blocks(void *ctx, const size_t *cols, size_t ncols, const size_t *rows, size_t nrows,
+                                       double *out);
 /* out[t*nrows + k] = sum_v theta[v] K'_v(rows[k], cols[t]), t < ncols (rows NULL: 0..nrows-1); one block
  * of the provider (km_provider_combined_columns) when the view neither scales nor repeats kernels. */
 km_status km_kernel_view_combined(void *ctx, const double *theta, const size_t *cols, size_t ncols,

@@ -55,6 +55,11 @@ km_status km_provider_column(km_provider *provider, size_t m, size_t i, const si
  * feature subset from one dot-product column, all RBF widths from one squared-distance column, each
  * kernel one elementwise map of it. Values equal km_provider_column's. */
 km_status km_provider_kernel_columns(km_provider *provider, size_t i, const size_t *rows, size_t nrows, double *out);
+/* out[(t*M + m)*nrows + k] = K_m(rows[k], cols[t]), t < ncols: km_provider_kernel_columns for several
+ * columns, their dot products from one matrix product as in km_provider_combined_columns (values may
+ * differ from km_provider_kernel_columns' in the last bits). */
+km_status km_provider_kernel_blocks(km_provider *provider, const size_t *cols, size_t ncols, const size_t *rows,
+                                    size_t nrows, double *out);
 /* out[k] = sum_m weights[m] K_m(rows[k], i); kernels with weight 0 are skipped. */
 km_status km_provider_combined_column(km_provider *provider, const double *weights, size_t i,
                                       const size_t *rows, size_t nrows, double *out);

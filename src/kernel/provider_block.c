@@ -1,6 +1,6 @@
-/* Blocks of combined columns (provider.h km_provider_combined_columns): the dot products of several
- * columns from one matrix product, all RBF widths of a view from one squared-distance pass, the exp
- * passes shared out among threads. */
+/* Blocks of columns (provider.h km_provider_combined_columns, km_provider_kernel_blocks): the dot
+ * products of several columns from one matrix product, all RBF widths of a view from one
+ * squared-distance pass, the exp passes shared out among threads. */
 #include <cblas.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,4 +172,90 @@ km_status km_provider_combined_column(km_provider *p, const double *weights, siz
                                       size_t nrows, double *out)
 {
     return km_provider_combined_columns(p, weights, &i, 1, rows, nrows, out);
+}
+
+/* out[m*nrows + k] = K_m(rows[k], i) for the dot-product kernels m of view v, from the view's dot products
+ * dots[k] = <x_rows[k], x_i>; dist holds nrows values. Reads the provider only (thread-safe). */
+static void view_kernel_columns(const km_provider *p, const km_provider_view *v, size_t i, const size_t *rows,
+                                size_t nrows, const double *dots, double *dist, double *out)
+{
+    const double *sqnorm = v->view.sqnorm;
+    int have_dist = 0;
+    for (size_t t = 0; t < v->n_dot_kernels; t++) {
+        size_t m = v->dot_kernels[t];
+        const km_kernel *k = &p->fitted->kernels[m];
+        double *column = out + m * nrows;
+        if (p->kernels[m].family->exp_of_squared_distance) {
+            if (!have_dist)
+                km_squared_distances(dots, sqnorm, rows, sqnorm[i], nrows, dist);
+            have_dist = 1;
+            km_vexp(dist, -k->gamma, nrows, column);
+        } else {
+            km_kernel_from_dots(k, dots, sqnorm, rows, sqnorm[i], nrows, column);
+        }
+        km_provider_normalize(p, m, i, rows, nrows, column);
+    }
+}
+
+/* The dot-product kernels' part of km_provider_kernel_blocks, the columns shared out among threads. */
+static km_status dot_kernel_blocks(km_provider *p, const size_t *cols, size_t ncols, const size_t *rows, size_t nrows,
+                                   double *dots, double *out)
+{
+    size_t M = p->fitted->size;
+    for (size_t v = 0; v < p->n_views; v++) {
+        km_provider_view *view = &p->views[v];
+        if (!view->n_dot_kernels)
+            continue;
+        km_status st = block_dots(p, view, cols, ncols, rows, nrows, dots);
+        if (st)
+            return st;
+        if (ncols == 1) {
+            view_kernel_columns(p, view, cols[0], rows, nrows, dots, p->dist, out);
+            continue;
+        }
+        int failed = 0;
+#ifdef _OPENMP
+#pragma omp parallel if (ncols * nrows * view->n_dot_kernels > KM_PARALLEL_MIN_VALUES) reduction(+ : failed)
+#endif
+        {
+            double *dist = malloc(nrows * sizeof *dist);
+            failed += !dist;
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+            for (size_t t = 0; t < ncols; t++)
+                if (dist)
+                    view_kernel_columns(p, view, cols[t], rows, nrows, dots + t * nrows, dist, out + t * M * nrows);
+            free(dist);
+        }
+        if (failed)
+            return km_error_nomem("kernel column buffers");
+    }
+    return KM_OK;
+}
+
+km_status km_provider_kernel_blocks(km_provider *p, const size_t *cols, size_t ncols, const size_t *rows, size_t nrows,
+                                    double *out)
+{
+    if (!rows)
+        rows = p->identity;
+    km_status st = KM_OK;
+    for (size_t t = 0; !st && t < ncols; t++)
+        st = km_provider_check_request(p, cols[t]);
+    if (st || ncols == 0)
+        return st;
+    double *dots = ncols == 1 ? p->base : malloc(ncols * nrows * sizeof *dots);
+    if (!dots)
+        return km_error_nomem("a block of dot products");
+    st = dot_kernel_blocks(p, cols, ncols, rows, nrows, dots, out);
+    if (dots != p->base)
+        free(dots);
+    size_t M = p->fitted->size;
+    for (size_t m = 0; !st && m < M; m++) {
+        if (km_kernel_uses_dot(p->fitted->kernels[m].type))
+            continue;
+        for (size_t t = 0; !st && t < ncols; t++)
+            st = km_provider_kernel_column(p, m, cols[t], rows, nrows, NULL, out + (t * M + m) * nrows);
+    }
+    return st;
 }

@@ -6,7 +6,6 @@
 #include "kernel/kernel_eval.h"
 #include "kernel/normalization.h"
 #include "kernel/provider_internal.h"
-#include "kernel/vector_exp.h"
 
 static void gather(const double *column, const size_t *rows, size_t nrows, double *out)
 {
@@ -138,34 +137,5 @@ km_status km_provider_column(km_provider *p, size_t m, size_t i, const size_t *r
 
 km_status km_provider_kernel_columns(km_provider *p, size_t i, const size_t *rows, size_t nrows, double *out)
 {
-    if (!rows)
-        rows = p->identity;
-    km_status st = km_provider_check_request(p, i);
-    for (size_t v = 0; !st && v < p->n_views; v++) {
-        km_provider_view *view = &p->views[v];
-        if (!view->n_dot_kernels)
-            continue;
-        const double *sqnorm = view->view.sqnorm;
-        if ((st = km_provider_fetch_dots(p, view, i, rows, nrows, p->base)))
-            break;
-        int have_dist = 0;
-        for (size_t t = 0; t < view->n_dot_kernels; t++) {
-            size_t m = view->dot_kernels[t];
-            const km_kernel *k = &p->fitted->kernels[m];
-            double *column = out + m * nrows;
-            if (p->kernels[m].family->exp_of_squared_distance) {
-                if (!have_dist)
-                    km_squared_distances(p->base, sqnorm, rows, sqnorm[i], nrows, p->dist);
-                have_dist = 1;
-                km_vexp(p->dist, -k->gamma, nrows, column);
-            } else {
-                km_kernel_from_dots(k, p->base, sqnorm, rows, sqnorm[i], nrows, column);
-            }
-            km_provider_normalize(p, m, i, rows, nrows, column);
-        }
-    }
-    for (size_t m = 0; !st && m < p->fitted->size; m++)
-        if (!km_kernel_uses_dot(p->fitted->kernels[m].type))
-            st = km_provider_kernel_column(p, m, i, rows, nrows, NULL, out + m * nrows);
-    return st;
+    return km_provider_kernel_blocks(p, &i, 1, rows, nrows, out);
 }

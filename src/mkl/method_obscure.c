@@ -17,6 +17,7 @@
 
 #include "core/error.h"
 #include "core/rng.h"
+#include "kernel/cache.h"
 #include "mkl/method.h"
 #include "mkl/obscure.h"
 
@@ -137,7 +138,14 @@ static km_status epoch(run *r, double eta, long *updates, double *seconds)
     km_rng_shuffle(&r->rng, r->order, o->n);
     *updates = 0;
     km_status st = KM_OK;
+    size_t prefetched = 0;
     for (size_t k = 0; !st && !r->stopped && k < o->n; k++) {
+        if (k == prefetched) {
+            size_t taken;
+            if ((st = km_obscure_prefetch(o, r->order + k, o->n - k, &taken)))
+                break;
+            prefetched = k + taken;
+        }
         int updated;
         st = eta > 0 ? km_obscure_online_step(o, r->order[k], eta, &updated)
                      : km_obscure_stochastic_step(o, r->order[k], &updated);
@@ -250,6 +258,9 @@ static km_status obscure_train(const km_mkl_problem *pr, km_mkl_result *result)
     km_status st = km_obscure_init(&o, kernel, K, machine->y, pr->class_of, q, lambda);
     if (st)
         return st;
+    /* the prefetched kernel values take at most half the cache budget (-m) */
+    const km_smo_options *solver = &machine->solver;
+    o.block_bytes = (solver->cache ? km_cache_budget(solver->cache) : solver->cache_bytes) / 2;
     run r = {.pr = pr, .o = &o, .order = malloc(n * sizeof *r.order)};
     clock_gettime(CLOCK_MONOTONIC, &r.start);
     km_rng_seed(&r.rng, pr->seed ? pr->seed : 1);

@@ -8,7 +8,10 @@
  * w^j = beta_j theta^j with beta_j = d_j / q, d_j = (||theta^j|| / ||theta||_{2,q})^{q-2} (Lemma 1).
  * The learner keeps c = kappa c~ (lazy scaling), the squared block norms S_j = ||theta^j||^2 updated
  * incrementally in O(F) per step, and the rows with non-zero coefficients; scores come from kernel
- * values against those rows only, through the kernel access layer. */
+ * values against those rows only, through the kernel access layer, for blocks of the rows visited
+ * next at once (the per-kernel, per-class products of a row, P_{j,r} = theta^{j,r} . phi^j(x) / kappa,
+ * are linear in c~: those of a block at its start come from one matrix product, and a change of c~
+ * within the block adds its kernel values against the later rows). */
 #ifndef KM_MKL_OBSCURE_H
 #define KM_MKL_OBSCURE_H
 
@@ -54,11 +57,20 @@ typedef struct km_obscure {
     size_t *support;              /* rows that were updated, in order of their first update */
     size_t n_support;
     unsigned char *in_support;
-    double *kvalues;              /* F x n scratch: kernel values against the support rows */
-    double *kbeta;                /* n scratch: the combination sum_j beta_j K^j against them */
+    double *P;                    /* F x K: P_{j,r} = theta^{j,r} . phi^j(x_i) / kappa at the current row */
     double *scores;               /* K scratch */
-    double *grad;                 /* 2F scratch: G_{j,r} of the touched classes */
     double *norms;                /* F scratch: block norms sqrt(S_j) */
+    /* The rows visited next (km_obscure_prefetch) with what their steps need, so that a step computes
+     * no kernel value: the products P of each at prefetch time, and the kernel values among them for
+     * the changes of c~ made within the block. */
+    size_t block_bytes;           /* memory for a prefetch's kernel values (at least one row's) */
+    size_t *block;                /* its rows, in visiting order */
+    size_t block_len, block_next;
+    int block_base;               /* 0 once theta was set to 0 within the block: the products are void */
+    double *block_products;       /* block_len x F x K: P at prefetch time */
+    double *block_kernels;        /* K^j(x_{block[b']}, x_{block[b]}) at [(b F + j) block_len + b'] */
+    double *block_delta;          /* block_len x K: the change of c~ at each step of the block */
+    unsigned char *block_updated; /* block_len: the step changed c~ */
     /* Algorithm 2 */
     double radius;                /* R; INFINITY: no projection (Pegasos-MKL) */
     long t;                       /* step counter */
@@ -69,6 +81,13 @@ typedef struct km_obscure {
 km_status km_obscure_init(km_obscure *o, const km_kernel_access *kernel, size_t K, const signed char *y,
                           const size_t *class_of, double q, double lambda);
 void km_obscure_free(km_obscure *o);
+
+/* Prefetches the first of the count rows to be visited next (as many as block_bytes of kernel values
+ * allow, at least one) and returns how many: one matrix product of their kernel values against the
+ * support instead of one pass over the support per step. Steps on these rows, in this order, then
+ * use it; a step on another row prefetches that row alone. The steps' results do not depend on the
+ * block (up to rounding). */
+km_status km_obscure_prefetch(km_obscure *o, const size_t *rows, size_t count, size_t *taken);
 
 /* One step at row i: Algorithm 1's with fixed step eta (stage 1), or Algorithm 2's (stage 2: counter
  * t + 1, shrink, step, projection on ||w||_{2,p} <= radius). *updated: 1 when the loss was positive. */

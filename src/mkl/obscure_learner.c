@@ -1,6 +1,8 @@
 /* The kernelized OBSCURE learner (Orabona, Jie & Caputo, JMLR 2012, Algorithms 1 and 2 with the
  * kernelized storage of §3.1): one coefficient matrix c = kappa c~ shared by all kernels, incremental
- * squared block norms, scores from kernel values against the rows with coefficients. */
+ * squared block norms, scores from kernel values against the rows with coefficients, computed for
+ * blocks of the rows visited next by one matrix product. */
+#include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,10 @@
 
 /* Kernel and score values of one objective pass are computed at most this many at a time. */
 #define OBSCURE_PASS_VALUES ((size_t)1 << 21)
+/* Default memory for a prefetch's kernel values, and the most rows one prefetch takes: a block's own
+ * kernel values grow with its square, and the scores within it with its length. */
+#define OBSCURE_BLOCK_BYTES ((size_t)64 << 20)
+#define OBSCURE_BLOCK_MAX_ROWS 256
 
 /* Recomputes ||theta||_{2,q} and the link weights d, beta = d / q from S. */
 static void refresh_weights(km_obscure *o)
@@ -22,26 +28,37 @@ static void refresh_weights(km_obscure *o)
         o->beta[j] = o->d[j] / o->q;
 }
 
+static void free_block(km_obscure *o)
+{
+    free(o->block);
+    free(o->block_products);
+    free(o->block_kernels);
+    free(o->block_delta);
+    free(o->block_updated);
+    o->block = NULL;
+    o->block_products = o->block_kernels = o->block_delta = NULL;
+    o->block_updated = NULL;
+    o->block_len = o->block_next = 0;
+}
+
 km_status km_obscure_init(km_obscure *o, const km_kernel_access *kernel, size_t K, const signed char *y,
                           const size_t *class_of, double q, double lambda)
 {
     memset(o, 0, sizeof *o);
     size_t n = kernel->n_rows, F = kernel->n_kernels;
     *o = (km_obscure){.kernel = kernel, .n = n, .F = F, .K = K, .y = y, .class_of = class_of, .q = q,
-                      .lambda = lambda, .kappa = 1.0, .radius = INFINITY, .fold_low = 1e-150, .fold_high = 1e150};
+                      .lambda = lambda, .kappa = 1.0, .radius = INFINITY, .fold_low = 1e-150, .fold_high = 1e150,
+                      .block_bytes = OBSCURE_BLOCK_BYTES};
     o->c = calloc(n * K, sizeof *o->c);
     o->S = calloc(F, sizeof *o->S);
     o->d = malloc(F * sizeof *o->d);
     o->beta = malloc(F * sizeof *o->beta);
     o->norms = malloc(F * sizeof *o->norms);
-    o->grad = malloc(2 * F * sizeof *o->grad);
     o->support = malloc(n * sizeof *o->support);
     o->in_support = calloc(n, 1);
-    o->kvalues = malloc(F * n * sizeof *o->kvalues);
-    o->kbeta = malloc(n * sizeof *o->kbeta);
+    o->P = malloc(F * K * sizeof *o->P);
     o->scores = malloc(K * sizeof *o->scores);
-    if (!o->c || !o->S || !o->d || !o->beta || !o->norms || !o->grad || !o->support || !o->in_support ||
-        !o->kvalues || !o->kbeta || !o->scores) {
+    if (!o->c || !o->S || !o->d || !o->beta || !o->norms || !o->support || !o->in_support || !o->P || !o->scores) {
         km_obscure_free(o);
         return km_error_nomem("OBSCURE's coefficients");
     }
@@ -56,22 +73,28 @@ void km_obscure_free(km_obscure *o)
     free(o->d);
     free(o->beta);
     free(o->norms);
-    free(o->grad);
     free(o->support);
     free(o->in_support);
-    free(o->kvalues);
-    free(o->kbeta);
+    free(o->P);
     free(o->scores);
+    free_block(o);
     memset(o, 0, sizeof *o);
 }
 
 double km_obscure_w_norm(const km_obscure *o) { return o->theta_norm / o->q; }
 
+/* c~ <- kappa c~: the block's products and changes of c~, in units of c~, scale with it. */
 void km_obscure_fold(km_obscure *o)
 {
+    size_t K = o->K, FK = o->F * K;
     for (size_t s = 0; s < o->n_support; s++)
-        for (size_t r = 0; r < o->K; r++)
-            o->c[o->support[s] * o->K + r] *= o->kappa;
+        for (size_t r = 0; r < K; r++)
+            o->c[o->support[s] * K + r] *= o->kappa;
+    for (size_t b = o->block_next; b < o->block_len; b++)
+        for (size_t k = 0; k < FK; k++)
+            o->block_products[b * FK + k] *= o->kappa;
+    for (size_t k = 0; k < o->block_next * K; k++)
+        o->block_delta[k] *= o->kappa;
     o->kappa = 1.0;
 }
 
@@ -81,43 +104,117 @@ void km_obscure_coefficients(const km_obscure *o, double *coef)
         coef[k] = o->kappa * o->c[k];
 }
 
-/* kvalues[j n_support + s] = K^j(support[s], i). */
-static km_status kernel_values(km_obscure *o, size_t i)
+/* out[(t F + j) nrows + k] = K^j(x_rows[k], x_cols[t]), through the widest callback of the access. */
+static km_status kernel_values(const km_kernel_access *k, const size_t *cols, size_t ncols, const size_t *rows,
+                               size_t nrows, double *out)
 {
-    const km_kernel_access *k = o->kernel;
-    size_t ns = o->n_support;
-    if (ns == 0)
+    if (nrows == 0 || ncols == 0)
         return KM_OK;
-    if (k->kernel_columns)
-        return k->kernel_columns(k->column_ctx, i, o->support, ns, o->kvalues);
+    if (k->kernel_blocks)
+        return k->kernel_blocks(k->column_ctx, cols, ncols, rows, nrows, out);
+    size_t F = k->n_kernels;
     km_status st = KM_OK;
-    for (size_t j = 0; !st && j < o->F; j++)
-        st = k->column(k->column_ctx, j, i, o->support, ns, o->kvalues + j * ns);
+    for (size_t t = 0; !st && t < ncols; t++) {
+        double *block = out + t * F * nrows;
+        if (k->kernel_columns)
+            st = k->kernel_columns(k->column_ctx, cols[t], rows, nrows, block);
+        for (size_t j = 0; !st && !k->kernel_columns && j < F; j++)
+            st = k->column(k->column_ctx, j, cols[t], rows, nrows, block + j * nrows);
+    }
     return st;
 }
 
-/* scores[r] = f_r(x_i) = kappa sum_s c~_{s,r} sum_j beta_j K^j(x_s, x_i), from kvalues. */
-static void scores_from_kernel_values(km_obscure *o)
+/* Rows of a prefetch: as many as block_bytes holds of their kernel values against the support and
+ * among themselves, at least 1. */
+static size_t block_length(const km_obscure *o, size_t count)
 {
-    size_t ns = o->n_support, K = o->K;
-    for (size_t s = 0; s < ns; s++)
-        o->kbeta[s] = 0.0;
-    for (size_t j = 0; j < o->F; j++) {
-        if (o->beta[j] == 0.0)
-            continue;
-        const double *kv = o->kvalues + j * ns;
+    size_t per_row = o->F * (o->n_support + OBSCURE_BLOCK_MAX_ROWS) * sizeof(double);
+    size_t len = o->block_bytes / per_row;
+    len = len > OBSCURE_BLOCK_MAX_ROWS ? OBSCURE_BLOCK_MAX_ROWS : len;
+    len = len > count ? count : len;
+    return len ? len : 1;
+}
+
+/* block_products = kernel values (len F x ns) times the support's coefficients c~ (ns x K). */
+static km_status support_products(km_obscure *o, size_t len)
+{
+    size_t ns = o->n_support, F = o->F, K = o->K;
+    if (ns == 0) {
+        memset(o->block_products, 0, len * F * K * sizeof *o->block_products);
+        return KM_OK;
+    }
+    double *values = malloc(len * F * ns * sizeof *values), *coef = malloc(ns * K * sizeof *coef);
+    km_status st = values && coef ? KM_OK : km_error_nomem("OBSCURE's block of kernel values");
+    if (!st)
+        st = kernel_values(o->kernel, o->block, len, o->support, ns, values);
+    if (!st) {
         for (size_t s = 0; s < ns; s++)
-            o->kbeta[s] += o->beta[j] * kv[s];
+            memcpy(coef + s * K, o->c + o->support[s] * K, K * sizeof *coef);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)(len * F), (int)K, (int)ns, 1.0, values, (int)ns,
+                    coef, (int)K, 0.0, o->block_products, (int)K);
     }
-    for (size_t r = 0; r < K; r++)
-        o->scores[r] = 0.0;
-    for (size_t s = 0; s < ns; s++) {
-        const double *c = o->c + o->support[s] * K;
-        for (size_t r = 0; r < K; r++)
-            o->scores[r] += c[r] * o->kbeta[s];
+    free(values);
+    free(coef);
+    return st;
+}
+
+km_status km_obscure_prefetch(km_obscure *o, const size_t *rows, size_t count, size_t *taken)
+{
+    free_block(o);
+    size_t len = block_length(o, count), F = o->F, K = o->K;
+    o->block = malloc(len * sizeof *o->block);
+    o->block_products = malloc(len * F * K * sizeof *o->block_products);
+    o->block_kernels = malloc(len * F * len * sizeof *o->block_kernels);
+    o->block_delta = calloc(len * K, sizeof *o->block_delta);
+    o->block_updated = calloc(len, 1);
+    km_status st = o->block && o->block_products && o->block_kernels && o->block_delta && o->block_updated
+                       ? KM_OK
+                       : km_error_nomem("OBSCURE's block of rows");
+    if (!st) {
+        memcpy(o->block, rows, len * sizeof *o->block);
+        st = support_products(o, len);
     }
-    for (size_t r = 0; r < K; r++)
-        o->scores[r] *= o->kappa;
+    if (!st)
+        st = kernel_values(o->kernel, o->block, len, o->block, len, o->block_kernels);
+    if (st) {
+        free_block(o);
+        return st;
+    }
+    o->block_len = len;
+    o->block_base = 1;
+    *taken = len;
+    return KM_OK;
+}
+
+/* P at the block's next row: its products at prefetch time plus those of the changes of c~ since. */
+static void current_products(km_obscure *o)
+{
+    size_t b = o->block_next, len = o->block_len, F = o->F, K = o->K;
+    if (o->block_base)
+        memcpy(o->P, o->block_products + b * F * K, F * K * sizeof *o->P);
+    else
+        memset(o->P, 0, F * K * sizeof *o->P);
+    for (size_t e = 0; e < b; e++) {
+        if (!o->block_updated[e])
+            continue;
+        const double *delta = o->block_delta + e * K;
+        for (size_t j = 0; j < F; j++) {
+            double kernel = o->block_kernels[(b * F + j) * len + e];
+            for (size_t r = 0; r < K; r++)
+                o->P[j * K + r] += kernel * delta[r];
+        }
+    }
+}
+
+/* scores[r] = f_r(x_i) = kappa sum_j beta_j P_{j,r}. */
+static void scores_from_products(km_obscure *o)
+{
+    for (size_t r = 0; r < o->K; r++) {
+        double sum = 0.0;
+        for (size_t j = 0; j < o->F; j++)
+            sum += o->beta[j] * o->P[j * o->K + r];
+        o->scores[r] = o->kappa * sum;
+    }
 }
 
 /* The loss at scores f for row i: the hinge |1 - y f|_+ (K = 1), or Crammer and Singer's
@@ -132,19 +229,6 @@ static double row_loss(const km_obscure *o, size_t i, const double *f, size_t *r
             best = r;
     *rival = best;
     return fmax(0.0, 1.0 - f[y] + f[best]);
-}
-
-/* G_j = theta^{j,r} . phi^j(x_i) for class r (K = 1: the single block) from kvalues, F values. */
-static void block_products(const km_obscure *o, size_t r, double *G)
-{
-    size_t ns = o->n_support;
-    for (size_t j = 0; j < o->F; j++) {
-        const double *kv = o->kvalues + j * ns;
-        double sum = 0.0;
-        for (size_t s = 0; s < ns; s++)
-            sum += o->c[o->support[s] * o->K + r] * kv[s];
-        G[j] = o->kappa * sum;
-    }
 }
 
 /* ||z||_{2,q} of the subgradient at row i: (sum_j K^j(x_i,x_i)^{q/2})^{1/q}, times sqrt 2 for the
@@ -167,18 +251,15 @@ static void add_support(km_obscure *o, size_t i)
 
 /* theta <- a theta - eta z at row i (the loss positive when updated), with the block norms
  * S_j <- a^2 S_j + 2 a eta (G_{j,y} - G_{j,rival}) + 2 eta^2 K^j(x_i,x_i) (Crammer-Singer) or
- * a^2 S_j + 2 a eta y G_j + eta^2 K^j(x_i,x_i) (hinge), G taken before the step. */
-static void take_step(km_obscure *o, size_t i, size_t rival, double a, double eta, int updated)
+ * a^2 S_j + 2 a eta y G_j + eta^2 K^j(x_i,x_i) (hinge), G_{j,r} = kappa P_{j,r} taken before the step.
+ * slot: the row's place in the block, whose change of c~ it records. */
+static void take_step(km_obscure *o, size_t i, size_t slot, size_t rival, double a, double eta, int updated)
 {
     size_t F = o->F, K = o->K;
-    double *Gy = o->grad, *Gr = o->grad + F;
-    if (updated) {
-        block_products(o, K == 1 ? 0 : o->class_of[i], Gy);
-        if (K > 1)
-            block_products(o, rival, Gr);
-    }
+    size_t ry = K == 1 ? 0 : o->class_of[i];
+    double kappa = o->kappa;   /* of G, before the step */
     if (a == 0.0) {
-        /* Pegasos' first step multiplies theta by 0 */
+        /* Pegasos' first step multiplies theta by 0, and with it every change made in the block */
         for (size_t s = 0; s < o->n_support; s++) {
             memset(o->c + o->support[s] * K, 0, K * sizeof *o->c);
             o->in_support[o->support[s]] = 0;
@@ -186,6 +267,8 @@ static void take_step(km_obscure *o, size_t i, size_t rival, double a, double et
         o->n_support = 0;
         o->kappa = 1.0;
         memset(o->S, 0, F * sizeof *o->S);
+        o->block_base = 0;
+        memset(o->block_updated, 0, o->block_len);
     } else if (a != 1.0) {
         o->kappa *= a;
         for (size_t j = 0; j < F; j++)
@@ -193,17 +276,23 @@ static void take_step(km_obscure *o, size_t i, size_t rival, double a, double et
     }
     if (updated) {
         const double *const *diag = o->kernel->diag;
+        double *delta = o->block_delta + slot * K;
         if (K == 1) {
             double y = o->y[i];
             for (size_t j = 0; j < F; j++)
-                o->S[j] = fmax(0.0, o->S[j] + 2.0 * a * eta * y * Gy[j] + eta * eta * diag[j][i]);
-            o->c[i] += eta * y / o->kappa;
+                o->S[j] = fmax(0.0, o->S[j] + 2.0 * a * eta * y * kappa * o->P[j] + eta * eta * diag[j][i]);
+            delta[0] = eta * y / o->kappa;
         } else {
-            for (size_t j = 0; j < F; j++)
-                o->S[j] = fmax(0.0, o->S[j] + 2.0 * a * eta * (Gy[j] - Gr[j]) + 2.0 * eta * eta * diag[j][i]);
-            o->c[i * K + o->class_of[i]] += eta / o->kappa;
-            o->c[i * K + rival] -= eta / o->kappa;
+            for (size_t j = 0; j < F; j++) {
+                double G = kappa * (o->P[j * K + ry] - o->P[j * K + rival]);
+                o->S[j] = fmax(0.0, o->S[j] + 2.0 * a * eta * G + 2.0 * eta * eta * diag[j][i]);
+            }
+            delta[ry] = eta / o->kappa;
+            delta[rival] = -eta / o->kappa;
         }
+        for (size_t r = 0; r < K; r++)
+            o->c[i * K + r] += delta[r];
+        o->block_updated[slot] = 1;
         add_support(o, i);
     }
     refresh_weights(o);
@@ -215,13 +304,19 @@ static void keep_kappa_in_range(km_obscure *o)
         km_obscure_fold(o);
 }
 
-/* Scores of row i at the current w and its loss. */
-static km_status row_scores(km_obscure *o, size_t i, size_t *rival, double *loss)
+/* Scores of row i at the current w and its loss, from the prefetched block (a block of row i alone
+ * unless i is the block's next row); *slot: its place in the block. */
+static km_status row_scores(km_obscure *o, size_t i, size_t *slot, size_t *rival, double *loss)
 {
-    km_status st = kernel_values(o, i);
-    if (st)
-        return st;
-    scores_from_kernel_values(o);
+    if (o->block_next >= o->block_len || o->block[o->block_next] != i) {
+        size_t taken;
+        km_status st = km_obscure_prefetch(o, &i, 1, &taken);
+        if (st)
+            return st;
+    }
+    current_products(o);
+    *slot = o->block_next++;
+    scores_from_products(o);
     *rival = 0;
     *loss = row_loss(o, i, o->scores, rival);
     return KM_OK;
@@ -229,22 +324,22 @@ static km_status row_scores(km_obscure *o, size_t i, size_t *rival, double *loss
 
 km_status km_obscure_online_step(km_obscure *o, size_t i, double eta, int *updated)
 {
-    size_t rival;
+    size_t slot, rival;
     double loss;
-    km_status st = row_scores(o, i, &rival, &loss);
+    km_status st = row_scores(o, i, &slot, &rival, &loss);
     if (st)
         return st;
     *updated = loss > 0.0;
     if (*updated)
-        take_step(o, i, rival, 1.0, eta, 1);
+        take_step(o, i, slot, rival, 1.0, eta, 1);
     return KM_OK;
 }
 
 km_status km_obscure_stochastic_step(km_obscure *o, size_t i, int *updated)
 {
-    size_t rival;
+    size_t slot, rival;
     double loss;
-    km_status st = row_scores(o, i, &rival, &loss);
+    km_status st = row_scores(o, i, &slot, &rival, &loss);
     if (st)
         return st;
     *updated = loss > 0.0;
@@ -255,7 +350,7 @@ km_status km_obscure_stochastic_step(km_obscure *o, size_t i, int *updated)
     o->s += km_obscure_xi(lambda * (double)t + o->s, q, L, o->radius);
     double denominator = lambda * (double)t + o->s;
     double eta = q / denominator, shrink = (lambda * (double)(t - 1) + o->s) / denominator;
-    take_step(o, i, rival, shrink, eta, *updated);
+    take_step(o, i, slot, rival, shrink, eta, *updated);
     /* projection on ||w||_{2,p} <= R, i.e. ||theta||_{2,q} <= q R */
     if (o->theta_norm > q * o->radius) {
         double b = q * o->radius / o->theta_norm;
@@ -284,52 +379,59 @@ static void count_row(const km_obscure *o, size_t i, const double *f, double *lo
     *errors += best != o->class_of[i];
 }
 
+/* values[t ns + s] = sum_j beta_j K^j(x_support[s], x_cols[t]): the access's combination, or the
+ * weighted sum of its kernel values (F len ns values of scratch). */
+static km_status combined_values(const km_obscure *o, const size_t *cols, size_t len, double *values, double *scratch)
+{
+    const km_kernel_access *k = o->kernel;
+    size_t ns = o->n_support, F = o->F;
+    if (k->combined)
+        return k->combined(k->column_ctx, o->beta, cols, len, o->support, ns, values);
+    km_status st = kernel_values(k, cols, len, o->support, ns, scratch);
+    for (size_t t = 0; !st && t < len; t++)
+        for (size_t s = 0; s < ns; s++) {
+            double sum = 0.0;
+            for (size_t j = 0; j < F; j++)
+                sum += o->beta[j] * scratch[(t * F + j) * ns + s];
+            values[t * ns + s] = sum;
+        }
+    return st;
+}
+
 km_status km_obscure_objective(km_obscure *o, double *objective, double *error)
 {
-    size_t n = o->n, K = o->K, ns = o->n_support;
+    size_t n = o->n, K = o->K, ns = o->n_support, F = o->F;
+    size_t per_row = ns * (o->kernel->combined ? 1 : F + 1) + 1;
+    size_t block = OBSCURE_PASS_VALUES / per_row;
+    block = block < 1 ? 1 : block > n ? n : block;
+    double *values = malloc(block * ns * sizeof *values), *f = calloc(block * K, sizeof *f);
+    double *scratch = o->kernel->combined ? NULL : malloc(block * F * ns * sizeof *scratch);
+    double *coef = malloc(ns * K * sizeof *coef);
+    size_t *cols = malloc(block * sizeof *cols);
+    km_status st = KM_OK;
+    if ((ns && (!values || !coef || (!o->kernel->combined && !scratch))) || !f || !cols)
+        st = km_error_nomem("OBSCURE's objective");
+    for (size_t s = 0; !st && s < ns; s++)
+        for (size_t r = 0; r < K; r++)
+            coef[s * K + r] = o->kappa * o->c[o->support[s] * K + r];
     double loss = 0.0;
     size_t errors = 0;
-    km_status st = KM_OK;
-    double *f = calloc(K, sizeof *f);
-    if (!f)
-        return km_error_nomem("OBSCURE's objective");
-    if (ns == 0 || !o->kernel->combined) {
-        for (size_t i = 0; !st && i < n; i++) {
-            if (ns && (st = kernel_values(o, i)))
-                break;
-            if (ns)
-                scores_from_kernel_values(o);
-            count_row(o, i, ns ? o->scores : f, &loss, &errors);
-        }
-    } else {
-        size_t block = OBSCURE_PASS_VALUES / ns;
-        block = block < 1 ? 1 : block > n ? n : block;
-        double *values = malloc(block * ns * sizeof *values);
-        size_t *cols = malloc(block * sizeof *cols);
-        if (!values || !cols)
-            st = km_error_nomem("OBSCURE's objective");
-        for (size_t first = 0; !st && first < n; first += block) {
-            size_t len = n - first < block ? n - first : block;
-            for (size_t t = 0; t < len; t++)
-                cols[t] = first + t;
-            st = o->kernel->combined(o->kernel->column_ctx, o->beta, cols, len, o->support, ns, values);
-            for (size_t t = 0; !st && t < len; t++) {
-                memset(f, 0, K * sizeof *f);
-                const double *kv = values + t * ns;
-                for (size_t s = 0; s < ns; s++) {
-                    const double *c = o->c + o->support[s] * K;
-                    for (size_t r = 0; r < K; r++)
-                        f[r] += c[r] * kv[s];
-                }
-                for (size_t r = 0; r < K; r++)
-                    f[r] *= o->kappa;
-                count_row(o, first + t, f, &loss, &errors);
-            }
-        }
-        free(values);
-        free(cols);
+    for (size_t first = 0; !st && first < n; first += block) {
+        size_t len = n - first < block ? n - first : block;
+        for (size_t t = 0; t < len; t++)
+            cols[t] = first + t;
+        /* f (len x K) = combined values (len x ns) times the coefficients kappa c~ (ns x K) */
+        if (ns && !(st = combined_values(o, cols, len, values, scratch)))
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)len, (int)K, (int)ns, 1.0, values, (int)ns,
+                        coef, (int)K, 0.0, f, (int)K);
+        for (size_t t = 0; !st && t < len; t++)
+            count_row(o, first + t, f + t * K, &loss, &errors);
     }
+    free(values);
     free(f);
+    free(scratch);
+    free(coef);
+    free(cols);
     if (st)
         return st;
     double w = km_obscure_w_norm(o);

@@ -28,6 +28,14 @@ static km_status polled_kernel_columns(void *ctx, size_t i, const size_t *rows, 
     return st ? st : a->inner->kernel_columns(a->inner->column_ctx, i, rows, nrows, out);
 }
 
+static km_status polled_kernel_blocks(void *ctx, const size_t *cols, size_t ncols, const size_t *rows, size_t nrows,
+                                     double *out)
+{
+    km_interruptible_access *a = ctx;
+    km_status st = poll(a);
+    return st ? st : a->inner->kernel_blocks(a->inner->column_ctx, cols, ncols, rows, nrows, out);
+}
+
 void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_access *inner,
                                   int (*interrupted)(void *ctx), void *interrupt_ctx, const char *what)
 {
@@ -42,5 +50,6 @@ void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_ac
                                    .column = polled_column,
                                    .column_ctx = a,
                                    .diag = inner->diag,
-                                   .kernel_columns = inner->kernel_columns ? polled_kernel_columns : NULL};
+                                   .kernel_columns = inner->kernel_columns ? polled_kernel_columns : NULL,
+                                   .kernel_blocks = inner->kernel_blocks ? polled_kernel_blocks : NULL};
 }

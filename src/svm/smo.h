@@ -31,6 +31,11 @@ typedef km_status (*km_combined_fn)(void *ctx, const double *theta, const size_t
  * columns of one training row in one call, from shared base columns. */
 typedef km_status (*km_kernel_columns_fn)(void *ctx, size_t i, const size_t *rows, size_t nrows, double *out);
 
+/* out[(t*M + m)*nrows + k] = K_m(rows[k], cols[t]) for t < ncols: km_kernel_columns_fn for several rows
+ * in one call (their dot products from one matrix product). */
+typedef km_status (*km_kernel_blocks_fn)(void *ctx, const size_t *cols, size_t ncols, const size_t *rows, size_t nrows,
+                                         double *out);
+
 typedef struct km_qp {
     size_t n_vars;                  /* l: n for SVC and one-class, 2n for SVR */
     size_t n_rows;                  /* training rows the kernels are defined on */

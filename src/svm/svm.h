@@ -15,6 +15,7 @@ typedef struct km_kernel_access {
     const double *const *diag;
     km_combined_fn combined;        /* optional (same ctx): several combined columns at once */
     km_kernel_columns_fn kernel_columns;   /* optional (same ctx): the M kernels' columns of one row at once */
+    km_kernel_blocks_fn kernel_blocks;     /* optional (same ctx): the M kernels' columns of several rows */
 } km_kernel_access;
 
 /* Result of one binary / regression / one-class machine: f(x) = sum_i coef[i] K(x_i, x) + bias

@@ -195,6 +195,7 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
         .diag = km_kernel_view_diag(job->view),
         .combined = km_kernel_view_combined,
         .kernel_columns = km_kernel_view_kernel_columns,
+        .kernel_blocks = km_kernel_view_kernel_blocks,
     };
     km_machine_problem *task = &job->task;
     *task = (km_machine_problem){

@@ -1,6 +1,7 @@
 /* Kernel views: a subset of provider rows in its own order, kernels repeated and scaled per row
  * (localized MKL's beta_c(x_i) beta_c(x_j) K_m(x_i, x_j)), against the provider's columns and against
- * direct evaluation; diagonals, combined columns, bad arguments; every kernel's column at once. */
+ * direct evaluation; diagonals, combined columns, bad arguments; every kernel's column at once, of one
+ * row and of several. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +55,21 @@ static void test_kernel_columns(const km_dataset *data)
                 CHECK(memcmp(one, all + m * 4, 4 * sizeof *one) == 0);
             }
         }
-        double all[6 * N];
+        /* several columns at once (dot products from one matrix product: the last bits may differ) */
+        const size_t cols[3] = {3, 0, 11};
+        double blocks[3 * 6 * N], all[6 * N];
+        for (size_t pass = 0; pass < 2; pass++) {
+            const size_t *rows = pass ? some : NULL;
+            size_t nrows = pass ? 4 : N;
+            CHECK_OK(km_provider_kernel_blocks(p, cols, 3, rows, nrows, blocks));
+            for (size_t t = 0; t < 3; t++) {
+                CHECK_OK(km_provider_kernel_columns(p, cols[t], rows, nrows, all));
+                for (size_t k = 0; k < M * nrows; k++)
+                    CHECK_NEAR(blocks[t * M * nrows + k], all[k], 1e-13 * (1.0 + fabs(all[k])));
+            }
+        }
+        const size_t beyond[2] = {1, N};
+        CHECK_STATUS(km_provider_kernel_blocks(p, beyond, 2, NULL, N, blocks), KM_EINVAL);
         CHECK_STATUS(km_provider_kernel_columns(p, N, NULL, N, all), KM_EINVAL);
         km_provider_free(p);
     }
@@ -112,6 +127,17 @@ KM_TEST_CASE(rows_scales_and_combinations)
             CHECK_NEAR(diag[v][i], si * si * provider_diag[base[v]][rows[i]], 1e-15);
         }
     }
+    /* every view kernel's columns of several view rows at once */
+    const size_t block_cols[2] = {5, 2};
+    double block[2 * KERNELS * ROWS];
+    CHECK_OK(km_kernel_view_kernel_blocks(view, block_cols, 2, NULL, ROWS, block));
+    for (size_t t = 0; t < 2; t++)
+        for (size_t v = 0; v < KERNELS; v++) {
+            double col[ROWS];
+            CHECK_OK(km_kernel_view_column(view, v, block_cols[t], NULL, ROWS, col));
+            for (size_t k = 0; k < ROWS; k++)
+                CHECK(block[(t * KERNELS + v) * ROWS + k] == col[k]);
+        }
     /* a column on a few view rows (in their own order) */
     const size_t some[3] = {5, 0, 2};
     double few[3], all[ROWS];
@@ -142,6 +168,15 @@ KM_TEST_CASE(rows_scales_and_combinations)
     for (size_t k = 0; k < ROWS; k++)
         CHECK_NEAR(a[k], b[k], 1e-15);
     CHECK(km_kernel_view_diag(view)[1][2] == provider_diag[1][rows[2]]);
+    double plain_block[2 * 2 * ROWS], plain_columns[2 * ROWS];
+    CHECK_OK(km_kernel_view_kernel_blocks(view, block_cols, 2, NULL, ROWS, plain_block));
+    for (size_t t = 0; t < 2; t++) {
+        CHECK_OK(km_kernel_view_kernel_columns(view, block_cols[t], NULL, ROWS, plain_columns));
+        for (size_t k = 0; k < 2 * ROWS; k++)
+            CHECK_NEAR(plain_block[t * 2 * ROWS + k], plain_columns[k], 1e-13);
+    }
+    const size_t past_end[1] = {ROWS};
+    CHECK_STATUS(km_kernel_view_kernel_blocks(view, past_end, 1, NULL, ROWS, plain_block), KM_EINVAL);
     CHECK_STATUS(km_kernel_view_column(view, 2, 0, NULL, ROWS, a), KM_EINVAL);
     CHECK_STATUS(km_kernel_view_column(view, 0, ROWS, NULL, ROWS, a), KM_EINVAL);
     km_kernel_view_free(view);

@@ -3,8 +3,8 @@
  * against an independent primal implementation on explicit features:
  *   1 exponent conversions; 2 the stable group norm; 3 Lemma 1's link; 4 kernel weights; 5 losses and
  *   subgradients (finite differences, norms, Theorem 4's conditions); 6 step sizes; 7 kernelized =
- *   explicit; 8 incremental block norms; 9 lazy scaling; 10 projection. (Training-level properties:
- *   test_mkl_obscure_train.c.) */
+ *   explicit; 8 incremental block norms; 9 lazy scaling; 10 projection; 11 prefetched blocks = steps
+ *   from scratch. (Training-level properties: test_mkl_obscure_train.c.) */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -590,3 +590,82 @@ KM_TEST_CASE(lazy_scaling)
     km_obscure_free(&eager);
     explicit_free(&e);
 }
+
+/* ---- 11. prefetched blocks ---------------------------------------------------------------------- */
+
+/* Steps on prefetched blocks of rows (scores from one product at the block's start plus the changes
+ * made within it) take the same steps as steps computing every score from scratch: online and
+ * stochastic steps, Pegasos' zeroing first step inside a block, kappa folded inside blocks, a step
+ * off the block's order, hinge and Crammer-Singer. */
+static void check_prefetched_blocks(size_t K)
+{
+    enum { n = 90, F = 4, BLOCK = 7 };
+    explicit_kernels e;
+    explicit_init(&e, n, F, 3, 51 + K);
+    size_t cls[n];
+    signed char y[n];
+    for (size_t i = 0; i < n; i++) {
+        cls[i] = (i * 5) % K;
+        y[i] = i % 3 ? 1 : -1;
+    }
+    double q = km_obscure_q_of_p(1.2), lambda = 1.0 / (10.0 * n);
+    km_obscure single, blocked;
+    CHECK_OK(km_obscure_init(&single, &e.access, K, y, cls, q, lambda));
+    CHECK_OK(km_obscure_init(&blocked, &e.access, K, y, cls, q, lambda));
+    blocked.fold_low = 0.9;   /* folds inside most blocks */
+    blocked.fold_high = 1.1;
+    km_rng rng;
+    km_rng_seed(&rng, 52);
+    size_t order[n];
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    int updated_single, updated_blocked, same_updates = 1, updates = 0;
+    for (int epoch = 0; epoch < 6; epoch++) {
+        km_rng_shuffle(&rng, order, n);
+        size_t prefetched = 0;
+        for (size_t k = 0; k < n; k++) {
+            if (k == prefetched) {
+                size_t taken;
+                CHECK_OK(km_obscure_prefetch(&blocked, order + k, n - k < BLOCK ? n - k : BLOCK, &taken));
+                CHECK(taken == (n - k < BLOCK ? n - k : BLOCK));
+                prefetched = k + taken;
+            }
+            if (epoch == 2 && k == 10) {   /* Pegasos' shrink factor 0 at this step, inside a block */
+                single.t = blocked.t = 0;
+                single.s = blocked.s = 0;
+            }
+            if (epoch == 0) {
+                CHECK_OK(km_obscure_online_step(&single, order[k], 0.5, &updated_single));
+                CHECK_OK(km_obscure_online_step(&blocked, order[k], 0.5, &updated_blocked));
+            } else {
+                CHECK_OK(km_obscure_stochastic_step(&single, order[k], &updated_single));
+                CHECK_OK(km_obscure_stochastic_step(&blocked, order[k], &updated_blocked));
+            }
+            same_updates &= updated_single == updated_blocked;
+            updates += updated_blocked;
+        }
+        /* a step off the prefetched order, then the rest of that block is refetched */
+        CHECK_OK(km_obscure_stochastic_step(&single, order[0], &updated_single));
+        CHECK_OK(km_obscure_stochastic_step(&blocked, order[0], &updated_blocked));
+    }
+    CHECK(same_updates && updates > n);
+    double *a = malloc(n * K * sizeof *a), *b = malloc(n * K * sizeof *b);
+    km_obscure_coefficients(&single, a);
+    km_obscure_coefficients(&blocked, b);
+    double largest = 0;
+    for (size_t k = 0; k < n * K; k++)
+        largest = fmax(largest, fabs(a[k]));
+    CHECK(largest > 0);
+    for (size_t k = 0; k < n * K; k++)
+        CHECK_NEAR(b[k], a[k], 1e-10 * largest);
+    for (size_t j = 0; j < F; j++)
+        CHECK_NEAR(blocked.S[j], single.S[j], 1e-10 * single.S[j]);
+    free(a);
+    free(b);
+    km_obscure_free(&single);
+    km_obscure_free(&blocked);
+    explicit_free(&e);
+}
+
+KM_TEST_CASE(prefetched_blocks_crammer_singer) { check_prefetched_blocks(3); }
+KM_TEST_CASE(prefetched_blocks_hinge) { check_prefetched_blocks(1); }

@@ -133,7 +133,7 @@ static void check_reports(int every)
     hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 0, NULL, 0, last_alpha, 0};
     opt.hook_ctx = &hs;
     opt.hook_every = every;
-    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL};
+    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, NULL, &sol));
     CHECK(sol.converged);
@@ -165,7 +165,7 @@ static void check_theta_change(int at_optimum)
     hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0,
                      at_optimum ? 0 : 40, at_optimum, final_theta, 0, last_alpha, 0};
     opt.hook_ctx = &hs;
-    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL};
+    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svc_solve(&access, y, 2.0, 1.0, 1.0, &opt, NULL, &sol));
     for (int m = 0; m < M; m++)
@@ -207,7 +207,7 @@ KM_TEST_CASE(svr)
     hook_state hs = {(const double *const *)gr, row_of, ysvr, p, 2 * N, N, 0, 0, 0, 0, 25, 0, final_theta, 0,
                      last_alpha, 0};
     opt.hook_ctx = &hs;
-    km_kernel_access access = {N, M, theta, test_kernel_column, kr, dr, NULL, NULL};
+    km_kernel_access access = {N, M, theta, test_kernel_column, kr, dr, NULL, NULL, NULL};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svr_solve(&access, z, 1.0, epsilon, &opt, NULL, &sol));
     CHECK(hs.calls > 25);
@@ -260,7 +260,7 @@ KM_TEST_CASE(endless_theta_changes)
     hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 2, final_theta, 0, last_alpha, 0};
     opt.hook_ctx = &hs;
     opt.max_iter = 1000;
-    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL};
+    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, NULL, &sol));
     CHECK(!sol.converged);
