@@ -10,16 +10,54 @@
 
 #include "core/error.h"
 
-/* out[m n + i] = K_m(i, j) for every kernel m. */
-static km_status kernel_columns(const km_kernel_access *k, size_t j, const size_t *rows, double *out)
+/* The columns of every kernel in the order asked for, fetched a block at a time (kernel_blocks: the
+ * dot products of a block from one matrix product) into about 2^20 doubles. */
+typedef struct column_stream {
+    const km_kernel_access *k;
+    const size_t *rows;        /* 0..n-1 */
+    size_t block, first, count;
+    size_t *cols;
+    double *values;            /* count x M x n: column first + c of kernel m at [(c M + m) n] */
+} column_stream;
+
+static km_status stream_init(column_stream *cs, const km_kernel_access *k, const size_t *rows)
 {
-    if (k->kernel_columns)
-        return k->kernel_columns(k->column_ctx, j, rows, k->n_rows, out);
-    for (size_t m = 0; m < k->n_kernels; m++) {
-        km_status st = k->column(k->column_ctx, m, j, rows, k->n_rows, out + m * k->n_rows);
-        if (st)
+    size_t per_column = k->n_kernels * k->n_rows;
+    *cs = (column_stream){.k = k, .rows = rows, .block = per_column ? ((size_t)1 << 20) / per_column : 1};
+    cs->block = cs->block < 1 ? 1 : cs->block > k->n_rows ? k->n_rows : cs->block;
+    cs->cols = malloc(cs->block * sizeof *cs->cols);
+    cs->values = malloc(cs->block * per_column * sizeof *cs->values);
+    return cs->cols && cs->values ? KM_OK : km_error_nomem("alignment statistics");
+}
+
+static void stream_free(column_stream *cs)
+{
+    free(cs->cols);
+    free(cs->values);
+}
+
+/* *out: column j of every kernel (out[m n + i] = K_m(i, j)). */
+static km_status stream_column(column_stream *cs, size_t j, const double **out)
+{
+    const km_kernel_access *k = cs->k;
+    size_t n = k->n_rows, M = k->n_kernels;
+    if (j < cs->first || j >= cs->first + cs->count) {
+        cs->first = j;
+        cs->count = n - j < cs->block ? n - j : cs->block;
+        for (size_t c = 0; c < cs->count; c++)
+            cs->cols[c] = j + c;
+        km_status st = KM_OK;
+        if (k->kernel_blocks)
+            st = k->kernel_blocks(k->column_ctx, cs->cols, cs->count, cs->rows, n, cs->values);
+        for (size_t c = 0; !st && !k->kernel_blocks && c < cs->count; c++)
+            for (size_t m = 0; !st && m < M; m++)
+                st = k->column(k->column_ctx, m, j + c, cs->rows, n, cs->values + (c * M + m) * n);
+        if (st) {
+            cs->count = 0;
             return st;
+        }
     }
+    *out = cs->values + (j - cs->first) * M * n;
     return KM_OK;
 }
 
@@ -47,6 +85,7 @@ km_status km_alignment_stats_compute(const km_kernel_access *k, const double *y,
     s->gram = with_gram ? calloc(M * M, sizeof *s->gram) : NULL;
     s->uncentred_gram = with_gram ? calloc(M * M, sizeof *s->uncentred_gram) : NULL;
     double *column = malloc(M * n * sizeof *column), *r = calloc(M * n, sizeof *r), *g = calloc(M, sizeof *g);
+    column_stream stream = {0};
     double *yc = malloc(n * sizeof *yc);
     size_t *rows = malloc(n * sizeof *rows);
     km_status st = s->a && s->centred_sq && s->b && s->frobenius_sq && (!with_gram || (s->gram && s->uncentred_gram)) && column && r && g &&
@@ -57,6 +96,8 @@ km_status km_alignment_stats_compute(const km_kernel_access *k, const double *y,
         rows[i] = i;
         s->y_mean += y[i] / (double)n;
     }
+    if (!st)
+        st = stream_init(&stream, k, rows);
     for (size_t i = 0; !st && i < n; i++) {
         yc[i] = y[i] - s->y_mean;
         s->y_centred_sq += yc[i] * yc[i];
@@ -64,10 +105,11 @@ km_status km_alignment_stats_compute(const km_kernel_access *k, const double *y,
     }
     /* pass 1: row means r (K symmetric: column means), grand means g, y'K y and ||K||_F^2 */
     for (size_t j = 0; !st && j < n; j++) {
-        if ((st = kernel_columns(k, j, rows, column)))
+        const double *fetched;
+        if ((st = stream_column(&stream, j, &fetched)))
             break;
         for (size_t m = 0; m < M; m++) {
-            const double *c = column + m * n;
+            const double *c = fetched + m * n;
             double sum = 0, ky = 0, sq = 0;
             for (size_t i = 0; i < n; i++) {
                 sum += c[i];
@@ -82,8 +124,10 @@ km_status km_alignment_stats_compute(const km_kernel_access *k, const double *y,
     }
     /* pass 2: centred columns */
     for (size_t j = 0; !st && j < n; j++) {
-        if ((st = kernel_columns(k, j, rows, column)))
+        const double *fetched;
+        if ((st = stream_column(&stream, j, &fetched)))
             break;
+        memcpy(column, fetched, M * n * sizeof *column);
         for (size_t m = 0; m < M; m++) {
             double *c = column + m * n, ky = 0, sq = 0;
             for (size_t i = 0; i < n; i++) {
@@ -107,6 +151,7 @@ km_status km_alignment_stats_compute(const km_kernel_access *k, const double *y,
                                            2.0 * (double)n * cblas_ddot((int)n, r + m * n, 1, r + l * n, 1) -
                                            (double)n * (double)n * g[m] * g[l];
     free(column);
+    stream_free(&stream);
     free(r);
     free(g);
     free(yc);

@@ -26,6 +26,8 @@ typedef struct alignment_work {
     double *total;       /* M: mean of all entries */
     double *raw;         /* M: sum of squared entries, to recognise a centred matrix that is zero */
     double *centred;     /* M x (block n): centred columns; row m is kernel m's block of columns */
+    double *fetched;     /* block x M x n: a block of columns as the access returns them */
+    size_t *cols;        /* block: the columns of a block */
     double *u;           /* n x T: centred targets */
     double *projection;  /* (M block) x T: centred columns times u */
     double *gram;        /* M x M: <HK_aH, HK_bH> (upper triangle) */
@@ -39,6 +41,8 @@ static void work_free(alignment_work *w)
     free(w->total);
     free(w->raw);
     free(w->centred);
+    free(w->fetched);
+    free(w->cols);
     free(w->u);
     free(w->projection);
     free(w->gram);
@@ -61,11 +65,14 @@ static km_status work_init(alignment_work *w, const km_kernel_access *kernel, si
     w->total = calloc(M, sizeof *w->total);
     w->raw = calloc(M, sizeof *w->raw);
     w->centred = malloc(M * w->block * n * sizeof *w->centred);
+    w->fetched = kernel->kernel_blocks ? malloc(M * w->block * n * sizeof *w->fetched) : NULL;
+    w->cols = malloc(w->block * sizeof *w->cols);
     w->gram = calloc(M * M, sizeof *w->gram);
     w->target_dot = calloc(M, sizeof *w->target_dot);
     w->u = T ? malloc(n * T * sizeof *w->u) : NULL;
     w->projection = T ? malloc(M * w->block * T * sizeof *w->projection) : NULL;
-    if (!w->rows || !w->mean || !w->total || !w->raw || !w->centred || !w->gram || !w->target_dot ||
+    if (!w->rows || !w->mean || !w->total || !w->raw || !w->centred || (kernel->kernel_blocks && !w->fetched) ||
+        !w->cols || !w->gram || !w->target_dot ||
         (T && (!w->u || !w->projection)))
         return km_error_nomem("kernel alignments");
     for (size_t i = 0; i < n; i++)
@@ -81,25 +88,51 @@ static km_status work_init(alignment_work *w, const km_kernel_access *kernel, si
     return KM_OK;
 }
 
+/* centred[(m b + c) n + i] = K_m(i, j0 + c) for the b columns from j0: one block request of the access
+ * (dot products from one matrix product), or one column at a time. */
+static km_status fetch_columns(alignment_work *w, size_t j0, size_t b)
+{
+    const km_kernel_access *k = w->kernel;
+    size_t n = w->n, M = w->M;
+    km_status st = KM_OK;
+    if (!k->kernel_blocks) {
+        for (size_t m = 0; !st && m < M; m++)
+            for (size_t c = 0; !st && c < b; c++)
+                st = k->column(k->column_ctx, m, j0 + c, w->rows, n, w->centred + (m * b + c) * n);
+        return st;
+    }
+    for (size_t c = 0; c < b; c++)
+        w->cols[c] = j0 + c;
+    if ((st = k->kernel_blocks(k->column_ctx, w->cols, b, w->rows, n, w->fetched)))
+        return st;
+    for (size_t c = 0; c < b; c++)
+        for (size_t m = 0; m < M; m++)
+            memcpy(w->centred + (m * b + c) * n, w->fetched + (c * M + m) * n, n * sizeof *w->centred);
+    return KM_OK;
+}
+
 /* First pass: column means, overall means and raw squared norms. */
 static km_status column_means(alignment_work *w)
 {
-    size_t n = w->n;
-    double *column = w->centred;
-    for (size_t m = 0; m < w->M; m++) {
-        for (size_t j = 0; j < n; j++) {
-            km_status st = w->kernel->column(w->kernel->column_ctx, m, j, w->rows, n, column);
-            if (st)
-                return st;
-            double s = 0;
-            for (size_t i = 0; i < n; i++)
-                s += column[i];
-            w->mean[m * n + j] = s / (double)n;
-            w->total[m] += s;
-            w->raw[m] += cblas_ddot((int)n, column, 1, column, 1);
-        }
-        w->total[m] /= (double)n * (double)n;
+    size_t n = w->n, M = w->M;
+    for (size_t j0 = 0; j0 < n; j0 += w->block) {
+        size_t b = n - j0 < w->block ? n - j0 : w->block;
+        km_status st = fetch_columns(w, j0, b);
+        if (st)
+            return st;
+        for (size_t m = 0; m < M; m++)
+            for (size_t c = 0; c < b; c++) {
+                const double *column = w->centred + (m * b + c) * n;
+                double s = 0;
+                for (size_t i = 0; i < n; i++)
+                    s += column[i];
+                w->mean[m * n + j0 + c] = s / (double)n;
+                w->total[m] += s;
+                w->raw[m] += cblas_ddot((int)n, column, 1, column, 1);
+            }
     }
+    for (size_t m = 0; m < M; m++)
+        w->total[m] /= (double)n * (double)n;
     return KM_OK;
 }
 
@@ -111,13 +144,13 @@ static km_status centred_products(alignment_work *w)
     size_t n = w->n, M = w->M, T = w->T;
     for (size_t j0 = 0; j0 < n; j0 += w->block) {
         size_t b = n - j0 < w->block ? n - j0 : w->block;
+        km_status st = fetch_columns(w, j0, b);
+        if (st)
+            return st;
         for (size_t m = 0; m < M; m++) {
             const double *mean = w->mean + m * n;
             for (size_t c = 0; c < b; c++) {
                 double *col = w->centred + m * b * n + c * n;
-                km_status st = w->kernel->column(w->kernel->column_ctx, m, j0 + c, w->rows, n, col);
-                if (st)
-                    return st;
                 double shift = w->total[m] - mean[j0 + c];
                 for (size_t i = 0; i < n; i++)
                     col[i] += shift - mean[i];

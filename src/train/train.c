@@ -664,7 +664,9 @@ static km_status store_alignments(trainer *t, const km_classes *classes)
         st = km_kernel_view_new(t->provider, n < t->n ? rows : NULL, n, &view);
     if (!st) {
         km_kernel_access columns = {.n_rows = n, .n_kernels = M, .theta = t->theta, .column = km_kernel_view_column,
-                                    .column_ctx = view, .diag = km_kernel_view_diag(view)};
+                                    .column_ctx = view, .diag = km_kernel_view_diag(view),
+                                    .kernel_columns = km_kernel_view_kernel_columns,
+                                    .kernel_blocks = km_kernel_view_kernel_blocks};
         km_interruptible_access polled;
         km_interruptible_access_init(&polled, &columns, alignment_interrupted, &t->progress, "the kernel alignments");
         st = km_alignments(&polled.access, T, targets, model->kernel_alignment, model->target_alignment);
