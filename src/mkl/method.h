@@ -33,6 +33,9 @@ typedef struct km_mkl_method_entry {
     /* 1: more than two classes are one machine with one output per class (KM_MULTICLASS_JOINT): train
      * gets the classes in problem->class_of and fills n x n_outputs coefficients. */
     int joint_multiclass;
+    /* 1: reads kernel values in blocks of rows (kernel_blocks) and keeps none between requests, so the
+     * provider holds neither Gram matrices nor cached columns for it. */
+    int reads_row_blocks;
     /* Kernel-weight sets per machine with M kernels (a localized method: one per cluster or gate; the
      * machine's theta then holds M values per set, set g at theta[g M]); NULL: one. */
     size_t (*weight_groups)(const km_mkl_params *mkl, size_t M);

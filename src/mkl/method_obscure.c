@@ -258,7 +258,7 @@ static km_status obscure_train(const km_mkl_problem *pr, km_mkl_result *result)
     km_status st = km_obscure_init(&o, kernel, K, machine->y, pr->class_of, q, lambda);
     if (st)
         return st;
-    /* the prefetched kernel values take at most half the cache budget (-m) */
+    /* the prefetched kernel values take at most half the cache budget (-m), which holds nothing else */
     const km_smo_options *solver = &machine->solver;
     o.block_bytes = (solver->cache ? km_cache_budget(solver->cache) : solver->cache_bytes) / 2;
     run r = {.pr = pr, .o = &o, .order = malloc(n * sizeof *r.order)};
@@ -322,4 +322,5 @@ const km_mkl_method_entry km_method_obscure = {
     .train = obscure_train,
     .fit_defaults = obscure_fit_defaults,
     .joint_multiclass = 1,
+    .reads_row_blocks = 1,
 };

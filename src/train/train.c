@@ -766,8 +766,10 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
                         "drop -w");
     km_classes classes = {0};
     /* with fixed weights the solver caches combined columns (or the whole combined matrix), so the
-     * provider keeps no Gram matrix beside them; learned weights need the base kernels */
-    km_provider_use use = !t.method->learns_weights ? KM_PROVIDER_COMBINED : KM_PROVIDER_PER_KERNEL;
+     * provider keeps no Gram matrix beside them, nor for a method that reads blocks of rows; learned
+     * weights need the base kernels */
+    km_provider_use use = !t.method->learns_weights || t.method->reads_row_blocks ? KM_PROVIDER_COMBINED
+                                                                                   : KM_PROVIDER_PER_KERNEL;
     if (context)
         t.cache = km_kernel_context_cache(context);
     else
