@@ -105,6 +105,21 @@ class _MKLBase(BaseEstimator):
         """The task's own parameters (C, epsilon, nu)."""
         raise NotImplementedError
 
+    def _regularizer_params(self, params):
+        """C and the kernel-weight regularizer, of every estimator with a C."""
+        params.set("C", self.C)
+        params.set("lambda", self.elasticnet_lambda)
+        params.set("regularizer", L.enum_value(L.ENUM_MKL_REGULARIZER, self.regularizer, "regularizer"),
+                   integer=True)
+        params.set("reg_param", self.reg_param)
+
+    def _svm_params(self, params):
+        """The parameters of the C-weighted SVMs (classifier and regressor)."""
+        self._regularizer_params(params)
+        params.set("mkl_radius", self.radius)
+        params.set("align_q", self.align_q)
+        params.set("probability", bool(self.probability), integer=True)
+
     def _params(self):
         params = Params()
         params.set("task", self._task, integer=True)
@@ -367,19 +382,12 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
         self.obscure_radius = obscure_radius
 
     def _task_params(self, params):
-        params.set("C", self.C)
+        self._svm_params(params)
         params.set("obscure_epochs", self.epochs, integer=True)
         params.set("obscure_online_epochs", self.online_epochs, integer=True)
         params.set("obscure_radius", 0.0 if self.obscure_radius is None else float(self.obscure_radius))
-        params.set("mkl_radius", self.radius)
-        params.set("align_q", self.align_q)
-        params.set("probability", bool(self.probability), integer=True)
         params.set("multiclass", L.enum_value(L.ENUM_MULTICLASS, self.multiclass, "multiclass"), integer=True)
         params.set("shared_weights", bool(self.shared_weights), integer=True)
-        params.set("lambda", self.elasticnet_lambda)
-        params.set("regularizer", L.enum_value(L.ENUM_MKL_REGULARIZER, self.regularizer, "regularizer"),
-                   integer=True)
-        params.set("reg_param", self.reg_param)
 
     def _extra_params(self, params):
         weights = self._class_weights()
@@ -553,15 +561,8 @@ class MKLRegressor(RegressorMixin, _MKLBase):
         self.probability = probability
 
     def _task_params(self, params):
-        params.set("C", self.C)
-        params.set("mkl_radius", self.radius)
-        params.set("align_q", self.align_q)
+        self._svm_params(params)
         params.set("epsilon", self.epsilon)
-        params.set("probability", bool(self.probability), integer=True)
-        params.set("lambda", self.elasticnet_lambda)
-        params.set("regularizer", L.enum_value(L.ENUM_MKL_REGULARIZER, self.regularizer, "regularizer"),
-                   integer=True)
-        params.set("reg_param", self.reg_param)
 
     def fit(self, X, y):
         X, y = self._check_input(X, reset=True, y=y, with_y=True)
@@ -627,11 +628,7 @@ class MKLRidge(RegressorMixin, _MKLBase):
         self.eb_tol = eb_tol
 
     def _task_params(self, params):
-        params.set("C", self.C)
-        params.set("lambda", self.elasticnet_lambda)
-        params.set("regularizer", L.enum_value(L.ENUM_MKL_REGULARIZER, self.regularizer, "regularizer"),
-                   integer=True)
-        params.set("reg_param", self.reg_param)
+        self._regularizer_params(params)
         params.set("eb_noise", self.noise)
         params.set("eb_learn_noise", bool(self.learn_noise), integer=True)
         params.set("eb_inner", self.eb_inner, integer=True)
