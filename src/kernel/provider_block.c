@@ -49,14 +49,6 @@ static void add_dot_kernels(const km_provider *p, const km_provider_view *v, con
     }
 }
 
-static int view_used(const km_provider_view *v, const double *weights)
-{
-    for (size_t t = 0; t < v->n_dot_kernels; t++)
-        if (weights[v->dot_kernels[t]] != 0.0)
-            return 1;
-    return 0;
-}
-
 /* dots[t*nrows + k] = <x_rows[k], x_cols[t]> on a dense view: the rows gathered, one matrix product. */
 static km_status gathered_dots(const km_view *v, const size_t *cols, size_t ncols, const size_t *rows, size_t nrows,
                                double *dots)
@@ -102,78 +94,6 @@ static km_status block_dots(km_provider *p, km_provider_view *v, const size_t *c
     return st;
 }
 
-/* The dot-product kernels' part of combined columns, the columns shared out among threads. */
-static km_status add_dot_kernel_block(km_provider *p, const double *weights, const size_t *cols, size_t ncols,
-                                      const size_t *rows, size_t nrows, double *dots, double *out)
-{
-    for (size_t v = 0; v < p->n_views; v++) {
-        km_provider_view *view = &p->views[v];
-        if (!view_used(view, weights))
-            continue;
-        km_status st = block_dots(p, view, cols, ncols, rows, nrows, dots);
-        if (st)
-            return st;
-        if (ncols == 1) {
-            add_dot_kernels(p, view, weights, cols[0], rows, nrows, dots, p->dist, p->scratch, out);
-            continue;
-        }
-        int failed = 0;
-#ifdef _OPENMP
-#pragma omp parallel if (ncols * nrows * view->n_dot_kernels > KM_PARALLEL_MIN_VALUES) reduction(+ : failed)
-#endif
-        {
-            double *dist = malloc(2 * nrows * sizeof *dist);   /* squared distances, then scratch */
-            failed += !dist;
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-            for (size_t t = 0; t < ncols; t++)
-                if (dist)
-                    add_dot_kernels(p, view, weights, cols[t], rows, nrows, dots + t * nrows, dist, dist + nrows,
-                                    out + t * nrows);
-            free(dist);
-        }
-        if (failed)
-            return km_error_nomem("kernel column buffers");
-    }
-    return KM_OK;
-}
-
-km_status km_provider_combined_columns(km_provider *p, const double *weights, const size_t *cols, size_t ncols,
-                                       const size_t *rows, size_t nrows, double *out)
-{
-    if (!rows)
-        rows = p->identity;
-    km_status st = KM_OK;
-    for (size_t t = 0; !st && t < ncols; t++)
-        st = km_provider_check_request(p, cols[t]);
-    if (st || ncols == 0)
-        return st;
-    memset(out, 0, ncols * nrows * sizeof *out);
-    double *dots = ncols == 1 ? p->base : malloc(ncols * nrows * sizeof *dots);
-    if (!dots)
-        return km_error_nomem("a block of dot products");
-    st = add_dot_kernel_block(p, weights, cols, ncols, rows, nrows, dots, out);
-    if (dots != p->base)
-        free(dots);
-    for (size_t m = 0; !st && m < p->fitted->size; m++) {
-        if (weights[m] == 0.0 || km_kernel_uses_dot(p->fitted->kernels[m].type))
-            continue;
-        for (size_t t = 0; !st && t < ncols; t++) {
-            st = km_provider_kernel_column(p, m, cols[t], rows, nrows, NULL, p->scratch);
-            if (!st)
-                cblas_daxpy((int)nrows, weights[m], p->scratch, 1, out + t * nrows, 1);
-        }
-    }
-    return st;
-}
-
-km_status km_provider_combined_column(km_provider *p, const double *weights, size_t i, const size_t *rows,
-                                      size_t nrows, double *out)
-{
-    return km_provider_combined_columns(p, weights, &i, 1, rows, nrows, out);
-}
-
 /* out[m*nrows + k] = K_m(rows[k], i) for the dot-product kernels m of view v, from the view's dot products
  * dots[k] = <x_rows[k], x_i>; dist holds nrows values. Reads the provider only (thread-safe). */
 static void view_kernel_columns(const km_provider *p, const km_provider_view *v, size_t i, const size_t *rows,
@@ -197,20 +117,41 @@ static void view_kernel_columns(const km_provider *p, const km_provider_view *v,
     }
 }
 
-/* The dot-product kernels' part of km_provider_kernel_blocks, the columns shared out among threads. */
-static km_status dot_kernel_blocks(km_provider *p, const size_t *cols, size_t ncols, const size_t *rows, size_t nrows,
-                                   double *dots, double *out)
+/* View v has a dot-product kernel that is asked for (weights NULL: every kernel is). */
+static int view_used(const km_provider_view *v, const double *weights)
 {
-    size_t M = p->fitted->size;
+    for (size_t t = 0; t < v->n_dot_kernels; t++)
+        if (!weights || weights[v->dot_kernels[t]] != 0.0)
+            return 1;
+    return 0;
+}
+
+/* Column i's part of view v: with weights, out[k] += the weighted sum of its kernels; without, each
+ * kernel's column into out[m*nrows + k]. dist and scratch: nrows values each. */
+static void view_column(const km_provider *p, const km_provider_view *v, const double *weights, size_t i,
+                        const size_t *rows, size_t nrows, const double *dots, double *dist, double *scratch,
+                        double *out)
+{
+    if (weights)
+        add_dot_kernels(p, v, weights, i, rows, nrows, dots, dist, scratch, out);
+    else
+        view_kernel_columns(p, v, i, rows, nrows, dots, dist, out);
+}
+
+/* The dot-product kernels' part of a block of columns t (out + t*stride), the columns shared out among
+ * threads; dots: ncols*nrows values of scratch. */
+static km_status dot_kernel_block(km_provider *p, const double *weights, const size_t *cols, size_t ncols,
+                                  const size_t *rows, size_t nrows, double *dots, size_t stride, double *out)
+{
     for (size_t v = 0; v < p->n_views; v++) {
         km_provider_view *view = &p->views[v];
-        if (!view->n_dot_kernels)
+        if (!view_used(view, weights))
             continue;
         km_status st = block_dots(p, view, cols, ncols, rows, nrows, dots);
         if (st)
             return st;
         if (ncols == 1) {
-            view_kernel_columns(p, view, cols[0], rows, nrows, dots, p->dist, out);
+            view_column(p, view, weights, cols[0], rows, nrows, dots, p->dist, p->scratch, out);
             continue;
         }
         int failed = 0;
@@ -218,15 +159,16 @@ static km_status dot_kernel_blocks(km_provider *p, const size_t *cols, size_t nc
 #pragma omp parallel if (ncols * nrows * view->n_dot_kernels > KM_PARALLEL_MIN_VALUES) reduction(+ : failed)
 #endif
         {
-            double *dist = malloc(nrows * sizeof *dist);
-            failed += !dist;
+            double *work = malloc(2 * nrows * sizeof *work);
+            failed += !work;
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif
             for (size_t t = 0; t < ncols; t++)
-                if (dist)
-                    view_kernel_columns(p, view, cols[t], rows, nrows, dots + t * nrows, dist, out + t * M * nrows);
-            free(dist);
+                if (work)
+                    view_column(p, view, weights, cols[t], rows, nrows, dots + t * nrows, work, work + nrows,
+                                out + t * stride);
+            free(work);
         }
         if (failed)
             return km_error_nomem("kernel column buffers");
@@ -234,11 +176,10 @@ static km_status dot_kernel_blocks(km_provider *p, const size_t *cols, size_t nc
     return KM_OK;
 }
 
-km_status km_provider_kernel_blocks(km_provider *p, const size_t *cols, size_t ncols, const size_t *rows, size_t nrows,
-                                    double *out)
+/* The dot-product part of a block of columns (see dot_kernel_block), after checking the columns. */
+static km_status dot_part(km_provider *p, const double *weights, const size_t *cols, size_t ncols, const size_t *rows,
+                          size_t nrows, size_t stride, double *out)
 {
-    if (!rows)
-        rows = p->identity;
     km_status st = KM_OK;
     for (size_t t = 0; !st && t < ncols; t++)
         st = km_provider_check_request(p, cols[t]);
@@ -247,10 +188,44 @@ km_status km_provider_kernel_blocks(km_provider *p, const size_t *cols, size_t n
     double *dots = ncols == 1 ? p->base : malloc(ncols * nrows * sizeof *dots);
     if (!dots)
         return km_error_nomem("a block of dot products");
-    st = dot_kernel_blocks(p, cols, ncols, rows, nrows, dots, out);
+    st = dot_kernel_block(p, weights, cols, ncols, rows, nrows, dots, stride, out);
     if (dots != p->base)
         free(dots);
+    return st;
+}
+
+km_status km_provider_combined_columns(km_provider *p, const double *weights, const size_t *cols, size_t ncols,
+                                       const size_t *rows, size_t nrows, double *out)
+{
+    if (!rows)
+        rows = p->identity;
+    memset(out, 0, ncols * nrows * sizeof *out);
+    km_status st = dot_part(p, weights, cols, ncols, rows, nrows, nrows, out);
+    for (size_t m = 0; !st && m < p->fitted->size; m++) {
+        if (weights[m] == 0.0 || km_kernel_uses_dot(p->fitted->kernels[m].type))
+            continue;
+        for (size_t t = 0; !st && t < ncols; t++) {
+            st = km_provider_kernel_column(p, m, cols[t], rows, nrows, NULL, p->scratch);
+            if (!st)
+                cblas_daxpy((int)nrows, weights[m], p->scratch, 1, out + t * nrows, 1);
+        }
+    }
+    return st;
+}
+
+km_status km_provider_combined_column(km_provider *p, const double *weights, size_t i, const size_t *rows,
+                                      size_t nrows, double *out)
+{
+    return km_provider_combined_columns(p, weights, &i, 1, rows, nrows, out);
+}
+
+km_status km_provider_kernel_blocks(km_provider *p, const size_t *cols, size_t ncols, const size_t *rows, size_t nrows,
+                                    double *out)
+{
+    if (!rows)
+        rows = p->identity;
     size_t M = p->fitted->size;
+    km_status st = dot_part(p, NULL, cols, ncols, rows, nrows, M * nrows, out);
     for (size_t m = 0; !st && m < M; m++) {
         if (km_kernel_uses_dot(p->fitted->kernels[m].type))
             continue;
