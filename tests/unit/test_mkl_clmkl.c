@@ -18,6 +18,7 @@
  *    SVM's optimal value J in the gating's bias and coefficients; training lowers J, and the model
  *    predicts the same after save and load. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,19 +61,31 @@ static km_dataset *localized_data(size_t n, uint64_t seed, double *x, double *y,
     return data;
 }
 
-/* Linear kernels on the three groups (multiplicatively normalized), then the clustering-only linear
- * kernel on z (kernel 4) when with_z. */
-static km_kernel_set *group_kernels(int with_z)
+/* The kernels of the specs (a NULL-terminated list) on rows of D features. */
+static km_kernel_set *kernel_set(const char *spec, ...)
 {
     km_kernel_set *set = NULL;
     CHECK_OK(km_kernel_set_new(&set));
     CHECK_OK(km_kernel_set_set_dimension(set, D));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=3-4:norm=mult"));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=5-6:norm=mult"));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=7-8:norm=mult"));
-    if (with_z)
-        CHECK_OK(km_kernel_set_add_spec(set, "linear:features=1-2"));
+    va_list specs;
+    va_start(specs, spec);
+    for (; spec; spec = va_arg(specs, const char *))
+        CHECK_OK(km_kernel_set_add_spec(set, spec));
+    va_end(specs);
     return set;
+}
+
+#define GROUP_1 "linear:features=3-4"
+#define GROUP_2 "linear:features=5-6"
+#define GROUP_3 "linear:features=7-8"
+#define LOCATION "linear:features=1-2"
+
+/* Linear kernels on the three groups (multiplicatively normalized), then the clustering-only linear
+ * kernel on z (kernel 4) when with_z. */
+static km_kernel_set *group_kernels(int with_z)
+{
+    return kernel_set(GROUP_1 ":norm=mult", GROUP_2 ":norm=mult", GROUP_3 ":norm=mult", with_z ? LOCATION : NULL,
+                      NULL);
 }
 
 static km_params clmkl_params(double p, long clusters, double tau)
@@ -384,11 +397,7 @@ KM_TEST_CASE(one_kernel_is_localized_svm)
     enum { n = 60, l = 3 };
     double x[n * D], y[n];
     km_dataset *data = localized_data(n, 5, x, y, NULL);
-    km_kernel_set *set = NULL;
-    CHECK_OK(km_kernel_set_new(&set));
-    CHECK_OK(km_kernel_set_set_dimension(set, D));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=3-8"));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=1-2"));
+    km_kernel_set *set = kernel_set("linear:features=3-8", LOCATION, NULL);
     km_params params = clmkl_params(4.0 / 3.0, l, -1);
     params.mkl.cluster_kernel = 2;
     km_model *model = NULL;
@@ -432,12 +441,7 @@ KM_TEST_CASE(duplicated_kernel)
     km_dataset *data = localized_data(n, 6, x, y, NULL);
     const double p = 4.0 / 3.0;
     for (long clusters = 1; clusters <= l; clusters += l - 1) {
-        km_kernel_set *set = NULL;
-        CHECK_OK(km_kernel_set_new(&set));
-        CHECK_OK(km_kernel_set_set_dimension(set, D));
-        CHECK_OK(km_kernel_set_add_spec(set, "linear:features=3-8"));
-        CHECK_OK(km_kernel_set_add_spec(set, "linear:features=3-8"));
-        CHECK_OK(km_kernel_set_add_spec(set, "linear:features=1-2"));
+        km_kernel_set *set = kernel_set("linear:features=3-8", "linear:features=3-8", LOCATION, NULL);
         km_params params = clmkl_params(p, clusters, -1);
         params.mkl.cluster_kernel = 3;
         km_model *model = NULL;
@@ -448,10 +452,7 @@ KM_TEST_CASE(duplicated_kernel)
             CHECK_NEAR(beta[3 * j + 1], pow(2.0, -1.0 / p), 1e-8);
         }
         if (clusters == 1) {
-            km_kernel_set *one = NULL;
-            CHECK_OK(km_kernel_set_new(&one));
-            CHECK_OK(km_kernel_set_set_dimension(one, D));
-            CHECK_OK(km_kernel_set_add_spec(one, "linear:features=3-8"));
+            km_kernel_set *one = kernel_set("linear:features=3-8", NULL);
             km_params svm = km_params_default();
             svm.tolerance = 1e-9;
             svm.C = pow(2.0, (p - 1) / p);
@@ -582,13 +583,7 @@ KM_TEST_CASE(optimal_value_is_dual_maximum)
     enum { n = 40, M = 3 };
     double x[n * D], y[n];
     km_dataset *data = localized_data(n, 8, x, y, NULL);
-    km_kernel_set *set = NULL;
-    CHECK_OK(km_kernel_set_new(&set));
-    CHECK_OK(km_kernel_set_set_dimension(set, D));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=3-4"));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=5-6"));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=7-8"));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=1-2"));
+    km_kernel_set *set = kernel_set(GROUP_1, GROUP_2, GROUP_3, LOCATION, NULL);
     double K[M * n * n], g[n * 2];
     for (size_t m = 0; m < M; m++) {
         for (size_t i = 0; i < n; i++) {
@@ -908,13 +903,7 @@ KM_TEST_CASE(kernel_scale_is_C_scale)
     km_dataset *scaled = NULL, *scaled_test = NULL;
     CHECK_OK(km_dataset_from_dense(n, D, xs, y, &scaled));
     CHECK_OK(km_dataset_from_dense(nt, D, xts, yt, &scaled_test));
-    km_kernel_set *set = NULL;
-    CHECK_OK(km_kernel_set_new(&set));
-    CHECK_OK(km_kernel_set_set_dimension(set, D));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=3-4"));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=5-6"));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=7-8"));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=1-2"));
+    km_kernel_set *set = kernel_set(GROUP_1, GROUP_2, GROUP_3, LOCATION, NULL);
     km_params params = clmkl_params(4.0 / 3.0, l, -1);
     params.C = 0.5;
     fit big = train_and_predict(scaled, set, &params, scaled_test);
@@ -932,4 +921,74 @@ KM_TEST_CASE(kernel_scale_is_C_scale)
     km_dataset_free(test);
     km_dataset_free(scaled);
     km_dataset_free(scaled_test);
+}
+
+/* ---- hard memberships without bias ------------------------------------------------------------ */
+
+/* Rows of x (n x D) and y in cluster j of labels, as a dataset; their indices go to rows. */
+static km_dataset *cluster_rows(const double *x, const double *y, size_t n, const size_t *labels, size_t j,
+                                size_t *rows, size_t *count)
+{
+    double *xs = malloc(n * D * sizeof *xs), *ys = malloc(n * sizeof *ys);
+    *count = 0;
+    for (size_t i = 0; i < n; i++)
+        if (labels[i] == j) {
+            memcpy(xs + *count * D, x + i * D, D * sizeof *x);
+            ys[*count] = y[i];
+            rows[(*count)++] = i;
+        }
+    km_dataset *data = NULL;
+    CHECK_OK(km_dataset_from_dense(*count, D, xs, ys, &data));
+    free(xs);
+    free(ys);
+    return data;
+}
+
+/* Hard memberships and no bias: K~ is block-diagonal and the dual has no equality constraint, so the
+ * problem splits into one bias-free lp-norm MKL per cluster: beta_j is that run's theta, and f on the
+ * rows of cluster j is that run's decision function. Kernels unnormalized (a per-cluster
+ * normalization would differ from the whole set's). */
+KM_TEST_CASE(hard_memberships_without_bias_are_per_cluster_mkl)
+{
+    enum { n = 90, l = 3 };
+    double x[n * D], y[n];
+    km_dataset *data = localized_data(n, 17, x, y, NULL);
+    km_kernel_set *set = kernel_set(GROUP_1, GROUP_2, GROUP_3, NULL);
+    km_kernel_set *with_z = kernel_set(GROUP_1, GROUP_2, GROUP_3, LOCATION, NULL);
+    for (int k = 0; k < 2; k++) {
+        const double p = k == 0 ? 2.0 : 4.0 / 3.0;
+        km_params params = clmkl_params(p, l, INFINITY);
+        params.krr_bias = 0;
+        /* a relative gap of g leaves the weights sqrt(g) from the optimum (the objective is quadratic
+         * around it), so both runs go on to a fixed count of steps at a tight SVM tolerance instead, where
+         * the weights have stopped moving (fewer than CLMKL's 20 steps without progress at p = 4/3) */
+        params.tolerance = 1e-12;
+        params.mkl.gap = 1e-15;
+        params.mkl.max_outer = k == 0 ? 40 : 90;
+        fit local = train_and_predict(data, with_z, &params, data);
+        CHECK(local.info.bias == 0.0);
+        const double *beta = km_model_kernel_weights(local.model, 0);
+        size_t labels[n], rows[n], count;
+        double c[n * l], tau;
+        CHECK_OK(km_cluster(data, with_z, &params, labels, c, &tau));
+        CHECK(isinf(tau));
+        km_params mkl = params;
+        mkl.mkl.method = KM_MKL_LP;
+        mkl.mkl.solver = KM_MKL_WRAPPER;
+        for (size_t j = 0; j < l; j++) {
+            km_dataset *part = cluster_rows(x, y, n, labels, j, rows, &count);
+            fit own = train_and_predict(part, set, &mkl, part);
+            const double *theta = km_model_kernel_weights(own.model, 0);
+            for (size_t m = 0; m < 3; m++)
+                CHECK_NEAR(beta[j * 4 + m], theta[m], 1e-8);
+            for (size_t t = 0; t < count; t++)
+                CHECK_NEAR(local.decision[rows[t]], own.decision[t], 1e-6 * fmax(1.0, fabs(own.decision[t])));
+            km_model_free(own.model);
+            km_dataset_free(part);
+        }
+        km_model_free(local.model);
+    }
+    km_kernel_set_free(with_z);
+    km_kernel_set_free(set);
+    km_dataset_free(data);
 }
