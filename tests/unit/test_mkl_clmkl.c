@@ -992,3 +992,47 @@ KM_TEST_CASE(hard_memberships_without_bias_are_per_cluster_mkl)
     km_kernel_set_free(set);
     km_dataset_free(data);
 }
+
+/* km_model_params of a reloaded localized model gives back its clustering parameters: clusters (2, not
+ * the default 3), tau, average evenness and the clustering kernel; for hard memberships tau = inf. */
+KM_TEST_CASE(model_params_after_reload)
+{
+    enum { n = 60 };
+    double x[n * D], y[n];
+    km_dataset *data = localized_data(n, 18, x, y, NULL);
+    km_kernel_set *set = group_kernels(1);
+    for (int hard = 0; hard < 2; hard++) {
+        km_params params = clmkl_params(4.0 / 3.0, 2, -1);
+        params.mkl.method = hard ? KM_MKL_HLMKL : KM_MKL_CLMKL;
+        params.mkl.cluster_ae = 0.7;
+        params.mkl.gap = 1e-4;
+        km_model *model = NULL, *loaded = NULL;
+        CHECK_OK(km_train(data, set, &params, &model));
+        CHECK_OK(km_model_save(model, "reload.km"));
+        CHECK_OK(km_model_load("reload.km", &loaded));
+        km_params *back = NULL;
+        CHECK_OK(km_model_params(loaded, &back));
+        int64_t clusters = 0, kernel = 0, only = 0;
+        double tau = 0, ae = 0;
+        CHECK_OK(km_params_get_int(back, KM_PARAM_CLUSTERS, &clusters));
+        CHECK_OK(km_params_get_int(back, KM_PARAM_CLUSTER_KERNEL, &kernel));
+        CHECK_OK(km_params_get_int(back, KM_PARAM_CLUSTER_ONLY, &only));
+        CHECK_OK(km_params_get_double(back, KM_PARAM_CLUSTER_TAU, &tau));
+        CHECK_OK(km_params_get_double(back, KM_PARAM_CLUSTER_AE, &ae));
+        CHECK(clusters == 2 && kernel == 4 && only == 1);
+        if (hard) {
+            CHECK(isinf(tau));
+            CHECK_NEAR(ae, 0.5, 1e-12); /* AE(inf) = 1/l without ties */
+        } else {
+            double model_tau, evenness;
+            CHECK_OK(km_model_cluster_tau(model, &model_tau, &evenness));
+            CHECK(tau == model_tau);
+            CHECK_NEAR(ae, 0.7, 1e-8);
+        }
+        km_params_free(back);
+        km_model_free(loaded);
+        km_model_free(model);
+    }
+    km_kernel_set_free(set);
+    km_dataset_free(data);
+}
