@@ -1036,3 +1036,108 @@ KM_TEST_CASE(model_params_after_reload)
     km_kernel_set_free(set);
     km_dataset_free(data);
 }
+
+/* ---- the inner SVM against LIBSVM ---------------------------------------------------------------- */
+
+/* LIBSVM's dual objective ("obj = ") of svm-train -t 4 (precomputed kernel K, n x n) with C and -e 1e-8;
+ * NAN when svm-train is not installed. */
+static double libsvm_objective(const double *K, const signed char *y, size_t n, double C)
+{
+    if (system("command -v " KM_SVM_TRAIN " >/dev/null 2>&1") != 0)
+        return NAN;
+    FILE *f = fopen("combined.txt", "w");
+    CHECK(f != NULL);
+    for (size_t i = 0; f && i < n; i++) {
+        fprintf(f, "%d 0:%zu", y[i], i + 1);
+        for (size_t k = 0; k < n; k++)
+            fprintf(f, " %zu:%.17g", k + 1, K[i * n + k]);
+        fputc('\n', f);
+    }
+    CHECK(f && fclose(f) == 0);
+    char command[256];
+    snprintf(command, sizeof command, KM_SVM_TRAIN " -s 0 -t 4 -c %.17g -e 1e-8 combined.txt combined.model", C);
+    FILE *out = popen(command, "r");
+    CHECK(out != NULL);
+    char line[512];
+    double objective = NAN;
+    while (out && fgets(line, sizeof line, out)) {
+        const char *at = strstr(line, "obj = ");
+        if (at)
+            objective = strtod(at + 6, NULL);
+    }
+    CHECK(out && pclose(out) == 0);
+    return objective;
+}
+
+/* At fixed memberships and beta the SVM of Problem C.3 on the localized kernel of Eq. (6), computed here
+ * entry by entry, has LIBSVM's optimal objective; a solve warm-started from the solution at other
+ * weights ends at the cold solve's objective. */
+KM_TEST_CASE(inner_svm_matches_libsvm)
+{
+    enum { l = 2 };
+    double x[GN * 2], c[GN * l], beta[l * GM], other[l * GM], Kt[GN * GN];
+    signed char y[GN];
+    km_rng rng;
+    km_rng_seed(&rng, 23);
+    for (size_t i = 0; i < GN; i++) {
+        x[2 * i] = km_rng_normal(&rng);
+        x[2 * i + 1] = km_rng_normal(&rng);
+        y[i] = x[2 * i] * x[2 * i + 1] + 0.3 * km_rng_normal(&rng) > 0 ? 1 : -1;
+        c[i * l] = km_rng_uniform(&rng);
+        c[i * l + 1] = 1 - c[i * l];
+    }
+    for (size_t i = 0; i < GN; i++)
+        for (size_t k = 0; k < GN; k++) {
+            const double *p = x + 2 * i, *q = x + 2 * k;
+            double d2 = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]);
+            gate_K[0][i * GN + k] = p[0] * q[0] + p[1] * q[1];
+            gate_K[1][i * GN + k] = exp(-0.5 * d2);
+            gate_K[2][i * GN + k] = pow(1 + p[0] * q[0] + p[1] * q[1], 2);
+        }
+    for (size_t m = 0; m < GM; m++) {
+        for (size_t i = 0; i < GN; i++)
+            gate_diag_values[m][i] = gate_K[m][i * GN + i];
+        gate_diag[m] = gate_diag_values[m];
+    }
+    for (size_t u = 0; u < l * GM; u++) {
+        beta[u] = 0.1 + km_rng_uniform(&rng);
+        other[u] = 0.1 + km_rng_uniform(&rng);
+    }
+    /* K~[i,k] = sum_j sum_m beta_jm c_ij c_kj K_m[i,k] */
+    for (size_t i = 0; i < GN; i++)
+        for (size_t k = 0; k < GN; k++) {
+            double v = 0;
+            for (size_t j = 0; j < l; j++)
+                for (size_t m = 0; m < GM; m++)
+                    v += beta[j * GM + m] * c[i * l + j] * c[k * l + j] * gate_K[m][i * GN + k];
+            Kt[i * GN + k] = v;
+        }
+    const double C = 2.0;
+    double want = libsvm_objective(Kt, y, GN, C);
+    if (isnan(want))
+        KM_TEST_SKIP("svm-train (Debian libsvm-tools) is not installed");
+    double theta[GM] = {1, 1, 1}, weights[l * GM];
+    km_kernel_access base = {.n_rows = GN, .n_kernels = GM, .theta = theta, .column = gate_column, .diag = gate_diag};
+    const size_t all[GM] = {0, 1, 2};
+    km_localized_access *access = NULL;
+    CHECK_OK(km_localized_access_new(&base, all, GM, l, c, weights, &access));
+    const km_kernel_access *k = km_localized_access_kernels(access);
+    km_smo_options options = km_smo_options_default();
+    options.tolerance = 1e-8;
+    double cold[GN], warm[GN];
+    km_svm_solution a = {.coef = cold}, b = {.coef = warm};
+    memcpy(weights, beta, sizeof weights);
+    CHECK_OK(km_svc_solve(k, y, C, 1.0, 1.0, &options, NULL, &a));
+    CHECK_NEAR(a.objective, want, 1e-6 * fabs(want));
+    /* warm: the solution at the other weights as the start */
+    memcpy(weights, other, sizeof weights);
+    CHECK_OK(km_svc_solve(k, y, C, 1.0, 1.0, &options, NULL, &b));
+    double start[GN];
+    for (size_t i = 0; i < GN; i++)
+        start[i] = y[i] * warm[i];
+    memcpy(weights, beta, sizeof weights);
+    CHECK_OK(km_svc_solve(k, y, C, 1.0, 1.0, &options, start, &b));
+    CHECK_NEAR(b.objective, a.objective, 1e-8 * fabs(a.objective));
+    CHECK_NEAR(b.objective, want, 1e-6 * fabs(want));
+    km_localized_access_free(access);
+}
