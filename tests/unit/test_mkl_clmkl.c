@@ -9,7 +9,11 @@
  *  - scaling the learned kernels by s equals scaling C by s;
  *  - one kernel: beta = 1 and the SVM on sum_j c_j(x) c_j(x') k(x, x'); duplicated kernels get
  *    2^(-1/p) each, and with one cluster equal the SVM on K_1 with C 2^((p-1)/p);
- *  - hard memberships: the localized kernel is exactly 0 between clusters;
+ *  - hard memberships: the localized kernel is exactly 0 between clusters; without bias the model is
+ *    one bias-free lp-norm MKL per cluster (weights to 1e-8, decision values to 1e-6);
+ *  - the SVM on the localized kernel at fixed weights has svm-train's objective; warm = cold start;
+ *  - with the SVM tolerance fixed, P^ falls at every outer iteration, P^ >= D, ||beta_j||_p = 1;
+ *  - km_model_params of a reloaded model gives back its clustering parameters;
  *  - the optimal value equals the maximum of the dual (Problem 2) found by projected-gradient ascent;
  *  - the decision function of §5 recomputed from kernels, memberships, beta and the support vectors,
  *    on training and new rows; save -> load -> predict is bit-identical;
@@ -31,6 +35,7 @@
 #include "mkl/lmkl.h"
 #include "mkl/memberships.h"
 #include "mkl/theta.h"
+#include "svm/machine.h"
 #include "svm/smo.h"
 #include "train/model.h"
 
@@ -1140,4 +1145,79 @@ KM_TEST_CASE(inner_svm_matches_libsvm)
     CHECK_NEAR(b.objective, a.objective, 1e-8 * fabs(a.objective));
     CHECK_NEAR(b.objective, want, 1e-6 * fabs(want));
     km_localized_access_free(access);
+}
+
+/* ---- invariants along the wrapper's iterations -------------------------------------------------- */
+
+/* Algorithm 1 with the SVM tolerance fixed at 1e-8 (no crude-to-fine schedule) on soft memberships,
+ * stopped after t = 1, 2, ... outer iterations (deterministic, so run t repeats the first t - 1 steps of
+ * run t + 1): each run's certified P^ is at most the previous one's (block coordinate descent on the
+ * objective of Problem 1, Lei et al. §3), P^ - D >= -1e-9 |P^|, and every beta_j it returns (the weights
+ * after t - 1 updates of Eq. 7) has ||beta_j||_p = 1. */
+KM_TEST_CASE(primal_non_increasing_at_fixed_tolerance)
+{
+    enum { l = 3, T = 15 };
+    double x[GN * 2], c[GN * l];
+    signed char y[GN];
+    km_rng rng;
+    km_rng_seed(&rng, 29);
+    for (size_t i = 0; i < GN; i++) {
+        x[2 * i] = km_rng_normal(&rng);
+        x[2 * i + 1] = km_rng_normal(&rng);
+        y[i] = x[2 * i] + 0.5 * x[2 * i] * x[2 * i + 1] + 0.4 * km_rng_normal(&rng) > 0 ? 1 : -1;
+        double sum = 0;
+        for (size_t j = 0; j < l; j++)
+            sum += c[i * l + j] = 0.05 + km_rng_uniform(&rng);
+        for (size_t j = 0; j < l; j++)
+            c[i * l + j] /= sum;
+    }
+    for (size_t i = 0; i < GN; i++)
+        for (size_t k = 0; k < GN; k++) {
+            const double *p = x + 2 * i, *q = x + 2 * k;
+            double d2 = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]);
+            gate_K[0][i * GN + k] = p[0] * q[0];
+            gate_K[1][i * GN + k] = p[1] * q[1];
+            gate_K[2][i * GN + k] = exp(-d2);
+        }
+    for (size_t m = 0; m < GM; m++) {
+        for (size_t i = 0; i < GN; i++)
+            gate_diag_values[m][i] = gate_K[m][i * GN + i];
+        gate_diag[m] = gate_diag_values[m];
+    }
+    double theta[GM] = {1, 1, 1};
+    km_kernel_access base = {.n_rows = GN, .n_kernels = GM, .theta = theta, .column = gate_column, .diag = gate_diag};
+    const size_t all[GM] = {0, 1, 2};
+    const double ps[] = {1.0, 4.0 / 3.0, 2.0};
+    for (size_t k = 0; k < 3; k++) {
+        double p = ps[k], beta[l * GM], previous = INFINITY;
+        km_localized_access *access = NULL;
+        CHECK_OK(km_localized_access_new(&base, all, GM, l, c, beta, &access));
+        km_machine_problem machine = {.ops = km_machine_ops_of(KM_TASK_SVC), .kernel = km_localized_access_kernels(access),
+                                      .y = y, .C = 2.0, .weight_pos = 1, .weight_neg = 1, .bias = 1,
+                                      .solver = km_smo_options_default()};
+        machine.solver.tolerance = 1e-8;
+        km_mkl_problem pr = {.machine = &machine, .mkl = km_params_default().mkl, .n_outputs = 1};
+        pr.mkl.p = p;
+        pr.mkl.p_block = 2 * p / (p + 1);
+        pr.mkl.gap = 1e-12;
+        long steps = 0;
+        for (long t = 1; t <= T; t++) {
+            for (size_t j = 0; j < l; j++)
+                km_theta_init(GM, pr.mkl.p_block, beta + j * GM);
+            double coef[GN] = {0};
+            km_mkl_result result = {.coef = coef};
+            pr.mkl.max_outer = t;
+            CHECK_OK(km_clmkl_solve(&pr, machine.kernel, GM, l, 1e-8, &result));
+            CHECK(result.primal <= previous * (1 + 1e-12));
+            CHECK(result.primal - result.dual >= -1e-9 * fabs(result.primal));
+            for (size_t j = 0; j < l; j++)
+                CHECK_NEAR(norm_p(beta + j * GM, GM, p), 1.0, 1e-12);
+            previous = result.primal;
+            steps = result.mkl_iterations;
+            if (result.converged)
+                break;
+        }
+        CHECK(steps >= 3); /* the sequence has steps to compare */
+        km_localized_access_free(access);
+    }
 }
