@@ -774,6 +774,17 @@ static km_status gate_column(void *ctx, size_t m, size_t i, const size_t *rows, 
     return KM_OK;
 }
 
+/* The access to the GM kernels of gate_K (filled by the case) with weights theta; sets their diagonals. */
+static km_kernel_access gate_access(double *theta)
+{
+    for (size_t m = 0; m < GM; m++) {
+        for (size_t i = 0; i < GN; i++)
+            gate_diag_values[m][i] = gate_K[m][i * GN + i];
+        gate_diag[m] = gate_diag_values[m];
+    }
+    return (km_kernel_access){.n_rows = GN, .n_kernels = GM, .theta = theta, .column = gate_column, .diag = gate_diag};
+}
+
 /* J = the SVM's optimal dual value on k_eta at the gating (r, v), and its coefficients a. */
 static double gated_J(const km_kernel_access *base, const double *K0, const double *r, const double *v,
                       const signed char *y, double *eta, double *a)
@@ -811,16 +822,12 @@ KM_TEST_CASE(lmkl_gradient_matches_finite_differences)
             gate_K[2][i * GN + k] = exp(-0.5 * d2);
             K0[i * GN + k] = exp(-0.2 * d2);
         }
-    for (size_t m = 0; m < GM; m++) {
-        for (size_t i = 0; i < GN; i++)
-            gate_diag_values[m][i] = gate_K[m][i * GN + i];
-        gate_diag[m] = gate_diag_values[m];
+    for (size_t m = 0; m < GM; m++)
         v[m] = 0.3 * km_rng_normal(&rng);
-    }
     for (size_t i = 0; i < GN * GM; i++)
         r[i] = 0.2 * km_rng_normal(&rng);
     double theta[GM] = {1, 1, 1};
-    km_kernel_access base = {.n_rows = GN, .n_kernels = GM, .theta = theta, .column = gate_column, .diag = gate_diag};
+    km_kernel_access base = gate_access(theta);
     static const double gated[GM] = {1, 1, 1};
     gated_J(&base, K0, r, v, y, eta, a);
     CHECK_OK(km_lmkl_gradient(&base, gated, eta, a, g));
@@ -1099,11 +1106,6 @@ KM_TEST_CASE(inner_svm_matches_libsvm)
             gate_K[1][i * GN + k] = exp(-0.5 * d2);
             gate_K[2][i * GN + k] = pow(1 + p[0] * q[0] + p[1] * q[1], 2);
         }
-    for (size_t m = 0; m < GM; m++) {
-        for (size_t i = 0; i < GN; i++)
-            gate_diag_values[m][i] = gate_K[m][i * GN + i];
-        gate_diag[m] = gate_diag_values[m];
-    }
     for (size_t u = 0; u < l * GM; u++) {
         beta[u] = 0.1 + km_rng_uniform(&rng);
         other[u] = 0.1 + km_rng_uniform(&rng);
@@ -1122,7 +1124,7 @@ KM_TEST_CASE(inner_svm_matches_libsvm)
     if (isnan(want))
         KM_TEST_SKIP("svm-train (Debian libsvm-tools) is not installed");
     double theta[GM] = {1, 1, 1}, weights[l * GM];
-    km_kernel_access base = {.n_rows = GN, .n_kernels = GM, .theta = theta, .column = gate_column, .diag = gate_diag};
+    km_kernel_access base = gate_access(theta);
     const size_t all[GM] = {0, 1, 2};
     km_localized_access *access = NULL;
     CHECK_OK(km_localized_access_new(&base, all, GM, l, c, weights, &access));
@@ -1179,13 +1181,8 @@ KM_TEST_CASE(primal_non_increasing_at_fixed_tolerance)
             gate_K[1][i * GN + k] = p[1] * q[1];
             gate_K[2][i * GN + k] = exp(-d2);
         }
-    for (size_t m = 0; m < GM; m++) {
-        for (size_t i = 0; i < GN; i++)
-            gate_diag_values[m][i] = gate_K[m][i * GN + i];
-        gate_diag[m] = gate_diag_values[m];
-    }
     double theta[GM] = {1, 1, 1};
-    km_kernel_access base = {.n_rows = GN, .n_kernels = GM, .theta = theta, .column = gate_column, .diag = gate_diag};
+    km_kernel_access base = gate_access(theta);
     const size_t all[GM] = {0, 1, 2};
     const double ps[] = {1.0, 4.0 / 3.0, 2.0};
     for (size_t k = 0; k < 3; k++) {
