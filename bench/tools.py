@@ -21,6 +21,9 @@ MKL_ALIGNF = ("--mkl", "alignf")
 # localized MKL on the localized problem (bench/localized.py): three clusters of the location z
 MKL_CLMKL = ("--mkl", "clmkl", "--p", "4/3", "--ae", "0.4", "--cluster-kernel", "linear:features=1-2")
 MKL_LMKL = ("--mkl", "lmkl", "--cluster-kernel", "linear:features=1-2")
+# the same on DNA splice junctions (bench/dna_splice.py): clusters and gates on the mean of the kernels
+MKL_CLMKL_MEAN = ("--mkl", "clmkl", "--p", "4/3", "--ae", "0.4")
+MKL_LMKL_MEAN = ("--mkl", "lmkl")
 
 
 @dataclass

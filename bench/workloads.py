@@ -135,6 +135,14 @@ WORKLOADS = [
              cases=lambda options: [["--n", str(size), "--test-size", str(options.test_size), "--seed",
                                      str(options.seed)] for size in (options.sizes or [400])],
              reference="kernelmix-clmkl"),
+    Workload(key="loc-dna", name="dna-splice-800",
+             title="DNA splice junctions (r-cran-mlbench DNA, junction vs rest), 20 positional string kernels of "
+                   "degrees 1..20: training time of localized MKL (clmkl, p = 4/3, AE = 0.4, 3 clusters on the mean "
+                   "kernel) beside global lp-norm MKL (p = 4/3) and gated LMKL (gating on the mean kernel)",
+             tools=("kernelmix-clmkl-dna", "kernelmix-mkl", "kernelmix-lmkl-dna"), data_script="dna_splice.py",
+             cases=lambda options: [["--n", str(size), "--test-size", str(min(options.test_size, 2124))]
+                                    for size in (options.sizes or [800])],
+             reference="kernelmix-clmkl-dna"),
 ]
 
 # what bench/run runs without --workloads (e takes tens of minutes and is never among them)

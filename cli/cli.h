@@ -107,6 +107,16 @@ void cli_kernel_specs_free(cli_kernel_specs *specs);
 km_status cli_add_cluster_kernel(km_params *params, km_kernel_set *set, const char *spec);
 /* --tau of localized MKL: a number >= 0 or inf; 0 (reported) on a bad value. */
 int cli_parse_tau(const char *cmd, const char *text, double *tau);
+/* The kernel options (cli_kernel_spec_option) and the input options (cli_data_option) of a command
+ * that reads a dataset and kernel specs: 0 when the current option is none of them, 1 when taken, -1
+ * on an error (reported). */
+int cli_kernel_data_option(cli_args *args, cli_kernel_specs *specs, cli_input *input);
+/* 1 when specs names a kernel, else 0 with the error "no kernels: ..." of the command. */
+int cli_need_kernels(const char *cmd, const cli_kernel_specs *specs);
+/* The clustering options of localized MKL into params: --clusters L, --ae A, --tau T, --kmeans-restarts
+ * R and --cluster-kernel K (a kernel number, or the SPEC of an extra kernel, kept in *cluster_spec):
+ * 0 when the current option is none of them, 1 when taken, -1 on an error (reported). */
+int cli_cluster_option(cli_args *args, km_params *params, const char **cluster_spec);
 
 /* Whether output may be written: 0 (reported) when it is the same file (device and inode: links
  * count) as one of the inputs or as the file= of a precomputed kernel of set (NULL: none). Called

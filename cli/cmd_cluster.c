@@ -47,17 +47,11 @@ typedef struct cluster_options {
     int n_positionals;
 } cluster_options;
 
-static int set_param(cluster_options *o, km_param id, int integer, double value)
-{
-    km_status st = integer ? km_params_set_int(o->params, id, (int64_t)value) : km_params_set_double(o->params, id, value);
-    return st ? (cli_fail(CMD, st), 0) : 1;
-}
-
 static int parse_options(cluster_options *o, int argc, char **argv)
 {
     cli_args args;
     cli_args_init(&args, CMD, argc, argv);
-    const char *positional, *text;
+    const char *positional;
     int kind, handled;
     while ((kind = cli_args_next(&args, &positional))) {
         if (kind == 2) {
@@ -69,37 +63,19 @@ static int parse_options(cluster_options *o, int argc, char **argv)
             continue;
         }
         int ok = 1;
-        long count;
-        double x;
+        long seed;
         if (cli_args_is(&args, NULL, "--help")) {
             usage(stdout);
             return 0;
-        } else if ((handled = cli_kernel_spec_option(&args, &o->specs))) {
+        } else if ((handled = cli_kernel_data_option(&args, &o->specs, &o->input)) ||
+                   (handled = cli_cluster_option(&args, o->params, &o->cluster_spec))) {
             ok = handled > 0;
-        } else if (cli_args_is(&args, NULL, "--clusters")) {
-            ok = cli_parse_long(CMD, "--clusters", cli_args_value(&args), 1, LONG_MAX, &count) &&
-                 set_param(o, KM_PARAM_CLUSTERS, 1, (double)count);
-        } else if (cli_args_is(&args, NULL, "--ae")) {
-            ok = cli_parse_double(CMD, "--ae", cli_args_value(&args), 1e-300, 1, &x) &&
-                 set_param(o, KM_PARAM_CLUSTER_AE, 0, x);
-        } else if (cli_args_is(&args, NULL, "--tau")) {
-            ok = cli_parse_tau(CMD, cli_args_value(&args), &x) && set_param(o, KM_PARAM_CLUSTER_TAU, 0, x);
-        } else if (cli_args_is(&args, NULL, "--kmeans-restarts")) {
-            ok = cli_parse_long(CMD, "--kmeans-restarts", cli_args_value(&args), 1, LONG_MAX, &count) &&
-                 set_param(o, KM_PARAM_CLUSTER_RESTARTS, 1, (double)count);
         } else if (cli_args_is(&args, NULL, "--seed")) {
-            ok = cli_parse_long(CMD, "--seed", cli_args_value(&args), 0, LONG_MAX, &count) &&
-                 set_param(o, KM_PARAM_SEED, 1, (double)count);
-        } else if (cli_args_is(&args, NULL, "--cluster-kernel")) {
-            if (!(text = cli_args_value(&args)))
-                ok = 0;
-            else if (text[0] >= '0' && text[0] <= '9')
-                ok = cli_parse_long(CMD, "--cluster-kernel", text, 1, LONG_MAX, &count) &&
-                     set_param(o, KM_PARAM_CLUSTER_KERNEL, 1, (double)count);
-            else
-                o->cluster_spec = text;
-        } else if ((handled = cli_data_option(&args, &o->input))) {
-            ok = handled > 0;
+            km_status st = KM_OK;
+            ok = cli_parse_long(CMD, "--seed", cli_args_value(&args), 0, LONG_MAX, &seed) &&
+                 !(st = km_params_set_int(o->params, KM_PARAM_SEED, seed));
+            if (st)
+                cli_fail(CMD, st);
         } else {
             cli_args_unknown(&args);
             ok = 0;
@@ -107,12 +83,8 @@ static int parse_options(cluster_options *o, int argc, char **argv)
         if (!ok || args.failed)
             return -1;
     }
-    if (args.failed)
+    if (args.failed || !cli_need_kernels(CMD, &o->specs))
         return -1;
-    if (o->specs.n == 0) {
-        cli_error(CMD, "no kernels: give --kernel SPEC or --kernels FILE (see kernelmix cluster --help)");
-        return -1;
-    }
     if (o->n_positionals < 1) {
         cli_error(CMD, "missing TRAIN_FILE (see kernelmix cluster --help)");
         return -1;

@@ -61,6 +61,8 @@ static void usage(FILE *out)
 "  --ridge L          krr: the ridge lambda > 0 (sets C = 1/L)\n"
 "  --no-bias          krr: no bias term (default: an unregularized bias, which equals\n"
 "                     centred kernels and targets)\n"
+"                     C-SVC (and MKL on it): f(x) = sum_i y_i a_i K(x_i, x) without bias;\n"
+"                     the dual loses sum_i y_i a_i = 0 and is solved by one-variable steps\n"
 "  -c C               loss weight of C-SVC, epsilon-SVR and nu-SVR (default 1)\n"
 "  -p EPSILON         epsilon-SVR tube half-width (default 0.1)\n"
 "  -n NU              nu of nu-SVC, one-class and nu-SVR, in (0,1] (default 0.5)\n"
@@ -523,6 +525,11 @@ static int parse_options(train_options *o, int argc, char **argv)
     if (o->reg_param && !elasticnet &&
         !(parse_exponent("--reg-param", o->reg_param, &x) && set_double(o, KM_PARAM_REG_PARAM, x)))
         return -1;
+    int task = get_int(o, KM_PARAM_TASK);
+    if (!get_int(o, KM_PARAM_KRR_BIAS) && task != KM_TASK_KRR && task != KM_TASK_SVC) {
+        cli_error(CMD, "option --no-bias: only krr and C-SVC (-s 0) train without a bias");
+        return -1;
+    }
     if (n_positionals < 1) {
         cli_error(CMD, "missing TRAIN_FILE (see kernelmix train --help)");
         return -1;

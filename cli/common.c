@@ -1,5 +1,6 @@
 /* Shared pieces of the subcommands: messages, exit codes, argument scanning and number parsing. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -272,4 +273,56 @@ int cli_data_option(cli_args *args, cli_input *input)
     input->label_column = l == 0 ? KM_CSV_NO_LABEL : l > 0 ? (int)l - 1 : (int)l;
     input->label_column_given = 1;
     return 1;
+}
+
+int cli_kernel_data_option(cli_args *args, cli_kernel_specs *specs, cli_input *input)
+{
+    int handled = cli_kernel_spec_option(args, specs);
+    return handled ? handled : cli_data_option(args, input);
+}
+
+int cli_need_kernels(const char *cmd, const cli_kernel_specs *specs)
+{
+    if (specs->n > 0)
+        return 1;
+    cli_error(cmd, "no kernels: give --kernel SPEC or --kernels FILE (see kernelmix %s --help)", cmd);
+    return 0;
+}
+
+/* An option's value text into the integer parameter id, within [lo, LONG_MAX]: 1, or -1 (reported). */
+static int long_param(cli_args *args, km_params *params, km_param id, const char *option, const char *text, long lo)
+{
+    long value;
+    if (!cli_parse_long(args->cmd, option, text, lo, LONG_MAX, &value))
+        return -1;
+    km_status st = km_params_set_int(params, id, value);
+    return st ? (cli_fail(args->cmd, st), -1) : 1;
+}
+
+static int double_param(cli_args *args, km_params *params, km_param id, double value)
+{
+    km_status st = km_params_set_double(params, id, value);
+    return st ? (cli_fail(args->cmd, st), -1) : 1;
+}
+
+int cli_cluster_option(cli_args *args, km_params *params, const char **cluster_spec)
+{
+    double x;
+    if (cli_args_is(args, NULL, "--clusters"))
+        return long_param(args, params, KM_PARAM_CLUSTERS, "--clusters", cli_args_value(args), 1);
+    if (cli_args_is(args, NULL, "--ae"))
+        return cli_parse_double(args->cmd, "--ae", cli_args_value(args), 1e-300, 1, &x)
+                   ? double_param(args, params, KM_PARAM_CLUSTER_AE, x) : -1;
+    if (cli_args_is(args, NULL, "--tau"))
+        return cli_parse_tau(args->cmd, cli_args_value(args), &x) ? double_param(args, params, KM_PARAM_CLUSTER_TAU, x)
+                                                                  : -1;
+    if (cli_args_is(args, NULL, "--kmeans-restarts"))
+        return long_param(args, params, KM_PARAM_CLUSTER_RESTARTS, "--kmeans-restarts", cli_args_value(args), 1);
+    if (!cli_args_is(args, NULL, "--cluster-kernel"))
+        return 0;
+    const char *text = cli_args_value(args);
+    if (text && text[0] >= '0' && text[0] <= '9')
+        return long_param(args, params, KM_PARAM_CLUSTER_KERNEL, "--cluster-kernel", text, 1);
+    *cluster_spec = text;
+    return text ? 1 : -1;
 }

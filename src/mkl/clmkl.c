@@ -227,14 +227,13 @@ static km_status clmkl_step(void *ctx, const double *theta_used, km_weight_move 
     return KM_OK;
 }
 
-/* Algorithm 1 on the localized kernels of access; beta (M l) holds the start and receives the result. */
-static km_status solve_localized(const km_mkl_problem *pr, const km_kernel_access *kernels, size_t M, size_t l,
-                                 km_mkl_result *result)
+km_status km_clmkl_solve(const km_mkl_problem *pr, const km_kernel_access *kernels, size_t M, size_t l,
+                         double first_tolerance, km_mkl_result *result)
 {
     size_t n = kernels->n_rows, V = M * l;
     km_machine_problem machine = *pr->machine;
     machine.kernel = kernels;
-    machine.solver.tolerance = fmax(pr->machine->solver.tolerance, 1e-1);
+    machine.solver.tolerance = first_tolerance;
     km_mkl_problem localized = *pr;
     localized.machine = &machine;
     clmkl_state s = {.base = {.pr = &localized, .result = result, .h = malloc(V * n * sizeof(double)),
@@ -276,7 +275,8 @@ static km_status clmkl_train(const km_mkl_problem *pr, km_mkl_result *result)
     if (!st)
         st = km_localized_access_new(k, learned, M, l, clustering.memberships, beta, &access);
     if (!st)
-        st = solve_localized(pr, km_localized_access_kernels(access), M, l, result);
+        st = km_clmkl_solve(pr, km_localized_access_kernels(access), M, l, fmax(pr->machine->solver.tolerance, 1e-1),
+                            result);
     if (!st) { /* the model's weights: group j at theta[j M_all ...], a clustering-only kernel 0 */
         memset(k->theta, 0, M_all * l * sizeof *k->theta);
         for (size_t j = 0; j < l; j++)

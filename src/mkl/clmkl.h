@@ -17,6 +17,7 @@
 #include "core/params.h"
 #include "core/record.h"
 #include "kernelmix.h"
+#include "mkl/mkl.h"
 #include "svm/svm.h"
 
 /* The record section and its entries (per training row in training order; l clusters):
@@ -72,6 +73,14 @@ void km_gates(const double *z0, size_t nt, size_t n, size_t l, const double *r, 
  * kernel cluster_kernel or the mean of the learned ones. scratch: n + l values. */
 void km_clustering_memberships(const km_clustering *clustering, size_t M, const double *K, size_t nt,
                                double *scratch, double *c);
+
+/* Algorithm 1 on localized kernels (M learned kernels, l clusters; kernels->theta holds the start beta,
+ * M l values, and receives the result) for the machine of pr: SVM solves with tolerances from
+ * first_tolerance tightening tenfold per outer iteration down to min(machine tolerance, 1e-5)
+ * (first_tolerance = the machine's tolerance: fixed), alternating with Eq. (7) per cluster, until the
+ * relative gap of §4 reaches pr->mkl.gap or max_outer steps. */
+km_status km_clmkl_solve(const km_mkl_problem *pr, const km_kernel_access *kernels, size_t M, size_t l,
+                         double first_tolerance, km_mkl_result *result);
 
 /* The localized kernel access (see above) over base, the M_all kernels of the machine; learned[m]
  * (M values) are the base kernels learned, gamma (n x l) the memberships. theta (M l values) is the

@@ -30,7 +30,7 @@ typedef struct km_machine_problem {
     const double *z;                 /* regression targets (n) */
     double C, weight_pos, weight_neg; /* loss weights: C-SVC C_i = C * weight of the class; SVR, nu-SVR C */
     double epsilon, nu;
-    int bias;                        /* KRR: 1 an unregularized bias, 0 none */
+    int bias;                        /* KRR and C-SVC: 1 an unregularized bias, 0 none */
     km_smo_options solver;           /* tolerance, shrinking, cache, iteration limit, interrupt, logger */
 } km_machine_problem;
 

@@ -1,5 +1,6 @@
 /* C-SVC as a machine: labels y_i = +-1, loss sum_i C_i max(0, 1 - y_i f(x_i)), c_i = y_i alpha_i,
- * lin = sum_i y_i c_i = sum_i alpha_i. */
+ * lin = sum_i y_i c_i = sum_i alpha_i; with bias 0 (--no-bias) f has no bias term and its dual no
+ * constraint sum_i y_i alpha_i = 0. */
 #include <stdlib.h>
 
 #include "core/error.h"
@@ -20,7 +21,8 @@ static km_status svc_solve(const km_machine_problem *pr, const km_smo_options *o
         return km_error_nomem("a warm start");
     for (size_t i = 0; warm && i < n; i++)
         start[i] = pr->y[i] * solution->coef[i];
-    km_status st = km_svc_solve(pr->kernel, pr->y, pr->C, pr->weight_pos, pr->weight_neg, options, start, solution);
+    km_status st = (pr->bias ? km_svc_solve : km_svc_solve_without_bias)(pr->kernel, pr->y, pr->C, pr->weight_pos,
+                                                                          pr->weight_neg, options, start, solution);
     free(start);
     return st;
 }
@@ -60,6 +62,10 @@ static size_t svc_hinges(const km_machine_problem *pr, const double *g, km_hinge
 
 static double svc_loss(const km_machine_problem *pr, const double *g, double bias, double *best_bias)
 {
+    if (!pr->bias) { /* a machine without bias: the loss at b = 0 */
+        *best_bias = 0.0;
+        return svc_loss_at(pr, g, 0.0);
+    }
     return km_refined_hinge_loss(pr, g, bias, best_bias, pr->kernel->n_rows, svc_hinges, svc_loss_at);
 }
 

@@ -239,12 +239,42 @@ static km_status reconstruct_gradient(smo *s)
     return KM_OK;
 }
 
+/* Without the equality constraint (no_equality) one variable moves at a time. Its violation is the
+ * projected gradient: -G_t below the upper bound, G_t above zero. Of the violators the one whose
+ * unclipped step -G_t / Q_tt decreases the objective most (G_t^2 / (2 Q_tt)) is chosen; i = j marks
+ * the one-variable step. Returns as select_working_set. */
+static int select_variable(smo *s, size_t *out_i, size_t *out_j, const double **out_Q_i, double *violation)
+{
+    size_t best = (size_t)-1;
+    double largest = 0, best_decrease = 0;
+    for (size_t t = 0; t < s->active; t++) {
+        double G = s->G[t];
+        double v = G < 0 && s->status[t] != AT_UPPER ? -G : G > 0 && s->status[t] != AT_LOWER ? G : 0.0;
+        if (v == 0)
+            continue;
+        largest = fmax(largest, v);
+        double decrease = v * v / (s->qm.QD[t] > 0 ? s->qm.QD[t] : KM_SMO_TAU);
+        if (decrease > best_decrease) {
+            best_decrease = decrease;
+            best = t;
+        }
+    }
+    *violation = largest;
+    if (largest < s->eps || best == (size_t)-1)
+        return 1;
+    *out_i = *out_j = best;
+    *out_Q_i = km_qmatrix_column(&s->qm, best, s->active);
+    return *out_Q_i ? 0 : -1;
+}
+
 /* WSS2: i maximises -y_i G_i over I_up; j minimises the second-order decrease over I_low. With
  * nu_constraints (LIBSVM's Solver_NU) i and j share the sign of y: the best i of each sign is the
  * partner of the j of that sign. Returns 1 when optimal (m(a) - M(a) < eps), 0 with a pair (and the Q
  * column of i, valid through the step's next column request), -1 when a kernel column failed. */
 static int select_working_set(smo *s, size_t *out_i, size_t *out_j, const double **out_Q_i, double *violation)
 {
+    if (s->qp->no_equality)
+        return select_variable(s, out_i, out_j, out_Q_i, violation);
     const signed char *y = s->qm.y;
     const double *G = s->G, *QD = s->qm.QD;
     const char *status = s->status;
@@ -406,6 +436,8 @@ static double calculate_rho_nu(const smo *s, double *r)
 static double calculate_rho(const smo *s, double *r)
 {
     *r = 0;
+    if (s->qp->no_equality)
+        return 0.0; /* no bias */
     if (s->qp->nu_constraints)
         return calculate_rho_nu(s, r);
     size_t nr_free = 0;
@@ -490,6 +522,13 @@ static void solve_pair(smo *s, size_t i, size_t j, const double *Q_i)
     }
 }
 
+/* The one-variable step without the equality constraint: a_i - G_i / Q_ii clipped to [0, C_i]. */
+static void solve_single(smo *s, size_t i)
+{
+    double quad_coef = s->qm.QD[i] > 0 ? s->qm.QD[i] : KM_SMO_TAU;
+    s->alpha[i] = fmin(s->C[i], fmax(0.0, s->alpha[i] - s->G[i] / quad_coef));
+}
+
 /* G_bar += sign C_t Q_t when a_t enters (+1) or leaves (-1) its upper bound. */
 static km_status update_G_bar(smo *s, size_t t, double sign)
 {
@@ -500,16 +539,20 @@ static km_status update_G_bar(smo *s, size_t t, double sign)
     return KM_OK;
 }
 
-/* One working-set step on the pair (i, j); Q_i is the column of i over the active positions. */
+/* One working-set step on the pair (i, j), or on variable i alone when j = i (no_equality); Q_i is the
+ * column of i over the active positions. */
 static km_status take_step(smo *s, size_t i, size_t j, const double *Q_i)
 {
     size_t active = s->active;
-    const double *Q_j = km_qmatrix_column(&s->qm, j, active);
+    const double *Q_j = j == i ? Q_i : km_qmatrix_column(&s->qm, j, active);
     if (!Q_j)
         return s->qm.failure;
     double old_i = s->alpha[i], old_j = s->alpha[j];
-    solve_pair(s, i, j, Q_i);
-    double da_i = s->alpha[i] - old_i, da_j = s->alpha[j] - old_j;
+    if (j == i)
+        solve_single(s, i);
+    else
+        solve_pair(s, i, j, Q_i);
+    double da_i = s->alpha[i] - old_i, da_j = j == i ? 0.0 : s->alpha[j] - old_j;
 
     double *G = s->G;
     for (size_t k = 0; k < active; k++)
@@ -523,7 +566,7 @@ static km_status take_step(smo *s, size_t i, size_t j, const double *Q_i)
     km_status st = KM_OK;
     if (was_upper_i != (s->status[i] == AT_UPPER))
         st = update_G_bar(s, i, was_upper_i ? -1.0 : 1.0);
-    if (!st && was_upper_j != (s->status[j] == AT_UPPER))
+    if (!st && j != i && was_upper_j != (s->status[j] == AT_UPPER))
         st = update_G_bar(s, j, was_upper_j ? -1.0 : 1.0);
     return st;
 }
@@ -556,6 +599,8 @@ static km_status validate(const km_qp *qp, const km_smo_options *options, const 
                         qp->n_rows, qp->n_kernels);
     if (qp->n_vars > (size_t)2147483647 || qp->n_rows > (size_t)2147483647)
         return km_error(KM_EINVAL, "SMO: %zu variables exceed the supported size", qp->n_vars);
+    if (qp->no_equality && qp->nu_constraints)
+        return km_error(KM_EINVAL, "SMO: nu constraints are equality constraints (no_equality excludes them)");
     if (!qp->row_of && qp->n_vars != qp->n_rows)
         return km_error(KM_EINVAL, "SMO: %zu variables on %zu rows need a row_of map", qp->n_vars, qp->n_rows);
     if (!(options->tolerance > 0))
@@ -720,7 +765,7 @@ km_status km_smo_solve(const km_qp *qp, const km_smo_options *options, double *a
         }
         if (--counter == 0) {
             counter = shrink_period;
-            if (options->shrinking && (st = do_shrinking(&s)))
+            if (options->shrinking && !qp->no_equality && (st = do_shrinking(&s)))
                 break;
             if (s.h)
                 refresh_quad(&s);

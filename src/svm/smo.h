@@ -2,7 +2,8 @@
  *
  * It solves LIBSVM's generic dual
  *     min_a  1/2 a'Qa + p'a   s.t.  y'a = const (set by the starting point),  0 <= a_t <= upper_t,
- * over l variables (with nu_constraints, the sum of a over each sign of y is fixed too),
+ * over l variables (with nu_constraints, the sum of a over each sign of y is fixed too; with
+ * no_equality, only the box: the dual of a machine without bias),
  * Q_st = y_s y_t K(row_s, row_t), K = sum_m theta_m K_m, with second-order working-set
  * selection (Fan, Chen & Lin 2005), shrinking, and warm start from any feasible a.
  *
@@ -53,6 +54,9 @@ typedef struct km_qp {
     int nu_constraints;             /* 1: LIBSVM's Solver_NU (nu-SVC, nu-SVR): the sums of a over y = +1
                                        and over y = -1 each stay fixed (set by the start), so pairs are
                                        chosen within one sign of y, and the result has r */
+    int no_equality;                /* 1: no y'a = const either (the dual of a machine without bias):
+                                       one-variable steps on the variable of the largest second-order
+                                       decrease, no shrinking, rho = 0 */
 } km_qp;
 
 /* What the solver tells the MKL layer. The hook is called every hook_every working-set steps (before

@@ -76,9 +76,10 @@ static km_status task_solve(task_qp *t, const km_smo_options *options, km_svm_so
     return KM_OK;
 }
 
-km_status km_svc_solve(const km_kernel_access *kernel, const signed char *y, double C, double weight_pos,
-                       double weight_neg, const km_smo_options *options, const double *alpha_start,
-                       km_svm_solution *solution)
+/* C-SVC with (bias 1) or without (bias 0) the bias and its constraint sum_i y_i alpha_i = 0. */
+static km_status svc_solve(const km_kernel_access *kernel, const signed char *y, double C, double weight_pos,
+                           double weight_neg, int bias, const km_smo_options *options, const double *alpha_start,
+                           km_svm_solution *solution)
 {
     if (!y || !solution || !solution->coef)
         return km_error(KM_EINVAL, "km_svc_solve: NULL labels or solution coefficients");
@@ -105,12 +106,27 @@ km_status km_svc_solve(const km_kernel_access *kernel, const signed char *y, dou
         task_free(&t);
         return km_error(KM_EINVAL, "km_svc_solve: both classes are needed (%zu of %zu rows positive)", n_pos, n);
     }
+    t.qp.no_equality = !bias;
     st = task_solve(&t, options, solution, NULL);
     if (!st)
         for (size_t i = 0; i < n; i++)
             solution->coef[i] = y[i] * t.alpha[i];
     task_free(&t);
     return st;
+}
+
+km_status km_svc_solve(const km_kernel_access *kernel, const signed char *y, double C, double weight_pos,
+                       double weight_neg, const km_smo_options *options, const double *alpha_start,
+                       km_svm_solution *solution)
+{
+    return svc_solve(kernel, y, C, weight_pos, weight_neg, 1, options, alpha_start, solution);
+}
+
+km_status km_svc_solve_without_bias(const km_kernel_access *kernel, const signed char *y, double C,
+                                    double weight_pos, double weight_neg, const km_smo_options *options,
+                                    const double *alpha_start, km_svm_solution *solution)
+{
+    return svc_solve(kernel, y, C, weight_pos, weight_neg, 0, options, alpha_start, solution);
 }
 
 km_status km_svr_solve(const km_kernel_access *kernel, const double *z, double C, double epsilon,

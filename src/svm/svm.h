@@ -34,6 +34,12 @@ km_status km_svc_solve(const km_kernel_access *kernel, const signed char *y, dou
                        double weight_neg, const km_smo_options *options, const double *alpha_start,
                        km_svm_solution *solution);
 
+/* C-SVC without bias, f(x) = sum_i y_i alpha_i K(x_i, x): the dual without sum_i y_i alpha_i = 0, solved
+ * by one-variable steps (smo.h, no_equality); bias 0. */
+km_status km_svc_solve_without_bias(const km_kernel_access *kernel, const signed char *y, double C,
+                                    double weight_pos, double weight_neg, const km_smo_options *options,
+                                    const double *alpha_start, km_svm_solution *solution);
+
 /* epsilon-SVR on real targets z. alpha_start (may be NULL) holds the 2n solver variables: alpha_1..alpha_n,
  * then alpha*_1..alpha*_n (from a previous coef: alpha_i = max(coef_i, 0), alpha*_i = max(-coef_i, 0)). */
 km_status km_svr_solve(const km_kernel_access *kernel, const double *z, double C, double epsilon,

@@ -31,6 +31,23 @@ km_status km_model_cluster_tau(const km_model *model, double *tau, double *evenn
     return st;
 }
 
+void km_model_clustering_params(const km_model *model, km_mkl_params *mkl)
+{
+    km_clustering clustering;
+    size_t rows;
+    const char *key = km_record_values(&model->data, KM_CLMKL_SECTION, "labels", NULL, NULL) ? "labels" : "gating";
+    if (!km_record_values(&model->data, KM_CLMKL_SECTION, key, &rows, NULL) ||
+        km_clustering_read(&model->data, rows, model->weight_groups, model->kernels->size, &clustering))
+        return;
+    mkl->cluster_kernel = (long)clustering.cluster_kernel;
+    mkl->cluster_only = clustering.cluster_only;
+    if (clustering.gating) /* LMKL: one gate per kernel, no k-means clusters */
+        return;
+    mkl->clusters = (long)clustering.l;
+    mkl->cluster_tau = clustering.tau;
+    mkl->cluster_ae = clustering.evenness;
+}
+
 km_status km_cluster(const km_dataset *data, const km_kernel_set *kernels, const km_params *params, size_t *labels,
                      double *memberships, double *tau)
 {

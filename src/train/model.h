@@ -65,6 +65,9 @@ km_status km_model_alloc(km_model **out);
  * strictly ascending and within the basis, basis rows with their test-kernel columns. On failure returns
  * `failure` with the message "PATH: ..." (path names the model file being read or written). */
 km_status km_model_check(const km_model *model, const char *path, km_status failure);
+/* The clustering parameters a localized model keeps in its record (clmkl_cluster.c: clusters, tau,
+ * average evenness, clustering kernel) into mkl; mkl is left alone for other models. */
+void km_model_clustering_params(const km_model *model, km_mkl_params *mkl);
 
 /* Records in the model what prediction checks test rows against beyond the basis's feature count and
  * storage: the CSV layout of CSV training rows (model_input.c states the rules). */

@@ -72,6 +72,7 @@ km_status km_model_params(const km_model *model, km_params **out)
     p->nu = model->nu;
     p->tolerance = model->tolerance;
     p->mkl = model->mkl;
+    km_model_clustering_params(model, &p->mkl);
     p->probability = model->probability;
     return KM_OK;
 }

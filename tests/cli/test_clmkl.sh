@@ -3,7 +3,8 @@
 # purity), its soft memberships have the asked average evenness (AE = mean c_ij / max_j c_ij, since
 # exp(-tau Delta_ij) = c_ij / max_j c_ij) and rows summing to 1, and the same seed gives the same
 # output; a trained model's info shows one weight vector per cluster, tau and the evenness, and
-# prediction equals kernelmix predict on a reloaded copy; bad options are refused with one line.
+# prediction equals kernelmix predict on a reloaded copy; --no-bias gives bias 0 (and is refused by
+# tasks without a bias-free form); bad options are refused with one line.
 . "$(dirname "$0")/lib.sh" "$@"
 
 GEN="$ROOT/examples/clmkl-localized/generate.py"
@@ -69,4 +70,11 @@ expect_status 0 "$KM" train -q $KERNELS $Z --mkl lmkl --max-time 1e-9 "$WORK/tra
 expect_status 0 "$KM" info --json "$WORK/l.km" &&
     { [ "$(json_get "$WORK/out" "j['machines'][0]['converged']")" = False ] || fail "lmkl --max-time: converged"; }
 expect_status 0 "$KM" predict -q "$WORK/test" "$WORK/l.km" "$WORK/l.pred"
+
+# --no-bias: C-SVC (and localized MKL on it) without bias; the tasks without a bias-free form refuse it
+expect_status 0 "$KM" train -q $KERNELS $Z --mkl hlmkl --no-bias "$WORK/train" "$WORK/nb.km"
+expect_status 0 "$KM" info --json "$WORK/nb.km" &&
+    { [ "$(json_get "$WORK/out" "float(j['machines'][0]['bias']) == 0")" = True ] || fail "--no-bias: the bias is not 0"; }
+expect_status 2 "$KM" train -q -s 3 --no-bias $KERNELS "$WORK/train" "$WORK/bad.km" &&
+    expect_one_line_error 'no-bias.*krr and C-SVC'
 finish

@@ -1,8 +1,9 @@
 # The sequence data exported from Debian's R packages (scripts/export-r-sequences.sh): row counts,
 # nucleotide totals, first rows and classes (r-cran-mlbench DNA, r-cran-kernlab promotergene), and
-# string-kernel MKL on them: promoters 4-fold accuracy >= 0.80 with lp-MKL p = 4/3 on the positional
-# kernels of degrees 1..8; DNA splice junctions against the rest, 400 training rows, test AUC >= 0.95
-# for uniform weights and lp-MKL p = 4/3 on the positional kernels of degrees 1..20.
+# string-kernel MKL on them: promoters 4-fold accuracy >= 0.80 with lp-MKL, CLMKL and HLMKL p = 4/3 on
+# the positional kernels of degrees 1..8; DNA splice junctions against the rest, 400 training rows, test
+# AUC >= 0.95 for uniform weights, lp-MKL, CLMKL and HLMKL p = 4/3 on the positional kernels of degrees
+# 1..20.
 . "$(dirname "$0")/lib.sh" "$@"
 need Rscript
 Rscript -e 'library(mlbench); library(kernlab)' >/dev/null 2>&1 ||
@@ -34,11 +35,20 @@ expect_status 0 "$KM" train -v 4 --kernel 'pos:degree=1..8:norm=mult' --mkl lp -
 accuracy=$(sed -n 's/^Cross Validation Accuracy = \([0-9.]*\)%$/\1/p' "$WORK/out")
 "$PYTHON" -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 80 else 1)" "${accuracy:-0}" ||
     fail "promoters 4-fold accuracy ${accuracy:-?}% < 80% (lp-MKL p = 4/3)"
+# localized MKL (3 clusters on the mean kernel; soft at average evenness 0.5, and hard): 106 rows are
+# too few for clustering to pay off, so the acceptance is the same 80 % (measured: 89.6 % and 88.7 %)
+for mkl in "clmkl" "hlmkl"; do
+    expect_status 0 "$KM" train -v 4 --kernel 'pos:degree=1..8:norm=mult' --mkl $mkl --p 4/3 "$WORK/promoters.seq" ||
+        fail "promoters cross-validation ($mkl)"
+    accuracy=$(sed -n 's/^Cross Validation Accuracy = \([0-9.]*\)%$/\1/p' "$WORK/out")
+    "$PYTHON" -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 80 else 1)" "${accuracy:-0}" ||
+        fail "promoters 4-fold accuracy ${accuracy:-?}% < 80% ($mkl p = 4/3)"
+done
 
 # every 7th row: 400 for training, the next 455 rows (shifted by 3) for testing
 awk 'NR % 7 == 0' "$WORK/dna-bin.seq" | head -400 >"$WORK/dna-train.seq"
 awk 'NR % 7 == 3' "$WORK/dna-bin.seq" >"$WORK/dna-test.seq"
-for mkl in "fixed" "lp --p 4/3"; do
+for mkl in "fixed" "lp --p 4/3" "clmkl --p 4/3" "hlmkl --p 4/3"; do
     # shellcheck disable=SC2086
     expect_status 0 "$KM" train -q --kernel 'pos:degree=1..20:norm=mult' --mkl $mkl "$WORK/dna-train.seq" \
         "$WORK/dna.model" || fail "DNA training ($mkl)"

@@ -9,7 +9,11 @@
  *  - scaling the learned kernels by s equals scaling C by s;
  *  - one kernel: beta = 1 and the SVM on sum_j c_j(x) c_j(x') k(x, x'); duplicated kernels get
  *    2^(-1/p) each, and with one cluster equal the SVM on K_1 with C 2^((p-1)/p);
- *  - hard memberships: the localized kernel is exactly 0 between clusters;
+ *  - hard memberships: the localized kernel is exactly 0 between clusters; without bias the model is
+ *    one bias-free lp-norm MKL per cluster (weights to 1e-8, decision values to 1e-6);
+ *  - the SVM on the localized kernel at fixed weights has svm-train's objective; warm = cold start;
+ *  - with the SVM tolerance fixed, P^ falls at every outer iteration, P^ >= D, ||beta_j||_p = 1;
+ *  - km_model_params of a reloaded model gives back its clustering parameters;
  *  - the optimal value equals the maximum of the dual (Problem 2) found by projected-gradient ascent;
  *  - the decision function of §5 recomputed from kernels, memberships, beta and the support vectors,
  *    on training and new rows; save -> load -> predict is bit-identical;
@@ -18,6 +22,7 @@
  *    SVM's optimal value J in the gating's bias and coefficients; training lowers J, and the model
  *    predicts the same after save and load. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +35,7 @@
 #include "mkl/lmkl.h"
 #include "mkl/memberships.h"
 #include "mkl/theta.h"
+#include "svm/machine.h"
 #include "svm/smo.h"
 #include "train/model.h"
 
@@ -60,19 +66,31 @@ static km_dataset *localized_data(size_t n, uint64_t seed, double *x, double *y,
     return data;
 }
 
-/* Linear kernels on the three groups (multiplicatively normalized), then the clustering-only linear
- * kernel on z (kernel 4) when with_z. */
-static km_kernel_set *group_kernels(int with_z)
+/* The kernels of the specs (a NULL-terminated list) on rows of D features. */
+static km_kernel_set *kernel_set(const char *spec, ...)
 {
     km_kernel_set *set = NULL;
     CHECK_OK(km_kernel_set_new(&set));
     CHECK_OK(km_kernel_set_set_dimension(set, D));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=3-4:norm=mult"));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=5-6:norm=mult"));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=7-8:norm=mult"));
-    if (with_z)
-        CHECK_OK(km_kernel_set_add_spec(set, "linear:features=1-2"));
+    va_list specs;
+    va_start(specs, spec);
+    for (; spec; spec = va_arg(specs, const char *))
+        CHECK_OK(km_kernel_set_add_spec(set, spec));
+    va_end(specs);
     return set;
+}
+
+#define GROUP_1 "linear:features=3-4"
+#define GROUP_2 "linear:features=5-6"
+#define GROUP_3 "linear:features=7-8"
+#define LOCATION "linear:features=1-2"
+
+/* Linear kernels on the three groups (multiplicatively normalized), then the clustering-only linear
+ * kernel on z (kernel 4) when with_z. */
+static km_kernel_set *group_kernels(int with_z)
+{
+    return kernel_set(GROUP_1 ":norm=mult", GROUP_2 ":norm=mult", GROUP_3 ":norm=mult", with_z ? LOCATION : NULL,
+                      NULL);
 }
 
 static km_params clmkl_params(double p, long clusters, double tau)
@@ -384,11 +402,7 @@ KM_TEST_CASE(one_kernel_is_localized_svm)
     enum { n = 60, l = 3 };
     double x[n * D], y[n];
     km_dataset *data = localized_data(n, 5, x, y, NULL);
-    km_kernel_set *set = NULL;
-    CHECK_OK(km_kernel_set_new(&set));
-    CHECK_OK(km_kernel_set_set_dimension(set, D));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=3-8"));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=1-2"));
+    km_kernel_set *set = kernel_set("linear:features=3-8", LOCATION, NULL);
     km_params params = clmkl_params(4.0 / 3.0, l, -1);
     params.mkl.cluster_kernel = 2;
     km_model *model = NULL;
@@ -432,12 +446,7 @@ KM_TEST_CASE(duplicated_kernel)
     km_dataset *data = localized_data(n, 6, x, y, NULL);
     const double p = 4.0 / 3.0;
     for (long clusters = 1; clusters <= l; clusters += l - 1) {
-        km_kernel_set *set = NULL;
-        CHECK_OK(km_kernel_set_new(&set));
-        CHECK_OK(km_kernel_set_set_dimension(set, D));
-        CHECK_OK(km_kernel_set_add_spec(set, "linear:features=3-8"));
-        CHECK_OK(km_kernel_set_add_spec(set, "linear:features=3-8"));
-        CHECK_OK(km_kernel_set_add_spec(set, "linear:features=1-2"));
+        km_kernel_set *set = kernel_set("linear:features=3-8", "linear:features=3-8", LOCATION, NULL);
         km_params params = clmkl_params(p, clusters, -1);
         params.mkl.cluster_kernel = 3;
         km_model *model = NULL;
@@ -448,10 +457,7 @@ KM_TEST_CASE(duplicated_kernel)
             CHECK_NEAR(beta[3 * j + 1], pow(2.0, -1.0 / p), 1e-8);
         }
         if (clusters == 1) {
-            km_kernel_set *one = NULL;
-            CHECK_OK(km_kernel_set_new(&one));
-            CHECK_OK(km_kernel_set_set_dimension(one, D));
-            CHECK_OK(km_kernel_set_add_spec(one, "linear:features=3-8"));
+            km_kernel_set *one = kernel_set("linear:features=3-8", NULL);
             km_params svm = km_params_default();
             svm.tolerance = 1e-9;
             svm.C = pow(2.0, (p - 1) / p);
@@ -582,13 +588,7 @@ KM_TEST_CASE(optimal_value_is_dual_maximum)
     enum { n = 40, M = 3 };
     double x[n * D], y[n];
     km_dataset *data = localized_data(n, 8, x, y, NULL);
-    km_kernel_set *set = NULL;
-    CHECK_OK(km_kernel_set_new(&set));
-    CHECK_OK(km_kernel_set_set_dimension(set, D));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=3-4"));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=5-6"));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=7-8"));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=1-2"));
+    km_kernel_set *set = kernel_set(GROUP_1, GROUP_2, GROUP_3, LOCATION, NULL);
     double K[M * n * n], g[n * 2];
     for (size_t m = 0; m < M; m++) {
         for (size_t i = 0; i < n; i++) {
@@ -774,6 +774,17 @@ static km_status gate_column(void *ctx, size_t m, size_t i, const size_t *rows, 
     return KM_OK;
 }
 
+/* The access to the GM kernels of gate_K (filled by the case) with weights theta; sets their diagonals. */
+static km_kernel_access gate_access(double *theta)
+{
+    for (size_t m = 0; m < GM; m++) {
+        for (size_t i = 0; i < GN; i++)
+            gate_diag_values[m][i] = gate_K[m][i * GN + i];
+        gate_diag[m] = gate_diag_values[m];
+    }
+    return (km_kernel_access){.n_rows = GN, .n_kernels = GM, .theta = theta, .column = gate_column, .diag = gate_diag};
+}
+
 /* J = the SVM's optimal dual value on k_eta at the gating (r, v), and its coefficients a. */
 static double gated_J(const km_kernel_access *base, const double *K0, const double *r, const double *v,
                       const signed char *y, double *eta, double *a)
@@ -811,16 +822,12 @@ KM_TEST_CASE(lmkl_gradient_matches_finite_differences)
             gate_K[2][i * GN + k] = exp(-0.5 * d2);
             K0[i * GN + k] = exp(-0.2 * d2);
         }
-    for (size_t m = 0; m < GM; m++) {
-        for (size_t i = 0; i < GN; i++)
-            gate_diag_values[m][i] = gate_K[m][i * GN + i];
-        gate_diag[m] = gate_diag_values[m];
+    for (size_t m = 0; m < GM; m++)
         v[m] = 0.3 * km_rng_normal(&rng);
-    }
     for (size_t i = 0; i < GN * GM; i++)
         r[i] = 0.2 * km_rng_normal(&rng);
     double theta[GM] = {1, 1, 1};
-    km_kernel_access base = {.n_rows = GN, .n_kernels = GM, .theta = theta, .column = gate_column, .diag = gate_diag};
+    km_kernel_access base = gate_access(theta);
     static const double gated[GM] = {1, 1, 1};
     gated_J(&base, K0, r, v, y, eta, a);
     CHECK_OK(km_lmkl_gradient(&base, gated, eta, a, g));
@@ -908,13 +915,7 @@ KM_TEST_CASE(kernel_scale_is_C_scale)
     km_dataset *scaled = NULL, *scaled_test = NULL;
     CHECK_OK(km_dataset_from_dense(n, D, xs, y, &scaled));
     CHECK_OK(km_dataset_from_dense(nt, D, xts, yt, &scaled_test));
-    km_kernel_set *set = NULL;
-    CHECK_OK(km_kernel_set_new(&set));
-    CHECK_OK(km_kernel_set_set_dimension(set, D));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=3-4"));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=5-6"));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=7-8"));
-    CHECK_OK(km_kernel_set_add_spec(set, "linear:features=1-2"));
+    km_kernel_set *set = kernel_set(GROUP_1, GROUP_2, GROUP_3, LOCATION, NULL);
     km_params params = clmkl_params(4.0 / 3.0, l, -1);
     params.C = 0.5;
     fit big = train_and_predict(scaled, set, &params, scaled_test);
@@ -932,4 +933,288 @@ KM_TEST_CASE(kernel_scale_is_C_scale)
     km_dataset_free(test);
     km_dataset_free(scaled);
     km_dataset_free(scaled_test);
+}
+
+/* ---- hard memberships without bias ------------------------------------------------------------ */
+
+/* Rows of x (n x D) and y in cluster j of labels, as a dataset; their indices go to rows. */
+static km_dataset *cluster_rows(const double *x, const double *y, size_t n, const size_t *labels, size_t j,
+                                size_t *rows, size_t *count)
+{
+    double *xs = malloc(n * D * sizeof *xs), *ys = malloc(n * sizeof *ys);
+    *count = 0;
+    for (size_t i = 0; i < n; i++)
+        if (labels[i] == j) {
+            memcpy(xs + *count * D, x + i * D, D * sizeof *x);
+            ys[*count] = y[i];
+            rows[(*count)++] = i;
+        }
+    km_dataset *data = NULL;
+    CHECK_OK(km_dataset_from_dense(*count, D, xs, ys, &data));
+    free(xs);
+    free(ys);
+    return data;
+}
+
+/* Hard memberships and no bias: K~ is block-diagonal and the dual has no equality constraint, so the
+ * problem splits into one bias-free lp-norm MKL per cluster: beta_j is that run's theta, and f on the
+ * rows of cluster j is that run's decision function. Kernels unnormalized (a per-cluster
+ * normalization would differ from the whole set's). */
+KM_TEST_CASE(hard_memberships_without_bias_are_per_cluster_mkl)
+{
+    enum { n = 90, l = 3 };
+    double x[n * D], y[n];
+    km_dataset *data = localized_data(n, 17, x, y, NULL);
+    km_kernel_set *set = kernel_set(GROUP_1, GROUP_2, GROUP_3, NULL);
+    km_kernel_set *with_z = kernel_set(GROUP_1, GROUP_2, GROUP_3, LOCATION, NULL);
+    for (int k = 0; k < 2; k++) {
+        const double p = k == 0 ? 2.0 : 4.0 / 3.0;
+        km_params params = clmkl_params(p, l, INFINITY);
+        params.krr_bias = 0;
+        /* a relative gap of g leaves the weights sqrt(g) from the optimum (the objective is quadratic
+         * around it), so both runs go on to a fixed count of steps at a tight SVM tolerance instead, where
+         * the weights have stopped moving (fewer than CLMKL's 20 steps without progress at p = 4/3) */
+        params.tolerance = 1e-12;
+        params.mkl.gap = 1e-15;
+        params.mkl.max_outer = k == 0 ? 40 : 90;
+        fit local = train_and_predict(data, with_z, &params, data);
+        CHECK(local.info.bias == 0.0);
+        const double *beta = km_model_kernel_weights(local.model, 0);
+        size_t labels[n], rows[n], count;
+        double c[n * l], tau;
+        CHECK_OK(km_cluster(data, with_z, &params, labels, c, &tau));
+        CHECK(isinf(tau));
+        km_params mkl = params;
+        mkl.mkl.method = KM_MKL_LP;
+        mkl.mkl.solver = KM_MKL_WRAPPER;
+        for (size_t j = 0; j < l; j++) {
+            km_dataset *part = cluster_rows(x, y, n, labels, j, rows, &count);
+            fit own = train_and_predict(part, set, &mkl, part);
+            const double *theta = km_model_kernel_weights(own.model, 0);
+            for (size_t m = 0; m < 3; m++)
+                CHECK_NEAR(beta[j * 4 + m], theta[m], 1e-8);
+            for (size_t t = 0; t < count; t++)
+                CHECK_NEAR(local.decision[rows[t]], own.decision[t], 1e-6 * fmax(1.0, fabs(own.decision[t])));
+            km_model_free(own.model);
+            km_dataset_free(part);
+        }
+        km_model_free(local.model);
+    }
+    km_kernel_set_free(with_z);
+    km_kernel_set_free(set);
+    km_dataset_free(data);
+}
+
+/* km_model_params of a reloaded localized model gives back its clustering parameters: clusters (2, not
+ * the default 3), tau, average evenness and the clustering kernel; for hard memberships tau = inf. */
+KM_TEST_CASE(model_params_after_reload)
+{
+    enum { n = 60 };
+    double x[n * D], y[n];
+    km_dataset *data = localized_data(n, 18, x, y, NULL);
+    km_kernel_set *set = group_kernels(1);
+    for (int hard = 0; hard < 2; hard++) {
+        km_params params = clmkl_params(4.0 / 3.0, 2, -1);
+        params.mkl.method = hard ? KM_MKL_HLMKL : KM_MKL_CLMKL;
+        params.mkl.cluster_ae = 0.7;
+        params.mkl.gap = 1e-4;
+        km_model *model = NULL, *loaded = NULL;
+        CHECK_OK(km_train(data, set, &params, &model));
+        CHECK_OK(km_model_save(model, "reload.km"));
+        CHECK_OK(km_model_load("reload.km", &loaded));
+        km_params *back = NULL;
+        CHECK_OK(km_model_params(loaded, &back));
+        int64_t clusters = 0, kernel = 0, only = 0;
+        double tau = 0, ae = 0;
+        CHECK_OK(km_params_get_int(back, KM_PARAM_CLUSTERS, &clusters));
+        CHECK_OK(km_params_get_int(back, KM_PARAM_CLUSTER_KERNEL, &kernel));
+        CHECK_OK(km_params_get_int(back, KM_PARAM_CLUSTER_ONLY, &only));
+        CHECK_OK(km_params_get_double(back, KM_PARAM_CLUSTER_TAU, &tau));
+        CHECK_OK(km_params_get_double(back, KM_PARAM_CLUSTER_AE, &ae));
+        CHECK(clusters == 2 && kernel == 4 && only == 1);
+        if (hard) {
+            CHECK(isinf(tau));
+            CHECK_NEAR(ae, 0.5, 1e-12); /* AE(inf) = 1/l without ties */
+        } else {
+            double model_tau, evenness;
+            CHECK_OK(km_model_cluster_tau(model, &model_tau, &evenness));
+            CHECK(tau == model_tau);
+            CHECK_NEAR(ae, 0.7, 1e-8);
+        }
+        km_params_free(back);
+        km_model_free(loaded);
+        km_model_free(model);
+    }
+    km_kernel_set_free(set);
+    km_dataset_free(data);
+}
+
+/* ---- the inner SVM against LIBSVM ---------------------------------------------------------------- */
+
+/* LIBSVM's dual objective ("obj = ") of svm-train -t 4 (precomputed kernel K, n x n) with C and -e 1e-8;
+ * NAN when svm-train is not installed. */
+static double libsvm_objective(const double *K, const signed char *y, size_t n, double C)
+{
+    if (system("command -v " KM_SVM_TRAIN " >/dev/null 2>&1") != 0)
+        return NAN;
+    FILE *f = fopen("combined.txt", "w");
+    CHECK(f != NULL);
+    for (size_t i = 0; f && i < n; i++) {
+        fprintf(f, "%d 0:%zu", y[i], i + 1);
+        for (size_t k = 0; k < n; k++)
+            fprintf(f, " %zu:%.17g", k + 1, K[i * n + k]);
+        fputc('\n', f);
+    }
+    CHECK(f && fclose(f) == 0);
+    char command[256];
+    snprintf(command, sizeof command, KM_SVM_TRAIN " -s 0 -t 4 -c %.17g -e 1e-8 combined.txt combined.model", C);
+    FILE *out = popen(command, "r");
+    CHECK(out != NULL);
+    char line[512];
+    double objective = NAN;
+    while (out && fgets(line, sizeof line, out)) {
+        const char *at = strstr(line, "obj = ");
+        if (at)
+            objective = strtod(at + 6, NULL);
+    }
+    CHECK(out && pclose(out) == 0);
+    return objective;
+}
+
+/* At fixed memberships and beta the SVM of Problem C.3 on the localized kernel of Eq. (6), computed here
+ * entry by entry, has LIBSVM's optimal objective; a solve warm-started from the solution at other
+ * weights ends at the cold solve's objective. */
+KM_TEST_CASE(inner_svm_matches_libsvm)
+{
+    enum { l = 2 };
+    double x[GN * 2], c[GN * l], beta[l * GM], other[l * GM], Kt[GN * GN];
+    signed char y[GN];
+    km_rng rng;
+    km_rng_seed(&rng, 23);
+    for (size_t i = 0; i < GN; i++) {
+        x[2 * i] = km_rng_normal(&rng);
+        x[2 * i + 1] = km_rng_normal(&rng);
+        y[i] = x[2 * i] * x[2 * i + 1] + 0.3 * km_rng_normal(&rng) > 0 ? 1 : -1;
+        c[i * l] = km_rng_uniform(&rng);
+        c[i * l + 1] = 1 - c[i * l];
+    }
+    for (size_t i = 0; i < GN; i++)
+        for (size_t k = 0; k < GN; k++) {
+            const double *p = x + 2 * i, *q = x + 2 * k;
+            double d2 = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]);
+            gate_K[0][i * GN + k] = p[0] * q[0] + p[1] * q[1];
+            gate_K[1][i * GN + k] = exp(-0.5 * d2);
+            gate_K[2][i * GN + k] = pow(1 + p[0] * q[0] + p[1] * q[1], 2);
+        }
+    for (size_t u = 0; u < l * GM; u++) {
+        beta[u] = 0.1 + km_rng_uniform(&rng);
+        other[u] = 0.1 + km_rng_uniform(&rng);
+    }
+    /* K~[i,k] = sum_j sum_m beta_jm c_ij c_kj K_m[i,k] */
+    for (size_t i = 0; i < GN; i++)
+        for (size_t k = 0; k < GN; k++) {
+            double v = 0;
+            for (size_t j = 0; j < l; j++)
+                for (size_t m = 0; m < GM; m++)
+                    v += beta[j * GM + m] * c[i * l + j] * c[k * l + j] * gate_K[m][i * GN + k];
+            Kt[i * GN + k] = v;
+        }
+    const double C = 2.0;
+    double want = libsvm_objective(Kt, y, GN, C);
+    if (isnan(want))
+        KM_TEST_SKIP("svm-train (Debian libsvm-tools) is not installed");
+    double theta[GM] = {1, 1, 1}, weights[l * GM];
+    km_kernel_access base = gate_access(theta);
+    const size_t all[GM] = {0, 1, 2};
+    km_localized_access *access = NULL;
+    CHECK_OK(km_localized_access_new(&base, all, GM, l, c, weights, &access));
+    const km_kernel_access *k = km_localized_access_kernels(access);
+    km_smo_options options = km_smo_options_default();
+    options.tolerance = 1e-8;
+    double cold[GN], warm[GN];
+    km_svm_solution a = {.coef = cold}, b = {.coef = warm};
+    memcpy(weights, beta, sizeof weights);
+    CHECK_OK(km_svc_solve(k, y, C, 1.0, 1.0, &options, NULL, &a));
+    CHECK_NEAR(a.objective, want, 1e-6 * fabs(want));
+    /* warm: the solution at the other weights as the start */
+    memcpy(weights, other, sizeof weights);
+    CHECK_OK(km_svc_solve(k, y, C, 1.0, 1.0, &options, NULL, &b));
+    double start[GN];
+    for (size_t i = 0; i < GN; i++)
+        start[i] = y[i] * warm[i];
+    memcpy(weights, beta, sizeof weights);
+    CHECK_OK(km_svc_solve(k, y, C, 1.0, 1.0, &options, start, &b));
+    CHECK_NEAR(b.objective, a.objective, 1e-8 * fabs(a.objective));
+    CHECK_NEAR(b.objective, want, 1e-6 * fabs(want));
+    km_localized_access_free(access);
+}
+
+/* ---- invariants along the wrapper's iterations -------------------------------------------------- */
+
+/* Algorithm 1 with the SVM tolerance fixed at 1e-8 (no crude-to-fine schedule) on soft memberships,
+ * stopped after t = 1, 2, ... outer iterations (deterministic, so run t repeats the first t - 1 steps of
+ * run t + 1): each run's certified P^ is at most the previous one's (block coordinate descent on the
+ * objective of Problem 1, Lei et al. §3), P^ - D >= -1e-9 |P^|, and every beta_j it returns (the weights
+ * after t - 1 updates of Eq. 7) has ||beta_j||_p = 1. */
+KM_TEST_CASE(primal_non_increasing_at_fixed_tolerance)
+{
+    enum { l = 3, T = 15 };
+    double x[GN * 2], c[GN * l];
+    signed char y[GN];
+    km_rng rng;
+    km_rng_seed(&rng, 29);
+    for (size_t i = 0; i < GN; i++) {
+        x[2 * i] = km_rng_normal(&rng);
+        x[2 * i + 1] = km_rng_normal(&rng);
+        y[i] = x[2 * i] + 0.5 * x[2 * i] * x[2 * i + 1] + 0.4 * km_rng_normal(&rng) > 0 ? 1 : -1;
+        double sum = 0;
+        for (size_t j = 0; j < l; j++)
+            sum += c[i * l + j] = 0.05 + km_rng_uniform(&rng);
+        for (size_t j = 0; j < l; j++)
+            c[i * l + j] /= sum;
+    }
+    for (size_t i = 0; i < GN; i++)
+        for (size_t k = 0; k < GN; k++) {
+            const double *p = x + 2 * i, *q = x + 2 * k;
+            double d2 = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]);
+            gate_K[0][i * GN + k] = p[0] * q[0];
+            gate_K[1][i * GN + k] = p[1] * q[1];
+            gate_K[2][i * GN + k] = exp(-d2);
+        }
+    double theta[GM] = {1, 1, 1};
+    km_kernel_access base = gate_access(theta);
+    const size_t all[GM] = {0, 1, 2};
+    const double ps[] = {1.0, 4.0 / 3.0, 2.0};
+    for (size_t k = 0; k < 3; k++) {
+        double p = ps[k], beta[l * GM], previous = INFINITY;
+        km_localized_access *access = NULL;
+        CHECK_OK(km_localized_access_new(&base, all, GM, l, c, beta, &access));
+        km_machine_problem machine = {.ops = km_machine_ops_of(KM_TASK_SVC), .kernel = km_localized_access_kernels(access),
+                                      .y = y, .C = 2.0, .weight_pos = 1, .weight_neg = 1, .bias = 1,
+                                      .solver = km_smo_options_default()};
+        machine.solver.tolerance = 1e-8;
+        km_mkl_problem pr = {.machine = &machine, .mkl = km_params_default().mkl, .n_outputs = 1};
+        pr.mkl.p = p;
+        pr.mkl.p_block = 2 * p / (p + 1);
+        pr.mkl.gap = 1e-12;
+        long steps = 0;
+        for (long t = 1; t <= T; t++) {
+            for (size_t j = 0; j < l; j++)
+                km_theta_init(GM, pr.mkl.p_block, beta + j * GM);
+            double coef[GN] = {0};
+            km_mkl_result result = {.coef = coef};
+            pr.mkl.max_outer = t;
+            CHECK_OK(km_clmkl_solve(&pr, machine.kernel, GM, l, 1e-8, &result));
+            CHECK(result.primal <= previous * (1 + 1e-12));
+            CHECK(result.primal - result.dual >= -1e-9 * fabs(result.primal));
+            for (size_t j = 0; j < l; j++)
+                CHECK_NEAR(norm_p(beta + j * GM, GM, p), 1.0, 1e-12);
+            previous = result.primal;
+            steps = result.mkl_iterations;
+            if (result.converged)
+                break;
+        }
+        CHECK(steps >= 3); /* the sequence has steps to compare */
+        km_localized_access_free(access);
+    }
 }

@@ -241,7 +241,7 @@ KM_TEST_CASE(hook_stop)
     }
     hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 0, NULL, 10, last_alpha, 0};
     opt.hook_ctx = &hs;
-    km_qp qp = {N, N, NULL, yy, p, upper, M, theta, test_kernel_column, kx, dx, NULL, NULL, 0};
+    km_qp qp = {N, N, NULL, yy, p, upper, M, theta, test_kernel_column, kx, dx, NULL, NULL, 0, 0};
     km_smo_result res;
     CHECK_OK(km_smo_solve(&qp, &opt, alpha, &res));
     CHECK(hs.calls == 10);

@@ -28,7 +28,7 @@ static void problem_svc(problem *pb, test_kernel *k, const double *labels, doubl
     }
     pb->theta[0] = 1;
     pb->diag[0] = k->diag;
-    pb->qp = (km_qp){N, N, NULL, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag, NULL, NULL, 0};
+    pb->qp = (km_qp){N, N, NULL, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag, NULL, NULL, 0, 0};
 }
 
 static void problem_svr(problem *pb, test_kernel *k, const double *z, double C, double epsilon)
@@ -45,7 +45,7 @@ static void problem_svr(problem *pb, test_kernel *k, const double *z, double C, 
     pb->theta[0] = 1;
     pb->diag[0] = k->diag;
     pb->qp = (km_qp){2 * N, N, pb->row_of, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag,
-                     NULL, NULL, 0};
+                     NULL, NULL, 0, 0};
 }
 
 static void problem_oneclass(problem *pb, test_kernel *k, double nu)
@@ -59,7 +59,7 @@ static void problem_oneclass(problem *pb, test_kernel *k, double nu)
     }
     pb->theta[0] = 1;
     pb->diag[0] = k->diag;
-    pb->qp = (km_qp){N, N, NULL, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag, NULL, NULL, 0};
+    pb->qp = (km_qp){N, N, NULL, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag, NULL, NULL, 0, 0};
 }
 
 /* Q_st from the Gram matrices of the kernels with their weights. */
