@@ -20,6 +20,7 @@
 #include "kernel/cache.h"
 #include "mkl/method.h"
 #include "mkl/obscure.h"
+#include "svm/interruptible_access.h"
 
 static km_status obscure_resolve(const km_mkl_params *in, km_mkl_params *out)
 {
@@ -66,12 +67,10 @@ typedef struct run {
     int stopped;                 /* the time limit was reached */
 } run;
 
-/* Polls the caller and the time limit every 1024 steps and at epoch ends (the learner's state is
+/* Polls the caller and the time limit (at every block of rows and epoch end; the learner's state is
  * consistent after every step, so stopping anywhere leaves a usable model). */
-static km_status poll(run *r, int epoch_end)
+static km_status poll(run *r)
 {
-    if (!epoch_end && (r->steps & 1023) != 0)
-        return KM_OK;
     const km_machine_problem *m = r->pr->machine;
     if (m->solver.interrupted && m->solver.interrupted(m->solver.interrupt_ctx))
         return km_error(KM_EINTERRUPTED, "interrupted after %ld OBSCURE steps", r->steps);
@@ -139,10 +138,10 @@ static km_status epoch(run *r, double eta, long *updates, double *seconds)
     *updates = 0;
     km_status st = KM_OK;
     size_t prefetched = 0;
-    for (size_t k = 0; !st && !r->stopped && k < o->n; k++) {
+    for (size_t k = 0; !st && k < o->n; k++) {
         if (k == prefetched) {
             size_t taken;
-            if ((st = km_obscure_prefetch(o, r->order + k, o->n - k, &taken)))
+            if ((st = poll(r)) || r->stopped || (st = km_obscure_prefetch(o, r->order + k, o->n - k, &taken)))
                 break;
             prefetched = k + taken;
         }
@@ -151,11 +150,9 @@ static km_status epoch(run *r, double eta, long *updates, double *seconds)
                      : km_obscure_stochastic_step(o, r->order[k], &updated);
         *updates += updated;
         r->steps++;
-        if (!st)
-            st = poll(r, 0);
     }
     *seconds = km_mkl_seconds_since(&r->start) - start;
-    return st ? st : poll(r, 1);
+    return st ? st : poll(r);
 }
 
 typedef struct outcome {
@@ -254,8 +251,12 @@ static km_status obscure_train(const km_mkl_problem *pr, km_mkl_result *result)
     size_t n = kernel->n_rows, F = kernel->n_kernels, K = pr->n_outputs > 1 ? pr->n_outputs : 1;
     double q = km_obscure_q_of_p(mkl->p_block), lambda = 1.0 / (machine->C * (double)n);
     int pegasos = mkl->solver == KM_MKL_PEGASOS || isinf(mkl->obscure_radius);
+    /* a block of rows or an objective pass is up to O(N x support) kernel values: each polls the caller */
+    km_interruptible_access polled;
+    km_interruptible_access_init(&polled, kernel, machine->solver.interrupted, machine->solver.interrupt_ctx,
+                                 "OBSCURE's kernel values");
     km_obscure o;
-    km_status st = km_obscure_init(&o, kernel, K, machine->y, pr->class_of, q, lambda);
+    km_status st = km_obscure_init(&o, &polled.access, K, machine->y, pr->class_of, q, lambda);
     if (st)
         return st;
     /* the prefetched kernel values take at most half the cache budget (-m), which holds nothing else */

@@ -7,9 +7,10 @@
  * columns costs nothing measurable and still answers within milliseconds. */
 #define KM_POLL_REQUESTS 8u
 
-static km_status poll(km_interruptible_access *a)
+/* every: poll at every this many requests (1: blocks of columns, each the work of many columns). */
+static km_status poll(km_interruptible_access *a, unsigned every)
 {
-    if (a->interrupted && ++a->requests % KM_POLL_REQUESTS == 0 && a->interrupted(a->interrupt_ctx))
+    if (a->interrupted && ++a->requests % every == 0 && a->interrupted(a->interrupt_ctx))
         return km_error(KM_EINTERRUPTED, "interrupted while computing %s", a->what);
     return KM_OK;
 }
@@ -17,14 +18,14 @@ static km_status poll(km_interruptible_access *a)
 static km_status polled_column(void *ctx, size_t m, size_t i, const size_t *rows, size_t nrows, double *out)
 {
     km_interruptible_access *a = ctx;
-    km_status st = poll(a);
+    km_status st = poll(a, KM_POLL_REQUESTS);
     return st ? st : a->inner->column(a->inner->column_ctx, m, i, rows, nrows, out);
 }
 
 static km_status polled_kernel_columns(void *ctx, size_t i, const size_t *rows, size_t nrows, double *out)
 {
     km_interruptible_access *a = ctx;
-    km_status st = poll(a);
+    km_status st = poll(a, KM_POLL_REQUESTS);
     return st ? st : a->inner->kernel_columns(a->inner->column_ctx, i, rows, nrows, out);
 }
 
@@ -32,8 +33,16 @@ static km_status polled_kernel_blocks(void *ctx, const size_t *cols, size_t ncol
                                      double *out)
 {
     km_interruptible_access *a = ctx;
-    km_status st = poll(a);
+    km_status st = poll(a, 1);
     return st ? st : a->inner->kernel_blocks(a->inner->column_ctx, cols, ncols, rows, nrows, out);
+}
+
+static km_status polled_combined(void *ctx, const double *theta, const size_t *cols, size_t ncols, const size_t *rows,
+                                 size_t nrows, double *out)
+{
+    km_interruptible_access *a = ctx;
+    km_status st = poll(a, 1);
+    return st ? st : a->inner->combined(a->inner->column_ctx, theta, cols, ncols, rows, nrows, out);
 }
 
 void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_access *inner,
@@ -51,5 +60,6 @@ void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_ac
                                    .column_ctx = a,
                                    .diag = inner->diag,
                                    .kernel_columns = inner->kernel_columns ? polled_kernel_columns : NULL,
+                                   .combined = inner->combined ? polled_combined : NULL,
                                    .kernel_blocks = inner->kernel_blocks ? polled_kernel_blocks : NULL};
 }

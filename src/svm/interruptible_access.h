@@ -15,8 +15,9 @@ typedef struct km_interruptible_access {
     unsigned requests;
 } km_interruptible_access;
 
-/* Wraps inner (column and, when it has them, the M columns of one row at once; combined columns are
- * not offered). A column request after the caller asked to stop fails with KM_EINTERRUPTED. */
+/* Wraps inner's callbacks (those it has). A request after the caller asked to stop fails with
+ * KM_EINTERRUPTED: a request of one column polls every few requests, one of a block of columns each
+ * time. */
 void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_access *inner,
                                   int (*interrupted)(void *ctx), void *interrupt_ctx, const char *what);
 

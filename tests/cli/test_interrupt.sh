@@ -40,6 +40,22 @@ status=$?
 [ "$status" -eq 129 ] || fail "SIGHUP: exit status $status, expected 129"
 ls -A "$WORK" | grep -qE "^(model.HUP|\.kernelmix-)" && fail "SIGHUP: a model file was left: $(ls -A "$WORK")"
 
+# OBSCURE polls before every block of rows and within its objective passes (each up to N x support
+# kernel values): SIGINT in its epochs stops it as fast as the solver.
+"$KM" train -q --mkl obscure --epochs 100000 --kernel rbf:gamma=1,2 "$WORK/slow" "$WORK/model.obscure" \
+    2>"$WORK/err.obscure" &
+pid=$!
+sleep 2
+start=$(date +%s%N)
+kill -s INT $pid
+wait $pid
+status=$?
+took_ms=$((($(date +%s%N) - start) / 1000000))
+[ "$status" -eq 130 ] || fail "obscure SIGINT: exit status $status, expected 130"
+[ -n "${KM_UNDER_VALGRIND:-}" ] || [ "$took_ms" -lt 3000 ] || fail "obscure SIGINT: stopped after $took_ms ms"
+grep -q "interrupted; no model written" "$WORK/err.obscure" || fail "obscure SIGINT: stderr '$(cat "$WORK/err.obscure")'"
+[ -e "$WORK/model.obscure" ] && fail "obscure SIGINT: a model file was left"
+
 # Before the first machine, kernel-weight learning computes the alignment diagnostics: with 100
 # polynomial kernels on 1,700 rows of 50 features that pass alone takes several seconds (well over
 # ten under valgrind or on a busy machine). SIGINT in it stops within a few columns.
