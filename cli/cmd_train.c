@@ -481,21 +481,8 @@ static int parse_options(train_options *o, int argc, char **argv)
                 o->folds = (int)l;
         } else if (cli_args_is(&args, "-b", "--probability")) {
             ok = parse_long_param(o, KM_PARAM_PROBABILITY, "-b", cli_args_value(&args), 0, 1);
-        } else if (cli_args_is(&args, NULL, "--clusters")) {
-            ok = parse_long_param(o, KM_PARAM_CLUSTERS, "--clusters", cli_args_value(&args), 1, LONG_MAX);
-        } else if (cli_args_is(&args, NULL, "--ae")) {
-            ok = parse_double_param(o, KM_PARAM_CLUSTER_AE, "--ae", cli_args_value(&args), 1e-300, 1);
-        } else if (cli_args_is(&args, NULL, "--tau")) {
-            ok = cli_parse_tau(CMD, cli_args_value(&args), &x) && set_double(o, KM_PARAM_CLUSTER_TAU, x);
-        } else if (cli_args_is(&args, NULL, "--kmeans-restarts")) {
-            ok = parse_long_param(o, KM_PARAM_CLUSTER_RESTARTS, "--kmeans-restarts", cli_args_value(&args), 1,
-                                  LONG_MAX);
-        } else if (cli_args_is(&args, NULL, "--cluster-kernel")) {
-            const char *text = cli_args_value(&args);
-            if (text && text[0] >= '0' && text[0] <= '9')
-                ok = parse_long_param(o, KM_PARAM_CLUSTER_KERNEL, "--cluster-kernel", text, 1, LONG_MAX);
-            else
-                o->cluster_spec = text;
+        } else if ((handled = cli_cluster_option(&args, o->params, &o->cluster_spec))) {
+            ok = handled > 0;
         } else if (cli_args_is(&args, NULL, "--seed")) {
             ok = parse_long_param(o, KM_PARAM_SEED, "--seed", cli_args_value(&args), 0, LONG_MAX);
         } else if ((handled = cli_data_option(&args, &o->input))) {
