@@ -3,8 +3,10 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/error.h"
+#include "kernel/kernel_view.h"
 #include "svm/interruptible_access.h"
 
 km_status km_alignment_methods_resolve(const km_mkl_params *in, km_mkl_params *out)
@@ -41,9 +43,69 @@ km_status km_machine_targets(const km_machine_problem *machine, double *y)
     return KM_OK;
 }
 
-km_status km_two_stage_stats(const km_mkl_problem *problem, int with_gram, km_alignment_stats *stats)
+/* The d rank-1 kernels K_k = x~_k x~_k' (family_rank1.c) as the columns of X~ (n x d row-major), each
+ * from one kernel column: K_k(:, i) / sqrt(K_k(i, i)) = +-x~_k at the row i of the largest diagonal (the
+ * sign does not enter the statistics, which square x~_k'y~ and x~_k'x~_l). Kernels that are 0 (a feature
+ * constant on the training rows) are left out: kept lists the kernels of the columns. */
+static km_status rank1_columns(const km_kernel_access *kernel, double *X, size_t *kept, size_t *d)
+{
+    size_t n = kernel->n_rows, M = kernel->n_kernels;
+    double *column = malloc(n * sizeof *column);
+    if (!column)
+        return km_error_nomem("a kernel column");
+    km_status st = KM_OK;
+    *d = 0;
+    for (size_t k = 0; !st && k < M; k++) {
+        const double *diag = kernel->diag[k];
+        size_t top = 0;
+        for (size_t i = 1; i < n; i++)
+            if (diag[i] > diag[top])
+                top = i;
+        if (!(diag[top] > 0))
+            continue;
+        if ((st = kernel->column(kernel->column_ctx, k, top, NULL, n, column)))
+            break;
+        double scale = 1.0 / sqrt(diag[top]);
+        for (size_t i = 0; i < n; i++)
+            X[i * M + *d] = column[i] * scale;
+        kept[(*d)++] = k;
+    }
+    free(column);
+    /* compact the rows to d columns */
+    for (size_t i = 1; !st && i < n && *d < M; i++)
+        memmove(X + i * *d, X + i * M, *d * sizeof *X);
+    return st;
+}
+
+/* 1 when the machine's kernels are the rank-1 kernels of a provider, served by a kernel view. */
+static int rank1_kernels(const km_kernel_access *kernel)
+{
+    return kernel->column == km_kernel_view_column && km_kernel_view_rank1(kernel->column_ctx);
+}
+
+/* Statistics of rank-1 kernels from the feature columns (mkl/alignment_stats.h
+ * km_alignment_stats_rank1): O(nd), O(nd^2) with the Gram matrix, never an n x n matrix. */
+static km_status rank1_stats(const km_kernel_access *kernel, const double *y, int with_gram,
+                             km_alignment_stats *stats, size_t *kept)
+{
+    size_t n = kernel->n_rows, M = kernel->n_kernels, d = 0;
+    double *X = malloc(n * M * sizeof *X);
+    if (!X)
+        return km_error_nomem("the rank-1 kernels' features");
+    km_status st = rank1_columns(kernel, X, kept, &d);
+    if (!st && d == 0)
+        st = km_error(KM_EINVAL, "every rank-1 kernel is 0: the features are constant on the training rows");
+    if (!st)
+        st = km_alignment_stats_rank1(X, n, d, y, with_gram, stats);
+    free(X);
+    return st;
+}
+
+km_status km_two_stage_stats(const km_mkl_problem *problem, int with_gram, km_alignment_stats *stats,
+                             size_t *kept)
 {
     const km_machine_problem *machine = problem->machine;
+    size_t M = machine->kernel->n_kernels;
     double *y = malloc(machine->kernel->n_rows * sizeof *y);
     if (!y)
         return km_error_nomem("targets");
@@ -53,13 +115,46 @@ km_status km_two_stage_stats(const km_mkl_problem *problem, int with_gram, km_al
     km_interruptible_access polled;
     km_interruptible_access_init(&polled, machine->kernel, machine->solver.interrupted, machine->solver.interrupt_ctx,
                                  "the kernel alignments");
-    if (!st)
+    if (!st && rank1_kernels(machine->kernel)) {
+        st = rank1_stats(&polled.access, y, with_gram, stats, kept);
+    } else if (!st) {
         st = km_alignment_stats_compute(&polled.access, y, with_gram, stats);
+        for (size_t k = 0; k < M; k++)
+            kept[k] = k;
+    }
     free(y);
     if (!st && !(stats->y_centred_sq > 0)) {
         km_alignment_stats_free(stats);
         return km_error(KM_EINVAL, "the targets are constant: their alignment with a kernel is undefined");
     }
+    return st;
+}
+
+km_status km_two_stage_learn(const km_mkl_problem *problem, int with_gram, km_two_stage_weights_fn weights,
+                             km_mkl_result *result)
+{
+    size_t M = problem->machine->kernel->n_kernels;
+    size_t *kept = malloc(M * sizeof *kept);
+    double *mu = calloc(M, sizeof *mu), *found = malloc(M * sizeof *found);
+    if (!kept || !mu || !found) {
+        free(kept);
+        free(mu);
+        free(found);
+        return km_error_nomem("kernel weights");
+    }
+    km_alignment_stats stats;
+    km_status st = km_two_stage_stats(problem, with_gram, &stats, kept);
+    if (!st) {
+        st = weights(&problem->mkl, &stats, found);
+        for (size_t k = 0; !st && k < stats.M; k++)   /* kernels left out keep weight 0 */
+            mu[kept[k]] = found[k];
+        if (!st)
+            st = km_two_stage_train(problem, mu, result);
+        km_alignment_stats_free(&stats);
+    }
+    free(kept);
+    free(mu);
+    free(found);
     return st;
 }
 

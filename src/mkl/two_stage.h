@@ -13,8 +13,18 @@ km_status km_alignment_methods_resolve(const km_mkl_params *in, km_mkl_params *o
 /* y: the machine's n targets: the labels +-1 of a classifier, the values of a regression; KM_EINVAL
  * for a task without targets (one-class). */
 km_status km_machine_targets(const km_machine_problem *machine, double *y);
-/* The statistics of the problem's kernels with its targets. */
-km_status km_two_stage_stats(const km_mkl_problem *problem, int with_gram, km_alignment_stats *stats);
+/* The statistics of the problem's kernels with its targets; kept[k] (M values, caller-allocated) the
+ * problem kernel of statistic k. Rank-1 kernels (kernel/family_rank1.c) take their statistics from the
+ * feature columns (km_alignment_stats_rank1) and leave out kernels that are 0 (stats->M may be less
+ * than M); otherwise stats->M = M and kept is the identity. */
+km_status km_two_stage_stats(const km_mkl_problem *problem, int with_gram, km_alignment_stats *stats,
+                             size_t *kept);
+/* Stage 1 of a method: mu (stats->M values >= 0) from the statistics. */
+typedef km_status (*km_two_stage_weights_fn)(const km_mkl_params *mkl, const km_alignment_stats *stats, double *mu);
+/* Both stages: the statistics (with the Gram matrix M_kl when with_gram), the weights, the training;
+ * kernels left out of the statistics get weight 0. */
+km_status km_two_stage_learn(const km_mkl_problem *problem, int with_gram, km_two_stage_weights_fn weights,
+                             km_mkl_result *result);
 /* Stage 2 from the direction mu (M values >= 0, not all 0): theta = radius mu / sum mu, one solve. */
 km_status km_two_stage_train(const km_mkl_problem *problem, const double *mu, km_mkl_result *result);
 
