@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "mkl/two_stage.h"
 
 km_status km_krr_point_alloc(const km_mkl_problem *problem, km_krr_point *point)
 {
@@ -47,7 +48,7 @@ km_status km_krr_point_at(const km_mkl_problem *problem, const double *mu, km_kr
     km_svm_solution solution = {.coef = point->coef};
     km_status st = machine->ops->solve(machine, &machine->solver, &solution);
     if (!st)
-        st = km_mkl_products(problem, point->coef, point->h);
+        st = km_kernel_products(problem, point->coef, point->h);
     if (st)
         return st;
     *solves += solution.iterations;

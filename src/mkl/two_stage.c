@@ -77,10 +77,43 @@ static km_status rank1_columns(const km_kernel_access *kernel, double *X, size_t
     return st;
 }
 
-/* 1 when the machine's kernels are the rank-1 kernels of a provider, served by a kernel view. */
-static int rank1_kernels(const km_kernel_access *kernel)
+int km_rank1_access(const km_kernel_access *kernel)
 {
     return kernel->column == km_kernel_view_column && km_kernel_view_rank1(kernel->column_ctx);
+}
+
+/* K_k coef = x~_k (x~_k'coef) = K_k(:, i) (K_k(:, i)'coef) / K_k(i, i) at the row i of the largest diagonal. */
+static km_status rank1_products(const km_kernel_access *kernel, const double *coef, double *h)
+{
+    size_t n = kernel->n_rows, M = kernel->n_kernels;
+    km_status st = KM_OK;
+    for (size_t k = 0; !st && k < M; k++) {
+        const double *diag = kernel->diag[k];
+        double *column = h + k * n;
+        size_t top = 0;
+        for (size_t i = 1; i < n; i++)
+            if (diag[i] > diag[top])
+                top = i;
+        if (!(diag[top] > 0)) {
+            memset(column, 0, n * sizeof *column);
+            continue;
+        }
+        if ((st = kernel->column(kernel->column_ctx, k, top, NULL, n, column)))
+            break;
+        double s = 0;
+        for (size_t i = 0; i < n; i++)
+            s += column[i] * coef[i];
+        s /= diag[top];
+        for (size_t i = 0; i < n; i++)
+            column[i] *= s;
+    }
+    return st;
+}
+
+km_status km_kernel_products(const km_mkl_problem *problem, const double *coef, double *h)
+{
+    const km_kernel_access *kernel = problem->machine->kernel;
+    return km_rank1_access(kernel) ? rank1_products(kernel, coef, h) : km_mkl_products(problem, coef, h);
 }
 
 /* Statistics of rank-1 kernels from the feature columns (mkl/alignment_stats.h
@@ -115,7 +148,7 @@ km_status km_two_stage_stats(const km_mkl_problem *problem, int with_gram, km_al
     km_interruptible_access polled;
     km_interruptible_access_init(&polled, machine->kernel, machine->solver.interrupted, machine->solver.interrupt_ctx,
                                  "the kernel alignments");
-    if (!st && rank1_kernels(machine->kernel)) {
+    if (!st && km_rank1_access(machine->kernel)) {
         st = rank1_stats(&polled.access, y, with_gram, stats, kept);
     } else if (!st) {
         st = km_alignment_stats_compute(&polled.access, y, with_gram, stats);
@@ -174,6 +207,11 @@ km_status km_two_stage_train(const km_mkl_problem *problem, const double *mu, km
     if (st)
         return st;
     result->bias = solution.bias;
+    if (result->products && km_rank1_access(machine->kernel)) {   /* the block norms' products, O(Mn) */
+        if ((st = km_kernel_products(problem, result->coef, result->products)))
+            return st;
+        result->products_valid = 1;
+    }
     /* no joint objective over the weights: the certificate is the machine's own at fixed weights,
      * solved to its tolerance (km_mkl_train reports -dual: the machine's objective) */
     result->dual = result->primal = -solution.objective;

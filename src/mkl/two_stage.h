@@ -19,6 +19,12 @@ km_status km_machine_targets(const km_machine_problem *machine, double *y);
  * than M); otherwise stats->M = M and kept is the identity. */
 km_status km_two_stage_stats(const km_mkl_problem *problem, int with_gram, km_alignment_stats *stats,
                              size_t *kept);
+/* 1 when the kernels are rank-1 kernels of a provider (kernel/family_rank1.c) seen through a kernel
+ * view: their statistics and products then come from the feature columns. */
+int km_rank1_access(const km_kernel_access *kernel);
+/* h[k n + i] = (K_k coef)_i for every kernel: O(Mn) on rank-1 kernels, K_k coef = x~_k (x~_k'coef);
+ * otherwise km_mkl_products. */
+km_status km_kernel_products(const km_mkl_problem *problem, const double *coef, double *h);
 /* Stage 1 of a method: mu (stats->M values >= 0) from the statistics. */
 typedef km_status (*km_two_stage_weights_fn)(const km_mkl_params *mkl, const km_alignment_stats *stats, double *mu);
 /* Both stages: the statistics (with the Gram matrix M_kl when with_gram), the weights, the training;
