@@ -43,11 +43,9 @@ km_status km_machine_targets(const km_machine_problem *machine, double *y)
     return KM_OK;
 }
 
-/* The d rank-1 kernels K_k = x~_k x~_k' (family_rank1.c) as the columns of X~ (n x d row-major), each
- * from one kernel column: K_k(:, i) / sqrt(K_k(i, i)) = +-x~_k at the row i of the largest diagonal (the
- * sign does not enter the statistics, which square x~_k'y~ and x~_k'x~_l). Kernels that are 0 (a feature
- * constant on the training rows) are left out: kept lists the kernels of the columns. */
-static km_status rank1_columns(const km_kernel_access *kernel, double *X, size_t *kept, size_t *d)
+/* Each column from one kernel column: K_k(:, i) / sqrt(K_k(i, i)) = +-x~_k at the row i of the largest
+ * diagonal (the sign enters neither the statistics, which square x~_k'y~ and x~_k'x~_l, nor K_k). */
+km_status km_rank1_features(const km_kernel_access *kernel, double *X, size_t *kept, size_t *d)
 {
     size_t n = kernel->n_rows, M = kernel->n_kernels;
     double *column = malloc(n * sizeof *column);
@@ -125,7 +123,7 @@ static km_status rank1_stats(const km_kernel_access *kernel, const double *y, in
     double *X = malloc(n * M * sizeof *X);
     if (!X)
         return km_error_nomem("the rank-1 kernels' features");
-    km_status st = rank1_columns(kernel, X, kept, &d);
+    km_status st = km_rank1_features(kernel, X, kept, &d);
     if (!st && d == 0)
         st = km_error(KM_EINVAL, "every rank-1 kernel is 0: the features are constant on the training rows");
     if (!st)

@@ -22,6 +22,10 @@ km_status km_two_stage_stats(const km_mkl_problem *problem, int with_gram, km_al
 /* 1 when the kernels are rank-1 kernels of a provider (kernel/family_rank1.c) seen through a kernel
  * view: their statistics and products then come from the feature columns. */
 int km_rank1_access(const km_kernel_access *kernel);
+/* The d non-zero rank-1 kernels K_k = x~_k x~_k' of such an access as the columns of X~ (n x d
+ * row-major; X: n x M values), up to their signs; kept[c] (M values) the kernel of column c. Kernels
+ * that are 0 (a feature constant on the training rows) are left out. */
+km_status km_rank1_features(const km_kernel_access *kernel, double *X, size_t *kept, size_t *d);
 /* h[k n + i] = (K_k coef)_i for every kernel: O(Mn) on rank-1 kernels, K_k coef = x~_k (x~_k'coef);
  * otherwise km_mkl_products. */
 km_status km_kernel_products(const km_mkl_problem *problem, const double *coef, double *h);

@@ -2,8 +2,9 @@
  *  - spec expansion: one kernel per feature (all, or a list), no norm/center/scale keys;
  *  - kernel columns and combined columns (the weighted dot product, sparse and dense rows) equal
  *    sum_k w_k x~_ik x~_jk computed here from the centred, trace-normalized features, to 1e-10;
- *  - align and alignf weights and the test predictions equal those of the same kernels given as M
- *    dense precomputed matrices (the dense statistics), to 1e-10 (weights) and 1e-9 (predictions);
+ *  - align, alignf, unif and l2krr weights and the test predictions equal those of the same kernels
+ *    given as M dense precomputed matrices (the dense statistics; l2krr: Woodbury in the feature space
+ *    against Cholesky on N x N), to 1e-10 (weights) and 1e-9 (predictions);
  *  - the golden set R6 (Rostamizadeh's thesis §3.2, §3.3.2, worked out independently): rho, a, M
  *    entries of the statistics, and l2krr's weights, primal vector w and prediction at (1,1,1). */
 #include <math.h>
@@ -206,6 +207,8 @@ static void check_against_dense(km_task task, km_mkl_method method, int sparse)
     params.C = 2.0;
     params.tolerance = 1e-10;
     params.mkl.method = method;
+    params.mkl.mu0 = KM_MU0_ZERO;   /* l2krr: not uniform, which would depend on the kernel count */
+    params.mkl.eps_mkl = 1e-13;
     km_model *a = NULL, *b = NULL;
     CHECK_OK(km_train(train, rank1, &params, &a));
     CHECK_OK(km_train(train, dense, &params, &b));
@@ -217,7 +220,7 @@ static void check_against_dense(km_task task, km_mkl_method method, int sparse)
                 CHECK_NEAR(ta[k], tb[k - (k > CONSTANT)], 1e-10);
             sum += ta[k];
         }
-        if (method != KM_MKL_FIXED) {
+        if (method == KM_MKL_ALIGN || method == KM_MKL_ALIGNF) {
             CHECK_NEAR(sum, 1.0, 1e-12);
             CHECK(ta[CONSTANT] == 0.0);
         }
@@ -246,6 +249,8 @@ KM_TEST_CASE(align_krr_equals_dense) { check_against_dense(KM_TASK_KRR, KM_MKL_A
 KM_TEST_CASE(alignf_krr_equals_dense_sparse_rows) { check_against_dense(KM_TASK_KRR, KM_MKL_ALIGNF, 1); }
 KM_TEST_CASE(alignf_svc_equals_dense) { check_against_dense(KM_TASK_SVC, KM_MKL_ALIGNF, 0); }
 KM_TEST_CASE(align_svc_equals_dense_sparse_rows) { check_against_dense(KM_TASK_SVC, KM_MKL_ALIGN, 1); }
+/* fewer kernels than rows: l2krr's solves by Woodbury in the feature space against Cholesky on N x N */
+KM_TEST_CASE(l2krr_woodbury_equals_dense) { check_against_dense(KM_TASK_KRR, KM_MKL_L2KRR, 1); }
 KM_TEST_CASE(unif_krr_equals_dense) { check_against_dense(KM_TASK_KRR, KM_MKL_FIXED, 1); }
 
 /* Golden R6 */
