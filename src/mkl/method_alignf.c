@@ -4,7 +4,6 @@
  * without the sign constraint, mu = M^-1 a, which can be negative (the thesis' claim that it is not,
  * §3.3.1, does not follow from the proof): such weights are refused, since the combination is then no
  * kernel. Both then train the machine once (mkl/two_stage.h). */
-#include "core/error.h"
 #include "mkl/method.h"
 #include "mkl/nnls.h"
 #include "mkl/two_stage.h"
@@ -15,15 +14,11 @@ static km_status alignf_weights(const km_mkl_params *mkl, const km_alignment_sta
     return km_nonnegative_qp(s->M, s->gram, s->a, v);
 }
 
+/* negative weights are refused by km_two_stage_learn */
 static km_status alignf_linear_weights(const km_mkl_params *mkl, const km_alignment_stats *s, double *v)
 {
     (void)mkl;
-    km_status st = km_alignf_linear_solve(s->M, s->gram, s->a, v);
-    for (size_t k = 0; !st && k < s->M; k++)
-        if (v[k] < 0)
-            st = km_error(KM_EINVAL, "alignf-linear gives kernel %zu the negative weight %g: the combination is no "
-                          "kernel (use alignf, which constrains the weights to be non-negative)", k + 1, v[k]);
-    return st;
+    return km_alignf_linear_solve(s->M, s->gram, s->a, v);
 }
 
 static km_status alignf_train(const km_mkl_problem *problem, km_mkl_result *result)

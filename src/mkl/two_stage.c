@@ -177,8 +177,13 @@ km_status km_two_stage_learn(const km_mkl_problem *problem, int with_gram, km_tw
     km_status st = km_two_stage_stats(problem, with_gram, &stats, kept);
     if (!st) {
         st = weights(&problem->mkl, &stats, found);
-        for (size_t k = 0; !st && k < stats.M; k++)   /* kernels left out keep weight 0 */
+        for (size_t k = 0; !st && k < stats.M; k++) {   /* kernels left out keep weight 0 */
             mu[kept[k]] = found[k];
+            if (found[k] < 0)   /* alignf-linear's, which is not sign-constrained */
+                st = km_error(KM_EINVAL, "%s gives kernel %zu the negative weight %g: the combination is no kernel "
+                              "(use alignf, which constrains the weights to be non-negative)",
+                              km_enum_name(KM_ENUM_MKL_METHOD, problem->mkl.method), kept[k] + 1, found[k]);
+        }
         if (!st)
             st = km_two_stage_train(problem, mu, result);
         km_alignment_stats_free(&stats);

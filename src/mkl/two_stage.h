@@ -32,7 +32,7 @@ km_status km_kernel_products(const km_mkl_problem *problem, const double *coef, 
 /* Stage 1 of a method: mu (stats->M values >= 0) from the statistics. */
 typedef km_status (*km_two_stage_weights_fn)(const km_mkl_params *mkl, const km_alignment_stats *stats, double *mu);
 /* Both stages: the statistics (with the Gram matrix M_kl when with_gram), the weights, the training;
- * kernels left out of the statistics get weight 0. */
+ * kernels left out of the statistics get weight 0, a negative weight is refused (KM_EINVAL). */
 km_status km_two_stage_learn(const km_mkl_problem *problem, int with_gram, km_two_stage_weights_fn weights,
                              km_mkl_result *result);
 /* Stage 2 from the direction mu (M values >= 0, not all 0): theta = radius mu / sum mu, one solve. */
