@@ -18,6 +18,8 @@ MKL_OBSCURE_ONLINE = ("--mkl", "obscure", "--p-block", "1.1", "--epochs", "0")
 MKL_LP_OVR = ("--mkl", "lp", "--p", "11/9", "--multiclass", "ovr")
 # the two-stage alignf method (Cortes, Mohri & Rostamizadeh): weights by the centred alignment, an exact NNLS
 MKL_ALIGNF = ("--mkl", "alignf")
+# independent alignment (Cortes, Mohri & Rostamizadeh) on rank-1 kernels
+MKL_ALIGN = ("--mkl", "align")
 # localized MKL on the localized problem (bench/localized.py): three clusters of the location z
 MKL_CLMKL = ("--mkl", "clmkl", "--p", "4/3", "--ae", "0.4", "--cluster-kernel", "linear:features=1-2")
 MKL_LMKL = ("--mkl", "lmkl", "--cluster-kernel", "linear:features=1-2")
@@ -89,6 +91,23 @@ class KernelmixRidge(Kernelmix):
     def predict(self, problem, model, output):
         return ["sh", "-c", '"$0" predict -q "$1" "$2" "$3.values" && '
                 'awk \'{print ($1 >= 0 ? 1 : -1)}\' "$3.values" > "$3"', self.binary, problem["test"], model, output]
+
+
+class KernelmixSpecs(Kernelmix):
+    """kernelmix train -s 0 on the kernel-spec file the problem's meta names under `specs` (the rank-1
+    workload: rank-1 kernels, or the same kernels computed as N x N ones). Rank-1 kernels have trace 1
+    where norm=trace gives trace N, so rank1 trains with --radius N: both give the same model."""
+
+    def __init__(self, binary, name, mkl, specs, radius_n=False):
+        super().__init__(binary, name, mkl)
+        self.specs = specs
+        self.radius_n = radius_n
+
+    def train(self, problem, settings, model):
+        radius = ["--radius", str(problem["n_train"])] if self.radius_n else []
+        return [self.binary, "train", "-s", "0", "--kernels", problem[self.specs], *self.mkl, *radius,
+                "-c", _number(settings.C), "-m", _number(settings.cache_mb), "-e", _number(settings.epsilon), "-q",
+                problem["train"], model]
 
 
 class KernelmixKernel(Kernelmix):

@@ -127,6 +127,17 @@ WORKLOADS = [
              tools=("kernelmix-alignf",), data_script="fashion_mnist.py",
              cases=fashion("-5..4", width_count=1000, default_sizes=(500,)),
              reference="kernelmix-alignf"),
+    Workload(key="rank1", name="bow-rank1",
+             title="synthetic bag of words (bench/bag_of_words.py), align on one rank-1 kernel per word, C-SVC: "
+                   "2N rank-1 kernels (never N x N matrices) beside 200 of them as rank-1 kernels and as the "
+                   "same kernels computed as N x N ones (linear on one feature, center=1:norm=trace): time, memory",
+             tools=("kernelmix-rank1", "kernelmix-rank1-small", "kernelmix-dense-small"),
+             data_script="bag_of_words.py",
+             cases=lambda options: [["--n", str(n), "--test-size", str(options.test_size), "--seed",
+                                     str(options.seed), "--dim", str(2 * n)]   # M = 2N words: 4,000 at N = 2,000
+                                    for n in options.sizes or (2000,)],
+             reference="kernelmix-rank1",
+             references=(("kernelmix-dense-small", "kernelmix-rank1-small"),)),
     Workload(key="loc", name="localized-400",
              title="synthetic localized relevance (examples/clmkl-localized), 8 linear kernels, C-SVC: training "
                    "time of localized MKL (clmkl, p = 4/3, AE = 0.4, 3 clusters on z) beside global lp-norm MKL "

@@ -179,7 +179,9 @@ typedef enum km_kernel_type {
     KM_KERNEL_SPECTRUM = 7,   /* string rows: sum over k-mers u of N_u(x) N_u(x') */
     KM_KERNEL_WD = 8,         /* string rows: weighted degree, sum_{d=1..degree} w_d (matching d-mers at
                                  equal positions, or shifted by up to shift places) */
-    KM_KERNEL_POSITIONAL = 9  /* string rows: matching d-mers at equal positions, d = degree (with shifts) */
+    KM_KERNEL_POSITIONAL = 9, /* string rows: matching d-mers at equal positions, d = degree (with shifts) */
+    KM_KERNEL_RANK1 = 10      /* one feature, centred and scaled to trace 1 on the training rows:
+                                 (x_j - mean_j)(x'_j - mean_j) / ||x_j - mean_j||^2 */
 } km_kernel_type;
 
 typedef enum km_normalization {

@@ -38,7 +38,7 @@ const km_name km_kernel_type_names[] = {
     {KM_KERNEL_LINEAR, "linear"}, {KM_KERNEL_POLY, "poly"},   {KM_KERNEL_RBF, "rbf"},
     {KM_KERNEL_SIGMOID, "sigmoid"}, {KM_KERNEL_PRECOMPUTED, "precomputed"}, {KM_KERNEL_CHI2, "chi2"},
     {KM_KERNEL_HISTINT, "histint"}, {KM_KERNEL_SPECTRUM, "spectrum"}, {KM_KERNEL_WD, "wd"},
-    {KM_KERNEL_POSITIONAL, "positional"}, {KM_KERNEL_POSITIONAL, "pos"}, {0, NULL}};
+    {KM_KERNEL_POSITIONAL, "positional"}, {KM_KERNEL_POSITIONAL, "pos"}, {KM_KERNEL_RANK1, "rank1"}, {0, NULL}};
 
 const km_name km_normalization_names[] = {
     {KM_NORM_NONE, "none"},           {KM_NORM_MULTIPLICATIVE, "mult"}, {KM_NORM_MULTIPLICATIVE, "multiplicative"},

@@ -8,11 +8,13 @@ extern const km_kernel_family km_family_chi2, km_family_histint;          /* fam
 extern const km_kernel_family km_family_precomputed;                       /* family_precomputed.c */
 extern const km_kernel_family km_family_spectrum;                          /* family_spectrum.c */
 extern const km_kernel_family km_family_wd, km_family_positional;          /* family_wd.c */
+extern const km_kernel_family km_family_rank1;                             /* family_rank1.c */
 
 static const km_kernel_family *const families[] = {
     &km_family_linear, &km_family_poly, &km_family_rbf, &km_family_sigmoid,
     &km_family_precomputed, &km_family_chi2, &km_family_histint,
     &km_family_spectrum, &km_family_wd, &km_family_positional,
+    &km_family_rank1,
 };
 
 #define N_FAMILIES (sizeof families / sizeof *families)

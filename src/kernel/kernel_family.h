@@ -54,6 +54,12 @@ typedef struct km_kernel_family {
     int exp_of_squared_distance;
     /* k(x, x') linear in x': row sums as k(x_i, sum_j x_j), from the column sums (KM_INPUT_DOT) */
     int linear_in_argument;
+    /* one kernel per feature of its list (all features when the spec names none), centred and scaled by
+     * the family itself: the spec takes no norm, center or scale (rank-1 kernels) */
+    int one_kernel_per_feature;
+    /* fits the family's own data-dependent values (KM_INPUT_ROWS) on the source over the training rows,
+     * before the normalization is fitted; NULL: none */
+    km_status (*fit)(km_kernel *kernel, const void *source);
     /* KM_INPUT_DOT: k(x, x') from <x,x'> and the squared norms; out[k] = k(x_{rows[k]}, x) from
      * dot[k] = <x_{rows[k]}, x>, sqnorm[rows[k]] and sq_x (rows NULL: identity; out may equal dot) */
     double (*from_dot)(const km_kernel *kernel, double dot, double sq_a, double sq_b);

@@ -39,7 +39,9 @@ static unsigned keys_of_type(km_kernel_type type)
         {KM_SPEC_GAMMA, KEY_GAMMA},   {KM_SPEC_SIGMA, KEY_SIGMA},       {KM_SPEC_DEGREE, KEY_DEGREE},
         {KM_SPEC_COEF0, KEY_COEF0},   {KM_SPEC_FEATURES, KEY_FEATURES}, {KM_SPEC_FILE, KEY_FILE},
         {KM_SPEC_KMER, KEY_KMER},     {KM_SPEC_SHIFT, KEY_SHIFT}};
-    unsigned params = km_kernel_family_of(type)->params, keys = BIT(KEY_NORM) | BIT(KEY_CENTER) | BIT(KEY_SCALE);
+    const km_kernel_family *family = km_kernel_family_of(type);
+    unsigned params = family->params;
+    unsigned keys = family->one_kernel_per_feature ? 0u : BIT(KEY_NORM) | BIT(KEY_CENTER) | BIT(KEY_SCALE);
     for (size_t t = 0; t < sizeof param_keys / sizeof *param_keys; t++)
         if (params & param_keys[t].param)
             keys |= BIT(param_keys[t].key);
@@ -210,9 +212,14 @@ static km_status parse_features(const spec_parser *p, option *o, char *text)
             o->features[o->n_features++] = (uint32_t)(f - 1);
         last = b;
         if (*end == '\0')
-            return KM_OK;
+            break;
         item = end + 1;
     }
+    if (km_kernel_family_of(p->type)->one_kernel_per_feature) {   /* alternative a: feature features[a] */
+        o->each = 1;
+        o->count = o->n_features;
+    }
+    return KM_OK;
 }
 
 static km_status read_matrix_file(spec_parser *p, const char *name)
@@ -337,7 +344,7 @@ static km_status parse_option(spec_parser *p, char *token)
 static km_kernel default_kernel(km_kernel_type type, km_normalization norm)
 {
     const km_kernel_family *family = km_kernel_family_of(type);
-    km_kernel k = {.type = type, .norm = norm, .scale = 0.0};
+    km_kernel k = {.type = type, .norm = family->one_kernel_per_feature ? KM_NORM_NONE : norm, .scale = 0.0};
     if (family->mean_distance) {   /* gamma = 1/mean distance */
         k.gamma = 1.0;
         k.gamma_mode = KM_GAMMA_RELATIVE;
@@ -371,7 +378,7 @@ static void apply(km_kernel *k, const option *o, size_t a, uint32_t *single_feat
     case KEY_SHIFT: k->shift = (size_t)v; break;
     case KEY_FEATURES:
         if (o->each) {
-            *single_feature = (uint32_t)a;
+            *single_feature = o->features ? o->features[a] : (uint32_t)a;
             k->features = single_feature;
             k->n_features = 1;
         } else {
@@ -502,6 +509,15 @@ static km_status add_spec(km_kernel_set *set, const char *spec, const char *base
             *next = '\0';
         st = parse_option(&p, token);
         token = next ? next + 1 : NULL;
+    }
+    int has_features = 0;
+    for (size_t k = 0; k < p.n_options; k++)
+        has_features |= p.options[k].key == KEY_FEATURES;
+    if (!st && !has_features && km_kernel_family_of(p.type)->one_kernel_per_feature) {
+        char each[] = "each";   /* one kernel per feature of the data */
+        option *o = &p.options[p.n_options++];
+        o->key = KEY_FEATURES;
+        st = parse_features(&p, o, each);
     }
     size_t total = 0;
     if (!st)

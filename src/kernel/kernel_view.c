@@ -45,6 +45,15 @@ void km_kernel_view_free(km_kernel_view *view)
     free(view);
 }
 
+int km_kernel_view_rank1(const km_kernel_view *view)
+{
+    const km_kernel_set *set = km_provider_fitted_set(view->provider);
+    for (size_t m = 0; m < set->size; m++)
+        if (set->kernels[m].type != KM_KERNEL_RANK1)
+            return 0;
+    return view->plain;
+}
+
 /* Diagonal of view kernel v: the provider's own when the view neither maps rows nor scales. */
 static km_status view_diagonal(km_kernel_view *view, size_t v)
 {

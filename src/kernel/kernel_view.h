@@ -27,6 +27,9 @@ void km_kernel_view_free(km_kernel_view *view);
 
 size_t km_kernel_view_n_rows(const km_kernel_view *view);
 size_t km_kernel_view_n_kernels(const km_kernel_view *view);
+/* 1 when the view's kernels are its provider's, unscaled, and every one is a rank-1 kernel
+ * (family_rank1.c): their columns are x~_v x~_v(i), a multiple of one feature column. */
+int km_kernel_view_rank1(const km_kernel_view *view);
 /* diag[v][i] = K'_v(i, i) for every view kernel v and view row i. */
 const double *const *km_kernel_view_diag(const km_kernel_view *view);
 

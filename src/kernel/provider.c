@@ -6,6 +6,7 @@
 #include "data/dataset.h"
 #include "kernel/kernel_context.h"
 #include "kernel/provider_internal.h"
+#include "kernel/rank1_block.h"
 
 /* The shared source of a KM_INPUT_ROWS kernel: one per family and feature subset. */
 static km_status rows_source(km_provider *p, size_t m, void **source)
@@ -178,6 +179,8 @@ static km_status provider_new(const km_dataset *data, const size_t *rows, size_t
         st = km_provider_setup_storage(p, use);
     if (!st)
         st = km_provider_fit(p);
+    if (!st)
+        st = km_rank1_block_new(data, p->rows, n, p->fitted, &p->rank1);
     if (st) {
         km_provider_free(p);
         return st;
@@ -224,6 +227,7 @@ void km_provider_free(km_provider *p)
     free(p->rows_sources);
     free(p->dot_kernel_runs);
     free(p->means);
+    km_rank1_block_free(p->rank1);
     km_cache_client_free(p->columns);
     if (p->cache)
         km_cache_unreserve(p->cache, p->gram_reserved);

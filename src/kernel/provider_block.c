@@ -9,6 +9,7 @@
 #include "kernel/dot_products.h"
 #include "kernel/kernel_eval.h"
 #include "kernel/provider_internal.h"
+#include "kernel/rank1_block.h"
 #include "kernel/vector_exp.h"
 
 /* Blocks of combined columns with at least this many kernel values are computed by several threads
@@ -202,7 +203,8 @@ km_status km_provider_combined_columns(km_provider *p, const double *weights, co
     memset(out, 0, ncols * nrows * sizeof *out);
     km_status st = dot_part(p, weights, cols, ncols, rows, nrows, nrows, out);
     for (size_t m = 0; !st && m < p->fitted->size; m++) {
-        if (weights[m] == 0.0 || km_kernel_uses_dot(p->fitted->kernels[m].type))
+        if (weights[m] == 0.0 || km_kernel_uses_dot(p->fitted->kernels[m].type) ||
+            p->fitted->kernels[m].type == KM_KERNEL_RANK1)
             continue;
         for (size_t t = 0; !st && t < ncols; t++) {
             st = km_provider_kernel_column(p, m, cols[t], rows, nrows, NULL, p->scratch);
@@ -210,6 +212,8 @@ km_status km_provider_combined_columns(km_provider *p, const double *weights, co
                 cblas_daxpy((int)nrows, weights[m], p->scratch, 1, out + t * nrows, 1);
         }
     }
+    if (!st && p->rank1)   /* the rank-1 kernels: one weighted dot product */
+        st = km_rank1_block_add(p->rank1, weights, cols, ncols, rows, nrows, out);
     return st;
 }
 

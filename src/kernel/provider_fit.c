@@ -191,6 +191,8 @@ km_status km_provider_fit(km_provider *p)
             st = km_provider_setup_precomputed(p, k, &p->kernels[m]);
         else
             st = resolve_gamma(p, m);
+        if (!st && p->kernels[m].family->fit)
+            st = p->kernels[m].family->fit(k, p->kernels[m].rows);
     }
     double **diag = calloc(M, sizeof *diag), **sums = calloc(M, sizeof *sums);
     if (!st && (!diag || !sums))

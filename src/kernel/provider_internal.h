@@ -82,6 +82,7 @@ struct km_provider {
     km_cache_client *columns;    /* dot-product and pairwise columns, key source * n + column */
     size_t gram_reserved;        /* bytes of the Gram matrices reserved in the cache */
     const struct km_kernel_context *context;   /* Gram matrices over all dataset rows, or NULL */
+    struct km_rank1_block *rank1;  /* the rank-1 kernels' combinations (rank1_block.h), or NULL */
     double *base;                /* scratch columns, n values each */
     double *scratch;
     double *dist;

@@ -16,6 +16,10 @@ km_status km_mkl_check_kernels(km_provider *provider)
     double *column = malloc(n * sizeof *column);
     km_status st = column ? KM_OK : km_error_nomem("the degenerate-kernel check");
     for (size_t m = 0; !st && m < M; m++) {
+        /* a rank-1 kernel of a feature constant on the training rows is 0 (kernel/family_rank1.c): the
+         * alignment methods leave it out, the others give it weight 0 */
+        if (km_provider_fitted_set(provider)->kernels[m].type == KM_KERNEL_RANK1)
+            continue;
         const double *diag = km_provider_diag(provider, m);
         if ((st = km_provider_column(provider, m, 0, NULL, n, column)))   /* all rows */
             break;

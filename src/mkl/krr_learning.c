@@ -1,11 +1,14 @@
 /* The KRR objective and its gradient at given kernel weights (mkl/krr_learning.h). */
 #include "mkl/krr_learning.h"
 
+#include <cblas.h>
+#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
+#include "mkl/two_stage.h"
 
 km_status km_krr_point_alloc(const km_mkl_problem *problem, km_krr_point *point)
 {
@@ -36,6 +39,104 @@ km_status km_krr_learning_check(const km_mkl_problem *problem)
                     km_enum_name(KM_ENUM_MKL_METHOD, problem->mkl.method), problem->machine->ops->name);
 }
 
+/* Z = X~ diag(sqrt(mu)) over the d kernels with mu_k > 0 of rank-1 kernels (n x d row-major), NULL
+ * when d >= n (the n x n solve is then the cheaper). */
+static km_status rank1_factor(const km_kernel_access *k, double **Z, size_t *d)
+{
+    size_t n = k->n_rows, M = k->n_kernels, count = 0;
+    *Z = NULL;
+    for (size_t m = 0; m < M; m++)
+        count += k->theta[m] > 0;
+    if (count >= n)
+        return KM_OK;
+    double *X = malloc(n * M * sizeof *X);
+    size_t *kept = malloc(M * sizeof *kept);
+    km_status st = X && kept ? km_rank1_features(k, X, kept, d) : km_error_nomem("the rank-1 features");
+    size_t used = 0;
+    for (size_t c = 0; !st && c < *d; c++) {
+        double w = k->theta[kept[c]];
+        if (!(w > 0))
+            continue;
+        for (size_t i = 0; i < n; i++)   /* compacted in place: column used <= c */
+            X[i * *d + used] = X[i * *d + c] * sqrt(w);
+        used++;
+    }
+    for (size_t i = 1; !st && i < n && used < *d; i++)
+        memmove(X + i * used, X + i * *d, used * sizeof *X);
+    free(kept);
+    if (st) {
+        free(X);
+        return st;
+    }
+    *d = used;
+    *Z = X;
+    return KM_OK;
+}
+
+/* The KRR machine's solution (svm/krr.h, centred with a bias) on rank-1 kernels by the Woodbury identity
+ * (Rostamizadeh's thesis §3.2): K_mu = Z Z', (Z Z' + lambda I)^-1 r = (r - Z (lambda I + Z'Z)^-1 Z'r) / lambda,
+ * one d x d Cholesky factorisation for the right-hand sides z and 1, O(n d^2 + d^3). */
+static km_status woodbury_solve(const km_machine_problem *machine, const double *Z, size_t d, km_svm_solution *solution)
+{
+    size_t n = machine->kernel->n_rows;
+    double ridge = 1.0 / machine->C;
+    double *G = malloc((d ? d * d : 1) * sizeof *G), *R = malloc(2 * n * sizeof *R), *T = malloc((d ? 2 * d : 1) * sizeof *T);
+    km_status st = G && R && T ? KM_OK : km_error_nomem("the Woodbury solve");
+    for (size_t i = 0; !st && i < n; i++) {
+        R[i] = machine->z[i];   /* column-major n x 2: z, then 1 */
+        R[n + i] = 1.0;
+    }
+    if (!st && d) {
+        /* G = lambda I + Z'Z (lower triangle, column-major = row-major upper), T = Z'R */
+        cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, (int)d, (int)n, 1.0, Z, (int)d, 0.0, G, (int)d);
+        for (size_t c = 0; c < d; c++)
+            G[c * d + c] += ridge;
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)d, 2, (int)n, 1.0, Z, (int)d, R, (int)n, 0.0, T,
+                    (int)d);
+        lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)d, G, (lapack_int)d);
+        if (!info)
+            info = LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', (lapack_int)d, 2, G, (lapack_int)d, T, (lapack_int)d);
+        if (info)
+            st = km_error(KM_ENOTCONV, "KRR on rank-1 kernels: the Woodbury system is not positive definite (info %d)",
+                          (int)info);
+        else   /* R -= Z T */
+            cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)n, 2, (int)d, -1.0, Z, (int)d, T, (int)d, 1.0, R,
+                        (int)n);
+    }
+    if (!st) {
+        double su = 0, sv = 0, zc = 0;
+        for (size_t i = 0; i < n; i++) {
+            su += R[i];
+            sv += R[n + i];
+        }
+        double b = machine->bias ? su / sv : 0.0;   /* as km_krr_solve: coef = u - b v */
+        for (size_t i = 0; i < n; i++) {
+            solution->coef[i] = (R[i] - b * R[n + i]) / ridge;
+            zc += machine->z[i] * solution->coef[i];
+        }
+        solution->bias = b;
+        solution->objective = -0.5 * zc;
+        solution->iterations = 0;
+        solution->converged = 1;
+    }
+    free(G);
+    free(R);
+    free(T);
+    return st;
+}
+
+/* The machine's solve, by Woodbury on fewer rank-1 kernels than rows. */
+static km_status solve(const km_machine_problem *machine, km_svm_solution *solution)
+{
+    double *Z = NULL;
+    size_t d = 0;
+    km_status st = km_rank1_access(machine->kernel) ? rank1_factor(machine->kernel, &Z, &d) : KM_OK;
+    if (!st)
+        st = Z ? woodbury_solve(machine, Z, d, solution) : machine->ops->solve(machine, &machine->solver, solution);
+    free(Z);
+    return st;
+}
+
 km_status km_krr_point_at(const km_mkl_problem *problem, const double *mu, km_krr_point *point, long *solves)
 {
     const km_machine_problem *machine = problem->machine;
@@ -45,9 +146,9 @@ km_status km_krr_point_at(const km_mkl_problem *problem, const double *mu, km_kr
         return km_error(KM_EINTERRUPTED, "interrupted while learning kernel weights");
     memcpy(k->theta, mu, M * sizeof *mu);
     km_svm_solution solution = {.coef = point->coef};
-    km_status st = machine->ops->solve(machine, &machine->solver, &solution);
+    km_status st = solve(machine, &solution);
     if (!st)
-        st = km_mkl_products(problem, point->coef, point->h);
+        st = km_kernel_products(problem, point->coef, point->h);
     if (st)
         return st;
     *solves += solution.iterations;

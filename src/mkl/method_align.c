@@ -3,56 +3,35 @@
  * whose maximiser is mu_k proportional to b_k^{1/(q-1)} with b_k = <K_kc, yy'>_F >= 0 (q = 2 on
  * Frobenius-normalized kernels is align). Both then train the machine once (mkl/two_stage.h). */
 #include <math.h>
-#include <stdlib.h>
 
-#include "core/error.h"
 #include "mkl/method.h"
 #include "mkl/two_stage.h"
 
-/* mu from the statistics (M values). */
-typedef void (*weights_fn)(const km_mkl_params *mkl, const km_alignment_stats *stats, double *mu);
-
-static void align_weights(const km_mkl_params *mkl, const km_alignment_stats *s, double *mu)
+static km_status align_weights(const km_mkl_params *mkl, const km_alignment_stats *s, double *mu)
 {
     (void)mkl;
     for (size_t k = 0; k < s->M; k++) {
         double rho = km_alignment_rho(s, k);
         mu[k] = rho > 0 ? rho : 0.0; /* >= 0 for PSD kernels (Eq. 2.40) up to rounding */
     }
+    return KM_OK;
 }
 
-static void align_q_weights(const km_mkl_params *mkl, const km_alignment_stats *s, double *mu)
+static km_status align_q_weights(const km_mkl_params *mkl, const km_alignment_stats *s, double *mu)
 {
     for (size_t k = 0; k < s->M; k++)
         mu[k] = s->a[k] > 0 ? pow(s->a[k], 1.0 / (mkl->align_q - 1.0)) : 0.0;
-}
-
-static km_status train_with(const km_mkl_problem *problem, km_mkl_result *result, weights_fn weights)
-{
-    km_alignment_stats stats;
-    km_status st = km_two_stage_stats(problem, 0, &stats);
-    if (st)
-        return st;
-    double *mu = malloc(stats.M * sizeof *mu);
-    if (!mu)
-        st = km_error_nomem("kernel weights");
-    if (!st) {
-        weights(&problem->mkl, &stats, mu);
-        st = km_two_stage_train(problem, mu, result);
-    }
-    free(mu);
-    km_alignment_stats_free(&stats);
-    return st;
+    return KM_OK;
 }
 
 static km_status align_train(const km_mkl_problem *problem, km_mkl_result *result)
 {
-    return train_with(problem, result, align_weights);
+    return km_two_stage_learn(problem, 0, align_weights, result);
 }
 
 static km_status align_q_train(const km_mkl_problem *problem, km_mkl_result *result)
 {
-    return train_with(problem, result, align_q_weights);
+    return km_two_stage_learn(problem, 0, align_q_weights, result);
 }
 
 const km_mkl_method_entry km_method_align = {

@@ -4,45 +4,31 @@
  * without the sign constraint, mu = M^-1 a, which can be negative (the thesis' claim that it is not,
  * §3.3.1, does not follow from the proof): such weights are refused, since the combination is then no
  * kernel. Both then train the machine once (mkl/two_stage.h). */
-#include <stdlib.h>
-
-#include "core/error.h"
 #include "mkl/method.h"
 #include "mkl/nnls.h"
 #include "mkl/two_stage.h"
 
-typedef km_status (*solve_fn)(size_t M, const double *gram, const double *a, double *v);
-
-static km_status train_with(const km_mkl_problem *problem, km_mkl_result *result, solve_fn solve)
+static km_status alignf_weights(const km_mkl_params *mkl, const km_alignment_stats *s, double *v)
 {
-    km_alignment_stats stats;
-    km_status st = km_two_stage_stats(problem, 1, &stats);
-    if (st)
-        return st;
-    double *v = malloc(stats.M * sizeof *v);
-    if (!v)
-        st = km_error_nomem("kernel weights");
-    if (!st)
-        st = solve(stats.M, stats.gram, stats.a, v);
-    for (size_t k = 0; !st && k < stats.M; k++)
-        if (v[k] < 0)
-            st = km_error(KM_EINVAL, "alignf-linear gives kernel %zu the negative weight %g: the combination is no "
-                          "kernel (use alignf, which constrains the weights to be non-negative)", k + 1, v[k]);
-    if (!st)
-        st = km_two_stage_train(problem, v, result);
-    free(v);
-    km_alignment_stats_free(&stats);
-    return st;
+    (void)mkl;
+    return km_nonnegative_qp(s->M, s->gram, s->a, v);
+}
+
+/* negative weights are refused by km_two_stage_learn */
+static km_status alignf_linear_weights(const km_mkl_params *mkl, const km_alignment_stats *s, double *v)
+{
+    (void)mkl;
+    return km_alignf_linear_solve(s->M, s->gram, s->a, v);
 }
 
 static km_status alignf_train(const km_mkl_problem *problem, km_mkl_result *result)
 {
-    return train_with(problem, result, km_nonnegative_qp);
+    return km_two_stage_learn(problem, 1, alignf_weights, result);
 }
 
 static km_status alignf_linear_train(const km_mkl_problem *problem, km_mkl_result *result)
 {
-    return train_with(problem, result, km_alignf_linear_solve);
+    return km_two_stage_learn(problem, 1, alignf_linear_weights, result);
 }
 
 const km_mkl_method_entry km_method_alignf = {

@@ -3,8 +3,10 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/error.h"
+#include "kernel/kernel_view.h"
 #include "svm/interruptible_access.h"
 
 km_status km_alignment_methods_resolve(const km_mkl_params *in, km_mkl_params *out)
@@ -41,9 +43,100 @@ km_status km_machine_targets(const km_machine_problem *machine, double *y)
     return KM_OK;
 }
 
-km_status km_two_stage_stats(const km_mkl_problem *problem, int with_gram, km_alignment_stats *stats)
+/* Each column from one kernel column: K_k(:, i) / sqrt(K_k(i, i)) = +-x~_k at the row i of the largest
+ * diagonal (the sign enters neither the statistics, which square x~_k'y~ and x~_k'x~_l, nor K_k). */
+km_status km_rank1_features(const km_kernel_access *kernel, double *X, size_t *kept, size_t *d)
+{
+    size_t n = kernel->n_rows, M = kernel->n_kernels;
+    double *column = malloc(n * sizeof *column);
+    if (!column)
+        return km_error_nomem("a kernel column");
+    km_status st = KM_OK;
+    *d = 0;
+    for (size_t k = 0; !st && k < M; k++) {
+        const double *diag = kernel->diag[k];
+        size_t top = 0;
+        for (size_t i = 1; i < n; i++)
+            if (diag[i] > diag[top])
+                top = i;
+        if (!(diag[top] > 0))
+            continue;
+        if ((st = kernel->column(kernel->column_ctx, k, top, NULL, n, column)))
+            break;
+        double scale = 1.0 / sqrt(diag[top]);
+        for (size_t i = 0; i < n; i++)
+            X[i * M + *d] = column[i] * scale;
+        kept[(*d)++] = k;
+    }
+    free(column);
+    /* compact the rows to d columns */
+    for (size_t i = 1; !st && i < n && *d < M; i++)
+        memmove(X + i * *d, X + i * M, *d * sizeof *X);
+    return st;
+}
+
+int km_rank1_access(const km_kernel_access *kernel)
+{
+    return kernel->column == km_kernel_view_column && km_kernel_view_rank1(kernel->column_ctx);
+}
+
+/* K_k coef = x~_k (x~_k'coef) = K_k(:, i) (K_k(:, i)'coef) / K_k(i, i) at the row i of the largest diagonal. */
+static km_status rank1_products(const km_kernel_access *kernel, const double *coef, double *h)
+{
+    size_t n = kernel->n_rows, M = kernel->n_kernels;
+    km_status st = KM_OK;
+    for (size_t k = 0; !st && k < M; k++) {
+        const double *diag = kernel->diag[k];
+        double *column = h + k * n;
+        size_t top = 0;
+        for (size_t i = 1; i < n; i++)
+            if (diag[i] > diag[top])
+                top = i;
+        if (!(diag[top] > 0)) {
+            memset(column, 0, n * sizeof *column);
+            continue;
+        }
+        if ((st = kernel->column(kernel->column_ctx, k, top, NULL, n, column)))
+            break;
+        double s = 0;
+        for (size_t i = 0; i < n; i++)
+            s += column[i] * coef[i];
+        s /= diag[top];
+        for (size_t i = 0; i < n; i++)
+            column[i] *= s;
+    }
+    return st;
+}
+
+km_status km_kernel_products(const km_mkl_problem *problem, const double *coef, double *h)
+{
+    const km_kernel_access *kernel = problem->machine->kernel;
+    return km_rank1_access(kernel) ? rank1_products(kernel, coef, h) : km_mkl_products(problem, coef, h);
+}
+
+/* Statistics of rank-1 kernels from the feature columns (mkl/alignment_stats.h
+ * km_alignment_stats_rank1): O(nd), O(nd^2) with the Gram matrix, never an n x n matrix. */
+static km_status rank1_stats(const km_kernel_access *kernel, const double *y, int with_gram,
+                             km_alignment_stats *stats, size_t *kept)
+{
+    size_t n = kernel->n_rows, M = kernel->n_kernels, d = 0;
+    double *X = malloc(n * M * sizeof *X);
+    if (!X)
+        return km_error_nomem("the rank-1 kernels' features");
+    km_status st = km_rank1_features(kernel, X, kept, &d);
+    if (!st && d == 0)
+        st = km_error(KM_EINVAL, "every rank-1 kernel is 0: the features are constant on the training rows");
+    if (!st)
+        st = km_alignment_stats_rank1(X, n, d, y, with_gram, stats);
+    free(X);
+    return st;
+}
+
+km_status km_two_stage_stats(const km_mkl_problem *problem, int with_gram, km_alignment_stats *stats,
+                             size_t *kept)
 {
     const km_machine_problem *machine = problem->machine;
+    size_t M = machine->kernel->n_kernels;
     double *y = malloc(machine->kernel->n_rows * sizeof *y);
     if (!y)
         return km_error_nomem("targets");
@@ -53,13 +146,51 @@ km_status km_two_stage_stats(const km_mkl_problem *problem, int with_gram, km_al
     km_interruptible_access polled;
     km_interruptible_access_init(&polled, machine->kernel, machine->solver.interrupted, machine->solver.interrupt_ctx,
                                  "the kernel alignments");
-    if (!st)
+    if (!st && km_rank1_access(machine->kernel)) {
+        st = rank1_stats(&polled.access, y, with_gram, stats, kept);
+    } else if (!st) {
         st = km_alignment_stats_compute(&polled.access, y, with_gram, stats);
+        for (size_t k = 0; k < M; k++)
+            kept[k] = k;
+    }
     free(y);
     if (!st && !(stats->y_centred_sq > 0)) {
         km_alignment_stats_free(stats);
         return km_error(KM_EINVAL, "the targets are constant: their alignment with a kernel is undefined");
     }
+    return st;
+}
+
+km_status km_two_stage_learn(const km_mkl_problem *problem, int with_gram, km_two_stage_weights_fn weights,
+                             km_mkl_result *result)
+{
+    size_t M = problem->machine->kernel->n_kernels;
+    size_t *kept = malloc(M * sizeof *kept);
+    double *mu = calloc(M, sizeof *mu), *found = malloc(M * sizeof *found);
+    if (!kept || !mu || !found) {
+        free(kept);
+        free(mu);
+        free(found);
+        return km_error_nomem("kernel weights");
+    }
+    km_alignment_stats stats;
+    km_status st = km_two_stage_stats(problem, with_gram, &stats, kept);
+    if (!st) {
+        st = weights(&problem->mkl, &stats, found);
+        for (size_t k = 0; !st && k < stats.M; k++) {   /* kernels left out keep weight 0 */
+            mu[kept[k]] = found[k];
+            if (found[k] < 0)   /* alignf-linear's, which is not sign-constrained */
+                st = km_error(KM_EINVAL, "%s gives kernel %zu the negative weight %g: the combination is no kernel "
+                              "(use alignf, which constrains the weights to be non-negative)",
+                              km_enum_name(KM_ENUM_MKL_METHOD, problem->mkl.method), kept[k] + 1, found[k]);
+        }
+        if (!st)
+            st = km_two_stage_train(problem, mu, result);
+        km_alignment_stats_free(&stats);
+    }
+    free(kept);
+    free(mu);
+    free(found);
     return st;
 }
 
@@ -79,6 +210,11 @@ km_status km_two_stage_train(const km_mkl_problem *problem, const double *mu, km
     if (st)
         return st;
     result->bias = solution.bias;
+    if (result->products && km_rank1_access(machine->kernel)) {   /* the block norms' products, O(Mn) */
+        if ((st = km_kernel_products(problem, result->coef, result->products)))
+            return st;
+        result->products_valid = 1;
+    }
     /* no joint objective over the weights: the certificate is the machine's own at fixed weights,
      * solved to its tolerance (km_mkl_train reports -dual: the machine's objective) */
     result->dual = result->primal = -solution.objective;

@@ -10,6 +10,7 @@
 #include "train/clmkl_predict.h"
 #include "train/model.h"
 #include "train/multiclass.h"
+#include "train/rank1_predict.h"
 #include "train/train.h"
 
 /* Kernel values and decision values of one block are at most about this many doubles. */
@@ -112,17 +113,19 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
     if (st)
         return st;
     size_t M = model->kernels->size, nb = model->basis->n, nm = km_model_n_decision(model);
-    size_t block = KM_PREDICT_BLOCK_VALUES / (M * nb + nm + 1);   /* kernel values and decision values */
+    km_rank1_predictor *rank1 = NULL;   /* rank-1 kernels: a weighted dot product, no kernel values */
+    st = km_rank1_predictor_new(model, &rank1);
+    size_t block = KM_PREDICT_BLOCK_VALUES / ((rank1 ? 0 : M * nb) + nm + 1);   /* kernel and decision values */
     if (block < 1)
         block = 1;
     if (block > n)
         block = n ? n : 1;
-    double *K = malloc(block * M * nb * sizeof *K);
+    double *K = rank1 ? NULL : malloc(block * M * nb * sizeof *K);
     double *dec = malloc(block * nm * sizeof *dec);
     size_t *block_rows = malloc(block * sizeof *block_rows);
     size_t *votes = malloc((model->n_classes + 1) * sizeof *votes);
     size_t *basis_rows = malloc(nb * sizeof *basis_rows);
-    if (!K || !dec || !block_rows || !votes || !basis_rows)
+    if ((!K && !rank1) || !dec || !block_rows || !votes || !basis_rows)
         st = km_error_nomem("prediction buffers");
     for (size_t j = 0; !st && j < nb; j++)
         basis_rows[j] = j;
@@ -130,13 +133,16 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
         size_t len = n - start < block ? n - start : block;
         for (size_t t = 0; t < len; t++)
             block_rows[t] = rows ? rows[start + t] : start + t;
-        st = km_kernel_cross(model->kernels, test, block_rows, len, model->basis, basis_rows, nb, test_kernels, NULL,
-                             model->basis_kcol, K);
+        if (rank1)
+            km_rank1_decisions(rank1, test, block_rows, len, dec);
+        else
+            st = km_kernel_cross(model->kernels, test, block_rows, len, model->basis, basis_rows, nb, test_kernels,
+                                 NULL, model->basis_kcol, K);
         if (st)
             break;
         if (model->weight_groups > 1)
             st = km_localized_decisions(model, K, len, nb, dec);
-        else
+        else if (!rank1)
             block_decisions(model, K, len, nb, nm, dec);
         if (st)
             break;
@@ -149,6 +155,7 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
                 memcpy(decision + (start + t) * nm, dec + t * nm, nm * sizeof *dec);
         }
     }
+    km_rank1_predictor_free(rank1);
     free(K);
     free(dec);
     free(block_rows);
