@@ -109,6 +109,9 @@ static void usage(FILE *out)
 "  --radius R         the weights' scale Lambda: their sum (alignment methods, l1krr), the\n"
 "                     radius of l2krr's ball (default 1)\n"
 "  --align-q Q        align-q: the norm q > 1 of the weights (default 2)\n"
+"  --rank1-weight W   align on rank1 kernels: corr2 (default), the weight of feature k is\n"
+"                     its squared correlation with the labels (the alignment); corr: the\n"
+"                     absolute correlation\n"
 "  --eta E            l2krr: interpolation of Algorithm 1, in [0, 1) (default 0.25); l2krr\n"
 "                     stops when alpha moves by less than --mkl-step-eps (relative)\n"
 "  --mu0 M            l2krr: the ball's centre: zero (default), uniform (R/sqrt(M)) or\n"
@@ -439,6 +442,9 @@ static int parse_options(train_options *o, int argc, char **argv)
             ok = cli_parse_double(CMD, "--eta", cli_args_value(&args), 0, 1, &x) &&
                  (x < 1 || (cli_error(CMD, "option --eta: eta must be below 1"), 0)) &&
                  set_double(o, KM_PARAM_L2KRR_ETA, x);
+        } else if (cli_args_is(&args, NULL, "--rank1-weight")) {
+            ok = parse_enum_param(o, KM_PARAM_RANK1_WEIGHT, "--rank1-weight", cli_args_value(&args),
+                                  KM_ENUM_RANK1_WEIGHT);
         } else if (cli_args_is(&args, NULL, "--mu0")) {
             ok = parse_enum_param(o, KM_PARAM_MU0, "--mu0", cli_args_value(&args), KM_ENUM_MU0);
         } else if (cli_args_is(&args, NULL, "--noise")) {

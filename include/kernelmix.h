@@ -308,6 +308,14 @@ typedef enum km_mu0 {
     KM_MU0_GIVEN = 2          /* mu0 = the kernel weights (km_params_set_kernel_weights) */
 } km_mu0;
 
+/* align's weight of a rank-1 kernel x_k x_k' (Rostamizadeh's thesis: Eq. 3.5 gives the squared
+ * correlation of feature k with the labels; Fig. 2.2 is described with weights proportional to the
+ * correlation itself). */
+typedef enum km_rank1_weight {
+    KM_RANK1_WEIGHT_CORR2 = 0,  /* mu_k = rho(K_k, yy') = corr(x_k, y)^2 (Eq. 3.5) */
+    KM_RANK1_WEIGHT_CORR = 1    /* mu_k = |corr(x_k, y)| */
+} km_rank1_weight;
+
 /* Regularizers of the Tikhonov form (Tomioka & Suzuki, Table 1; docs/mkl.md), with the closed-form
  * kernel weights d_m they give and the meaning of reg_param (0: the default in brackets). */
 typedef enum km_mkl_regularizer {
@@ -410,6 +418,8 @@ typedef enum km_param {
     KM_PARAM_L2KRR_ETA = 43,      /* l2krr's interpolation eta of Algorithm 1, in [0, 1) [0.25];
                                      l2krr stops when ||alpha' - alpha|| <= KM_PARAM_MKL_EPS ||alpha|| */
     KM_PARAM_MU0 = 44,            /* INT km_mu0: centre of l2krr's ball [KM_MU0_ZERO] */
+    KM_PARAM_RANK1_WEIGHT = 45,   /* INT km_rank1_weight: align's weights of rank-1 kernels
+                                     [KM_RANK1_WEIGHT_CORR2] */
     /* Empirical-Bayes MKL (KM_MKL_EB_RW, KM_MKL_EB_MACKAY) */
     KM_PARAM_EB_NOISE = 50,       /* the noise variance sigma^2 >= 0; 0: 0.1 var(y) [0]; with
                                      KM_PARAM_EB_LEARN_NOISE the starting value */
@@ -740,7 +750,8 @@ typedef enum km_enum {
     KM_ENUM_KERNEL_TYPE = 6,      /* km_kernel_type */
     KM_ENUM_NORMALIZATION = 7,    /* km_normalization */
     KM_ENUM_CACHE_VALUES = 8,     /* km_cache_values */
-    KM_ENUM_MU0 = 9               /* km_mu0 */
+    KM_ENUM_MU0 = 9,              /* km_mu0 */
+    KM_ENUM_RANK1_WEIGHT = 10     /* km_rank1_weight */
 } km_enum;
 /* Canonical name of value (static storage), or NULL when e has no such value. */
 KM_API const char *km_enum_name(km_enum e, int value);

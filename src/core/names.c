@@ -52,6 +52,8 @@ const km_name km_cache_values_names[] = {
 
 const km_name km_mu0_names[] = {{KM_MU0_ZERO, "zero"}, {KM_MU0_UNIFORM, "uniform"}, {KM_MU0_GIVEN, "given"}, {0, NULL}};
 
+const km_name km_rank1_weight_names[] = {{KM_RANK1_WEIGHT_CORR2, "corr2"}, {KM_RANK1_WEIGHT_CORR, "corr"}, {0, NULL}};
+
 const km_name *km_enum_table(km_enum e)
 {
     switch (e) {
@@ -64,6 +66,7 @@ const km_name *km_enum_table(km_enum e)
     case KM_ENUM_NORMALIZATION: return km_normalization_names;
     case KM_ENUM_CACHE_VALUES: return km_cache_values_names;
     case KM_ENUM_MU0: return km_mu0_names;
+    case KM_ENUM_RANK1_WEIGHT: return km_rank1_weight_names;
     }
     return NULL;
 }

@@ -23,6 +23,7 @@ extern const km_name km_normalization_names[];
 extern const km_name km_gamma_mode_names[];
 extern const km_name km_cache_values_names[];
 extern const km_name km_mu0_names[];
+extern const km_name km_rank1_weight_names[];
 /* The table of a public enumeration, or NULL for an unknown km_enum. */
 const km_name *km_enum_table(km_enum e);
 /* Canonical name of value in table, or NULL when the table has none. */

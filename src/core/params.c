@@ -100,6 +100,7 @@ static const param_spec specs[] = {
     {KM_PARAM_MKL_RADIUS, "mkl_radius", FIELD_DOUBLE, AT(mkl.radius), 0, INFINITY, OPEN, NULL},
     {KM_PARAM_L2KRR_ETA, "l2krr_eta", FIELD_DOUBLE, AT(mkl.eta), 0, 1, KM_PARAM_UPPER_OPEN, NULL},
     {KM_PARAM_MU0, "mu0", FIELD_INT, AT(mkl.mu0), 0, 0, INT, km_mu0_names},
+    {KM_PARAM_RANK1_WEIGHT, "rank1_weight", FIELD_INT, AT(mkl.rank1_weight), 0, 0, INT, km_rank1_weight_names},
     {KM_PARAM_EB_NOISE, "eb_noise", FIELD_DOUBLE, AT(mkl.eb_noise), 0, INFINITY, KM_PARAM_UPPER_OPEN, NULL},
     {KM_PARAM_EB_LEARN_NOISE, "eb_learn_noise", FIELD_INT, AT(mkl.eb_learn_noise), 0, 1, INT, NULL},
     {KM_PARAM_EB_INNER, "eb_inner", FIELD_LONG, AT(mkl.eb_inner), 1, (double)INT64_MAX, INT, NULL},

@@ -24,6 +24,7 @@ typedef struct km_mkl_params {
     double radius;            /* Lambda of the alignment and KRR methods */
     double eta;               /* l2krr's interpolation */
     km_mu0 mu0;               /* l2krr's centre */
+    km_rank1_weight rank1_weight;   /* align on rank-1 kernels: corr^2 or |corr| */
     const double *mu0_given;  /* KM_MU0_GIVEN: the kernel weights (M values), set by km_train */
     double eb_noise;          /* empirical Bayes: sigma^2 (0: 0.1 var(y)) */
     int eb_learn_noise;       /* 1: learn sigma^2 */

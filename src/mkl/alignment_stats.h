@@ -22,6 +22,7 @@ typedef struct km_alignment_stats {
     double *frobenius_sq;                /* M values ||K_k||_F^2 */
     double *gram;                        /* M x M <K_kc, K_lc>_F (with_gram), else NULL */
     double *uncentred_gram;              /* M x M <K_k, K_l>_F (with_gram), else NULL */
+    int rank1;                           /* 1: of rank-1 kernels, where rho(K_k, yy') = corr(x_k, y)^2 */
 } km_alignment_stats;
 
 /* Two passes over the kernels' columns (row means first, then the centred columns), O(M^2 n^2) with

@@ -17,6 +17,7 @@ km_status km_alignment_stats_rank1(const double *X, size_t n, size_t d, const do
     memset(s, 0, sizeof *s);
     s->n = n;
     s->M = d;
+    s->rank1 = 1;
     s->a = calloc(d, sizeof *s->a);
     s->centred_sq = calloc(d, sizeof *s->centred_sq);
     s->b = calloc(d, sizeof *s->b);

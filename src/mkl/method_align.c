@@ -7,12 +7,16 @@
 #include "mkl/method.h"
 #include "mkl/two_stage.h"
 
+/* On rank-1 kernels rho = corr(x_k, y)^2; --rank1-weight corr takes |corr| instead (the weights
+ * "proportional to the correlation" with which the thesis describes its Fig. 2.2). */
 static km_status align_weights(const km_mkl_params *mkl, const km_alignment_stats *s, double *mu)
 {
-    (void)mkl;
+    int correlation = s->rank1 && mkl->rank1_weight == KM_RANK1_WEIGHT_CORR;
     for (size_t k = 0; k < s->M; k++) {
         double rho = km_alignment_rho(s, k);
         mu[k] = rho > 0 ? rho : 0.0; /* >= 0 for PSD kernels (Eq. 2.40) up to rounding */
+        if (correlation)
+            mu[k] = sqrt(mu[k]);
     }
     return KM_OK;
 }

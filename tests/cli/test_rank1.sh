@@ -1,5 +1,6 @@
 # Rank-1 kernels (--kernel rank1, one kernel per feature) through the CLI: the R6 goldens (align's
-# weights are the squared correlations; l2krr's weights and prediction at (1,1,1)), KRR predictions on
+# weights are the squared correlations, or with --rank1-weight corr the absolute ones; l2krr's
+# weights and prediction at (1,1,1)), KRR predictions on
 # align's weights equal numpy's closed form on the centred, unit-norm features, specs that set a
 # normalization are refused with one line (exit 2), and align on N = 2,000 bag-of-words rows with
 # M = 4,000 rank-1 kernels trains in far less memory than the M dense N x N matrices (128 GB) would take.
@@ -24,6 +25,22 @@ rho = [0.669686411, 0.082352941, 0.342857143]
 want = [r / sum(rho) for r in rho]
 sys.exit(0 if len(theta) == 3 and max(abs(a - b) for a, b in zip(theta, want)) <= 1e-8 else 1)
 PY
+
+# --rank1-weight corr: mu proportional to |corr(x_k, y)|, computed here by numpy; an unknown choice
+# is refused with one line
+expect_status 0 "$KM" train -q -s krr --ridge 0.5 --mkl align --rank1-weight corr --kernel rank1 "$WORK/r6" \
+    "$WORK/c.model"
+"$PYTHON" - "$WORK/c.model" <<'PY' || fail "align --rank1-weight corr on R6: the weights are not the normalized |corr|"
+import sys
+import numpy as np
+X = np.array([[1, 0, 2], [0, 1, 1], [2, 1, 0], [1, 1, 1], [0, 2, 1], [3, 0, 1]], float)
+y = np.array([1, 2, 3, 2.5, 1.5, 4])
+corr = np.abs([np.corrcoef(X[:, k], y)[0, 1] for k in range(3)])
+theta = [float(x) for l in open(sys.argv[1]) if l.startswith("theta ") for x in l.split()[1:]]
+sys.exit(0 if len(theta) == 3 and np.max(np.abs(np.array(theta) - corr / corr.sum())) <= 1e-8 else 1)
+PY
+expect_status 2 "$KM" train -q -s krr --mkl align --rank1-weight corr3 --kernel rank1 "$WORK/r6" "$WORK/bad.model" &&
+    expect_one_line_error "corr2"
 
 # l2krr, Lambda = 1, lambda = 0.5, mu0 = (1/sqrt 3) 1
 expect_status 0 "$KM" train -q -s krr --ridge 0.5 --mkl l2krr --mu0 uniform --radius 1 --mkl-step-eps 1e-13 \
