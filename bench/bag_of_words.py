@@ -60,7 +60,7 @@ def main(argv):
         meta = {
             "params": params, "n_train": args.n, "n_test": args.test_size, "dim": args.dim,
             "kernel_count": args.dim,
-            "positives_train": int((y > 0).sum()), "mean_sq_dist": 0.0, "gammas": [0.0],
+            "positives_train": int((y > 0).sum()), "mean_sq_dist": 0.0, "gammas": [],
             "train": os.path.join(args.out, "train.svm"), "test": os.path.join(args.out, "test.svm"),
             "train_kernel": None, "test_kernel": None,
         }

@@ -110,7 +110,8 @@ def markdown_table(rows, workload):
 
 
 def data_lines(rows):
-    """One line per problem: its size and its RBF widths."""
+    """One line per problem: its size, its mean squared distance (problems of feature vectors) and its
+    RBF widths."""
     seen, lines = set(), []
     for row in rows:
         key = (row["n_train"], row["n_test"], row["kernels"])
@@ -119,8 +120,10 @@ def data_lines(rows):
             widths = ("%d kernels of a spec file, no widths" % row["kernels"] if row["gamma_min"] is None else
                       "gamma = %.6g" % row["gamma_min"] if row["kernels"] == 1 else
                       "%d widths, gamma from %.6g to %.6g" % (row["kernels"], row["gamma_min"], row["gamma_max"]))
-            lines.append("- N = %d, %d test rows: mean ||x-x'||^2 = %.6g over the training pairs; %s"
-                         % (row["n_train"], row["n_test"], row["mean_sq_dist"], widths))
+            distance = row["mean_sq_dist"]
+            distance = ("mean ||x-x'||^2 = %.6g over the training pairs; " % distance
+                        if distance is not None and distance > 0 else "")
+            lines.append("- N = %d, %d test rows: %s%s" % (row["n_train"], row["n_test"], distance, widths))
     return lines
 
 
