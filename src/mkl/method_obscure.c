@@ -159,6 +159,7 @@ typedef struct outcome {
     double eta, radius, objective_online, objective, previous, error;
     long online_steps, online_updates, online_epochs, epochs;
     int online_converged, converged;
+    int online_evaluated;        /* the last online epoch's trace computed objective_online */
 } outcome;
 
 static km_status online_stage(run *r, double eta, outcome *out)
@@ -172,8 +173,12 @@ static km_status online_stage(run *r, double eta, outcome *out)
         out->online_updates += updates;
         out->online_epochs++;
         double f = NAN, error = NAN;
-        if (!st && mkl->obscure_trace)
-            st = km_obscure_objective(r->o, &f, &error);
+        out->online_evaluated = 0;
+        if (!st && mkl->obscure_trace && (st = km_obscure_objective(r->o, &f, &error)) == KM_OK) {
+            out->objective_online = f;
+            out->error = error;
+            out->online_evaluated = 1;
+        }
         if (!st)
             log_epoch(r, "online", out->online_epochs, updates, seconds, f, error);
         if (updates == 0) {
@@ -273,7 +278,7 @@ static km_status obscure_train(const km_mkl_problem *pr, km_mkl_result *result)
         r.order[i] = i;
     if (!st && !pegasos) {
         st = online_stage(&r, out.eta, &out);
-        if (!st)
+        if (!st && !out.online_evaluated)   /* the pass that gives R, unless the trace just made it */
             st = km_obscure_objective(&o, &out.objective_online, &out.error);
     }
     /* Algorithm 1 line 10: R^2 = ||w||^2 + 2/(lambda N) sum loss = 2 f(w)/lambda, and f(w*) <= f(0) = 1 */

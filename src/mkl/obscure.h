@@ -63,7 +63,8 @@ typedef struct km_obscure {
     /* The rows visited next (km_obscure_prefetch) with what their steps need, so that a step computes
      * no kernel value: the products P of each at prefetch time, and the kernel values among them for
      * the changes of c~ made within the block. */
-    size_t block_bytes;           /* memory for a prefetch's kernel values (at least one row's) */
+    size_t block_bytes;           /* memory for the kernel values of a prefetch or of a block of an
+                                     objective pass (at least one row's) */
     size_t *block;                /* its rows, in visiting order */
     size_t block_len, block_next;
     int block_base;               /* 0 once theta was set to 0 within the block: the products are void */

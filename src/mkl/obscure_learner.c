@@ -10,8 +10,6 @@
 #include "core/error.h"
 #include "mkl/obscure.h"
 
-/* Kernel and score values of one objective pass are computed at most this many at a time. */
-#define OBSCURE_PASS_VALUES ((size_t)1 << 21)
 /* Default memory for a prefetch's kernel values, and the most rows one prefetch takes: a block's own
  * kernel values grow with its square, and the scores within it with its length. */
 #define OBSCURE_BLOCK_BYTES ((size_t)64 << 20)
@@ -401,8 +399,10 @@ static km_status combined_values(const km_obscure *o, const size_t *cols, size_t
 km_status km_obscure_objective(km_obscure *o, double *objective, double *error)
 {
     size_t n = o->n, K = o->K, ns = o->n_support, F = o->F;
-    size_t per_row = ns * (o->kernel->combined ? 1 : F + 1) + 1;
-    size_t block = OBSCURE_PASS_VALUES / per_row;
+    /* rows at a time: their kernel values in block_bytes (each block gathers the support rows' features
+     * once, so the fewer blocks the better) */
+    size_t per_row = (ns * (o->kernel->combined ? 1 : F + 1) + K + 1) * sizeof(double);
+    size_t block = o->block_bytes / per_row;
     block = block < 1 ? 1 : block > n ? n : block;
     double *values = malloc(block * ns * sizeof *values), *f = calloc(block * K, sizeof *f);
     double *scratch = o->kernel->combined ? NULL : malloc(block * F * ns * sizeof *scratch);

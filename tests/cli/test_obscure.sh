@@ -4,7 +4,7 @@
 # lambda/2 ||w||_{2,p}^2 + mean Crammer-Singer loss from predict's decision values and the block
 # norms; the weights follow d_j = (|w^j| / ||w||_p)^(2-p); the joint machine predicts the class of
 # its largest output; --R inf is --solver pegasos; --max-time still writes a usable model; the
-# binary (hinge) path; bad combinations fail with one line, exit 2.
+# binary (hinge) path; --verbose leaves the model as it is; bad combinations fail with one line, exit 2.
 . "$(dirname "$0")/lib.sh" "$@"
 
 "$PYTHON" - "$WORK" <<'PY'
@@ -82,6 +82,16 @@ grep -q "stopped at a limit" "$WORK/out" || fail "a timed-out model does not say
 expect_status 0 "$KM" train -q --mkl obscure --p-block 1.1 -c 10 $KERNELS "$WORK/binary" "$WORK/bin"
 expect_status 0 "$KM" predict "$WORK/binary" "$WORK/bin" "$WORK/bin.out"
 grep -q "Accuracy = 100% (300/300)" "$WORK/out" || fail "binary training accuracy: $(cat "$WORK/out")"
+
+# --verbose adds an objective pass per epoch (and reuses the online stage's for R), nothing else: the
+# same coefficients, weights and R (the model's gap is the relative change between the last two
+# objectives evaluated, which the passes change)
+expect_status 0 "$KM" train -q --mkl obscure --p-block 1.1 -c 10 --online-epochs 2 --epochs 2 $KERNELS \
+    "$WORK/train" "$WORK/quiet"
+expect_status 0 "$KM" train -q --verbose --mkl obscure --p-block 1.1 -c 10 --online-epochs 2 --epochs 2 $KERNELS \
+    "$WORK/train" "$WORK/traced"
+[ "$(grep -v -E '^(gap|checksum) ' "$WORK/quiet")" = "$(grep -v -E '^(gap|checksum) ' "$WORK/traced")" ] ||
+    fail "--verbose changed the model: $(diff "$WORK/quiet" "$WORK/traced" | head -5)"
 
 # refused combinations
 expect_status 2 "$KM" train -q --mkl obscure --solver wrapper $KERNELS "$WORK/train" "$WORK/bad" &&
