@@ -10,8 +10,8 @@
 
 #include "core/error.h"
 
-/* The columns of every kernel in the order asked for, fetched a block at a time (kernel_blocks: the
- * dot products of a block from one matrix product) into about 2^20 doubles. */
+/* The columns of every kernel in the order asked for, fetched a block at a time (km_kernel_access_blocks:
+ * the dot products of a block from one matrix product) into about 2^20 doubles. */
 typedef struct column_stream {
     const km_kernel_access *k;
     const size_t *rows;        /* 0..n-1 */
@@ -46,12 +46,7 @@ static km_status stream_column(column_stream *cs, size_t j, const double **out)
         cs->count = n - j < cs->block ? n - j : cs->block;
         for (size_t c = 0; c < cs->count; c++)
             cs->cols[c] = j + c;
-        km_status st = KM_OK;
-        if (k->kernel_blocks)
-            st = k->kernel_blocks(k->column_ctx, cs->cols, cs->count, cs->rows, n, cs->values);
-        for (size_t c = 0; !st && !k->kernel_blocks && c < cs->count; c++)
-            for (size_t m = 0; !st && m < M; m++)
-                st = k->column(k->column_ctx, m, j + c, cs->rows, n, cs->values + (c * M + m) * n);
+        km_status st = km_kernel_access_blocks(k, cs->cols, cs->count, cs->rows, n, cs->values);
         if (st) {
             cs->count = 0;
             return st;

@@ -65,14 +65,14 @@ static km_status work_init(alignment_work *w, const km_kernel_access *kernel, si
     w->total = calloc(M, sizeof *w->total);
     w->raw = calloc(M, sizeof *w->raw);
     w->centred = malloc(M * w->block * n * sizeof *w->centred);
-    w->fetched = kernel->kernel_blocks ? malloc(M * w->block * n * sizeof *w->fetched) : NULL;
+    w->fetched = malloc(M * w->block * n * sizeof *w->fetched);
     w->cols = malloc(w->block * sizeof *w->cols);
     w->gram = calloc(M * M, sizeof *w->gram);
     w->target_dot = calloc(M, sizeof *w->target_dot);
     w->u = T ? malloc(n * T * sizeof *w->u) : NULL;
     w->projection = T ? malloc(M * w->block * T * sizeof *w->projection) : NULL;
-    if (!w->rows || !w->mean || !w->total || !w->raw || !w->centred || (kernel->kernel_blocks && !w->fetched) ||
-        !w->cols || !w->gram || !w->target_dot ||
+    if (!w->rows || !w->mean || !w->total || !w->raw || !w->centred || !w->fetched || !w->cols || !w->gram ||
+        !w->target_dot ||
         (T && (!w->u || !w->projection)))
         return km_error_nomem("kernel alignments");
     for (size_t i = 0; i < n; i++)
@@ -88,22 +88,15 @@ static km_status work_init(alignment_work *w, const km_kernel_access *kernel, si
     return KM_OK;
 }
 
-/* centred[(m b + c) n + i] = K_m(i, j0 + c) for the b columns from j0: one block request of the access
- * (dot products from one matrix product), or one column at a time. */
+/* centred[(m b + c) n + i] = K_m(i, j0 + c) for the b columns from j0, from one block request of the
+ * access (km_kernel_access_blocks: dot products from one matrix product). */
 static km_status fetch_columns(alignment_work *w, size_t j0, size_t b)
 {
-    const km_kernel_access *k = w->kernel;
     size_t n = w->n, M = w->M;
-    km_status st = KM_OK;
-    if (!k->kernel_blocks) {
-        for (size_t m = 0; !st && m < M; m++)
-            for (size_t c = 0; !st && c < b; c++)
-                st = k->column(k->column_ctx, m, j0 + c, w->rows, n, w->centred + (m * b + c) * n);
-        return st;
-    }
     for (size_t c = 0; c < b; c++)
         w->cols[c] = j0 + c;
-    if ((st = k->kernel_blocks(k->column_ctx, w->cols, b, w->rows, n, w->fetched)))
+    km_status st = km_kernel_access_blocks(w->kernel, w->cols, b, w->rows, n, w->fetched);
+    if (st)
         return st;
     for (size_t c = 0; c < b; c++)
         for (size_t m = 0; m < M; m++)

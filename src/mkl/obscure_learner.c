@@ -102,26 +102,6 @@ void km_obscure_coefficients(const km_obscure *o, double *coef)
         coef[k] = o->kappa * o->c[k];
 }
 
-/* out[(t F + j) nrows + k] = K^j(x_rows[k], x_cols[t]), through the widest callback of the access. */
-static km_status kernel_values(const km_kernel_access *k, const size_t *cols, size_t ncols, const size_t *rows,
-                               size_t nrows, double *out)
-{
-    if (nrows == 0 || ncols == 0)
-        return KM_OK;
-    if (k->kernel_blocks)
-        return k->kernel_blocks(k->column_ctx, cols, ncols, rows, nrows, out);
-    size_t F = k->n_kernels;
-    km_status st = KM_OK;
-    for (size_t t = 0; !st && t < ncols; t++) {
-        double *block = out + t * F * nrows;
-        if (k->kernel_columns)
-            st = k->kernel_columns(k->column_ctx, cols[t], rows, nrows, block);
-        for (size_t j = 0; !st && !k->kernel_columns && j < F; j++)
-            st = k->column(k->column_ctx, j, cols[t], rows, nrows, block + j * nrows);
-    }
-    return st;
-}
-
 /* Rows of a prefetch: as many as block_bytes holds of their kernel values against the support and
  * among themselves, at least 1. */
 static size_t block_length(const km_obscure *o, size_t count)
@@ -144,7 +124,7 @@ static km_status support_products(km_obscure *o, size_t len)
     double *values = malloc(len * F * ns * sizeof *values), *coef = malloc(ns * K * sizeof *coef);
     km_status st = values && coef ? KM_OK : km_error_nomem("OBSCURE's block of kernel values");
     if (!st)
-        st = kernel_values(o->kernel, o->block, len, o->support, ns, values);
+        st = km_kernel_access_blocks(o->kernel, o->block, len, o->support, ns, values);
     if (!st) {
         for (size_t s = 0; s < ns; s++)
             memcpy(coef + s * K, o->c + o->support[s] * K, K * sizeof *coef);
@@ -173,7 +153,7 @@ km_status km_obscure_prefetch(km_obscure *o, const size_t *rows, size_t count, s
         st = support_products(o, len);
     }
     if (!st)
-        st = kernel_values(o->kernel, o->block, len, o->block, len, o->block_kernels);
+        st = km_kernel_access_blocks(o->kernel, o->block, len, o->block, len, o->block_kernels);
     if (st) {
         free_block(o);
         return st;
@@ -385,7 +365,7 @@ static km_status combined_values(const km_obscure *o, const size_t *cols, size_t
     size_t ns = o->n_support, F = o->F;
     if (k->combined)
         return k->combined(k->column_ctx, o->beta, cols, len, o->support, ns, values);
-    km_status st = kernel_values(k, cols, len, o->support, ns, scratch);
+    km_status st = km_kernel_access_blocks(k, cols, len, o->support, ns, scratch);
     for (size_t t = 0; !st && t < len; t++)
         for (size_t s = 0; s < ns; s++) {
             double sum = 0.0;

@@ -18,6 +18,11 @@ typedef struct km_kernel_access {
     km_kernel_blocks_fn kernel_blocks;     /* optional (same ctx): the M kernels' columns of several rows */
 } km_kernel_access;
 
+/* out[(t M + m) nrows + k] = K_m(rows[k], cols[t]) for the access's M kernels and t < ncols: one
+ * kernel_blocks request when the access has it, else kernel_columns or column requests row by row. */
+km_status km_kernel_access_blocks(const km_kernel_access *kernel, const size_t *cols, size_t ncols,
+                                  const size_t *rows, size_t nrows, double *out);
+
 /* Result of one binary / regression / one-class machine: f(x) = sum_i coef[i] K(x_i, x) + bias
  * over the n training rows (coef[i] = y_i a_i for SVC, a_i - a*_i for SVR, a_i for one-class). */
 typedef struct km_svm_solution {

@@ -1,0 +1,22 @@
+/* Per-kernel columns of several rows through whatever a kernel access offers (svm/svm.h
+ * km_kernel_access_blocks). */
+#include "svm/svm.h"
+
+km_status km_kernel_access_blocks(const km_kernel_access *k, const size_t *cols, size_t ncols, const size_t *rows,
+                                  size_t nrows, double *out)
+{
+    if (nrows == 0 || ncols == 0)
+        return KM_OK;
+    if (k->kernel_blocks)
+        return k->kernel_blocks(k->column_ctx, cols, ncols, rows, nrows, out);
+    size_t M = k->n_kernels;
+    km_status st = KM_OK;
+    for (size_t t = 0; !st && t < ncols; t++) {
+        double *block = out + t * M * nrows;
+        if (k->kernel_columns)
+            st = k->kernel_columns(k->column_ctx, cols[t], rows, nrows, block);
+        for (size_t m = 0; !st && !k->kernel_columns && m < M; m++)
+            st = k->column(k->column_ctx, m, cols[t], rows, nrows, block + m * nrows);
+    }
+    return st;
+}
