@@ -66,12 +66,15 @@ typedef struct km_obscure {
     size_t block_bytes;           /* memory for the kernel values of a prefetch or of a block of an
                                      objective pass (at least one row's) */
     size_t *block;                /* its rows, in visiting order */
-    size_t block_len, block_next;
+    size_t block_len, block_next, block_cap;
     int block_base;               /* 0 once theta was set to 0 within the block: the products are void */
     double *block_products;       /* block_len x F x K: P at prefetch time */
     double *block_kernels;        /* K^j(x_{block[b']}, x_{block[b]}) at [(b F + j) block_len + b'] */
     double *block_delta;          /* block_len x K: the change of c~ at each step of the block */
     unsigned char *block_updated; /* block_len: the step changed c~ */
+    double *block_values;         /* scratch: the block's kernel values against the support */
+    double *block_coef;           /* scratch: the support's c~ */
+    size_t block_values_cap, block_coef_cap;
     /* Algorithm 2 */
     double radius;                /* R; INFINITY: no projection (Pegasos-MKL) */
     long t;                       /* step counter */

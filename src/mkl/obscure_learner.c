@@ -33,10 +33,45 @@ static void free_block(km_obscure *o)
     free(o->block_kernels);
     free(o->block_delta);
     free(o->block_updated);
-    o->block = NULL;
-    o->block_products = o->block_kernels = o->block_delta = NULL;
-    o->block_updated = NULL;
-    o->block_len = o->block_next = 0;
+    free(o->block_values);
+    free(o->block_coef);
+}
+
+/* Makes *buffer hold at least count doubles (its contents are not kept), growing by half again, within
+ * limit doubles when count is, so that a support that grows row by row reallocates rarely. */
+static int reserve(double **buffer, size_t *capacity, size_t count, size_t limit)
+{
+    if (count <= *capacity)
+        return 1;
+    size_t grown = count + count / 2;
+    grown = grown > limit && count <= limit ? limit : grown;
+    free(*buffer);
+    *buffer = malloc(grown * sizeof **buffer);
+    *capacity = *buffer ? grown : 0;
+    return *buffer != NULL;
+}
+
+/* The block's arrays for len rows (kept between blocks: allocating hundreds of MiB per block spent
+ * more time faulting pages in than computing at 60,000 rows). */
+static int reserve_block(km_obscure *o, size_t len)
+{
+    size_t F = o->F, K = o->K;
+    if (len > o->block_cap) {
+        free(o->block);
+        free(o->block_products);
+        free(o->block_kernels);
+        free(o->block_delta);
+        free(o->block_updated);
+        o->block = malloc(len * sizeof *o->block);
+        o->block_products = malloc(len * F * K * sizeof *o->block_products);
+        o->block_kernels = malloc(len * F * len * sizeof *o->block_kernels);
+        o->block_delta = malloc(len * K * sizeof *o->block_delta);
+        o->block_updated = malloc(len);
+        o->block_cap = o->block && o->block_products && o->block_kernels && o->block_delta && o->block_updated ? len : 0;
+    }
+    size_t ns = o->n_support, limit = o->block_bytes / sizeof(double);
+    return o->block_cap >= len && reserve(&o->block_values, &o->block_values_cap, len * F * ns, limit) &&
+           reserve(&o->block_coef, &o->block_coef_cap, ns * K, SIZE_MAX);
 }
 
 km_status km_obscure_init(km_obscure *o, const km_kernel_access *kernel, size_t K, const signed char *y,
@@ -121,43 +156,31 @@ static km_status support_products(km_obscure *o, size_t len)
         memset(o->block_products, 0, len * F * K * sizeof *o->block_products);
         return KM_OK;
     }
-    double *values = malloc(len * F * ns * sizeof *values), *coef = malloc(ns * K * sizeof *coef);
-    km_status st = values && coef ? KM_OK : km_error_nomem("OBSCURE's block of kernel values");
-    if (!st)
-        st = km_kernel_access_blocks(o->kernel, o->block, len, o->support, ns, values);
+    double *values = o->block_values, *coef = o->block_coef;
+    km_status st = km_kernel_access_blocks(o->kernel, o->block, len, o->support, ns, values);
     if (!st) {
         for (size_t s = 0; s < ns; s++)
             memcpy(coef + s * K, o->c + o->support[s] * K, K * sizeof *coef);
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)(len * F), (int)K, (int)ns, 1.0, values, (int)ns,
                     coef, (int)K, 0.0, o->block_products, (int)K);
     }
-    free(values);
-    free(coef);
     return st;
 }
 
 km_status km_obscure_prefetch(km_obscure *o, const size_t *rows, size_t count, size_t *taken)
 {
-    free_block(o);
-    size_t len = block_length(o, count), F = o->F, K = o->K;
-    o->block = malloc(len * sizeof *o->block);
-    o->block_products = malloc(len * F * K * sizeof *o->block_products);
-    o->block_kernels = malloc(len * F * len * sizeof *o->block_kernels);
-    o->block_delta = calloc(len * K, sizeof *o->block_delta);
-    o->block_updated = calloc(len, 1);
-    km_status st = o->block && o->block_products && o->block_kernels && o->block_delta && o->block_updated
-                       ? KM_OK
-                       : km_error_nomem("OBSCURE's block of rows");
-    if (!st) {
-        memcpy(o->block, rows, len * sizeof *o->block);
-        st = support_products(o, len);
-    }
+    size_t len = block_length(o, count), K = o->K;
+    o->block_len = o->block_next = 0;
+    if (!reserve_block(o, len))
+        return km_error_nomem("OBSCURE's block of rows");
+    memcpy(o->block, rows, len * sizeof *o->block);
+    memset(o->block_delta, 0, len * K * sizeof *o->block_delta);
+    memset(o->block_updated, 0, len);
+    km_status st = support_products(o, len);
     if (!st)
         st = km_kernel_access_blocks(o->kernel, o->block, len, o->block, len, o->block_kernels);
-    if (st) {
-        free_block(o);
+    if (st)
         return st;
-    }
     o->block_len = len;
     o->block_base = 1;
     *taken = len;
