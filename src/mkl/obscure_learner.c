@@ -137,11 +137,11 @@ void km_obscure_coefficients(const km_obscure *o, double *coef)
         coef[k] = o->kappa * o->c[k];
 }
 
-/* Rows of a prefetch: as many as block_bytes holds of their kernel values against the support and
- * among themselves, at least 1. */
+/* Rows of a prefetch: as many as block_bytes holds of their kernel values against the support (and
+ * the kernel layer's dot products behind them) and among themselves, at least 1. */
 static size_t block_length(const km_obscure *o, size_t count)
 {
-    size_t per_row = o->F * (o->n_support + OBSCURE_BLOCK_MAX_ROWS) * sizeof(double);
+    size_t per_row = ((o->F + 1) * o->n_support + o->F * OBSCURE_BLOCK_MAX_ROWS) * sizeof(double);
     size_t len = o->block_bytes / per_row;
     len = len > OBSCURE_BLOCK_MAX_ROWS ? OBSCURE_BLOCK_MAX_ROWS : len;
     len = len > count ? count : len;
@@ -402,18 +402,20 @@ static km_status combined_values(const km_obscure *o, const size_t *cols, size_t
 km_status km_obscure_objective(km_obscure *o, double *objective, double *error)
 {
     size_t n = o->n, K = o->K, ns = o->n_support, F = o->F;
-    /* rows at a time: their kernel values in block_bytes (each block gathers the support rows' features
-     * once, so the fewer blocks the better) */
-    size_t per_row = (ns * (o->kernel->combined ? 1 : F + 1) + K + 1) * sizeof(double);
-    size_t block = o->block_bytes / per_row;
+    /* rows at a time: their kernel values and the kernel layer's dot products in block_bytes, in the
+     * prefetch's buffers (each block gathers the support rows' features once: the fewer the better) */
+    size_t values_per_row = ns * (o->kernel->combined ? 1 : F + 1);
+    size_t block = o->block_bytes / ((values_per_row + ns + K + 1) * sizeof(double));
     block = block < 1 ? 1 : block > n ? n : block;
-    double *values = malloc(block * ns * sizeof *values), *f = calloc(block * K, sizeof *f);
-    double *scratch = o->kernel->combined ? NULL : malloc(block * F * ns * sizeof *scratch);
-    double *coef = malloc(ns * K * sizeof *coef);
+    double *f = calloc(block * K, sizeof *f);
     size_t *cols = malloc(block * sizeof *cols);
     km_status st = KM_OK;
-    if ((ns && (!values || !coef || (!o->kernel->combined && !scratch))) || !f || !cols)
+    if (!f || !cols || !reserve(&o->block_values, &o->block_values_cap, block * values_per_row,
+                                o->block_bytes / sizeof(double)) ||
+        !reserve(&o->block_coef, &o->block_coef_cap, ns * K, SIZE_MAX))
         st = km_error_nomem("OBSCURE's objective");
+    double *values = o->block_values, *coef = o->block_coef;
+    double *scratch = o->kernel->combined || st ? NULL : values + block * ns;
     for (size_t s = 0; !st && s < ns; s++)
         for (size_t r = 0; r < K; r++)
             coef[s * K + r] = o->kappa * o->c[o->support[s] * K + r];
@@ -430,10 +432,7 @@ km_status km_obscure_objective(km_obscure *o, double *objective, double *error)
         for (size_t t = 0; !st && t < len; t++)
             count_row(o, first + t, f + t * K, &loss, &errors);
     }
-    free(values);
     free(f);
-    free(scratch);
-    free(coef);
     free(cols);
     if (st)
         return st;
