@@ -66,6 +66,7 @@ def main(argv):
                              test_images[:args.test_size] / 255.0, test_labels[:args.test_size].astype(np.float64),
                              gammas)
         meta["kernel_specs"] = specs
+        meta["kernel_count"] = len(block_specs(gammas))
         with open(os.path.join(args.out, META + ".tmp"), "w") as f:
             json.dump(meta, f, indent=1)
         os.replace(os.path.join(args.out, META + ".tmp"), os.path.join(args.out, META))
