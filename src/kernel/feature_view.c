@@ -191,8 +191,7 @@ size_t km_view_width(const km_view *view)
     return view->sparse ? view->n_slots : view->dim;
 }
 
-/* <row, y> for y indexed by the row's slots (sparse) or columns (dense) */
-static double row_dot_slots(km_view_row row, const double *y)
+double km_view_row_dot(km_view_row row, const double *y)
 {
     if (!row.col)
         return km_dot(row.val, y, row.nnz);
@@ -263,7 +262,7 @@ km_status km_view_dots(const km_view *a, size_t a0, size_t na, const km_view *b,
                 }
                 scatter(ra, a, b, work, 1);
                 for (size_t j = 0; j < nb; j++)
-                    out[t * nb + j] = row_dot_slots(km_view_get_row(b, j), work);
+                    out[t * nb + j] = km_view_row_dot(km_view_get_row(b, j), work);
                 scatter(ra, a, b, work, 0);
             }
         }
@@ -289,7 +288,7 @@ void km_view_dot_vector(const km_view *view, const double *y, double *out)
 {
     if (view->sparse) {
         for (size_t r = 0; r < view->n; r++)
-            out[r] = row_dot_slots(km_view_get_row(view, r), y);
+            out[r] = km_view_row_dot(km_view_get_row(view, r), y);
     } else if (view->dim == 0) {
         memset(out, 0, view->n * sizeof *out);
     } else {

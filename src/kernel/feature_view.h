@@ -42,6 +42,8 @@ km_status km_view_build(const km_dataset *data, const size_t *rows, size_t n, co
 void km_view_free(km_view *view);
 
 km_view_row km_view_get_row(const km_view *view, size_t i);
+/* <row, y> for y indexed by the row's slots (a sparse row) or by the view's columns (a dense one). */
+double km_view_row_dot(km_view_row row, const double *y);
 /* Smallest stored value (0 when the view has an implicit zero), for kernels that need x >= 0. */
 double km_view_min_value(const km_view *view);
 

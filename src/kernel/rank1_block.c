@@ -131,17 +131,6 @@ static void prepare(km_rank1_block *b, const double *weights)
     b->computed = 1;
 }
 
-/* <x_r, u> for u indexed by slot */
-static double row_dot(km_view_row row, const double *u)
-{
-    if (!row.slot)
-        return km_dot(row.val, u, row.nnz);
-    double s = 0.0;
-    for (size_t p = 0; p < row.nnz; p++)
-        s += row.val[p] * u[row.slot[p]];
-    return s;
-}
-
 km_status km_rank1_block_add(km_rank1_block *b, const double *weights, const size_t *cols, size_t ncols,
                              const size_t *rows, size_t nrows, double *out)
 {
@@ -157,7 +146,7 @@ km_status km_rank1_block_add(km_rank1_block *b, const double *weights, const siz
         double *column = out + t * nrows;
         for (size_t k = 0; k < nrows; k++) {
             size_t r = rows ? rows[k] : k;
-            column[k] += row_dot(km_view_get_row(&b->view, r), b->u) - b->h[r] + offset;
+            column[k] += km_view_row_dot(km_view_get_row(&b->view, r), b->u) - b->h[r] + offset;
         }
         for (size_t p = 0; p < xi.nnz; p++)
             b->u[xi.slot ? xi.slot[p] : p] = 0.0;
