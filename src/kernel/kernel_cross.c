@@ -18,7 +18,23 @@
  * are computed by several threads. */
 #define KM_PARALLEL_MIN_PAIRS ((size_t)1 << 12)
 
+/* The basis side of cross values, prepared once (provider.h km_cross_basis): its rows, and for every
+ * kernel that leads a group of dot-product kernels on one feature subset, the view of the basis rows;
+ * for every kernel that reads rows itself, the family's source over the basis rows. */
+struct km_cross_basis {
+    const km_kernel_set *set;
+    const km_dataset *a, *b;
+    size_t *brows;                   /* a copy; 0..nb-1 when none was given */
+    size_t nb, dim_all;
+    const size_t *kcol;              /* NULL: brows */
+    km_view *views;                  /* views[m]: set when kernel m leads its dot-product group */
+    unsigned char *has_view;
+    void **sources;                  /* sources[m]: KM_INPUT_ROWS kernels */
+};
+
+/* One call: rows of a against the prepared basis. */
 typedef struct cross_request {
+    const km_cross_basis *basis;
     const km_dataset *a, *b;
     const size_t *arows, *brows;     /* never NULL here */
     size_t na, nb;
@@ -83,15 +99,13 @@ static void dot_kernel_block(const km_kernel *k, const km_view *va, const km_vie
 
 /* Raw block and self-similarities of a kernel that reads the rows itself (kernel_family.h
  * KM_INPUT_ROWS), through one source over the a rows and one over the b rows. */
-static km_status rows_kernel_block(const km_kernel *k, const cross_request *r, double *block, double *diag_a,
-                                   double *diag_b)
+static km_status rows_kernel_block(const km_kernel *k, const cross_request *r, void *b, double *block,
+                                   double *diag_a, double *diag_b)
 {
     const km_kernel_family *family = km_family(k);
-    size_t dim_all = r->a->d > r->b->d ? r->a->d : r->b->d, na = r->na, nb = r->nb;
-    void *a = NULL, *b = NULL;
-    km_status st = family->source_new(k, r->a, r->arows, na, dim_all, &a);
-    if (!st)
-        st = family->source_new(k, r->b, r->brows, nb, dim_all, &b);
+    size_t na = r->na, nb = r->nb;
+    void *a = NULL;
+    km_status st = family->source_new(k, r->a, r->arows, na, r->basis->dim_all, &a);
     if (!st) {
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 8) if (na * nb > KM_PARALLEL_MIN_PAIRS)
@@ -106,8 +120,6 @@ static km_status rows_kernel_block(const km_kernel *k, const cross_request *r, d
     }
     if (a)
         family->source_free(a);
-    if (b)
-        family->source_free(b);
     return st;
 }
 
@@ -118,20 +130,15 @@ static int in_group(const km_kernel *k, const km_kernel *lead)
 }
 
 /* All dot-product kernels on the feature subset of kernel `first` (those after it with the same subset):
- * one product of the two views' rows. */
-static km_status feature_group(const km_kernel_set *set, size_t first, const cross_request *r, double *out,
-                               double *diag_a, double *diag_b)
+ * one product of the rows of a's view and the basis view vb. */
+static km_status feature_group(const km_kernel_set *set, size_t first, const cross_request *r, const km_view *vb,
+                               double *out, double *diag_a, double *diag_b)
 {
     const km_kernel *lead = &set->kernels[first];
-    size_t dim_all = r->a->d > r->b->d ? r->a->d : r->b->d;
-    km_view va, vb;
-    km_status st = km_view_build(r->a, r->arows, r->na, lead->features, lead->n_features, dim_all, &va);
+    km_view va;
+    km_status st = km_view_build(r->a, r->arows, r->na, lead->features, lead->n_features, r->basis->dim_all, &va);
     if (st)
         return st;
-    if ((st = km_view_build(r->b, r->brows, r->nb, lead->features, lead->n_features, dim_all, &vb))) {
-        km_view_free(&va);
-        return st;
-    }
     double *dots = NULL, *owned_dots = NULL;
     size_t dot_kernels = 0, only_dot = 0;
     for (size_t m = first; m < set->size; m++) {
@@ -146,18 +153,17 @@ static km_status feature_group(const km_kernel_set *set, size_t first, const cro
     else if (!(dots = owned_dots = malloc((r->na * r->nb != 0 ? r->na * r->nb : 1) * sizeof *dots)))
         st = km_error_nomem("cross-kernel dot products");
     if (!st)
-        st = km_view_dots(&va, 0, r->na, &vb, dots);
+        st = km_view_dots(&va, 0, r->na, vb, dots);
     for (size_t m = first; !st && m < set->size; m++) {
         const km_kernel *k = &set->kernels[m];
         if (!in_group(k, lead))
             continue;
         double *block = out + m * r->na * r->nb;
-        dot_kernel_block(k, &va, &vb, dots, block, diag_a, diag_b);
+        dot_kernel_block(k, &va, vb, dots, block, diag_a, diag_b);
         st = normalize_block(k, block, r->na, r->nb, diag_a, diag_b);
     }
     free(owned_dots);
     km_view_free(&va);
-    km_view_free(&vb);
     return st;
 }
 
@@ -237,29 +243,31 @@ static km_status row_kernel_block(const km_kernel *k, const double *test_diag, c
     return KM_OK;
 }
 
-static km_status cross(const km_kernel_set *set, const cross_request *r, double *out)
+/* 1 when kernel m is the first dot-product kernel of its feature subset (it leads the group). */
+static int leads_group(const km_kernel_set *set, size_t m)
 {
-    for (size_t m = 0; m < set->size; m++) {
-        const km_kernel *k = &set->kernels[m];
-        km_status st = km_kernel_check_fitted(k);
-        if (st)
-            return st;
-        if (k->center && r->nb != k->n_train)
-            return km_kernel_error(k, "centering needs all %zu training rows as basis (got %zu)", k->n_train, r->nb);
-    }
+    const km_kernel *k = &set->kernels[m];
+    if (km_family(k)->input != KM_INPUT_DOT)
+        return 0;
+    for (size_t earlier = 0; earlier < m; earlier++)
+        if (in_group(&set->kernels[earlier], k))
+            return 0;
+    return 1;
+}
+
+static km_status cross(const cross_request *r, double *out)
+{
+    const km_kernel_set *set = r->basis->set;
     for (size_t t = 0; t < r->na; t++)
         if (r->arows[t] >= r->a->n)
             return km_error(KM_EINVAL, "row %zu requested from data of %zu rows", r->arows[t] + 1, r->a->n);
-    for (size_t j = 0; j < r->nb; j++)
-        if (r->brows[j] >= r->b->n)
-            return km_error(KM_EINVAL, "basis row %zu requested from data of %zu rows", r->brows[j] + 1, r->b->n);
     double *diag_a = malloc((r->na ? r->na : 1) * sizeof *diag_a);
     double *diag_b = malloc((r->nb ? r->nb : 1) * sizeof *diag_b);
     km_status st = (diag_a && diag_b) ? KM_OK : km_error_nomem("cross-kernel diagonals");
     for (size_t m = 0; !st && m < set->size; m++) {
         const km_kernel *k = &set->kernels[m];
+        double *block = out + m * r->na * r->nb;
         if (km_family(k)->input == KM_INPUT_MATRIX) {
-            double *block = out + m * r->na * r->nb;
             const double *td = r->test_diag ? r->test_diag[m] : NULL;
             if (k->matrix || k->file) {
                 const km_matrix *T = (r->test_kernels && r->test_kernels[m]) ? r->test_kernels[m] : k->matrix;
@@ -270,34 +278,113 @@ static km_status cross(const km_kernel_set *set, const cross_request *r, double 
             }
             if (!st)
                 st = normalize_block(k, block, r->na, r->nb, diag_a, diag_b);
-            continue;
-        }
-        if (km_family(k)->input == KM_INPUT_ROWS) {
-            double *block = out + m * r->na * r->nb;
-            st = rows_kernel_block(k, r, block, diag_a, diag_b);
+        } else if (km_family(k)->input == KM_INPUT_ROWS) {
+            st = rows_kernel_block(k, r, r->basis->sources[m], block, diag_a, diag_b);
             if (!st)
                 st = normalize_block(k, block, r->na, r->nb, diag_a, diag_b);
-            continue;
+        } else if (r->basis->has_view[m]) {
+            st = feature_group(set, m, r, &r->basis->views[m], out, diag_a, diag_b);
         }
-        /* first dot-product kernel of its feature subset: compute the whole group */
-        size_t earlier = 0;
-        while (earlier < m && !in_group(&set->kernels[earlier], k))
-            earlier++;
-        if (earlier == m)
-            st = feature_group(set, m, r, out, diag_a, diag_b);
     }
     free(diag_a);
     free(diag_b);
     return st;
 }
 
-static km_status identity_rows(size_t n, size_t **rows)
+void km_cross_basis_free(km_cross_basis *basis)
 {
-    if (!(*rows = malloc((n ? n : 1) * sizeof **rows)))
-        return km_error_nomem("row indices");
-    for (size_t k = 0; k < n; k++)
-        (*rows)[k] = k;
+    if (!basis)
+        return;
+    for (size_t m = 0; m < basis->set->size; m++) {
+        if (basis->has_view && basis->has_view[m])
+            km_view_free(&basis->views[m]);
+        if (basis->sources && basis->sources[m])
+            km_family(&basis->set->kernels[m])->source_free(basis->sources[m]);
+    }
+    free(basis->views);
+    free(basis->has_view);
+    free(basis->sources);
+    free(basis->brows);
+    free(basis);
+}
+
+/* Checks the set and the basis rows, and builds the views and sources of the basis side. */
+static km_status prepare_basis(km_cross_basis *basis)
+{
+    const km_kernel_set *set = basis->set;
+    for (size_t m = 0; m < set->size; m++) {
+        const km_kernel *k = &set->kernels[m];
+        km_status st = km_kernel_check_fitted(k);
+        if (st)
+            return st;
+        if (k->center && basis->nb != k->n_train)
+            return km_kernel_error(k, "centering needs all %zu training rows as basis (got %zu)", k->n_train,
+                                   basis->nb);
+    }
+    for (size_t j = 0; j < basis->nb; j++)
+        if (basis->brows[j] >= basis->b->n)
+            return km_error(KM_EINVAL, "basis row %zu requested from data of %zu rows", basis->brows[j] + 1,
+                            basis->b->n);
+    for (size_t m = 0; m < set->size; m++) {
+        const km_kernel *k = &set->kernels[m];
+        km_status st = KM_OK;
+        if (km_family(k)->input == KM_INPUT_ROWS)
+            st = km_family(k)->source_new(k, basis->b, basis->brows, basis->nb, basis->dim_all, &basis->sources[m]);
+        else if (leads_group(set, m)) {
+            st = km_view_build(basis->b, basis->brows, basis->nb, k->features, k->n_features, basis->dim_all,
+                               &basis->views[m]);
+            basis->has_view[m] = !st;
+        }
+        if (st)
+            return st;
+    }
     return KM_OK;
+}
+
+km_status km_cross_basis_new(const km_kernel_set *fitted, const km_dataset *a, const km_dataset *b,
+                             const size_t *brows, size_t nb, const size_t *kcol, km_cross_basis **out)
+{
+    *out = NULL;
+    km_cross_basis *basis = calloc(1, sizeof *basis);
+    size_t slots = fitted->size ? fitted->size : 1;
+    if (!basis)
+        return km_error_nomem("cross-kernel basis");
+    *basis = (km_cross_basis){.set = fitted, .a = a, .b = b, .nb = nb, .kcol = kcol,
+                              .dim_all = a->d > b->d ? a->d : b->d};
+    basis->brows = malloc((nb ? nb : 1) * sizeof *basis->brows);
+    basis->views = calloc(slots, sizeof *basis->views);
+    basis->has_view = calloc(slots, 1);
+    basis->sources = calloc(slots, sizeof *basis->sources);
+    km_status st = (basis->brows && basis->views && basis->has_view && basis->sources)
+                       ? KM_OK : km_error_nomem("cross-kernel basis");
+    for (size_t j = 0; !st && j < nb; j++)
+        basis->brows[j] = brows ? brows[j] : j;
+    if (!st)
+        st = prepare_basis(basis);
+    if (st)
+        km_cross_basis_free(basis);
+    else
+        *out = basis;
+    return st;
+}
+
+km_status km_cross_basis_values(const km_cross_basis *basis, const size_t *arows, size_t na,
+                                const km_matrix *const *test_kernels, const double *const *test_diag, double *out)
+{
+    cross_request r = {basis, basis->a, basis->b, arows, basis->brows, na, basis->nb, test_kernels, test_diag,
+                       basis->kcol};
+    size_t *all_a = NULL;
+    km_status st = KM_OK;
+    if (!arows) {
+        if (!(all_a = malloc((na ? na : 1) * sizeof *all_a)))
+            return km_error_nomem("row indices");
+        for (size_t t = 0; t < na; t++)
+            all_a[t] = t;
+        r.arows = all_a;
+    }
+    st = cross(&r, out);
+    free(all_a);
+    return st;
 }
 
 km_status km_kernel_cross(const km_kernel_set *fitted, const km_dataset *a, const size_t *arows, size_t na,
@@ -305,16 +392,10 @@ km_status km_kernel_cross(const km_kernel_set *fitted, const km_dataset *a, cons
                           const km_matrix *const *test_kernels, const double *const *test_diag,
                           const size_t *kcol, double *out)
 {
-    cross_request r = {a, b, arows, brows, na, nb, test_kernels, test_diag, kcol};
-    size_t *all_a = NULL, *all_b = NULL;
-    km_status st = KM_OK;
-    if (!arows && !(st = identity_rows(na, &all_a)))
-        r.arows = all_a;
-    if (!st && !brows && !(st = identity_rows(nb, &all_b)))
-        r.brows = all_b;
+    km_cross_basis *basis;
+    km_status st = km_cross_basis_new(fitted, a, b, brows, nb, kcol, &basis);
     if (!st)
-        st = cross(fitted, &r, out);
-    free(all_a);
-    free(all_b);
+        st = km_cross_basis_values(basis, arows, na, test_kernels, test_diag, out);
+    km_cross_basis_free(basis);
     return st;
 }

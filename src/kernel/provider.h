@@ -89,4 +89,15 @@ km_status km_kernel_cross(const km_kernel_set *fitted, const km_dataset *a, cons
                           const km_matrix *const *test_kernels, const double *const *test_diag,
                           const size_t *kcol, double *out);
 
+/* The same values in blocks of rows of a against one basis, whose side (its feature views, the sources
+ * of kernels that read rows) is built once: for prediction, which asks for many blocks of test rows.
+ * a, b, brows and kcol as for km_kernel_cross; a, b and kcol must outlive the basis. */
+typedef struct km_cross_basis km_cross_basis;
+km_status km_cross_basis_new(const km_kernel_set *fitted, const km_dataset *a, const km_dataset *b,
+                             const size_t *brows, size_t nb, const size_t *kcol, km_cross_basis **out);
+/* out[(m*na + t)*nb + j] = K_m(a_{arows[t]}, b_j) (arows NULL: 0..na-1). */
+km_status km_cross_basis_values(const km_cross_basis *basis, const size_t *arows, size_t na,
+                                const km_matrix *const *test_kernels, const double *const *test_diag, double *out);
+void km_cross_basis_free(km_cross_basis *basis);
+
 #endif

@@ -1,5 +1,6 @@
 /* km_predict: decision values of every machine from kernel values between test rows and the model's
  * basis rows (computed in blocks of test rows), then labels by sign, vote or value. */
+#include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,30 +51,54 @@ static km_status check_test_kernels(const km_model *model, const km_dataset *tes
     return KM_OK;
 }
 
-/* Decision values of each machine (one per output) for the test rows of one block. */
-static void block_decisions(const km_model *model, const double *K, size_t nb_rows, size_t n_basis, size_t nd,
-                            double *decision /* nb_rows × nd */)
+/* The machines' coefficients as one dense n_basis × nd matrix: column `first + r` holds output r of a
+ * machine at its support rows, zero elsewhere. */
+static double *dense_coefficients(const km_model *model, size_t n_basis, size_t nd)
+{
+    double *C = calloc(n_basis * nd != 0 ? n_basis * nd : 1, sizeof *C);
+    if (!C)
+        return NULL;
+    for (size_t k = 0, first = 0; k < model->n_machines; k++) {
+        const km_machine *machine = &model->machines[k];
+        size_t outputs = machine->n_outputs > 1 ? machine->n_outputs : 1;
+        for (size_t j = 0; j < machine->n_sv; j++)
+            for (size_t r = 0; r < outputs; r++)
+                C[machine->sv[j] * nd + first + r] += machine->coef[j * outputs + r];
+        first += outputs;
+    }
+    return C;
+}
+
+/* Decision values of each machine (one per output) for the test rows of one block:
+ * f = b + sum_m theta_m K_m c, one product K_m C per kernel (Y: nb_rows × nd workspace). */
+static void block_decisions(const km_model *model, const double *C, const double *K, size_t nb_rows,
+                            size_t n_basis, size_t nd, double *Y, double *decision /* nb_rows × nd */)
 {
     size_t M = model->kernels->size;
     for (size_t k = 0, first = 0; k < model->n_machines; k++) {
         const km_machine *machine = &model->machines[k];
         size_t outputs = machine->n_outputs > 1 ? machine->n_outputs : 1;
-        for (size_t t = 0; t < nb_rows; t++) {
-            for (size_t r = 0; r < outputs; r++) {
-                double f = outputs > 1 ? machine->biases[r] : machine->bias;
-                for (size_t m = 0; m < M; m++) {
-                    if (machine->theta[m] == 0.0)
-                        continue;
-                    const double *row = K + (m * nb_rows + t) * n_basis;
-                    double s = 0.0;
-                    for (size_t j = 0; j < machine->n_sv; j++)
-                        s += machine->coef[j * outputs + r] * row[machine->sv[j]];
-                    f += machine->theta[m] * s;
-                }
-                decision[t * nd + first + r] = f;
-            }
-        }
+        for (size_t t = 0; t < nb_rows; t++)
+            for (size_t r = 0; r < outputs; r++)
+                decision[t * nd + first + r] = outputs > 1 ? machine->biases[r] : machine->bias;
         first += outputs;
+    }
+    for (size_t m = 0; m < M; m++) {
+        int used = 0;
+        for (size_t k = 0; k < model->n_machines; k++)
+            used |= model->machines[k].theta[m] != 0.0;
+        if (!used || n_basis == 0)
+            continue;
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nb_rows, (int)nd, (int)n_basis, 1.0,
+                    K + m * nb_rows * n_basis, (int)n_basis, C, (int)nd, 0.0, Y, (int)nd);
+        for (size_t k = 0, first = 0; k < model->n_machines; k++) {
+            const km_machine *machine = &model->machines[k];
+            size_t outputs = machine->n_outputs > 1 ? machine->n_outputs : 1;
+            for (size_t t = 0; machine->theta[m] != 0.0 && t < nb_rows; t++)
+                for (size_t r = first; r < first + outputs; r++)
+                    decision[t * nd + r] += machine->theta[m] * Y[t * nd + r];
+            first += outputs;
+        }
     }
 }
 
@@ -124,11 +149,14 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
     double *dec = malloc(block * nm * sizeof *dec);
     size_t *block_rows = malloc(block * sizeof *block_rows);
     size_t *votes = malloc((model->n_classes + 1) * sizeof *votes);
-    size_t *basis_rows = malloc(nb * sizeof *basis_rows);
-    if ((!K && !rank1) || !dec || !block_rows || !votes || !basis_rows)
+    km_cross_basis *basis = NULL;       /* the basis side of the kernel values, built once */
+    int localized = model->weight_groups > 1;
+    double *C = rank1 || localized ? NULL : dense_coefficients(model, nb, nm);
+    double *Y = rank1 || localized ? NULL : malloc(block * nm * sizeof *Y);
+    if ((!K && !rank1) || !dec || !block_rows || !votes || (!rank1 && !localized && (!C || !Y)))
         st = km_error_nomem("prediction buffers");
-    for (size_t j = 0; !st && j < nb; j++)
-        basis_rows[j] = j;
+    if (!st && !rank1)
+        st = km_cross_basis_new(model->kernels, test, model->basis, NULL, nb, model->basis_kcol, &basis);
     for (size_t start = 0; !st && start < n; start += block) {
         size_t len = n - start < block ? n - start : block;
         for (size_t t = 0; t < len; t++)
@@ -136,14 +164,13 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
         if (rank1)
             km_rank1_decisions(rank1, test, block_rows, len, dec);
         else
-            st = km_kernel_cross(model->kernels, test, block_rows, len, model->basis, basis_rows, nb, test_kernels,
-                                 NULL, model->basis_kcol, K);
+            st = km_cross_basis_values(basis, block_rows, len, test_kernels, NULL, K);
         if (st)
             break;
-        if (model->weight_groups > 1)
+        if (localized)
             st = km_localized_decisions(model, K, len, nb, dec);
         else if (!rank1)
-            block_decisions(model, K, len, nb, nm, dec);
+            block_decisions(model, C, K, len, nb, nm, Y, dec);
         if (st)
             break;
         if ((st = check_finite_decisions(test, block_rows, len, nm, dec)))
@@ -160,7 +187,9 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
     free(dec);
     free(block_rows);
     free(votes);
-    free(basis_rows);
+    free(C);
+    free(Y);
+    km_cross_basis_free(basis);
     km_dataset_free(restricted);
     return st;
 }

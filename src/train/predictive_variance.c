@@ -73,15 +73,15 @@ static km_status check_variance_model(const km_model *model)
     return KM_OK;
 }
 
-/* out[i * n + j] += sum_m d_m K_m(a_i, b_j) for rows a (arows, na) and the basis rows, computed
- * kernel by kernel for all M at once into K (M na nb values). */
-static km_status add_combined(const km_model *model, const km_dataset *a, const size_t *arows, size_t na, double *K,
-                              double *out)
+/* out[i * n + j] += sum_m d_m K_m(a_i, b_j) for rows a (arows, na) of the dataset `basis` was
+ * prepared for and the model's basis rows, computed kernel by kernel for all M at once into K
+ * (M na nb values). */
+static km_status add_combined(const km_model *model, const km_cross_basis *basis, const size_t *arows, size_t na,
+                              double *K, double *out)
 {
     size_t M = model->kernels->size, nb = model->basis->n;
     const double *d = model->machines[0].theta;
-    km_status st = km_kernel_cross(model->kernels, a, arows, na, model->basis, NULL, nb, NULL, NULL,
-                                   model->basis_kcol, K);
+    km_status st = km_cross_basis_values(basis, arows, na, NULL, NULL, K);
     for (size_t m = 0; !st && m < M; m++)
         if (d[m] != 0.0)
             cblas_daxpy((int)(na * nb), d[m], K + m * na * nb, 1, out, 1);
@@ -94,14 +94,16 @@ static km_status factor_covariance(const km_model *model, double noise, size_t b
 {
     size_t nb = model->basis->n;
     memset(L, 0, nb * nb * sizeof *L);
-    km_status st = KM_OK;
+    km_cross_basis *basis;
+    km_status st = km_cross_basis_new(model->kernels, model->basis, model->basis, NULL, nb, model->basis_kcol, &basis);
     for (size_t start = 0; !st && start < nb; start += block) {
         size_t len = nb - start < block ? nb - start : block;
         for (size_t t = 0; t < len; t++)
             rows[t] = start + t;
         /* rows start.. of the symmetric matrix are its columns start.. in column-major order */
-        st = add_combined(model, model->basis, rows, len, K, L + start * nb);
+        st = add_combined(model, basis, rows, len, K, L + start * nb);
     }
+    km_cross_basis_free(basis);
     for (size_t i = 0; i < nb; i++)
         L[i * nb + i] += noise;
     lapack_int info = st ? 0 : LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)nb, L, (lapack_int)nb);
@@ -141,16 +143,19 @@ km_status km_predict_variance(const km_model *model, const km_dataset *data, dou
     double *L = malloc(nb * nb * sizeof *L), *K = malloc(M * block * nb * sizeof *K);
     double *V = malloc(block * nb * sizeof *V), *self = malloc((M ? M : 1) * sizeof *self);
     size_t *rows = malloc(block * sizeof *rows);
+    km_cross_basis *basis = NULL;
     if (!L || !K || !V || !self || !rows)
         st = km_error_nomem("the predictive variance");
     if (!st)
         st = factor_covariance(model, noise, block, K, rows, L);
+    if (!st)
+        st = km_cross_basis_new(model->kernels, test, model->basis, NULL, nb, model->basis_kcol, &basis);
     for (size_t start = 0; !st && start < n; start += block) {
         size_t len = n - start < block ? n - start : block;
         for (size_t t = 0; t < len; t++)
             rows[t] = start + t;
         memset(V, 0, len * nb * sizeof *V);
-        st = add_combined(model, test, rows, len, K, V);   /* column t of V (nb x len) is k_x of row t */
+        st = add_combined(model, basis, rows, len, K, V);   /* column t of V (nb x len) is k_x of row t */
         if (st)
             break;
         cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, (int)nb, (int)len, 1.0, L,
@@ -171,6 +176,7 @@ km_status km_predict_variance(const km_model *model, const km_dataset *data, dou
     free(V);
     free(self);
     free(rows);
+    km_cross_basis_free(basis);
     km_dataset_free(restricted);
     return st;
 }
