@@ -280,6 +280,16 @@ class HarnessTests(unittest.TestCase):
         self.assertEqual(float(libsvm[libsvm.index("-g") + 1]), gammas[5])
         self.assertEqual(libsvm[libsvm.index("-t") + 1], "2")
 
+    def test_busy_workload_commands(self):
+        output = run_harness("--workloads", "a-lp-busy", "--dry-run", "--kernelmix", self.stand_in, *self.common)
+        lines = output.splitlines()
+        self.assertIn("# 1 competing busy process(es)", lines[0])
+        trains = [line.split() for line in lines if " train " in line]
+        self.assertEqual(len(trains), 2)
+        default, single = trains
+        self.assertEqual(single[:2], ["OMP_NUM_THREADS=1", "OPENBLAS_NUM_THREADS=1"])
+        self.assertEqual(single[2:-1], default[:-1])    # the same job (its own model file), one thread
+
     def test_memory_workload_commands(self):
         output = run_harness("--workloads", "e", "--dry-run", "--kernelmix", self.stand_in, *self.common)
         commands = [line.split() for line in output.splitlines()]

@@ -49,10 +49,11 @@ class Kernelmix:
     kernel matrix files a --kernels spec file (and --test-kernel files for prediction). mkl: the
     training options that learn the kernel weights (none: the fixed uniform combination)."""
 
-    def __init__(self, binary, name="kernelmix", mkl=()):
+    def __init__(self, binary, name="kernelmix", mkl=(), env=None):
         self.binary = binary
         self.name = name
         self.mkl = list(mkl)
+        self.env = env or {}    # environment variables the tool runs with, on top of the harness's
 
     def unavailable(self):
         return _missing_program(self.binary)

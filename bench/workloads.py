@@ -19,6 +19,7 @@ class Workload:
                                                    # another row's, the one that runs their job
     cache_mb: Optional[float] = None   # kernel cache of every tool (-m), instead of the option's
     gram: bool = False            # also measure dgemm and kernelmix's Gram product (gram.py)
+    busy: int = 0                 # competing busy processes (one core each) running through every repeat
 
     def reference_of(self, tool):
         """The kernelmix row whose time and memory the ratios of the peer `tool` divide."""
@@ -64,6 +65,11 @@ WORKLOADS = [
                    "against LIBSVM with the single kernel gamma0",
              tools=("kernelmix-mkl", "libsvm-single"), data_script="fashion_mnist.py", cases=fashion("-5..4"),
              reference="kernelmix-mkl"),
+    Workload(key="a-lp-busy", name="fashion-rbf10-lp-busy",
+             title="as a-lp (N default 5,000) with one competing busy process on the machine: lp-norm MKL with the "
+                   "default threads against the same with one thread",
+             tools=("kernelmix-mkl", "kernelmix-mkl-1thread"), data_script="fashion_mnist.py",
+             cases=fashion("-5..4", default_sizes=(5000,)), reference="kernelmix-mkl-1thread", busy=1),
     Workload(key="b", name="digits-rbf50",
              title="digits odd vs even (1,000 train / 797 test), 50 RBF kernels 2 sigma^2 = 1.2^k (k = 0..49), "
                    "C-SVC; peers use their uniform sum",

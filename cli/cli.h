@@ -126,6 +126,9 @@ int cli_check_output(const char *cmd, const char *output, const char *const *inp
 /* SIGINT, SIGTERM and SIGHUP remove the temporary files of unfinished outputs, then end the process
  * as the signal would have. */
 void cli_remove_partial_output_on_signals(void);
+/* Executes the program again with OMP_WAIT_POLICY=PASSIVE unless the environment sets a wait policy
+ * (openmp_waits.c); returns when it does not. */
+void cli_use_passive_openmp_waits(char **argv);
 
 /* The progress line of long work on stderr (progress.c): shown only when stderr is a terminal and
  * not quiet, with the elapsed seconds, redrawn in place when forced (a new step) or else at most ten

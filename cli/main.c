@@ -36,6 +36,7 @@ int main(int argc, char **argv)
     } commands[] = {{"train", cmd_train}, {"predict", cmd_predict}, {"info", cmd_info}, {"kernel", cmd_kernel},
                     {"scale", cmd_scale}, {"bound", cmd_bound},
                     {"cluster", cmd_cluster}};
+    cli_use_passive_openmp_waits(argv);
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;
