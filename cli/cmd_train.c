@@ -172,6 +172,8 @@ static void usage(FILE *out)
 "                     simplemkl (reduced-gradient descent, p = 1 only); obscure: pegasos\n"
 "                     (Pegasos-MKL: the stochastic stage alone, no projection)\n"
 "  --mkl-eps GAP      stop at this relative duality gap (default 0.001)\n"
+"  --mkl-theta-eps T  interleaved: also stop only where the next weight step moves no\n"
+"                     weight by more than T (unit norm; default 1e-4; 1: the gap alone)\n"
 "  --mkl-step-eps E   interleaved: weight step while the dual moved by more than E (1e-5);\n"
 "                     silp: also stop when the SVM value and the master's bound agree to E;\n"
 "                     tikhonov: also stop when the objective moved by less than E (relative)\n"
@@ -474,6 +476,8 @@ static int parse_options(train_options *o, int argc, char **argv)
             ok = parse_enum_param(o, KM_PARAM_MKL_SOLVER, "--solver", cli_args_value(&args), KM_ENUM_MKL_SOLVER);
         } else if (cli_args_is(&args, NULL, "--mkl-eps")) {
             ok = parse_double_param(o, KM_PARAM_MKL_GAP, "--mkl-eps", cli_args_value(&args), 1e-300, HUGE_VAL);
+        } else if (cli_args_is(&args, NULL, "--mkl-theta-eps")) {
+            ok = parse_double_param(o, KM_PARAM_MKL_THETA_TOL, "--mkl-theta-eps", cli_args_value(&args), 0, HUGE_VAL);
         } else if (cli_args_is(&args, NULL, "--mkl-step-eps")) {
             ok = parse_double_param(o, KM_PARAM_MKL_EPS, "--mkl-step-eps", cli_args_value(&args), 1e-300, HUGE_VAL);
         } else if (cli_args_is(&args, NULL, "--max-outer")) {

@@ -409,6 +409,9 @@ typedef enum km_param {
     KM_PARAM_REGULARIZER = 30,    /* INT km_mkl_regularizer of KM_MKL_TIKHONOV [KM_REG_LQ] */
     KM_PARAM_REG_PARAM = 31,      /* q (KM_REG_LQ) or p (KM_REG_BLOCKP); 0: the regularizer's default;
                                      checked against the regularizer by km_train [0] */
+    KM_PARAM_MKL_THETA_TOL = 32,  /* interleaved: stop only when, besides the gap, the theta step at the
+                                     certified point would move no weight (unit norm) by more than this;
+                                     1: the gap alone, >= 0 [1e-4] */
     /* Kernel ridge regression (KM_TASK_KRR) */
     KM_PARAM_KRR_BIAS = 40,       /* INT 1: an unregularized bias (the solution sums to 0); 0: none [1] */
     /* Alignment-based and KRR kernel learning (KM_MKL_ALIGN ... KM_MKL_L1KRR) */

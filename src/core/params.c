@@ -35,6 +35,7 @@ km_params km_params_default(void)
     p.mkl.solver = KM_MKL_INTERLEAVED;
     p.mkl.gap = 1e-3;
     p.mkl.eps_mkl = 1e-5;
+    p.mkl.theta_tol = 1e-4;
     p.mkl.max_outer = 10000;
     p.mkl.align_q = 2.0;
     p.mkl.radius = 1.0;
@@ -90,6 +91,7 @@ static const param_spec specs[] = {
     {KM_PARAM_MKL_SOLVER, "mkl_solver", FIELD_INT, AT(mkl.solver), 0, 0, INT, km_mkl_solver_names},
     {KM_PARAM_MKL_GAP, "mkl_gap", FIELD_DOUBLE, AT(mkl.gap), 0, INFINITY, OPEN, NULL},
     {KM_PARAM_MKL_EPS, "mkl_eps", FIELD_DOUBLE, AT(mkl.eps_mkl), 0, INFINITY, OPEN, NULL},
+    {KM_PARAM_MKL_THETA_TOL, "mkl_theta_tol", FIELD_DOUBLE, AT(mkl.theta_tol), 0, INFINITY, 0, NULL},
     {KM_PARAM_MKL_MAX_OUTER, "mkl_max_outer", FIELD_LONG, AT(mkl.max_outer), 1, (double)INT64_MAX, INT, NULL},
     {KM_PARAM_MKL_MAX_TIME, "mkl_max_time", FIELD_DOUBLE, AT(mkl.max_time), 0, INFINITY, 0, NULL},
     {KM_PARAM_SHARED_WEIGHTS, "shared_weights", FIELD_INT, AT(mkl.shared_weights), 0, 1, INT, NULL},

@@ -15,6 +15,7 @@ typedef struct km_mkl_params {
     km_mkl_solver solver;
     double gap;
     double eps_mkl;
+    double theta_tol;         /* interleaved: largest theta step at a stopping point */
     long max_outer;
     double max_time;          /* <= 0: none */
     int shared_weights;

@@ -26,7 +26,7 @@ typedef struct interleaved {
     km_mkl_result *result;
     double *a;                  /* 2 quad_m */
     double *coef;               /* c from the SMO's alpha, for certificates */
-    double *previous_theta;     /* theta before the last step, to detect steps that change nothing */
+    double *proposal;           /* the next theta step, before it is taken */
     double previous_dual;
     double violation_after_step; /* KKT violation at the first working-set step after the last theta
                                     step; < 0: none seen yet */
@@ -51,13 +51,24 @@ static int theta_moved(const double *before, const double *after, size_t M)
     return 0;
 }
 
-/* A theta step from a = 2 quad; KM_HOOK_CONTINUE when it changed nothing. */
-static km_hook_action step_theta(interleaved *s, double *theta)
+/* The theta step from a = 2 quad, into s->proposal: the largest weight change it makes, or -1 when
+ * it makes none. */
+static double propose_theta(interleaved *s, const double *theta)
 {
     size_t M = s->pr->machine->kernel->n_kernels;
-    memcpy(s->previous_theta, theta, M * sizeof *theta);
-    if (!km_mkl_theta_step(s->pr, s->a, theta) || !theta_moved(s->previous_theta, theta, M))
-        return KM_HOOK_CONTINUE;
+    memcpy(s->proposal, theta, M * sizeof *theta);
+    if (!km_mkl_theta_step(s->pr, s->a, s->proposal) || !theta_moved(theta, s->proposal, M))
+        return -1.0;
+    double largest = 0.0;
+    for (size_t m = 0; m < M; m++)
+        largest = fmax(largest, fabs(s->proposal[m] - theta[m]));
+    return largest;
+}
+
+/* Takes the proposed step. */
+static km_hook_action take_theta_step(interleaved *s, double *theta)
+{
+    memcpy(theta, s->proposal, s->pr->machine->kernel->n_kernels * sizeof *theta);
     s->steps++;
     s->violation_after_step = -1;
     s->previous_dual = -INFINITY;
@@ -99,7 +110,7 @@ static km_hook_action on_step(void *ctx, const km_smo_step *step, double *theta)
             s->violation_after_step = step->violation;
         if (change < pr->mkl.eps_mkl || step->violation > STEP_PROGRESS * s->violation_after_step)
             return KM_HOOK_CONTINUE;
-        return step_theta(s, theta);
+        return propose_theta(s, theta) >= 0 ? take_theta_step(s, theta) : KM_HOOK_CONTINUE;
     }
 
     /* the fixed-theta SVM is solved: certify (c, b = -rho, theta) with the solver's products */
@@ -110,17 +121,19 @@ static km_hook_action on_step(void *ctx, const km_smo_step *step, double *theta)
     km_log(&pr->logger, KM_LOG_INFO, "mkl %4ld steps: dual %.10g primal %.10g gap %.3e %.2fs", s->steps, cert.dual,
            cert.primal, cert.gap, elapsed(s));
     km_mkl_report_step(pr, s->steps, cert.gap);
-    if (cert.gap <= pr->mkl.gap) {
+    double step_size = propose_theta(s, theta);
+    if (cert.gap <= pr->mkl.gap && step_size <= pr->mkl.theta_tol) {
+        /* the gap is second order in the weights' error (a gap of 1e-4 can leave weights 1e-2 off):
+         * the weights must also have stopped moving */
         s->result->converged = 1;
         return stop_certified(s, step);
     }
-    km_hook_action action = step_theta(s, theta);
-    if (action == KM_HOOK_CONTINUE) {
+    if (step_size < 0) {
         /* theta is at its fixed point but the gap stays: the SVM tolerance limits the certificate */
         s->status = km_mkl_gap_stuck(pr, cert.dual, cert.primal, cert.gap, "fixed");
         return stop_certified(s, step);
     }
-    return action;
+    return take_theta_step(s, theta);
 }
 
 km_status km_mkl_interleaved(const km_mkl_problem *pr, km_mkl_result *result)
@@ -130,8 +143,8 @@ km_status km_mkl_interleaved(const km_mkl_problem *pr, km_mkl_result *result)
     clock_gettime(CLOCK_MONOTONIC, &s.start);
     s.a = malloc(M * sizeof *s.a);
     s.coef = malloc(n * sizeof *s.coef);
-    s.previous_theta = malloc(M * sizeof *s.previous_theta);
-    km_status st = s.a && s.coef && s.previous_theta ? KM_OK : km_error_nomem("the interleaved MKL solver");
+    s.proposal = malloc(M * sizeof *s.proposal);
+    km_status st = s.a && s.coef && s.proposal ? KM_OK : km_error_nomem("the interleaved MKL solver");
     result->converged = 0;
     const km_machine_problem *machine = pr->machine;
     km_smo_options options = machine->solver;
@@ -158,6 +171,6 @@ km_status km_mkl_interleaved(const km_mkl_problem *pr, km_mkl_result *result)
     result->mkl_iterations = s.steps;
     free(s.a);
     free(s.coef);
-    free(s.previous_theta);
+    free(s.proposal);
     return st;
 }
