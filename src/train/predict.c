@@ -52,7 +52,9 @@ static km_status check_test_kernels(const km_model *model, const km_dataset *tes
 }
 
 /* The machines' coefficients as one dense n_basis × nd matrix: column `first + r` holds output r of a
- * machine at its support rows, zero elsewhere. */
+ * machine at its support rows, zero elsewhere. Used when it holds at most this many values (a few
+ * machines over many basis rows: OBSCURE, one-vs-rest; not one-vs-one over hundreds of classes). */
+#define KM_PREDICT_DENSE_COEFFICIENTS ((size_t)1 << 21)
 static double *dense_coefficients(const km_model *model, size_t n_basis, size_t nd)
 {
     double *C = calloc(n_basis * nd != 0 ? n_basis * nd : 1, sizeof *C);
@@ -69,12 +71,9 @@ static double *dense_coefficients(const km_model *model, size_t n_basis, size_t 
     return C;
 }
 
-/* Decision values of each machine (one per output) for the test rows of one block:
- * f = b + sum_m theta_m K_m c, one product K_m C per kernel (Y: nb_rows × nd workspace). */
-static void block_decisions(const km_model *model, const double *C, const double *K, size_t nb_rows,
-                            size_t n_basis, size_t nd, double *Y, double *decision /* nb_rows × nd */)
+/* Every machine's biases into the decision values of the block's rows. */
+static void start_decisions(const km_model *model, size_t nb_rows, size_t nd, double *decision)
 {
-    size_t M = model->kernels->size;
     for (size_t k = 0, first = 0; k < model->n_machines; k++) {
         const km_machine *machine = &model->machines[k];
         size_t outputs = machine->n_outputs > 1 ? machine->n_outputs : 1;
@@ -83,20 +82,35 @@ static void block_decisions(const km_model *model, const double *C, const double
                 decision[t * nd + first + r] = outputs > 1 ? machine->biases[r] : machine->bias;
         first += outputs;
     }
-    for (size_t m = 0; m < M; m++) {
-        int used = 0;
-        for (size_t k = 0; k < model->n_machines; k++)
-            used |= model->machines[k].theta[m] != 0.0;
-        if (!used || n_basis == 0)
-            continue;
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nb_rows, (int)nd, (int)n_basis, 1.0,
-                    K + m * nb_rows * n_basis, (int)n_basis, C, (int)nd, 0.0, Y, (int)nd);
+}
+
+/* Decision values of each machine (one per output) for the test rows of one block,
+ * f = b + sum_m theta_m K_m c: with the dense coefficients C, one product K_m C per kernel
+ * (Y: nb_rows × nd workspace); without, machine by machine over its support rows. */
+static void block_decisions(const km_model *model, const double *C, const double *K, size_t nb_rows,
+                            size_t n_basis, size_t nd, double *Y, double *decision /* nb_rows × nd */)
+{
+    size_t M = model->kernels->size;
+    start_decisions(model, nb_rows, nd, decision);
+    for (size_t m = 0; m < M && n_basis > 0; m++) {
+        const double *Km = K + m * nb_rows * n_basis;
+        if (C)
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nb_rows, (int)nd, (int)n_basis, 1.0, Km,
+                        (int)n_basis, C, (int)nd, 0.0, Y, (int)nd);
         for (size_t k = 0, first = 0; k < model->n_machines; k++) {
             const km_machine *machine = &model->machines[k];
             size_t outputs = machine->n_outputs > 1 ? machine->n_outputs : 1;
-            for (size_t t = 0; machine->theta[m] != 0.0 && t < nb_rows; t++)
-                for (size_t r = first; r < first + outputs; r++)
-                    decision[t * nd + r] += machine->theta[m] * Y[t * nd + r];
+            for (size_t t = 0; machine->theta[m] != 0.0 && t < nb_rows; t++) {
+                for (size_t r = 0; r < outputs; r++) {
+                    double s = 0.0;
+                    if (C)
+                        s = Y[t * nd + first + r];
+                    else
+                        for (size_t j = 0; j < machine->n_sv; j++)
+                            s += machine->coef[j * outputs + r] * Km[t * n_basis + machine->sv[j]];
+                    decision[t * nd + first + r] += machine->theta[m] * s;
+                }
+            }
             first += outputs;
         }
     }
@@ -151,9 +165,10 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
     size_t *votes = malloc((model->n_classes + 1) * sizeof *votes);
     km_cross_basis *basis = NULL;       /* the basis side of the kernel values, built once */
     int localized = model->weight_groups > 1;
-    double *C = rank1 || localized ? NULL : dense_coefficients(model, nb, nm);
-    double *Y = rank1 || localized ? NULL : malloc(block * nm * sizeof *Y);
-    if ((!K && !rank1) || !dec || !block_rows || !votes || (!rank1 && !localized && (!C || !Y)))
+    int dense = !rank1 && !localized && nb * nm <= KM_PREDICT_DENSE_COEFFICIENTS;
+    double *C = dense ? dense_coefficients(model, nb, nm) : NULL;
+    double *Y = dense ? malloc(block * nm * sizeof *Y) : NULL;
+    if ((!K && !rank1) || !dec || !block_rows || !votes || (dense && (!C || !Y)))
         st = km_error_nomem("prediction buffers");
     if (!st && !rank1)
         st = km_cross_basis_new(model->kernels, test, model->basis, NULL, nb, model->basis_kcol, &basis);

@@ -17,6 +17,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc;
     (void)argv;
     fuzz_enter_empty_directory();
+    /* with a wait policy set, the entry point does not execute the program again to set one
+     * (cli/openmp_waits.c): here the program is the fuzzer, not kernelmix */
+    setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
     return 0;
 }
 
