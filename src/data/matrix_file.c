@@ -13,6 +13,7 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/finite.h"
 #include "core/locale.h"
 #include "data/dataset.h"
 #include "data/matrix.h"
@@ -97,35 +98,11 @@ static km_status read_values(FILE *stream, const char *name, uint64_t offset, in
     return KM_OK;
 }
 
-/* Every value finite: a branch-free pass per storage type that ORs the exponent bits a value has all
- * set only when it is infinite or NaN (integer operations, which vectorise and split among the
- * threads), then the first offending entry when there is one. */
+/* Every value finite (core/finite.h), else the first offending entry. */
 static km_status check_finite(const char *name, const km_matrix *matrix)
 {
     size_t total = matrix->rows * matrix->cols;
-    int bad = 0;
-    if (matrix->data) {
-        const uint64_t exponent = UINT64_C(0x7ff0000000000000);
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) reduction(| : bad) if (total >= ((size_t)1 << 18))
-#endif
-        for (size_t k = 0; k < total; k++) {
-            uint64_t bits;
-            memcpy(&bits, matrix->data + k, sizeof bits);
-            bad |= (bits & exponent) == exponent;
-        }
-    } else {
-        const uint32_t exponent = UINT32_C(0x7f800000);
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) reduction(| : bad) if (total >= ((size_t)1 << 18))
-#endif
-        for (size_t k = 0; k < total; k++) {
-            uint32_t bits;
-            memcpy(&bits, matrix->data32 + k, sizeof bits);
-            bad |= (bits & exponent) == exponent;
-        }
-    }
-    if (!bad)
+    if (matrix->data ? km_all_finite(matrix->data, total) : km_all_finite_float(matrix->data32, total))
         return KM_OK;
     size_t k = 0;
     while (k < total && isfinite(km_matrix_value(matrix, k / matrix->cols, k % matrix->cols)))

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/finite.h"
 #include "kernel/normalization.h"
 
 struct km_kernel_view {
@@ -168,6 +169,8 @@ static const size_t *provider_rows(km_kernel_view *view, const size_t *rows, siz
  * combination). */
 static km_status finite_values(const km_kernel_view *view, size_t v, const double *values, size_t count)
 {
+    if (km_all_finite(values, count))
+        return KM_OK;
     for (size_t k = 0; k < count; k++) {
         if (isfinite(values[k]))
             continue;
