@@ -216,6 +216,8 @@ void km_provider_free(km_provider *p)
         km_view_free(&p->views[v].view);
         free(p->views[v].own_gram);
         free(p->views[v].work);
+        free(p->views[v].gathered_rows);
+        free(p->views[v].gathered_X);
     }
     for (size_t m = 0; p->kernels && p->fitted && m < p->fitted->size; m++) {
         free(p->kernels[m].owned_K);

@@ -50,29 +50,53 @@ static void add_dot_kernels(const km_provider *p, const km_provider_view *v, con
     }
 }
 
-/* dots[t*nrows + k] = <x_rows[k], x_cols[t]> on a dense view: the rows gathered, one matrix product. */
-static km_status gathered_dots(const km_view *v, const size_t *cols, size_t ncols, const size_t *rows, size_t nrows,
-                               double *dots)
+/* v->gathered_X holds the rows rows[0..nrows) of the dense view. The buffer is kept between calls
+ * and only the rows after the longest prefix shared with the last call are copied: OBSCURE scores
+ * block after block against support rows that mostly grow at the end, and copying (and first-touching
+ * a fresh buffer of) all of them for every block cost more than the products. */
+static km_status gather_rows(km_provider_view *v, const size_t *rows, size_t nrows)
 {
-    size_t dim = v->dim;
+    size_t dim = v->view.dim;
+    if (nrows > v->gathered_capacity) {
+        size_t capacity = nrows > 2 * v->gathered_capacity ? nrows : 2 * v->gathered_capacity;
+        size_t *ids = realloc(v->gathered_rows, capacity * sizeof *ids);
+        if (ids)
+            v->gathered_rows = ids;
+        double *X = ids ? realloc(v->gathered_X, capacity * dim * sizeof *X) : NULL;
+        if (!X)
+            return km_error_nomem("a block of dot products");
+        v->gathered_X = X;
+        v->gathered_capacity = capacity;
+    }
+    size_t same = 0;
+    while (same < nrows && same < v->n_gathered && v->gathered_rows[same] == rows[same])
+        same++;
+    for (size_t k = same; k < nrows; k++) {
+        memcpy(v->gathered_X + k * dim, v->view.X + rows[k] * dim, dim * sizeof *v->gathered_X);
+        v->gathered_rows[k] = rows[k];
+    }
+    v->n_gathered = nrows;
+    return KM_OK;
+}
+
+/* dots[t*nrows + k] = <x_rows[k], x_cols[t]> on a dense view: the rows gathered, one matrix product. */
+static km_status gathered_dots(km_provider_view *v, const size_t *cols, size_t ncols, const size_t *rows,
+                               size_t nrows, double *dots)
+{
+    size_t dim = v->view.dim;
     if (dim == 0) {
         memset(dots, 0, ncols * nrows * sizeof *dots);
         return KM_OK;
     }
-    double *a = malloc(ncols * dim * sizeof *a), *b = malloc(nrows * dim * sizeof *b);
-    if (!a || !b) {
-        free(a);
-        free(b);
-        return km_error_nomem("a block of dot products");
+    double *a = malloc(ncols * dim * sizeof *a);
+    km_status st = a ? gather_rows(v, rows, nrows) : km_error_nomem("a block of dot products");
+    if (!st) {
+        for (size_t t = 0; t < ncols; t++)
+            memcpy(a + t * dim, v->view.X + cols[t] * dim, dim * sizeof *a);
+        km_dots_block(a, ncols, v->gathered_X, nrows, dim, dots);
     }
-    for (size_t t = 0; t < ncols; t++)
-        memcpy(a + t * dim, v->X + cols[t] * dim, dim * sizeof *a);
-    for (size_t k = 0; k < nrows; k++)
-        memcpy(b + k * dim, v->X + rows[k] * dim, dim * sizeof *b);
-    km_dots_block(a, ncols, b, nrows, dim, dots);
     free(a);
-    free(b);
-    return KM_OK;
+    return st;
 }
 
 /* dots[t*nrows + k] = <x_rows[k], x_cols[t]> on view v: for several columns one matrix product (on
@@ -88,7 +112,7 @@ static km_status block_dots(km_provider *p, km_provider_view *v, const size_t *c
     if (consecutive)
         return km_view_dots(&v->view, cols[0], ncols, &v->view, dots);
     if (product && !v->view.sparse)
-        return gathered_dots(&v->view, cols, ncols, rows, nrows, dots);
+        return gathered_dots(v, cols, ncols, rows, nrows, dots);
     km_status st = KM_OK;
     for (size_t t = 0; !st && t < ncols; t++)
         st = km_provider_fetch_dots(p, v, cols[t], rows, nrows, dots + t * nrows);

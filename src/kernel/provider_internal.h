@@ -31,6 +31,10 @@ typedef struct km_provider_view {
     size_t source;               /* cache source of dot-product columns when there is no gram */
     double *work;                /* dim zeros for sparse views */
     int direct;                  /* few columns: dot products computed per request */
+    /* rows of a dense view gathered for block products, kept from one block to the next (grow-only) */
+    size_t *gathered_rows;
+    double *gathered_X;          /* n_gathered × dim */
+    size_t n_gathered, gathered_capacity;
 } km_provider_view;
 
 /* The source of KM_INPUT_ROWS kernels of one family on one feature subset (kernel_family.h). */
