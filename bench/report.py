@@ -71,7 +71,8 @@ def summarize(workload, problem, runs, cache_mb=None):
     by_tool = {row["tool"]: row for row in rows}
     for row in rows:
         reference = by_tool.get(workload.reference_of(row["tool"]))
-        if reference is not None and not is_kernelmix(row["tool"]):
+        paired = row["tool"] in dict(workload.references)   # a kernelmix row may be another's peer
+        if reference is not None and (paired or not is_kernelmix(row["tool"])):
             row["ratio_of"] = reference["tool"]
             row["time_ratio"] = _ratio(reference["time_s"], row["time_s"])
             row["memory_ratio"] = _ratio(reference["peak_rss_mib"], row["peak_rss_mib"])

@@ -182,6 +182,17 @@ class SummaryTests(unittest.TestCase):
                       "0.50 (kernelmix-mkl) |", table)
         self.assertIn("| python-kernelmix | 2.000 | 1.000 | 4.0 | 0.8000 | 0.50 | 0.25 |", table)
 
+    def test_ratio_of_default_threads_over_one_thread(self):
+        """Workload a-lp-busy: the one-thread row, a kernelmix row, carries default threads / one thread."""
+        problem = {"n_train": 10, "n_test": 5, "gammas": [1.0, 2.0], "mean_sq_dist": 1.0}
+        rows = summarize(select("a-lp-busy")[0], problem,
+                         [ToolRuns("kernelmix-mkl", ["x"], time_s=[13.0], predict_s=[1], peak_kib=[2048],
+                                   accuracy=[0.8]),
+                          ToolRuns("kernelmix-mkl-1thread", ["x"], time_s=[10.0], predict_s=[1], peak_kib=[1024],
+                                   accuracy=[0.8])])
+        self.assertEqual([(r["ratio_of"], r["time_ratio"], r["memory_ratio"]) for r in rows],
+                         [("", "", ""), ("kernelmix-mkl", "1.30", "2.00")])
+
     def test_memory_against_the_cache_budget(self):
         problem = {"n_train": 10, "n_test": 5, "gammas": [1.0, 2.0], "mean_sq_dist": 1.0}
         mkl = ToolRuns("kernelmix-mkl", ["km"], time_s=[3.0], predict_s=[1], peak_kib=[1024 * 1024], accuracy=[0.8])

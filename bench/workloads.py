@@ -16,7 +16,8 @@ class Workload:
     phase: str = "train"          # what the timed first command does: "train" or "kernel" (no prediction)
     reference: str = "kernelmix"  # the tool whose time and memory the ratios divide by each peer's
     references: Tuple[Tuple[str, str], ...] = ()   # (peer, kernelmix row): peers whose ratios divide
-                                                   # another row's, the one that runs their job
+                                                   # another row's, the one that runs their job (a
+                                                   # kernelmix row listed as peer gets ratios too)
     cache_mb: Optional[float] = None   # kernel cache of every tool (-m), instead of the option's
     gram: bool = False            # also measure dgemm and kernelmix's Gram product (gram.py)
     busy: int = 0                 # competing busy processes (one core each) running through every repeat
@@ -69,7 +70,8 @@ WORKLOADS = [
              title="as a-lp (N default 5,000) with one competing busy process on the machine: lp-norm MKL with the "
                    "default threads against the same with one thread",
              tools=("kernelmix-mkl", "kernelmix-mkl-1thread"), data_script="fashion_mnist.py",
-             cases=fashion("-5..4", default_sizes=(5000,)), reference="kernelmix-mkl-1thread", busy=1),
+             cases=fashion("-5..4", default_sizes=(5000,)), reference="kernelmix-mkl",
+             references=(("kernelmix-mkl-1thread", "kernelmix-mkl"),), busy=1),
     Workload(key="b", name="digits-rbf50",
              title="digits odd vs even (1,000 train / 797 test), 50 RBF kernels 2 sigma^2 = 1.2^k (k = 0..49), "
                    "C-SVC; peers use their uniform sum",
