@@ -1,7 +1,8 @@
 /* Interleaved analytical MKL (Kloft, "lp-Norm Multiple Kernel Learning", thesis Alg. 3.2): one SMO run whose
  * hook takes a closed-form theta step whenever the dual value D_theta = lin - sum theta_m quad_m moved by more
  * than eps_mkl (relative) since the last step, and, whenever the fixed-theta problem is solved, checks the
- * duality gap of the certificate (certificate.c) and either stops or steps theta. The SMO keeps per-kernel
+ * duality gap of the certificate (certificate.c) and the size of the next theta step, and either stops (both
+ * small: gap <= mkl.gap, no weight moving by more than mkl.theta_tol) or steps theta. The SMO keeps per-kernel
  * products K_m c, so a theta step costs O(nM) and no kernel evaluations.
  *
  * Between two theta steps the SMO must first halve the KKT violation that the last step left
