@@ -148,6 +148,11 @@ km_status km_kernel_view_new(km_provider *provider, const size_t *rows, size_t n
     return st;
 }
 
+int km_kernel_view_columns_derived(const km_kernel_view *view)
+{
+    return view->plain && km_provider_columns_from_dots(view->provider);
+}
+
 size_t km_kernel_view_n_rows(const km_kernel_view *view) { return view->n_rows; }
 size_t km_kernel_view_n_kernels(const km_kernel_view *view) { return view->n_kernels; }
 const double *const *km_kernel_view_diag(const km_kernel_view *view) { return view->diag; }

@@ -248,5 +248,14 @@ void km_provider_free(km_provider *p)
 
 size_t km_provider_n_rows(const km_provider *p) { return p->n; }
 size_t km_provider_n_kernels(const km_provider *p) { return p->fitted->size; }
+
+int km_provider_columns_from_dots(const km_provider *p)
+{
+    size_t M = p->fitted->size;
+    for (size_t m = 0; m < M; m++)
+        if (!km_kernel_uses_dot(p->fitted->kernels[m].type))
+            return 0;
+    return M > 0 && 2 * p->n_views <= M;
+}
 const km_kernel_set *km_provider_fitted_set(const km_provider *p) { return p->fitted; }
 const double *km_provider_diag(const km_provider *p, size_t m) { return m < p->fitted->size ? p->kernels[m].diag : NULL; }

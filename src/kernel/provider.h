@@ -43,6 +43,10 @@ void km_provider_free(km_provider *provider);
 
 size_t km_provider_n_rows(const km_provider *provider);
 size_t km_provider_n_kernels(const km_provider *provider);
+/* 1 when every kernel is a dot-product kernel (linear, polynomial, RBF, ...) and they share at most
+ * half as many feature views as there are kernels: then the M columns of a row come from at most
+ * M/2 dot-product columns, which the provider caches, plus elementwise maps. */
+int km_provider_columns_from_dots(const km_provider *provider);
 /* The kernel set with fitted values (gamma resolved, normalization constants, centering means). */
 const km_kernel_set *km_provider_fitted_set(const km_provider *provider);
 

@@ -61,5 +61,6 @@ void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_ac
                                    .diag = inner->diag,
                                    .kernel_columns = inner->kernel_columns ? polled_kernel_columns : NULL,
                                    .combined = inner->combined ? polled_combined : NULL,
-                                   .kernel_blocks = inner->kernel_blocks ? polled_kernel_blocks : NULL};
+                                   .kernel_blocks = inner->kernel_blocks ? polled_kernel_blocks : NULL,
+                                   .columns_derived = inner->columns_derived};
 }

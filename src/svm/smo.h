@@ -51,6 +51,8 @@ typedef struct km_qp {
     const double *const *diag;      /* diag[m][row] = K_m(row, row) */
     km_combined_fn combined;        /* optional (same ctx): the combination directly, used without hook */
     km_kernel_columns_fn kernel_columns;   /* optional (same ctx): all M kernels' columns, used with a hook */
+    int columns_derived;            /* kernel_columns recomputed cheaply from columns the kernel layer
+                                       caches: the solver keeps only a few of them */
     int nu_constraints;             /* 1: LIBSVM's Solver_NU (nu-SVC, nu-SVR): the sums of a over y = +1
                                        and over y = -1 each stay fixed (set by the start), so pairs are
                                        chosen within one sign of y, and the result has r */

@@ -13,6 +13,9 @@
 #define KM_QMATRIX_PARALLEL_MIN_VALUES ((size_t)1 << 18)
 #define KM_QMATRIX_ROW_BLOCK 512
 
+/* Per-kernel entries kept when the kernel layer derives them from its own cached columns. */
+#define KM_QMATRIX_DERIVED_ENTRIES 4
+
 /* Values (columns × n) computed per block while filling the full matrix. */
 #define KM_FULL_FILL_BLOCK_VALUES ((size_t)1 << 21)
 
@@ -86,8 +89,12 @@ km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, km_cache *cache, size
         if (full)
             return fill_full_matrix(qm);
         /* per-kernel entries take at most half the budget: the other half is the kernel provider's
-         * (Gram matrices, dot-product columns), the balance measured before the cache was shared */
-        size_t limit = per_kernel ? km_cache_budget(cache) / 2 : SIZE_MAX;
+         * (Gram matrices, dot-product columns), the balance measured before the cache was shared.
+         * Entries the kernel layer derives from its own cached columns get a few slots: a step uses
+         * two, and the budget is better spent on the base columns, M/2 or more times smaller. */
+        size_t limit = !per_kernel ? SIZE_MAX
+                       : qp->columns_derived ? KM_QMATRIX_DERIVED_ENTRIES * width * qm->value_size
+                                             : km_cache_budget(cache) / 2;
         return km_cache_client_new(cache, n, qm->value_size, width, limit, &qm->columns);
     }
     return km_cache_client_new(cache, l, qm->value_size, l, SIZE_MAX, &qm->columns);

@@ -55,6 +55,7 @@ static km_status task_alloc(task_qp *t, const km_kernel_access *kernel, size_t n
         .column_ctx = kernel->column_ctx,
         .combined = kernel->combined,
         .kernel_columns = kernel->kernel_columns,
+        .columns_derived = kernel->columns_derived,
         .diag = kernel->diag,
     };
     return KM_OK;

@@ -16,6 +16,8 @@ typedef struct km_kernel_access {
     km_combined_fn combined;        /* optional (same ctx): several combined columns at once */
     km_kernel_columns_fn kernel_columns;   /* optional (same ctx): the M kernels' columns of one row at once */
     km_kernel_blocks_fn kernel_blocks;     /* optional (same ctx): the M kernels' columns of several rows */
+    int columns_derived;            /* kernel_columns are cheap to recompute (kernel_view.h
+                                       km_kernel_view_columns_derived): solvers need not cache them */
 } km_kernel_access;
 
 /* out[(t M + m) nrows + k] = K_m(rows[k], cols[t]) for the access's M kernels and t < ncols: one

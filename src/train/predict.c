@@ -94,6 +94,11 @@ static void block_decisions(const km_model *model, const double *C, const double
     start_decisions(model, nb_rows, nd, decision);
     for (size_t m = 0; m < M && n_basis > 0; m++) {
         const double *Km = K + m * nb_rows * n_basis;
+        int used = 0;   /* by a machine: kernels every machine weighs 0 (switched off) cost nothing */
+        for (size_t k = 0; k < model->n_machines; k++)
+            used |= model->machines[k].theta[m] != 0.0;
+        if (!used)
+            continue;
         if (C)
             cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nb_rows, (int)nd, (int)n_basis, 1.0, Km,
                         (int)n_basis, C, (int)nd, 0.0, Y, (int)nd);

@@ -196,6 +196,7 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
         .combined = km_kernel_view_combined,
         .kernel_columns = km_kernel_view_kernel_columns,
         .kernel_blocks = km_kernel_view_kernel_blocks,
+        .columns_derived = km_kernel_view_columns_derived(job->view),
     };
     km_machine_problem *task = &job->task;
     *task = (km_machine_problem){

@@ -133,7 +133,7 @@ static void check_reports(int every)
     hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 0, NULL, 0, last_alpha, 0};
     opt.hook_ctx = &hs;
     opt.hook_every = every;
-    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL};
+    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, NULL, &sol));
     CHECK(sol.converged);
@@ -151,6 +151,32 @@ static void check_reports(int every)
            every, hs.calls, sol.iterations, hs.worst_quad, sol.objective, cold.objective);
 }
 
+/* Kernel columns the access marks as derived (cheap to recompute) are kept in a few slots instead of
+ * the cache: the same steps, the same solution, bit for bit. */
+KM_TEST_CASE(derived_columns_same_solution)
+{
+    double theta[M] = {1.0, 0.3, 0.5};
+    double p[N], coef_derived[N];
+    for (size_t i = 0; i < N; i++)
+        p[i] = -1;
+    hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 0, NULL, 0, last_alpha, 0};
+    opt.hook_ctx = &hs;
+    km_kernel_access cached = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0};
+    km_kernel_access derived = cached;
+    derived.columns_derived = 1;
+    km_svm_solution a = {coef, 0, 0, 0, 0}, b = {coef_derived, 0, 0, 0, 0};
+    CHECK_OK(km_svc_solve(&cached, y, 1.0, 1.0, 1.0, &opt, NULL, &a));
+    long calls = hs.calls;
+    hs.last_iteration = 0;
+    CHECK_OK(km_svc_solve(&derived, y, 1.0, 1.0, 1.0, &opt, NULL, &b));
+    CHECK(a.converged && b.converged);
+    CHECK(a.iterations == b.iterations && hs.calls == 2 * calls);
+    CHECK(a.bias == b.bias && a.objective == b.objective);
+    for (size_t i = 0; i < N; i++)
+        CHECK(coef[i] == coef_derived[i]);
+    CHECK(hs.worst_quad <= 1e-9);
+}
+
 KM_TEST_CASE(reports_every_step) { check_reports(1); }
 KM_TEST_CASE(reports_every_7_steps) { check_reports(7); }
 
@@ -165,7 +191,7 @@ static void check_theta_change(int at_optimum)
     hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0,
                      at_optimum ? 0 : 40, at_optimum, final_theta, 0, last_alpha, 0};
     opt.hook_ctx = &hs;
-    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL};
+    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svc_solve(&access, y, 2.0, 1.0, 1.0, &opt, NULL, &sol));
     for (int m = 0; m < M; m++)
@@ -207,7 +233,7 @@ KM_TEST_CASE(svr)
     hook_state hs = {(const double *const *)gr, row_of, ysvr, p, 2 * N, N, 0, 0, 0, 0, 25, 0, final_theta, 0,
                      last_alpha, 0};
     opt.hook_ctx = &hs;
-    km_kernel_access access = {N, M, theta, test_kernel_column, kr, dr, NULL, NULL, NULL};
+    km_kernel_access access = {N, M, theta, test_kernel_column, kr, dr, NULL, NULL, NULL, 0};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svr_solve(&access, z, 1.0, epsilon, &opt, NULL, &sol));
     CHECK(hs.calls > 25);
@@ -260,7 +286,7 @@ KM_TEST_CASE(endless_theta_changes)
     hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 2, final_theta, 0, last_alpha, 0};
     opt.hook_ctx = &hs;
     opt.max_iter = 1000;
-    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL};
+    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, NULL, &sol));
     CHECK(!sol.converged);
