@@ -9,8 +9,8 @@
  * How: the OpenMP runtime reads the variable once, in its library initializer, before main() runs,
  * and nothing set earlier survives (C library start-up resets the environment to the one the kernel
  * passed). So main() sets the variable and executes the same program again, once. Under Valgrind,
- * whose preloaded core would not follow the new program, and when the program's path (/proc/self/exe) cannot be read or executed,
- * the process goes on with the runtime's default. */
+ * whose preloaded core would not follow the new program, and when the program's path
+ * (/proc/self/exe) cannot be read or executed, the process goes on with the runtime's default. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

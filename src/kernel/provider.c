@@ -257,5 +257,6 @@ int km_provider_columns_from_dots(const km_provider *p)
             return 0;
     return M > 0 && 2 * p->n_views <= M;
 }
+
 const km_kernel_set *km_provider_fitted_set(const km_provider *p) { return p->fitted; }
 const double *km_provider_diag(const km_provider *p, size_t m) { return m < p->fitted->size ? p->kernels[m].diag : NULL; }
