@@ -31,28 +31,30 @@ static void warn_not_psd(const km_provider *p, const km_kernel *k, const km_prov
            rj + 1, km_provider_stored_value(pk, j, j));
 }
 
-/* The two tests of check_precomputed on a pair a = K[i][j], b = K[j][i] (written without branches,
- * for the float pass below): a and b differ by more than KM_SYMMETRY_TOLERANCE relative and more
- * than floor_slack (1e-14 of the largest diagonal entry); a^2 exceeds K[i][i] K[j][j]. */
-static inline int asymmetric(double a, double b, double floor_slack)
-{
-    double scale = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
-    return !((fabs(a - b) <= KM_SYMMETRY_TOLERANCE * scale) | (fabs(a - b) <= floor_slack));
-}
-
-static inline int beyond_cauchy_schwarz(double a, double dii, double djj)
-{
-    return a * a > dii * djj * (1 + KM_PSD_TOLERANCE) + 1e-300;
-}
-
-/* How far a pair a = K[i][j], b = K[j][i] is from failing the two tests (> 0: it fails one): the
- * tests of asymmetric and beyond_cauchy_schwarz as differences, for a max-reduction that vectorises. */
-static inline double pair_excess(double a, double b, double dii, double djj, double floor_slack)
+/* The two tests of check_precomputed on a pair a = K[i][j], b = K[j][i], as margins (> 0: the test
+ * fails), written without branches so that the float pass below vectorises: a and b differ by more
+ * than KM_SYMMETRY_TOLERANCE relative and more than floor_slack (1e-14 of the largest diagonal entry);
+ * a^2 exceeds K[i][i] K[j][j]. */
+static inline double asymmetry_margin(double a, double b, double floor_slack)
 {
     double scale = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
     double allowed = KM_SYMMETRY_TOLERANCE * scale > floor_slack ? KM_SYMMETRY_TOLERANCE * scale : floor_slack;
-    double asymmetry = fabs(a - b) - allowed;
-    double minor = a * a - (dii * djj * (1 + KM_PSD_TOLERANCE) + 1e-300);
+    return fabs(a - b) - allowed;
+}
+
+static inline double minor_margin(double a, double dii, double djj)
+{
+    return a * a - (dii * djj * (1 + KM_PSD_TOLERANCE) + 1e-300);
+}
+
+/* A value that is not a number fails the symmetry test. */
+static inline int asymmetric(double a, double b, double floor_slack) { return !(asymmetry_margin(a, b, floor_slack) <= 0); }
+static inline int beyond_cauchy_schwarz(double a, double dii, double djj) { return minor_margin(a, dii, djj) > 0; }
+
+/* The larger of the two margins: > 0 when the pair fails a test. */
+static inline double pair_excess(double a, double b, double dii, double djj, double floor_slack)
+{
+    double asymmetry = asymmetry_margin(a, b, floor_slack), minor = minor_margin(a, dii, djj);
     return asymmetry > minor ? asymmetry : minor;
 }
 

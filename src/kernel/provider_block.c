@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "data/text_input.h"
 #include "kernel/dot_products.h"
 #include "kernel/kernel_eval.h"
 #include "kernel/provider_internal.h"
@@ -57,17 +58,17 @@ static void add_dot_kernels(const km_provider *p, const km_provider_view *v, con
 static km_status gather_rows(km_provider_view *v, const size_t *rows, size_t nrows)
 {
     size_t dim = v->view.dim;
-    if (nrows > v->gathered_capacity) {
-        size_t capacity = nrows > 2 * v->gathered_capacity ? nrows : 2 * v->gathered_capacity;
-        size_t *ids = realloc(v->gathered_rows, capacity * sizeof *ids);
-        if (ids)
-            v->gathered_rows = ids;
-        double *X = ids ? realloc(v->gathered_X, capacity * dim * sizeof *X) : NULL;
-        if (!X)
-            return km_error_nomem("a block of dot products");
-        v->gathered_X = X;
-        v->gathered_capacity = capacity;
+    if (nrows == 0) {
+        v->n_gathered = 0;
+        return KM_OK;
     }
+    size_t *ids = km_grow(v->gathered_rows, &v->gathered_rows_capacity, nrows, sizeof *ids);
+    if (ids)
+        v->gathered_rows = ids;
+    double *X = ids ? km_grow(v->gathered_X, &v->gathered_X_capacity, nrows * dim, sizeof *X) : NULL;
+    if (!X)
+        return km_error_nomem("a block of dot products");
+    v->gathered_X = X;
     size_t same = 0;
     while (same < nrows && same < v->n_gathered && v->gathered_rows[same] == rows[same])
         same++;

@@ -34,7 +34,7 @@ typedef struct km_provider_view {
     /* rows of a dense view gathered for block products, kept from one block to the next (grow-only) */
     size_t *gathered_rows;
     double *gathered_X;          /* n_gathered × dim */
-    size_t n_gathered, gathered_capacity;
+    size_t n_gathered, gathered_rows_capacity, gathered_X_capacity;   /* km_grow's capacities */
 } km_provider_view;
 
 /* The source of KM_INPUT_ROWS kernels of one family on one feature subset (kernel_family.h). */
