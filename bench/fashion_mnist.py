@@ -2,7 +2,7 @@
 """Fashion-MNIST benchmark data from Debian's dataset-fashion-mnist.
 
 Reads the IDX files, keeps a binary task (default T-shirt/top, class 0, as +1 against Shirt, class 6,
-as -1), draws N training images with a fixed seed from the task's training images (class balance as
+as -1; or ten-class, all classes with their labels), draws N training images with a fixed seed from the task's training images (class balance as
 it falls), takes the test rows from t10k, scales pixels to [0,1] and writes LIBSVM sparse files.
 gamma0 = 1/mean ||x - x'||^2 over the training pairs; the RBF widths are gamma0 * 2^k.
 Prints the problem's meta (paths, gamma0, gammas) as JSON."""
@@ -23,10 +23,11 @@ DATA_DIR = "/usr/share/datasets/fashion-mnist"
 IMAGES_MAGIC = 0x00000803   # uint8, 3 dimensions
 LABELS_MAGIC = 0x00000801   # uint8, 1 dimension
 
-# task name -> (classes labelled +1, classes labelled -1)
+# task name -> (classes labelled +1, classes labelled -1), or None: all ten classes with their own labels
 TASKS = {
     "tshirt-shirt": ((0,), (6,)),
     "even-odd": ((0, 2, 4, 6, 8), (1, 3, 5, 7, 9)),
+    "ten-class": None,
 }
 
 
@@ -55,16 +56,17 @@ def load_split(data_dir, split):
     return images.reshape(images.shape[0], -1), labels
 
 
-def binary_task(images, labels, task, count, rng):
+def task_rows(images, labels, task, count, rng):
     """count rows drawn without replacement from the task's rows (all of them, in file order, when
-    count is their number; more is an error), scaled to [0,1], with +1/-1 labels."""
-    positive, negative = TASKS[task]
-    pool = np.flatnonzero(np.isin(labels, positive + negative))
+    count is their number; more is an error), scaled to [0,1], with +1/-1 labels (the class labels
+    0..9 for ten-class)."""
+    classes = TASKS[task]
+    pool = np.arange(labels.size) if classes is None else np.flatnonzero(np.isin(labels, classes[0] + classes[1]))
     if count > pool.size:
         raise ValueError("task %s has %d rows, %d requested" % (task, pool.size, count))
     rows = pool if count == pool.size else np.sort(rng.choice(pool, size=count, replace=False))
     X = images[rows].astype(np.float64) / 255.0
-    y = np.where(np.isin(labels[rows], positive), 1.0, -1.0)
+    y = labels[rows].astype(np.float64) if classes is None else np.where(np.isin(labels[rows], classes[0]), 1.0, -1.0)
     return X, y
 
 
@@ -105,8 +107,8 @@ def main(argv):
     meta = cached(args.out, params)
     if meta is None:
         rng = np.random.default_rng(args.seed)
-        X_train, y_train = binary_task(*load_split(args.data_dir, "train"), args.task, args.n, rng)
-        X_test, y_test = binary_task(*load_split(args.data_dir, "t10k"), args.task, args.test_size, rng)
+        X_train, y_train = task_rows(*load_split(args.data_dir, "train"), args.task, args.n, rng)
+        X_test, y_test = task_rows(*load_split(args.data_dir, "t10k"), args.task, args.test_size, rng)
         gamma0 = 1.0 / mean_squared_distance(X_train)
         gammas = [gamma0 * 2.0 ** k for k in params["widths"]]
         meta = write_problem(args.out, params, X_train, y_train, X_test, y_test, gammas,

@@ -198,7 +198,7 @@ class SummaryTests(unittest.TestCase):
         mkl = ToolRuns("kernelmix-mkl", ["km"], time_s=[3.0], predict_s=[1], peak_kib=[1024 * 1024], accuracy=[0.8])
         workload = select("e")[0]
         rows = summarize(workload, problem, [mkl], workload.cache_mb)
-        self.assertIn("- kernelmix-mkl at N = 10: peak RSS 1024.0 MiB, 25 % of the 4096 MiB kernel cache budget (-m)",
+        self.assertIn("- kernelmix-mkl at N = 10: peak RSS 1024.0 MiB, 102 % of the 1000 MiB kernel cache budget (-m)",
                       section(workload, rows))
 
 
@@ -234,15 +234,22 @@ class FashionMnistTests(unittest.TestCase):
     def test_tshirt_shirt_task(self):
         images, labels = fashion_mnist.load_split(fashion_mnist.DATA_DIR, "t10k")
         self.assertEqual(images.shape, (10000, 784))
-        X, y = fashion_mnist.binary_task(images, labels, "tshirt-shirt", 2000, np.random.default_rng(1))
+        X, y = fashion_mnist.task_rows(images, labels, "tshirt-shirt", 2000, np.random.default_rng(1))
         # t10k has 1,000 T-shirts and 1,000 shirts: asking for 2,000 takes all of them
         self.assertEqual((X.shape, int((y == 1).sum()), int((y == -1).sum())), ((2000, 784), 1000, 1000))
         self.assertEqual((X.min(), X.max()), (0.0, 1.0))
-        self.assertRaises(ValueError, fashion_mnist.binary_task, images, labels, "tshirt-shirt", 2001,
+        self.assertRaises(ValueError, fashion_mnist.task_rows, images, labels, "tshirt-shirt", 2001,
                           np.random.default_rng(1))
-        drawn = fashion_mnist.binary_task(images, labels, "tshirt-shirt", 50, np.random.default_rng(1))[0]
-        again = fashion_mnist.binary_task(images, labels, "tshirt-shirt", 50, np.random.default_rng(1))[0]
+        drawn = fashion_mnist.task_rows(images, labels, "tshirt-shirt", 50, np.random.default_rng(1))[0]
+        again = fashion_mnist.task_rows(images, labels, "tshirt-shirt", 50, np.random.default_rng(1))[0]
         np.testing.assert_array_equal(drawn, again)
+
+    def test_ten_class_task(self):
+        images, labels = fashion_mnist.load_split(fashion_mnist.DATA_DIR, "t10k")
+        X, y = fashion_mnist.task_rows(images, labels, "ten-class", 10000, np.random.default_rng(1))
+        # t10k has 1,000 images of each class: all of them, labelled 0..9
+        self.assertEqual(X.shape, (10000, 784))
+        self.assertEqual(np.bincount(y.astype(int)).tolist(), [1000] * 10)
 
 
 @unittest.skipUnless(HAVE_FASHION, "needs Debian's dataset-fashion-mnist")
@@ -301,13 +308,32 @@ class HarnessTests(unittest.TestCase):
         self.assertEqual(single[:2], ["OMP_NUM_THREADS=1", "OPENBLAS_NUM_THREADS=1"])
         self.assertEqual(single[2:-1], default[:-1])    # the same job (its own model file), one thread
 
+    def test_multiclass_workload_commands(self):
+        output = run_harness("--workloads", "mc", "--dry-run", "--kernelmix", self.stand_in, *self.common)
+        trains = [line.split() for line in output.splitlines() if " train " in line]
+        self.assertEqual(len(trains), 2)
+        default, large = trains
+        self.assertIn(" ".join(MKL_LP), " ".join(default))
+        self.assertEqual((default[default.index("-m") + 1], large[large.index("-m") + 1]), ("100.0", "2000.0"))
+        self.assertEqual(large[:large.index("-m")], default[:default.index("-m")])   # the same job otherwise
+
+    def test_single_kernel_beside_mkl(self):
+        output = run_harness("--workloads", "a-lp", "--dry-run", "--kernelmix", self.stand_in, *self.common)
+        trains = [line.split() for line in output.splitlines() if " train " in line]
+        mkl, single = trains
+        self.assertEqual(sum(a.startswith("rbf:gamma=") for a in mkl), 10)
+        gamma0 = float(single[single.index("-g") + 1])
+        self.assertIn("rbf:gamma=" + single[single.index("-g") + 1], mkl)
+        self.assertEqual((single[single.index("-t") + 1], "--mkl" in single), ("2", False))
+        self.assertGreater(gamma0, 0)
+
     def test_memory_workload_commands(self):
         output = run_harness("--workloads", "e", "--dry-run", "--kernelmix", self.stand_in, *self.common)
         commands = [line.split() for line in output.splitlines()]
         train = next(c for c in commands if c[1:2] == ["train"])
         libsvm = next(c for c in commands if c[0] == "svm-train")
         self.assertIn(" ".join(MKL_LP), " ".join(train))
-        self.assertEqual((train[train.index("-m") + 1], libsvm[libsvm.index("-m") + 1]), ("4096.0", "4096.0"))
+        self.assertEqual((train[train.index("-m") + 1], libsvm[libsvm.index("-m") + 1]), ("1000.0", "1000.0"))
         gammas = np.array([float(a.split("=")[1]) for a in train if a.startswith("rbf:gamma=")])
         exponents = np.log2(gammas / float(libsvm[libsvm.index("-g") + 1]))
         np.testing.assert_allclose(exponents, np.linspace(-5, 4, 50), atol=1e-12)

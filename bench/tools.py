@@ -49,11 +49,12 @@ class Kernelmix:
     kernel matrix files a --kernels spec file (and --test-kernel files for prediction). mkl: the
     training options that learn the kernel weights (none: the fixed uniform combination)."""
 
-    def __init__(self, binary, name="kernelmix", mkl=(), env=None):
+    def __init__(self, binary, name="kernelmix", mkl=(), env=None, cache_mb=None):
         self.binary = binary
         self.name = name
         self.mkl = list(mkl)
         self.env = env or {}    # environment variables the tool runs with, on top of the harness's
+        self.cache_mb = cache_mb   # -m of this tool instead of the run's
 
     def unavailable(self):
         return _missing_program(self.binary)
@@ -67,12 +68,20 @@ class Kernelmix:
         else:
             kernels = [arg for g in gammas for arg in ("--kernel", "rbf:gamma=" + _number(g))]
         return [self.binary, "train", "-s", "0", *kernels, *self.mkl, "-c", _number(settings.C),
-                "-m", _number(settings.cache_mb), "-e", _number(settings.epsilon), "-q",
+                "-m", _number(self.cache_mb or settings.cache_mb), "-e", _number(settings.epsilon), "-q",
                 problem["train"], model]
 
     def predict(self, problem, model, output):
         test_kernels = [arg for path in problem.get("test_kernel_files") or () for arg in ("--test-kernel", path)]
         return [self.binary, "predict", *test_kernels, problem["test"], model, output]
+
+
+class KernelmixSingle(Kernelmix):
+    """kernelmix train with the one width gamma0 of a problem prepared with several widths: kernelmix's
+    own single-kernel solve beside its MKL run (as libsvm-single for LIBSVM)."""
+
+    def train(self, problem, settings, model):
+        return super().train(dict(problem, gammas=[1.0 / problem["mean_sq_dist"]]), settings, model)
 
 
 class KernelmixRidge(Kernelmix):

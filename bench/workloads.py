@@ -63,9 +63,9 @@ WORKLOADS = [
              data_script="fashion_mnist.py", cases=fashion("-5..4", precomputed=True)),
     Workload(key="a-lp", name="fashion-rbf10-lp",
              title="fashion-MNIST, lp-norm MKL (p = 4/3) over 10 RBF kernels gamma0 * 2^k (k = -5..4), C-SVC, "
-                   "against LIBSVM with the single kernel gamma0",
-             tools=("kernelmix-mkl", "libsvm-single"), data_script="fashion_mnist.py", cases=fashion("-5..4"),
-             reference="kernelmix-mkl"),
+                   "against LIBSVM and kernelmix with the single kernel gamma0",
+             tools=("kernelmix-mkl", "libsvm-single", "kernelmix-single"), data_script="fashion_mnist.py",
+             cases=fashion("-5..4"), reference="kernelmix-mkl"),
     Workload(key="a-lp-busy", name="fashion-rbf10-lp-busy",
              title="as a-lp (N default 5,000) with one competing busy process on the machine: lp-norm MKL with the "
                    "default threads against the same with one thread",
@@ -89,11 +89,16 @@ WORKLOADS = [
              phase="kernel", gram=True),
     Workload(key="e", name="fashion-memory",
              title="fashion-MNIST even vs odd class, lp-norm MKL (p = 4/3) over 50 RBF kernels gamma0 * 2^k, "
-                   "k evenly spaced in [-5, 4], C-SVC with a 4 GiB kernel cache (-m 4096), against LIBSVM with "
-                   "the single kernel gamma0 and the same -m",
+                   "k evenly spaced in [-5, 4], C-SVC with a 1,000 MiB kernel cache (-m 1000), against LIBSVM "
+                   "with the single kernel gamma0 and the same -m",
              tools=("kernelmix-mkl", "libsvm-single"), data_script="fashion_mnist.py",
              cases=fashion("-5..4", width_count=50, task="even-odd", default_sizes=(20000,)),
-             reference="kernelmix-mkl", cache_mb=4096.0),
+             reference="kernelmix-mkl", cache_mb=1000.0),
+    Workload(key="mc", name="fashion-rbf10-lp-10class",
+             title="fashion-MNIST, all 10 classes (N default 10,000), lp-norm MKL (p = 4/3) over 10 RBF kernels "
+                   "gamma0 * 2^k (k = -5..4), one-vs-one: the default kernel cache against -m 2000",
+             tools=("kernelmix-mkl", "kernelmix-mkl-m2000"), data_script="fashion_mnist.py",
+             cases=fashion("-5..4", task="ten-class", default_sizes=(10000,)), reference="kernelmix-mkl"),
     Workload(key="py", name="digits-rbf50-python",
              title="digits odd vs even (1,000 train / 797 test), 50 RBF kernels 2 sigma^2 = 1.2^k, C-SVC: the Python "
                    "package on the CLI's jobs (uniform sum and lp-norm MKL p = 4/3) beside scikit-learn on the "

@@ -153,6 +153,14 @@ int km_kernel_view_columns_derived(const km_kernel_view *view)
     return view->plain && km_provider_columns_from_dots(view->provider);
 }
 
+size_t km_kernel_view_in_place_size(const km_kernel_view *view)
+{
+    const km_provider *p = view->provider;
+    if (!view->plain || view->to_provider || view->n_rows != km_provider_n_rows(p))
+        return 0;
+    return km_provider_in_place_size(p);
+}
+
 size_t km_kernel_view_n_rows(const km_kernel_view *view) { return view->n_rows; }
 size_t km_kernel_view_n_kernels(const km_kernel_view *view) { return view->n_kernels; }
 const double *const *km_kernel_view_diag(const km_kernel_view *view) { return view->diag; }
@@ -201,6 +209,16 @@ km_status km_kernel_view_column(void *ctx, size_t v, size_t i, const size_t *row
     return st ? st : finite_values(view, v, out, nrows);
 }
 
+km_status km_kernel_view_columns_in_place(void *ctx, size_t i, const void **values)
+{
+    km_kernel_view *view = ctx;
+    if (i >= view->n_rows || !km_kernel_view_in_place_size(view))
+        return km_error(KM_EINVAL, "kernel columns of row %zu requested in place from a view of %zu rows that "
+                        "does not hold them so", i + 1, view->n_rows);
+    km_provider_columns_in_place(view->provider, i, values);
+    return KM_OK;
+}
+
 km_status km_kernel_view_kernel_columns(void *ctx, size_t i, const size_t *rows, size_t nrows, double *out)
 {
     return km_kernel_view_kernel_blocks(ctx, &i, 1, rows, nrows, out);
@@ -230,6 +248,8 @@ km_status km_kernel_view_kernel_blocks(void *ctx, const size_t *cols, size_t nco
         mapped_cols = view->mapped_cols;
     }
     st = km_provider_kernel_blocks(view->provider, mapped_cols, ncols, provider_rows(view, rows, nrows), nrows, out);
+    if (st || km_all_finite(out, ncols * V * nrows))   /* one pass over the block; each kernel only to name it */
+        return st;
     for (size_t t = 0; !st && t < ncols; t++)
         for (size_t v = 0; !st && v < V; v++)
             st = finite_values(view, v, out + (t * V + v) * nrows, nrows);

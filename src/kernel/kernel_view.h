@@ -33,6 +33,10 @@ int km_kernel_view_rank1(const km_kernel_view *view);
 /* 1 when the view's kernel columns of a row are cheap to recompute: the provider's kernels, unscaled,
  * from its cached dot-product columns (km_provider_columns_from_dots), so a solver need not cache them. */
 int km_kernel_view_columns_derived(const km_kernel_view *view);
+/* The size of the view's kernel values when its kernel columns can be read in place (provider.h
+ * km_provider_in_place_size): the view is its provider's kernels on all its rows, in order, unscaled;
+ * 0 otherwise. */
+size_t km_kernel_view_in_place_size(const km_kernel_view *view);
 /* diag[v][i] = K'_v(i, i) for every view kernel v and view row i. */
 const double *const *km_kernel_view_diag(const km_kernel_view *view);
 
@@ -41,6 +45,9 @@ km_status km_kernel_view_column(void *ctx, size_t v, size_t i, const size_t *row
 /* out[v*nrows + k] = K'_v(rows[k], i) for every view kernel v (provider.h km_provider_kernel_columns:
  * shared dot-product and squared-distance columns). ctx: the view. */
 km_status km_kernel_view_kernel_columns(void *ctx, size_t i, const size_t *rows, size_t nrows, double *out);
+/* values[v] = the n_rows values K'_v(., i) in place, for every view kernel v (when
+ * km_kernel_view_in_place_size is not 0; provider.h km_provider_columns_in_place). ctx: the view. */
+km_status km_kernel_view_columns_in_place(void *ctx, size_t i, const void **values);
 /* out[(t*V + v)*nrows + k] = K'_v(rows[k], cols[t]) for the V view kernels, t < ncols: the kernel columns
  * of several rows, their dot products from one matrix product (provider.h km_provider_kernel_blocks).
  * ctx: the view. */

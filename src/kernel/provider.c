@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "data/dataset.h"
 #include "kernel/kernel_context.h"
+#include "kernel/normalization.h"
 #include "kernel/provider_internal.h"
 #include "kernel/rank1_block.h"
 
@@ -256,6 +257,33 @@ int km_provider_columns_from_dots(const km_provider *p)
         if (!km_kernel_uses_dot(p->fitted->kernels[m].type))
             return 0;
     return M > 0 && 2 * p->n_views <= M;
+}
+
+/* Element size of kernel m's values when they can be read in place (provider.h), else 0. */
+static size_t in_place_size(const km_provider *p, size_t m)
+{
+    const km_kernel *k = &p->fitted->kernels[m];
+    const km_provider_kernel *pk = &p->kernels[m];
+    if (pk->family->input != KM_INPUT_MATRIX || pk->map || k->center || pk->factor || km_norm_global(k) != 1.0)
+        return 0;
+    return pk->K32 ? sizeof(float) : pk->K ? sizeof(double) : 0;
+}
+
+size_t km_provider_in_place_size(const km_provider *p)
+{
+    size_t M = p->fitted->size, size = M ? in_place_size(p, 0) : 0;
+    for (size_t m = 1; m < M && size; m++)
+        if (in_place_size(p, m) != size)
+            return 0;
+    return size;
+}
+
+void km_provider_columns_in_place(const km_provider *p, size_t i, const void **values)
+{
+    for (size_t m = 0; m < p->fitted->size; m++) {
+        const km_provider_kernel *pk = &p->kernels[m];
+        values[m] = pk->K32 ? (const void *)(pk->K32 + i * pk->ld) : (const void *)(pk->K + i * pk->ld);
+    }
 }
 
 const km_kernel_set *km_provider_fitted_set(const km_provider *p) { return p->fitted; }

@@ -47,6 +47,13 @@ size_t km_provider_n_kernels(const km_provider *provider);
  * half as many feature views as there are kernels: then the M columns of a row come from at most
  * M/2 dot-product columns, which the provider caches, plus elementwise maps. */
 int km_provider_columns_from_dots(const km_provider *provider);
+/* Where every kernel is a precomputed matrix over exactly the provider's rows, all stored alike and
+ * used as stored (no centring or scaling when read), the columns K_m(., i) lie in memory as they are:
+ * km_provider_in_place_size gives the size of their values (sizeof(float) or sizeof(double)), 0
+ * otherwise, and km_provider_columns_in_place points values[m] at column i of kernel m (its n values: row i of
+ * the symmetric matrix). Those values were checked finite when the matrices were read. */
+size_t km_provider_in_place_size(const km_provider *provider);
+void km_provider_columns_in_place(const km_provider *provider, size_t i, const void **values);
 /* The kernel set with fitted values (gamma resolved, normalization constants, centering means). */
 const km_kernel_set *km_provider_fitted_set(const km_provider *provider);
 

@@ -255,8 +255,17 @@ km_status km_provider_kernel_blocks(km_provider *p, const size_t *cols, size_t n
         rows = p->identity;
     size_t M = p->fitted->size;
     km_status st = dot_part(p, NULL, cols, ncols, rows, nrows, M * nrows, out);
+    if (st)
+        return st;
+    /* precomputed matrices are only read: several threads copy their columns, a kernel at a time */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 8) if (M * ncols * nrows >= KM_PARALLEL_MIN_VALUES / 8)
+#endif
+    for (size_t m = 0; m < M; m++)
+        for (size_t t = 0; p->kernels[m].family->input == KM_INPUT_MATRIX && t < ncols; t++)
+            km_provider_matrix_column(p, m, cols[t], rows, nrows, out + (t * M + m) * nrows);
     for (size_t m = 0; !st && m < M; m++) {
-        if (km_kernel_uses_dot(p->fitted->kernels[m].type))
+        if (km_kernel_uses_dot(p->fitted->kernels[m].type) || p->kernels[m].family->input == KM_INPUT_MATRIX)
             continue;
         for (size_t t = 0; !st && t < ncols; t++)
             st = km_provider_kernel_column(p, m, cols[t], rows, nrows, NULL, out + (t * M + m) * nrows);

@@ -42,31 +42,44 @@ km_status km_provider_fetch_dots(km_provider *p, km_provider_view *v, size_t i, 
     return KM_OK;
 }
 
+/* Raw values k_m(x_rows[k], x_i) of a precomputed kernel (symmetric: column i is row i). */
+static void matrix_values(const km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    const km_provider_kernel *pk = &p->kernels[m];
+    size_t at = (pk->map ? pk->map[i] : i) * pk->ld;
+    if (rows == p->identity && !pk->map && pk->K32) {   /* whole columns: contiguous */
+        for (size_t r = 0; r < nrows; r++)
+            out[r] = pk->K32[at + r];
+    } else if (rows == p->identity && !pk->map) {
+        memcpy(out, pk->K + at, nrows * sizeof *out);
+    } else if (pk->K32 && pk->map) {
+        for (size_t r = 0; r < nrows; r++)
+            out[r] = pk->K32[at + pk->map[rows[r]]];
+    } else if (pk->K32) {
+        for (size_t r = 0; r < nrows; r++)
+            out[r] = pk->K32[at + rows[r]];
+    } else if (pk->map) {
+        for (size_t r = 0; r < nrows; r++)
+            out[r] = pk->K[at + pk->map[rows[r]]];
+    } else {
+        gather(pk->K + at, rows, nrows, out);
+    }
+}
+
+void km_provider_matrix_column(const km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows,
+                               double *out)
+{
+    matrix_values(p, m, i, rows, nrows, out);
+    km_provider_normalize(p, m, i, rows, nrows, out);
+}
+
 /* Raw (unnormalized) values k_m(x_rows[k], x_i) of a pairwise or precomputed kernel. */
 static km_status fetch_raw(km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows, double *out)
 {
     const km_kernel *k = &p->fitted->kernels[m];
     km_provider_kernel *pk = &p->kernels[m];
     if (pk->family->input == KM_INPUT_MATRIX) {
-        /* symmetric: column i is row i */
-        size_t at = (pk->map ? pk->map[i] : i) * pk->ld;
-        if (rows == p->identity && !pk->map && pk->K32) {   /* whole columns: contiguous */
-            for (size_t r = 0; r < nrows; r++)
-                out[r] = pk->K32[at + r];
-        } else if (rows == p->identity && !pk->map) {
-            memcpy(out, pk->K + at, nrows * sizeof *out);
-        } else if (pk->K32 && pk->map) {
-            for (size_t r = 0; r < nrows; r++)
-                out[r] = pk->K32[at + pk->map[rows[r]]];
-        } else if (pk->K32) {
-            for (size_t r = 0; r < nrows; r++)
-                out[r] = pk->K32[at + rows[r]];
-        } else if (pk->map) {
-            for (size_t r = 0; r < nrows; r++)
-                out[r] = pk->K[at + pk->map[rows[r]]];
-        } else {
-            gather(pk->K + at, rows, nrows, out);
-        }
+        matrix_values(p, m, i, rows, nrows, out);
         return KM_OK;
     }
     const double *cached = km_cache_find(p->columns, pk->source * p->n + i, p->n);

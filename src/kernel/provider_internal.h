@@ -114,6 +114,10 @@ km_status km_provider_fit(km_provider *p);
 /* out[k] = <x_rows[k], x_i> on view v. */
 km_status km_provider_fetch_dots(km_provider *p, km_provider_view *v, size_t i, const size_t *rows, size_t nrows,
                                  double *out);
+/* out[k] = K_m(rows[k], i), normalized, of a precomputed kernel m: reads the provider only, so threads
+ * may share it. */
+void km_provider_matrix_column(const km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows,
+                               double *out);
 /* values[k] (raw k_m(x_rows[k], x_i)) -> normalized (normalization.h). */
 void km_provider_normalize(const km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows,
                            double *values);

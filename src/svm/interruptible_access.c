@@ -29,6 +29,13 @@ static km_status polled_kernel_columns(void *ctx, size_t i, const size_t *rows, 
     return st ? st : a->inner->kernel_columns(a->inner->column_ctx, i, rows, nrows, out);
 }
 
+static km_status polled_kernel_rows(void *ctx, size_t i, const void **values)
+{
+    km_interruptible_access *a = ctx;
+    km_status st = poll(a, KM_POLL_REQUESTS);
+    return st ? st : a->inner->kernel_rows(a->inner->column_ctx, i, values);
+}
+
 static km_status polled_kernel_blocks(void *ctx, const size_t *cols, size_t ncols, const size_t *rows, size_t nrows,
                                      double *out)
 {
@@ -62,5 +69,7 @@ void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_ac
                                    .kernel_columns = inner->kernel_columns ? polled_kernel_columns : NULL,
                                    .combined = inner->combined ? polled_combined : NULL,
                                    .kernel_blocks = inner->kernel_blocks ? polled_kernel_blocks : NULL,
-                                   .columns_derived = inner->columns_derived};
+                                   .columns_derived = inner->columns_derived,
+                                   .kernel_rows = inner->kernel_rows ? polled_kernel_rows : NULL,
+                                   .kernel_rows_size = inner->kernel_rows_size};
 }

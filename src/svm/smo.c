@@ -127,16 +127,32 @@ static km_status hook_init(smo *s)
     for (size_t t = 0; t < s->l; t++) {
         if (s->alpha[t] == 0.0)
             continue;
-        const double *K = km_qmatrix_kernel_columns(&s->qm, s->qm.row[t]);
-        if (!K)
-            return s->qm.failure;
+        km_row_kernels K;
+        km_status st = km_qmatrix_kernel_columns(&s->qm, s->qm.row[t], &K);
+        if (st)
+            return st;
         double c = s->qm.y[t] * s->alpha[t];
         for (size_t m = 0; m < s->M; m++)
-            cblas_daxpy((int)n, c, K + m * n, 1, s->h + m * n, 1);
+            km_row_kernel_axpy(&K, m, c, s->h + m * n, 0, n);
     }
     rebuild_gradient_from_kernels(s, 0);
     refresh_quad(s);
     return KM_OK;
+}
+
+/* h[k] += a K_m(k, row_i) + b K_m(k, row_j), k < n: both rows' columns of kernel m in one pass. */
+static void add_kernel_columns(double *h, double a, const km_row_kernels *Ki, double b, const km_row_kernels *Kj,
+                               size_t m, size_t n)
+{
+    if (Ki->single) {
+        const float *x = Ki->values[m], *z = Kj->values[m];
+        for (size_t k = 0; k < n; k++)
+            h[k] += a * (double)x[k] + b * (double)z[k];
+    } else {
+        const double *x = Ki->values[m], *z = Kj->values[m];
+        for (size_t k = 0; k < n; k++)
+            h[k] += a * x[k] + b * z[k];
+    }
 }
 
 /* After a step that changed a_i by da_i and a_j by da_j: quad_m += dc'h_m(old) + 1/2 dc'K_m dc on the
@@ -144,10 +160,10 @@ static km_status hook_init(smo *s)
 static km_status hook_after_step(smo *s, size_t i, size_t j, double da_i, double da_j)
 {
     size_t n = s->n, ri = s->qm.row[i], rj = s->qm.row[j];
-    const double *Ki = km_qmatrix_kernel_columns(&s->qm, ri);
-    const double *Kj = Ki ? km_qmatrix_kernel_columns(&s->qm, rj) : NULL;
-    if (!Kj)
-        return s->qm.failure;
+    km_row_kernels Ki, Kj;
+    km_status st = km_qmatrix_kernel_columns(&s->qm, ri, &Ki);
+    if (st || (st = km_qmatrix_kernel_columns(&s->qm, rj, &Kj)))
+        return st;
     double dc_i = s->qm.y[i] * da_i, dc_j = s->qm.y[j] * da_j;
     /* kernels are independent (each updated by one thread: the same values for any thread count); the
      * two column updates of h_m are fused into one pass over it */
@@ -156,11 +172,12 @@ static km_status hook_after_step(smo *s, size_t i, size_t j, double da_i, double
 #endif
     for (size_t m = 0; m < s->M; m++) {
         double *hm = s->h + m * n;
-        const double *kim = Ki + m * n, *kjm = Kj + m * n;
+        km_row_kernels_prefetch(&Ki, s->M, m + KM_ROW_KERNELS_PREFETCH, 0);
+        km_row_kernels_prefetch(&Kj, s->M, m + KM_ROW_KERNELS_PREFETCH, 0);
         s->quad[m] += dc_i * hm[ri] + dc_j * hm[rj]
-                    + 0.5 * (dc_i * dc_i * kim[ri] + dc_j * dc_j * kjm[rj]) + dc_i * dc_j * kim[rj];
-        for (size_t k = 0; k < n; k++)
-            hm[k] += dc_i * kim[k] + dc_j * kjm[k];
+                    + 0.5 * (dc_i * dc_i * km_row_kernel_value(&Ki, m, ri) + dc_j * dc_j * km_row_kernel_value(&Kj, m, rj))
+                    + dc_i * dc_j * km_row_kernel_value(&Ki, m, rj);
+        add_kernel_columns(hm, dc_i, &Ki, dc_j, &Kj, m, n);
     }
     s->lin -= s->p[i] * da_i + s->p[j] * da_j;
     return KM_OK;

@@ -32,6 +32,10 @@ typedef km_status (*km_combined_fn)(void *ctx, const double *theta, const size_t
  * columns of one training row in one call, from shared base columns. */
 typedef km_status (*km_kernel_columns_fn)(void *ctx, size_t i, const size_t *rows, size_t nrows, double *out);
 
+/* values[m] = the n_rows values K_m(., i) of every kernel m where the kernel layer holds them (read in
+ * place, never copied; their size is given beside the function: sizeof(float) or sizeof(double)). */
+typedef km_status (*km_kernel_rows_fn)(void *ctx, size_t i, const void **values);
+
 /* out[(t*M + m)*nrows + k] = K_m(rows[k], cols[t]) for t < ncols: km_kernel_columns_fn for several rows
  * in one call (their dot products from one matrix product). */
 typedef km_status (*km_kernel_blocks_fn)(void *ctx, const size_t *cols, size_t ncols, const size_t *rows, size_t nrows,
@@ -59,6 +63,9 @@ typedef struct km_qp {
     int no_equality;                /* 1: no y'a = const either (the dual of a machine without bias):
                                        one-variable steps on the variable of the largest second-order
                                        decrease, no shrinking, rho = 0 */
+    km_kernel_rows_fn kernel_rows;  /* optional (same ctx): the M kernels' columns in place, used with a
+                                       hook instead of kernel_columns (nothing cached) */
+    size_t kernel_rows_size;        /* the size of their values */
 } km_qp;
 
 /* What the solver tells the MKL layer. The hook is called every hook_every working-set steps (before

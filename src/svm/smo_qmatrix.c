@@ -39,6 +39,7 @@ km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, km_cache *cache, size
     qm->l = qp->n_vars;
     qm->n = qp->n_rows;
     qm->per_kernel = per_kernel;
+    qm->in_place = per_kernel && qp->kernel_rows;
     qm->value_size = cache_float && !per_kernel ? sizeof(float) : sizeof(double);
     if (!cache) {
         km_status st = km_cache_new(cache_bytes, &qm->own_cache);
@@ -88,6 +89,14 @@ km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, km_cache *cache, size
             qm->all_rows[r] = r;
         if (full)
             return fill_full_matrix(qm);
+        if (per_kernel) {
+            qm->row_values[0] = malloc(M * sizeof *qm->row_values[0]);
+            qm->row_values[1] = malloc(M * sizeof *qm->row_values[1]);
+            if (!qm->row_values[0] || !qm->row_values[1])
+                return km_error_nomem("the SMO column buffers");
+        }
+        if (qm->in_place)
+            return KM_OK;
         /* per-kernel entries take at most half the budget: the other half is the kernel provider's
          * (Gram matrices, dot-product columns), the balance measured before the cache was shared.
          * Entries the kernel layer derives from its own cached columns get a few slots: a step uses
@@ -116,6 +125,8 @@ void km_qmatrix_destroy(km_qmatrix *qm)
     free(qm->buffer[0]);
     free(qm->buffer[1]);
     free(qm->weighted);
+    free(qm->row_values[0]);
+    free(qm->row_values[1]);
     memset(qm, 0, sizeof *qm);
 }
 
@@ -235,7 +246,21 @@ static const void *row_entry(km_qmatrix *qm, size_t r)
     return data;
 }
 
-const double *km_qmatrix_kernel_columns(km_qmatrix *qm, size_t r) { return row_entry(qm, r); }
+km_status km_qmatrix_kernel_columns(km_qmatrix *qm, size_t r, km_row_kernels *out)
+{
+    const km_qp *qp = qm->qp;
+    const void **values = qm->row_values[qm->next_row_values];
+    qm->next_row_values ^= 1;
+    *out = (km_row_kernels){.values = values, .single = qm->in_place && qp->kernel_rows_size == sizeof(float)};
+    if (qm->in_place)
+        return qm->failure = qp->kernel_rows(qp->column_ctx, r, values);
+    const double *entry = row_entry(qm, r);
+    if (!entry)
+        return qm->failure;
+    for (size_t m = 0; m < qp->n_kernels; m++)
+        values[m] = entry + m * qm->n;
+    return KM_OK;
+}
 
 static double *next_buffer(km_qmatrix *qm)
 {
@@ -254,41 +279,49 @@ static const double *gathered_column(km_qmatrix *qm, size_t i, size_t len)
     const signed char *y = qm->y;
     const size_t *row = qm->row;
     double yi = y[i];
-    if (!qm->per_kernel && qm->value_size == sizeof(float)) {
+    if (qm->value_size == sizeof(float)) {
         const float *values = entry;
         for (size_t k = 0; k < len; k++)
             out[k] = yi * y[k] * (double)values[row[k]];
         return out;
     }
-    if (!qm->per_kernel) {
-        const double *values = entry;
-        for (size_t k = 0; k < len; k++)
-            out[k] = yi * y[k] * values[row[k]];
-        return out;
-    }
-    /* the combined kernel column theta' E of the M x n entry, then permuted. OpenMP threads over
-     * blocks of rows, not BLAS's dgemv: the solver's other loops run on OpenMP threads, and two
-     * thread pools waiting for work on the same cores slow each other down several times. */
+    const double *values = entry;
+    for (size_t k = 0; k < len; k++)
+        out[k] = yi * y[k] * values[row[k]];
+    return out;
+}
+
+/* Q column of the per-kernel layout: the combined kernel column sum_m theta_m K_m(., row_i), then
+ * permuted. OpenMP threads over blocks of rows, not BLAS's dgemv: the solver's other loops run on
+ * OpenMP threads, and two thread pools waiting for work on the same cores slow each other down several
+ * times. */
+static const double *weighted_column(km_qmatrix *qm, size_t i, size_t len)
+{
+    km_row_kernels kernels;
+    if (km_qmatrix_kernel_columns(qm, qm->row[i], &kernels))
+        return NULL;
     const km_qp *qp = qm->qp;
     size_t n = qm->n, M = qp->n_kernels;
+    double *sum = qm->weighted;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (M * n >= KM_QMATRIX_PARALLEL_MIN_VALUES)
 #endif
     for (size_t k0 = 0; k0 < n; k0 += KM_QMATRIX_ROW_BLOCK) {
         size_t k1 = k0 + KM_QMATRIX_ROW_BLOCK < n ? k0 + KM_QMATRIX_ROW_BLOCK : n;
-        double *sum = qm->weighted;
         for (size_t k = k0; k < k1; k++)
             sum[k] = 0.0;
         for (size_t m = 0; m < M; m++) {
-            double theta = qp->theta[m];
-            const double *km = (const double *)entry + m * n;
-            if (theta != 0.0)
-                for (size_t k = k0; k < k1; k++)
-                    sum[k] += theta * km[k];
+            km_row_kernels_prefetch(&kernels, M, m + KM_ROW_KERNELS_PREFETCH, k0);
+            if (qp->theta[m] != 0.0)
+                km_row_kernel_axpy(&kernels, m, qp->theta[m], sum, k0, k1);
         }
     }
+    double *out = next_buffer(qm);
+    const signed char *y = qm->y;
+    const size_t *row = qm->row;
+    double yi = y[i];
     for (size_t k = 0; k < len; k++)
-        out[k] = yi * y[k] * qm->weighted[row[k]];
+        out[k] = yi * y[k] * sum[row[k]];
     return out;
 }
 
@@ -324,6 +357,8 @@ static const double *cached_column(km_qmatrix *qm, size_t i, size_t len)
 
 const double *km_qmatrix_column(km_qmatrix *qm, size_t i, size_t len)
 {
+    if (qm->per_kernel)
+        return weighted_column(qm, i, len);
     return qm->by_row ? gathered_column(qm, i, len) : cached_column(qm, i, len);
 }
 

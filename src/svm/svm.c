@@ -56,6 +56,8 @@ static km_status task_alloc(task_qp *t, const km_kernel_access *kernel, size_t n
         .combined = kernel->combined,
         .kernel_columns = kernel->kernel_columns,
         .columns_derived = kernel->columns_derived,
+        .kernel_rows = kernel->kernel_rows,
+        .kernel_rows_size = kernel->kernel_rows_size,
         .diag = kernel->diag,
     };
     return KM_OK;

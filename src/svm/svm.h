@@ -18,6 +18,8 @@ typedef struct km_kernel_access {
     km_kernel_blocks_fn kernel_blocks;     /* optional (same ctx): the M kernels' columns of several rows */
     int columns_derived;            /* kernel_columns are cheap to recompute (kernel_view.h
                                        km_kernel_view_columns_derived): solvers need not cache them */
+    km_kernel_rows_fn kernel_rows;  /* optional (same ctx): the M kernels' columns of one row in place */
+    size_t kernel_rows_size;        /* the size of their values (sizeof(float) or sizeof(double)) */
 } km_kernel_access;
 
 /* out[(t M + m) nrows + k] = K_m(rows[k], cols[t]) for the access's M kernels and t < ncols: one

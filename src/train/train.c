@@ -197,7 +197,10 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
         .kernel_columns = km_kernel_view_kernel_columns,
         .kernel_blocks = km_kernel_view_kernel_blocks,
         .columns_derived = km_kernel_view_columns_derived(job->view),
+        .kernel_rows_size = km_kernel_view_in_place_size(job->view),
     };
+    if (job->access.kernel_rows_size)
+        job->access.kernel_rows = km_kernel_view_columns_in_place;
     km_machine_problem *task = &job->task;
     *task = (km_machine_problem){
         .ops = km_machine_ops_of(p->task),

@@ -522,6 +522,24 @@ static void test_precomputed_float32(void)
                     check_failures++;
                 }
         }
+        /* columns in place: one storage, unnormalized, on all rows in order; never float and double mixed */
+        CHECK(p && km_provider_in_place_size(p) == 0);
+        km_kernel_set *alone;
+        km_provider *q = NULL;
+        CHECK_OK(km_kernel_set_new(&alone));
+        CHECK_OK(km_kernel_set_add_matrix(alone, K32, norm, 0));
+        CHECK_OK(km_provider_new(data, rows, nrows, alone, 0, NULL, &q));
+        size_t in_place = norm == KM_NORM_NONE && !rows ? sizeof(float) : 0;
+        CHECK(q && km_provider_in_place_size(q) == in_place);
+        for (size_t i = 0; q && in_place && i < nrows; i++) {
+            const void *values;
+            km_provider_columns_in_place(q, i, &values);
+            CHECK_OK(km_provider_column(q, 0, i, NULL, nrows, a));
+            for (size_t r = 0; r < nrows; r++)
+                CHECK((double)((const float *)values)[r] == a[r]);
+        }
+        km_provider_free(q);
+        km_kernel_set_free(alone);
         km_provider_free(p);
         km_kernel_set_free(set);
     }

@@ -133,7 +133,7 @@ static void check_reports(int every)
     hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 0, NULL, 0, last_alpha, 0};
     opt.hook_ctx = &hs;
     opt.hook_every = every;
-    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0};
+    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0, NULL, 0};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, NULL, &sol));
     CHECK(sol.converged);
@@ -161,7 +161,7 @@ KM_TEST_CASE(derived_columns_same_solution)
         p[i] = -1;
     hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 0, NULL, 0, last_alpha, 0};
     opt.hook_ctx = &hs;
-    km_kernel_access cached = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0};
+    km_kernel_access cached = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0, NULL, 0};
     km_kernel_access derived = cached;
     derived.columns_derived = 1;
     km_svm_solution a = {coef, 0, 0, 0, 0}, b = {coef_derived, 0, 0, 0, 0};
@@ -177,6 +177,84 @@ KM_TEST_CASE(derived_columns_same_solution)
     CHECK(hs.worst_quad <= 1e-9);
 }
 
+/* Gram matrices stored as doubles or floats, served as copied columns (column) or in place (rows). */
+typedef struct stored_grams {
+    const double *const *gram;
+    const float *const *gram32;   /* NULL: gram */
+} stored_grams;
+
+static km_status stored_column(void *ctx, size_t m, size_t i, const size_t *rows, size_t nrows, double *out)
+{
+    const stored_grams *g = ctx;
+    for (size_t k = 0; k < nrows; k++) {
+        size_t r = rows ? rows[k] : k;
+        out[k] = g->gram32 ? (double)g->gram32[m][i * N + r] : g->gram[m][i * N + r];
+    }
+    return KM_OK;
+}
+
+static km_status stored_rows(void *ctx, size_t i, const void **values)
+{
+    const stored_grams *g = ctx;
+    for (size_t m = 0; m < M; m++)
+        values[m] = g->gram32 ? (const void *)(g->gram32[m] + i * N) : (const void *)(g->gram[m] + i * N);
+    return KM_OK;
+}
+
+/* Kernel columns read in place (kernel_rows, no per-kernel cache) give the solve of copied columns, bit
+ * for bit, with float and with double storage; the reported quad_m stay exact for the stored values. */
+static void check_in_place(int single)
+{
+    double theta_copied[M] = {1.0, 0.3, 0.5}, theta_in_place[M] = {1.0, 0.3, 0.5};
+    double p[N], coef_in_place[N];
+    float *g32[M];
+    double *rounded[M];   /* the float values as doubles, for the hook's check of quad_m */
+    for (size_t i = 0; i < N; i++)
+        p[i] = -1;
+    for (int m = 0; m < M; m++) {
+        g32[m] = malloc(N * N * sizeof *g32[m]);
+        rounded[m] = malloc(N * N * sizeof *rounded[m]);
+        for (size_t k = 0; k < N * N; k++)
+            rounded[m][k] = (double)(g32[m][k] = (float)gx[m][k]);
+    }
+    const double *diag32[M];
+    double *diag_values = malloc(M * N * sizeof *diag_values);
+    for (int m = 0; m < M; m++) {
+        for (size_t i = 0; i < N; i++)
+            diag_values[m * N + i] = rounded[m][i * N + i];
+        diag32[m] = diag_values + m * N;
+    }
+    stored_grams grams = {(const double *const *)gx, single ? (const float *const *)g32 : NULL};
+    hook_state hs = {single ? (const double *const *)rounded : (const double *const *)gx, NULL, y, p, N, N, 0, 0, 0,
+                     0, 0, 0, NULL, 0, last_alpha, 0};
+    opt.hook_ctx = &hs;
+    const double *const *diag = single ? diag32 : dx;
+    km_kernel_access copied = {N, M, theta_copied, stored_column, &grams, diag, NULL, NULL, NULL, 0, NULL, 0};
+    km_kernel_access in_place = copied;
+    in_place.theta = theta_in_place;
+    in_place.kernel_rows = stored_rows;
+    in_place.kernel_rows_size = single ? sizeof(float) : sizeof(double);
+    km_svm_solution a = {coef, 0, 0, 0, 0}, b = {coef_in_place, 0, 0, 0, 0};
+    CHECK_OK(km_svc_solve(&copied, y, 1.0, 1.0, 1.0, &opt, NULL, &a));
+    long calls = hs.calls;
+    hs.last_iteration = 0;
+    CHECK_OK(km_svc_solve(&in_place, y, 1.0, 1.0, 1.0, &opt, NULL, &b));
+    CHECK(a.converged && b.converged);
+    CHECK(a.iterations == b.iterations && hs.calls == 2 * calls);
+    CHECK(a.bias == b.bias && a.objective == b.objective);
+    for (size_t i = 0; i < N; i++)
+        CHECK(coef[i] == coef_in_place[i]);
+    CHECK(hs.worst_quad <= 1e-9);
+    for (int m = 0; m < M; m++) {
+        free(g32[m]);
+        free(rounded[m]);
+    }
+    free(diag_values);
+}
+
+KM_TEST_CASE(in_place_float_columns_same_solution) { check_in_place(1); }
+KM_TEST_CASE(in_place_double_columns_same_solution) { check_in_place(0); }
+
 KM_TEST_CASE(reports_every_step) { check_reports(1); }
 KM_TEST_CASE(reports_every_7_steps) { check_reports(7); }
 
@@ -191,7 +269,7 @@ static void check_theta_change(int at_optimum)
     hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0,
                      at_optimum ? 0 : 40, at_optimum, final_theta, 0, last_alpha, 0};
     opt.hook_ctx = &hs;
-    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0};
+    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0, NULL, 0};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svc_solve(&access, y, 2.0, 1.0, 1.0, &opt, NULL, &sol));
     for (int m = 0; m < M; m++)
@@ -233,7 +311,7 @@ KM_TEST_CASE(svr)
     hook_state hs = {(const double *const *)gr, row_of, ysvr, p, 2 * N, N, 0, 0, 0, 0, 25, 0, final_theta, 0,
                      last_alpha, 0};
     opt.hook_ctx = &hs;
-    km_kernel_access access = {N, M, theta, test_kernel_column, kr, dr, NULL, NULL, NULL, 0};
+    km_kernel_access access = {N, M, theta, test_kernel_column, kr, dr, NULL, NULL, NULL, 0, NULL, 0};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svr_solve(&access, z, 1.0, epsilon, &opt, NULL, &sol));
     CHECK(hs.calls > 25);
@@ -267,7 +345,7 @@ KM_TEST_CASE(hook_stop)
     }
     hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 0, NULL, 10, last_alpha, 0};
     opt.hook_ctx = &hs;
-    km_qp qp = {N, N, NULL, yy, p, upper, M, theta, test_kernel_column, kx, dx, NULL, NULL, 0, 0};
+    km_qp qp = {N, N, NULL, yy, p, upper, M, theta, test_kernel_column, kx, dx, NULL, NULL, 0, 0, 0, NULL, 0};
     km_smo_result res;
     CHECK_OK(km_smo_solve(&qp, &opt, alpha, &res));
     CHECK(hs.calls == 10);
@@ -286,7 +364,7 @@ KM_TEST_CASE(endless_theta_changes)
     hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 2, final_theta, 0, last_alpha, 0};
     opt.hook_ctx = &hs;
     opt.max_iter = 1000;
-    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0};
+    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0, NULL, 0};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, NULL, &sol));
     CHECK(!sol.converged);
