@@ -65,7 +65,8 @@ WORKLOADS = [
              title="fashion-MNIST, lp-norm MKL (p = 4/3) over 10 RBF kernels gamma0 * 2^k (k = -5..4), C-SVC, "
                    "against LIBSVM and kernelmix with the single kernel gamma0",
              tools=("kernelmix-mkl", "libsvm-single", "kernelmix-single"), data_script="fashion_mnist.py",
-             cases=fashion("-5..4"), reference="kernelmix-mkl"),
+             cases=fashion("-5..4"), reference="kernelmix-mkl",
+             references=(("kernelmix-single", "kernelmix-mkl"),)),
     Workload(key="a-lp-busy", name="fashion-rbf10-lp-busy",
              title="as a-lp (N default 5,000) with one competing busy process on the machine: lp-norm MKL with the "
                    "default threads against the same with one thread",
@@ -98,7 +99,8 @@ WORKLOADS = [
              title="fashion-MNIST, all 10 classes (N default 10,000), lp-norm MKL (p = 4/3) over 10 RBF kernels "
                    "gamma0 * 2^k (k = -5..4), one-vs-one: the default kernel cache against -m 2000",
              tools=("kernelmix-mkl", "kernelmix-mkl-m2000"), data_script="fashion_mnist.py",
-             cases=fashion("-5..4", task="ten-class", default_sizes=(10000,)), reference="kernelmix-mkl"),
+             cases=fashion("-5..4", task="ten-class", default_sizes=(10000,)), reference="kernelmix-mkl",
+             references=(("kernelmix-mkl-m2000", "kernelmix-mkl"),)),
     Workload(key="py", name="digits-rbf50-python",
              title="digits odd vs even (1,000 train / 797 test), 50 RBF kernels 2 sigma^2 = 1.2^k, C-SVC: the Python "
                    "package on the CLI's jobs (uniform sum and lp-norm MKL p = 4/3) beside scikit-learn on the "

@@ -11,11 +11,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/vector_clones.h"
+
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
 double exp(double) __attribute__((simd("notinbranch")));
-#define KM_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define KM_VECTOR_CLONES
 #endif
 
 /* Results below KM_EXP_TINY are 0. Below exp(-708) = 3.31e-308 (near the smallest normal double)

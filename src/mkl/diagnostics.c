@@ -166,11 +166,26 @@ static km_status centred_products(alignment_work *w)
     return KM_OK;
 }
 
-/* |HK_mH|_F, or 0 when it vanishes up to rounding relative to |K_m|_F. */
-static double centred_norm(const alignment_work *w, size_t m)
+/* |HK_mH|_F from its square, or 0 when it vanishes up to rounding relative to raw = |K_m|_F^2. */
+static double centred_norm(double sq, double raw) { return sq > 1e-24 * raw && sq > 0 ? sqrt(sq) : 0.0; }
+
+/* The alignments from the centred products: gram (M x M, upper triangle; read only for matrix), the
+ * squared centred norms centred_sq[m * stride], the raw squared norms, <HK_mH, U U'> and |U'U|_F. */
+static void normalize_alignments(size_t M, const double *gram, const double *centred_sq, size_t stride,
+                                 const double *raw, const double *target_dot, double target_norm, double *matrix,
+                                 double *target)
 {
-    double sq = w->gram[m * w->M + m];
-    return sq > 1e-24 * w->raw[m] && sq > 0 ? sqrt(sq) : 0.0;
+    for (size_t a = 0; matrix && a < M; a++) {
+        for (size_t b = a; b < M; b++) {
+            double na = centred_norm(centred_sq[a * stride], raw[a]), nb = centred_norm(centred_sq[b * stride], raw[b]);
+            double value = na > 0 && nb > 0 ? gram[a * M + b] / (na * nb) : 0.0;
+            matrix[a * M + b] = matrix[b * M + a] = value;
+        }
+    }
+    for (size_t m = 0; target && m < M; m++) {
+        double nm = centred_norm(centred_sq[m * stride], raw[m]);
+        target[m] = nm > 0 && target_norm > 0 ? target_dot[m] / (nm * target_norm) : 0.0;
+    }
 }
 
 km_status km_alignments(const km_kernel_access *kernel, size_t n_targets, const double *targets, double *matrix,
@@ -189,30 +204,26 @@ km_status km_alignments(const km_kernel_access *kernel, size_t n_targets, const 
         work_free(&w);
         return st;
     }
-    size_t M = w.M;
-    for (size_t a = 0; matrix && a < M; a++) {
-        for (size_t b = a; b < M; b++) {
-            double na = centred_norm(&w, a), nb = centred_norm(&w, b);
-            double value = na > 0 && nb > 0 ? w.gram[a * M + b] / (na * nb) : 0.0;
-            matrix[a * M + b] = matrix[b * M + a] = value;
+    /* |H Y Y' H|_F = |U'U|_F */
+    double target_norm = 0;
+    for (size_t s = 0; s < T; s++)
+        for (size_t t = 0; t < T; t++) {
+            double d = cblas_ddot((int)w.n, w.u + s, (int)T, w.u + t, (int)T);
+            target_norm += d * d;
         }
-    }
-    if (target) {
-        /* |H Y Y' H|_F = |U'U|_F */
-        double target_norm = 0;
-        for (size_t s = 0; s < T; s++)
-            for (size_t t = 0; t < T; t++) {
-                double d = cblas_ddot((int)w.n, w.u + s, (int)T, w.u + t, (int)T);
-                target_norm += d * d;
-            }
-        target_norm = sqrt(target_norm);
-        for (size_t m = 0; m < M; m++) {
-            double nm = centred_norm(&w, m);
-            target[m] = nm > 0 && target_norm > 0 ? w.target_dot[m] / (nm * target_norm) : 0.0;
-        }
-    }
+    normalize_alignments(w.M, w.gram, w.gram, w.M + 1, w.raw, w.target_dot, sqrt(target_norm), matrix, target);
     work_free(&w);
     return KM_OK;
+}
+
+void km_alignments_of_stats(const km_alignment_stats *stats, double *matrix, double *target)
+{
+    /* U = y~: <HK_mH, U U'> = y~'K_c y~ = a_m, |U'U|_F = |y~|^2; the norms from the Gram matrix's diagonal
+     * when there is one, so that the matrix's own diagonal is 1 to rounding, as km_alignments' */
+    size_t M = stats->M;
+    const double *centred_sq = stats->gram ? stats->gram : stats->centred_sq;
+    normalize_alignments(M, stats->gram, centred_sq, stats->gram ? M + 1 : 1, stats->frobenius_sq, stats->a,
+                         stats->y_centred_sq, stats->gram ? matrix : NULL, target);
 }
 
 void km_mkl_block_norms(const km_mkl_problem *pr, const double *coef, const double *h, double *block_norm)

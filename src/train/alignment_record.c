@@ -15,18 +15,14 @@
 
 #define SECTION "target_alignment"
 
-km_status km_model_store_target_alignment(km_model *model, const km_kernel_access *access, const double *y,
-                                          size_t max_gram_kernels)
+km_status km_model_store_target_alignment(km_model *model, const km_alignment_stats *stats)
 {
-    size_t M = access->n_kernels;
-    int with_gram = M <= max_gram_kernels;
-    km_alignment_stats s;
-    km_status st = km_alignment_stats_compute(access, y, with_gram, &s);
-    if (st)
-        return st;
+    const km_alignment_stats s = *stats;
+    size_t M = s.M;
+    int with_gram = s.gram != NULL;
     km_record *r = &model->data;
     const double labels[3] = {(double)s.n, s.y_centred_sq, s.y_sq};
-    st = km_record_set_values(r, SECTION, "labels", 1, 3, labels);
+    km_status st = km_record_set_values(r, SECTION, "labels", 1, 3, labels);
     if (!st)
         st = km_record_set_values(r, SECTION, "a", 1, M, s.a);
     if (!st)
@@ -39,7 +35,6 @@ km_status km_model_store_target_alignment(km_model *model, const km_kernel_acces
         st = km_record_set_values(r, SECTION, "gram", M, M, s.gram);
     if (!st && with_gram)
         st = km_record_set_values(r, SECTION, "uncentred_gram", M, M, s.uncentred_gram);
-    km_alignment_stats_free(&s);
     return st;
 }
 

@@ -5,13 +5,11 @@
 #ifndef KM_TRAIN_ALIGNMENT_RECORD_H
 #define KM_TRAIN_ALIGNMENT_RECORD_H
 
-#include "svm/svm.h"
+#include "mkl/alignment_stats.h"
 #include "train/model.h"
 
-/* Computes the statistics over the kernels of access with the targets y (n_rows values: +-1 for two
- * classes, the regression targets) and stores them in model->data; the kernel-kernel products (needed
- * for combinations) only when access has at most max_gram_kernels kernels. */
-km_status km_model_store_target_alignment(km_model *model, const km_kernel_access *access, const double *y,
-                                          size_t max_gram_kernels);
+/* Stores the statistics of the kernels with the training targets (+-1 for two classes, the regression
+ * targets) in model->data; the kernel-kernel products (needed for combinations) when s has them. */
+km_status km_model_store_target_alignment(km_model *model, const km_alignment_stats *s);
 
 #endif

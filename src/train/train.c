@@ -637,6 +637,24 @@ static km_status fit_probabilities(trainer *t, const km_classes *classes)
  * not be readable; the alignments with the labels are always stored. */
 #define KM_ALIGNMENT_MATRIX_MAX_KERNELS 100
 
+/* One target vector (two classes as +-1 from their indicator columns, or the regression targets): the
+ * statistics of info's alignment diagnostics, and from them the model's alignments, in the statistics'
+ * two passes over the kernels. */
+static km_status store_target_statistics(km_model *model, const km_kernel_access *access, size_t T, double *targets,
+                                         int pairs)
+{
+    for (size_t i = 0; T == 2 && i < access->n_rows; i++)
+        targets[i] = targets[i * T] - targets[i * T + 1];
+    km_alignment_stats s;
+    km_status st = km_alignment_stats_compute(access, targets, pairs, &s);
+    if (st)
+        return st;
+    km_alignments_of_stats(&s, model->kernel_alignment, model->target_alignment);
+    st = km_model_store_target_alignment(model, &s);
+    km_alignment_stats_free(&s);
+    return st;
+}
+
 /* Centred alignments of the kernels with each other and with the labels on the training rows, for the
  * model's diagnostics: classification uses one indicator column per class, regression the targets,
  * one-class has no target. */
@@ -673,12 +691,10 @@ static km_status store_alignments(trainer *t, const km_classes *classes)
                                     .kernel_blocks = km_kernel_view_kernel_blocks};
         km_interruptible_access polled;
         km_interruptible_access_init(&polled, &columns, alignment_interrupted, &t->progress, "the kernel alignments");
-        st = km_alignments(&polled.access, T, targets, model->kernel_alignment, model->target_alignment);
-        /* one target vector (two classes as +-1, or regression): the alignment diagnostics of info */
-        for (size_t i = 0; !st && (T == 1 || T == 2) && i < n; i++)
-            targets[i] = T == 1 ? targets[i] : targets[i * T] - targets[i * T + 1];
-        if (!st && (T == 1 || T == 2))
-            st = km_model_store_target_alignment(model, &polled.access, targets, KM_ALIGNMENT_MATRIX_MAX_KERNELS);
+        if (T == 1 || T == 2)
+            st = store_target_statistics(model, &polled.access, T, targets, pairs);
+        else
+            st = km_alignments(&polled.access, T, targets, model->kernel_alignment, model->target_alignment);
     }
     km_kernel_view_free(view);
     free(rows);

@@ -117,6 +117,37 @@ static void check_alignments(void)
     CHECK_NEAR(m4[0 * 4 + 2], 0.644835, 1e-6);
 }
 
+/* The same alignments from the alignment statistics (one pass pair for both), labels and real targets,
+ * the constant kernel included; without the statistics' Gram matrix, the matrix is left alone. */
+static void check_alignments_of_stats(void)
+{
+    km_kernel_access four = t10_access(4);
+    double t[N];
+    for (size_t i = 0; i < N; i++)
+        t[i] = X[i][0] + 0.5 * X[i][1];
+    const double *targets[2] = {Y, t};
+    for (size_t v = 0; v < 2; v++) {
+        double matrix[16], target[4], from_stats[16], target_from_stats[4];
+        CHECK_OK(km_alignments(&four, 1, targets[v], matrix, target));
+        km_alignment_stats stats;
+        CHECK_OK(km_alignment_stats_compute(&four, targets[v], 1, &stats));
+        km_alignments_of_stats(&stats, from_stats, target_from_stats);
+        for (size_t k = 0; k < 16; k++)
+            CHECK_NEAR(from_stats[k], matrix[k], 1e-12);
+        for (size_t m = 0; m < 4; m++)
+            CHECK_NEAR(target_from_stats[m], target[m], 1e-12);
+        CHECK(target_from_stats[3] == 0.0 && from_stats[3 * 4 + 3] == 0.0);
+        km_alignment_stats_free(&stats);
+        CHECK_OK(km_alignment_stats_compute(&four, targets[v], 0, &stats));
+        from_stats[1] = -7.0;
+        km_alignments_of_stats(&stats, from_stats, target_from_stats);
+        CHECK(from_stats[1] == -7.0);
+        for (size_t m = 0; m < 4; m++)
+            CHECK_NEAR(target_from_stats[m], target[m], 1e-12);
+        km_alignment_stats_free(&stats);
+    }
+}
+
 /* Toy of the seed (M = 50): k informative kernels of equal block norm. */
 static void check_global_bound(void)
 {
@@ -177,5 +208,6 @@ static void check_local_bound(void)
 }
 
 KM_TEST_CASE(alignments) { check_alignments(); }
+KM_TEST_CASE(alignments_of_stats) { check_alignments_of_stats(); }
 KM_TEST_CASE(global_bound) { check_global_bound(); }
 KM_TEST_CASE(local_bound) { check_local_bound(); }
