@@ -252,8 +252,12 @@ km_status km_qmatrix_kernel_columns(km_qmatrix *qm, size_t r, km_row_kernels *ou
     const void **values = qm->row_values[qm->next_row_values];
     qm->next_row_values ^= 1;
     *out = (km_row_kernels){.values = values, .single = qm->in_place && qp->kernel_rows_size == sizeof(float)};
-    if (qm->in_place)
-        return qm->failure = qp->kernel_rows(qp->column_ctx, r, values);
+    if (qm->in_place) {
+        km_status st = qp->kernel_rows(qp->column_ctx, r, values);
+        if (st)
+            qm->failure = st;
+        return st;
+    }
     const double *entry = row_entry(qm, r);
     if (!entry)
         return qm->failure;
