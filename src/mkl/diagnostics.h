@@ -25,9 +25,9 @@ km_status km_alignments(const km_kernel_access *kernel, size_t n_targets, const 
 
 /* The alignments of km_alignments from the statistics of mkl/alignment_stats.h, with the one target
  * vector y they were computed on (Y = y), without a pass over the kernels: target[m] = A(K_m, y y')
- * (rho_m, 0 where km_alignment_rho is undefined); matrix (NULL: not computed) needs the statistics'
- * Gram matrix and is left alone without it. Two classes' indicator columns have the alignments of
- * their difference y = +-1: their centred columns are y~/2 and -y~/2. */
+ * (rho_m; 0 where the centred kernel or target vanishes, as in km_alignments); matrix (NULL: not
+ * computed) needs the statistics' Gram matrix and is left alone without it. Two classes' indicator
+ * columns have the alignments of their difference y = +-1: their centred columns are y~/2, -y~/2. */
 void km_alignments_of_stats(const km_alignment_stats *stats, double *matrix, double *target);
 
 /* Block norms |w_m| = theta_m sqrt(c'K_m c) (M values) of the solution coef of a problem at its

@@ -15,26 +15,25 @@
 
 #define SECTION "target_alignment"
 
-km_status km_model_store_target_alignment(km_model *model, const km_alignment_stats *stats)
+km_status km_model_store_target_alignment(km_model *model, const km_alignment_stats *s)
 {
-    const km_alignment_stats s = *stats;
-    size_t M = s.M;
-    int with_gram = s.gram != NULL;
+    size_t M = s->M;
+    int with_gram = s->gram != NULL;
     km_record *r = &model->data;
-    const double labels[3] = {(double)s.n, s.y_centred_sq, s.y_sq};
+    const double labels[3] = {(double)s->n, s->y_centred_sq, s->y_sq};
     km_status st = km_record_set_values(r, SECTION, "labels", 1, 3, labels);
     if (!st)
-        st = km_record_set_values(r, SECTION, "a", 1, M, s.a);
+        st = km_record_set_values(r, SECTION, "a", 1, M, s->a);
     if (!st)
-        st = km_record_set_values(r, SECTION, "b", 1, M, s.b);
+        st = km_record_set_values(r, SECTION, "b", 1, M, s->b);
     if (!st)
-        st = km_record_set_values(r, SECTION, "centred_sq", 1, M, s.centred_sq);
+        st = km_record_set_values(r, SECTION, "centred_sq", 1, M, s->centred_sq);
     if (!st)
-        st = km_record_set_values(r, SECTION, "frobenius_sq", 1, M, s.frobenius_sq);
+        st = km_record_set_values(r, SECTION, "frobenius_sq", 1, M, s->frobenius_sq);
     if (!st && with_gram)
-        st = km_record_set_values(r, SECTION, "gram", M, M, s.gram);
+        st = km_record_set_values(r, SECTION, "gram", M, M, s->gram);
     if (!st && with_gram)
-        st = km_record_set_values(r, SECTION, "uncentred_gram", M, M, s.uncentred_gram);
+        st = km_record_set_values(r, SECTION, "uncentred_gram", M, M, s->uncentred_gram);
     return st;
 }
 
