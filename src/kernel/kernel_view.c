@@ -18,6 +18,7 @@ struct km_kernel_view {
     size_t *base;                /* provider kernel of each view kernel */
     double **scale;              /* per view kernel: n_rows row scales, or NULL */
     int plain;                   /* the provider's kernels in order, unscaled */
+    size_t in_place_size;        /* km_kernel_view_in_place_size, fixed at creation */
     const double **diag;         /* per view kernel: the provider's diagonal or one of own_diag */
     double **own_diag;           /* mapped or scaled diagonals */
     size_t *mapped;              /* scratch for mapped row lists */
@@ -131,6 +132,9 @@ km_status km_kernel_view_new_scaled(km_provider *provider, const size_t *rows, s
         km_kernel_view_free(view);
         return st;
     }
+    /* in place: the provider's kernels on all its rows, in order, unscaled */
+    if (view->plain && !view->to_provider && n_rows == provider_rows)
+        view->in_place_size = km_provider_in_place_size(provider);
     *out = view;
     return KM_OK;
 }
@@ -153,13 +157,7 @@ int km_kernel_view_columns_derived(const km_kernel_view *view)
     return view->plain && km_provider_columns_from_dots(view->provider);
 }
 
-size_t km_kernel_view_in_place_size(const km_kernel_view *view)
-{
-    const km_provider *p = view->provider;
-    if (!view->plain || view->to_provider || view->n_rows != km_provider_n_rows(p))
-        return 0;
-    return km_provider_in_place_size(p);
-}
+size_t km_kernel_view_in_place_size(const km_kernel_view *view) { return view->in_place_size; }
 
 size_t km_kernel_view_n_rows(const km_kernel_view *view) { return view->n_rows; }
 size_t km_kernel_view_n_kernels(const km_kernel_view *view) { return view->n_kernels; }
@@ -212,7 +210,7 @@ km_status km_kernel_view_column(void *ctx, size_t v, size_t i, const size_t *row
 km_status km_kernel_view_columns_in_place(void *ctx, size_t i, const void **values)
 {
     km_kernel_view *view = ctx;
-    if (i >= view->n_rows || !km_kernel_view_in_place_size(view))
+    if (i >= view->n_rows || !view->in_place_size)
         return km_error(KM_EINVAL, "kernel columns of row %zu requested in place from a view of %zu rows that "
                         "does not hold them so", i + 1, view->n_rows);
     km_provider_columns_in_place(view->provider, i, values);

@@ -151,30 +151,38 @@ static void check_reports(int every)
            every, hs.calls, sol.iterations, hs.worst_quad, sol.objective, cold.objective);
 }
 
+/* C-SVC with the recording hook through two accesses to the same kernels: the same steps and the same
+ * solution, bit for bit, and quad_m exact at every report of both. */
+static void check_same_solution(hook_state *hs, const km_kernel_access *first, const km_kernel_access *second)
+{
+    double coef_second[N];
+    opt.hook_ctx = hs;
+    km_svm_solution a = {coef, 0, 0, 0, 0}, b = {coef_second, 0, 0, 0, 0};
+    CHECK_OK(km_svc_solve(first, y, 1.0, 1.0, 1.0, &opt, NULL, &a));
+    long calls = hs->calls;
+    hs->last_iteration = 0;
+    CHECK_OK(km_svc_solve(second, y, 1.0, 1.0, 1.0, &opt, NULL, &b));
+    CHECK(a.converged && b.converged);
+    CHECK(a.iterations == b.iterations && hs->calls == 2 * calls);
+    CHECK(a.bias == b.bias && a.objective == b.objective);
+    for (size_t i = 0; i < N; i++)
+        CHECK(coef[i] == coef_second[i]);
+    CHECK(hs->worst_quad <= 1e-9);
+}
+
 /* Kernel columns the access marks as derived (cheap to recompute) are kept in a few slots instead of
  * the cache: the same steps, the same solution, bit for bit. */
 KM_TEST_CASE(derived_columns_same_solution)
 {
     double theta[M] = {1.0, 0.3, 0.5};
-    double p[N], coef_derived[N];
+    double p[N];
     for (size_t i = 0; i < N; i++)
         p[i] = -1;
     hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 0, NULL, 0, last_alpha, 0};
-    opt.hook_ctx = &hs;
     km_kernel_access cached = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0, NULL, 0};
     km_kernel_access derived = cached;
     derived.columns_derived = 1;
-    km_svm_solution a = {coef, 0, 0, 0, 0}, b = {coef_derived, 0, 0, 0, 0};
-    CHECK_OK(km_svc_solve(&cached, y, 1.0, 1.0, 1.0, &opt, NULL, &a));
-    long calls = hs.calls;
-    hs.last_iteration = 0;
-    CHECK_OK(km_svc_solve(&derived, y, 1.0, 1.0, 1.0, &opt, NULL, &b));
-    CHECK(a.converged && b.converged);
-    CHECK(a.iterations == b.iterations && hs.calls == 2 * calls);
-    CHECK(a.bias == b.bias && a.objective == b.objective);
-    for (size_t i = 0; i < N; i++)
-        CHECK(coef[i] == coef_derived[i]);
-    CHECK(hs.worst_quad <= 1e-9);
+    check_same_solution(&hs, &cached, &derived);
 }
 
 /* Gram matrices stored as doubles or floats, served as copied columns (column) or in place (rows). */
@@ -205,8 +213,8 @@ static km_status stored_rows(void *ctx, size_t i, const void **values)
  * for bit, with float and with double storage; the reported quad_m stay exact for the stored values. */
 static void check_in_place(int single)
 {
-    double theta_copied[M] = {1.0, 0.3, 0.5}, theta_in_place[M] = {1.0, 0.3, 0.5};
-    double p[N], coef_in_place[N];
+    double theta[M] = {1.0, 0.3, 0.5};
+    double p[N];
     float *g32[M];
     double *rounded[M];   /* the float values as doubles, for the hook's check of quad_m */
     for (size_t i = 0; i < N; i++)
@@ -227,24 +235,12 @@ static void check_in_place(int single)
     stored_grams grams = {(const double *const *)gx, single ? (const float *const *)g32 : NULL};
     hook_state hs = {single ? (const double *const *)rounded : (const double *const *)gx, NULL, y, p, N, N, 0, 0, 0,
                      0, 0, 0, NULL, 0, last_alpha, 0};
-    opt.hook_ctx = &hs;
     const double *const *diag = single ? diag32 : dx;
-    km_kernel_access copied = {N, M, theta_copied, stored_column, &grams, diag, NULL, NULL, NULL, 0, NULL, 0};
+    km_kernel_access copied = {N, M, theta, stored_column, &grams, diag, NULL, NULL, NULL, 0, NULL, 0};
     km_kernel_access in_place = copied;
-    in_place.theta = theta_in_place;
     in_place.kernel_rows = stored_rows;
     in_place.kernel_rows_size = single ? sizeof(float) : sizeof(double);
-    km_svm_solution a = {coef, 0, 0, 0, 0}, b = {coef_in_place, 0, 0, 0, 0};
-    CHECK_OK(km_svc_solve(&copied, y, 1.0, 1.0, 1.0, &opt, NULL, &a));
-    long calls = hs.calls;
-    hs.last_iteration = 0;
-    CHECK_OK(km_svc_solve(&in_place, y, 1.0, 1.0, 1.0, &opt, NULL, &b));
-    CHECK(a.converged && b.converged);
-    CHECK(a.iterations == b.iterations && hs.calls == 2 * calls);
-    CHECK(a.bias == b.bias && a.objective == b.objective);
-    for (size_t i = 0; i < N; i++)
-        CHECK(coef[i] == coef_in_place[i]);
-    CHECK(hs.worst_quad <= 1e-9);
+    check_same_solution(&hs, &copied, &in_place);
     for (int m = 0; m < M; m++) {
         free(g32[m]);
         free(rounded[m]);
