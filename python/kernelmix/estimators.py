@@ -3,7 +3,7 @@
 Each trains one km_model (the same model `kernelmix train` writes for the same options) on a kernel
 set given as the CLI's spec strings, or on precomputed kernel matrices (``kernels="precomputed"``,
 MKLpy's list style: ``fit([K1, K2, ...], y)`` with train × train matrices, ``predict([K1_test, ...])``
-with test × train matrices).
+with test × train matrices; a KernelList of them for scikit-learn's model selection).
 """
 import numbers
 from collections import namedtuple
@@ -19,6 +19,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _library as L
 from ._data import Dataset, MatrixList
+from .kernel_list import KernelList
 from ._model import KernelSet, Model, Params
 
 PRECOMPUTED = "precomputed"
@@ -59,8 +60,10 @@ def _kernel_specs(kernels):
 
 def check_kernel_list(K, n_train=None, n_kernels=None):
     """Precomputed kernel matrices as C-ordered float32/float64 arrays (no copy for arrays already so):
-    a list of 2-D arrays, a 3-D array (M × rows × cols) or one 2-D array. Training (n_train None):
-    each is n × n. Prediction: each is n_test × n_train, n_kernels of them."""
+    a KernelList, a list of 2-D arrays, a 3-D array (M × rows × cols) or one 2-D array. Training
+    (n_train None): each is n × n. Prediction: each is n_test × n_train, n_kernels of them."""
+    if isinstance(K, KernelList):
+        K = K.kernels
     if sp.issparse(K):
         raise TypeError("precomputed kernels must be dense arrays, not a sparse matrix")
     if isinstance(K, np.ndarray) and K.ndim == 2 or not isinstance(K, (list, tuple, np.ndarray)):
@@ -179,6 +182,9 @@ class _MKLBase(BaseEstimator):
         self._localized_params(params)
         self.model_ = Model.train(data, kernel_set, params)
         self._set_fitted()
+        # as SVC: the support vectors' rows of X (CSR for sparse X); none for precomputed kernels
+        self.support_vectors_ = np.empty((0, 0)) if self._precomputed else \
+            (X.tocsr() if sp.issparse(X) else X)[self.support_]
         return self
 
     def _extra_params(self, params):
@@ -213,7 +219,7 @@ class _MKLBase(BaseEstimator):
         self.kernel_weights_ = model.kernel_weights()
         self.support_, self.dual_coef_ = model.support()
         self.intercept_ = np.array([i.bias for i in infos])
-        self.n_support_ = np.array([i.n_sv for i in infos], dtype=np.intp)
+        self.n_support_ = np.array([self.support_.size], dtype=np.int32)   # SVR's and OneClassSVM's (1,)
         self.objective_ = np.array([i.objective for i in infos])
         self.duality_gap_ = None if self.method == "fixed" else np.array([i.gap for i in infos])
         self.n_iter_ = np.array([i.iterations for i in infos], dtype=np.intp)
@@ -324,9 +330,11 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
     classes_, n_features_in_, kernel_specs_ (the fitted kernels, with widths and normalization
     constants), kernel_weights_ ((M,) for one machine, else n_machines x M; localized methods: the first
     cluster's), cluster_weights_ (localized methods: (clusters, M) for one machine, else
-    n_machines x clusters x M; None otherwise), support_ (training rows
-    of the support vectors), dual_coef_ (n_machines x n_support: each machine's coefficients on
-    support_), intercept_, n_support_, objective_, duality_gap_ (None for fixed weights), n_iter_,
+    n_machines x clusters x M; None otherwise), support_ (training rows of the support vectors, as
+    SVC's grouped by class in the order of classes_, ascending within a class), support_vectors_ (those
+    rows of X, CSR for sparse X; empty (0, 0) for precomputed kernels, as SVC), n_support_ (support
+    vectors per class, as SVC), dual_coef_ (n_machines x n_support: each machine's coefficients on
+    support_), intercept_, objective_, duality_gap_ (None for fixed weights), n_iter_,
     converged_, machine_classes_ (per machine, the classes of f > 0 and f < 0; None: the rest),
     target_alignment_, model_ (the library model; pickles as the model file's bytes).
     obscure_ (method="obscure"; else None): dict of the model's OBSCURE figures: "weights" (d_j / sum d,
@@ -428,6 +436,7 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
 
     def _set_fitted(self):
         super()._set_fitted()
+        self._group_support_by_class()
         self.obscure_ = None
         if self.model_.data_values("obscure", "weights") is not None:
             self.obscure_ = {key: self.model_.data_values("obscure", key)[0] for key in ("weights", "weights_pk")}
@@ -449,6 +458,15 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
             self.probA_, self.probB_ = np.array([self.model_.sigmoid(k) for k in range(self.model_.n_machines)]).T
             if self._sign < 0:   # P(classes_[1] | -f) = 1 - P(classes_[0] | f) = 1/(1 + exp(A (-f) - B))
                 self.probB_ = -self.probB_
+
+    def _group_support_by_class(self):
+        """SVC's layout: support_ grouped by class in the order of classes_ (ascending rows within a
+        class), dual_coef_'s columns along, and n_support_ the support vectors of each class."""
+        classes = self._y_index[self.support_]
+        order = np.argsort(classes, kind="stable")
+        self.support_ = self.support_[order]
+        self.dual_coef_ = self.dual_coef_[:, order]
+        self.n_support_ = np.bincount(classes, minlength=len(self.classes_)).astype(np.int32)
 
     def decision_function(self, X):
         """Binary: (n_samples,), f > 0 for classes_[1]. Multiclass: (n_samples, n_classes) with
@@ -526,7 +544,8 @@ class MKLRegressor(RegressorMixin, _MKLBase):
         Also fit the Laplace width sigma_ of the residuals by 5-fold internal cross-validation, as
         LIBSVM's -b 1 (the CLI's train -b 1). The folds follow random_state (None: seed 0).
 
-    Attributes: as MKLClassifier (one machine: kernel_weights_ (M,), dual_coef_ (1, n_support)), and
+    Attributes: as MKLClassifier (one machine: kernel_weights_ (M,), dual_coef_ (1, n_support),
+    support_ ascending, n_support_ (1,) as SVR's), and
     sigma_ (probability=True; else None): the width of the Laplace distribution of the residuals,
     y = predict(x) + z with density exp(-|z|/sigma_)/(2 sigma_), as LIBSVM's -b 1 for regression.
     """
