@@ -257,8 +257,11 @@ _COMMON_DOC = """
         more base kernels, e.g. ``("rbf:gamma=2^-3..2^1/mean", "linear")``; or "precomputed": X is
         then a list of kernel matrices (train x train for fit, test x train for prediction).
     method : str
-        How the kernel weights are obtained: "fixed" (uniform sum), "lp", "elasticnet", "tikhonov", or
-        any other name of the library's method table (``kernelmix.mkl_methods()``).
+        How the kernel weights are obtained: "fixed" (the uniform sum; the default), "lp", "elasticnet",
+        "tikhonov", or any other name of the library's method table (``kernelmix.mkl_methods()``).
+        Every default of the estimators is the CLI's default for the same option (here --mkl fixed), so
+        an estimator and `kernelmix train` given the same options train the same model: kernel
+        weights are learned only when asked for (method="lp", ...).
     p : float or str
         lp-norm MKL: the norm on the kernel weights, ||theta||_p = 1 (1 sparse ... inf uniform; "4/3").
     solver : str
@@ -281,7 +284,7 @@ _COMMON_DOC = """
         Tikhonov block-norm family (--regularizer, --reg-param).
     radius, align_q : float
         Alignment methods ("align", "align-q", "alignf"): the sum Lambda of the kernel weights
-        (--radius) and the norm q > 1 of align-q (--align-q). MKLOneClassSVM has no targets to align.
+        (--radius) and the norm q > 1 of align-q (--align-q). OneClassMKL has no targets to align.
 """
 
 _LOCALIZED_DOC = """
@@ -353,7 +356,7 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
 
     _task = L.TASK_SVC
 
-    def __init__(self, kernels=("linear", "rbf"), method="lp", p=2.0, C=1.0, solver="interleaved", tol=1e-3,
+    def __init__(self, kernels=("linear", "rbf"), method="fixed", p=2.0, C=1.0, solver="interleaved", tol=1e-3,
                  mkl_tol=1e-3, cache_size=100.0, class_weight=None, max_iter=-1, random_state=None, norm="none",
                  multiclass="ovo", shared_weights=False, decision_function_shape="ovr", break_ties=False,
                  elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False, radius=1.0,
@@ -552,7 +555,7 @@ class MKLRegressor(RegressorMixin, _MKLBase):
 
     _task = L.TASK_SVR
 
-    def __init__(self, kernels=("linear", "rbf"), method="lp", p=2.0, C=1.0, epsilon=0.1, solver="interleaved",
+    def __init__(self, kernels=("linear", "rbf"), method="fixed", p=2.0, C=1.0, epsilon=0.1, solver="interleaved",
                  tol=1e-3, mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, norm="none",
                  elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False, radius=1.0,
                  align_q=2.0, clusters=3, ae=0.5, tau=None, cluster_kernel=None):
@@ -623,6 +626,13 @@ class MKLRidge(RegressorMixin, _MKLBase):
 
     _task = L.TASK_KRR
 
+    def _more_tags(self):
+        if self.method != "fixed":
+            return {}
+        return {"_xfail_checks": {"check_non_transformer_estimators_n_iter":
+                                  "fixed weights make kernel ridge regression one direct (Cholesky) solve: "
+                                  "n_iter_ is 0, there is no iteration to count"}}
+
     def __init__(self, kernels=("linear", "rbf"), method="fixed", p=2.0, C=1.0, solver="interleaved", tol=1e-3,
                  mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, norm="none",
                  elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, noise=0.0, learn_noise=False,
@@ -688,7 +698,7 @@ class OneClassMKL(OutlierMixin, _MKLBase):
 
     _task = L.TASK_ONECLASS
 
-    def __init__(self, kernels=("linear", "rbf"), method="lp", p=2.0, nu=0.5, solver="interleaved", tol=1e-3,
+    def __init__(self, kernels=("linear", "rbf"), method="fixed", p=2.0, nu=0.5, solver="interleaved", tol=1e-3,
                  mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, norm="none",
                  elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0):
         self.kernels = kernels
