@@ -4,11 +4,12 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ._data import Dataset
+from ._keywords import SuggestsParameters
 from ._model import KernelSet
 from .estimators import MKLClassifier, MKLRegressor, _kernel_specs
 
 
-class KernelCombiner(TransformerMixin, BaseEstimator):
+class KernelCombiner(SuggestsParameters, TransformerMixin, BaseEstimator):
     """Learns kernel weights theta with MKL on (X, y) and transforms X into the combined kernel
     sum_m theta_m k_m(X, X_train) between X and the training rows (n_samples x n_train), the input of
     ``sklearn.svm.SVC(kernel="precomputed")`` and other precomputed-kernel estimators; in a pipeline

@@ -12,13 +12,14 @@ from fractions import Fraction
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, OutlierMixin, RegressorMixin
-from sklearn.utils import check_array, check_random_state, column_or_1d
+from sklearn.utils import check_array, column_or_1d
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from . import _library as L
 from ._data import Dataset, MatrixList
+from ._keywords import SuggestsParameters
 from .kernel_list import KernelList
 from ._model import KernelSet, Model, Params
 
@@ -48,10 +49,17 @@ def _norm_value(p, name):
     return float(p)
 
 
+def _flag(value, name):
+    """A boolean parameter: True, False (numpy's too) or the CLI's 1 and 0."""
+    if isinstance(value, (bool, np.bool_)) or isinstance(value, numbers.Integral) and value in (0, 1):
+        return bool(value)
+    raise ValueError(f"{name}={value!r}: give True or False")
+
+
 def _kernel_specs(kernels):
     if isinstance(kernels, str):
         return [kernels]
-    specs = list(kernels)
+    specs = list(kernels) if isinstance(kernels, (list, tuple, np.ndarray)) else []
     if not specs or not all(isinstance(s, str) for s in specs):
         raise ValueError(f"kernels={kernels!r}: give kernel spec strings (e.g. ['rbf:gamma=2^-3..2^1/mean', "
                          f"'linear']) or 'precomputed'")
@@ -90,7 +98,7 @@ def check_kernel_list(K, n_train=None, n_kernels=None):
     return matrices
 
 
-class _MKLBase(BaseEstimator):
+class _MKLBase(SuggestsParameters, BaseEstimator):
     """What the three estimators share: the kernel set, the parameters, training, prediction."""
 
     _task = None
@@ -111,7 +119,7 @@ class _MKLBase(BaseEstimator):
     def _regularizer_params(self, params):
         """C and the kernel-weight regularizer, of every estimator with a C."""
         params.set("C", self.C)
-        params.set("lambda", self.elasticnet_lambda)
+        params.set("lambda", self.elasticnet_lambda, parameter="elasticnet_lambda")
         params.set("regularizer", L.enum_value(L.ENUM_MKL_REGULARIZER, self.regularizer, "regularizer"),
                    integer=True)
         params.set("reg_param", self.reg_param)
@@ -119,30 +127,35 @@ class _MKLBase(BaseEstimator):
     def _svm_params(self, params):
         """The parameters of the C-weighted SVMs (classifier and regressor)."""
         self._regularizer_params(params)
-        params.set("mkl_radius", self.radius)
+        params.set("mkl_radius", self.radius, parameter="radius")
         params.set("align_q", self.align_q)
-        params.set("probability", bool(self.probability), integer=True)
+        params.set("probability", _flag(self.probability, "probability"), integer=True)
 
     def _params(self):
         params = Params()
         params.set("task", self._task, integer=True)
         self._task_params(params)
-        method = self.method if isinstance(self.method, str) else repr(self.method)
-        params.set("mkl_method", L.enum_value(L.ENUM_MKL_METHOD, method, "method"), integer=True)
+        params.set("mkl_method", L.enum_value(L.ENUM_MKL_METHOD, self.method, "method"), integer=True)
         params.set("p", _norm_value(self.p, "p"))
         params.set("mkl_solver", L.enum_value(L.ENUM_MKL_SOLVER, self.solver, "solver"), integer=True)
-        params.set("tolerance", self.tol)
-        params.set("mkl_gap", self.mkl_tol)
-        params.set("cache_mb", self.cache_size)
+        params.set("tolerance", self.tol, parameter="tol")
+        params.set("mkl_gap", self.mkl_tol, parameter="mkl_tol")
+        params.set("cache_mb", self.cache_size, parameter="cache_size")
         if not isinstance(self.max_iter, numbers.Integral) or self.max_iter < -1:
             raise ValueError(f"max_iter={self.max_iter!r}: give a positive number of solver iterations, or -1 "
                              f"for the solver's default limit")
         params.set("max_iter", max(0, self.max_iter), integer=True)
-        random_state = self.random_state
-        seed = random_state if isinstance(random_state, numbers.Integral) else \
-            0 if random_state is None else check_random_state(random_state).randint(np.iinfo(np.int32).max)
-        params.set("seed", seed, integer=True)
+        params.set("seed", self._seed(), integer=True, parameter="random_state")
         return params
+
+    def _seed(self):
+        """The library's seed: random_state itself (an int), 0 (None) or drawn from a RandomState."""
+        random_state = self.random_state
+        if random_state is None or isinstance(random_state, numbers.Integral):
+            return 0 if random_state is None else random_state
+        if not isinstance(random_state, np.random.RandomState):
+            raise ValueError(f"random_state={random_state!r}: give an int, a numpy RandomState or None")
+        return random_state.randint(np.iinfo(np.int32).max)
 
     # --- data -------------------------------------------------------------------------------------
 
@@ -175,7 +188,9 @@ class _MKLBase(BaseEstimator):
             kernel_set = KernelSet(norm=self.norm, matrices=MatrixList(X.kernels))
             data = Dataset.featureless(X.n, labels)
         else:
-            kernel_set = KernelSet(_kernel_specs(self.kernels) + self._clustering_specs(), X.shape[1], self.norm)
+            specs, clustering = _kernel_specs(self.kernels), self._clustering_specs()
+            kernel_set = KernelSet(specs + clustering, X.shape[1], self.norm,
+                                   parameters=["kernels"] * len(specs) + ["cluster_kernel"] * len(clustering))
             data = Dataset.from_array(X, labels)
         params = self._params()
         self._extra_params(params)
@@ -200,8 +215,10 @@ class _MKLBase(BaseEstimator):
         if not hasattr(self, "clusters"):
             return
         params.set("clusters", self.clusters, integer=True)
-        params.set("cluster_ae", self.ae)
-        params.set("cluster_tau", -1.0 if self.tau is None else self.tau)
+        params.set("cluster_ae", self.ae, parameter="ae")
+        if self.tau is not None and not (isinstance(self.tau, numbers.Real) and self.tau >= 0):
+            raise ValueError(f"tau={self.tau!r}: give None or a number >= 0 (np.inf: hard memberships)")
+        params.set("cluster_tau", -1.0 if self.tau is None else self.tau, parameter="tau")
         if isinstance(self.cluster_kernel, str):
             if self._precomputed:
                 raise ValueError("cluster_kernel: a spec needs features; with precomputed kernels give a kernel "
@@ -394,11 +411,14 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
 
     def _task_params(self, params):
         self._svm_params(params)
-        params.set("obscure_epochs", self.epochs, integer=True)
-        params.set("obscure_online_epochs", self.online_epochs, integer=True)
-        params.set("obscure_radius", 0.0 if self.obscure_radius is None else float(self.obscure_radius))
+        params.set("obscure_epochs", self.epochs, integer=True, parameter="epochs")
+        params.set("obscure_online_epochs", self.online_epochs, integer=True, parameter="online_epochs")
+        params.set("obscure_radius", 0.0 if self.obscure_radius is None else self.obscure_radius)
         params.set("multiclass", L.enum_value(L.ENUM_MULTICLASS, self.multiclass, "multiclass"), integer=True)
-        params.set("shared_weights", bool(self.shared_weights), integer=True)
+        params.set("shared_weights", _flag(self.shared_weights, "shared_weights"), integer=True)
+        if self.decision_function_shape not in ("ovr", "ovo"):
+            raise ValueError(f"decision_function_shape={self.decision_function_shape!r}: give 'ovr' or 'ovo'")
+        _flag(self.break_ties, "break_ties")
 
     def _extra_params(self, params):
         weights = self._class_weights()
@@ -413,12 +433,16 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
                 raise ValueError(f"class_weight={self.class_weight!r}: give 'balanced', a dict or None")
             counts = np.bincount(self._y_index, minlength=len(self.classes_))
             return len(self._y_index) / (len(self.classes_) * counts)
+        if not isinstance(self.class_weight, dict):
+            raise ValueError(f"class_weight={self.class_weight!r}: give 'balanced', a dict or None")
         weights = np.ones(len(self.classes_))
-        for label, w in dict(self.class_weight).items():
-            where = np.flatnonzero(self.classes_ == label)
-            if where.size == 0:
+        for label, w in self.class_weight.items():
+            where = [k for k, c in enumerate(self.classes_) if c == label]
+            if not where:
                 raise ValueError(f"class_weight names the class {label!r}, which is not in the training "
                                  f"labels {list(self.classes_)}")
+            if not isinstance(w, numbers.Real) or not w > 0:
+                raise ValueError(f"class_weight[{label!r}]={w!r}: give a number > 0")
             weights[where[0]] = w
         return weights
 
@@ -658,8 +682,8 @@ class MKLRidge(RegressorMixin, _MKLBase):
 
     def _task_params(self, params):
         self._regularizer_params(params)
-        params.set("eb_noise", self.noise)
-        params.set("eb_learn_noise", bool(self.learn_noise), integer=True)
+        params.set("eb_noise", self.noise, parameter="noise")
+        params.set("eb_learn_noise", _flag(self.learn_noise, "learn_noise"), integer=True)
         params.set("eb_inner", self.eb_inner, integer=True)
         params.set("eb_tol", self.eb_tol)
 
@@ -718,7 +742,7 @@ class OneClassMKL(OutlierMixin, _MKLBase):
 
     def _task_params(self, params):
         params.set("nu", self.nu)
-        params.set("lambda", self.elasticnet_lambda)
+        params.set("lambda", self.elasticnet_lambda, parameter="elasticnet_lambda")
         params.set("regularizer", L.enum_value(L.ENUM_MKL_REGULARIZER, self.regularizer, "regularizer"),
                    integer=True)
         params.set("reg_param", self.reg_param)
