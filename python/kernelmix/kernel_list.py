@@ -11,8 +11,8 @@ class KernelList:
     its folds cut by ``X[np.ix_(rows, train_rows)]``, which takes those rows and columns of every K_m
     (train x train to fit, test x train to predict). A 1-D index takes rows only.
 
-    The matrices are kept as given (C-ordered float32/float64 arrays reach the library without a copy);
-    kernels : sequence of 2-D arrays of one shape, or a 3-D array M x n_rows x n_cols.
+    kernels : sequence of 2-D arrays of one shape, or a 3-D array M x n_rows x n_cols. They are kept as
+    given in the attribute kernels (C-ordered float32/float64 arrays reach the library without a copy).
     """
 
     def __init__(self, kernels):
@@ -34,7 +34,8 @@ class KernelList:
         return self.shape[0]
 
     def __iter__(self):
-        return iter(self.kernels)
+        raise TypeError("a KernelList is N rows to scikit-learn, not a sequence of matrices: iterate over its "
+                        ".kernels")
 
     def __getitem__(self, index):
         """The same rows (and, for a pair of indices, columns) of every kernel, as a KernelList."""

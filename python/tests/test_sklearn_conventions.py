@@ -66,14 +66,16 @@ def test_kernel_list_indexing(heart):
     K = KernelList(kernels)
     assert len(K) == 150 and K.shape == (150, 150)
     rows, cols = np.array([3, 1, 7]), np.array([0, 5])
-    for block, source in zip(K[np.ix_(rows, cols)], kernels):
+    for block, source in zip(K[np.ix_(rows, cols)].kernels, kernels):
         np.testing.assert_array_equal(block, source[np.ix_(rows, cols)])
-    for block, source in zip(K[rows], kernels):
+    for block, source in zip(K[rows].kernels, kernels):
         np.testing.assert_array_equal(block, source[rows])
     with pytest.raises(ValueError, match="kernel 2 has shape"):
         KernelList([kernels[0], kernels[1][:10]])
     with pytest.raises(IndexError):
         K[3]
+    with pytest.raises(TypeError, match=r"\.kernels"):
+        list(K)
 
 
 def svc_pair(kernel_spec, svc_kernel, X, y, **svc_options):
