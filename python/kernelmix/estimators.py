@@ -20,8 +20,8 @@ from sklearn.utils.validation import check_is_fitted
 from . import _library as L
 from ._data import Dataset, MatrixList
 from ._keywords import SuggestsParameters
-from .kernel_list import KernelList
 from ._model import KernelSet, Model, Params
+from .kernel_list import KernelList
 
 PRECOMPUTED = "precomputed"
 Precomputed = namedtuple("Precomputed", "n kernels")
@@ -272,7 +272,9 @@ _COMMON_DOC = """
     kernels : str, sequence of str, or "precomputed"
         Kernel specs of the CLI's spec language (``kernelmix kernel --help``), each expanding to one or
         more base kernels, e.g. ``("rbf:gamma=2^-3..2^1/mean", "linear")``; or "precomputed": X is
-        then a list of kernel matrices (train x train for fit, test x train for prediction).
+        then a list of kernel matrices (train x train for fit, test x train for prediction), or for
+        cross_val_score and GridSearchCV a KernelList of the N x N matrices, which they split by rows
+        and columns (the estimator carries scikit-learn's "pairwise" tag).
     method : str
         How the kernel weights are obtained: "fixed" (the uniform sum; the default), "lp", "elasticnet",
         "tikhonov", or any other name of the library's method table (``kernelmix.mkl_methods()``).
