@@ -11,7 +11,7 @@
 km_status km_localized_check(const km_model *model, const char *path, km_status failure)
 {
     km_clustering clustering;
-    if (model->basis->n != model->n_train)
+    if (model->weight_groups > 1 && model->basis->n != model->n_train)
         return km_error(failure, "%s: a model with %zu kernel-weight groups keeps all %zu training rows (has %zu)",
                         path, model->weight_groups, model->n_train, model->basis->n);
     if (km_clustering_read(&model->data, model->n_train, model->weight_groups, model->kernels->size, &clustering)) {
