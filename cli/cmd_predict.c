@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/error.h"
 #include "core/atomic_file.h"
 #include "train/train.h"
 
@@ -244,7 +245,7 @@ static km_status alloc_buffers(const predict_options *o, const km_model *model, 
     int probabilities = o->probability && km_task_classifies(km_model_task(model));
     b->probabilities = probabilities ? malloc(range * k * sizeof *b->probabilities) : NULL;
     if (!b->predicted || (o->variance && !b->variance) || (nd == 1 && !b->score) || !b->decision || (probabilities && !b->probabilities))
-        return KM_ENOMEM;
+        return km_error_nomem("the predictions");
     return KM_OK;
 }
 
@@ -363,7 +364,7 @@ static int run(const predict_options *o)
         goto done;
     }
     if (!(test_kernels = calloc(M, sizeof *test_kernels))) {
-        rc = cli_fail(CMD, KM_ENOMEM);
+        rc = cli_fail(CMD, km_error_nomem("the test kernels"));
         goto done;
     }
     if ((st = read_test_kernels(o, model, test_kernels))) {

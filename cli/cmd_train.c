@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/error.h"
 
 static const char *const CMD = "train";
 
@@ -717,7 +718,7 @@ static int run(train_options *o)
             goto done;
         }
         if (!(predicted = malloc(km_dataset_rows(data) * sizeof *predicted))) {
-            rc = cli_fail(CMD, KM_ENOMEM);
+            rc = cli_fail(CMD, km_error_nomem("the cross-validation predictions"));
             goto done;
         }
         st = km_cross_validate(data, kernels, o->params, o->folds, predicted);
@@ -733,7 +734,7 @@ static int run(train_options *o)
         base = base ? base + 1 : o->train_path;
         size_t len = strlen(base) + 7;
         if (!(default_model_path = malloc(len))) {
-            rc = cli_fail(CMD, KM_ENOMEM);
+            rc = cli_fail(CMD, km_error_nomem("the model file name"));
             goto done;
         }
         snprintf(default_model_path, len, "%s.model", base);

@@ -21,10 +21,23 @@ void cli_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
 }
 
+/* What a status means, for a failure whose library call left no message (every call should). */
+static const char *status_meaning(km_status status)
+{
+    switch (status) {
+    case KM_ENOMEM: return "out of memory";
+    case KM_EIO: return "input or output failed";
+    case KM_EFORMAT: return "malformed input";
+    case KM_ENOTCONV: return "the solver did not converge";
+    case KM_EINTERRUPTED: return "interrupted";
+    default: return "invalid input";
+    }
+}
+
 int cli_fail(const char *cmd, km_status status)
 {
     const char *message = km_last_error();
-    cli_error(cmd, "%s", message[0] ? message : km_status_name(status));
+    cli_error(cmd, "%s", message[0] ? message : status_meaning(status));
     switch (status) {
     case KM_EINVAL:
     case KM_EFORMAT:

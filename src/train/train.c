@@ -18,6 +18,7 @@
 #include "kernel/kernel_context.h"
 #include "kernel/kernel_view.h"
 #include "kernel/provider.h"
+#include "mkl/clmkl.h"
 #include "mkl/diagnostics.h"
 #include "mkl/method.h"
 #include "train/multiclass.h"
@@ -708,6 +709,11 @@ static km_status check_weight_groups(const trainer *t)
 {
     const km_params *p = t->params;
     const char *name = km_enum_name(KM_ENUM_MKL_METHOD, t->mkl.method);
+    if (t->mkl.method != KM_MKL_LMKL) {   /* clmkl, hlmkl: one weight group per k-means cluster */
+        km_status st = km_clusters_check(&t->mkl, t->n, t->data->source);
+        if (st)
+            return st;
+    }
     if (p->probability)
         return km_error(KM_EINVAL, "--mkl %s fits no probability models (-b 1)", name);
     if (km_task_classifies(p->task) && p->multiclass == KM_MULTICLASS_OVO) {
