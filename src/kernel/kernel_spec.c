@@ -16,8 +16,9 @@
 #include "kernel/kernel_eval.h"
 #include "kernel/kernel_family.h"
 
-/* Most kernels one spec may expand to, and most features one feature list may name. */
-#define KM_SPEC_MAX_KERNELS 1000000
+/* Most kernels one spec may expand to (docs/kernels.md; each kernel costs about a kilobyte before any
+ * value is computed), and most features one feature list may name. */
+#define KM_SPEC_MAX_KERNELS 100000
 #define KM_SPEC_MAX_FEATURES ((size_t)1 << 22)
 
 typedef enum spec_key {
@@ -94,7 +95,8 @@ static int parse_type(const char *name, km_kernel_type *type)
 static km_status push_value(const spec_parser *p, option *o, double value)
 {
     if (o->count >= KM_SPEC_MAX_KERNELS)
-        return spec_error(p, "%s has too many values", key_names[o->key]);
+        return spec_error(p, "%s has more than %d values, the most kernels one spec may give", key_names[o->key],
+                          KM_SPEC_MAX_KERNELS);
     if ((o->count & (o->count - 1)) == 0) {   /* grow at powers of two */
         double *grown = realloc(o->values, (o->count ? 2 * o->count : 1) * sizeof *grown);
         if (!grown)
@@ -119,7 +121,11 @@ static km_status parse_range(const spec_parser *p, option *o, char *text, char *
     double from = powers ? e_lo : lo, to = powers ? e_hi : hi;
     if (from > to)
         return spec_error(p, "%s: empty grid '%s..%s'", key_names[o->key], text, dots + 2);
-    for (double step = 0; from + step <= to + 1e-9 * (fabs(to) + 1); step += 1.0) {
+    double steps = floor(to - from + 1e-9 * (fabs(to) + 1));   /* counted before any value is kept */
+    if (!(steps < KM_SPEC_MAX_KERNELS - o->count))
+        return spec_error(p, "%s: range '%s..%s' gives %.6g values, more than the %d kernels one spec may give",
+                          key_names[o->key], text, dots + 2, steps + 1, KM_SPEC_MAX_KERNELS);
+    for (double step = 0; step <= steps; step += 1.0) {
         km_status st = push_value(p, o, powers ? pow(base_lo, from + step) : from + step);
         if (st)
             return st;
@@ -442,7 +448,7 @@ static km_status check_combination(const spec_parser *p, size_t *total)
         if (o->key == KEY_SCALE)
             scale = o;
         if (*total > KM_SPEC_MAX_KERNELS / o->count)
-            return spec_error(p, "expands to more than %d kernels", KM_SPEC_MAX_KERNELS);
+            return spec_error(p, "expands to more than %d kernels, the most one spec may give", KM_SPEC_MAX_KERNELS);
         *total *= o->count;
     }
     if (scale) {
