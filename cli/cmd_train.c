@@ -330,9 +330,17 @@ static int parse_exponent(const char *option, const char *text, double *out)
     memcpy(numerator, text, len);
     numerator[len] = '\0';
     if (!cli_parse_double(CMD, option, numerator, 0, HUGE_VAL, &a) ||
-        !cli_parse_double(CMD, option, slash + 1, 1e-300, HUGE_VAL, &b))
+        !cli_parse_double(CMD, option, slash + 1, -HUGE_VAL, HUGE_VAL, &b))
         return 0;
-    if (a / b < 1) {
+    if (b == 0) {
+        cli_error(CMD, "option %s: %s: division by zero", option, text);
+        return 0;
+    }
+    if (!isfinite(a / b)) {
+        cli_error(CMD, "option %s: %s is not finite (beyond the largest double, about 1.8e308)", option, text);
+        return 0;
+    }
+    if (!(a / b >= 1)) {
         cli_error(CMD, "option %s: %s is below 1", option, text);
         return 0;
     }

@@ -128,8 +128,9 @@ int cli_parse_double(const char *cmd, const char *option, const char *text, doub
     if (!text)
         return 0; /* the missing value was reported by cli_args_value */
     double v, base, exponent;
-    if (!km_parse_user_number(text, &v, &base, &exponent)) {
-        cli_error(cmd, "option %s: '%s' is not a number", option, text);
+    km_user_number_status problem = km_parse_user_number(text, &v, &base, &exponent);
+    if (problem) {
+        cli_error(cmd, "option %s: '%s' is %s", option, text, km_number_problem(problem));
         return 0;
     }
     if (v < lo || v > hi) {
@@ -151,8 +152,17 @@ int cli_parse_long(const char *cmd, const char *option, const char *text, long l
     long v = strtol(text, &end, 10);
     if (end == text || *end != '\0' || errno == ERANGE) {
         double x, base, exponent;
-        if (!km_parse_user_number(text, &x, &base, &exponent) || x != floor(x) || !(fabs(x) < 0x1p63)) {
+        km_user_number_status problem = km_parse_user_number(text, &x, &base, &exponent);
+        if (problem && problem != KM_USER_NUMBER_SYNTAX) {
+            cli_error(cmd, "option %s: '%s' is %s", option, text, km_number_problem(problem));
+            return 0;
+        }
+        if (problem || x != floor(x)) {
             cli_error(cmd, "option %s: '%s' is not an integer", option, text);
+            return 0;
+        }
+        if (!(fabs(x) < 0x1p63)) {
+            cli_error(cmd, "option %s: %s is out of range [%ld, %ld]", option, text, lo, hi);
             return 0;
         }
         v = (long)x;

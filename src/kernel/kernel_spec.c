@@ -112,8 +112,11 @@ static km_status parse_range(const spec_parser *p, option *o, char *text, char *
 {
     *dots = '\0';
     double lo, hi, base_lo, base_hi, e_lo = 0, e_hi = 0;
-    if (!km_parse_user_number(text, &lo, &base_lo, &e_lo) || !km_parse_user_number(dots + 2, &hi, &base_hi, &e_hi))
-        return spec_error(p, "%s: bad range '%s..%s'", key_names[o->key], text, dots + 2);
+    km_user_number_status problem_lo = km_parse_user_number(text, &lo, &base_lo, &e_lo);
+    km_user_number_status problem_hi = problem_lo ? KM_USER_NUMBER_OK : km_parse_user_number(dots + 2, &hi, &base_hi, &e_hi);
+    if (problem_lo || problem_hi)
+        return spec_error(p, "%s: bad range '%s..%s': '%s' is %s", key_names[o->key], text, dots + 2,
+                          problem_lo ? text : dots + 2, km_number_problem(problem_lo ? problem_lo : problem_hi));
     int powers = !isnan(base_lo);
     if (powers != !isnan(base_hi) || (powers && base_lo != base_hi))
         return spec_error(p, "%s: range '%s..%s' mixes forms (use a..b or B^a..B^b)", key_names[o->key], text,
@@ -143,8 +146,9 @@ static km_status parse_numbers(const spec_parser *p, option *o, char *text)
         if (comma)
             *comma = '\0';
         double value, base, exponent;
-        if (!km_parse_user_number(item, &value, &base, &exponent))
-            return spec_error(p, "%s: bad value '%s'", key_names[o->key], item);
+        km_user_number_status problem = km_parse_user_number(item, &value, &base, &exponent);
+        if (problem)
+            return spec_error(p, "%s: bad value '%s': %s", key_names[o->key], item, km_number_problem(problem));
         km_status st = push_value(p, o, value);
         if (st || !comma)
             return st;
