@@ -57,3 +57,4 @@ def test_forged_pickle_raises(rows, method, section, key, edit):
         pickle.loads(forged)
     estimator.model_ = _Forged(text)   # the unedited text still loads and predicts the same
     np.testing.assert_array_equal(pickle.loads(pickle.dumps(estimator)).predict(X), before)
+
