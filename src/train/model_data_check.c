@@ -223,8 +223,12 @@ static km_status check_alignment(const check_context *c)
     if (st)
         return st;
     const double *labels = find(c, "labels")->values;
-    if (!(labels[0] >= 1 && labels[0] <= (double)c->model->n_train && labels[0] == floor(labels[0])))
-        return refuse(c, "labels", "the row count is not a whole number of the training rows");
+    if (!(labels[0] >= 1 && labels[0] <= (double)c->model->n_train && labels[0] == floor(labels[0]))) {
+        char why[120];
+        snprintf(why, sizeof why, "row count %.17g is not a whole number in [1, %zu] (n_train)", labels[0],
+                 c->model->n_train);
+        return refuse(c, "labels", why);
+    }
     if (!find(c, "gram") != !find(c, "uncentred_gram"))
         return refuse(c, find(c, "gram") ? "uncentred_gram" : "gram", "missing (the other Gram matrix is there)");
     return KM_OK;

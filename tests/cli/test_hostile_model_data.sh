@@ -105,6 +105,16 @@ open(sys.argv[3], "wb").write(body + b"checksum crc32 %08x\n" % zlib.crc32(body)
 PY
 expect_status 2 "$KM" info "$WORK/mixed.km" && expect_one_line_error "^kernelmix info: $WORK/mixed.km: \[data clusters\] "
 
+# the model's own count of training rows below its basis rows
+"$PYTHON" - "$WORK/csv.km" "$WORK/rows.km" <<'PY'
+import re, sys, zlib
+data = open(sys.argv[1], "rb").read()
+body = re.sub(rb"\nn_train \d+\n", b"\nn_train 1\n", data[:data.rindex(b"checksum crc32 ")], count=1)
+open(sys.argv[2], "wb").write(body + b"checksum crc32 %08x\n" % zlib.crc32(body))
+PY
+expect_status 2 "$KM" info "$WORK/rows.km" &&
+    expect_one_line_error "^kernelmix info: $WORK/rows.km: n_train 1: fewer training rows than the [0-9]+ basis rows"
+
 # the unedited models load and predict
 for m in cl l lz eb ob lp; do
     data="$WORK/c"
