@@ -298,11 +298,10 @@ static km_status predict_to_file(const predict_options *o, const km_model *model
     size_t n = km_dataset_rows(test), nd = km_model_n_decision(model), range = range_rows(n, nd);
     km_status st = alloc_buffers(o, model, n, range, b);
     km_atomic_file out;
-    if (!st && b->variance && (st = km_predict_variance(model, test, b->variance))) {
-        char why[512];   /* the variance's failures come from the model: they name it */
-        snprintf(why, sizeof why, "%s", km_last_error());
-        st = km_error(st, "%s: --variance: %s", o->model_path, why);
-    }
+    /* the variance's failures come from the model, but for those of the test rows, which name them */
+    if (!st && b->variance && (st = km_predict_variance(model, test, b->variance)) &&
+        strncmp(km_last_error(), o->test_path, strlen(o->test_path)))
+        st = km_error_in(o->model_path, st);
     if (st || (st = km_atomic_open(&out, o->output_path, "predictions")))
         return st;
     write_header(model, b, out.stream);

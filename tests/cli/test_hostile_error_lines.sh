@@ -2,7 +2,8 @@
 # sizes beyond the data (--clusters above the rows, in cluster and train) are refused naming the data
 # file before anything of their size is allocated; a refused output is reported once and left as it
 # was; class weights name a class of the data; numbers say what is wrong with them (subnormal, not
-# finite, division by zero). Every refusal exits with status 2 and writes nothing.
+# finite, division by zero); --variance's failures name the model. Every refusal exits with status 2
+# and writes nothing.
 . "$(dirname "$0")/lib.sh" "$@"
 
 "$PYTHON" - "$WORK" <<'PY'
@@ -54,6 +55,12 @@ refused "$WORK/c: -w7: no row has class 7" train -q -v 3 -w7 2 "$WORK/c"
 refused "-w1: class weights are for classifiers; epsilon-SVR has no classes" train -q -s 3 -w1 2 "$WORK/r" "$WORK/m.km"
 [ -e "$WORK/m.km" ] && fail "a model was written despite a bad class weight"
 expect_status 0 "$KM" train -q -w1 2 -w-1 0.5 "$WORK/c" "$WORK/m.km" || fail "weights of existing classes refused"
+
+# --variance: a failure of the model names the model, one of the test rows names the test file
+expect_status 0 "$KM" train -q -s krr --mkl eb-mackay --kernel linear:center=1 --kernel rbf:gamma=1 "$WORK/r" "$WORK/eb.km"
+refused "$WORK/eb.km: kernel linear:center=1: the predictive variance needs k\\(x, x\\) of new rows" \
+    predict -q --variance "$WORK/r" "$WORK/eb.km" "$WORK/variance"
+[ -e "$WORK/variance" ] && fail "predict --variance wrote predictions it refused"
 
 # numbers: what is wrong with them
 refused "option -c: '1e-320' is below the smallest positive normal double, about 2.2e-308 \\(subnormal" \
