@@ -6,26 +6,11 @@
 #include "mkl/clmkl.h"
 #include "mkl/memberships.h"
 
-/* An entry of rows x cols values, each within [lo, hi] and a whole number when `whole`. */
+/* The section's entry key, checked (core/record.h). */
 static const double *entry(const km_record *record, const char *key, size_t rows, size_t cols, double lo, double hi,
                            int whole, km_status *st)
 {
-    size_t r, c;
-    const double *v = km_record_values(record, KM_CLMKL_SECTION, key, &r, &c);
-    if (*st)
-        return NULL;
-    if (!v || r != rows || c != cols) {
-        *st = km_error(KM_EFORMAT, "[data %s] %s: needs %zu x %zu values for the model's sizes", KM_CLMKL_SECTION, key,
-                       rows, cols);
-        return NULL;
-    }
-    for (size_t k = 0; k < rows * cols; k++)
-        if (!(v[k] >= lo && v[k] <= hi) || (whole && v[k] != floor(v[k]))) {
-            *st = km_error(KM_EFORMAT, "[data %s] %s: value %zu is %g, not %s in [%g, %g]", KM_CLMKL_SECTION, key,
-                           k + 1, v[k], whole ? "a whole number" : "a number", lo, hi);
-            return NULL;
-        }
-    return v;
+    return km_record_checked_values(record, KM_CLMKL_SECTION, key, rows, cols, lo, hi, whole, st);
 }
 
 /* Every row's memberships sum to 1 (the softmax of memberships.c, or a hard assignment). */

@@ -100,26 +100,14 @@ static const km_record_entry *find(const check_context *c, const char *key)
 }
 
 /* The entry of rule r: its shape and every value's bound. */
-static km_status check_entry(const check_context *c, const entry_rule *r, const km_record_entry *e)
+static km_status check_entry(const check_context *c, const entry_rule *r)
 {
-    char why[160];
     size_t M = c->model->kernels->size;
     size_t cols = r->cols_of == KERNELS ? M : r->cols, rows = r->rows ? r->rows : M;
     double hi = r->hi_of == TRAIN_ROWS ? (double)c->model->n_train : r->hi;
-    if (!e->values || e->rows != rows || e->cols != cols) {
-        snprintf(why, sizeof why, "%s where the model's sizes need %zu x %zu values",
-                 e->values ? "another shape" : "a text", rows, cols);
-        return refuse(c, r->key, why);
-    }
-    for (size_t k = 0; k < rows * cols; k++) {
-        double v = e->values[k];
-        if (!(v >= r->lo && v <= hi) || (r->whole && v != floor(v))) {
-            snprintf(why, sizeof why, "value %zu is %.17g, not %s in [%g, %g]", k + 1, v,
-                     r->whole ? "a whole number" : "a number", r->lo, hi);
-            return refuse(c, r->key, why);
-        }
-    }
-    return KM_OK;
+    km_status st = KM_OK;
+    km_record_checked_values(&c->model->data, c->section->name, r->key, rows, cols, r->lo, hi, r->whole, &st);
+    return st ? km_error_in(c->path, c->failure) : KM_OK;
 }
 
 /* Every entry of the section follows its rule; required ones are present. */
@@ -132,13 +120,13 @@ static km_status check_rules(const check_context *c, const entry_rule *rules)
             r++;
         if (!r->key)
             return refuse(c, entry->name, "not an entry of this section");
-        km_status st = check_entry(c, r, entry);
+        km_status st = check_entry(c, r);
         if (st)
             return st;
     }
     for (const entry_rule *r = rules; r->key; r++)
         if (r->required && !find(c, r->key))
-            return refuse(c, r->key, "missing");
+            return check_entry(c, r);   /* says it is missing */
     return KM_OK;
 }
 
@@ -182,7 +170,7 @@ static km_status check_eb(const check_context *c)
             r.hi = (double)M;
             r.whole = 1;
         }
-        km_status st = check_entry(c, &r, entry);
+        km_status st = check_entry(c, &r);
         if (!st && kind == 2) {
             size_t active = 0;
             for (size_t m = 0; m < M; m++)
