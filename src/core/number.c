@@ -61,7 +61,8 @@ const char *km_number_problem(km_user_number_status status)
     switch (status) {
     case KM_USER_NUMBER_OK: return "a number";
     case KM_USER_NUMBER_INFINITE: return "not finite (beyond the largest double, about 1.8e308)";
-    case KM_USER_NUMBER_SUBNORMAL: return "below the smallest positive normal double, about 2.2e-308 (subnormal or 0 after rounding)";
+    case KM_USER_NUMBER_SUBNORMAL:
+        return "below the smallest positive normal double, about 2.2e-308 (subnormal or 0 after rounding)";
     case KM_USER_NUMBER_BASE: return "a power BASE^EXPONENT whose base is not positive";
     default: return "not a number";
     }

@@ -16,8 +16,6 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "core/names.h"
-#include "data/dataset.h"
 #include "mkl/clmkl.h"
 #include "mkl/method.h"
 #include "train/clmkl_predict.h"
@@ -26,7 +24,7 @@
 /* The sizes an entry's shape or bound may name. */
 enum { FIXED, KERNELS, TRAIN_ROWS };
 
-/* An entry: rows x cols values (cols FIXED: cols_value; KERNELS: the model's kernel count), each
+/* An entry: rows x cols values (rows 0: the kernel count; cols_of FIXED: cols, KERNELS: the kernel count), each
  * within [lo, hi] (hi_of TRAIN_ROWS: at most the training rows), whole numbers when `whole`. */
 typedef struct entry_rule {
     const char *key;
