@@ -147,17 +147,20 @@ static int run(cluster_options *o)
     if (!st && o->cluster_spec)
         st = cli_add_cluster_kernel(o->params, set, o->cluster_spec);
     if (!st && output && !cli_check_output(CMD, output, &o->positionals[0], 1, set))
-        st = KM_EINVAL;
-    if (!st)
+        rc = CLI_USAGE;   /* reported */
+    if (!st && !rc)
         st = km_params_get_int(o->params, KM_PARAM_CLUSTERS, &l);
     size_t n = data ? km_dataset_rows(data) : 0;
-    if (!st && (!(labels = malloc(n * sizeof *labels)) || !(c = malloc(n * (size_t)l * sizeof *c))))
-        st = KM_ENOMEM;
-    if (!st)
+    if (!st && !rc && (uint64_t)l > n)   /* before the n x l memberships are allocated */
+        st = km_error(KM_EINVAL, "%s: --clusters %lld: kernel k-means needs 1 to %zu clusters for its %zu rows",
+                      o->positionals[0], (long long)l, n, n);
+    if (!st && !rc && (!(labels = malloc(n * sizeof *labels)) || !(c = malloc(n * (size_t)l * sizeof *c))))
+        st = km_error_nomem("the memberships");
+    if (!st && !rc)
         st = km_cluster(data, set, o->params, labels, c, &tau);
     if (st) {
         rc = cli_fail(CMD, st);
-    } else {
+    } else if (!rc) {
         km_atomic_file file;
         FILE *out = stdout;
         if (output && !(st = km_atomic_open(&file, output, "memberships")))

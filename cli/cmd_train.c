@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/error.h"
 
 static const char *const CMD = "train";
 
@@ -329,9 +330,17 @@ static int parse_exponent(const char *option, const char *text, double *out)
     memcpy(numerator, text, len);
     numerator[len] = '\0';
     if (!cli_parse_double(CMD, option, numerator, 0, HUGE_VAL, &a) ||
-        !cli_parse_double(CMD, option, slash + 1, 1e-300, HUGE_VAL, &b))
+        !cli_parse_double(CMD, option, slash + 1, -HUGE_VAL, HUGE_VAL, &b))
         return 0;
-    if (a / b < 1) {
+    if (b == 0) {
+        cli_error(CMD, "option %s: %s: division by zero", option, text);
+        return 0;
+    }
+    if (!isfinite(a / b)) {
+        cli_error(CMD, "option %s: %s is not finite (beyond the largest double, about 1.8e308)", option, text);
+        return 0;
+    }
+    if (!(a / b >= 1)) {
         cli_error(CMD, "option %s: %s is below 1", option, text);
         return 0;
     }
@@ -717,7 +726,7 @@ static int run(train_options *o)
             goto done;
         }
         if (!(predicted = malloc(km_dataset_rows(data) * sizeof *predicted))) {
-            rc = cli_fail(CMD, KM_ENOMEM);
+            rc = cli_fail(CMD, km_error_nomem("the cross-validation predictions"));
             goto done;
         }
         st = km_cross_validate(data, kernels, o->params, o->folds, predicted);
@@ -733,7 +742,7 @@ static int run(train_options *o)
         base = base ? base + 1 : o->train_path;
         size_t len = strlen(base) + 7;
         if (!(default_model_path = malloc(len))) {
-            rc = cli_fail(CMD, KM_ENOMEM);
+            rc = cli_fail(CMD, km_error_nomem("the model file name"));
             goto done;
         }
         snprintf(default_model_path, len, "%s.model", base);

@@ -42,7 +42,9 @@ def _norm_value(p, name):
     if isinstance(p, str):
         try:
             return float("inf") if p.strip().lower() in ("inf", "infinity") else float(Fraction(p.strip()))
-        except (ValueError, ZeroDivisionError):
+        except ZeroDivisionError:
+            raise ValueError(f"{name}={p!r}: division by zero") from None
+        except ValueError:
             raise ValueError(f"{name}={p!r} is not a number (e.g. 2, 4/3 or inf)") from None
     if not isinstance(p, numbers.Real) or isinstance(p, bool):
         raise ValueError(f"{name}={p!r} is not a number")

@@ -139,8 +139,10 @@ def test_bad_input_raises_sklearn_errors(Estimator):
             fit(X, y[:-1])
     with pytest.raises(ValueError, match="kernel spec 'rbf:gama=2'"):
         Estimator(kernels=["rbf:gama=2"]).fit(*((X,) if Estimator is OneClassMKL else (X, y)))
-    with pytest.raises(ValueError, match="p="):
+    with pytest.raises(ValueError, match="p='two' is not a number"):
         Estimator(p="two").fit(*((X,) if Estimator is OneClassMKL else (X, y)))
+    with pytest.raises(ValueError, match="p='1/0': division by zero"):
+        Estimator(p="1/0").fit(*((X,) if Estimator is OneClassMKL else (X, y)))
     with pytest.raises(ValueError):
         Estimator(p=0.5).fit(*((X,) if Estimator is OneClassMKL else (X, y)))
     with pytest.raises(ValueError, match="solver"):
