@@ -347,8 +347,16 @@ typedef struct km_progress {
     size_t machine, n_machines;  /* the machine being trained, 1-based, of n_machines (0: not yet;
                                     machine 0 of n: multiclass MKL training all n jointly) */
     long mkl_step;               /* outer MKL steps of this machine so far (0: none) */
-    double mkl_gap;              /* relative duality gap after the last step (NAN: none yet) */
+    double mkl_gap;              /* relative duality gap (P - D)/|P| after the last step, a bound (NAN:
+                                    none yet, or the method certifies none) */
     int fold, n_folds;           /* cross-validation: the fold, 1-based, of n_folds (0: none) */
+    /* The record of the last outer MKL step, for traces (stage "mkl"; NAN where the method has none): */
+    double seconds;              /* since training (or cross-validation) began */
+    double mkl_objective;        /* the objective the kernel-weight method lowers at this step */
+    double mkl_dual, mkl_primal; /* the certificate's dual value D and primal value P */
+    const double *mkl_weights;   /* the step's kernel weights (mkl_n_weights values: M, or M x clusters
+                                    for localized models, cluster by cluster; NULL: none) */
+    size_t mkl_n_weights;
 } km_progress;
 /* Progress callback; return non-zero to stop (the call then fails with KM_EINTERRUPTED and produces
  * no model). The report is valid during the call only. */
