@@ -19,6 +19,7 @@ int cmd_kernel(int argc, char **argv);
 int cmd_scale(int argc, char **argv);
 int cmd_bound(int argc, char **argv);
 int cmd_cluster(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 /* Prints "kernelmix CMD: message" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
