@@ -139,13 +139,21 @@ void km_chart_frame(km_svg *svg, const km_panel *p)
     km_svg_printf(svg, "</g>\n");
 }
 
+/* Series k's dash pattern: solid for the first round of colours, then dashed, then dotted. */
+static const char *dashes(size_t k)
+{
+    static const char *const pattern[] = {"none", "7 4", "2 3"};
+    return pattern[(k / KM_SVG_CATEGORY_COLOURS) % 3];
+}
+
 void km_chart_line(km_svg *svg, const km_panel *p, const char *name, size_t k, const double *x, const double *y,
                    const double *err, size_t n)
 {
     const char *colour = km_svg_category_colour(k);
     km_svg_printf(svg, "<polyline class=\"series\" data-name=\"");
     km_svg_escaped(svg, name);
-    km_svg_printf(svg, "\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", colour);
+    km_svg_printf(svg, "\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" points=\"", colour,
+                  dashes(k));
     for (size_t i = 0; i < n; i++)
         if (km_axis_shows(&p->x_axis, x[i]) && km_axis_shows(&p->y_axis, y[i]))
             km_svg_printf(svg, "%.1f,%.1f ", km_panel_x(p, x[i]), km_panel_y(p, y[i]));
@@ -190,14 +198,34 @@ void km_chart_legend(km_svg *svg, double x, double y, const char *const *names, 
         double row = y + 18.0 * (double)k;
         km_svg_printf(svg, "<g class=\"legend-entry\">");
         if (lines)
-            km_svg_printf(svg, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>",
-                          x, row - 4, x + 18, row - 4, km_svg_category_colour(k));
+            km_svg_printf(svg, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\" "
+                               "stroke-dasharray=\"%s\"/>", x, row - 4, x + 18, row - 4, km_svg_category_colour(k), dashes(k));
         else
             km_svg_printf(svg, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>", x + 3, row - 10,
                           km_svg_category_colour(k));
         km_svg_text(svg, x + 24, row, "start", 12, 0, "legend", names[k]);
         km_svg_printf(svg, "</g>\n");
     }
+}
+
+static double longest_label(const char *const *labels, size_t n, double size)
+{
+    double longest = 0;
+    for (size_t k = 0; k < n; k++)
+        longest = fmax(longest, km_svg_text_width(labels[k], size));
+    return longest;
+}
+
+/* Column labels are rotated by 60 degrees when the widest does not fit its cell. */
+static int rotated_columns(const km_heatmap *map, double cell_width)
+{
+    return longest_label(map->col_labels, map->cols, 12) > cell_width - 6;
+}
+
+void km_heatmap_margins(const km_heatmap *map, double cell_width, double *left, double *bottom)
+{
+    *left = longest_label(map->row_labels, map->rows, 12) + 34;
+    *bottom = (rotated_columns(map, cell_width) ? 0.87 * longest_label(map->col_labels, map->cols, 12) + 16 : 22) + 26;
 }
 
 void km_chart_heatmap(km_svg *svg, double x, double y, double width, double height, const km_heatmap *map)
@@ -235,18 +263,20 @@ void km_chart_heatmap(km_svg *svg, double x, double y, double width, double heig
                       x + cw * (double)map->best_col + 1.5, y + ch * (double)map->best_row + 1.5, cw - 3, ch - 3);
     for (size_t r = 0; r < map->rows; r++)
         km_svg_text(svg, x - 6, y + ch * ((double)r + 0.5) + 4, "end", 12, 0, "tick", map->row_labels[r]);
+    int rotated = rotated_columns(map, cw);
     for (size_t c = 0; c < map->cols; c++) {
         double cx = x + cw * ((double)c + 0.5);
-        if (map->cols > 8)
+        if (rotated)
             km_svg_text(svg, cx + 4, y + height + 10, "end", 12, -60, "tick", map->col_labels[c]);
         else
             km_svg_text(svg, cx, y + height + 17, "middle", 12, 0, "tick", map->col_labels[c]);
     }
+    double left, bottom;
+    km_heatmap_margins(map, cw, &left, &bottom);
     if (map->col_title)
-        km_svg_text(svg, x + width / 2, y + height + (map->cols > 8 ? 80 : 38), "middle", 13, 0, "axis-label",
-                    map->col_title);
+        km_svg_text(svg, x + width / 2, y + height + bottom - 8, "middle", 13, 0, "axis-label", map->col_title);
     if (map->row_title)
-        km_svg_text(svg, x - 70, y + height / 2, "middle", 13, -90, "axis-label", map->row_title);
+        km_svg_text(svg, x - left + 14, y + height / 2, "middle", 13, -90, "axis-label", map->row_title);
     /* the colour bar */
     double bx = x + width + 24, steps = 32, bh = height < 240 ? height : 240;
     for (int k = 0; k < (int)steps; k++) {

@@ -60,6 +60,9 @@ typedef struct km_heatmap {
     size_t best_row, best_col;
 } km_heatmap;
 void km_chart_heatmap(km_svg *svg, double x, double y, double width, double height, const km_heatmap *map);
+/* The room a heat map with cells cell_width wide needs left of it (row labels and title) and below it
+ * (column labels, rotated when wider than a cell, and title); right of it the colour bar takes 150. */
+void km_heatmap_margins(const km_heatmap *map, double cell_width, double *left, double *bottom);
 
 /* Formats v for a label with at most `digits` significant digits ("%.*g"). */
 void km_chart_number(char *buf, size_t size, double v, int digits);

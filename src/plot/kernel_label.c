@@ -23,7 +23,9 @@ void km_kernel_label_of(const km_model *model, size_t m, km_kernel_label *out)
     char spec[1024], value[64], features[64];
     km_model_kernel_describe(model, m, spec, sizeof spec);
     size_t family = strcspn(spec, ":");
-    if (spec_value(spec, "features", features, sizeof features))
+    snprintf(out->family, sizeof out->family, "%.*s", (int)family, spec);
+    int subset = spec_value(spec, "features", features, sizeof features);
+    if (subset)
         snprintf(out->group, sizeof out->group, "%.*s features=%s", (int)family, spec, features);
     else
         snprintf(out->group, sizeof out->group, "%.*s", (int)family, spec);
@@ -34,5 +36,9 @@ void km_kernel_label_of(const km_model *model, size_t m, km_kernel_label *out)
         snprintf(out->value, sizeof out->value, "degree %.3g", strtod(value, NULL));
     else if (spec_value(spec, "k", value, sizeof value))
         snprintf(out->value, sizeof out->value, "k=%.40s", value);
+    if (out->value[0] && !subset)
+        snprintf(out->short_name, sizeof out->short_name, "%s", out->value);
+    else
+        snprintf(out->short_name, sizeof out->short_name, "%s%s%s", out->group, out->value[0] ? " " : "", out->value);
     snprintf(out->full, sizeof out->full, "%zu: %s%s%s", m + 1, out->group, out->value[0] ? " " : "", out->value);
 }

@@ -45,7 +45,42 @@ static int option_number(const char *text, double *out)
     return 1;
 }
 
-/* The numeric options of an options string: "-c 2 --kernel rbf --p=4/3" gives -c 2 and --p 4/3. */
+/* Adds option name = v to r. */
+static km_status add_option(result *r, size_t line, const char *name, double v)
+{
+    if (r->n == MAX_OPTIONS)
+        return km_error(KM_EFORMAT, "line %zu: more than %d numeric options", line, MAX_OPTIONS);
+    if (!(r->names[r->n] = strdup(name)))
+        return km_error_nomem("the cross-validation figure");
+    r->values[r->n++] = v;
+    return KM_OK;
+}
+
+/* The numeric parameters KEY=NUMBER of a kernel spec ("rbf:gamma=0.5:norm=mult" gives gamma 0.5; a
+ * gamma relative to the mean distance, gamma=0.5/mean, gives "gamma/mean" 0.5). */
+static km_status spec_numbers(result *r, size_t line, char *spec)
+{
+    km_status st = KM_OK;
+    char *save = NULL;
+    for (char *part = strtok_r(spec, ":", &save); part && !st; part = strtok_r(NULL, ":", &save)) {
+        char *eq = strchr(part, '=');
+        double v;
+        if (eq && eq != part) {
+            *eq = '\0';
+            char *relative = strstr(eq + 1, "/mean");
+            char name[64];
+            snprintf(name, sizeof name, "%s%s", part, relative && !relative[5] ? "/mean" : "");
+            if (relative && !relative[5])
+                *relative = '\0';
+            if (option_number(eq + 1, &v))
+                st = add_option(r, line, name, v);
+        }
+    }
+    return st;
+}
+
+/* The numeric options of an options string: "-c 2 --kernel rbf:gamma=0.5 --p=4/3" gives -c 2, gamma
+ * 0.5 and --p 4/3. */
 static km_status numeric_options(result *r, size_t line)
 {
     char *copy = strdup(r->options), *save = NULL, *previous = NULL;
@@ -58,14 +93,10 @@ static km_status numeric_options(result *r, size_t line)
         if (eq)
             *eq = '\0';
         double v;
-        if (name && name[0] == '-' && !(name[1] >= '0' && name[1] <= '9') && option_number(value, &v)) {
-            if (r->n == MAX_OPTIONS)
-                st = km_error(KM_EFORMAT, "line %zu: more than %d numeric options", line, MAX_OPTIONS);
-            else if (!(r->names[r->n] = strdup(name)))
-                st = km_error_nomem("the cross-validation figure");
-            else
-                r->values[r->n++] = v;
-        }
+        if (name && name[0] == '-' && !(name[1] >= '0' && name[1] <= '9') && option_number(value, &v))
+            st = add_option(r, line, name, v);
+        else if (name && strchr(value, ':'))
+            st = spec_numbers(r, line, (char *)value);
         previous = eq ? NULL : token;
     }
     free(copy);
@@ -135,6 +166,16 @@ static km_status varying(const results *rs, const char **axes, size_t *n_axes)
         }
     if (*n_axes == 0)
         return km_error(KM_EFORMAT, "no numeric option varies across the %zu results", rs->n);
+    /* two lines at one point of the axes must not differ elsewhere (a figure would hide one) */
+    for (size_t i = 0; i < rs->n; i++)
+        for (size_t j = i + 1; j < rs->n; j++) {
+            int same = 1;
+            for (size_t a = 0; a < *n_axes; a++)
+                same &= value_of(&rs->lines[i], axes[a]) == value_of(&rs->lines[j], axes[a]);
+            if (same && strcmp(rs->lines[i].options, rs->lines[j].options))
+                return km_error(KM_EFORMAT, "results %zu and %zu differ in options that are not numbers (\"%s\", "
+                                "\"%s\"): plot them apart", i + 1, j + 1, rs->lines[i].options, rs->lines[j].options);
+        }
     return KM_OK;
 }
 
@@ -249,9 +290,11 @@ static void grid_figure(km_svg *svg, const results *rs, const char *const *axes,
                           .value_label = rs->lower_is_better ? "mean squared error" : "mean accuracy (%)",
                           .best_row = index_of(rows, n_rows, value_of(&rs->lines[best], axes[0])),
                           .best_col = index_of(cols, n_cols, value_of(&rs->lines[best], axes[1]))};
-        double x = 110, y = 50;
-        km_svg_begin(svg, x + cw * (double)n_cols + 170, y + ch * (double)n_rows + (n_cols > 8 ? 110 : 70));
-        km_svg_text(svg, x, y - 20, "start", 14, 0, "title", "cross-validation: mean over folds (best outlined)");
+        double left, bottom;
+        km_heatmap_margins(&map, cw, &left, &bottom);
+        double x = left + 10, y = 50;
+        km_svg_begin(svg, fmax(x + cw * (double)n_cols + 150, 420), y + ch * (double)n_rows + bottom + 10);
+        km_svg_text(svg, 10, y - 22, "start", 14, 0, "title", "cross-validation: mean over folds, best outlined");
         km_chart_heatmap(svg, x, y, cw * (double)n_cols, ch * (double)n_rows, &map);
     }
     free(rows);

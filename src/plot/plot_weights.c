@@ -46,9 +46,37 @@ static void bars(km_svg *svg, const km_model *model, const double *w, const km_k
         groups++;
     }
     size_t slots = M + (groups - 1) * GROUP_GAP, kept = 0;
-    km_panel p = {.x = 80, .y = 50, .width = (double)(slots * BAR_SLOT), .height = 260};
-    if (p.width < 360)
-        p.width = 360;
+    /* a bar's label: its value (gamma, degree) in a group of several, which the group's label names */
+    const char **bar_label = malloc(M * sizeof *bar_label);
+    size_t *family_of = malloc(M * sizeof *family_of), families = 0;
+    double longest = 0;
+    if (!bar_label || !family_of) {
+        svg->failed = 1;
+        free(order);
+        free(group_of);
+        free(bar_label);
+        free(family_of);
+        return;
+    }
+    for (size_t k = 0; k < n; k++) {
+        size_t m = order[k], in_group = 0;
+        for (size_t j = 0; j < n; j++)
+            in_group += group_of[j] == group_of[k];
+        bar_label[m] = in_group > 1 && labels[m].value[0] ? labels[m].value : labels[m].short_name;
+        longest = fmax(longest, km_svg_text_width(bar_label[m], 11));
+        family_of[m] = families;
+        for (size_t j = 0; j < m; j++)
+            if (!strcmp(labels[j].family, labels[m].family)) {
+                family_of[m] = family_of[j];
+                break;
+            }
+        families += family_of[m] == families;
+    }
+    double below = 14 + 0.77 * longest; /* labels rotated by 50 degrees */
+    /* the first bar's label reaches 0.64 of its length left of the bar */
+    km_panel p = {.x = fmax(80, 0.64 * longest), .y = 50, .width = (double)(slots * BAR_SLOT), .height = 260};
+    if (p.width < 440)
+        p.width = 440;
     km_axis_init(&p.x_axis, NULL, 0);
     p.x_axis.categorical = 1;
     p.x_axis.lo = 0;
@@ -62,11 +90,12 @@ static void bars(km_svg *svg, const km_model *model, const double *w, const km_k
         kept += w[m] > 0;
     char title[128];
     if (is_empirical_bayes(model))
-        snprintf(title, sizeof title, "kernel weights: %zu of %zu kernels kept (empirical Bayes), x: dropped", kept, M);
+        snprintf(title, sizeof title, "kernel weights: %zu of %zu kernels kept (empirical Bayes; \xc3\x97 dropped)", kept,
+                 M);
     else
         snprintf(title, sizeof title, "kernel weights (%zu of %zu non-zero)", kept, M);
     p.title = title;
-    km_svg_begin(svg, p.x + p.width + 30, p.y + p.height + 130);
+    km_svg_begin(svg, fmax(p.x + p.width, p.x + km_svg_text_width(title, 14)) + 30, p.y + p.height + below + 40);
     km_chart_frame(svg, &p);
     double slot = p.width / (double)slots;
     for (size_t k = 0, position = 0; k < n; k++, position++) {
@@ -74,22 +103,26 @@ static void bars(km_svg *svg, const km_model *model, const double *w, const km_k
             position += GROUP_GAP;
         size_t m = order[k];
         double x = (double)position + 0.5, px = km_panel_x(&p, x);
-        km_chart_bar(svg, &p, x, slot * 0.7, w[m], km_svg_category_colour(group_of[k]), 0, labels[m].full);
+        km_chart_bar(svg, &p, x, slot * 0.7, w[m], km_svg_category_colour(family_of[m]), 0, labels[m].full);
         if (!(w[m] > 0))
             km_svg_text(svg, px, p.y + p.height - 4, "middle", 14, 0, "dropped", "\xc3\x97");
-        km_svg_text(svg, px + 4, p.y + p.height + 10, "end", 11, -50, "tick",
-                    labels[m].value[0] ? labels[m].value : labels[m].group);
-        /* the group's name under its first bar's label, centred over its bars */
-        if (k == 0 || group_of[k] != group_of[k - 1]) {
-            size_t count = 0;
-            while (k + count < n && group_of[k + count] == group_of[k])
-                count++;
-            km_svg_text(svg, km_panel_x(&p, (double)position + (double)count / 2), p.y + p.height + 112, "middle", 13,
-                        0, "group", labels[m].group);
+        km_svg_text(svg, px + 4, p.y + p.height + 10, "end", 11, -50, "tick", bar_label[m]);
+        /* a group of several: its name under its bars' labels, centred, with a bracket */
+        size_t count = 0;
+        while (k + count < n && group_of[k + count] == group_of[k])
+            count++;
+        if ((k == 0 || group_of[k] != group_of[k - 1]) && count > 1) {
+            double left = km_panel_x(&p, (double)position + 0.15), right = km_panel_x(&p, (double)(position + count) - 0.15);
+            double y = p.y + p.height + below;
+            km_svg_printf(svg, "<path class=\"bracket\" d=\"M%.1f %.1fV%.1fH%.1fV%.1f\" stroke=\"#555555\" "
+                               "fill=\"none\"/>\n", left, y - 6, y, right, y - 6);
+            km_svg_text(svg, (left + right) / 2, y + 16, "middle", 13, 0, "group", labels[m].group);
         }
     }
     free(order);
     free(group_of);
+    free(bar_label);
+    free(family_of);
 }
 
 /* Rows x kernels: machines (multiclass) and/or clusters (localized). */
@@ -124,17 +157,19 @@ static void heatmap(km_svg *svg, const km_model *model, const km_kernel_label *l
             }
         }
         for (size_t m = 0; m < M; m++)
-            cols[m] = labels[m].value[0] ? labels[m].value : labels[m].group;
-        double cell_w = M > 12 ? 36 : 64, cell_h = rows > 16 ? 20 : 30;
-        double x = 150, y = 50, width = cell_w * (double)M, height = cell_h * (double)rows;
-        int failed = svg->failed;
-        km_svg_begin(svg, x + width + 110, y + height + (M > 8 ? 120 : 70));
-        svg->failed = failed;
-        km_svg_text(svg, x, y - 20, "start", 14, 0, "title",
-                    l > 1 ? "kernel weights per cluster (localized MKL)" : "kernel weights per machine");
+            cols[m] = labels[m].short_name;
         km_heatmap map = {.rows = rows, .cols = M, .values = values, .row_labels = (const char *const *)row_labels,
                           .col_labels = cols, .row_title = l > 1 ? "cluster" : "machine", .col_title = "kernel",
                           .value_label = "weight", .best_row = rows};
+        double cell_w = M > 12 ? 36 : 64, cell_h = rows > 16 ? 20 : 30, left = 0, bottom = 0;
+        if (!svg->failed)
+            km_heatmap_margins(&map, cell_w, &left, &bottom);
+        double x = left + 10, y = 50, width = cell_w * (double)M, height = cell_h * (double)rows;
+        int failed = svg->failed;
+        km_svg_begin(svg, fmax(x + width + 150, 420), y + height + bottom + 10);
+        svg->failed = failed;
+        km_svg_text(svg, 10, y - 22, "start", 14, 0, "title",
+                    l > 1 ? "kernel weights per cluster (localized MKL)" : "kernel weights per machine");
         if (!svg->failed)
             km_chart_heatmap(svg, x, y, width, height, &map);
     }

@@ -96,12 +96,20 @@ void km_svg_text(km_svg *svg, double x, double y, const char *anchor, double siz
     km_svg_printf(svg, "</text>\n");
 }
 
+double km_svg_text_width(const char *text, double size)
+{
+    size_t characters = 0;
+    for (; *text; text++)
+        characters += ((unsigned char)*text & 0xC0) != 0x80; /* UTF-8 continuation bytes are no characters */
+    return 0.6 * size * (double)characters;
+}
+
 const char *km_svg_category_colour(size_t k)
 {
     /* Okabe & Ito, "Color Universal Design" (2008): blue, orange, bluish green, vermillion, reddish
      * purple, sky blue, yellow (last: weakest on white) */
     static const char *const palette[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442"};
-    return palette[k % (sizeof palette / sizeof palette[0])];
+    return palette[k % KM_SVG_CATEGORY_COLOURS];
 }
 
 void km_svg_sequential_colour(double t, char buf[8])

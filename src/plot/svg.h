@@ -31,7 +31,12 @@ void km_svg_escaped(km_svg *svg, const char *text);
 void km_svg_text(km_svg *svg, double x, double y, const char *anchor, double size, double rotate, const char *cls,
                  const char *text);
 
-/* Colour k of the Okabe–Ito palette (cycled; black excluded), as "#rrggbb". */
+/* The width in pixels of text at a font size, estimated (0.6 em per character, as DejaVu Sans averages),
+ * for layout. */
+double km_svg_text_width(const char *text, double size);
+
+/* Colour k of the Okabe–Ito palette (cycled every KM_SVG_CATEGORY_COLOURS; black excluded), "#rrggbb". */
+enum { KM_SVG_CATEGORY_COLOURS = 7 };
 const char *km_svg_category_colour(size_t k);
 /* The viridis colour at t in [0, 1] (clamped; NAN gives light grey) into buf (8 bytes: "#rrggbb"). */
 void km_svg_sequential_colour(double t, char buf[8]);
