@@ -8,11 +8,11 @@ See docs/python.md.
 """
 from ._library import KernelmixError
 from ._library import lib as _lib
-from . import alignment
+from . import alignment, plot
 from .combiner import KernelCombiner
 from .estimators import MKLClassifier, MKLRegressor, MKLRidge, OneClassMKL, mkl_methods, mkl_solvers
 
 __version__ = _lib.km_version().decode()
 __all__ = ["MKLClassifier", "MKLRegressor", "MKLRidge", "OneClassMKL", "KernelCombiner", "alignment",
-           "KernelmixError",
+           "KernelmixError", "plot",
            "mkl_methods", "mkl_solvers", "__version__"]

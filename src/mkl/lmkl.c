@@ -126,7 +126,7 @@ static km_status descend(lmkl_state *s)
     km_status st = g && Hg && r_new && v_new && coef && mean_gate ? KM_OK : km_error_nomem("the LMKL descent");
     if (!st)
         st = solve_at(s, s->r, s->v, &J);
-    long limit = s->pr->mkl.max_outer < LMKL_MAX_STEPS ? s->pr->mkl.max_outer : LMKL_MAX_STEPS, t = 0;
+    long limit = s->pr->mkl.max_outer < LMKL_MAX_STEPS ? s->pr->mkl.max_outer : LMKL_MAX_STEPS, t = 0, taken = 0;
     const km_smo_options *solver = &s->pr->machine->solver;
     int timed_out = 0;
     for (; !st && t < limit; t++) {
@@ -176,6 +176,7 @@ static km_status descend(lmkl_state *s)
         if (st || !accepted)
             break;
         mu *= 2; /* the loop halved once past the accepted step */
+        taken++;
         memcpy(s->r, r_new, n * M * sizeof *r_new);
         memcpy(s->v, v_new, M * sizeof *v_new);
         change = fabs(J - J_new) / fmax(fabs(J_new), DBL_MIN);
@@ -187,7 +188,7 @@ static km_status descend(lmkl_state *s)
     }
     if (!st) /* the solution at the kept gating (a rejected trial may have moved coef and eta) */
         st = solve_at(s, s->r, s->v, &J);
-    s->result->mkl_iterations = t;
+    s->result->mkl_iterations = taken; /* the accepted steps (t misses the one that met the tolerance) */
     s->result->converged = t < limit && !timed_out;
     s->result->dual = s->result->primal = J;
     s->result->gap = change; /* no duality gap (not convex): the last relative change of J */
