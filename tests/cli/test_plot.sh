@@ -120,4 +120,4 @@ expect_status 2 "$KM" plot bars "$WORK/lp.model" && expect_one_line_error "unkno
 cp "$WORK/trace" "$WORK/trace.copy"
 expect_status 2 "$KM" plot trace "$WORK/trace" "$WORK/trace" && expect_one_line_error "refusing to overwrite an input"
 cmp -s "$WORK/trace" "$WORK/trace.copy" || fail "plot overwrote its input"
-exit $((FAILURES > 0))
+finish

@@ -86,4 +86,4 @@ cmp -s "$WORK/train" "$WORK/copy" || fail "the training file changed"
 printf '1 1:0.5\n-1 1:nan\n' >"$WORK/bad"
 expect_status 2 "$KM" train "${kernels[@]}" --mkl lp --trace "$WORK/bad.trace" "$WORK/bad" "$WORK/bad.model"
 [ -e "$WORK/bad.trace" ] && fail "a failed training left a trace"
-exit $((FAILURES > 0))
+finish
