@@ -43,18 +43,16 @@ static char *read_text(const char *path, int *rc)
         *rc = CLI_USAGE;
         return NULL;
     }
-    size_t size = 0, capacity = 65536;
-    char *text = malloc(capacity), *grown;
-    size_t got;
+    size_t size = 0, capacity = 65536, got;
+    char *text = malloc(capacity);
     while (text && (got = fread(text + size, 1, capacity - size - 1, f)) > 0) {
         size += got;
-        if (size + 1 == capacity) {
-            if (!(grown = realloc(text, capacity *= 2))) {
-                free(text);
-                text = NULL;
-            }
-            text = grown ? grown : NULL;
-        }
+        if (size + 1 < capacity)
+            continue;
+        char *grown = realloc(text, capacity *= 2);
+        if (!grown)
+            free(text);
+        text = grown;
     }
     int failed = ferror(f);
     fclose(f);
@@ -201,9 +199,13 @@ static int plot_models(const plot_args *a)
 
 int cmd_plot(int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? CLI_USAGE : CLI_OK;
+    if (argc < 2) {
+        cli_error(CMD, "missing the figure: weights, trace, cv or path (see kernelmix plot --help)");
+        return CLI_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return CLI_OK;
     }
     const char *figure = argv[1];
     if (strcmp(figure, "weights") && strcmp(figure, "trace") && strcmp(figure, "cv") && strcmp(figure, "path")) {

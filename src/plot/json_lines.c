@@ -135,7 +135,7 @@ static km_status parse_value(parser *p, km_json *out)
     } else if (c == '"') {
         out->type = KM_JSON_STRING;
         st = parse_string(p, &out->string);
-    } else if (!strncmp(p->at, "null", 4) && p->end - p->at >= 4) {
+    } else if (p->end - p->at >= 4 && !strncmp(p->at, "null", 4)) {
         out->type = KM_JSON_NULL;
         out->number = NAN;
         p->at += 4;

@@ -10,7 +10,7 @@
 #include "plot/chart.h"
 #include "plot/json_lines.h"
 
-enum { MAX_OPTIONS = 32, MAX_LINES = 4096 };
+enum { MAX_OPTIONS = 32 };
 
 typedef struct result {
     char *options;
@@ -22,7 +22,7 @@ typedef struct result {
 
 typedef struct results {
     result *lines;
-    size_t n;
+    size_t n, capacity;
     char *best;                  /* the options of the {"best": {...}} line, or NULL */
     int lower_is_better;         /* from "metric": mse */
 } results;
@@ -89,14 +89,14 @@ static km_status numeric_options(result *r, size_t line)
     km_status st = KM_OK;
     for (char *token = strtok_r(copy, " \t", &save); token && !st; token = strtok_r(NULL, " \t", &save)) {
         char *eq = token[0] == '-' && token[1] == '-' ? strchr(token, '=') : NULL;
-        const char *name = eq ? token : previous, *value = eq ? eq + 1 : token;
+        char *name = eq ? token : previous, *value = eq ? eq + 1 : token;
         if (eq)
             *eq = '\0';
         double v;
         if (name && name[0] == '-' && !(name[1] >= '0' && name[1] <= '9') && option_number(value, &v))
             st = add_option(r, line, name, v);
         else if (name && strchr(value, ':'))
-            st = spec_numbers(r, line, (char *)value);
+            st = spec_numbers(r, line, value);
         previous = eq ? NULL : token;
     }
     free(copy);
@@ -119,8 +119,14 @@ static km_status read_result(void *ctx, size_t line, const km_json *v)
     double mean = km_json_number(v, "mean"), std = km_json_number(v, "std");
     if (isnan(mean))
         return km_error(KM_EFORMAT, "line %zu: no number \"mean\"", line);
-    if (rs->n == MAX_LINES)
-        return km_error(KM_EFORMAT, "line %zu: more than %d results", line, MAX_LINES);
+    if (rs->n == rs->capacity) {
+        size_t capacity = rs->capacity ? 2 * rs->capacity : 64;
+        result *grown = realloc(rs->lines, capacity * sizeof *grown);
+        if (!grown)
+            return km_error_nomem("the cross-validation figure");
+        rs->lines = grown;
+        rs->capacity = capacity;
+    }
     if ((metric = km_json_get(v, "metric")) && metric->type == KM_JSON_STRING)
         rs->lower_is_better = !strcmp(metric->string, "mse");
     result *r = &rs->lines[rs->n];
@@ -313,10 +319,7 @@ km_status km_plot_cv(const char *text, int higher_is_better, char **out)
     km_status st = km_numeric_locale_enter(&locale);
     if (st)
         return st;
-    if (!(rs.lines = malloc(MAX_LINES * sizeof *rs.lines)))
-        st = km_error_nomem("the cross-validation figure");
-    if (!st)
-        st = km_json_lines(text, read_result, &rs);
+    st = km_json_lines(text, read_result, &rs);
     if (!st && rs.n == 0)
         st = km_error(KM_EFORMAT, "no cross-validation results");
     const char *axes[2];

@@ -96,6 +96,9 @@ assert len(marks(svg("trace.svg"), "series")) == 3
 assert len(marks(svg("cv-trace.svg"), "series")) == 3 * 3
 PY
 
+expect_status 0 "$KM" plot --help && { grep -q "^usage: kernelmix plot weights" "$WORK/out" || fail "plot --help"; }
+expect_status 2 "$KM" plot && expect_one_line_error "missing the figure"
+
 # bad input: one line naming the file (and line), exit status 2, no output
 printf '{"iteration": 1, "objective": 2}\n{"iteration": 2, "objective": }\n' >"$WORK/bad.trace"
 expect_status 2 "$KM" plot trace "$WORK/bad.trace" "$WORK/bad.svg" && expect_one_line_error "bad.trace:2: "
