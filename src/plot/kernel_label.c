@@ -1,5 +1,6 @@
 #include "plot/kernel_label.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,12 +31,17 @@ void km_kernel_label_of(const km_model *model, size_t m, km_kernel_label *out)
     else
         snprintf(out->group, sizeof out->group, "%.*s", (int)family, spec);
     out->value[0] = '\0';
-    if (spec_value(spec, "gamma", value, sizeof value) && !strncmp(spec, "rbf", family))
-        snprintf(out->value, sizeof out->value, "\xce\xb3=%.3g", strtod(value, NULL));
-    else if (spec_value(spec, "degree", value, sizeof value))
-        snprintf(out->value, sizeof out->value, "degree %.3g", strtod(value, NULL));
-    else if (spec_value(spec, "k", value, sizeof value))
+    out->number = NAN;
+    if (spec_value(spec, "gamma", value, sizeof value) && !strncmp(spec, "rbf", family)) {
+        out->number = strtod(value, NULL);
+        snprintf(out->value, sizeof out->value, "\xce\xb3=%.3g", out->number);
+    } else if (spec_value(spec, "degree", value, sizeof value)) {
+        out->number = strtod(value, NULL);
+        snprintf(out->value, sizeof out->value, "degree %.3g", out->number);
+    } else if (spec_value(spec, "k", value, sizeof value)) {
+        out->number = strtod(value, NULL);
         snprintf(out->value, sizeof out->value, "k=%.40s", value);
+    }
     if (out->value[0] && !subset)
         snprintf(out->short_name, sizeof out->short_name, "%s", out->value);
     else

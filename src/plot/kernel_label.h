@@ -12,6 +12,7 @@ typedef struct km_kernel_label {
     char family[32];             /* "rbf" */
     char group[96];              /* family and features: "rbf", "rbf features=1-3" */
     char value[48];              /* "γ=0.0103", "degree 2", or "" */
+    double number;               /* the value's number (0.0103, 2), NAN without one */
     char short_name[160];        /* the value, or group and value when the kernel has a feature subset
                                     (or no value): "γ=0.0103", "rbf features=1-3 γ=0.5", "linear" */
     char full[176];              /* "3: rbf γ=0.0103" */

@@ -32,16 +32,25 @@ static void bars(km_svg *svg, const km_model *model, const double *w, const km_k
         free(group_of);
         return;
     }
-    for (size_t m = 0; m < M; m++) { /* kernels in group order */
+    for (size_t m = 0; m < M; m++) { /* kernels in group order, each group by its value (gamma, degree) */
         int seen = 0;
         for (size_t k = 0; k < m && !seen; k++)
             seen = !strcmp(labels[k].group, labels[m].group);
         if (seen)
             continue;
+        size_t first = n;
         for (size_t k = m; k < M; k++)
             if (!strcmp(labels[k].group, labels[m].group)) {
                 group_of[n] = groups;
                 order[n++] = k;
+            }
+        /* insertion sort: an RBF grid stands in ascending gamma, equally spaced for a geometric grid
+         * (a log axis of gamma); kernels without a number keep their order */
+        for (size_t i = first + 1; i < n; i++)
+            for (size_t j = i; j > first && labels[order[j]].number < labels[order[j - 1]].number; j--) {
+                size_t swap = order[j];
+                order[j] = order[j - 1];
+                order[j - 1] = swap;
             }
         groups++;
     }

@@ -40,6 +40,8 @@ for p in 1 4/3 2 4; do
     models+=("$WORK/p$((${#models[@]})).model")
 done
 "$KM" plot path -o "$WORK/path.svg" "${models[@]}" || fail "plot path"
+"$KM" train -q --kernel 'rbf:gamma=4,0.5,1' --kernel linear "$WORK/train" "$WORK/unsorted.model"
+"$KM" plot weights "$WORK/unsorted.model" "$WORK/unsorted.svg" || fail "plot weights (unsorted grid)"
 for svg in "$WORK"/*.svg; do xmllint --noout "$svg" || fail "$svg is not well-formed XML"; done
 
 "$PYTHON" - "$WORK" <<'PY' || fail "the figures' marks"
@@ -59,6 +61,10 @@ for m, w in enumerate(weights):
     assert abs(height[m] - w * scale) <= 0.15, (m, height[m], w * scale)
 labels = [t for t in marks(os.path.join(work, "lp.model.svg"), "group")]
 assert len(labels) == 1 and labels[0].get("tag") == "text", labels  # the rbf grid's bracket label
+
+# an RBF grid stands in ascending gamma, whatever the kernels' order
+bars = sorted(marks(svg("unsorted.svg"), "bar"), key=lambda b: float(b["x"]))
+assert [b["title"] for b in bars] == ["2: rbf \u03b3=0.5", "3: rbf \u03b3=1", "1: rbf \u03b3=4", "4: linear"], bars
 
 # empirical Bayes: an x per dropped kernel
 eb = info("eb.json")
