@@ -29,10 +29,14 @@ void km_axis_include(km_axis *axis, const double *v, size_t n)
     }
 }
 
-/* 1, 2 or 5 times a power of ten near range / 5. */
-static double round_step(double range)
+/* Half the distance from lo to hi: finite for all finite ends (hi - lo itself overflows from -1e308
+ * to 1e308). */
+static double half_span(double lo, double hi) { return 0.5 * hi - 0.5 * lo; }
+
+/* 1, 2 or 5 times a power of ten near (hi - lo) / 5. */
+static double round_step(double lo, double hi)
 {
-    double raw = range / 5, power = pow(10, floor(log10(raw))), f = raw / power;
+    double raw = half_span(lo, hi) * 0.4, power = pow(10, floor(log10(raw))), f = raw / power;
     return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * power;
 }
 
@@ -58,9 +62,12 @@ void km_axis_finish(km_axis *axis)
         axis->lo -= pad;
         axis->hi += pad;
     }
-    double step = round_step(axis->hi - axis->lo);
-    axis->lo = floor(axis->lo / step + 1e-9) * step;
-    axis->hi = ceil(axis->hi / step - 1e-9) * step;
+    double step = round_step(axis->lo, axis->hi);
+    double lo = floor(axis->lo / step + 1e-9) * step, hi = ceil(axis->hi / step - 1e-9) * step;
+    if (isfinite(lo) && isfinite(hi)) { /* ends near the largest doubles stay as they are */
+        axis->lo = lo;
+        axis->hi = hi;
+    }
 }
 
 /* The fraction of the axis at v. */
@@ -68,13 +75,20 @@ static double fraction(const km_axis *axis, double v)
 {
     if (axis->log)
         return (log10(v) - log10(axis->lo)) / (log10(axis->hi) - log10(axis->lo));
-    return (v - axis->lo) / (axis->hi - axis->lo);
+    return half_span(axis->lo, v) / half_span(axis->lo, axis->hi);
 }
 
-double km_panel_x(const km_panel *panel, double v) { return panel->x + fraction(&panel->x_axis, v) * panel->width; }
+/* A fraction of the axis kept within a few panel sizes: a value the axis does not span (which no figure
+ * draws) still gives a finite coordinate. */
+static double bounded(double f) { return isnan(f) ? 0 : f < -4 ? -4 : f > 5 ? 5 : f; }
+
+double km_panel_x(const km_panel *panel, double v)
+{
+    return panel->x + bounded(fraction(&panel->x_axis, v)) * panel->width;
+}
 double km_panel_y(const km_panel *panel, double v)
 {
-    return panel->y + panel->height - fraction(&panel->y_axis, v) * panel->height;
+    return panel->y + panel->height - bounded(fraction(&panel->y_axis, v)) * panel->height;
 }
 
 void km_chart_number(char *buf, size_t size, double v, int digits)
@@ -101,7 +115,7 @@ static size_t ticks(const km_axis *axis, double *out)
         }
         return n;
     }
-    double step = round_step(axis->hi - axis->lo);
+    double step = round_step(axis->lo, axis->hi);
     for (double t = ceil(axis->lo / step - 1e-9) * step; t <= axis->hi + step * 1e-9 && n < MAX_TICKS; t += step)
         out[n++] = t;
     return n;
@@ -163,11 +177,14 @@ void km_chart_line(km_svg *svg, const km_panel *p, const char *name, size_t k, c
             continue;
         double px = km_panel_x(p, x[i]), py = km_panel_y(p, y[i]);
         if (err && isfinite(err[i]) && err[i] > 0) {
+            /* an end beyond what the axis shows (below a log axis, past the largest doubles) at the
+             * panel's edge */
             double lo = y[i] - err[i], hi = y[i] + err[i];
             double y_lo = km_axis_shows(&p->y_axis, lo) ? km_panel_y(p, lo) : p->y + p->height;
+            double y_hi = km_axis_shows(&p->y_axis, hi) ? km_panel_y(p, hi) : p->y;
             km_svg_printf(svg, "<path class=\"errorbar\" d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f\" "
                                "stroke=\"%s\" stroke-width=\"1.5\" fill=\"none\"/>\n",
-                          px, y_lo, km_panel_y(p, hi), px - 4, y_lo, px + 4, px - 4, km_panel_y(p, hi), px + 4, colour);
+                          px, y_lo, y_hi, px - 4, y_lo, px + 4, px - 4, y_hi, px + 4, colour);
         }
         if (n <= 200)
             km_svg_printf(svg, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", px, py,
@@ -242,7 +259,7 @@ void km_chart_heatmap(km_svg *svg, double x, double y, double width, double heig
     for (size_t r = 0; r < map->rows; r++)
         for (size_t c = 0; c < map->cols; c++) {
             double v = map->values[r * map->cols + c];
-            double t = hi > lo ? (v - lo) / (hi - lo) : isfinite(v) ? 0.5 : NAN;
+            double t = hi > lo ? half_span(lo, v) / half_span(lo, hi) : isfinite(v) ? 0.5 : NAN;
             km_svg_sequential_colour(t, colour);
             double cx = x + cw * (double)c, cy = y + ch * (double)r;
             km_svg_printf(svg, "<rect class=\"cell\" data-row=\"%zu\" data-col=\"%zu\" x=\"%.1f\" y=\"%.1f\" "

@@ -18,6 +18,7 @@ typedef struct result {
     double values[MAX_OPTIONS];
     size_t n;
     double mean, std;
+    size_t line;                 /* in the text */
 } result;
 
 typedef struct results {
@@ -133,6 +134,7 @@ static km_status read_result(void *ctx, size_t line, const km_json *v)
     memset(r, 0, sizeof *r);
     r->mean = mean;
     r->std = std;
+    r->line = line;
     if (!(r->options = strdup(options->string)))
         return km_error_nomem("the cross-validation figure");
     rs->n++;
@@ -172,6 +174,11 @@ static km_status varying(const results *rs, const char **axes, size_t *n_axes)
         }
     if (*n_axes == 0)
         return km_error(KM_EFORMAT, "no numeric option varies across the %zu results", rs->n);
+    for (size_t i = 0; i < rs->n; i++)
+        for (size_t a = 0; a < *n_axes; a++)
+            if (isnan(value_of(&rs->lines[i], axes[a])))
+                return km_error(KM_EFORMAT, "line %zu: no number for %s, which the other results vary", rs->lines[i].line,
+                                axes[a]);
     /* two lines at one point of the axes must not differ elsewhere (a figure would hide one) */
     for (size_t i = 0; i < rs->n; i++)
         for (size_t j = i + 1; j < rs->n; j++) {
@@ -249,8 +256,8 @@ static void line_figure(km_svg *svg, const results *rs, const char *axis, size_t
         p.x_axis.log = p.x_axis.lo > 0 && p.x_axis.hi / p.x_axis.lo > 20;
         km_axis_init(&p.y_axis, rs->lower_is_better ? "mean squared error" : "accuracy (%)", 0);
         for (size_t i = 0; i < m; i++) {
-            double band[2] = {y[i] - e[i], y[i] + e[i]};
-            km_axis_include(&p.y_axis, isfinite(e[i]) ? band : y + i, isfinite(e[i]) ? 2 : 1);
+            double span[3] = {y[i], y[i] - e[i], y[i] + e[i]}; /* an end may overflow: the mean stays */
+            km_axis_include(&p.y_axis, span, isfinite(e[i]) ? 3 : 1);
         }
         km_axis_finish(&p.x_axis);
         km_axis_finish(&p.y_axis);
