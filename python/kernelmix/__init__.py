@@ -14,5 +14,5 @@ from .estimators import MKLClassifier, MKLRegressor, MKLRidge, OneClassMKL, mkl_
 
 __version__ = _lib.km_version().decode()
 __all__ = ["MKLClassifier", "MKLRegressor", "MKLRidge", "OneClassMKL", "KernelCombiner", "alignment",
-           "KernelmixError", "plot",
-           "mkl_methods", "mkl_solvers", "__version__"]
+           "KernelmixError",
+           "mkl_methods", "mkl_solvers", "plot", "__version__"]
