@@ -4,7 +4,8 @@
 #   test    what the test suite adds: Python with numpy, scikit-learn, cffi, pytest, pip and
 #           setuptools (the Python package and its install test), LIBSVM's tools (parity tests), R
 #           with the mlbench, caret and kernlab data sets (the seeds' experiments), clang with its
-#           sanitizer and libFuzzer runtimes, valgrind
+#           sanitizer and libFuzzer runtimes, valgrind, headless Chromium and xmllint (the plot
+#           tests render the figures and check the SVG)
 #   bench   what bench/run adds: fashion-MNIST, scikit-learn and LIBSVM's tools (the peers)
 # usage: scripts/install-deps.sh [build] [test] [bench]     (no argument: all three)
 # Idempotent: packages already present are skipped; apt-get runs only when something is missing, and
@@ -20,7 +21,7 @@ BUILD_PACKAGES="build-essential cmake pkg-config libopenblas-openmp-dev liblapac
 libopenmpi-dev openmpi-bin"
 TEST_PACKAGES="python3 python3-numpy python3-sklearn python3-cffi python3-pytest python3-pip \
 python3-setuptools libsvm-tools r-base-core r-cran-mlbench r-cran-caret r-cran-kernlab clang \
-libclang-rt-14-dev valgrind"
+libclang-rt-14-dev valgrind chromium libxml2-utils"
 BENCH_PACKAGES="python3 python3-numpy python3-sklearn libsvm-tools dataset-fashion-mnist"
 
 [ $# -eq 0 ] && set -- build test bench

@@ -32,15 +32,15 @@ typedef struct results {
 static int option_number(const char *text, double *out)
 {
     double base, exponent, a, b;
-    if (km_parse_user_number(text, out, &base, &exponent))
+    if (km_parse_user_number(text, out, &base, &exponent) == KM_USER_NUMBER_OK)
         return 1;
     const char *slash = strchr(text, '/');
     char head[64];
     if (!slash || (size_t)(slash - text) >= sizeof head)
         return 0;
     snprintf(head, sizeof head, "%.*s", (int)(slash - text), text);
-    if (!km_parse_user_number(head, &a, &base, &exponent) || !km_parse_user_number(slash + 1, &b, &base, &exponent) ||
-        b == 0)
+    if (km_parse_user_number(head, &a, &base, &exponent) != KM_USER_NUMBER_OK ||
+        km_parse_user_number(slash + 1, &b, &base, &exponent) != KM_USER_NUMBER_OK || b == 0)
         return 0;
     *out = a / b;
     return 1;
