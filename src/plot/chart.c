@@ -121,25 +121,40 @@ static size_t ticks(const km_axis *axis, double *out)
     return n;
 }
 
+/* Significant digits that tell the ticks of a linear axis apart: 4, or more where the ticks are close
+ * to each other beside their size (an objective that moves in its fifth digit). */
+static int tick_digits(const km_axis *axis, const double *t, size_t n)
+{
+    if (axis->log || n < 2)
+        return 4;
+    double largest = fmax(fabs(t[0]), fabs(t[n - 1])), step = t[1] - t[0];
+    int digits = step > 0 && largest > 0 ? (int)ceil(log10(largest / step)) + 1 : 4;
+    return digits < 4 ? 4 : digits > 12 ? 12 : digits;
+}
+
 void km_chart_frame(km_svg *svg, const km_panel *p)
 {
     double t[MAX_TICKS];
     char label[32];
     km_svg_printf(svg, "<g class=\"panel\">\n");
     size_t n = ticks(&p->y_axis, t);
+    int digits = tick_digits(&p->y_axis, t, n);
+    double widest = 0; /* characters of the longest y tick label: the axis label stands left of it */
     for (size_t k = 0; k < n; k++) {
         double y = km_panel_y(p, t[k]);
         km_svg_printf(svg, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>\n",
                       p->x, y, p->x + p->width, y);
-        km_chart_number(label, sizeof label, t[k], 4);
+        km_chart_number(label, sizeof label, t[k], digits);
         km_svg_text(svg, p->x - 6, y + 4, "end", 12, 0, "tick", label);
+        widest = fmax(widest, (double)strlen(label));
     }
     n = p->x_axis.categorical ? 0 : ticks(&p->x_axis, t);
+    digits = tick_digits(&p->x_axis, t, n);
     for (size_t k = 0; k < n; k++) {
         double x = km_panel_x(p, t[k]);
         km_svg_printf(svg, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>\n",
                       x, p->y, x, p->y + p->height);
-        km_chart_number(label, sizeof label, t[k], 4);
+        km_chart_number(label, sizeof label, t[k], digits);
         km_svg_text(svg, x, p->y + p->height + 17, "middle", 12, 0, "tick", label);
     }
     km_svg_printf(svg, "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
@@ -147,7 +162,8 @@ void km_chart_frame(km_svg *svg, const km_panel *p)
     if (p->x_axis.label)
         km_svg_text(svg, p->x + p->width / 2, p->y + p->height + 36, "middle", 13, 0, "axis-label", p->x_axis.label);
     if (p->y_axis.label)
-        km_svg_text(svg, p->x - 52, p->y + p->height / 2, "middle", 13, -90, "axis-label", p->y_axis.label);
+        km_svg_text(svg, fmax(14, p->x - 18 - 7 * widest), p->y + p->height / 2, "middle", 13, -90, "axis-label",
+                    p->y_axis.label);
     if (p->title)
         km_svg_text(svg, p->x, p->y - 8, "start", 14, 0, "title", p->title);
     km_svg_printf(svg, "</g>\n");
