@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "train/train.h"
 
 static const char *const CMD = "train";
 
@@ -676,6 +677,19 @@ static void print_summary(const train_options *o, const km_dataset *data, const 
     printf("model written to %s (%zu support vectors)\n", o->model_path, km_model_n_sv_total(model));
 }
 
+/* Classes no classification could learn from a label column the user did not choose (the default, the
+ * last): refused, naming the field read and how to choose another. */
+static int check_label_column(const train_options *o, const km_dataset *data)
+{
+    char why[512];
+    if (o->input.label_column_given || !cli_label_from_column(o->train_path, &o->input, needs_precomputed_rows(o)) ||
+        km_label_doubt_of(data, (km_task)get_int(o, KM_PARAM_TASK), why, sizeof why) != KM_LABELS_TOO_MANY)
+        return 1;
+    cli_error(CMD, "%s; give the label's column with --label-column K (1-based; default -1, the last), or train "
+                   "a regression (-s svr, nu-svr or krr)", why);
+    return 0;
+}
+
 static int run(train_options *o)
 {
     km_dataset *data = NULL;
@@ -697,6 +711,10 @@ static int run(train_options *o)
         st = build_kernels(o, data, &kernels);
     if (st) {
         rc = cli_fail(CMD, st);
+        goto done;
+    }
+    if (!check_label_column(o, data)) {
+        rc = CLI_USAGE;
         goto done;
     }
     if (o->weights) {

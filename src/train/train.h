@@ -30,8 +30,14 @@ int km_kernels_read_features(const km_kernel_set *set);
  * regression target: its squared error would overflow. */
 km_status km_check_targets(const km_dataset *data, const size_t *rows, size_t n);
 
-/* Logs a warning when classification labels look like a feature column (many distinct values that are
- * not integers): a CSV label column read from the wrong field. */
+/* How plausible the labels of data are as the classes of task (a task that does not classify: always).
+ * KM_LABELS_TOO_MANY: more classes than rows could teach (a label column read from a feature field);
+ * KM_LABELS_NOT_INTEGER: some class labels are not integers (regression targets?). why receives a
+ * one-line description naming the source and the label field (empty when plausible). */
+typedef enum km_label_doubt { KM_LABELS_PLAUSIBLE, KM_LABELS_NOT_INTEGER, KM_LABELS_TOO_MANY } km_label_doubt;
+km_label_doubt km_label_doubt_of(const km_dataset *data, km_task task, char *why, size_t size);
+
+/* Logs km_label_doubt_of's description as a warning when the labels are in doubt. */
 void km_warn_suspect_labels(const km_dataset *data, const km_params *params);
 
 #endif
