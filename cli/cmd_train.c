@@ -407,16 +407,16 @@ static void note_given(train_options *o, const cli_args *args)
 }
 
 /* The names (", "-separated, into buf) of the tasks (tasks != 0) or the methods that read parameter id
- * with the run's method or task; returns how many. */
-static size_t readers(km_param id, int tasks, km_task task, km_mkl_method method, char *buf, size_t size)
+ * (read != 0) or ignore it with the run's method or task; returns how many. */
+static size_t readers(km_param id, int tasks, int read, km_task task, km_mkl_method method, char *buf, size_t size)
 {
     size_t count = 0, used = 0;
     int value;
     const char *name;
     buf[0] = '\0';
     for (size_t k = 0; (name = km_enum_name_at(tasks ? KM_ENUM_TASK : KM_ENUM_MKL_METHOD, k, &value)); k++) {
-        int read = tasks ? km_param_read_by(id, (km_task)value, method) : km_param_read_by(id, task, value);
-        if (read && used < size) {
+        int reads = tasks ? km_param_read_by(id, (km_task)value, method) : km_param_read_by(id, task, value);
+        if (!reads == !read && used < size) {
             used += (size_t)snprintf(buf + used, size - used, "%s%s", count ? ", " : "", name);
             count++;
         }
@@ -434,10 +434,14 @@ static int check_options_read(const train_options *o)
         km_param id = option_params[k].id;
         if (!o->given[k] || km_param_read_by(id, task, method))
             continue;
-        char names[512];
-        if (readers(id, 0, task, method, names, sizeof names))
+        char names[512], others[512];
+        size_t n_read = readers(id, 0, 1, task, method, names, sizeof names);
+        size_t n_ignored = readers(id, 0, 0, task, method, others, sizeof others);
+        if (n_read > n_ignored)   /* most methods read it: the few that do not */
+            cli_error(CMD, "%s is not read by --mkl %s (this run uses --mkl %s)", o->given[k], others, method_name);
+        else if (n_read)
             cli_error(CMD, "%s is read by --mkl %s only (this run uses --mkl %s)", o->given[k], names, method_name);
-        else if (readers(id, 1, task, method, names, sizeof names))
+        else if (readers(id, 1, 1, task, method, names, sizeof names))
             cli_error(CMD, "%s is read by -s %s only (this run uses -s %s)", o->given[k], names, task_name);
         else
             cli_error(CMD, "%s is not read by -s %s with --mkl %s", o->given[k], task_name, method_name);

@@ -18,6 +18,8 @@ typedef struct km_mkl_method_entry {
      * weights, solver and stopping rules. A parameter no method lists (the machine's, the cache's, the
      * seed) is read by every method; km_param_read_by answers from these lists. */
     const km_param *params;
+    /* The task parameters (svm/machine.h) it does not pass on, 0-terminated; NULL: none. */
+    const km_param *ignores;
     /* Validates the user's parameters and fills in the method's defaults (p_block from p, ...). */
     km_status (*resolve)(const km_mkl_params *in, km_mkl_params *out);
     /* Starting weights (M values); NULL: the given weights are kept. */

@@ -1,5 +1,6 @@
 # An option the run would ignore is refused (exit 2, one line, no model), naming the kernel-weight
-# methods (--mkl) or tasks (-s) that read it; options every task and method reads never are.
+# methods (--mkl) or tasks (-s) that read it (or, when most methods read it, those that do not);
+# options every task and method reads never are.
 . "$(dirname "$0")/lib.sh" "$@"
 TRAIN="$DATA/heart_scale"
 [ -f "$TRAIN" ] || { echo "skipped: no $TRAIN" >&2; exit 77; }
@@ -26,12 +27,15 @@ refused "--p is read by --mkl lp, obscure, clmkl, hlmkl only \(this run uses --m
 refused "--lambda is read by --mkl elasticnet, tikhonov only \(this run uses --mkl lp\)" --mkl lp --lambda 0.3 $K2
 refused "--solver is read by --mkl lp, elasticnet, obscure, clmkl, hlmkl only \(this run uses --mkl tikhonov\)" --mkl tikhonov --solver silp $K2
 refused "--mkl-theta-eps is read by --mkl lp, elasticnet only \(this run uses --mkl align\)" --mkl align --mkl-theta-eps 0.1 $K2
-refused "--max-time is read by --mkl .* only \(this run uses --mkl fixed\)" --max-time 10 $K2
+refused "^kernelmix train: --max-time is not read by --mkl fixed \(this run uses --mkl fixed\)$" --max-time 10 $K2
 refused "--cache-float is read by --mkl fixed only \(this run uses --mkl lp\)" --mkl lp --cache-float $K2
 refused "--epochs is read by --mkl obscure only \(this run uses --mkl lp\)" --mkl lp --epochs 2 $K2
 refused "--ae is read by --mkl clmkl only \(this run uses --mkl hlmkl\)" --mkl hlmkl --ae 0.5 $K2
 refused "--eb-inner is read by --mkl eb-rw only \(this run uses --mkl eb-mackay\)" -s krr --mkl eb-mackay --eb-inner 3 $K2
 refused "--eta is read by --mkl l2krr only \(this run uses --mkl l1krr\)" -s krr --mkl l1krr --eta 0.5 $K2
+# the empirical-Bayes methods weigh the data against the noise, without C
+refused "^kernelmix train: -c is not read by --mkl eb-rw, eb-mackay \(this run uses --mkl eb-rw\)$" -s krr --mkl eb-rw -c 2 $K2
+refused "--ridge is not read by --mkl eb-rw, eb-mackay \(this run uses --mkl eb-mackay\)" -s krr --mkl eb-mackay --ridge 2 $K2
 # --- task options with another task (the option as written) ---
 refused "^kernelmix train: -c is read by -s svc, svr, nu-svr, krr only \(this run uses -s oneclass\)$" -s 2 -c 3
 refused "--C is read by -s svc, svr, nu-svr, krr only \(this run uses -s nu-svc\)" -s nu-svc --C 3

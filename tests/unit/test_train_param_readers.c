@@ -247,6 +247,10 @@ KM_TEST_CASE(generic_parameters_are_read_by_all)
     CHECK(!km_param_read_by((km_param)9999, KM_TASK_SVC, KM_MKL_FIXED));
     CHECK(!km_param_read_by(KM_PARAM_C, (km_task)99, KM_MKL_FIXED));
     CHECK(!km_param_read_by(KM_PARAM_C, KM_TASK_SVC, (km_mkl_method)99));
+    /* C is the krr task's, but the empirical-Bayes methods do not pass it on */
+    CHECK(km_param_read_by(KM_PARAM_C, KM_TASK_KRR, KM_MKL_L2KRR));
+    CHECK(!km_param_read_by(KM_PARAM_C, KM_TASK_KRR, KM_MKL_EB_RW));
+    CHECK(!km_param_read_by(KM_PARAM_C, KM_TASK_KRR, KM_MKL_EB_MACKAY));
     /* the example of the CLI: shared weights are lp's only */
     CHECK(km_param_read_by(KM_PARAM_SHARED_WEIGHTS, KM_TASK_SVC, KM_MKL_LP));
     CHECK(!km_param_read_by(KM_PARAM_SHARED_WEIGHTS, KM_TASK_SVC, KM_MKL_FIXED));
