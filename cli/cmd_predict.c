@@ -42,8 +42,9 @@ static void usage(FILE *out)
 "\n"
 "TEST_FILE must describe the model's features: CSV rows with as many features as the training\n"
 "rows (the label in the same column, or --label-column 0 for rows without one); LIBSVM rows\n"
-"with indices up to the model's feature count (beyond it: ignored after training on LIBSVM\n"
-"rows, refused after training on CSV rows, whose feature count is exact).\n"
+"with indices up to the model's feature count (beyond it: ignored, with a warning counting\n"
+"the rows, after training on LIBSVM rows; refused after training on CSV rows, whose feature\n"
+"count is exact). Test labels that are none of the model's classes are counted in a warning.\n"
 "\n"
 "Exit status: 0 success, 1 failure, 2 bad usage or bad input.\n");
 }
@@ -327,6 +328,37 @@ static km_status predict_to_file(const predict_options *o, const km_model *model
     return km_atomic_commit(&out);
 }
 
+/* Warnings about what the test rows hold that the model never saw: features (ignored) and labels (the
+ * accuracy then counts them as errors; none among the model's classes: it compares unrelated labels). */
+static void warn_unseen(const km_model *model, const km_dataset *test, const char *name)
+{
+    km_test_coverage seen;
+    km_model_test_coverage(model, test, &seen);
+    size_t n = km_dataset_rows(test);
+    if (seen.rows_beyond)
+        cli_error(CMD, "warning: %s: %zu of %zu rows have features beyond the %zu the model was trained on (up to "
+                       "feature %zu); prediction ignores them", name, seen.rows_beyond, n, seen.model_features,
+                  seen.largest_feature);
+    if (!seen.unknown_labels)
+        return;
+    char example[64], classes[256] = "";
+    cli_format_value(example, sizeof example, seen.unknown_example);
+    size_t K = km_model_n_classes(model), used = 0;
+    for (size_t c = 0; c < K && used + 64 < sizeof classes; c++) {
+        char value[64];
+        cli_format_value(value, sizeof value, km_model_labels(model)[c]);
+        used += (size_t)snprintf(classes + used, sizeof classes - used, "%s%s", c ? ", " : "", value);
+    }
+    if (used + 64 >= sizeof classes && K > 0)
+        snprintf(classes + used, sizeof classes - used, ", ...");
+    if (seen.unknown_labels == n)
+        cli_error(CMD, "warning: %s: no test label is among the model's %zu classes (%s; the test rows have e.g. %s): "
+                       "the accuracy compares unrelated labels", name, K, classes, example);
+    else
+        cli_error(CMD, "warning: %s: %zu of %zu test rows have labels that are none of the model's %zu classes "
+                       "(e.g. %s): they count as errors", name, seen.unknown_labels, n, K, example);
+}
+
 static int run(const predict_options *o)
 {
     km_model *model = NULL;
@@ -377,6 +409,7 @@ static int run(const predict_options *o)
         rc = cli_fail(CMD, st);
         goto done;
     }
+    warn_unseen(model, test, o->test_path);
     double sigma;
     if (!o->quiet && o->probability && km_model_laplace_sigma(model, &sigma) == KM_OK)
         printf("Prob. model for test data: target value = predicted value + z,\n"

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "core/error.h"
+#include "train/train.h"
 
 static const char *const CMD = "train";
 
@@ -53,7 +54,9 @@ static void usage(FILE *out)
 "Trains an SVM on a combination of kernels sum_m d_m k_m and writes MODEL_FILE\n"
 "(default: TRAIN_FILE.model). TRAIN_FILE is LIBSVM sparse format, or CSV (--format csv\n"
 "or a .csv name). Options follow LIBSVM's svm-train where the meaning is the same\n"
-"(note -g's default below); every number may be written B^k, e.g. -c 2^3.\n"
+"(note -g's default below); every number may be written B^k, e.g. -c 2^3. An option\n"
+"the task (-s) or the kernel-weight method (--mkl) does not read is refused, naming the\n"
+"tasks or methods that read it.\n"
 "\n"
 "task:\n"
 "  -s TYPE            0 C-SVC (default), 1 nu-SVC, 2 one-class SVM, 3 epsilon-SVR,\n"
@@ -233,6 +236,57 @@ static void usage(FILE *out)
 "SIGTERM stop the solver at its next check; no model is written).\n");
 }
 
+/* The parameter each option sets: an option the run would not read (km_param_read_by: the task's and
+ * the method's lists) is refused, naming the tasks or methods that read it. */
+typedef struct option_param {
+    const char *short_name, *long_name;
+    km_param id;
+} option_param;
+
+static const option_param option_params[] = {
+    {"-c", "--C", KM_PARAM_C},
+    {NULL, "--ridge", KM_PARAM_C},
+    {NULL, "--no-bias", KM_PARAM_KRR_BIAS},
+    {"-p", "--epsilon", KM_PARAM_EPSILON},
+    {"-n", "--nu", KM_PARAM_NU},
+    {NULL, "--multiclass", KM_PARAM_MULTICLASS},
+    {NULL, "--cache-float", KM_PARAM_CACHE_VALUES},
+    {NULL, "--cache-double", KM_PARAM_CACHE_VALUES},
+    {NULL, "--p", KM_PARAM_P},
+    {NULL, "--p-block", KM_PARAM_P_BLOCK},
+    {NULL, "--regularizer", KM_PARAM_REGULARIZER},
+    {NULL, "--reg-param", KM_PARAM_REG_PARAM},
+    {NULL, "--lambda", KM_PARAM_LAMBDA},
+    {NULL, "--radius", KM_PARAM_MKL_RADIUS},
+    {NULL, "--align-q", KM_PARAM_ALIGN_Q},
+    {NULL, "--eta", KM_PARAM_L2KRR_ETA},
+    {NULL, "--rank1-weight", KM_PARAM_RANK1_WEIGHT},
+    {NULL, "--mu0", KM_PARAM_MU0},
+    {NULL, "--noise", KM_PARAM_EB_NOISE},
+    {NULL, "--learn-noise", KM_PARAM_EB_LEARN_NOISE},
+    {NULL, "--eb-inner", KM_PARAM_EB_INNER},
+    {NULL, "--eb-tol", KM_PARAM_EB_TOL},
+    {NULL, "--epochs", KM_PARAM_OBSCURE_EPOCHS},
+    {NULL, "--online-epochs", KM_PARAM_OBSCURE_ONLINE_EPOCHS},
+    {NULL, "--online-eta", KM_PARAM_OBSCURE_ETA},
+    {NULL, "--R", KM_PARAM_OBSCURE_RADIUS},
+    {NULL, "--stage2-t0", KM_PARAM_OBSCURE_T0},
+    {NULL, "--tol", KM_PARAM_OBSCURE_TOL},
+    {NULL, "--solver", KM_PARAM_MKL_SOLVER},
+    {NULL, "--mkl-eps", KM_PARAM_MKL_GAP},
+    {NULL, "--mkl-theta-eps", KM_PARAM_MKL_THETA_TOL},
+    {NULL, "--mkl-step-eps", KM_PARAM_MKL_EPS},
+    {NULL, "--max-outer", KM_PARAM_MKL_MAX_OUTER},
+    {NULL, "--max-time", KM_PARAM_MKL_MAX_TIME},
+    {NULL, "--shared-weights", KM_PARAM_SHARED_WEIGHTS},
+    {NULL, "--clusters", KM_PARAM_CLUSTERS},
+    {NULL, "--ae", KM_PARAM_CLUSTER_AE},
+    {NULL, "--tau", KM_PARAM_CLUSTER_TAU},
+    {NULL, "--cluster-kernel", KM_PARAM_CLUSTER_KERNEL},
+    {NULL, "--kmeans-restarts", KM_PARAM_CLUSTER_RESTARTS},
+};
+#define N_OPTION_PARAMS (sizeof option_params / sizeof *option_params)
+
 typedef struct train_options {
     km_params *params;
     int libsvm_kernel;          /* -t value */
@@ -244,6 +298,8 @@ typedef struct train_options {
     double *class_labels, *class_weights;
     size_t n_class_weights;
     int mkl_implied;            /* --p or --p-block given: lp-norm MKL unless --mkl says otherwise */
+    int mkl_given;              /* --mkl given */
+    const char *given[N_OPTION_PARAMS]; /* the options of option_params given, as written (else NULL) */
     const char *reg_param;      /* --reg-param, read once the regularizer is known */
     const char *cluster_spec;   /* --cluster-kernel SPEC: an extra clustering-only kernel */
     int folds;
@@ -394,6 +450,61 @@ static int append_option(train_options *o, char *const *argv, int n)
     return 1;
 }
 
+/* Notes the current option when it is one of option_params. */
+static void note_given(train_options *o, const cli_args *args)
+{
+    for (size_t k = 0; k < N_OPTION_PARAMS; k++) {
+        const char *names[] = {option_params[k].short_name, option_params[k].long_name};
+        for (size_t j = 0; j < 2; j++)
+            if (names[j] && strlen(names[j]) == args->name_len && !strncmp(args->name, names[j], args->name_len))
+                o->given[k] = names[j];
+    }
+}
+
+/* The names (", "-separated, into buf) of the tasks (tasks != 0) or the methods that read parameter id
+ * (read != 0) or ignore it with the run's method or task; returns how many. */
+static size_t readers(km_param id, int tasks, int read, km_task task, km_mkl_method method, char *buf, size_t size)
+{
+    size_t count = 0, used = 0;
+    int value;
+    const char *name;
+    buf[0] = '\0';
+    for (size_t k = 0; (name = km_enum_name_at(tasks ? KM_ENUM_TASK : KM_ENUM_MKL_METHOD, k, &value)); k++) {
+        int reads = tasks ? km_param_read_by(id, (km_task)value, method) : km_param_read_by(id, task, value);
+        if (!reads == !read && used < size) {
+            used += (size_t)snprintf(buf + used, size - used, "%s%s", count ? ", " : "", name);
+            count++;
+        }
+    }
+    return count;
+}
+
+/* Refuses the options of option_params that the run does not read, naming the tasks or methods that do. */
+static int check_options_read(const train_options *o)
+{
+    km_task task = (km_task)get_int(o, KM_PARAM_TASK);
+    km_mkl_method method = (km_mkl_method)get_int(o, KM_PARAM_MKL_METHOD);
+    const char *task_name = km_enum_name(KM_ENUM_TASK, task), *method_name = km_enum_name(KM_ENUM_MKL_METHOD, method);
+    for (size_t k = 0; k < N_OPTION_PARAMS; k++) {
+        km_param id = option_params[k].id;
+        if (!o->given[k] || km_param_read_by(id, task, method))
+            continue;
+        char names[512], others[512];
+        size_t n_read = readers(id, 0, 1, task, method, names, sizeof names);
+        size_t n_ignored = readers(id, 0, 0, task, method, others, sizeof others);
+        if (n_read > n_ignored)   /* most methods read it: the few that do not */
+            cli_error(CMD, "%s is not read by --mkl %s (this run uses --mkl %s)", o->given[k], others, method_name);
+        else if (n_read)
+            cli_error(CMD, "%s is read by --mkl %s only (this run uses --mkl %s)", o->given[k], names, method_name);
+        else if (readers(id, 1, 1, task, method, names, sizeof names))
+            cli_error(CMD, "%s is read by -s %s only (this run uses -s %s)", o->given[k], names, task_name);
+        else
+            cli_error(CMD, "%s is not read by -s %s with --mkl %s", o->given[k], task_name, method_name);
+        return 0;
+    }
+    return 1;
+}
+
 /* Returns 1 to go on, 0 after --help, -1 on a usage error. */
 static int parse_options(train_options *o, int argc, char **argv)
 {
@@ -476,6 +587,7 @@ static int parse_options(train_options *o, int argc, char **argv)
             ok = parse_enum_param(o, KM_PARAM_MULTICLASS, "--multiclass", cli_args_value(&args), KM_ENUM_MULTICLASS);
         } else if (cli_args_is(&args, NULL, "--mkl")) {
             ok = parse_enum_param(o, KM_PARAM_MKL_METHOD, "--mkl", cli_args_value(&args), KM_ENUM_MKL_METHOD);
+            o->mkl_given = 1;
         } else if (cli_args_is(&args, NULL, "--p")) {
             ok = parse_exponent("--p", cli_args_value(&args), &x) && set_double(o, KM_PARAM_P, x);
             o->mkl_implied = 1;
@@ -572,11 +684,13 @@ static int parse_options(train_options *o, int argc, char **argv)
         }
         if (!ok || args.failed || (!controls_run && !append_option(o, argv + start, args.index - start + 1)))
             return -1;
+        note_given(o, &args);
     }
     if (args.failed)
         return -1;
-    if (o->mkl_implied && get_int(o, KM_PARAM_MKL_METHOD) == KM_MKL_FIXED &&
-        !set_int(o, KM_PARAM_MKL_METHOD, KM_MKL_LP))
+    if (o->mkl_implied && !o->mkl_given && !set_int(o, KM_PARAM_MKL_METHOD, KM_MKL_LP))
+        return -1;
+    if (!check_options_read(o))
         return -1;
     int elasticnet = get_int(o, KM_PARAM_REGULARIZER) == KM_REG_ELASTICNET;
     if (o->reg_param && elasticnet && !parse_double_param(o, KM_PARAM_LAMBDA, "--reg-param", o->reg_param, 0, 1))
@@ -584,11 +698,6 @@ static int parse_options(train_options *o, int argc, char **argv)
     if (o->reg_param && !elasticnet &&
         !(parse_exponent("--reg-param", o->reg_param, &x) && set_double(o, KM_PARAM_REG_PARAM, x)))
         return -1;
-    int task = get_int(o, KM_PARAM_TASK);
-    if (!get_int(o, KM_PARAM_KRR_BIAS) && task != KM_TASK_KRR && task != KM_TASK_SVC) {
-        cli_error(CMD, "option --no-bias: only krr and C-SVC (-s 0) train without a bias");
-        return -1;
-    }
     if (n_positionals < 1) {
         cli_error(CMD, "missing TRAIN_FILE (see kernelmix train --help)");
         return -1;
@@ -792,6 +901,19 @@ static void print_summary(const train_options *o, const km_dataset *data, const 
     printf("model written to %s (%zu support vectors)\n", o->model_path, km_model_n_sv_total(model));
 }
 
+/* Classes no classification could learn from a label column the user did not choose (the default, the
+ * last): refused, naming the field read and how to choose another. */
+static int check_label_column(const train_options *o, const km_dataset *data)
+{
+    char why[512];
+    if (o->input.label_column_given || !cli_label_from_column(o->train_path, &o->input, needs_precomputed_rows(o)) ||
+        km_label_doubt_of(data, (km_task)get_int(o, KM_PARAM_TASK), why, sizeof why) != KM_LABELS_TOO_MANY)
+        return 1;
+    cli_error(CMD, "%s; give the label's column with --label-column K (1-based; default -1, the last), or train "
+                   "a regression (-s svr, nu-svr or krr)", why);
+    return 0;
+}
+
 static int run(train_options *o)
 {
     km_dataset *data = NULL;
@@ -814,6 +936,10 @@ static int run(train_options *o)
         st = build_kernels(o, data, &kernels);
     if (st) {
         rc = cli_fail(CMD, st);
+        goto done;
+    }
+    if (!check_label_column(o, data)) {
+        rc = CLI_USAGE;
         goto done;
     }
     if (o->weights) {

@@ -9,20 +9,41 @@ static int ends_with(const char *s, const char *suffix)
     return n >= k && !strcmp(s + n - k, suffix);
 }
 
-km_status cli_read_data(const char *path, const cli_input *input, int precomputed, km_dataset **out)
+/* How path is read: CSV, sequences, a numpy array or LIBSVM rows. */
+typedef enum input_kind { INPUT_CSV, INPUT_SEQUENCES, INPUT_NPY, INPUT_LIBSVM } input_kind;
+
+static input_kind input_kind_of(const char *path, const cli_input *input, int precomputed)
 {
     cli_format format = input->format;
-    if (format == CLI_FORMAT_CSV || (format == CLI_FORMAT_AUTO && (ends_with(path, ".csv") || ends_with(path, ".CSV")))) {
+    if (format == CLI_FORMAT_CSV || (format == CLI_FORMAT_AUTO && (ends_with(path, ".csv") || ends_with(path, ".CSV"))))
+        return INPUT_CSV;
+    int sequence_name = ends_with(path, ".seq") || ends_with(path, ".fa") || ends_with(path, ".fasta") ||
+                        ends_with(path, ".fna");
+    if (format == CLI_FORMAT_SEQUENCES || (format == CLI_FORMAT_AUTO && !precomputed && sequence_name))
+        return INPUT_SEQUENCES;
+    if (format == CLI_FORMAT_AUTO && !precomputed && (ends_with(path, ".npy") || ends_with(path, ".NPY")))
+        return INPUT_NPY;
+    return INPUT_LIBSVM;
+}
+
+int cli_label_from_column(const char *path, const cli_input *input, int precomputed)
+{
+    input_kind kind = input_kind_of(path, input, precomputed);
+    return kind == INPUT_CSV || kind == INPUT_NPY;
+}
+
+km_status cli_read_data(const char *path, const cli_input *input, int precomputed, km_dataset **out)
+{
+    switch (input_kind_of(path, input, precomputed)) {
+    case INPUT_CSV: {
         km_csv_options options = KM_CSV_OPTIONS_INIT;
         options.label_column = input->label_column;
         options.delimiter = input->delimiter;
         return km_dataset_read_csv(path, &options, out);
     }
-    int sequence_name = ends_with(path, ".seq") || ends_with(path, ".fa") || ends_with(path, ".fasta") ||
-                        ends_with(path, ".fna");
-    if (format == CLI_FORMAT_SEQUENCES || (format == CLI_FORMAT_AUTO && !precomputed && sequence_name))
-        return km_dataset_read_sequences(path, input->alphabet, out);
-    if (format == CLI_FORMAT_AUTO && !precomputed && (ends_with(path, ".npy") || ends_with(path, ".NPY")))
-        return km_dataset_read_npy(path, input->label_column, out);
+    case INPUT_SEQUENCES: return km_dataset_read_sequences(path, input->alphabet, out);
+    case INPUT_NPY: return km_dataset_read_npy(path, input->label_column, out);
+    case INPUT_LIBSVM: break;
+    }
     return km_dataset_read_libsvm(path, precomputed ? KM_READ_PRECOMPUTED : 0, out);
 }

@@ -486,6 +486,12 @@ KM_API km_status km_param_bounds(km_param id, double *lower, double *upper, unsi
  * "mkl_method", "p_block"), and the converse (NULL for an unknown id). */
 KM_API km_status km_param_from_name(const char *name, km_param *id);
 KM_API const char *km_param_name(km_param id);
+/* 1 when training the task with the kernel-weight method reads parameter id, 0 when it ignores it
+ * (or an id, task or method is unknown): the tasks and methods each list the parameters they read that
+ * not all of them read (C, epsilon, nu; p, the solver, the stopping rules, ...); the others (the SMO
+ * tolerance, the cache, the seed, ...) are read by all. km_train takes every value a km_params holds and
+ * ignores the unread ones; the CLI refuses an option the run would ignore with this answer. */
+KM_API int km_param_read_by(km_param id, km_task task, km_mkl_method method);
 /* Fixed kernel weights d_m of the combination sum_m d_m k_m: n values (one per kernel; km_train
  * checks the count), each >= 0, not all zero; copied. weights NULL (n = 0): uniform 1 again. */
 KM_API km_status km_params_set_kernel_weights(km_params *params, const double *weights, size_t n);

@@ -23,6 +23,7 @@ from generate import generate, write_svm  # noqa: E402
 GROUPS = ["3-7", "8-12", "13-17", "18-37", "38-57", "58-77", "78-97", "98-117"]
 KERNELS = [arg for g in GROUPS for arg in ("--kernel", "linear:features=%s:norm=mult" % g)]
 CLUSTERING = ["--cluster-kernel", "linear:features=1-2", "--clusters", "3"]
+GATING = CLUSTERING[:2]   # lmkl gates every kernel on the clustering kernel: no clusters
 GRID_C = ["0.1", "1", "10"]
 GRID_AE = ["0.4", "0.6"]
 P = "4/3"
@@ -82,7 +83,7 @@ def main():
         "UNIF": [["--mkl", "fixed", "-c", c] for c in GRID_C],
         "MKL": [["--mkl", "lp", "--p", P, "-c", c] for c in GRID_C],
         "HLMKL": [["--mkl", "hlmkl", "--p", P, "-c", c, *CLUSTERING] for c in GRID_C],
-        "LMKL": [["--mkl", "lmkl", "-c", c, *CLUSTERING] for c in GRID_C],
+        "LMKL": [["--mkl", "lmkl", "-c", c, *GATING] for c in GRID_C],
         "CLMKL": [["--mkl", "clmkl", "--p", P, "--ae", ae, "-c", c, *CLUSTERING] for c in GRID_C for ae in GRID_AE],
     }
     scores = {name: [] for name in methods}

@@ -220,6 +220,28 @@ km_status km_dataset_first_features(const km_dataset *src, size_t d, km_dataset 
     return KM_OK;
 }
 
+size_t km_dataset_rows_beyond(const km_dataset *data, size_t d, size_t *largest)
+{
+    size_t rows = 0;
+    *largest = 0;
+    for (size_t i = 0; data->d > d && i < data->n; i++) {
+        size_t beyond = 0;   /* the row's largest non-zero feature beyond d, 1-based */
+        if (data->sparse) {
+            for (size_t k = data->row_start[i + 1]; k > data->row_start[i] && data->col[k - 1] >= d && !beyond; k--)
+                if (data->val[k - 1] != 0)
+                    beyond = (size_t)data->col[k - 1] + 1;
+        } else {
+            for (size_t j = data->d; j > d && !beyond; j--)
+                if (data->X[i * data->d + j - 1] != 0)
+                    beyond = j;
+        }
+        rows += beyond > 0;
+        if (beyond > *largest)
+            *largest = beyond;
+    }
+    return rows;
+}
+
 km_status km_dataset_check_magnitude(const km_dataset *data, const size_t *rows, size_t n)
 {
     if (data->ids)

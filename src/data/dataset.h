@@ -41,4 +41,8 @@ km_status km_dataset_check_magnitude(const km_dataset *data, const size_t *rows,
  * reads from rows that carry features the model never saw. Labels, ids and CSV layout are copied. */
 km_status km_dataset_first_features(const km_dataset *src, size_t d, km_dataset **out);
 
+/* The rows of data with a non-zero feature beyond the first d (columns d and on); *largest receives the
+ * largest such feature, 1-based (0: none). */
+size_t km_dataset_rows_beyond(const km_dataset *data, size_t d, size_t *largest);
+
 #endif

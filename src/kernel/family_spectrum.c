@@ -6,6 +6,7 @@
  * sorted order, equal k-mers next to each other, for every k at once (kernels of several k share the
  * source). A value merges the two sorted lists: O((L + L') k) byte comparisons. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,6 +154,17 @@ static void spectrum_column(const km_kernel *k, const void *source, size_t i, co
     km_string_column(k, source, i, rows, count, spectrum_value, 2 * s->strings.length[i] * k->kmer, out);
 }
 
+/* No string of the source has a k-mer: every value is 0. */
+static int spectrum_zero_on(const km_kernel *k, const void *source, char *why, size_t size)
+{
+    size_t longest = km_string_rows_longest(&((const spectrum_source *)source)->strings);
+    if (k->kmer <= longest)
+        return 0;
+    snprintf(why, size, "k-mer length %zu exceeds every sequence length (the longest is %zu)", (size_t)k->kmer,
+             longest);
+    return 1;
+}
+
 const km_kernel_family km_family_spectrum = {
     .type = KM_KERNEL_SPECTRUM,
     .input = KM_INPUT_ROWS,
@@ -161,4 +173,6 @@ const km_kernel_family km_family_spectrum = {
     .source_free = spectrum_source_free,
     .value = spectrum_value,
     .column = spectrum_column,
+    .reads_strings = 1,
+    .zero_on = spectrum_zero_on,
 };

@@ -13,6 +13,7 @@
  * the d-mers that match with shift s number sum_t max(0, r_t - d + 1), so every degree comes from one
  * pass over the positions per shift, O(L (2S + 1)) per pair. */
 #include <stddef.h>
+#include <stdio.h>
 
 #include "kernel/kernel_family.h"
 #include "kernel/string_rows.h"
@@ -65,6 +66,21 @@ static void wd_column(const km_kernel *k, const void *source, size_t i, const si
     km_string_column(k, source, i, rows, count, wd_value, s->length[i] * (2 * k->shift + 1), out);
 }
 
+/* Matching d-mers need d letters: the positional kernel of a degree above every length, and every
+ * string kernel on empty strings, are 0 on every pair. */
+static int wd_zero_on(const km_kernel *k, const void *source, char *why, size_t size)
+{
+    size_t longest = km_string_rows_longest(source);
+    double degree = k->type == KM_KERNEL_POSITIONAL ? k->degree : 1.0;
+    if (degree <= (double)longest)
+        return 0;
+    if (longest == 0)
+        snprintf(why, size, "every sequence is empty");
+    else
+        snprintf(why, size, "degree %g exceeds every sequence length (the longest is %zu)", k->degree, longest);
+    return 1;
+}
+
 const km_kernel_family km_family_wd = {
     .type = KM_KERNEL_WD,
     .input = KM_INPUT_ROWS,
@@ -73,6 +89,8 @@ const km_kernel_family km_family_wd = {
     .source_free = km_string_source_free,
     .value = wd_value,
     .column = wd_column,
+    .reads_strings = 1,
+    .zero_on = wd_zero_on,
 };
 
 const km_kernel_family km_family_positional = {
@@ -83,4 +101,6 @@ const km_kernel_family km_family_positional = {
     .source_free = km_string_source_free,
     .value = wd_value,
     .column = wd_column,
+    .reads_strings = 1,
+    .zero_on = wd_zero_on,
 };

@@ -60,6 +60,11 @@ typedef struct km_kernel_family {
     /* fits the family's own data-dependent values (KM_INPUT_ROWS) on the source over the training rows,
      * before the normalization is fitted; NULL: none */
     km_status (*fit)(km_kernel *kernel, const void *source);
+    /* 1: reads the string rows of sequences (KM_INPUT_ROWS); 0: numeric features or stored values */
+    int reads_strings;
+    /* 1 when the spec makes the kernel zero on every pair of the source's rows (KM_INPUT_ROWS: a k-mer
+     * longer than every string), with the reason in why; NULL: never */
+    int (*zero_on)(const km_kernel *kernel, const void *source, char *why, size_t size);
     /* KM_INPUT_DOT: k(x, x') from <x,x'> and the squared norms; out[k] = k(x_{rows[k]}, x) from
      * dot[k] = <x_{rows[k]}, x>, sqnorm[rows[k]] and sq_x (rows NULL: identity; out may equal dot) */
     double (*from_dot)(const km_kernel *kernel, double dot, double sq_a, double sq_b);

@@ -91,6 +91,9 @@ static km_status assign_view(km_provider *p, const view_table *subsets, size_t m
     pk->source = KM_PROVIDER_NONE;
     if (!(pk->family = km_family(k)))
         return km_kernel_error(k, "unknown kernel type %d", (int)k->type);
+    if (p->data->text && pk->family->input != KM_INPUT_MATRIX && !pk->family->reads_strings)
+        return km_kernel_error(k, "it reads numeric features, but the rows are sequences, which have none: use a "
+                                  "string kernel (spectrum, wd, positional)");
     if (pk->family->input == KM_INPUT_ROWS)
         return rows_source(p, m, &pk->rows);
     if (pk->family->input != KM_INPUT_DOT)

@@ -180,6 +180,41 @@ static km_status raw_statistics(km_provider *p, double *const *diag, double *con
     return st;
 }
 
+/* A kernel whose spec makes it zero on every pair of training rows (a k-mer longer than every string). */
+static km_status check_possible(const km_provider *p, size_t m)
+{
+    const km_provider_kernel *pk = &p->kernels[m];
+    char why[256];
+    if (pk->family->zero_on && pk->family->zero_on(&p->fitted->kernels[m], pk->rows, why, sizeof why))
+        return km_kernel_error(&p->fitted->kernels[m], "%s: the kernel is 0 on every pair of training rows", why);
+    return KM_OK;
+}
+
+static int all_zero(const double *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (x[i] != 0)
+            return 0;
+    return 1;
+}
+
+/* Whether kernel m is 0 on every pair of training rows, from its diagonal before and after the
+ * normalization: a positive semi-definite kernel has |k(x, x')| <= sqrt(k(x, x) k(x', x')); stored
+ * matrices, which need not be, are read whole. */
+static int zero_kernel(const km_provider *p, size_t m, int raw_zero)
+{
+    const km_provider_kernel *pk = &p->kernels[m];
+    if (!raw_zero && !all_zero(pk->diag, p->n))
+        return 0;
+    if (pk->family->input != KM_INPUT_MATRIX)
+        return 1;
+    for (size_t i = 0; i < p->n; i++)
+        for (size_t j = 0; j < p->n; j++)
+            if (km_provider_stored_value(pk, i, j) != 0)
+                return 0;
+    return 1;
+}
+
 /* Fits gamma and normalization of every kernel and prepares its normalized diagonal. */
 km_status km_provider_fit(km_provider *p)
 {
@@ -193,6 +228,8 @@ km_status km_provider_fit(km_provider *p)
             st = resolve_gamma(p, m);
         if (!st && p->kernels[m].family->fit)
             st = p->kernels[m].family->fit(k, p->kernels[m].rows);
+        if (!st)
+            st = check_possible(p, m);
     }
     double **diag = calloc(M, sizeof *diag), **sums = calloc(M, sizeof *sums);
     if (!st && (!diag || !sums))
@@ -206,6 +243,11 @@ km_status km_provider_fit(km_provider *p)
         st = raw_statistics(p, diag, sums);
     for (size_t m = 0; !st && m < M; m++)
         st = check_finite_diagonal(p, m, diag[m]);
+    unsigned char *raw_zero = st ? NULL : malloc(M);
+    if (!st && !raw_zero)
+        st = km_error_nomem("normalization statistics");
+    for (size_t m = 0; !st && m < M; m++)
+        raw_zero[m] = (unsigned char)all_zero(diag[m], n);
     for (size_t m = 0; !st && m < M; m++) {
         km_kernel *k = &p->fitted->kernels[m];
         km_provider_kernel *pk = &p->kernels[m];
@@ -229,6 +271,13 @@ km_status km_provider_fit(km_provider *p)
             pk->diag[i] = v * f * f * pk->global;
         }
     }
+    size_t zero = 0;
+    while (!st && zero < M && zero_kernel(p, zero, raw_zero[zero]))
+        zero++;
+    if (!st && zero == M)
+        st = M == 1 ? km_kernel_error(p->fitted->kernels, "it is 0 on every pair of training rows: nothing to learn")
+                    : km_error(KM_EINVAL, "all %zu kernels are 0 on every pair of training rows: nothing to learn", M);
+    free(raw_zero);
     for (size_t m = 0; m < M && diag && sums; m++) {
         free(diag[m]);
         free(sums[m]);

@@ -36,6 +36,15 @@ void km_string_rows_clear(km_string_rows *rows)
     rows->length = NULL;
 }
 
+size_t km_string_rows_longest(const km_string_rows *rows)
+{
+    size_t longest = 0;
+    for (size_t r = 0; r < rows->n; r++)
+        if (rows->length[r] > longest)
+            longest = rows->length[r];
+    return longest;
+}
+
 km_status km_string_source_new(const km_kernel *kernel, const km_dataset *data, const size_t *rows, size_t n,
                                size_t dim_all, void **source)
 {

@@ -18,6 +18,8 @@ typedef struct km_string_rows {
 km_status km_string_rows_init(const km_kernel *kernel, const km_dataset *data, const size_t *rows, size_t n,
                               km_string_rows *out);
 void km_string_rows_clear(km_string_rows *rows);
+/* The length of the longest of the rows (0 for none). */
+size_t km_string_rows_longest(const km_string_rows *rows);
 /* A km_string_rows as a family's source (kernel_family.h source_new, source_free). */
 km_status km_string_source_new(const km_kernel *kernel, const km_dataset *data, const size_t *rows, size_t n,
                                size_t dim_all, void **source);

@@ -297,17 +297,23 @@ static km_status clmkl_train(const km_mkl_problem *pr, km_mkl_result *result)
     return st;
 }
 
+static const km_param clmkl_params[] = {KM_PARAM_P, KM_PARAM_MKL_SOLVER, KM_PARAM_MKL_GAP, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, KM_PARAM_CLUSTERS, KM_PARAM_CLUSTER_AE, KM_PARAM_CLUSTER_TAU, KM_PARAM_CLUSTER_KERNEL, KM_PARAM_CLUSTER_ONLY, KM_PARAM_CLUSTER_RESTARTS, 0};
+
 const km_mkl_method_entry km_method_clmkl = {
     .id = KM_MKL_CLMKL,
     .learns_weights = 1,
+    .params = clmkl_params,
     .resolve = clmkl_resolve,
     .train = clmkl_train,
     .weight_groups = clmkl_groups,
 };
 
+static const km_param hlmkl_params[] = {KM_PARAM_P, KM_PARAM_MKL_SOLVER, KM_PARAM_MKL_GAP, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, KM_PARAM_CLUSTERS, KM_PARAM_CLUSTER_KERNEL, KM_PARAM_CLUSTER_ONLY, KM_PARAM_CLUSTER_RESTARTS, 0};
+
 const km_mkl_method_entry km_method_hlmkl = {
     .id = KM_MKL_HLMKL,
     .learns_weights = 1,
+    .params = hlmkl_params,
     .resolve = clmkl_resolve,
     .train = clmkl_train,
     .weight_groups = clmkl_groups,

@@ -271,9 +271,12 @@ static km_status lmkl_train(const km_mkl_problem *pr, km_mkl_result *result)
     return st;
 }
 
+static const km_param lmkl_params[] = {KM_PARAM_CLUSTER_KERNEL, KM_PARAM_CLUSTER_ONLY, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0};
+
 const km_mkl_method_entry km_method_lmkl = {
     .id = KM_MKL_LMKL,
     .learns_weights = 1,
+    .params = lmkl_params,
     .resolve = lmkl_resolve,
     .train = lmkl_train,
     .weight_groups = lmkl_groups,

@@ -14,6 +14,12 @@ typedef struct km_mkl_method_entry {
     /* 0: the weights are given (no base-kernel columns, no diagnostics); 1: learned, which needs every
      * base kernel separately (per-kernel columns, alignments, block norms, degenerate-kernel check). */
     int learns_weights;
+    /* The parameters (km_param ids, 0-terminated) it reads that not every method reads: those of its
+     * weights, solver and stopping rules. A parameter no method lists (the machine's, the cache's, the
+     * seed) is read by every method; km_param_read_by answers from these lists. */
+    const km_param *params;
+    /* The task parameters (svm/machine.h) it does not pass on, 0-terminated; NULL: none. */
+    const km_param *ignores;
     /* Validates the user's parameters and fills in the method's defaults (p_block from p, ...). */
     km_status (*resolve)(const km_mkl_params *in, km_mkl_params *out);
     /* Starting weights (M values); NULL: the given weights are kept. */
@@ -43,5 +49,7 @@ typedef struct km_mkl_method_entry {
 
 /* The entry of a method; NULL when there is none. */
 const km_mkl_method_entry *km_mkl_method_of(km_mkl_method id);
+/* The k-th entry of the table; NULL past its end. */
+const km_mkl_method_entry *km_mkl_method_at(size_t k);
 
 #endif

@@ -38,16 +38,22 @@ static km_status align_q_train(const km_mkl_problem *problem, km_mkl_result *res
     return km_two_stage_learn(problem, 0, align_q_weights, result);
 }
 
+static const km_param align_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_RANK1_WEIGHT, KM_PARAM_MKL_MAX_TIME, 0};
+
 const km_mkl_method_entry km_method_align = {
     .id = KM_MKL_ALIGN,
     .learns_weights = 1,
+    .params = align_params,
     .resolve = km_alignment_methods_resolve,
     .train = align_train,
 };
 
+static const km_param align_q_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_ALIGN_Q, KM_PARAM_MKL_MAX_TIME, 0};
+
 const km_mkl_method_entry km_method_align_q = {
     .id = KM_MKL_ALIGN_Q,
     .learns_weights = 1,
+    .params = align_q_params,
     .resolve = km_alignment_methods_resolve,
     .train = align_q_train,
 };

@@ -31,9 +31,12 @@ static km_status alignf_linear_train(const km_mkl_problem *problem, km_mkl_resul
     return km_two_stage_learn(problem, 1, alignf_linear_weights, result);
 }
 
+static const km_param alignf_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_MKL_MAX_TIME, 0};
+
 const km_mkl_method_entry km_method_alignf = {
     .id = KM_MKL_ALIGNF,
     .learns_weights = 1,
+    .params = alignf_params,
     .resolve = km_alignment_methods_resolve,
     .train = alignf_train,
 };
@@ -41,6 +44,7 @@ const km_mkl_method_entry km_method_alignf = {
 const km_mkl_method_entry km_method_alignf_linear = {
     .id = KM_MKL_ALIGNF_LINEAR,
     .learns_weights = 1,
+    .params = alignf_params,
     .resolve = km_alignment_methods_resolve,
     .train = alignf_linear_train,
 };

@@ -151,17 +151,28 @@ static km_status eb_mackay_train(const km_mkl_problem *pr, km_mkl_result *result
     return eb_train(pr, result, KM_EB_MACKAY_UPDATE);
 }
 
+/* The evidence weighs the data against the noise: the loss weight C has no part in it. */
+static const km_param eb_ignores[] = {KM_PARAM_C, 0};
+
+static const km_param eb_rw_params[] = {KM_PARAM_EB_NOISE, KM_PARAM_EB_LEARN_NOISE, KM_PARAM_EB_INNER, KM_PARAM_EB_TOL, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0};
+
 const km_mkl_method_entry km_method_eb_rw = {
     .id = KM_MKL_EB_RW,
     .learns_weights = 1,
+    .params = eb_rw_params,
+    .ignores = eb_ignores,
     .resolve = eb_resolve,
     .start = eb_start,
     .train = eb_rw_train,
 };
 
+static const km_param eb_mackay_params[] = {KM_PARAM_EB_NOISE, KM_PARAM_EB_LEARN_NOISE, KM_PARAM_EB_TOL, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0};
+
 const km_mkl_method_entry km_method_eb_mackay = {
     .id = KM_MKL_EB_MACKAY,
     .learns_weights = 1,
+    .params = eb_mackay_params,
+    .ignores = eb_ignores,
     .resolve = eb_resolve,
     .start = eb_start,
     .train = eb_mackay_train,

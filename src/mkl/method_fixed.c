@@ -28,9 +28,12 @@ static km_status fixed_train(const km_mkl_problem *problem, km_mkl_result *resul
     return KM_OK;
 }
 
+static const km_param fixed_params[] = {KM_PARAM_CACHE_VALUES, 0};
+
 const km_mkl_method_entry km_method_fixed = {
     .id = KM_MKL_FIXED,
     .learns_weights = 0,
+    .params = fixed_params,
     .resolve = fixed_resolve,
     .train = fixed_train,
 };

@@ -126,9 +126,12 @@ static km_status l1krr_train(const km_mkl_problem *pr, km_mkl_result *result)
     return st;
 }
 
+static const km_param l1krr_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_MKL_GAP, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0};
+
 const km_mkl_method_entry km_method_l1krr = {
     .id = KM_MKL_L1KRR,
     .learns_weights = 1,
+    .params = l1krr_params,
     .resolve = km_alignment_methods_resolve,
     .train = l1krr_train,
 };

@@ -127,9 +127,12 @@ static km_status l2krr_train(const km_mkl_problem *pr, km_mkl_result *result)
     return st;
 }
 
+static const km_param l2krr_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_L2KRR_ETA, KM_PARAM_MU0, KM_PARAM_MKL_EPS, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0};
+
 const km_mkl_method_entry km_method_l2krr = {
     .id = KM_MKL_L2KRR,
     .learns_weights = 1,
+    .params = l2krr_params,
     .resolve = km_alignment_methods_resolve,
     .train = l2krr_train,
 };

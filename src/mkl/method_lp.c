@@ -99,9 +99,12 @@ static km_status lp_train(const km_mkl_problem *problem, km_mkl_result *result)
     return st;
 }
 
+static const km_param lp_params[] = {KM_PARAM_P, KM_PARAM_P_BLOCK, KM_PARAM_MKL_SOLVER, KM_PARAM_MKL_GAP, KM_PARAM_MKL_EPS, KM_PARAM_MKL_THETA_TOL, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, KM_PARAM_SHARED_WEIGHTS, 0};
+
 const km_mkl_method_entry km_method_lp = {
     .id = KM_MKL_LP,
     .learns_weights = 1,
+    .params = lp_params,
     .resolve = lp_family_resolve,
     .start = lp_start,
     .train = lp_train,
@@ -109,9 +112,12 @@ const km_mkl_method_entry km_method_lp = {
     .theta_step = lp_step,
 };
 
+static const km_param elasticnet_params[] = {KM_PARAM_LAMBDA, KM_PARAM_MKL_SOLVER, KM_PARAM_MKL_GAP, KM_PARAM_MKL_EPS, KM_PARAM_MKL_THETA_TOL, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0};
+
 const km_mkl_method_entry km_method_elasticnet = {
     .id = KM_MKL_ELASTICNET,
     .learns_weights = 1,
+    .params = elasticnet_params,
     .resolve = lp_family_resolve,
     .start = elasticnet_start,
     .train = run_solver,

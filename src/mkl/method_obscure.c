@@ -322,9 +322,12 @@ static km_status obscure_train(const km_mkl_problem *pr, km_mkl_result *result)
     return st;
 }
 
+static const km_param obscure_params[] = {KM_PARAM_P, KM_PARAM_P_BLOCK, KM_PARAM_MKL_SOLVER, KM_PARAM_OBSCURE_EPOCHS, KM_PARAM_OBSCURE_ONLINE_EPOCHS, KM_PARAM_OBSCURE_ETA, KM_PARAM_OBSCURE_RADIUS, KM_PARAM_OBSCURE_T0, KM_PARAM_OBSCURE_TOL, KM_PARAM_OBSCURE_TRACE, KM_PARAM_MKL_MAX_TIME, 0};
+
 const km_mkl_method_entry km_method_obscure = {
     .id = KM_MKL_OBSCURE,
     .learns_weights = 1,
+    .params = obscure_params,
     .resolve = obscure_resolve,
     .start = obscure_start,
     .train = obscure_train,

@@ -34,3 +34,8 @@ const km_mkl_method_entry *km_mkl_method_of(km_mkl_method id)
             return methods[k];
     return NULL;
 }
+
+const km_mkl_method_entry *km_mkl_method_at(size_t k)
+{
+    return k < sizeof methods / sizeof *methods ? methods[k] : NULL;
+}

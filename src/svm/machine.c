@@ -3,14 +3,20 @@
 extern const km_machine_ops km_machine_svc, km_machine_svr, km_machine_oneclass, km_machine_nu_svc, km_machine_nu_svr;
 extern const km_machine_ops km_machine_krr;
 
+static const km_machine_ops *const all[] = {&km_machine_svc, &km_machine_svr, &km_machine_oneclass,
+                                            &km_machine_nu_svc, &km_machine_nu_svr, &km_machine_krr};
+
 const km_machine_ops *km_machine_ops_of(km_task task)
 {
-    const km_machine_ops *all[] = {&km_machine_svc, &km_machine_svr, &km_machine_oneclass, &km_machine_nu_svc,
-                                   &km_machine_nu_svr, &km_machine_krr};
     for (size_t k = 0; k < sizeof all / sizeof *all; k++)
         if (all[k]->task == task)
             return all[k];
     return NULL;
+}
+
+const km_machine_ops *km_machine_ops_at(size_t k)
+{
+    return k < sizeof all / sizeof *all ? all[k] : NULL;
 }
 
 int km_machine_warm(const double *coef, size_t n)

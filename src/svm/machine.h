@@ -37,6 +37,9 @@ typedef struct km_machine_problem {
 struct km_machine_ops {
     km_task task;
     const char *name;                /* for messages: "C-SVC", "epsilon-SVR", "one-class", "nu-SVC", ... */
+    /* The parameters (km_param ids, 0-terminated) it reads that not every task reads (C, epsilon, nu,
+     * the bias, the multiclass scheme); a parameter no task lists is read by every task. */
+    const km_param *params;
     int loss_weighted;               /* 1: C multiplies the loss (penalised forms need it) */
     /* Solves at kernel->theta with the given solver options (an SMO hook included), warm-started from
      * solution->coef when it is non-zero; solution->coef receives c. */
@@ -56,6 +59,8 @@ struct km_machine_ops {
 
 /* The ops of a task; NULL for an unknown task. */
 const km_machine_ops *km_machine_ops_of(km_task task);
+/* The ops of the k-th task; NULL past the last. */
+const km_machine_ops *km_machine_ops_at(size_t k);
 
 /* The certificate_scale of tasks solved in the certificate's scaling: 1. */
 double km_machine_unit_scale(const km_machine_problem *problem);

@@ -38,9 +38,12 @@ static double krr_loss(const km_machine_problem *pr, const double *g, double bia
     return L;
 }
 
+static const km_param krr_params[] = {KM_PARAM_C, KM_PARAM_KRR_BIAS, 0};
+
 const km_machine_ops km_machine_krr = {
     .task = KM_TASK_KRR,
     .name = "KRR",
+    .params = krr_params,
     .loss_weighted = 1,
     .solve = krr_solve,
     .linear_term = krr_linear_term,

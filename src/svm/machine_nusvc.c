@@ -10,9 +10,12 @@ static km_status nu_svc_solve(const km_machine_problem *pr, const km_smo_options
     return km_nu_svc_solve(pr->kernel, pr->y, pr->nu, options, warm ? solution->coef : NULL, solution);
 }
 
+static const km_param nu_svc_params[] = {KM_PARAM_NU, KM_PARAM_MULTICLASS, 0};
+
 const km_machine_ops km_machine_nu_svc = {
     .task = KM_TASK_NU_SVC,
     .name = "nu-SVC",
+    .params = nu_svc_params,
     .loss_weighted = 0,
     .solve = nu_svc_solve,
 };

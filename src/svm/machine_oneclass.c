@@ -44,9 +44,12 @@ static double oneclass_scale(const km_machine_problem *pr)
     return 1.0 / (pr->nu * (double)pr->kernel->n_rows);
 }
 
+static const km_param oneclass_params[] = {KM_PARAM_NU, 0};
+
 const km_machine_ops km_machine_oneclass = {
     .task = KM_TASK_ONECLASS,
     .name = "one-class",
+    .params = oneclass_params,
     .loss_weighted = 0,
     .solve = oneclass_solve,
     .coef_from_alpha = oneclass_coef_from_alpha,

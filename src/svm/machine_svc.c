@@ -69,9 +69,12 @@ static double svc_loss(const km_machine_problem *pr, const double *g, double bia
     return km_refined_hinge_loss(pr, g, bias, best_bias, pr->kernel->n_rows, svc_hinges, svc_loss_at);
 }
 
+static const km_param svc_params[] = {KM_PARAM_C, KM_PARAM_KRR_BIAS, KM_PARAM_MULTICLASS, 0};
+
 const km_machine_ops km_machine_svc = {
     .task = KM_TASK_SVC,
     .name = "C-SVC",
+    .params = svc_params,
     .loss_weighted = 1,
     .solve = svc_solve,
     .coef_from_alpha = svc_coef_from_alpha,

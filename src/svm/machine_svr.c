@@ -66,9 +66,12 @@ static double svr_loss(const km_machine_problem *pr, const double *g, double bia
     return km_refined_hinge_loss(pr, g, bias, best_bias, 2 * pr->kernel->n_rows, svr_hinges, svr_loss_at);
 }
 
+static const km_param svr_params[] = {KM_PARAM_C, KM_PARAM_EPSILON, 0};
+
 const km_machine_ops km_machine_svr = {
     .task = KM_TASK_SVR,
     .name = "epsilon-SVR",
+    .params = svr_params,
     .loss_weighted = 1,
     .solve = svr_solve,
     .coef_from_alpha = svr_coef_from_alpha,

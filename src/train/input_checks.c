@@ -2,6 +2,7 @@
  * targets whose squared errors would overflow, and class labels that look like a feature column (a
  * CSV label read from the wrong column). */
 #include <math.h>
+#include <stdio.h>
 
 #include "core/error.h"
 #include "core/log.h"
@@ -39,26 +40,57 @@ km_status km_check_targets(const km_dataset *data, const size_t *rows, size_t n)
     return KM_OK;
 }
 
-/* A label column read from a feature column takes many distinct values that are not integers; class
- * labels rarely do. */
-#define KM_SUSPECT_NONINTEGER_CLASSES 10
+/* Classes a classification could plausibly learn: a label column read from a feature column (a CSV label
+ * in another field) takes a value per row or two. At least this many classes averaging at most two rows
+ * each, or more than KM_MANY_CLASSES averaging fewer than KM_FEW_ROWS_PER_CLASS rows each, are not
+ * classes. */
+#define KM_SUSPECT_CLASSES 10
+#define KM_MANY_CLASSES 100
+#define KM_FEW_ROWS_PER_CLASS 5
+
+km_label_doubt km_label_doubt_of(const km_dataset *data, km_task task, char *why, size_t size)
+{
+    if (size)
+        why[0] = '\0';
+    if (!km_task_classifies(task) || !data->labels)
+        return KM_LABELS_PLAUSIBLE;
+    km_classes classes;
+    if (km_classes_find(data->labels, data->n, &classes))
+        return KM_LABELS_PLAUSIBLE;
+    size_t K = classes.n_classes, n = data->n, non_integer = 0;
+    double example = 0;
+    for (size_t c = 0; c < K; c++)
+        if (classes.labels[c] != floor(classes.labels[c]) && non_integer++ == 0)
+            example = classes.labels[c];
+    km_classes_clear(&classes);
+    const char *source = data->source ? data->source : "training data";
+    char column[96] = "";
+    if (data->csv_fields && data->csv_label_field >= 0)
+        snprintf(column, sizeof column, " (field %ld of %zu)", data->csv_label_field + 1, data->csv_fields);
+    if ((K >= KM_SUSPECT_CLASSES && 2 * K >= n) || (K > KM_MANY_CLASSES && n < KM_FEW_ROWS_PER_CLASS * K)) {
+        char integers[64] = "";
+        if (non_integer)
+            snprintf(integers, sizeof integers, ", %zu of them not integers", non_integer);
+        snprintf(why, size, "%s: the labels%s take %zu distinct values on %zu rows%s: too many classes to learn, "
+                 "they look like a feature", source, column, K, n, integers);
+        return KM_LABELS_TOO_MANY;
+    }
+    if (non_integer) {
+        snprintf(why, size, "%s: %zu of the %zu class labels%s are not integers (e.g. %g): every distinct value is "
+                 "a class (regression targets need the task svr, nu-svr or krr)", source, non_integer, K, column,
+                 example);
+        return KM_LABELS_NOT_INTEGER;
+    }
+    return KM_LABELS_PLAUSIBLE;
+}
 
 void km_warn_suspect_labels(const km_dataset *data, const km_params *params)
 {
-    if (params->task != KM_TASK_SVC || !data->labels)
+    char why[512];
+    km_label_doubt doubt = km_label_doubt_of(data, params->task, why, sizeof why);
+    if (doubt == KM_LABELS_PLAUSIBLE)
         return;
-    km_classes classes;
-    if (km_classes_find(data->labels, data->n, &classes))
-        return;
-    size_t non_integer = 0;
-    for (size_t c = 0; c < classes.n_classes; c++)
-        non_integer += classes.labels[c] != floor(classes.labels[c]);
-    if (non_integer >= KM_SUSPECT_NONINTEGER_CLASSES) {
-        km_logger logger = {params->log, params->log_user};
-        km_log(&logger, KM_LOG_WARNING,
-               "%s: the labels take %zu distinct values on %zu rows, %zu of them not integers: they look like a "
-               "feature%s", data->source ? data->source : "training data", classes.n_classes, data->n, non_integer,
-               data->csv_fields ? " (is the label in another column of the CSV file?)" : "");
-    }
-    km_classes_clear(&classes);
+    km_logger logger = {params->log, params->log_user};
+    km_log(&logger, KM_LOG_WARNING, "%s%s", why,
+           doubt == KM_LABELS_TOO_MANY && data->csv_fields ? " (is the label in another column of the CSV file?)" : "");
 }

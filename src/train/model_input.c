@@ -10,6 +10,8 @@
  *   - CSV test rows with as many fields as the training rows read the label from the same field.
  * Features beyond the model's (possible only after sparse training) were zero in every training row;
  * prediction ignores them. Rows whose squared norm overflows are refused, as in training. */
+#include <math.h>
+#include <string.h>
 
 #include "core/error.h"
 #include "data/dataset.h"
@@ -85,4 +87,22 @@ km_status km_model_test_rows(const km_model *model, const km_dataset *test, cons
         return st;
     *rows = *restricted;
     return KM_OK;
+}
+
+void km_model_test_coverage(const km_model *model, const km_dataset *test, km_test_coverage *out)
+{
+    memset(out, 0, sizeof *out);
+    const km_dataset *basis = model->basis;
+    out->model_features = basis->d;
+    if (km_kernels_read_features(model->kernels) && !basis->ids && !test->ids)
+        out->rows_beyond = km_dataset_rows_beyond(test, basis->d, &out->largest_feature);
+    if (!test->labels || !km_task_classifies(model->task))
+        return;
+    for (size_t i = 0; i < test->n; i++) {
+        size_t c = 0;
+        while (c < model->n_classes && model->labels[c] != test->labels[i])
+            c++;
+        if (c == model->n_classes && out->unknown_labels++ == 0)
+            out->unknown_example = test->labels[i];
+    }
 }

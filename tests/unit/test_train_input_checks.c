@@ -4,10 +4,13 @@
  *  - overflow stops training where it arises (features, the kernel diagonal, regression targets) with
  *    KM_EINVAL, never a model;
  *  - a cross-validation fold whose training rows are one class predicts that class;
+ *  - class labels are in doubt from 10 classes of at most 2 rows each on, or more than 100 classes of
+ *    fewer than 5 rows each, and noticed when some are not integers;
  *  - the default normalization of a kernel set reaches every spec that names none;
  *  - a training kernel in precomputed-kernel text lists the training rows in order. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -15,6 +18,7 @@
 #include "data/matrix.h"
 #include "data/readers.h"
 #include "kernelmix.h"
+#include "train/train.h"
 
 #define TMP "test_train_input_checks.tmp"
 
@@ -207,6 +211,41 @@ KM_TEST_CASE(cross_validation_one_row_class)
     km_params_free(params);
     km_kernel_set_free(set);
     km_dataset_free(data);
+}
+
+/* The doubt about K classes of `each` rows (labels 0..K-1 plus offset). */
+static km_label_doubt doubt_of(size_t K, size_t each, double offset, km_task task)
+{
+    size_t n = K * each;
+    double *X = calloc(n, sizeof *X), *y = malloc(n * sizeof *y);
+    CHECK(X && y);
+    for (size_t i = 0; i < n; i++)
+        y[i] = (double)(i / each) + offset;
+    km_dataset *data = NULL;
+    CHECK_OK(km_dataset_from_dense(n, 1, X, y, &data));
+    char why[512];
+    km_label_doubt doubt = km_label_doubt_of(data, task, why, sizeof why);
+    CHECK((doubt == KM_LABELS_PLAUSIBLE) == (why[0] == '\0'));
+    km_dataset_free(data);
+    free(X);
+    free(y);
+    return doubt;
+}
+
+KM_TEST_CASE(label_doubt)
+{
+    CHECK(doubt_of(10, 2, 0, KM_TASK_SVC) == KM_LABELS_TOO_MANY);
+    CHECK(doubt_of(9, 2, 0, KM_TASK_SVC) == KM_LABELS_PLAUSIBLE);
+    CHECK(doubt_of(10, 3, 0, KM_TASK_NU_SVC) == KM_LABELS_PLAUSIBLE);
+    CHECK(doubt_of(101, 4, 0, KM_TASK_SVC) == KM_LABELS_TOO_MANY);
+    CHECK(doubt_of(101, 5, 0, KM_TASK_SVC) == KM_LABELS_PLAUSIBLE);
+    CHECK(doubt_of(100, 4, 0, KM_TASK_SVC) == KM_LABELS_PLAUSIBLE);
+    CHECK(doubt_of(3, 4, 0.5, KM_TASK_SVC) == KM_LABELS_NOT_INTEGER);
+    CHECK(doubt_of(101, 4, 0.5, KM_TASK_SVC) == KM_LABELS_TOO_MANY);
+    /* regression targets and one-class rows are not classes */
+    CHECK(doubt_of(101, 1, 0.5, KM_TASK_SVR) == KM_LABELS_PLAUSIBLE);
+    CHECK(doubt_of(101, 1, 0.5, KM_TASK_KRR) == KM_LABELS_PLAUSIBLE);
+    CHECK(doubt_of(101, 1, 0.5, KM_TASK_ONECLASS) == KM_LABELS_PLAUSIBLE);
 }
 
 KM_TEST_CASE(default_norm)
