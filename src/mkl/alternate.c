@@ -38,7 +38,7 @@ km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, co
         if ((st = solver->step(solver->ctx, theta_used, &move)) || move == KM_NOTHING_TO_LEARN)
             break;
         if (move == KM_AT_FIXED_POINT) {
-            st = km_mkl_gap_stuck(pr, certified.dual, certified.primal, certified.gap, solver->fixed_point);
+            st = km_mkl_gap_stuck(pr, pr->machine->solver.tolerance, certified.dual, certified.primal, certified.gap, solver->fixed_point);
             break;
         }
         evaluated = move == KM_MOVED_EVALUATED;

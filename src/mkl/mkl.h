@@ -93,11 +93,17 @@ double km_mkl_seconds_since(const struct timespec *start);
 /* Whether an alternating solver must stop at outer iteration t (of max_outer) after elapsed seconds
  * (of max_time) with the given gap; logs a warning naming the limit when it must. */
 int km_mkl_limit_reached(const km_mkl_problem *problem, long t, double elapsed, double gap);
-/* theta is at its fixed point (theta_kind: "fixed", "stationary") while the certified relative gap
- * (primal - dual) / |primal| stays above the target. When a smaller SVM tolerance would reach the target: a warning naming
- * it, KM_OK. When none could (the objective drowns in rounding: kernel values of 1e20 from features of
- * 1e5), KM_ENOTCONV with a message naming the largest kernel value. */
-km_status km_mkl_gap_stuck(const km_mkl_problem *problem, double dual, double primal, double gap,
+/* theta is at its fixed point while the certified relative gap (primal - dual) / |primal| stays above the
+ * target, because the SVM solved at that theta only to the given tolerance: the tighter tolerance to solve
+ * the same theta again with (an estimate of what reaches the target, at least ten times smaller, down to
+ * 1e-4 times the machine's -e), or 0 when the tolerance is already at that floor or no tolerance could
+ * reach the target. */
+double km_mkl_tighter_tolerance(const km_mkl_problem *problem, double tolerance, double dual, double primal);
+/* The gap still stays above the target at the floor (theta_kind: "fixed", "stationary"; tolerance: the SVM
+ * tolerance reached). When a smaller SVM tolerance would reach the target: a warning naming it, KM_OK. When
+ * none could (the objective drowns in rounding: kernel values of 1e20 from features of 1e5), KM_ENOTCONV
+ * with a message naming the largest kernel value. */
+km_status km_mkl_gap_stuck(const km_mkl_problem *problem, double tolerance, double dual, double primal, double gap,
                            const char *theta_kind);
 /* Reports outer step t, which reached the relative gap, to the caller's progress (a request to stop
  * is kept by the reporter and acted on at the solver's next poll). */
