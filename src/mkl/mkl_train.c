@@ -116,9 +116,15 @@ km_status km_mkl_gap_stuck(const km_mkl_problem *pr, double tolerance, double du
 {
     double needed = tolerance_for_target(pr, tolerance, dual, primal);
     if (needed >= KM_SMALLEST_USEFUL_TOLERANCE) {
-        km_log(&pr->logger, KM_LOG_WARNING,
-               "MKL gap %.3e stays above %g at a %s theta: the SVM tolerance %g limits the certificate (try -e "
-               "%g)", gap, pr->mkl.gap, theta_kind, tolerance, needed);
+        double asked = pr->machine->solver.tolerance;
+        if (tolerance < asked)
+            km_log(&pr->logger, KM_LOG_WARNING,
+                   "MKL gap %.3e stays above %g at a %s theta: the SVM tolerance, tightened from -e %g to %g, limits "
+                   "the certificate (try -e %g)", gap, pr->mkl.gap, theta_kind, asked, tolerance, needed);
+        else
+            km_log(&pr->logger, KM_LOG_WARNING,
+                   "MKL gap %.3e stays above %g at a %s theta: the SVM tolerance -e %g limits the certificate (try "
+                   "-e %g)", gap, pr->mkl.gap, theta_kind, tolerance, needed);
         return KM_OK;
     }
     size_t kernel;
