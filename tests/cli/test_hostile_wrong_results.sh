@@ -78,14 +78,16 @@ expect_status 0 "$KM" predict -q "$WORK/train" "$WORK/last.model" "$WORK/libsvm.
 cmp -s "$WORK/libsvm.out" "$WORK/last.out" || fail "LIBSVM rows of a CSV model predicted differently"
 
 # --- a label-first CSV: a warning without --label-column, the model's label column at prediction ---
-expect_status 0 "$KM" train -q "$WORK/first.csv" "$WORK/wrong.model"
+expect_status 0 "$KM" train "$WORK/first.csv" "$WORK/wrong.model"
 grep -q "warning: .*first.csv: the labels take 60 distinct values on 60 rows, 60 of them not integers: they look like a feature (is the label in another column of the CSV file?)" "$WORK/err" ||
     fail "label-first CSV read without --label-column: no warning ($(cat "$WORK/err"))"
 expect_status 0 "$KM" train -q --label-column 1 "$WORK/first.csv" "$WORK/first.model"
 [ -s "$WORK/err" ] && fail "label-first CSV with --label-column 1 warned: $(cat "$WORK/err")"
-expect_status 0 "$KM" train -q -v 3 "$WORK/first.csv"
+expect_status 0 "$KM" train -v 3 "$WORK/first.csv"
 grep -q "look like a feature" "$WORK/err" || fail "cross-validation on a label-first CSV: no warning"
 [ "$(grep -c "look like a feature" "$WORK/err")" -eq 1 ] || fail "cross-validation warned more than once"
+expect_status 0 "$KM" train -q -v 3 "$WORK/first.csv"
+[ -s "$WORK/err" ] && fail "train -q printed a warning: $(cat "$WORK/err")"
 expect_status 0 "$KM" predict "$WORK/first.csv" "$WORK/first.model" "$WORK/first.out"
 grep -q "^Accuracy = " "$WORK/out" || fail "predict with the model's label column printed no accuracy"
 cmp -s "$WORK/first.out" "$WORK/last.out" || fail "label-first CSV model predicts differently from label-last"
