@@ -38,7 +38,18 @@ km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, co
         if ((st = solver->step(solver->ctx, theta_used, &move)) || move == KM_NOTHING_TO_LEARN)
             break;
         if (move == KM_AT_FIXED_POINT) {
-            st = km_mkl_gap_stuck(pr, pr->machine->solver.tolerance, certified.dual, certified.primal, certified.gap, solver->fixed_point);
+            /* the SVM tolerance limits the certificate: solve the same theta more tightly, or warn */
+            double used = solver->tolerance && *solver->tolerance > 0 ? *solver->tolerance
+                                                                      : pr->machine->solver.tolerance;
+            double tighter = solver->tolerance ? km_mkl_tighter_tolerance(pr, used, certified.dual, certified.primal)
+                                               : 0;
+            if (tighter > 0) {
+                km_log(&pr->logger, KM_LOG_INFO, "mkl: SVM tolerance %g -> %g for the gap", used, tighter);
+                *solver->tolerance = tighter;
+                evaluated = 0;
+                continue;
+            }
+            st = km_mkl_gap_stuck(pr, used, certified.dual, certified.primal, certified.gap, solver->fixed_point);
             break;
         }
         evaluated = move == KM_MOVED_EVALUATED;

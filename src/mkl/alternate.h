@@ -35,6 +35,8 @@ typedef struct km_alternating_solver {
     km_status (*step)(void *ctx, const double *theta_used, km_weight_move *move);
     const char *fixed_point;     /* how the warning names a theta the step does not move: "fixed",
                                     "stationary" */
+    double *tolerance;           /* the SVM tolerance evaluate solves with (0: the machine's -e), which a
+                                    gap stalled at a fixed point tightens; NULL: never tightened */
 } km_alternating_solver;
 
 /* What every alternating solver keeps of its last solve; a solver's state begins with it, so that

@@ -55,6 +55,8 @@ typedef struct km_mkl_result {
     int products_valid;              /* set by a solver that ends with h at its coef (or by km_mkl_result_products) */
     double *block_norms;             /* M values |w_m|, caller-allocated (may be NULL) */
     int block_norms_valid;           /* set by a method that filled block_norms itself (no products needed) */
+    double tolerance;                /* the SVM tolerance of km_mkl_evaluate's solves where a stalled gap
+                                        tightened it (km_mkl_tighter_tolerance); 0: the machine's -e */
 } km_mkl_result;
 
 /* Duality certificate of a point (c, b, theta) from the products h_m = K_m c (M blocks of n values):

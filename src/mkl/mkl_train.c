@@ -40,8 +40,11 @@ km_status km_mkl_evaluate(const km_mkl_problem *pr, km_mkl_result *result, doubl
     const km_machine_problem *machine = pr->machine;
     if (machine->solver.interrupted && machine->solver.interrupted(machine->solver.interrupt_ctx))
         return km_error(KM_EINTERRUPTED, "interrupted after %ld solver iterations", result->smo_iterations);
+    km_smo_options options = machine->solver;
+    if (result->tolerance > 0)
+        options.tolerance = result->tolerance;
     km_svm_solution solution = {.coef = result->coef};
-    km_status st = machine->ops->solve(machine, &machine->solver, &solution);
+    km_status st = machine->ops->solve(machine, &options, &solution);
     if (st)
         return st;
     result->bias = solution.bias;
