@@ -96,9 +96,12 @@ static double largest_kernel_value(const km_kernel_access *k, size_t *kernel)
 
 /* The SVM tolerance that should let the relative gap reach the target at a fixed theta: the absolute gap
  * P - D shrinks with the SVM tolerance e, so the target is met at about e * target |D| / (P - D), taken to
- * the power of ten at or below (the estimate is rough). */
+ * the power of ten at or below (the estimate is rough). A dual of 0 (a tolerance so loose that the solver
+ * left every variable at 0) tells nothing: a tenth of e. */
 static double tolerance_for_target(const km_mkl_problem *pr, double tolerance, double dual, double primal)
 {
+    if (dual == 0)
+        return 0.1 * tolerance;
     double absolute = primal - dual;
     double needed = absolute > 0 ? tolerance * pr->mkl.gap * fabs(dual) / absolute : tolerance;
     return needed > 0 ? pow(10, floor(log10(needed))) : needed;
