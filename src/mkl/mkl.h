@@ -103,8 +103,9 @@ int km_mkl_limit_reached(const km_mkl_problem *problem, long t, double elapsed, 
 double km_mkl_tighter_tolerance(const km_mkl_problem *problem, double tolerance, double dual, double primal);
 /* The gap still stays above the target at the floor (theta_kind: "fixed", "stationary"; tolerance: the SVM
  * tolerance reached). When a smaller SVM tolerance would reach the target: a warning naming it, KM_OK. When
- * none could (the objective drowns in rounding: kernel values of 1e20 from features of 1e5), KM_ENOTCONV
- * with a message naming the largest kernel value. */
+ * none could: for a gap already below 1e-9 (a target below rounding) a warning, KM_OK; otherwise (the
+ * objective drowns in rounding: kernel values of 1e20 from features of 1e5) KM_ENOTCONV with a message
+ * naming the largest kernel value. */
 km_status km_mkl_gap_stuck(const km_mkl_problem *problem, double tolerance, double dual, double primal, double gap,
                            const char *theta_kind);
 /* Reports outer step t, which reached the relative gap, to the caller's progress (a request to stop

@@ -77,6 +77,8 @@ int km_mkl_limit_reached(const km_mkl_problem *pr, long t, double elapsed, doubl
 
 /* Below this SVM tolerance the solver's gradients (entries of order 1) are rounding noise. */
 #define KM_SMALLEST_USEFUL_TOLERANCE 1e-12
+/* A relative gap this small that stays above its target is the rounding of the objectives. */
+#define KM_ROUNDING_GAP 1e-9
 /* A stalled gap tightens the SVM tolerance by itself down to this fraction of the one asked for (-e). */
 #define KM_TOLERANCE_REACH 1e-4
 
@@ -131,6 +133,13 @@ km_status km_mkl_gap_stuck(const km_mkl_problem *pr, double tolerance, double du
             km_log(&pr->logger, KM_LOG_WARNING,
                    "MKL gap %.3e stays above %g at a %s theta: the SVM tolerance -e %g limits the certificate (try "
                    "-e %g)", gap, pr->mkl.gap, theta_kind, tolerance, needed);
+        return KM_OK;
+    }
+    if (gap <= KM_ROUNDING_GAP) {
+        /* a target below what double precision certifies, not an objective lost in rounding */
+        km_log(&pr->logger, KM_LOG_WARNING,
+               "MKL gap %.3e stays above %g at a %s theta: at SVM tolerance %g, the rounding of the objectives",
+               gap, pr->mkl.gap, theta_kind, tolerance);
         return KM_OK;
     }
     size_t kernel;
