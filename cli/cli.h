@@ -135,15 +135,28 @@ void cli_remove_partial_output_on_signals(void);
  * (openmp_waits.c); returns when it does not. */
 void cli_use_passive_openmp_waits(char **argv);
 
-/* The progress line of long work on stderr (progress.c): shown only when stderr is a terminal and
- * not quiet, with the elapsed seconds, redrawn in place when forced (a new step) or else at most ten
- * times a second; erased by cli_progress_clear, which every message on stderr and the end of the
- * work call first. */
-void cli_progress_start(const char *cmd, int quiet);
-void cli_progress_show(int force, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The progress of long work on stderr (progress.c). --progress bar: one line redrawn in place (erased by
+ * cli_progress_clear, which every message on stderr and the end of the work call first); plain: a line
+ * at each new stage and at most every few seconds; none. AUTO: bar when stderr is a terminal and the
+ * command is not quiet, else none. */
+typedef enum cli_progress_mode {
+    CLI_PROGRESS_AUTO = 0, CLI_PROGRESS_NONE, CLI_PROGRESS_PLAIN, CLI_PROGRESS_BAR
+} cli_progress_mode;
+/* --progress MODE: bar, plain or none; 0 (reported) on another value. */
+int cli_parse_progress(const char *cmd, const char *text, cli_progress_mode *mode);
+/* The --progress help line of the commands that take it. */
+extern const char CLI_PROGRESS_HELP[];
+void cli_progress_start(const char *cmd, cli_progress_mode mode, int quiet);
+/* Shows what is being done (fmt), in stage (a short name: a new stage is shown at once), with the
+ * fraction done (< 0: unknown); force: a new step the bar shows at once (else at most ten times a
+ * second; plain mode: every few seconds). */
+void cli_progress_show(int force, const char *stage, double done, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 void cli_progress_clear(void);
-/* Shows where training is: the fold, the machine, the MKL outer step and its gap. */
+/* Shows where training is: fitting the kernels, the fold, the machine, the MKL outer step and its gap. */
 void cli_progress_training(const km_progress *progress);
+/* The machine training is at, 1-based over all folds (0: none), of *n_machines. */
+size_t cli_progress_machine(size_t *n_machines);
 
 /* The trace file of train --trace (trace_file.c): a JSON line per outer MKL step (iteration, machine,
  * fold under -v, seconds, objective, dual, primal, gap where the method has them, weights). */
@@ -158,13 +171,21 @@ void cli_trace_step(cli_trace *trace, const km_progress *progress);
 /* Publishes the trace (keep) or removes it (the work failed: no partial output). */
 km_status cli_trace_close(cli_trace *trace, int keep);
 
-/* Log callback printing warnings and errors, and information when verbose, to stderr (unbuffered,
- * so that a redirected log shows each line when it happens). */
+/* Log callback of a command: errors at once; warnings (unless quiet) gathered by their text with the
+ * numbers taken out, and printed by cli_log_flush once each, with the range of each number and how many
+ * machines gave them; information when verbose, at once. To stderr, unbuffered, so that a redirected
+ * log shows each line when it happens. */
+typedef struct cli_warning cli_warning;
 typedef struct cli_log {
     const char *cmd;
     int verbose;
+    int quiet;                   /* warnings are dropped */
+    cli_warning *warnings;       /* gathered, not yet printed */
+    size_t n_warnings;
 } cli_log;
 void cli_log_fn(void *user, km_log_level level, const char *message);
+/* Prints the gathered warnings and forgets them. */
+void cli_log_flush(cli_log *log);
 
 /* JSON values: a string with quotes, backslashes and control characters escaped; a number with 17
  * digits, null when not finite (JSON has no NaN or infinity). */

@@ -241,9 +241,9 @@ static int compute(const kernel_options *o, const km_kernel_set *set, const km_d
         st = km_kernel_set_fit(set, train, &fitted);
     if (!rc && st)
         rc = cli_fail(CMD, st);
-    cli_progress_start(CMD, 0);
+    cli_progress_start(CMD, CLI_PROGRESS_AUTO, 0);
     for (size_t m = 0; !rc && !st && m < M; m++) {
-        cli_progress_show(1, "kernel %zu/%zu", m + 1, M);
+        cli_progress_show(1, "kernels", (double)m / (double)M, "kernel %zu/%zu", m + 1, M);
         st = compute_one(o, fitted, m, test ? test : train, train, names[m], &outputs[m]);
     }
     cli_progress_clear();

@@ -35,6 +35,9 @@ static void usage(FILE *out)
 "                       model's next precomputed kernel from a file (repeat in kernel order)\n"
 "  -q, --quiet          print nothing but errors\n"
 "  --help               show this help\n"
+"\n");
+    fputs(CLI_PROGRESS_HELP, out);
+    fprintf(out,
 "\n"
 "input:\n");
     fputs(CLI_INPUT_HELP, out);
@@ -57,6 +60,7 @@ typedef struct predict_options {
     size_t n_test_kernels;
     cli_input input;
     int quiet;
+    cli_progress_mode progress;
     const char *test_path, *model_path, *output_path;
 } predict_options;
 
@@ -102,6 +106,8 @@ static int parse_options(predict_options *o, int argc, char **argv)
             ok = handled > 0;
         } else if (cli_args_is(&args, "-q", "--quiet")) {
             o->quiet = 1;
+        } else if (cli_args_is(&args, NULL, "--progress")) {
+            ok = cli_parse_progress(CMD, cli_args_value(&args), &o->progress);
         } else {
             cli_args_unknown(&args);
             ok = 0;
@@ -306,10 +312,10 @@ static km_status predict_to_file(const predict_options *o, const km_model *model
     if (st || (st = km_atomic_open(&out, o->output_path, "predictions")))
         return st;
     write_header(model, b, out.stream);
-    cli_progress_start(CMD, o->quiet);
     for (size_t first = 0; !st && first < n; first += range) {
         size_t count = n - first < range ? n - first : range;
-        cli_progress_show(0, "rows %zu/%zu, %zu machine%s", first, n, km_model_n_machines(model),
+        cli_progress_show(0, "predicting", (double)first / (double)n, "rows %zu/%zu, %zu machine%s", first, n,
+                          km_model_n_machines(model),
                           km_model_n_machines(model) == 1 ? "" : "s");
         st = km_predict_range(model, test, first, count, test_kernels, b->predicted + first, b->decision);
         if (!st && b->probabilities)
@@ -370,6 +376,8 @@ static int run(const predict_options *o)
     if (!cli_check_output(CMD, o->output_path, inputs, 2, NULL) ||
         !cli_check_output(CMD, o->output_path, o->test_kernel_paths, o->n_test_kernels, NULL))
         return CLI_USAGE;
+    cli_progress_start(CMD, o->progress, o->quiet);
+    cli_progress_show(1, "reading", -1, "reading %s", o->model_path);
     km_status st = km_model_load(o->model_path, &model);
     if (st) {
         rc = cli_fail(CMD, st);
@@ -392,6 +400,7 @@ static int run(const predict_options *o)
     if (!input.label_column_given && km_model_csv_layout(model, &csv_fields, &label) == KM_OK)
         input.label_column = label >= 0 && (size_t)label + 1 == csv_fields ? -1 : label;
     /* regression targets whose squared error overflows would report MSE = inf */
+    cli_progress_show(1, "reading", -1, "reading %s", o->test_path);
     if ((st = cli_read_data(o->test_path, &input, precomputed_rows, &test)) ||
         (km_model_task(model) == KM_TASK_SVR && (st = km_check_targets(test, NULL, 0)))) {
         rc = cli_fail(CMD, st);

@@ -221,11 +221,16 @@ static void usage(FILE *out)
 "                     primal and relative duality gap where the method has them, weights\n"
 "                     (kernelmix plot trace FILE)\n"
 "  --seed N           seed of the fold assignment (default 0)\n"
-"  -q, --quiet        print nothing but errors\n"
-"  --verbose          print solver details on stderr (a terminal also gets a\n"
-"                     progress line there: fold, machine, MKL step and gap); obscure:\n"
-"                     objective, training error and weights after every epoch\n"
+"  -q, --quiet        print nothing but errors: no summary, no warnings, no progress\n"
+"  --verbose          print solver details on stderr; obscure: objective, training\n"
+"                     error and weights after every epoch\n"
 "  --help             show this help\n"
+"\n"
+"Warnings go to stderr at the end of the run, each once, with the range of its numbers\n"
+"over the machines that gave it and how many did ('(in 45 of 45 machines)').\n"
+"\n");
+    fputs(CLI_PROGRESS_HELP, out);
+    fprintf(out,
 "\n"
 "input:\n");
     fputs(CLI_INPUT_HELP, out);
@@ -307,6 +312,7 @@ typedef struct train_options {
     const char *trace_path;     /* --trace FILE */
     char *options_text;         /* the options as given, for --json */
     int quiet, verbose;
+    cli_progress_mode progress;
     cli_input input;
     const char *train_path, *model_path;
 } train_options;
@@ -672,6 +678,9 @@ static int parse_options(train_options *o, int argc, char **argv)
             ok = handled > 0;
         } else if (cli_args_is(&args, "-q", "--quiet")) {
             o->quiet = controls_run = 1;
+        } else if (cli_args_is(&args, NULL, "--progress")) {
+            ok = cli_parse_progress(CMD, cli_args_value(&args), &o->progress);
+            controls_run = 1;
         } else if (cli_args_is(&args, NULL, "--verbose")) {
             o->verbose = 2;
             controls_run = 1;
@@ -922,16 +931,20 @@ static int run(train_options *o)
     double *weights = NULL, *predicted = NULL;
     char *default_model_path = NULL;
     int rc = CLI_OK;
-    cli_log log = {CMD, o->quiet ? 0 : o->verbose};
+    cli_log log = {.cmd = CMD, .verbose = o->quiet ? 0 : o->verbose, .quiet = o->quiet};
     cli_trace trace = {0};
     km_params_set_log(o->params, cli_log_fn, &log);
     km_params_set_progress(o->params, show_progress, &trace);
-    cli_progress_start(CMD, o->quiet);
+    cli_progress_start(CMD, o->progress, o->quiet);
     catch_stop_signals();
 
     km_status st = km_params_set_class_weights(o->params, o->class_labels, o->class_weights, o->n_class_weights);
-    if (!st)
+    if (!st) {
+        cli_progress_show(1, "reading", -1, "reading %s", o->train_path);
         st = cli_read_data(o->train_path, &o->input, needs_precomputed_rows(o), &data);
+    }
+    if (!st)
+        cli_progress_show(1, "kernels", -1, "preparing the kernels");
     if (!st)
         st = build_kernels(o, data, &kernels);
     if (st) {
@@ -981,6 +994,7 @@ static int run(train_options *o)
         cli_progress_clear();
         if (!st)
             st = cli_trace_close(&trace, 1);
+        cli_log_flush(&log);
         if (st)
             rc = st == KM_EINTERRUPTED ? interrupted() : cli_fail(CMD, st);
         else
@@ -1006,9 +1020,13 @@ static int run(train_options *o)
     }
     if (!(st = cli_trace_open(&trace, o->trace_path)))
         st = km_train(data, kernels, o->params, &model);
+    if (!st) {
+        cli_progress_show(1, "writing", 1, "writing %s", o->model_path);
+        if (!(st = km_model_save(model, o->model_path)))
+            st = cli_trace_close(&trace, 1);
+    }
     cli_progress_clear();
-    if (!st && !(st = km_model_save(model, o->model_path)))
-        st = cli_trace_close(&trace, 1);
+    cli_log_flush(&log);
     if (st) {
         rc = st == KM_EINTERRUPTED ? interrupted() : cli_fail(CMD, st);
         goto done;
@@ -1017,6 +1035,8 @@ static int run(train_options *o)
         print_summary(o, data, model);
 done:
     cli_trace_close(&trace, 0);
+    cli_progress_clear();
+    cli_log_flush(&log);
     km_model_free(model);
     km_kernel_set_free(kernels);
     km_dataset_free(data);

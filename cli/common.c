@@ -216,18 +216,6 @@ int cli_parse_format(const char *cmd, const char *text, cli_format *out)
     return 1;
 }
 
-void cli_log_fn(void *user, km_log_level level, const char *message)
-{
-    const cli_log *log = user;
-    int shown = level == KM_LOG_ERROR || level == KM_LOG_WARNING || log->verbose >= (level == KM_LOG_INFO ? 1 : 2);
-    if (shown)
-        cli_progress_clear();
-    if (level == KM_LOG_ERROR || level == KM_LOG_WARNING)
-        fprintf(stderr, "kernelmix %s: %s: %s\n", log->cmd, level == KM_LOG_ERROR ? "error" : "warning", message);
-    else if (shown)
-        fprintf(stderr, "%s\n", message);
-}
-
 void cli_format_value(char *buf, size_t size, double value)
 {
     if (value == floor(value) && fabs(value) < 1e15)

@@ -336,10 +336,11 @@ typedef enum km_mkl_solver {
 } km_mkl_solver;
 
 /* Where training or cross-validation is, reported whole at every event (so each report can be shown
- * alone). stage names the event: "solver" every 100 solver iterations, "mkl" after each outer step
- * of kernel-weight learning, "machine" after each machine, "fold" after each cross-validation fold,
- * "alignment" every few kernel columns of the alignment diagnostics that kernel-weight learning computes
- * before its first machine. */
+ * alone). stage names the event: "kernels" before the kernels are fitted on the training rows (their
+ * widths, normalization and Gram blocks), "start" when a machine starts (mkl_step 0), "solver" every 100
+ * solver iterations, "mkl" after each outer step of kernel-weight learning, "machine" after each
+ * machine, "fold" after each cross-validation fold, "alignment" every few kernel columns of the alignment
+ * diagnostics that kernel-weight learning computes before its first machine. */
 typedef struct km_progress {
     size_t size;                 /* sizeof(km_progress) in the library that filled it: a caller compiled
                                     with a larger struct reads only the fields that fit */

@@ -55,6 +55,17 @@ class EvidenceInfo(ctypes.Structure):
                 ("kernels_kept", ctypes.c_size_t)]
 
 
+class Progress(ctypes.Structure):
+    """km_progress (the fields of the first release; size tells which ones the library filled)."""
+    _fields_ = [("size", ctypes.c_size_t), ("stage", ctypes.c_char_p), ("machine", ctypes.c_size_t),
+                ("n_machines", ctypes.c_size_t), ("mkl_step", ctypes.c_long), ("mkl_gap", ctypes.c_double),
+                ("fold", ctypes.c_int), ("n_folds", ctypes.c_int)]
+
+
+# km_log_fn and km_progress_fn
+LOG_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p)
+PROGRESS_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(Progress))
+
 # name: (restype, argtypes)
 _FUNCTIONS = {
     "km_last_error": (ctypes.c_char_p, []),
@@ -86,6 +97,8 @@ _FUNCTIONS = {
     "km_params_free": (None, [handle]),
     "km_params_set_double": (status, [handle, ctypes.c_int, ctypes.c_double]),
     "km_params_set_int": (status, [handle, ctypes.c_int, ctypes.c_int64]),
+    "km_params_set_log": (None, [handle, LOG_FN, ctypes.c_void_p]),
+    "km_params_set_progress": (None, [handle, PROGRESS_FN, ctypes.c_void_p]),
     "km_param_from_name": (status, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]),
     "km_params_set_kernel_weights": (status, [handle, c_double_p, ctypes.c_size_t]),
     "km_params_set_class_weights": (status, [handle, c_double_p, c_double_p, ctypes.c_size_t]),

@@ -20,6 +20,7 @@ from sklearn.utils.validation import check_is_fitted
 from . import _library as L
 from ._data import Dataset, MatrixList
 from ._keywords import SuggestsParameters
+from ._logging import log_training
 from ._model import KernelSet, Model, Params
 from .kernel_list import KernelList
 
@@ -148,6 +149,7 @@ class _MKLBase(SuggestsParameters, BaseEstimator):
                              f"for the solver's default limit")
         params.set("max_iter", max(0, self.max_iter), integer=True)
         params.set("seed", self._seed(), integer=True, parameter="random_state")
+        log_training(params, self.verbose)
         return params
 
     def _seed(self):
@@ -297,6 +299,9 @@ _COMMON_DOC = """
         Solver iteration limit, -1 for the solver's default (LIBSVM's max(10^7, 100 n)).
     random_state : int, RandomState or None
         Seed of the library's randomness (0 for None).
+    verbose : int
+        0: quiet (default); 1: training's stages, machines and warnings through the logger "kernelmix"
+        (logging; INFO and WARNING); 2: also every MKL step with its gap and the solver's details (DEBUG).
     norm : str
         Normalization of every kernel whose spec names none (--norm): "none", "mult", "spherical", "trace".
     elasticnet_lambda : float
@@ -378,8 +383,8 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
     _task = L.TASK_SVC
 
     def __init__(self, kernels=("linear", "rbf"), method="fixed", p=2.0, C=1.0, solver="interleaved", tol=1e-3,
-                 mkl_tol=1e-3, cache_size=100.0, class_weight=None, max_iter=-1, random_state=None, norm="none",
-                 multiclass="ovo", shared_weights=False, decision_function_shape="ovr", break_ties=False,
+                 mkl_tol=1e-3, cache_size=100.0, class_weight=None, max_iter=-1, random_state=None, verbose=0,
+                 norm="none", multiclass="ovo", shared_weights=False, decision_function_shape="ovr", break_ties=False,
                  elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False, radius=1.0,
                  align_q=2.0, epochs=5, online_epochs=5, obscure_radius=None, clusters=3, ae=0.5, tau=None,
                  cluster_kernel=None):
@@ -400,6 +405,7 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
         self.class_weight = class_weight
         self.max_iter = max_iter
         self.random_state = random_state
+        self.verbose = verbose
         self.norm = norm
         self.multiclass = multiclass
         self.shared_weights = shared_weights
@@ -584,7 +590,7 @@ class MKLRegressor(RegressorMixin, _MKLBase):
     _task = L.TASK_SVR
 
     def __init__(self, kernels=("linear", "rbf"), method="fixed", p=2.0, C=1.0, epsilon=0.1, solver="interleaved",
-                 tol=1e-3, mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, norm="none",
+                 tol=1e-3, mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, verbose=0, norm="none",
                  elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False, radius=1.0,
                  align_q=2.0, clusters=3, ae=0.5, tau=None, cluster_kernel=None):
         self.kernels = kernels
@@ -604,6 +610,7 @@ class MKLRegressor(RegressorMixin, _MKLBase):
         self.cache_size = cache_size
         self.max_iter = max_iter
         self.random_state = random_state
+        self.verbose = verbose
         self.norm = norm
         self.elasticnet_lambda = elasticnet_lambda
         self.regularizer = regularizer
@@ -662,7 +669,7 @@ class MKLRidge(RegressorMixin, _MKLBase):
                                   "n_iter_ is 0, there is no iteration to count"}}
 
     def __init__(self, kernels=("linear", "rbf"), method="fixed", p=2.0, C=1.0, solver="interleaved", tol=1e-3,
-                 mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, norm="none",
+                 mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, verbose=0, norm="none",
                  elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, noise=0.0, learn_noise=False,
                  eb_inner=100, eb_tol=1e-10):
         self.kernels = kernels
@@ -675,6 +682,7 @@ class MKLRidge(RegressorMixin, _MKLBase):
         self.cache_size = cache_size
         self.max_iter = max_iter
         self.random_state = random_state
+        self.verbose = verbose
         self.norm = norm
         self.elasticnet_lambda = elasticnet_lambda
         self.regularizer = regularizer
@@ -727,7 +735,7 @@ class OneClassMKL(OutlierMixin, _MKLBase):
     _task = L.TASK_ONECLASS
 
     def __init__(self, kernels=("linear", "rbf"), method="fixed", p=2.0, nu=0.5, solver="interleaved", tol=1e-3,
-                 mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, norm="none",
+                 mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, verbose=0, norm="none",
                  elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0):
         self.kernels = kernels
         self.method = method
@@ -739,6 +747,7 @@ class OneClassMKL(OutlierMixin, _MKLBase):
         self.cache_size = cache_size
         self.max_iter = max_iter
         self.random_state = random_state
+        self.verbose = verbose
         self.norm = norm
         self.elasticnet_lambda = elasticnet_lambda
         self.regularizer = regularizer

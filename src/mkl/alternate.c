@@ -35,10 +35,23 @@ km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, co
         if (*converged || km_mkl_limit_reached(pr, t, elapsed, certified.gap))
             break;
         km_weight_move move;
-        if ((st = solver->step(solver->ctx, theta_used, &move)) || move == KM_NOTHING_TO_LEARN)
+        if ((st = solver->step(solver->ctx, theta_used, &move)))
             break;
-        if (move == KM_AT_FIXED_POINT) {
-            st = km_mkl_gap_stuck(pr, certified.dual, certified.primal, certified.gap, solver->fixed_point);
+        if (move == KM_AT_FIXED_POINT || move == KM_NOTHING_TO_LEARN) {
+            /* theta stays while the gap is open: the SVM tolerance limits the certificate (every a_m = 0 as
+             * well where a tolerance so loose left c = 0); solve the same theta more tightly, or warn */
+            double used = solver->tolerance && *solver->tolerance > 0 ? *solver->tolerance
+                                                                      : pr->machine->solver.tolerance;
+            double tighter = solver->tolerance ? km_mkl_tighter_tolerance(pr, used, certified.dual, certified.primal)
+                                               : 0;
+            if (tighter > 0) {
+                km_log(&pr->logger, KM_LOG_INFO, "mkl: SVM tolerance %g -> %g for the gap", used, tighter);
+                *solver->tolerance = tighter;
+                evaluated = 0;
+                continue;
+            }
+            if (move == KM_AT_FIXED_POINT)
+                st = km_mkl_gap_stuck(pr, used, certified.dual, certified.primal, certified.gap, solver->fixed_point);
             break;
         }
         evaluated = move == KM_MOVED_EVALUATED;

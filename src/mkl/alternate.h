@@ -15,8 +15,9 @@ typedef enum km_weight_move {
     KM_MOVED = 0,                /* theta changed; the next iteration solves at it */
     KM_MOVED_EVALUATED = 1,      /* theta changed and the step already solved and certified there */
     KM_AT_FIXED_POINT = 2,       /* theta did not change although the gap is open: the solver
-                                    tolerance limits the certificate (warned, then stop) */
-    KM_NOTHING_TO_LEARN = 3      /* every a_m <= 0: the solution does not depend on the kernels */
+                                    tolerance limits the certificate (tightened, else warned and stop) */
+    KM_NOTHING_TO_LEARN = 3      /* every a_m <= 0: the solution does not depend on the kernels (or the
+                                    solver tolerance left c = 0: tightened, else stop) */
 } km_weight_move;
 
 /* The objectives of a certified point and their relative gap (P - D) / |P|. */
@@ -35,6 +36,8 @@ typedef struct km_alternating_solver {
     km_status (*step)(void *ctx, const double *theta_used, km_weight_move *move);
     const char *fixed_point;     /* how the warning names a theta the step does not move: "fixed",
                                     "stationary" */
+    double *tolerance;           /* the SVM tolerance evaluate solves with (0: the machine's -e), which a
+                                    gap stalled at a fixed point tightens; NULL: never tightened */
 } km_alternating_solver;
 
 /* What every alternating solver keeps of its last solve; a solver's state begins with it, so that

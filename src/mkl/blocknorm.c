@@ -245,7 +245,7 @@ km_status km_mkl_tikhonov(const km_mkl_problem *pr, km_mkl_result *result)
     tikhonov s = {.last = {.pr = pr, .result = result, .h = malloc(n * M * sizeof(double)),
                            .a = malloc(M * sizeof(double))},
                   .previous = INFINITY, .block_norm = malloc(M * sizeof *s.block_norm)};
-    km_alternating_solver solver = {&s, km_alternating_evaluate, tikhonov_certify, tikhonov_step, "fixed"};
+    km_alternating_solver solver = {&s, km_alternating_evaluate, tikhonov_certify, tikhonov_step, "fixed", NULL};
     km_status st = s.last.h && s.last.a && s.block_norm
                        ? km_mkl_alternate(pr, k->theta, M, &solver, &result->mkl_iterations, &result->converged)
                        : km_error_nomem("the Tikhonov block-norm solver");

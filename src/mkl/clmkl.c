@@ -250,7 +250,7 @@ km_status km_clmkl_solve(const km_mkl_problem *pr, const km_kernel_access *kerne
                      .best_gap = INFINITY,
                      .g = malloc(n * sizeof(double)), .w = malloc(M * sizeof(double)),
                      .q = malloc(M * sizeof(double)), .machine = &machine};
-    km_alternating_solver solver = {&s, clmkl_evaluate, clmkl_certify, clmkl_step, "fixed"};
+    km_alternating_solver solver = {&s, clmkl_evaluate, clmkl_certify, clmkl_step, "fixed", NULL};
     km_status st = s.base.h && s.base.a && s.g && s.w && s.q
                        ? km_mkl_alternate(&localized, kernels->theta, V, &solver, &result->mkl_iterations,
                                           &result->converged)

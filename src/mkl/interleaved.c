@@ -132,7 +132,13 @@ static km_hook_action on_step(void *ctx, const km_smo_step *step, double *theta)
     }
     if (step_size < 0) {
         /* theta is at its fixed point but the gap stays: the SVM tolerance limits the certificate */
-        s->status = km_mkl_gap_stuck(pr, cert.dual, cert.primal, cert.gap, "fixed");
+        double tighter = km_mkl_tighter_tolerance(pr, *step->tolerance, cert.dual, cert.primal);
+        if (tighter > 0) {
+            km_log(&pr->logger, KM_LOG_INFO, "mkl: SVM tolerance %g -> %g for the gap", *step->tolerance, tighter);
+            *step->tolerance = tighter;
+            return KM_HOOK_CONTINUE;
+        }
+        s->status = km_mkl_gap_stuck(pr, *step->tolerance, cert.dual, cert.primal, cert.gap, "fixed");
         return stop_certified(s, step);
     }
     return take_theta_step(s, theta);

@@ -55,6 +55,8 @@ typedef struct km_mkl_result {
     int products_valid;              /* set by a solver that ends with h at its coef (or by km_mkl_result_products) */
     double *block_norms;             /* M values |w_m|, caller-allocated (may be NULL) */
     int block_norms_valid;           /* set by a method that filled block_norms itself (no products needed) */
+    double tolerance;                /* the SVM tolerance of km_mkl_evaluate's solves where a stalled gap
+                                        tightened it (km_mkl_tighter_tolerance); 0: the machine's -e */
 } km_mkl_result;
 
 /* Duality certificate of a point (c, b, theta) from the products h_m = K_m c (M blocks of n values):
@@ -93,11 +95,18 @@ double km_mkl_seconds_since(const struct timespec *start);
 /* Whether an alternating solver must stop at outer iteration t (of max_outer) after elapsed seconds
  * (of max_time) with the given gap; logs a warning naming the limit when it must. */
 int km_mkl_limit_reached(const km_mkl_problem *problem, long t, double elapsed, double gap);
-/* theta is at its fixed point (theta_kind: "fixed", "stationary") while the certified relative gap
- * (primal - dual) / |primal| stays above the target. When a smaller SVM tolerance would reach the target: a warning naming
- * it, KM_OK. When none could (the objective drowns in rounding: kernel values of 1e20 from features of
- * 1e5), KM_ENOTCONV with a message naming the largest kernel value. */
-km_status km_mkl_gap_stuck(const km_mkl_problem *problem, double dual, double primal, double gap,
+/* theta is at its fixed point while the certified relative gap (primal - dual) / |primal| stays above the
+ * target, because the SVM solved at that theta only to the given tolerance: the tighter tolerance to solve
+ * the same theta again with (an estimate of what reaches the target, at least ten times smaller, down to
+ * 1e-4 times the machine's -e), or 0 when the tolerance is already at that floor or no tolerance could
+ * reach the target. */
+double km_mkl_tighter_tolerance(const km_mkl_problem *problem, double tolerance, double dual, double primal);
+/* The gap still stays above the target at the floor (theta_kind: "fixed", "stationary"; tolerance: the SVM
+ * tolerance reached). When a smaller SVM tolerance would reach the target: a warning naming it, KM_OK. When
+ * none could: for a gap already below 1e-9 (a target below rounding) a warning, KM_OK; otherwise (the
+ * objective drowns in rounding: kernel values of 1e20 from features of 1e5) KM_ENOTCONV with a message
+ * naming the largest kernel value. */
+km_status km_mkl_gap_stuck(const km_mkl_problem *problem, double tolerance, double dual, double primal, double gap,
                            const char *theta_kind);
 /* What an outer step reports (km_progress's MKL record); NAN and NULL where the method has none. */
 typedef struct km_mkl_step_record {

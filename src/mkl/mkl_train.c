@@ -40,8 +40,11 @@ km_status km_mkl_evaluate(const km_mkl_problem *pr, km_mkl_result *result, doubl
     const km_machine_problem *machine = pr->machine;
     if (machine->solver.interrupted && machine->solver.interrupted(machine->solver.interrupt_ctx))
         return km_error(KM_EINTERRUPTED, "interrupted after %ld solver iterations", result->smo_iterations);
+    km_smo_options options = machine->solver;
+    if (result->tolerance > 0)
+        options.tolerance = result->tolerance;
     km_svm_solution solution = {.coef = result->coef};
-    km_status st = machine->ops->solve(machine, &machine->solver, &solution);
+    km_status st = machine->ops->solve(machine, &options, &solution);
     if (st)
         return st;
     result->bias = solution.bias;
@@ -74,6 +77,10 @@ int km_mkl_limit_reached(const km_mkl_problem *pr, long t, double elapsed, doubl
 
 /* Below this SVM tolerance the solver's gradients (entries of order 1) are rounding noise. */
 #define KM_SMALLEST_USEFUL_TOLERANCE 1e-12
+/* A relative gap this small that stays above its target is the rounding of the objectives. */
+#define KM_ROUNDING_GAP 1e-9
+/* A stalled gap tightens the SVM tolerance by itself down to this fraction of the one asked for (-e). */
+#define KM_TOLERANCE_REACH 1e-4
 
 /* The largest diagonal kernel value and its kernel (1-based). */
 static double largest_kernel_value(const km_kernel_access *k, size_t *kernel)
@@ -89,17 +96,50 @@ static double largest_kernel_value(const km_kernel_access *k, size_t *kernel)
     return top;
 }
 
-km_status km_mkl_gap_stuck(const km_mkl_problem *pr, double dual, double primal, double gap, const char *theta_kind)
+/* The SVM tolerance that should let the relative gap reach the target at a fixed theta: the absolute gap
+ * P - D shrinks with the SVM tolerance e, so the target is met at about e * target |D| / (P - D), taken to
+ * the power of ten at or below (the estimate is rough). A dual of 0 (a tolerance so loose that the solver
+ * left every variable at 0) tells nothing: a tenth of e. */
+static double tolerance_for_target(const km_mkl_problem *pr, double tolerance, double dual, double primal)
 {
-    /* at a fixed theta the absolute gap P - D shrinks with the SVM tolerance e; the relative gap reaches
-     * the target at about e * target |D| / (P - D) */
-    double e = pr->machine->solver.tolerance, absolute = primal - dual;
-    double needed = absolute > 0 ? e * pr->mkl.gap * fabs(dual) / absolute : e;
+    if (dual == 0)
+        return 0.1 * tolerance;
+    double absolute = primal - dual;
+    double needed = absolute > 0 ? tolerance * pr->mkl.gap * fabs(dual) / absolute : tolerance;
+    return needed > 0 ? pow(10, floor(log10(needed))) : needed;
+}
+
+double km_mkl_tighter_tolerance(const km_mkl_problem *pr, double tolerance, double dual, double primal)
+{
+    double floor_tolerance = fmax(pr->machine->solver.tolerance * KM_TOLERANCE_REACH, KM_SMALLEST_USEFUL_TOLERANCE);
+    double needed = tolerance_for_target(pr, tolerance, dual, primal);
+    if (tolerance <= floor_tolerance * (1 + 1e-9) || needed < KM_SMALLEST_USEFUL_TOLERANCE)
+        return 0; /* at the floor, or no tolerance could reach the target: km_mkl_gap_stuck says which */
+    double next = fmin(needed, 0.1 * tolerance);
+    return fmax(next, floor_tolerance);
+}
+
+km_status km_mkl_gap_stuck(const km_mkl_problem *pr, double tolerance, double dual, double primal, double gap,
+                           const char *theta_kind)
+{
+    double needed = tolerance_for_target(pr, tolerance, dual, primal);
     if (needed >= KM_SMALLEST_USEFUL_TOLERANCE) {
-        needed = pow(10, floor(log10(needed)));   /* the power of ten at or below: the estimate is rough */
+        double asked = pr->machine->solver.tolerance;
+        if (tolerance < asked)
+            km_log(&pr->logger, KM_LOG_WARNING,
+                   "MKL gap %.3e stays above %g at a %s theta: the SVM tolerance, tightened from -e %g to %g, limits "
+                   "the certificate (try -e %g)", gap, pr->mkl.gap, theta_kind, asked, tolerance, needed);
+        else
+            km_log(&pr->logger, KM_LOG_WARNING,
+                   "MKL gap %.3e stays above %g at a %s theta: the SVM tolerance -e %g limits the certificate (try "
+                   "-e %g)", gap, pr->mkl.gap, theta_kind, tolerance, needed);
+        return KM_OK;
+    }
+    if (gap <= KM_ROUNDING_GAP) {
+        /* a target below what double precision certifies, not an objective lost in rounding */
         km_log(&pr->logger, KM_LOG_WARNING,
-               "MKL gap %.3e stays above %g at a %s theta: the SVM tolerance -e %g limits the certificate (try -e "
-               "%g)", gap, pr->mkl.gap, theta_kind, e, needed);
+               "MKL gap %.3e stays above %g at a %s theta: at SVM tolerance %g, the rounding of the objectives",
+               gap, pr->mkl.gap, theta_kind, tolerance);
         return KM_OK;
     }
     size_t kernel;

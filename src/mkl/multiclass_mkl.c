@@ -128,7 +128,7 @@ km_status km_mkl_shared_train(const km_mkl_problem *problems, size_t count, km_m
     s.joint.a = malloc(M * sizeof *s.joint.a);
     long iterations = 0;
     int converged = 0;
-    km_alternating_solver solver = {&s, shared_evaluate, shared_certify, shared_step, "fixed"};
+    km_alternating_solver solver = {&s, shared_evaluate, shared_certify, shared_step, "fixed", NULL};
     st = s.h && s.a && s.w && s.joint.a
              ? km_mkl_alternate(first, first->machine->kernel->theta, M, &solver, &iterations, &converged)
              : km_error_nomem("shared kernel weights");

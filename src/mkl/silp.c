@@ -413,17 +413,6 @@ static double cut_of(const km_mkl_problem *pr, const double *a, const km_mkl_cer
     return -loss;
 }
 
-static int theta_moved(const double *before, const double *after, size_t M)
-{
-    double top = 0;
-    for (size_t m = 0; m < M; m++)
-        top = fmax(top, fabs(before[m]));
-    for (size_t m = 0; m < M; m++)
-        if (fabs(after[m] - before[m]) > 1e-12 * top)
-            return 1;
-    return 0;
-}
-
 /* Dual value of the mixture of the cuts' solutions (the certificate's scaling), a lower bound on the optimum
  * for p <= 2 (see silp_master). */
 static km_status mixture_dual(const km_mkl_problem *pr, const silp_master *ms, double *coef, double *h, double *a,
@@ -502,7 +491,7 @@ static km_status silp_step(void *ctx, const double *theta_used, km_weight_move *
     km_status st = master_add_cut(&s->master, s->b, s->v, s->last.result->coef);
     if (!st)
         st = master_solve(&s->master, k->theta, &s->bound);
-    *move = theta_moved(theta_used, k->theta, k->n_kernels) ? KM_MOVED : KM_AT_FIXED_POINT;
+    *move = km_theta_moved(k->n_kernels, theta_used, k->theta) ? KM_MOVED : KM_AT_FIXED_POINT;
     return st;
 }
 
@@ -518,7 +507,8 @@ km_status km_mkl_silp(const km_mkl_problem *pr, km_mkl_result *result)
     s.mixture = malloc(n * sizeof *s.mixture);
     int allocated = s.last.h && s.last.a && s.v && s.mixture;
     km_status st = allocated ? master_init(&s.master, M, n, pr->mkl.p_block) : km_error_nomem("the SILP solver");
-    km_alternating_solver solver = {&s, km_alternating_evaluate, silp_certify, silp_step, "fixed"};
+    km_alternating_solver solver = {&s, km_alternating_evaluate, silp_certify, silp_step, "fixed",
+                                    &result->tolerance};
     if (!st)
         st = km_mkl_alternate(pr, k->theta, M, &solver, &result->mkl_iterations, &result->converged);
     if (allocated)

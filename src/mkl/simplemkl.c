@@ -172,7 +172,8 @@ km_status km_mkl_simplemkl(const km_mkl_problem *pr, km_mkl_result *result)
     s.h = malloc(n * M * sizeof *s.h);
     s.a = malloc(M * sizeof *s.a);
     s.direction = malloc(M * sizeof *s.direction);
-    km_alternating_solver solver = {&s, simplemkl_evaluate, simplemkl_certify, simplemkl_step, "stationary"};
+    km_alternating_solver solver = {&s, simplemkl_evaluate, simplemkl_certify, simplemkl_step, "stationary",
+                                    &result->tolerance};
     km_status st = s.h && s.a && s.direction
                        ? km_mkl_alternate(pr, k->theta, M, &solver, &result->mkl_iterations, &result->converged)
                        : km_error_nomem("the SimpleMKL solver");

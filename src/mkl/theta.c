@@ -162,3 +162,14 @@ double km_block_norm_squared(size_t M, double p, const double *block_norm)
         sum += pow(block_norm[m] / top, p);
     return top * top * pow(sum, 2.0 / p);
 }
+
+int km_theta_moved(size_t M, const double *before, const double *after)
+{
+    double top = 0;
+    for (size_t m = 0; m < M; m++)
+        top = fmax(top, fabs(before[m]));
+    for (size_t m = 0; m < M; m++)
+        if (fabs(after[m] - before[m]) > 1e-12 * top)
+            return 1;
+    return 0;
+}

@@ -30,6 +30,10 @@ int km_theta_lp_step(size_t M, double p, const double *a, double *theta);
  * as for p < 2. Same return as above. */
 int km_theta_elasticnet_step(size_t M, double lambda, const double *a, double *theta);
 
+/* Whether some weight moved from before to after by more than 1e-12 of the largest weight: a smaller move
+ * is the rounding of a step at its fixed point. */
+int km_theta_moved(size_t M, const double *before, const double *after);
+
 /* The Tikhonov family of Tomioka & Suzuki (Table 1, eqs. (5)-(6)): d_m = 1/(2 g'(|f_m|^2)) from the block
  * norms |f_m| = d_m sqrt(a_m). */
 typedef enum km_block_regularizer {

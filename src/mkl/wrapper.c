@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "mkl/alternate.h"
 #include "mkl/mkl.h"
+#include "mkl/theta.h"
 
 static km_status wrapper_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *converged)
 {
@@ -29,7 +30,7 @@ static km_status wrapper_step(void *ctx, const double *theta_used, km_weight_mov
     if (!km_mkl_theta_step(w->pr, w->a, k->theta))
         *move = KM_NOTHING_TO_LEARN;
     else /* at p = 2 theta is always at its fixed point: the next solve would repeat this one */
-        *move = memcmp(k->theta, theta_used, k->n_kernels * sizeof *theta_used) ? KM_MOVED : KM_AT_FIXED_POINT;
+        *move = km_theta_moved(k->n_kernels, theta_used, k->theta) ? KM_MOVED : KM_AT_FIXED_POINT;
     return KM_OK;
 }
 
@@ -38,7 +39,8 @@ km_status km_mkl_wrapper(const km_mkl_problem *pr, km_mkl_result *result)
     const km_kernel_access *k = pr->machine->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
     km_alternating_state w = {.pr = pr, .result = result, .h = malloc(n * M * sizeof *w.h), .a = malloc(M * sizeof *w.a)};
-    km_alternating_solver solver = {&w, km_alternating_evaluate, wrapper_certify, wrapper_step, "fixed"};
+    km_alternating_solver solver = {&w, km_alternating_evaluate, wrapper_certify, wrapper_step, "fixed",
+                                    &result->tolerance};
     km_status st = w.h && w.a ? km_mkl_alternate(pr, k->theta, M, &solver, &result->mkl_iterations, &result->converged)
                               : km_error_nomem("the MKL wrapper");
     if (!st) {

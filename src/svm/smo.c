@@ -207,7 +207,7 @@ static km_hook_action call_hook(smo *s, const km_smo_options *options, long iter
         s->alpha_out[s->active_set[t]] = s->alpha[t];
     double r;
     km_smo_step step = {iter, s->lin, s->quad, violation, optimal, s->alpha_out, s->h,
-                        optimal ? calculate_rho(s, &r) : NAN};
+                        optimal ? calculate_rho(s, &r) : NAN, &s->eps};
     return options->hook(options->hook_ctx, &step, s->qp->theta);
 }
 
@@ -802,6 +802,10 @@ km_status km_smo_solve(const km_qp *qp, const km_smo_options *options, double *a
                     if (action == KM_HOOK_THETA_CHANGED) {
                         theta_changes++;
                         st = hook_theta_changed(&s);
+                        continue;
+                    }
+                    if (action == KM_HOOK_CONTINUE && violation >= s.eps) {
+                        stall_watch_init(&watch, l);   /* the same theta, to a tighter tolerance */
                         continue;
                     }
                 }

@@ -83,10 +83,14 @@ typedef struct km_smo_step {
                                        variables t on row r), kernel m at [m n_rows, (m+1) n_rows) */
     double rho;                     /* when optimal = 1: rho of the current point (as in the result);
                                        NAN otherwise */
+    double *tolerance;              /* the solver's stopping tolerance: when optimal = 1 the hook may
+                                       lower it and return KM_HOOK_CONTINUE to solve the same theta
+                                       further */
 } km_smo_step;
 
 typedef enum km_hook_action {
-    KM_HOOK_CONTINUE = 0,           /* keep theta, go on (the solver stops by itself when optimal) */
+    KM_HOOK_CONTINUE = 0,           /* keep theta, go on (the solver stops by itself when optimal,
+                                       unless the hook lowered its tolerance below the violation) */
     KM_HOOK_THETA_CHANGED = 1,      /* theta was changed in place (finite, >= 0): the gradient is
                                        rebuilt from the per-kernel gradients, shrinking undone, go on */
     KM_HOOK_STOP = 2                /* stop now (the MKL layer is satisfied or was interrupted) */

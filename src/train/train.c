@@ -500,7 +500,10 @@ static km_status train_machines(trainer *t, const km_classes *classes)
         size_t n_rows;
         const size_t *machine_rows = machine_rows_of(t, machine, classes, rows, &n_rows);
         km_progress_machine(&t->progress, k, model->n_machines);
-        st = solve_machine(t, machine, machine_rows, n_rows, km_task_classifies(t->params->task) ? classes : NULL);
+        if (km_progress_report(&t->progress, "start"))
+            st = km_error(KM_EINTERRUPTED, "training interrupted");
+        if (!st)
+            st = solve_machine(t, machine, machine_rows, n_rows, km_task_classifies(t->params->task) ? classes : NULL);
         if (!st)
             st = machine_done(t, k);
     }
@@ -526,6 +529,8 @@ static km_status train_machines_shared(trainer *t, const km_classes *classes)
     if (!st)
         t->method->start(&t->mkl, M, theta);
     t->progress.now.n_machines = K; /* machine 0: all of them jointly */
+    if (!st && km_progress_report(&t->progress, "start"))
+        st = km_error(KM_EINTERRUPTED, "training interrupted");
     /* ready counts the jobs to clear, a failed job_init included */
     for (; !st && ready < K; ready++) {
         size_t n_rows;
@@ -830,6 +835,8 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         t.cache = km_kernel_context_cache(context);
     else
         st = km_cache_new(km_params_cache_bytes(params), &t.cache);
+    if (!st && km_progress_report(&t.progress, "kernels"))
+        st = km_error(KM_EINTERRUPTED, "training interrupted");
     if (!st) {
         t.cache_float = use_float_cache(&t, n);
         st = context ? km_provider_new_in_context(context, rows, n, use, &t.logger, &t.provider)

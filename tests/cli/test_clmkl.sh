@@ -65,7 +65,7 @@ awk '{ $1 = NR % 3; print }' "$WORK/train" >"$WORK/three"
 expect_status 2 "$KM" train -q $KERNELS --mkl clmkl "$WORK/three" "$WORK/bad.km" && expect_one_line_error 'one-vs-rest'
 [ ! -e "$WORK/bad.km" ] || fail "a refused training wrote a model"
 # --max-time ends LMKL's descent between steps with a usable, unconverged model
-expect_status 0 "$KM" train -q $KERNELS $Z --mkl lmkl --max-time 1e-9 "$WORK/train" "$WORK/l.km" &&
+expect_status 0 "$KM" train $KERNELS $Z --mkl lmkl --max-time 1e-9 "$WORK/train" "$WORK/l.km" &&
     { grep -q "LMKL stopped at the time limit after 0 steps" "$WORK/err" || fail "lmkl --max-time: $(cat "$WORK/err")"; }
 expect_status 0 "$KM" info --json "$WORK/l.km" &&
     { [ "$(json_get "$WORK/out" "j['machines'][0]['converged']")" = False ] || fail "lmkl --max-time: converged"; }

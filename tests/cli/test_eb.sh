@@ -86,7 +86,7 @@ took_ms=$((($(date +%s%N) - start) / 1000000))
 [ -e "$WORK/ebslow.model" ] && fail "eb-mackay SIGINT: a model was written"
 start=$(date +%s)
 # shellcheck disable=SC2086
-if OMP_NUM_THREADS=1 expect_status 0 "$KM" train -q $ebslow --max-time 1 "$WORK/ebslow" "$WORK/ebslow.model"; then
+if OMP_NUM_THREADS=1 expect_status 0 "$KM" train $ebslow --max-time 1 "$WORK/ebslow" "$WORK/ebslow.model"; then
     grep -q "empirical-Bayes MKL stopped at the time limit" "$WORK/err" || fail "eb --max-time: $(cat "$WORK/err")"
     [ $(($(date +%s) - start)) -lt 20 ] || fail "eb --max-time 1 took $(($(date +%s) - start)) s"
     expect_status 0 "$KM" predict -q "$WORK/ebslow" "$WORK/ebslow.model" "$WORK/ebslow.pred"

@@ -47,10 +47,10 @@ bad_kernel missing_file "nowhere.bin.*(open|No such)" --kernel precomputed:file=
 
 # not positive semidefinite: training goes on with one warning naming the file and an entry
 matrix not_psd.bin 3 3 1   1 2 0  2 1 0  0 0 1
-expect_status 0 "$KM" train -q --kernel precomputed:file=not_psd.bin data not_psd.model &&
+expect_status 0 "$KM" train --kernel precomputed:file=not_psd.bin data not_psd.model &&
     expect_one_line_error "warning: .*not_psd.bin is not positive semidefinite \(K\[2\]\[1\] = 2"
 matrix negative_diagonal.bin 3 3 1   1 0 0  0 -1 0  0 0 1
-expect_status 0 "$KM" train -q --kernel precomputed:file=negative_diagonal.bin data neg.model &&
+expect_status 0 "$KM" train --kernel precomputed:file=negative_diagonal.bin data neg.model &&
     expect_one_line_error "warning: .*negative_diagonal.bin is not positive semidefinite .*K\[2\]\[2\] = -1"
 matrix psd.bin 3 3 1   2 1 0  1 2 1  0 1 2
 expect_status 0 "$KM" train -q --kernel precomputed:file=psd.bin data psd.model

@@ -83,11 +83,13 @@ cv_fails "first.csv: the labels \(field 5 of 5\) take 60 distinct values" "$WORK
 expect_status 0 "$KM" train -q --label-column 1 "$WORK/first.csv" "$WORK/first.model"
 [ -s "$WORK/err" ] && fail "label-first CSV with --label-column 1 warned: $(cat "$WORK/err")"
 # the last column chosen explicitly: trained, with the warning (once under cross-validation)
-expect_status 0 "$KM" train -q --label-column -1 "$WORK/first.csv" "$WORK/wrong.model"
+expect_status 0 "$KM" train --label-column -1 "$WORK/first.csv" "$WORK/wrong.model"
 grep -q "warning: .*first.csv: the labels (field 5 of 5) take 60 distinct values on 60 rows, 60 of them not integers: too many classes to learn, they look like a feature (is the label in another column of the CSV file?)" "$WORK/err" ||
     fail "label-first CSV read with --label-column -1: no warning ($(cat "$WORK/err"))"
-expect_status 0 "$KM" train -q -v 3 --label-column -1 "$WORK/first.csv"
+expect_status 0 "$KM" train -v 3 --label-column -1 "$WORK/first.csv"
 [ "$(grep -c "look like a feature" "$WORK/err")" -eq 1 ] || fail "cross-validation warned other than once"
+expect_status 0 "$KM" train -q -v 3 --label-column -1 "$WORK/first.csv"
+[ -s "$WORK/err" ] && fail "train -q printed a warning: $(cat "$WORK/err")"
 expect_status 0 "$KM" predict "$WORK/first.csv" "$WORK/first.model" "$WORK/first.out"
 grep -q "^Accuracy = " "$WORK/out" || fail "predict with the model's label column printed no accuracy"
 cmp -s "$WORK/first.out" "$WORK/last.out" || fail "label-first CSV model predicts differently from label-last"

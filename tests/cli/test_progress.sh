@@ -1,11 +1,17 @@
 # The progress line and --verbose: on a terminal (a pseudo-terminal from script(1)) long work shows
 # one line on stderr, drawn with a carriage return and erased before every other message and at the
-# end, naming the fold, the machine and the MKL step with its gap (train, cross-validation), the
-# kernel (kernel) or the rows (predict); redirected stderr and -q get no such line. Removing the
-# drawings from the terminal's stream leaves exactly what the command prints without a terminal.
-# --verbose writes the solver's lines to stderr, never to stdout.
+# end, naming the stage (reading, preparing the kernels, writing), the fold, the machine and the MKL
+# step with its gap (train, cross-validation), the kernel (kernel) or the rows (predict), with the
+# fraction done; redirected stderr and -q get no such line. Removing the drawings from the terminal's
+# stream leaves exactly what the command prints without a terminal. --progress plain writes such lines
+# of their own (a log); --progress none and -q write nothing on stderr. A warning that several machines
+# give is printed once, with how many gave it. --verbose writes the solver's lines to stderr, never to
+# stdout.
 . "$(dirname "$0")/lib.sh" "$@"
 need script
+
+# the end of a progress line: the fraction done and the time left where known, the seconds elapsed
+TAIL='(, [0-9]+% done)?(, about [0-9]+s left)?, [0-9]+s$'
 
 # three classes in the plane, 20 rows each (three one-vs-one machines)
 awk 'BEGIN { for (i = 0; i < 60; i++) { c = i % 3; printf "%d 1:%.3f 2:%.3f\n", c + 1, c + (i % 7) / 10, (i % 5) / 10 - c } }' \
@@ -64,9 +70,9 @@ on_terminal cv "$KM" $cv "$WORK/heart"
 plain cv "$KM" $cv "$WORK/heart"
 if check_stream cv; then
     for f in 1 2 3; do
-        grep -Eq "^kernelmix train: fold $f/3, machine 1/1, [0-9]+s$" "$WORK/cv.lines" ||
+        grep -Eq "^kernelmix train: fold $f/3, machine 1/1$TAIL" "$WORK/cv.lines" ||
             fail "cv: no line for fold $f before its first step: $(cat "$WORK/cv.lines")"
-        grep -Eq "^kernelmix train: fold $f/3, machine 1/1, MKL step [0-9]+, gap [0-9]\.[0-9]{2}e[-+][0-9]+, [0-9]+s$" \
+        grep -Eq "^kernelmix train: fold $f/3, machine 1/1, MKL step [0-9]+, gap [0-9]\.[0-9]{2}e[-+][0-9]+$TAIL" \
             "$WORK/cv.lines" || fail "cv: no MKL step of fold $f: $(cat "$WORK/cv.lines")"
     done
 fi
@@ -77,10 +83,13 @@ on_terminal multi "$KM" train "$WORK/three" "$WORK/three.model"
 plain multi "$KM" train "$WORK/three" "$WORK/three.model"
 if check_stream multi; then
     for k in 1 2 3; do
-        grep -Eq "^kernelmix train: machine $k/3, [0-9]+s$" "$WORK/multi.lines" ||
+        grep -Eq "^kernelmix train: machine $k/3$TAIL" "$WORK/multi.lines" ||
             fail "multi: machine $k/3 not shown: $(cat "$WORK/multi.lines")"
     done
     grep -q "fold\|MKL" "$WORK/multi.lines" && fail "multi: a fold or MKL step shown for a plain SVM"
+    for stage in "reading $WORK/three" "preparing the kernels" "writing $WORK/three.model"; do
+        grep -q "^kernelmix train: $stage" "$WORK/multi.lines" || fail "multi: stage '$stage' not shown"
+    done
 fi
 
 # a warning while the line is shown starts on a line of its own (the line is erased first)
@@ -94,12 +103,12 @@ grep -q "warning: MKL stopped after 1 outer iterations" "$WORK/limited.plain" ||
 on_terminal kernel "$KM" kernel --kernel 'rbf:gamma=2^-1..2^1' "$WORK/three" "$WORK/K.bin"
 plain kernel "$KM" kernel --kernel 'rbf:gamma=2^-1..2^1' "$WORK/three" "$WORK/K.bin"
 if check_stream kernel; then
-    [ "$(grep -Ec '^kernelmix kernel: kernel [1-3]/3, [0-9]+s$' "$WORK/kernel.lines")" = 3 ] ||
+    [ "$(grep -Ec "^kernelmix kernel: kernel [1-3]/3$TAIL" "$WORK/kernel.lines")" = 3 ] ||
         fail "kernel: expected kernel 1/3 .. 3/3: $(cat "$WORK/kernel.lines")"
 fi
 on_terminal predict "$KM" predict "$WORK/three" "$WORK/three.model" "$WORK/pred"
 plain predict "$KM" predict "$WORK/three" "$WORK/three.model" "$WORK/pred"
-check_stream predict && { grep -Eq '^kernelmix predict: rows 0/60, 3 machines, [0-9]+s$' "$WORK/predict.lines" ||
+check_stream predict && { grep -Eq "^kernelmix predict: rows 0/60, 3 machines$TAIL" "$WORK/predict.lines" ||
     fail "predict: no rows line: $(cat "$WORK/predict.lines")"; }
 
 # no terminal, or -q: no carriage return, no escape, on any stream
@@ -108,6 +117,43 @@ for name in cv multi limited kernel predict; do
 done
 on_terminal quiet "$KM" train -q -v 3 "$WORK/heart"
 LC_ALL=C grep -q "$(printf '\033')" "$WORK/quiet.tty" && fail "train -q drew a progress line"
+
+# --progress plain through a pipe: lines of their own naming the stages, in order, no control characters
+if expect_status 0 "$KM" train --progress plain "$WORK/three" "$WORK/three.model"; then
+    LC_ALL=C grep -q "$(printf '[\r\033]')" "$WORK/err" && fail "--progress plain: control characters"
+    "$PYTHON" - "$WORK/err" "$WORK/three" <<'PY' || fail "--progress plain: stages: $(cat "$WORK/err")"
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+tail = r"(, [0-9]+% done)?(, about [0-9]+s left)?, [0-9]+s$"
+stages = ["reading " + re.escape(sys.argv[2]), "preparing the kernels", "machine 1/3", "writing .*three.model"]
+at = [next(k for k, line in enumerate(lines) if re.match("kernelmix train: " + s + ".*" + tail, line)) for s in stages]
+assert at == sorted(at), at
+assert all(re.match("kernelmix train: .*" + tail, line) for line in lines), lines
+PY
+fi
+expect_status 0 "$KM" predict --progress plain "$WORK/three" "$WORK/three.model" "$WORK/pred" &&
+    { grep -Eq "^kernelmix predict: rows 0/60, 3 machines$TAIL" "$WORK/err" || fail "predict --progress plain: $(cat "$WORK/err")"; }
+expect_status 2 "$KM" train --progress loud "$WORK/three" "$WORK/three.model" &&
+    expect_one_line_error "option --progress: 'loud' is not one of bar, plain, none"
+
+# --progress none and -q: nothing on stderr for a successful run, on a terminal too; -q nothing on stdout
+expect_status 0 "$KM" train --progress none "$WORK/three" "$WORK/three.model" &&
+    { [ -s "$WORK/err" ] && fail "--progress none wrote on stderr: $(cat "$WORK/err")"; }
+expect_status 0 "$KM" train -q "$WORK/three" "$WORK/three.model" &&
+    { [ -s "$WORK/err" ] || [ -s "$WORK/out" ]; } && fail "-q wrote something: $(cat "$WORK/out" "$WORK/err")"
+on_terminal quiet_train "$KM" train -q "$WORK/three" "$WORK/three.model"
+[ -s "$WORK/quiet_train.tty" ] && fail "train -q on a terminal wrote: $(cat -v "$WORK/quiet_train.tty")"
+
+# a warning of every machine is printed once, with the range of its numbers and the machines that gave it;
+# -q drops it
+limit3="train --kernel linear --kernel rbf --mkl lp --p 2 --solver wrapper --max-outer 1"
+if expect_status 0 "$KM" $limit3 "$WORK/three" "$WORK/three.model"; then
+    [ "$(grep -c warning "$WORK/err")" = 1 ] || fail "three machines' warnings not printed once: $(cat "$WORK/err")"
+    grep -Eq '^kernelmix train: warning: MKL stopped after 1 outer iterations with gap [0-9.e+-]+(\.\.[0-9.e+-]+)? \(in 3 of 3 machines\)$' \
+        "$WORK/err" || fail "the gathered warning: $(cat "$WORK/err")"
+fi
+expect_status 0 "$KM" $limit3 -q "$WORK/three" "$WORK/three.model" &&
+    { [ -s "$WORK/err" ] && fail "-q printed a warning: $(cat "$WORK/err")"; }
 
 # --verbose: the solver's lines on stderr, stdout as without it
 if expect_status 0 "$KM" train --verbose --kernel linear --kernel rbf --mkl lp --p 2 "$WORK/heart" "$WORK/v.model"; then

@@ -17,8 +17,8 @@ typedef struct recorder {
     km_progress reports[512];    /* the last reports of stages other than "solver" */
     double weights[512][MAX_WEIGHTS]; /* a copy of each report's MKL weights (valid during the call only) */
     size_t n, solver_polls;
-    size_t stop_after;           /* return 1 from this report on (0: never) */
-    size_t seen;
+    const char *stop_at;         /* return 1 from the first report of this stage on (NULL: never) */
+    size_t seen, stopped_at;     /* reports seen; the first that asked to stop (0: none) */
 } recorder;
 
 static int record(void *user, const km_progress *progress)
@@ -32,7 +32,9 @@ static int record(void *user, const km_progress *progress)
             r->weights[r->n][m] = progress->mkl_weights[m];
         r->reports[r->n++] = *progress;
     }
-    return r->stop_after && r->seen >= r->stop_after;
+    if (r->stop_at && !r->stopped_at && !strcmp(progress->stage, r->stop_at))
+        r->stopped_at = r->seen;
+    return r->stopped_at != 0;
 }
 
 static km_dataset *three_classes(void)
@@ -70,8 +72,8 @@ static km_params *lp_mkl(recorder *r)
     return params;
 }
 
-/* One-vs-one on three classes: "alignment" reports of the diagnostics, then machines 1..3 of 3, each with
- * MKL steps 1, 2, ... then "machine". */
+/* One-vs-one on three classes: "kernels" first, "alignment" reports of the diagnostics, then machines 1..3
+ * of 3, each "start" with no MKL step, then MKL steps 1, 2, ... then "machine". */
 KM_TEST_CASE(training_reports_machines_and_mkl_steps)
 {
     km_dataset *data = three_classes();
@@ -80,9 +82,10 @@ KM_TEST_CASE(training_reports_machines_and_mkl_steps)
     km_params *params = lp_mkl(&r);
     km_model *model = NULL;
     CHECK_OK(km_train(data, set, params, &model));
-    size_t machine = 1;
+    size_t machine = 1, started = 0;
     long step = 0;
-    for (size_t k = 0; k < r.n; k++) {
+    CHECK(r.n > 0 && !strcmp(r.reports[0].stage, "kernels") && r.reports[0].machine == 0);
+    for (size_t k = 1; k < r.n; k++) {
         const km_progress *p = &r.reports[k];
         CHECK(p->size == sizeof(km_progress));
         CHECK(p->fold == 0 && p->n_folds == 0);
@@ -91,8 +94,11 @@ KM_TEST_CASE(training_reports_machines_and_mkl_steps)
             continue;
         }
         CHECK(p->n_machines == 3 && p->machine == machine);
-        if (!strcmp(p->stage, "mkl")) {
-            CHECK(p->mkl_step == step + 1);
+        if (!strcmp(p->stage, "start")) {
+            CHECK(started == machine - 1 && p->mkl_step == 0 && step == 0);
+            started = machine;
+        } else if (!strcmp(p->stage, "mkl")) {
+            CHECK(started == machine && p->mkl_step == step + 1);
             CHECK(isfinite(p->mkl_gap) && p->mkl_gap >= 0);
             step = p->mkl_step;
         } else {
@@ -105,7 +111,7 @@ KM_TEST_CASE(training_reports_machines_and_mkl_steps)
             step = 0;
         }
     }
-    CHECK(machine == 4); /* three "machine" reports */
+    CHECK(machine == 4 && started == 3); /* three "start" and three "machine" reports */
     km_model_free(model);
     km_params_free(params);
     km_kernel_set_free(set);
@@ -188,12 +194,12 @@ KM_TEST_CASE(stop_from_a_report)
 {
     km_dataset *data = three_classes();
     km_kernel_set *set = two_kernels();
-    recorder r = {.stop_after = 2};
+    recorder r = {.stop_at = "mkl"};
     km_params *params = lp_mkl(&r);
     km_model *model = NULL;
     CHECK_STATUS(km_train(data, set, params, &model), KM_EINTERRUPTED);
     CHECK(model == NULL);
-    CHECK(r.seen <= 3);
+    CHECK(r.stopped_at > 0 && r.seen <= r.stopped_at + 1);
     km_params_free(params);
     km_kernel_set_free(set);
     km_dataset_free(data);
