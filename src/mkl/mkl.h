@@ -91,7 +91,8 @@ km_status km_mkl_evaluate(const km_mkl_problem *problem, km_mkl_result *result, 
 /* Seconds since start (CLOCK_MONOTONIC), for time limits and logs. */
 double km_mkl_seconds_since(const struct timespec *start);
 /* Whether an alternating solver must stop at outer iteration t (of max_outer) after elapsed seconds
- * (of max_time) with the given gap; logs a warning naming the limit when it must. */
+ * (of max_time, or past the machine's solver deadline) with the given gap; logs a warning naming the
+ * limit when it must. */
 int km_mkl_limit_reached(const km_mkl_problem *problem, long t, double elapsed, double gap);
 /* theta is at its fixed point (theta_kind: "fixed", "stationary") while the certified relative gap
  * (primal - dual) / |primal| stays above the target. When a smaller SVM tolerance would reach the target: a warning naming
