@@ -41,7 +41,22 @@ typedef struct smo {
     double lin;             /* -p'a */
     double *combined;       /* sum_m theta_m h_m, n values */
     double *alpha_out;      /* a in the caller's order, for the hook */
+    const km_smo_options *options;
 } smo;
+
+/* The passes over columns outside the iterations (the initial gradient of a warm start, its
+ * reconstruction after shrinking: up to one column per variable) poll the interrupt every this many
+ * columns, as the iterations do every 100 steps. */
+#define KM_SMO_POLL_COLUMNS 64
+
+/* Polls at every KM_SMO_POLL_COLUMNS-th position of such a pass. */
+static km_status poll_column_pass(const smo *s, size_t position)
+{
+    const km_smo_options *o = s->options;
+    if (o->interrupted && position % KM_SMO_POLL_COLUMNS == KM_SMO_POLL_COLUMNS - 1 && o->interrupted(o->interrupt_ctx))
+        return km_error(KM_EINTERRUPTED, "interrupted while computing the solver's gradient");
+    return KM_OK;
+}
 
 km_smo_options km_smo_options_default(void)
 {
@@ -128,7 +143,9 @@ static km_status hook_init(smo *s)
         if (s->alpha[t] == 0.0)
             continue;
         km_row_kernels K;
-        km_status st = km_qmatrix_kernel_columns(&s->qm, s->qm.row[t], &K);
+        km_status st = poll_column_pass(s, t);
+        if (!st)
+            st = km_qmatrix_kernel_columns(&s->qm, s->qm.row[t], &K);
         if (st)
             return st;
         double c = s->qm.y[t] * s->alpha[t];
@@ -232,6 +249,9 @@ static km_status reconstruct_gradient(smo *s)
             nr_free++;
     if (nr_free * l > 2 * active * (l - active)) {
         for (size_t i = active; i < l; i++) {
+            km_status st = poll_column_pass(s, i);
+            if (st)
+                return st;
             const double *Q_i = km_qmatrix_column(&s->qm, i, active);
             if (!Q_i)
                 return s->qm.failure;
@@ -245,6 +265,9 @@ static km_status reconstruct_gradient(smo *s)
         for (size_t i = 0; i < active; i++) {
             if (s->status[i] != IS_FREE)
                 continue;
+            km_status st = poll_column_pass(s, i);
+            if (st)
+                return st;
             const double *Q_i = km_qmatrix_column(&s->qm, i, l);
             if (!Q_i)
                 return s->qm.failure;
@@ -597,6 +620,9 @@ static km_status initial_gradient(smo *s)
     for (size_t t = 0; t < l; t++) {
         if (s->status[t] == AT_LOWER)
             continue;
+        km_status st = poll_column_pass(s, t);
+        if (st)
+            return st;
         const double *Q_t = km_qmatrix_column(&s->qm, t, l);
         if (!Q_t)
             return s->qm.failure;
@@ -665,6 +691,7 @@ static km_status smo_setup(smo *s, const km_qp *qp, const km_smo_options *option
 {
     size_t l = qp->n_vars;
     s->qp = qp;
+    s->options = options;
     s->l = l;
     s->active = l;
     s->eps = options->tolerance;
