@@ -13,11 +13,16 @@ typedef struct km_interruptible_access {
     void *interrupt_ctx;
     const char *what;               /* the pass, for the message "interrupted while computing WHAT" */
     unsigned requests;
+    size_t chunk_columns;           /* columns of a block request computed between two polls */
 } km_interruptible_access;
 
 /* Wraps inner's callbacks (those it has). A request after the caller asked to stop fails with
- * KM_EINTERRUPTED: a request of one column polls every few requests, one of a block of columns each
- * time. */
+ * KM_EINTERRUPTED: a request of one column polls every few requests; a request of a block of columns
+ * is computed in chunks of columns with a poll before each, the chunk sized from the time the last
+ * one took (a column of string kernels can cost a thousand times one of dot-product kernels) so that
+ * a chunk takes about KM_POLL_SECONDS. The values do not depend on the chunks. */
+#define KM_POLL_SECONDS 0.05
+
 void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_access *inner,
                                   int (*interrupted)(void *ctx), void *interrupt_ctx, const char *what);
 
