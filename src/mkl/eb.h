@@ -38,9 +38,10 @@ typedef struct km_eb_options {
     int (*interrupted)(void *ctx); /* polled before every outer iteration (NULL: never); non-zero stops
                                     with KM_EINTERRUPTED (the evaluations poll the evidence's own) */
     void *interrupt_ctx;
-    double deadline;             /* km_monotonic_seconds() after which no weight step and no outer
-                                    iteration starts (the fit ends unconverged at its last point, with a
-                                    warning); 0: none */
+    double deadline;             /* km_monotonic_seconds() after which no outer iteration but the first
+                                    and no weight step but the first of an outer iteration starts (the
+                                    fit ends unconverged at its last point, with a warning, and always
+                                    has one iteration's relative change); 0: none */
 } km_eb_options;
 
 typedef struct km_eb_outcome {
