@@ -1,7 +1,6 @@
 /* Kernel columns that poll an interrupt (svm/interruptible_access.h). */
 #include "svm/interruptible_access.h"
 
-#include "core/clock.h"
 #include "core/error.h"
 
 /* Polls every this many requests: a column costs at least n kernel values, so a poll per few
@@ -37,35 +36,22 @@ static km_status polled_kernel_rows(void *ctx, size_t i, const void **values)
     return st ? st : a->inner->kernel_rows(a->inner->column_ctx, i, values);
 }
 
-/* The next chunk's columns from the last one's: doubled while a chunk takes under a quarter of
- * KM_POLL_SECONDS, scaled down to it when one takes longer. */
-static void resize_chunk(km_interruptible_access *a, size_t columns, double seconds)
-{
-    if (seconds > KM_POLL_SECONDS) {
-        double fit = (double)columns * KM_POLL_SECONDS / seconds;
-        a->chunk_columns = fit >= 1 ? (size_t)fit : 1;
-    } else if (seconds < KM_POLL_SECONDS / 4 && columns == a->chunk_columns) {
-        a->chunk_columns *= 2;
-    }
-}
-
-/* A block request chunk by chunk, polling before each: block computes the chunk's columns into their
+/* A block request slice by slice, polling before each: block computes the slice's columns into their
  * place in out, where consecutive columns are column_values apart. */
 typedef km_status (*block_fn)(const km_interruptible_access *a, const double *theta, const size_t *cols,
                               size_t ncols, const size_t *rows, size_t nrows, double *out);
 
-static km_status in_chunks(km_interruptible_access *a, block_fn block, const double *theta, const size_t *cols,
+static km_status in_slices(km_interruptible_access *a, block_fn block, const double *theta, const size_t *cols,
                            size_t ncols, const size_t *rows, size_t nrows, size_t column_values, double *out)
 {
     for (size_t t = 0; t < ncols;) {
         km_status st = poll(a, 1);
         if (st)
             return st;
-        size_t count = ncols - t < a->chunk_columns ? ncols - t : a->chunk_columns;
-        double start = km_monotonic_seconds();
+        size_t count = km_time_slices_begin(&a->slices, ncols - t, 0);
         if ((st = block(a, theta, cols + t, count, rows, nrows, out + t * column_values)))
             return st;
-        resize_chunk(a, count, km_monotonic_seconds() - start);
+        km_time_slices_end(&a->slices, count);
         t += count;
     }
     return KM_OK;
@@ -88,14 +74,14 @@ static km_status polled_kernel_blocks(void *ctx, const size_t *cols, size_t ncol
                                      double *out)
 {
     km_interruptible_access *a = ctx;
-    return in_chunks(a, inner_kernel_blocks, NULL, cols, ncols, rows, nrows, a->inner->n_kernels * nrows, out);
+    return in_slices(a, inner_kernel_blocks, NULL, cols, ncols, rows, nrows, a->inner->n_kernels * nrows, out);
 }
 
 static km_status polled_combined(void *ctx, const double *theta, const size_t *cols, size_t ncols, const size_t *rows,
                                  size_t nrows, double *out)
 {
     km_interruptible_access *a = ctx;
-    return in_chunks(a, inner_combined, theta, cols, ncols, rows, nrows, nrows, out);
+    return in_slices(a, inner_combined, theta, cols, ncols, rows, nrows, nrows, out);
 }
 
 void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_access *inner,
@@ -106,7 +92,7 @@ void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_ac
     a->interrupt_ctx = interrupt_ctx;
     a->what = what;
     a->requests = 0;
-    a->chunk_columns = 1;
+    km_time_slices_init(&a->slices);
     a->access = (km_kernel_access){.n_rows = inner->n_rows,
                                    .n_kernels = inner->n_kernels,
                                    .theta = inner->theta,

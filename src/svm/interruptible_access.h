@@ -4,6 +4,7 @@
 #ifndef KM_SVM_INTERRUPTIBLE_ACCESS_H
 #define KM_SVM_INTERRUPTIBLE_ACCESS_H
 
+#include "core/time_slices.h"
 #include "svm/svm.h"
 
 typedef struct km_interruptible_access {
@@ -13,15 +14,13 @@ typedef struct km_interruptible_access {
     void *interrupt_ctx;
     const char *what;               /* the pass, for the message "interrupted while computing WHAT" */
     unsigned requests;
-    size_t chunk_columns;           /* columns of a block request computed between two polls */
+    km_time_slices slices;          /* the columns of a block request computed between two polls */
 } km_interruptible_access;
 
 /* Wraps inner's callbacks (those it has). A request after the caller asked to stop fails with
  * KM_EINTERRUPTED: a request of one column polls every few requests; a request of a block of columns
- * is computed in chunks of columns with a poll before each, the chunk sized from the time the last
- * one took (a column of string kernels can cost a thousand times one of dot-product kernels) so that
- * a chunk takes about KM_POLL_SECONDS. The values do not depend on the chunks. */
-#define KM_POLL_SECONDS 0.05
+ * is computed in slices of columns of about KM_SLICE_SECONDS each (core/time_slices.h) with a poll
+ * before each. The values do not depend on the slices. */
 
 void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_access *inner,
                                   int (*interrupted)(void *ctx), void *interrupt_ctx, const char *what);

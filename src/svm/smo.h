@@ -110,11 +110,14 @@ typedef struct km_smo_options {
     km_smo_hook_fn hook;            /* NULL: plain SVM on the fixed combination */
     void *hook_ctx;
     int hook_every;                 /* call the hook every this many steps (default 1) */
-    int (*interrupted)(void *ctx);  /* polled every 100 steps; non-zero stops with KM_EINTERRUPTED */
+    int (*interrupted)(void *ctx);  /* polled every 100 steps and every few kernel columns computed (also
+                                       while filling the kernel matrix and building a warm start's
+                                       gradient); non-zero stops with KM_EINTERRUPTED */
     void *interrupt_ctx;
     double deadline;                /* km_monotonic_seconds() at which the solve ends early with its feasible
                                        point and converged = 0, as at max_iter but silently (the caller
-                                       reports its time limit); checked every 100 steps; 0: none */
+                                       reports its time limit); checked when the interrupt is, in the
+                                       steps; 0: none */
     km_logger logger;
 } km_smo_options;
 
