@@ -2,7 +2,8 @@
 # 100 sweeps over a 4,000 x 4,000 Gram matrix: about a minute uninterrupted, polled before every
 # sweep) and LMKL's gating descent (kernel columns, O(n^2) passes and backtracking solves). SIGINT
 # ends each within 3 s with exit status 130, one line and no model (lib.sh expect_interrupted);
-# --max-time 1 ends the clustering with the partition reached and writes a model within seconds.
+# --max-time 1 ends the clustering (30 restarts: minutes uninterrupted) with the partition reached
+# and writes a model within seconds (20 s leaves room for a loaded machine).
 . "$(dirname "$0")/lib.sh" "$@"
 
 "$PYTHON" - "$WORK/train" <<'PY'
@@ -24,10 +25,11 @@ expect_interrupted 3 "lmkl" --mkl lmkl $kernels "$WORK/train"
 
 start=$(date +%s)
 # shellcheck disable=SC2086
-if expect_status 0 "$KM" train -q --mkl clmkl $kernels --max-time 1 "$WORK/train" "$WORK/clmkl.model"; then
+if expect_status 0 "$KM" train -q --mkl clmkl --kmeans-restarts 30 $kernels --max-time 1 "$WORK/train" \
+    "$WORK/clmkl.model"; then
     grep -q "kernel k-means stopped at the time limit" "$WORK/err" || fail "clmkl --max-time: $(cat "$WORK/err")"
     took=$(($(date +%s) - start))
-    [ -n "${KM_UNDER_VALGRIND:-}" ] || [ "$took" -lt 8 ] || fail "clmkl --max-time 1 took $took s"
+    [ -n "${KM_UNDER_VALGRIND:-}" ] || [ "$took" -lt 20 ] || fail "clmkl --max-time 1 took $took s"
     expect_status 0 "$KM" predict -q "$WORK/train" "$WORK/clmkl.model" "$WORK/clmkl.pred" ||
         fail "the model written at the time limit does not predict"
 fi
