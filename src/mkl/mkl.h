@@ -65,7 +65,8 @@ typedef struct km_mkl_certificate {
     double dual, primal, gap;
 } km_mkl_certificate;
 
-/* h[m n + i] = (K_m c)_i over the rows, from kernel columns of the rows with c != 0. */
+/* h[m n + i] = (K_m c)_i over the rows, from kernel columns of the rows with c != 0 (polling the
+ * machine's interrupt). */
 km_status km_mkl_products(const km_mkl_problem *problem, const double *coef, double *h);
 /* Makes result->products hold K_m c at result->coef: kept when a solver left them valid (the
  * interleaved solver's running products, the wrapper's last evaluation), computed otherwise. */
