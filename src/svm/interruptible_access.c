@@ -7,7 +7,7 @@
  * columns costs nothing measurable and still answers within milliseconds. */
 #define KM_POLL_REQUESTS 8u
 
-/* every: poll at every this many requests (1: chunks of block requests). */
+/* every: poll at every this many requests (1: pieces of block requests). */
 static km_status poll(km_interruptible_access *a, unsigned every)
 {
     if (a->interrupted && ++a->requests % every == 0 && a->interrupted(a->interrupt_ctx))
@@ -36,23 +36,23 @@ static km_status polled_kernel_rows(void *ctx, size_t i, const void **values)
     return st ? st : a->inner->kernel_rows(a->inner->column_ctx, i, values);
 }
 
-/* A block request slice by slice, polling before each: block computes the slice's columns into their
- * place in out, where consecutive columns are column_values apart. */
+/* A block request piece by piece, polling before each: block computes the piece's columns into their
+ * place in out, where consecutive columns are column_values apart. Pieces of km_costly_block_columns
+ * where values are costly, else the whole request. */
 typedef km_status (*block_fn)(const km_interruptible_access *a, const double *theta, const size_t *cols,
                               size_t ncols, const size_t *rows, size_t nrows, double *out);
 
-static km_status in_slices(km_interruptible_access *a, block_fn block, const double *theta, const size_t *cols,
+static km_status in_pieces(km_interruptible_access *a, block_fn block, const double *theta, const size_t *cols,
                            size_t ncols, const size_t *rows, size_t nrows, size_t column_values, double *out)
 {
-    for (size_t t = 0; t < ncols;) {
+    size_t piece = a->inner->costly_values ? km_costly_block_columns(nrows, a->inner->n_kernels) : ncols;
+    for (size_t t = 0; t < ncols; t += piece) {
         km_status st = poll(a, 1);
         if (st)
             return st;
-        size_t count = km_time_slices_begin(&a->slices, ncols - t, 0);
+        size_t count = ncols - t < piece ? ncols - t : piece;
         if ((st = block(a, theta, cols + t, count, rows, nrows, out + t * column_values)))
             return st;
-        km_time_slices_end(&a->slices, count);
-        t += count;
     }
     return KM_OK;
 }
@@ -74,14 +74,14 @@ static km_status polled_kernel_blocks(void *ctx, const size_t *cols, size_t ncol
                                      double *out)
 {
     km_interruptible_access *a = ctx;
-    return in_slices(a, inner_kernel_blocks, NULL, cols, ncols, rows, nrows, a->inner->n_kernels * nrows, out);
+    return in_pieces(a, inner_kernel_blocks, NULL, cols, ncols, rows, nrows, a->inner->n_kernels * nrows, out);
 }
 
 static km_status polled_combined(void *ctx, const double *theta, const size_t *cols, size_t ncols, const size_t *rows,
                                  size_t nrows, double *out)
 {
     km_interruptible_access *a = ctx;
-    return in_slices(a, inner_combined, theta, cols, ncols, rows, nrows, nrows, out);
+    return in_pieces(a, inner_combined, theta, cols, ncols, rows, nrows, nrows, out);
 }
 
 void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_access *inner,
@@ -92,7 +92,6 @@ void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_ac
     a->interrupt_ctx = interrupt_ctx;
     a->what = what;
     a->requests = 0;
-    km_time_slices_init(&a->slices);
     a->access = (km_kernel_access){.n_rows = inner->n_rows,
                                    .n_kernels = inner->n_kernels,
                                    .theta = inner->theta,
@@ -104,5 +103,6 @@ void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_ac
                                    .kernel_blocks = inner->kernel_blocks ? polled_kernel_blocks : NULL,
                                    .columns_derived = inner->columns_derived,
                                    .kernel_rows = inner->kernel_rows ? polled_kernel_rows : NULL,
-                                   .kernel_rows_size = inner->kernel_rows_size};
+                                   .kernel_rows_size = inner->kernel_rows_size,
+                                   .costly_values = inner->costly_values};
 }

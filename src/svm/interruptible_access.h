@@ -4,7 +4,6 @@
 #ifndef KM_SVM_INTERRUPTIBLE_ACCESS_H
 #define KM_SVM_INTERRUPTIBLE_ACCESS_H
 
-#include "core/time_slices.h"
 #include "svm/svm.h"
 
 typedef struct km_interruptible_access {
@@ -14,13 +13,12 @@ typedef struct km_interruptible_access {
     void *interrupt_ctx;
     const char *what;               /* the pass, for the message "interrupted while computing WHAT" */
     unsigned requests;
-    km_time_slices slices;          /* the columns of a block request computed between two polls */
 } km_interruptible_access;
 
 /* Wraps inner's callbacks (those it has). A request after the caller asked to stop fails with
- * KM_EINTERRUPTED: a request of one column polls every few requests; a request of a block of columns
- * is computed in slices of columns of about KM_SLICE_SECONDS each (core/time_slices.h) with a poll
- * before each. The values do not depend on the slices. */
+ * KM_EINTERRUPTED: a request of one column polls every few requests, one of a block of columns
+ * before it starts and, where values are costly (svm.h costly_values), before every piece of
+ * km_costly_block_columns columns. */
 
 void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_access *inner,
                                   int (*interrupted)(void *ctx), void *interrupt_ctx, const char *what);

@@ -46,15 +46,15 @@ typedef struct smo {
 } smo;
 
 /* The solver polls the interrupt (and the deadline) every 100 steps and whenever this many kernel
- * columns were computed since its last poll: in the iterations, and in the passes over columns
- * outside them (the initial gradient of a warm start, its reconstruction after shrinking), where a
- * column of string kernels over thousands of rows can take a tenth of a second. */
+ * columns were computed since its last poll (one where values are costly: a column of string kernels
+ * over thousands of rows can take a tenth of a second), in the iterations and in the passes over
+ * columns outside them (the initial gradient of a warm start, its reconstruction after shrinking). */
 #define KM_SMO_POLL_COLUMNS 4
 
-/* Whether KM_SMO_POLL_COLUMNS columns were computed since the last poll (which this one then is). */
+/* Whether enough columns were computed since the last poll (which this one then is). */
 static int columns_due(smo *s)
 {
-    if (s->qm.computed - s->polled_at < KM_SMO_POLL_COLUMNS)
+    if (s->qm.computed - s->polled_at < (s->qp->costly_values ? 1u : KM_SMO_POLL_COLUMNS))
         return 0;
     s->polled_at = s->qm.computed;
     return 1;

@@ -66,6 +66,8 @@ typedef struct km_qp {
     km_kernel_rows_fn kernel_rows;  /* optional (same ctx): the M kernels' columns in place, used with a
                                        hook instead of kernel_columns (nothing cached) */
     size_t kernel_rows_size;        /* the size of their values */
+    int costly_values;              /* svm.h km_kernel_access: the full kernel matrix is filled in
+                                       blocks of KM_COSTLY_BLOCK_VALUES values */
 } km_qp;
 
 /* What the solver tells the MKL layer. The hook is called every hook_every working-set steps (before

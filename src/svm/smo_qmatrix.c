@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "core/time_slices.h"
 
 /* Combined columns of the per-kernel layout are summed by several threads from this many values on,
  * in blocks of rows that stay in the processor cache while the M kernels are added. */
@@ -186,11 +185,13 @@ static void store_values(void *to, size_t value_size, const double *from, size_t
 }
 
 /* The full layout: combined kernel columns in blocks (one call of qp->combined per block when given;
- * the matrix is symmetric, so column r is stored as row r), each block at most a time slice. */
+ * the matrix is symmetric, so column r is stored as row r), polling the interrupt before each. */
 static km_status fill_full_matrix(km_qmatrix *qm, int (*interrupted)(void *ctx), void *interrupt_ctx)
 {
     const km_qp *qp = qm->qp;
     size_t n = qm->n, block = KM_FULL_FILL_BLOCK_VALUES / n ? KM_FULL_FILL_BLOCK_VALUES / n : 1;
+    if (qp->costly_values)
+        block = km_costly_block_columns(n, qp->n_kernels);
     block = block < n ? block : n;
     qm->full = malloc(n * n * qm->value_size);
     size_t *cols = malloc(block * sizeof *cols);
@@ -198,14 +199,12 @@ static km_status fill_full_matrix(km_qmatrix *qm, int (*interrupted)(void *ctx),
     km_status st = KM_OK;
     if (!qm->full || !cols || (qm->value_size != sizeof(double) && !values))
         st = km_error_nomem("the SMO kernel matrix");
-    km_time_slices slices;
-    km_time_slices_init(&slices);
-    for (size_t c0 = 0, len = 0; !st && c0 < n; c0 += len) {
+    for (size_t c0 = 0; !st && c0 < n; c0 += block) {
         if (interrupted && interrupted(interrupt_ctx)) {
             st = km_error(KM_EINTERRUPTED, "interrupted while computing the SMO kernel matrix");
             break;
         }
-        len = km_time_slices_begin(&slices, n - c0, block);
+        size_t len = n - c0 < block ? n - c0 : block;
         double *target = values ? values : (double *)qm->full + c0 * n;
         for (size_t t = 0; t < len; t++)
             cols[t] = c0 + t;
@@ -215,7 +214,6 @@ static km_status fill_full_matrix(km_qmatrix *qm, int (*interrupted)(void *ctx),
             st = combined_kernel_column(qm, c0 + t, qm->all_rows, n, target + t * n);
         if (!st && values)
             store_values((float *)qm->full + c0 * n, qm->value_size, values, len * n);
-        km_time_slices_end(&slices, len);
         qm->computed += len;
     }
     free(cols);

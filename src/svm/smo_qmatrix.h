@@ -96,8 +96,8 @@ typedef struct km_qmatrix {
 
 /* cache: the shared kernel cache, or NULL for one of cache_bytes of its own. cache_float: hold float
  * values (ignored with per_kernel, whose entries stay double). interrupted (NULL: never): polled
- * while the full layout is filled, in slices of columns of about KM_SLICE_SECONDS (core/time_slices.h);
- * non-zero stops with KM_EINTERRUPTED. */
+ * before every block of the full layout's fill (of KM_COSTLY_BLOCK_VALUES values where qp has
+ * costly_values); non-zero stops with KM_EINTERRUPTED. */
 km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, km_cache *cache, size_t cache_bytes, int per_kernel,
                           int cache_float, int (*interrupted)(void *ctx), void *interrupt_ctx);
 void km_qmatrix_destroy(km_qmatrix *qm);

@@ -1,7 +1,7 @@
 # SIGINT within steps that one call of a library cannot poll: KRR's Cholesky factorization (in panels,
 # core/cholesky.c), empirical-Bayes MKL's evaluations (a factorization and an inverse each, several
-# per outer iteration in EB-RW) and blocks of string-kernel columns (the alignment statistics before
-# the first machine). Each problem runs many seconds (over a minute for some) uninterrupted; SIGINT
+# per outer iteration in EB-RW) and string kernels (blocks of columns in the alignment statistics
+# before the first machine; the SVM solver's kernel matrix and columns). Each problem runs many seconds (over a minute for some) uninterrupted; SIGINT
 # ends it within 3 s, with exit status 130, one line and no model (lib.sh expect_interrupted).
 # --max-time 1 ends EB-RW's weight steps too: a model within seconds instead of half a minute.
 . "$(dirname "$0")/lib.sh" "$@"
@@ -29,11 +29,14 @@ eb="-s krr --mkl eb-rw --learn-noise --eb-tol 1e-14 -m 2000 --kernel rbf:gamma=2
 expect_interrupted 2 "eb-rw" $eb "$WORK/eb"
 start=$(date +%s)
 # shellcheck disable=SC2086
-if expect_status 0 "$KM" train -q $eb --max-time 1 "$WORK/eb" "$WORK/eb.model"; then
+if OMP_NUM_THREADS=1 expect_status 0 "$KM" train -q $eb --max-time 1 "$WORK/eb" "$WORK/eb.model"; then
     grep -q "empirical-Bayes MKL stopped at the time limit" "$WORK/err" || fail "eb-rw --max-time: $(cat "$WORK/err")"
     took=$(($(date +%s) - start))
     [ -n "${KM_UNDER_VALGRIND:-}" ] || [ "$took" -lt 20 ] || fail "eb-rw --max-time 1 took $took s"
 fi
 
-expect_interrupted 2 "spectrum kernels" --kernel 'spectrum:k=3..6' --mkl lp -m 1000 "$WORK/strings.seq"
+expect_interrupted 2 "spectrum kernels, alignment" --kernel 'spectrum:k=3..6' --mkl lp -m 1000 "$WORK/strings.seq"
+# the SVM solver on string kernels: its kernel matrix filled in blocks (-m 1000), or a column per step
+expect_interrupted 2 "spectrum kernels, SVM matrix" --kernel 'spectrum:k=3..6' -m 1000 "$WORK/strings.seq"
+expect_interrupted 2 "spectrum kernels, SVM columns" --kernel 'spectrum:k=3..6' -m 20 "$WORK/strings.seq"
 finish
