@@ -23,14 +23,17 @@ done
 # shellcheck disable=SC2086
 expect_interrupted 3 "lmkl" --mkl lmkl $kernels "$WORK/train"
 
-start=$(date +%s)
-# shellcheck disable=SC2086
-if OMP_NUM_THREADS=1 expect_status 0 "$KM" train -q --mkl clmkl --kmeans-restarts 30 $kernels --max-time 1 "$WORK/train" \
-    "$WORK/clmkl.model"; then
-    grep -q "kernel k-means stopped at the time limit" "$WORK/err" || fail "clmkl --max-time: $(cat "$WORK/err")"
-    took=$(($(date +%s) - start))
-    [ -n "${KM_UNDER_VALGRIND:-}" ] || [ "$took" -lt 20 ] || fail "clmkl --max-time 1 took $took s"
-    expect_status 0 "$KM" predict -q "$WORK/train" "$WORK/clmkl.model" "$WORK/clmkl.pred" ||
-        fail "the model written at the time limit does not predict"
+# (what --max-time bounds is time: not run under valgrind)
+if [ -z "${KM_UNDER_VALGRIND:-}" ]; then
+    start=$(date +%s)
+    # shellcheck disable=SC2086
+    if OMP_NUM_THREADS=1 expect_status 0 "$KM" train -q --mkl clmkl --kmeans-restarts 30 $kernels --max-time 1 \
+        "$WORK/train" "$WORK/clmkl.model"; then
+        grep -q "kernel k-means stopped at the time limit" "$WORK/err" || fail "clmkl --max-time: $(cat "$WORK/err")"
+        took=$(($(date +%s) - start))
+        [ "$took" -lt 20 ] || fail "clmkl --max-time 1 took $took s"
+        expect_status 0 "$KM" predict -q "$WORK/train" "$WORK/clmkl.model" "$WORK/clmkl.pred" ||
+            fail "the model written at the time limit does not predict"
+    fi
 fi
 finish
