@@ -152,6 +152,11 @@ km_status km_kernel_view_new(km_provider *provider, const size_t *rows, size_t n
     return st;
 }
 
+int km_kernel_view_costly_values(const km_kernel_view *view)
+{
+    return km_provider_costly_values(view->provider);
+}
+
 int km_kernel_view_columns_derived(const km_kernel_view *view)
 {
     return view->plain && km_provider_columns_from_dots(view->provider);

@@ -30,6 +30,8 @@ size_t km_kernel_view_n_kernels(const km_kernel_view *view);
 /* 1 when the view's kernels are its provider's, unscaled, and every one is a rank-1 kernel
  * (family_rank1.c): their columns are x~_v x~_v(i), a multiple of one feature column. */
 int km_kernel_view_rank1(const km_kernel_view *view);
+/* km_provider_costly_values of the view's provider. */
+int km_kernel_view_costly_values(const km_kernel_view *view);
 /* 1 when the view's kernel columns of a row are cheap to recompute: the provider's kernels, unscaled,
  * from its cached dot-product columns (km_provider_columns_from_dots), so a solver need not cache them. */
 int km_kernel_view_columns_derived(const km_kernel_view *view);

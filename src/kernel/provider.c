@@ -253,6 +253,14 @@ void km_provider_free(km_provider *p)
 size_t km_provider_n_rows(const km_provider *p) { return p->n; }
 size_t km_provider_n_kernels(const km_provider *p) { return p->fitted->size; }
 
+int km_provider_costly_values(const km_provider *p)
+{
+    for (size_t m = 0; m < p->fitted->size; m++)
+        if (p->kernels[m].family->input == KM_INPUT_ROWS && p->fitted->kernels[m].type != KM_KERNEL_RANK1)
+            return 1;
+    return 0;
+}
+
 int km_provider_columns_from_dots(const km_provider *p)
 {
     size_t M = p->fitted->size;

@@ -9,10 +9,15 @@
 #include "core/error.h"
 #include "mkl/mkl.h"
 #include "mkl/theta.h"
+#include "svm/interruptible_access.h"
 
 km_status km_mkl_products(const km_mkl_problem *problem, const double *coef, double *h)
 {
-    const km_kernel_access *k = problem->machine->kernel;
+    const km_machine_problem *machine = problem->machine;
+    km_interruptible_access polled; /* up to M columns per support vector */
+    km_interruptible_access_init(&polled, machine->kernel, machine->solver.interrupted, machine->solver.interrupt_ctx,
+                                 "the kernel products");
+    const km_kernel_access *k = &polled.access;
     size_t n = k->n_rows, M = k->n_kernels;
     memset(h, 0, n * M * sizeof *h);
     size_t *rows = malloc(n * sizeof *rows);

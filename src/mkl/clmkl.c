@@ -18,6 +18,7 @@
 #include "mkl/memberships.h"
 #include "mkl/method.h"
 #include "mkl/theta.h"
+#include "svm/interruptible_access.h"
 
 static km_status clmkl_resolve(const km_mkl_params *in, km_mkl_params *out)
 {
@@ -80,8 +81,8 @@ km_status km_clustering_gram(const km_kernel_access *k, const km_mkl_params *mkl
     return st;
 }
 
-km_status km_clmkl_cluster(const km_kernel_access *k, const km_mkl_params *mkl, const km_logger *logger,
-                           km_record *record, km_clustering *out)
+km_status km_clmkl_cluster(const km_kernel_access *k, const km_mkl_params *mkl, const km_kmeans_limits *limits,
+                           const km_logger *logger, km_record *record, km_clustering *out)
 {
     size_t n = k->n_rows, M = k->n_kernels, l = (size_t)mkl->clusters;
     if (km_record_values(record, KM_CLMKL_SECTION, "labels", NULL, NULL))
@@ -97,10 +98,17 @@ km_status km_clmkl_cluster(const km_kernel_access *k, const km_mkl_params *mkl, 
     km_status st = K0 && column && e && gamma && labels && centres && A && sizes && label
                        ? KM_OK : km_error_nomem("the clustering");
     double error = 0, tau = mkl->cluster_tau;
+    km_interruptible_access polled; /* n columns per clustering kernel */
+    km_interruptible_access_init(&polled, k, limits ? limits->interrupted : NULL, limits ? limits->interrupt_ctx : NULL,
+                                 "the clustering kernel");
+    int timed_out = 0;
     if (!st)
-        st = km_clustering_gram(k, mkl, K0, column);
+        st = km_clustering_gram(&polled.access, mkl, K0, column);
     if (!st)
-        st = km_kernel_kmeans(K0, n, l, (size_t)mkl->cluster_restarts, mkl->cluster_seed, label, &error);
+        st = km_kernel_kmeans(K0, n, l, (size_t)mkl->cluster_restarts, mkl->cluster_seed, limits, label, &error,
+                              &timed_out);
+    if (!st && timed_out)
+        km_log(logger, KM_LOG_WARNING, "kernel k-means stopped at the time limit: the clusters are those reached");
     if (!st) {
         km_kernel_kmeans_centres(K0, n, l, label, A, sizes);
         km_kernel_kmeans_scores(K0, n, n, l, label, A, sizes, e);
@@ -268,7 +276,9 @@ static km_status clmkl_train(const km_mkl_problem *pr, km_mkl_result *result)
     const km_kernel_access *k = pr->machine->kernel;
     size_t M_all = k->n_kernels, l = (size_t)pr->mkl.clusters;
     km_clustering clustering;
-    km_status st = km_clmkl_cluster(k, &pr->mkl, &pr->logger, pr->record, &clustering);
+    const km_smo_options *solver = &pr->machine->solver;
+    km_kmeans_limits limits = {solver->interrupted, solver->interrupt_ctx, solver->deadline};
+    km_status st = km_clmkl_cluster(k, &pr->mkl, &limits, &pr->logger, pr->record, &clustering);
     if (st)
         return st;
     size_t *learned = malloc(M_all * sizeof *learned), M = 0;

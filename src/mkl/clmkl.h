@@ -17,6 +17,7 @@
 #include "core/params.h"
 #include "core/record.h"
 #include "kernelmix.h"
+#include "mkl/kernel_kmeans.h"
 #include "mkl/mkl.h"
 #include "svm/svm.h"
 
@@ -47,9 +48,11 @@ typedef struct km_clustering {
 /* Clusters the rows of k (kernel k-means on the clustering kernel of mkl: clusters, cluster_kernel,
  * cluster_only, restarts and seed), chooses tau (mkl->cluster_tau, or by bisection to the evenness
  * mkl->cluster_ae) and writes partition and memberships into the record, which *out then points
- * into. A record that holds a clustering already is only read. */
-km_status km_clmkl_cluster(const km_kernel_access *k, const km_mkl_params *mkl, const km_logger *logger,
-                           km_record *record, km_clustering *out);
+ * into. A record that holds a clustering already is only read. limits: NULL, or the interrupt and
+ * deadline that the Gram matrix and k-means poll (kernel_kmeans.h; a deadline keeps the partition
+ * reached, with a warning). */
+km_status km_clmkl_cluster(const km_kernel_access *k, const km_mkl_params *mkl, const km_kmeans_limits *limits,
+                           const km_logger *logger, km_record *record, km_clustering *out);
 
 /* KM_EINVAL naming source when the clusters of mkl (clmkl, hlmkl) are more than the n rows kernel
  * k-means partitions: checked before anything of their size is allocated. */

@@ -88,7 +88,7 @@ km_status km_localized_access_new(const km_kernel_access *base, const size_t *le
     km_localized_access_set_memberships(a, gamma);
     a->kernels = (km_kernel_access){.n_rows = n, .n_kernels = V, .theta = theta, .column = localized_column,
                                     .column_ctx = a, .diag = (const double *const *)a->diag,
-                                    .combined = localized_combined};
+                                    .combined = localized_combined, .costly_values = base->costly_values};
     *out = a;
     return KM_OK;
 }

@@ -61,6 +61,8 @@ static km_status reweighted_iteration(km_evidence *ev, const double *y, double *
     int traced = 0;
     km_status st = KM_OK;
     for (long k = 1; !st && k <= o->max_inner; k++) {
+        if (k > 1 && o->deadline > 0 && km_monotonic_seconds() >= o->deadline)
+            break; /* the fit ends after this outer iteration's traced evaluation */
         double move = weight_step(o, M, ev->Q, z, ev->alpha_sq, z_noise, 0.5, d, noise);
         traced = k == o->max_inner;
         st = km_evidence_eval(ev, y, d, *noise, traced);
@@ -109,7 +111,7 @@ km_status km_eb_fit(km_evidence *ev, const double *y, double *d, double *noise, 
             st = km_error(KM_EINTERRUPTED, "interrupted after %ld empirical-Bayes iterations", t - 1);
             break;
         }
-        if (o->deadline > 0 && km_monotonic_seconds() >= o->deadline) {
+        if (t > 1 && o->deadline > 0 && km_monotonic_seconds() >= o->deadline) {
             if (o->logger)
                 km_log(o->logger, KM_LOG_WARNING, "empirical-Bayes MKL stopped at the time limit after %ld "
                        "iterations (relative change %.3e)", t - 1, out->last_change);

@@ -36,14 +36,16 @@ typedef struct km_eb_options {
                                     outer iteration (the others are left as they were) */
     const km_logger *logger;     /* NULL: none */
     int (*interrupted)(void *ctx); /* polled before every outer iteration (NULL: never); non-zero stops
-                                    with KM_EINTERRUPTED */
+                                    with KM_EINTERRUPTED (the evaluations poll the evidence's own) */
     void *interrupt_ctx;
     /* called after every outer iteration t with the weights d (M values) and -log evidence (NULL:
      * never) */
     void (*report)(const void *ctx, long t, const double *d, double neg_log_evidence);
     const void *report_ctx;
-    double deadline;             /* km_monotonic_seconds() after which no outer iteration starts (the fit
-                                    ends unconverged at its last point, with a warning); 0: none */
+    double deadline;             /* km_monotonic_seconds() after which no outer iteration but the first
+                                    and no weight step but the first of an outer iteration starts (the
+                                    fit ends unconverged at its last point, with a warning, and always
+                                    has one iteration's relative change); 0: none */
 } km_eb_options;
 
 typedef struct km_eb_outcome {

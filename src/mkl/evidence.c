@@ -2,11 +2,11 @@
 #include "mkl/evidence.h"
 
 #include <cblas.h>
-#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cholesky.h"
 #include "core/error.h"
 
 km_status km_evidence_alloc(size_t n, size_t M, const double *K, km_evidence *ev)
@@ -49,11 +49,14 @@ km_status km_evidence_eval(km_evidence *ev, const double *y, const double *d, do
     cblas_dgemv(CblasColMajor, CblasNoTrans, (int)nn, (int)M, 1.0, ev->K, (int)nn, d, 1, 0.0, A, 1);
     for (size_t i = 0; i < n; i++)
         A[i * n + i] += noise;
-    lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)n, A, (lapack_int)n);
-    if (info != 0)
+    size_t failed_minor;
+    km_status st = km_cholesky(n, A, n, ev->interrupted, ev->interrupt_ctx, &failed_minor);
+    if (st)
+        return st;
+    if (failed_minor)
         return km_error(KM_EINVAL, "the evidence's covariance sigma^2 I + sum_m d_m K_m is not positive definite "
-                                   "(noise %g; LAPACK dpotrf info %d): give a larger --noise",
-                        noise, (int)info);
+                                   "(noise %g; leading minor %zu of %zu): give a larger --noise",
+                        noise, failed_minor, n);
     /* u = L^-1 y: 1/2 y'Kbar^-1 y = 1/2 u'u; alpha = L^-T u */
     memcpy(ev->alpha, y, n * sizeof *y);
     cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)n, A, (int)n, ev->alpha, 1);
@@ -69,16 +72,14 @@ km_status km_evidence_eval(km_evidence *ev, const double *y, const double *d, do
     cblas_dgemv(CblasColMajor, CblasTrans, (int)nn, (int)M, 1.0, ev->K, (int)nn, ev->outer, 1, 0.0, ev->Q, 1);
     if (!with_traces)
         return KM_OK;
-    if ((info = LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', (lapack_int)n, A, (lapack_int)n)) != 0)
-        return km_error(KM_EINVAL, "the evidence's covariance could not be inverted (LAPACK dpotri info %d)", (int)info);
-    /* T_m = sum_ij (Kbar^-1)_ij (K_m)_ij = vec(Kbar^-1)'vec(K_m), Kbar^-1 completed from its lower triangle */
+    /* T_m = sum_ij (Kbar^-1)_ij (K_m)_ij = vec(Kbar^-1)'vec(K_m); Kbar^-1 replaces alpha alpha' */
+    double *inverse = ev->outer;
+    if ((st = km_cholesky_inverse(n, A, n, inverse, ev->interrupted, ev->interrupt_ctx)))
+        return st;
     ev->trace_inverse = 0;
-    for (size_t j = 0; j < n; j++) {
-        ev->trace_inverse += A[j * n + j];
-        for (size_t i = j + 1; i < n; i++)
-            A[i * n + j] = A[j * n + i];
-    }
-    cblas_dgemv(CblasColMajor, CblasTrans, (int)nn, (int)M, 1.0, ev->K, (int)nn, A, 1, 0.0, ev->T, 1);
+    for (size_t j = 0; j < n; j++)
+        ev->trace_inverse += inverse[j * n + j];
+    cblas_dgemv(CblasColMajor, CblasTrans, (int)nn, (int)M, 1.0, ev->K, (int)nn, inverse, 1, 0.0, ev->T, 1);
     return KM_OK;
 }
 

@@ -3,11 +3,12 @@
  * sigma^2, integrating out f gives
  *   -log p(y | d, sigma^2) = 1/2 y'Kbar^-1 y + 1/2 log|Kbar| + n/2 log(2 pi),  Kbar = sigma^2 I + sum_m d_m K_m,
  * of which value holds the first two terms (the constant is log_2pi_term). One Cholesky factorisation
- * Kbar = L L' gives the value, alpha = Kbar^-1 y, Q_m = alpha'K_m alpha and, from Kbar^-1 (dpotri),
+ * Kbar = L L' gives the value, alpha = Kbar^-1 y, Q_m = alpha'K_m alpha and, from Kbar^-1,
  * T_m = Tr(Kbar^-1 K_m) as an elementwise sum in O(n^2) per kernel (both for all kernels in one
  * matrix-vector product). The gradient is
  * d(value)/d d_m = 1/2 (T_m - Q_m), and the noise, a kernel I with weight sigma^2, has T = Tr(Kbar^-1)
- * and Q = alpha'alpha. */
+ * and Q = alpha'alpha. The factorization and the inverse are computed in steps that poll the caller's
+ * interrupt (core/cholesky.h). */
 #ifndef KM_MKL_EVIDENCE_H
 #define KM_MKL_EVIDENCE_H
 
@@ -19,7 +20,7 @@
 typedef struct km_evidence {
     size_t n, M;
     const double *K;             /* M symmetric n x n Gram matrices, column-major, one after the other */
-    double *factor;              /* n x n: L (lower triangle), then Kbar^-1 (full, with traces) */
+    double *factor;              /* n x n: L (lower triangle) */
     double *alpha;               /* n values Kbar^-1 y */
     double *T, *Q;               /* M values Tr(Kbar^-1 K_m) (with traces) and alpha'K_m alpha */
     double trace_inverse;        /* Tr(Kbar^-1) (with traces) */
@@ -28,14 +29,18 @@ typedef struct km_evidence {
     double half_log_det;         /* 1/2 log|Kbar| */
     double value;                /* data_fit + half_log_det: eq. (10) without its constant */
     double log_2pi_term;         /* n/2 log(2 pi) */
-    double *outer;               /* n x n: alpha alpha' */
+    double *outer;               /* n x n: alpha alpha', then Kbar^-1 (full, with traces) */
+    int (*interrupted)(void *ctx); /* polled between the steps of an evaluation (NULL: never); non-zero
+                                    stops it with KM_EINTERRUPTED */
+    void *interrupt_ctx;
 } km_evidence;
 
 /* Allocates the buffers for n rows and M kernels; K (M n^2 values) is borrowed. */
 km_status km_evidence_alloc(size_t n, size_t M, const double *K, km_evidence *ev);
 void km_evidence_free(km_evidence *ev);
 /* Evaluates at weights d (M values >= 0) and noise variance >= 0; with_traces: also T and
- * trace_inverse. KM_EINVAL (no NaN) when Kbar is not positive definite. */
+ * trace_inverse. KM_EINVAL (no NaN) when Kbar is not positive definite, KM_EINTERRUPTED when
+ * interrupted. */
 km_status km_evidence_eval(km_evidence *ev, const double *y, const double *d, double noise, int with_traces);
 /* The gradient of value at the last evaluation with traces: grad[m] = 1/2 (T_m - Q_m), and
  * *noise_grad = 1/2 (Tr(Kbar^-1) - alpha'alpha) (NULL: not wanted). */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/rng.h"
 
@@ -72,8 +73,20 @@ static int fill_empty_clusters(const double *K0, size_t n, size_t l, const doubl
     return moved;
 }
 
-km_status km_kernel_kmeans_from_seeds(const double *K0, size_t n, size_t l, const size_t *seeds, size_t *labels,
-                                      double *error)
+/* KM_EINTERRUPTED when the caller asked to stop; *at_deadline = 1 when the deadline has passed. */
+static km_status check_limits(const km_kmeans_limits *limits, int *at_deadline)
+{
+    if (!limits)
+        return KM_OK;
+    if (limits->interrupted && limits->interrupted(limits->interrupt_ctx))
+        return km_error(KM_EINTERRUPTED, "interrupted in kernel k-means");
+    if (limits->deadline > 0 && km_monotonic_seconds() >= limits->deadline)
+        *at_deadline = 1;
+    return KM_OK;
+}
+
+km_status km_kernel_kmeans_from_seeds(const double *K0, size_t n, size_t l, const size_t *seeds,
+                                      const km_kmeans_limits *limits, size_t *labels, double *error, int *timed_out)
 {
     double *e = malloc(n * l * sizeof *e), *A = malloc(l * sizeof *A), *sizes = malloc(l * sizeof *sizes);
     if (!e || !A || !sizes) {
@@ -87,7 +100,11 @@ km_status km_kernel_kmeans_from_seeds(const double *K0, size_t n, size_t l, cons
             e[i * l + j] = K0[seeds[j] * n + seeds[j]] - 2.0 * K0[i * n + seeds[j]];
         labels[i] = nearest(e + i * l, l);
     }
+    km_status st = KM_OK;
+    int at_deadline = 0;
     for (int sweep = 0, changed = 1; changed && sweep < KM_KMEANS_MAX_SWEEPS; sweep++) {
+        if ((st = check_limits(limits, &at_deadline)) || at_deadline)
+            break;
         km_kernel_kmeans_centres(K0, n, l, labels, A, sizes);
         km_kernel_kmeans_scores(K0, n, n, l, labels, A, sizes, e);
         changed = 0;
@@ -102,16 +119,20 @@ km_status km_kernel_kmeans_from_seeds(const double *K0, size_t n, size_t l, cons
         }
         changed |= fill_empty_clusters(K0, n, l, e, sizes, labels);
     }
-    km_kernel_kmeans_centres(K0, n, l, labels, A, sizes);
-    km_kernel_kmeans_scores(K0, n, n, l, labels, A, sizes, e);
-    double sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += fmax(0.0, K0[i * n + i] + e[i * l + labels[i]]);
-    *error = sum;
+    if (!st) {
+        km_kernel_kmeans_centres(K0, n, l, labels, A, sizes);
+        km_kernel_kmeans_scores(K0, n, n, l, labels, A, sizes, e);
+        double sum = 0;
+        for (size_t i = 0; i < n; i++)
+            sum += fmax(0.0, K0[i * n + i] + e[i * l + labels[i]]);
+        *error = sum;
+    }
+    if (timed_out && at_deadline)
+        *timed_out = 1;
     free(e);
     free(A);
     free(sizes);
-    return KM_OK;
+    return st;
 }
 
 /* k-means++ seeds: the first uniform, each next one with probability proportional to its squared
@@ -148,8 +169,8 @@ static km_status draw_seeds(const double *K0, size_t n, size_t l, km_rng *rng, d
     return KM_OK;
 }
 
-km_status km_kernel_kmeans(const double *K0, size_t n, size_t l, size_t restarts, uint64_t seed, size_t *labels,
-                           double *error)
+km_status km_kernel_kmeans(const double *K0, size_t n, size_t l, size_t restarts, uint64_t seed,
+                           const km_kmeans_limits *limits, size_t *labels, double *error, int *timed_out)
 {
     if (l == 0 || l > n)
         return km_error(KM_EINVAL, "kernel k-means: %zu clusters for %zu training rows", l, n);
@@ -159,16 +180,19 @@ km_status km_kernel_kmeans(const double *K0, size_t n, size_t l, size_t restarts
     km_rng rng;
     km_rng_seed(&rng, seed);
     *error = INFINITY;
-    for (size_t r = 0; !st && r < restarts; r++) {
+    int at_deadline = 0;
+    for (size_t r = 0; !st && r < restarts && !at_deadline; r++) {
         double e;
         if ((st = draw_seeds(K0, n, l, &rng, nearest_d2, seeds)) ||
-            (st = km_kernel_kmeans_from_seeds(K0, n, l, seeds, trial, &e)))
+            (st = km_kernel_kmeans_from_seeds(K0, n, l, seeds, limits, trial, &e, &at_deadline)))
             break;
         if (e < *error) {
             *error = e;
             memcpy(labels, trial, n * sizeof *labels);
         }
     }
+    if (timed_out && at_deadline)
+        *timed_out = 1;
     free(seeds);
     free(trial);
     free(nearest_d2);

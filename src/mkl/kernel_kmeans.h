@@ -18,17 +18,27 @@
 /* Sweeps at most this many times per restart. */
 #define KM_KMEANS_MAX_SWEEPS 100
 
+/* What ends k-means early, checked before every sweep (about 2 n^2 kernel values read): the caller's
+ * interrupt (KM_EINTERRUPTED), and a deadline, at which the partition reached so far is kept as at
+ * KM_KMEANS_MAX_SWEEPS and no further restart begins. */
+typedef struct km_kmeans_limits {
+    int (*interrupted)(void *ctx);  /* NULL: never */
+    void *interrupt_ctx;
+    double deadline;                /* km_monotonic_seconds(); 0: none */
+} km_kmeans_limits;
+
 /* Lloyd sweeps from the given seed rows (l distinct rows): labels[i] in 0..l-1 (ties: the smallest
  * cluster), no cluster left empty (an empty cluster takes the row farthest from its own centre);
- * *error = the clustering error of the result. */
-km_status km_kernel_kmeans_from_seeds(const double *K0, size_t n, size_t l, const size_t *seeds, size_t *labels,
-                                      double *error);
+ * *error = the clustering error of the result. limits: NULL, or as above (*timed_out set to 1 when
+ * the deadline ended the sweeps; timed_out may be NULL). */
+km_status km_kernel_kmeans_from_seeds(const double *K0, size_t n, size_t l, const size_t *seeds,
+                                      const km_kmeans_limits *limits, size_t *labels, double *error, int *timed_out);
 
 /* restarts runs of km_kernel_kmeans_from_seeds from k-means++ seeds drawn with seed; labels of the run
  * with the smallest error (ties: the earliest). KM_EINVAL when fewer than l training points are
- * distinct in feature space. */
-km_status km_kernel_kmeans(const double *K0, size_t n, size_t l, size_t restarts, uint64_t seed, size_t *labels,
-                           double *error);
+ * distinct in feature space. limits and timed_out: as above (a deadline ends the restarts too). */
+km_status km_kernel_kmeans(const double *K0, size_t n, size_t l, size_t restarts, uint64_t seed,
+                           const km_kmeans_limits *limits, size_t *labels, double *error, int *timed_out);
 
 /* A_j and |S_j| of a partition (A_j = 0 for an empty cluster). */
 void km_kernel_kmeans_centres(const double *K0, size_t n, size_t l, const size_t *labels, double *A, double *sizes);

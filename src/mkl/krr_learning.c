@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cholesky.h"
 #include "core/error.h"
 #include "mkl/two_stage.h"
 
@@ -93,13 +94,14 @@ static km_status woodbury_solve(const km_machine_problem *machine, const double 
             G[c * d + c] += ridge;
         cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)d, 2, (int)n, 1.0, Z, (int)d, R, (int)n, 0.0, T,
                     (int)d);
-        lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)d, G, (lapack_int)d);
-        if (!info)
-            info = LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', (lapack_int)d, 2, G, (lapack_int)d, T, (lapack_int)d);
-        if (info)
-            st = km_error(KM_ENOTCONV, "KRR on rank-1 kernels: the Woodbury system is not positive definite (info %d)",
-                          (int)info);
-        else   /* R -= Z T */
+        size_t failed_minor = 0;
+        st = km_cholesky(d, G, d, machine->solver.interrupted, machine->solver.interrupt_ctx, &failed_minor);
+        if (!st && failed_minor)
+            st = km_error(KM_ENOTCONV, "KRR on rank-1 kernels: the Woodbury system is not positive definite "
+                          "(leading minor %zu)", failed_minor);
+        if (!st)   /* T = G^-1 T from the factor */
+            LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', (lapack_int)d, 2, G, (lapack_int)d, T, (lapack_int)d);
+        if (!st)   /* R -= Z T */
             cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)n, 2, (int)d, -1.0, Z, (int)d, T, (int)d, 1.0, R,
                         (int)n);
     }

@@ -22,6 +22,7 @@
 #include "mkl/clmkl.h"
 #include "mkl/lmkl.h"
 #include "mkl/method.h"
+#include "svm/interruptible_access.h"
 
 #define LMKL_MAX_STEPS 200
 #define LMKL_RELATIVE_CHANGE 1e-4
@@ -116,6 +117,44 @@ static void report_step(const lmkl_state *s, long t, double J, double *mean_gate
     km_mkl_report_step(s->pr, &record);
 }
 
+/* Rows of (K0 + 1 1') g per poll of the interrupt: each row is n M products. */
+#define LMKL_POLL_ROWS 256
+
+/* Whether to stop before the next solve or pass (a warm-started solve may end before the solver's own
+ * poll): KM_EINTERRUPTED when the caller asked; *timed_out = 1 past the deadline of --max-time (not
+ * checked when timed_out is NULL). */
+static km_status check_stop(const lmkl_state *s, long t, int *timed_out)
+{
+    const km_smo_options *solver = &s->pr->machine->solver;
+    if (solver->interrupted && solver->interrupted(solver->interrupt_ctx))
+        return km_error(KM_EINTERRUPTED, "interrupted after %ld LMKL steps", t);
+    if (timed_out && solver->deadline > 0 && km_monotonic_seconds() >= solver->deadline)
+        *timed_out = 1;
+    return KM_OK;
+}
+
+/* Hg = (K0 + 1 1') g, the change of z along the step -g (in r) and -sum_i g (in v); *slope = <g, Hg>,
+ * *largest = max |Hg|. Polls the interrupt every LMKL_POLL_ROWS rows. */
+static km_status direction(const lmkl_state *s, long t, const double *g, double *Hg, double *slope, double *largest)
+{
+    size_t n = s->n, M = s->M;
+    *slope = *largest = 0;
+    for (size_t i = 0; i < n; i++) {
+        km_status st = i % LMKL_POLL_ROWS == 0 ? check_stop(s, t, NULL) : KM_OK;
+        if (st)
+            return st;
+        for (size_t m = 0; m < M; m++) {
+            double h = 0;
+            for (size_t k = 0; k < n; k++)
+                h += (s->K0[i * n + k] + 1.0) * g[k * M + m];
+            Hg[i * M + m] = h;
+            *slope += g[i * M + m] * h;
+            *largest = fmax(*largest, fabs(h));
+        }
+    }
+    return KM_OK;
+}
+
 /* Gradient steps with Armijo backtracking until J settles. */
 static km_status descend(lmkl_state *s)
 {
@@ -128,32 +167,19 @@ static km_status descend(lmkl_state *s)
         st = solve_at(s, s->r, s->v, &J);
     long limit = s->pr->mkl.max_outer < LMKL_MAX_STEPS ? s->pr->mkl.max_outer : LMKL_MAX_STEPS, t = 0, taken = 0;
     const km_smo_options *solver = &s->pr->machine->solver;
+    /* the gradient's kernel columns (up to n M) poll the interrupt */
+    km_interruptible_access polled;
+    km_interruptible_access_init(&polled, s->pr->machine->kernel, solver->interrupted, solver->interrupt_ctx,
+                                 "the LMKL gradient");
     int timed_out = 0;
     for (; !st && t < limit; t++) {
-        /* warm-started solves may end before the solver's own poll: the caller's interrupt and the
-         * deadline of --max-time are checked at every step */
-        if (solver->interrupted && solver->interrupted(solver->interrupt_ctx)) {
-            st = km_error(KM_EINTERRUPTED, "interrupted after %ld LMKL steps", t);
+        if ((st = check_stop(s, t, &timed_out)) || timed_out)
             break;
-        }
-        if (solver->deadline > 0 && km_monotonic_seconds() >= solver->deadline) {
-            km_log(&s->pr->logger, KM_LOG_WARNING, "LMKL stopped at the time limit after %ld steps", t);
-            timed_out = 1;
+        if ((st = km_lmkl_gradient(&polled.access, s->gated, s->eta, s->result->coef, g)))
             break;
-        }
-        if ((st = km_lmkl_gradient(s->pr->machine->kernel, s->gated, s->eta, s->result->coef, g)))
+        double slope, largest;
+        if ((st = direction(s, t, g, Hg, &slope, &largest)))
             break;
-        /* the change of z along the step -g (in r) and -sum_i g (in v): -(K0 + 1 1') g; slope -<g, that> */
-        double slope = 0, largest = 0;
-        for (size_t i = 0; i < n; i++)
-            for (size_t m = 0; m < M; m++) {
-                double h = 0;
-                for (size_t k = 0; k < n; k++)
-                    h += (s->K0[i * n + k] + 1.0) * g[k * M + m];
-                Hg[i * M + m] = h;
-                slope += g[i * M + m] * h;
-                largest = fmax(largest, fabs(h));
-            }
         if (!(slope > 0))
             break;
         mu = mu > 0 ? 2 * mu : 1.0 / largest; /* first step moves z by at most 1 */
@@ -161,6 +187,8 @@ static km_status descend(lmkl_state *s)
         double J_new = J;
         int accepted = 0;
         for (int h = 0; !st && h <= LMKL_HALVINGS && !accepted; h++, mu /= 2) {
+            if ((st = check_stop(s, t, &timed_out)) || timed_out)
+                break;
             for (size_t m = 0; m < M; m++) {
                 double sum = 0;
                 for (size_t i = 0; i < n; i++) {
@@ -173,7 +201,7 @@ static km_status descend(lmkl_state *s)
             st = solve_at(s, r_new, v_new, &J_new);
             accepted = !st && J_new <= J - LMKL_ARMIJO * mu * slope;
         }
-        if (st || !accepted)
+        if (st || timed_out || !accepted)
             break;
         mu *= 2; /* the loop halved once past the accepted step */
         taken++;
@@ -186,6 +214,8 @@ static km_status descend(lmkl_state *s)
         if (change <= LMKL_RELATIVE_CHANGE)
             break;
     }
+    if (timed_out)
+        km_log(&s->pr->logger, KM_LOG_WARNING, "LMKL stopped at the time limit after %ld steps", t);
     if (!st) /* the solution at the kept gating (a rejected trial may have moved coef and eta) */
         st = solve_at(s, s->r, s->v, &J);
     s->result->mkl_iterations = taken; /* the accepted steps (t misses the one that met the tolerance) */
@@ -247,8 +277,11 @@ static km_status lmkl_train(const km_mkl_problem *pr, km_mkl_result *result)
     }
     s.K0 = K0;
     s.gated = gated;
+    km_interruptible_access polled; /* n columns per gating kernel */
+    km_interruptible_access_init(&polled, k, pr->machine->solver.interrupted, pr->machine->solver.interrupt_ctx,
+                                 "the gating kernel");
     if (!st)
-        st = km_clustering_gram(k, &pr->mkl, K0, column);
+        st = km_clustering_gram(&polled.access, &pr->mkl, K0, column);
     if (!st) {
         km_gates(K0, n, n, M, s.r, s.v, gated, s.eta);
         st = km_localized_access_new(k, all, M, M, s.eta, ones, &s.access);

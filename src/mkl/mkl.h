@@ -67,7 +67,8 @@ typedef struct km_mkl_certificate {
     double dual, primal, gap;
 } km_mkl_certificate;
 
-/* h[m n + i] = (K_m c)_i over the rows, from kernel columns of the rows with c != 0. */
+/* h[m n + i] = (K_m c)_i over the rows, from kernel columns of the rows with c != 0 (polling the
+ * machine's interrupt). */
 km_status km_mkl_products(const km_mkl_problem *problem, const double *coef, double *h);
 /* Makes result->products hold K_m c at result->coef: kept when a solver left them valid (the
  * interleaved solver's running products, the wrapper's last evaluation), computed otherwise. */
@@ -93,7 +94,8 @@ km_status km_mkl_evaluate(const km_mkl_problem *problem, km_mkl_result *result, 
 /* Seconds since start (CLOCK_MONOTONIC), for time limits and logs. */
 double km_mkl_seconds_since(const struct timespec *start);
 /* Whether an alternating solver must stop at outer iteration t (of max_outer) after elapsed seconds
- * (of max_time) with the given gap; logs a warning naming the limit when it must. */
+ * (of max_time, or past the machine's solver deadline) with the given gap; logs a warning naming the
+ * limit when it must. */
 int km_mkl_limit_reached(const km_mkl_problem *problem, long t, double elapsed, double gap);
 /* theta is at its fixed point while the certified relative gap (primal - dual) / |primal| stays above the
  * target, because the SVM solved at that theta only to the given tolerance: the tighter tolerance to solve

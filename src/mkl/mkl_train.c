@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "mkl/method.h"
 
@@ -64,7 +65,10 @@ double km_mkl_seconds_since(const struct timespec *start)
 
 int km_mkl_limit_reached(const km_mkl_problem *pr, long t, double elapsed, double gap)
 {
-    if (pr->mkl.max_time > 0 && elapsed >= pr->mkl.max_time) {
+    /* the machine's deadline also counts the time spent before this solver (a clustering) */
+    double deadline = pr->machine->solver.deadline;
+    if (pr->mkl.max_time > 0 &&
+        (elapsed >= pr->mkl.max_time || (deadline > 0 && km_monotonic_seconds() >= deadline))) {
         km_log(&pr->logger, KM_LOG_WARNING, "MKL stopped at the time limit (%gs) with gap %.3e", pr->mkl.max_time, gap);
         return 1;
     }

@@ -7,7 +7,7 @@
  * columns costs nothing measurable and still answers within milliseconds. */
 #define KM_POLL_REQUESTS 8u
 
-/* every: poll at every this many requests (1: blocks of columns, each the work of many columns). */
+/* every: poll at every this many requests (1: pieces of block requests). */
 static km_status poll(km_interruptible_access *a, unsigned every)
 {
     if (a->interrupted && ++a->requests % every == 0 && a->interrupted(a->interrupt_ctx))
@@ -36,20 +36,52 @@ static km_status polled_kernel_rows(void *ctx, size_t i, const void **values)
     return st ? st : a->inner->kernel_rows(a->inner->column_ctx, i, values);
 }
 
+/* A block request piece by piece, polling before each: block computes the piece's columns into their
+ * place in out, where consecutive columns are column_values apart. Pieces of km_costly_block_columns
+ * where values are costly, else the whole request. */
+typedef km_status (*block_fn)(const km_interruptible_access *a, const double *theta, const size_t *cols,
+                              size_t ncols, const size_t *rows, size_t nrows, double *out);
+
+static km_status in_pieces(km_interruptible_access *a, block_fn block, const double *theta, const size_t *cols,
+                           size_t ncols, const size_t *rows, size_t nrows, size_t column_values, double *out)
+{
+    size_t piece = a->inner->costly_values ? km_costly_block_columns(nrows, a->inner->n_kernels) : ncols;
+    for (size_t t = 0; t < ncols; t += piece) {
+        km_status st = poll(a, 1);
+        if (st)
+            return st;
+        size_t count = ncols - t < piece ? ncols - t : piece;
+        if ((st = block(a, theta, cols + t, count, rows, nrows, out + t * column_values)))
+            return st;
+    }
+    return KM_OK;
+}
+
+static km_status inner_kernel_blocks(const km_interruptible_access *a, const double *theta, const size_t *cols,
+                                     size_t ncols, const size_t *rows, size_t nrows, double *out)
+{
+    (void)theta;
+    return a->inner->kernel_blocks(a->inner->column_ctx, cols, ncols, rows, nrows, out);
+}
+
+static km_status inner_combined(const km_interruptible_access *a, const double *theta, const size_t *cols,
+                                size_t ncols, const size_t *rows, size_t nrows, double *out)
+{
+    return a->inner->combined(a->inner->column_ctx, theta, cols, ncols, rows, nrows, out);
+}
+
 static km_status polled_kernel_blocks(void *ctx, const size_t *cols, size_t ncols, const size_t *rows, size_t nrows,
                                      double *out)
 {
     km_interruptible_access *a = ctx;
-    km_status st = poll(a, 1);
-    return st ? st : a->inner->kernel_blocks(a->inner->column_ctx, cols, ncols, rows, nrows, out);
+    return in_pieces(a, inner_kernel_blocks, NULL, cols, ncols, rows, nrows, a->inner->n_kernels * nrows, out);
 }
 
 static km_status polled_combined(void *ctx, const double *theta, const size_t *cols, size_t ncols, const size_t *rows,
                                  size_t nrows, double *out)
 {
     km_interruptible_access *a = ctx;
-    km_status st = poll(a, 1);
-    return st ? st : a->inner->combined(a->inner->column_ctx, theta, cols, ncols, rows, nrows, out);
+    return in_pieces(a, inner_combined, theta, cols, ncols, rows, nrows, nrows, out);
 }
 
 void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_access *inner,
@@ -71,5 +103,6 @@ void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_ac
                                    .kernel_blocks = inner->kernel_blocks ? polled_kernel_blocks : NULL,
                                    .columns_derived = inner->columns_derived,
                                    .kernel_rows = inner->kernel_rows ? polled_kernel_rows : NULL,
-                                   .kernel_rows_size = inner->kernel_rows_size};
+                                   .kernel_rows_size = inner->kernel_rows_size,
+                                   .costly_values = inner->costly_values};
 }

@@ -16,8 +16,10 @@ typedef struct km_interruptible_access {
 } km_interruptible_access;
 
 /* Wraps inner's callbacks (those it has). A request after the caller asked to stop fails with
- * KM_EINTERRUPTED: a request of one column polls every few requests, one of a block of columns each
- * time. */
+ * KM_EINTERRUPTED: a request of one column polls every few requests, one of a block of columns
+ * before it starts and, where values are costly (svm.h costly_values), before every piece of
+ * km_costly_block_columns columns. */
+
 void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_access *inner,
                                   int (*interrupted)(void *ctx), void *interrupt_ctx, const char *what);
 

@@ -2,6 +2,12 @@
  * km_kernel_access_blocks). */
 #include "svm/svm.h"
 
+size_t km_costly_block_columns(size_t nrows, size_t M)
+{
+    size_t values = nrows * (M ? M : 1);
+    return values && values < KM_COSTLY_BLOCK_VALUES ? KM_COSTLY_BLOCK_VALUES / values : 1;
+}
+
 km_status km_kernel_access_blocks(const km_kernel_access *k, const size_t *cols, size_t ncols, const size_t *rows,
                                   size_t nrows, double *out)
 {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cholesky.h"
 #include "core/error.h"
 
 /* Columns of the combination per kernel pass (conjugate gradients, dense fill). */
@@ -18,11 +19,19 @@ int km_krr_dense_fits(size_t n, size_t budget_bytes)
     return n <= SIZE_MAX / sizeof(double) / n && n * n * sizeof(double) <= budget_bytes;
 }
 
-/* out[t n + i] = K(i, first + t) of the combination for t < count. */
+static int interrupted(const km_smo_options *options)
+{
+    return options->interrupted && options->interrupted(options->interrupt_ctx);
+}
+
+/* out[t n + i] = K(i, first + t) of the combination for t < count; KM_EINTERRUPTED when the caller
+ * asked to stop (polled before every block: the fill and every conjugate-gradient pass). */
 static km_status combined_columns(const km_kernel_access *k, size_t first, size_t count, size_t *cols, double *out,
-                                  double *scratch)
+                                  double *scratch, const km_smo_options *options)
 {
     size_t n = k->n_rows;
+    if (interrupted(options))
+        return km_error(KM_EINTERRUPTED, "interrupted while computing KRR kernel columns");
     for (size_t t = 0; t < count; t++)
         cols[t] = first + t;
     if (k->combined)
@@ -47,15 +56,17 @@ static km_status combined_columns(const km_kernel_access *k, size_t first, size_
 }
 
 /* Cholesky of A = K + ridge I, with the jitter 1e-10 tr(K)/n added and multiplied by 10 up to five
- * times when rounding makes A indefinite (Rostamizadeh's thesis leaves this open; a kernelmix safeguard). */
-static km_status dense_solve(const km_kernel_access *k, double ridge, double *B, int nrhs)
+ * times when rounding makes A indefinite (Rostamizadeh's thesis leaves this open; a kernelmix safeguard).
+ * The fill and the factorization (core/cholesky.h) poll the interrupt. */
+static km_status dense_solve(const km_kernel_access *k, double ridge, double *B, int nrhs,
+                             const km_smo_options *options)
 {
     size_t n = k->n_rows;
     double *K = malloc(n * n * sizeof *K), *A = malloc(n * n * sizeof *A), *scratch = malloc(n * sizeof *scratch);
     size_t *cols = malloc(KRR_BLOCK * sizeof *cols);
     km_status st = K && A && scratch && cols ? KM_OK : km_error_nomem("the KRR kernel matrix");
     for (size_t j = 0; !st && j < n; j += KRR_BLOCK)
-        st = combined_columns(k, j, n - j < KRR_BLOCK ? n - j : KRR_BLOCK, cols, K + j * n, scratch);
+        st = combined_columns(k, j, n - j < KRR_BLOCK ? n - j : KRR_BLOCK, cols, K + j * n, scratch, options);
     double trace = 0;
     for (size_t i = 0; !st && i < n; i++)
         trace += K[i * n + i];
@@ -64,9 +75,12 @@ static km_status dense_solve(const km_kernel_access *k, double ridge, double *B,
         memcpy(A, K, n * n * sizeof *A);
         for (size_t i = 0; i < n; i++)
             A[i * n + i] += ridge + jitter;
-        lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)n, A, (lapack_int)n);
-        if (info == 0) {
-            info = LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', (lapack_int)n, nrhs, A, (lapack_int)n, B, (lapack_int)n);
+        size_t failed_minor;
+        if ((st = km_cholesky(n, A, n, options->interrupted, options->interrupt_ctx, &failed_minor)))
+            break;
+        if (!failed_minor) {
+            lapack_int info = LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', (lapack_int)n, nrhs, A, (lapack_int)n, B,
+                                             (lapack_int)n);
             if (info)
                 st = km_error(KM_ENOTCONV, "KRR: LAPACKE_dpotrs failed (info %d)", (int)info);
             break;
@@ -85,14 +99,14 @@ static km_status dense_solve(const km_kernel_access *k, double ridge, double *B,
 
 /* Y = (K + ridge I) X for r columns X (n x r, column-major), one pass over the kernel columns. */
 static km_status apply(const km_kernel_access *k, double ridge, const double *X, int r, double *Y, double *block,
-                       size_t *cols, double *scratch)
+                       size_t *cols, double *scratch, const km_smo_options *options)
 {
     size_t n = k->n_rows;
     for (size_t i = 0; i < n * (size_t)r; i++)
         Y[i] = ridge * X[i];
     for (size_t j = 0; j < n; j += KRR_BLOCK) {
         size_t count = n - j < KRR_BLOCK ? n - j : KRR_BLOCK;
-        km_status st = combined_columns(k, j, count, cols, block, scratch);
+        km_status st = combined_columns(k, j, count, cols, block, scratch, options);
         if (st)
             return st;
         for (int c = 0; c < r; c++)
@@ -153,11 +167,11 @@ static km_status cg_solve(const km_kernel_access *k, double ridge, double *B, in
             *converged = 1;
             break;
         }
-        if (options->interrupted && options->interrupted(options->interrupt_ctx)) {
+        if (interrupted(options)) {
             st = km_error(KM_EINTERRUPTED, "interrupted after %ld conjugate-gradient steps", t);
             break;
         }
-        if ((st = apply(k, ridge, P, r, AP, block, cols, scratch)))
+        if ((st = apply(k, ridge, P, r, AP, block, cols, scratch, options)))
             break;
         for (int c = 0; c < r; c++) {
             if (done[c])
@@ -210,7 +224,7 @@ km_status km_krr_solve(const km_kernel_access *kernel, const double *z, double r
         B[n + i] = 1.0;
     long iterations = 0;
     int converged = 1;
-    km_status st = km_krr_dense_fits(n, budget_bytes) ? dense_solve(kernel, ridge, B, r)
+    km_status st = km_krr_dense_fits(n, budget_bytes) ? dense_solve(kernel, ridge, B, r, options)
                                                       : cg_solve(kernel, ridge, B, r, options, &iterations, &converged);
     if (!st) {
         /* with a bias: coef = u - b v from (K + lambda I) u = z, (K + lambda I) v = 1, b = 1'u / 1'v */

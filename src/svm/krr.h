@@ -4,8 +4,9 @@
  *  - with an unregularized bias b: (K + lambda I) coef + b 1 = z and sum_i coef_i = 0. Minimising over b
  *    first centres the features and the targets, so coef equals (K_c + lambda I)^-1 (z - mean z) with the
  *    centred kernel K_c = U K U, U = I - 11'/n, and f(x) = sum_i coef_i K(x_i, x) + b.
- * Solved by LAPACKE's Cholesky (dpotrf, dpotrs) when the n x n matrix fits in the budget, by conjugate
- * gradients on kernel columns (Jacobi preconditioned, several right-hand sides per pass) otherwise. */
+ * Solved by Cholesky (core/cholesky.h, in steps that poll the interrupt; then LAPACKE's dpotrs) when the
+ * n x n matrix fits in the budget, by conjugate gradients on kernel columns (Jacobi preconditioned,
+ * several right-hand sides per pass) otherwise. */
 #ifndef KM_SVM_KRR_H
 #define KM_SVM_KRR_H
 

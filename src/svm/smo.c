@@ -41,7 +41,33 @@ typedef struct smo {
     double lin;             /* -p'a */
     double *combined;       /* sum_m theta_m h_m, n values */
     double *alpha_out;      /* a in the caller's order, for the hook */
+    const km_smo_options *options;
+    unsigned long polled_at; /* qm.computed at the last poll */
 } smo;
+
+/* The solver polls the interrupt (and the deadline) every 100 steps and whenever this many kernel
+ * columns were computed since its last poll (one where values are costly: a column of string kernels
+ * over thousands of rows can take a tenth of a second), in the iterations and in the passes over
+ * columns outside them (the initial gradient of a warm start, its reconstruction after shrinking). */
+#define KM_SMO_POLL_COLUMNS 4
+
+/* Whether enough columns were computed since the last poll (which this one then is). */
+static int columns_due(smo *s)
+{
+    if (s->qm.computed - s->polled_at < (s->qp->costly_values ? 1u : KM_SMO_POLL_COLUMNS))
+        return 0;
+    s->polled_at = s->qm.computed;
+    return 1;
+}
+
+/* In the passes over columns: KM_EINTERRUPTED when the caller asked to stop. */
+static km_status poll_column_pass(smo *s)
+{
+    const km_smo_options *o = s->options;
+    if (o->interrupted && columns_due(s) && o->interrupted(o->interrupt_ctx))
+        return km_error(KM_EINTERRUPTED, "interrupted while computing the solver's gradient");
+    return KM_OK;
+}
 
 km_smo_options km_smo_options_default(void)
 {
@@ -128,7 +154,9 @@ static km_status hook_init(smo *s)
         if (s->alpha[t] == 0.0)
             continue;
         km_row_kernels K;
-        km_status st = km_qmatrix_kernel_columns(&s->qm, s->qm.row[t], &K);
+        km_status st = poll_column_pass(s);
+        if (!st)
+            st = km_qmatrix_kernel_columns(&s->qm, s->qm.row[t], &K);
         if (st)
             return st;
         double c = s->qm.y[t] * s->alpha[t];
@@ -232,6 +260,9 @@ static km_status reconstruct_gradient(smo *s)
             nr_free++;
     if (nr_free * l > 2 * active * (l - active)) {
         for (size_t i = active; i < l; i++) {
+            km_status st = poll_column_pass(s);
+            if (st)
+                return st;
             const double *Q_i = km_qmatrix_column(&s->qm, i, active);
             if (!Q_i)
                 return s->qm.failure;
@@ -245,6 +276,9 @@ static km_status reconstruct_gradient(smo *s)
         for (size_t i = 0; i < active; i++) {
             if (s->status[i] != IS_FREE)
                 continue;
+            km_status st = poll_column_pass(s);
+            if (st)
+                return st;
             const double *Q_i = km_qmatrix_column(&s->qm, i, l);
             if (!Q_i)
                 return s->qm.failure;
@@ -597,6 +631,9 @@ static km_status initial_gradient(smo *s)
     for (size_t t = 0; t < l; t++) {
         if (s->status[t] == AT_LOWER)
             continue;
+        km_status st = poll_column_pass(s);
+        if (st)
+            return st;
         const double *Q_t = km_qmatrix_column(&s->qm, t, l);
         if (!Q_t)
             return s->qm.failure;
@@ -665,6 +702,7 @@ static km_status smo_setup(smo *s, const km_qp *qp, const km_smo_options *option
 {
     size_t l = qp->n_vars;
     s->qp = qp;
+    s->options = options;
     s->l = l;
     s->active = l;
     s->eps = options->tolerance;
@@ -699,7 +737,8 @@ static km_status smo_setup(smo *s, const km_qp *qp, const km_smo_options *option
         s->active_set[t] = t;
         update_status(s, t);
     }
-    km_status st = km_qmatrix_init(&s->qm, qp, options->cache, options->cache_bytes, options->hook != NULL, options->cache_float);
+    km_status st = km_qmatrix_init(&s->qm, qp, options->cache, options->cache_bytes, options->hook != NULL,
+                                   options->cache_float, options->interrupted, options->interrupt_ctx);
     if (st)
         return st;
     return options->hook ? hook_init(s) : initial_gradient(s);
@@ -772,11 +811,12 @@ km_status km_smo_solve(const km_qp *qp, const km_smo_options *options, double *a
     stall_watch_init(&watch, l);
 
     while (iter + theta_changes < max_iter && !st) {
-        if (options->interrupted && iter % 100 == 99 && options->interrupted(options->interrupt_ctx)) {
+        int poll_now = iter % 100 == 99 || columns_due(&s);
+        if (options->interrupted && poll_now && options->interrupted(options->interrupt_ctx)) {
             st = km_error(KM_EINTERRUPTED, "interrupted after %ld solver iterations", iter + 1);
             break;
         }
-        if (options->deadline > 0 && iter % 100 == 99 && km_monotonic_seconds() >= options->deadline) {
+        if (options->deadline > 0 && poll_now && km_monotonic_seconds() >= options->deadline) {
             timed_out = 1;
             break;
         }

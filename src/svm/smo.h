@@ -66,6 +66,8 @@ typedef struct km_qp {
     km_kernel_rows_fn kernel_rows;  /* optional (same ctx): the M kernels' columns in place, used with a
                                        hook instead of kernel_columns (nothing cached) */
     size_t kernel_rows_size;        /* the size of their values */
+    int costly_values;              /* svm.h km_kernel_access: the full kernel matrix is filled in
+                                       blocks of KM_COSTLY_BLOCK_VALUES values */
 } km_qp;
 
 /* What the solver tells the MKL layer. The hook is called every hook_every working-set steps (before
@@ -114,11 +116,14 @@ typedef struct km_smo_options {
     km_smo_hook_fn hook;            /* NULL: plain SVM on the fixed combination */
     void *hook_ctx;
     int hook_every;                 /* call the hook every this many steps (default 1) */
-    int (*interrupted)(void *ctx);  /* polled every 100 steps; non-zero stops with KM_EINTERRUPTED */
+    int (*interrupted)(void *ctx);  /* polled every 100 steps and every few kernel columns computed (also
+                                       while filling the kernel matrix and building a warm start's
+                                       gradient); non-zero stops with KM_EINTERRUPTED */
     void *interrupt_ctx;
     double deadline;                /* km_monotonic_seconds() at which the solve ends early with its feasible
                                        point and converged = 0, as at max_iter but silently (the caller
-                                       reports its time limit); checked every 100 steps; 0: none */
+                                       reports its time limit); checked when the interrupt is, in the
+                                       steps; 0: none */
     km_logger logger;
 } km_smo_options;
 

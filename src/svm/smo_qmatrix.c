@@ -19,7 +19,7 @@
 /* Values (columns × n) computed per block while filling the full matrix. */
 #define KM_FULL_FILL_BLOCK_VALUES ((size_t)1 << 21)
 
-static km_status fill_full_matrix(km_qmatrix *qm);
+static km_status fill_full_matrix(km_qmatrix *qm, int (*interrupted)(void *ctx), void *interrupt_ctx);
 
 /* Reserves the n×n matrix of value_size values in the cache when it fits. */
 static int reserve_full_matrix(km_qmatrix *qm)
@@ -32,7 +32,7 @@ static int reserve_full_matrix(km_qmatrix *qm)
 }
 
 km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, km_cache *cache, size_t cache_bytes, int per_kernel,
-                          int cache_float)
+                          int cache_float, int (*interrupted)(void *ctx), void *interrupt_ctx)
 {
     memset(qm, 0, sizeof *qm);
     qm->qp = qp;
@@ -88,7 +88,7 @@ km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, km_cache *cache, size
         for (size_t r = 0; r < n; r++)
             qm->all_rows[r] = r;
         if (full)
-            return fill_full_matrix(qm);
+            return fill_full_matrix(qm, interrupted, interrupt_ctx);
         if (per_kernel) {
             qm->row_values[0] = malloc(M * sizeof *qm->row_values[0]);
             qm->row_values[1] = malloc(M * sizeof *qm->row_values[1]);
@@ -148,6 +148,7 @@ void km_qmatrix_update_diagonal(km_qmatrix *qm)
 static km_status combined_kernel_column(km_qmatrix *qm, size_t r, const size_t *rows, size_t count, double *out)
 {
     const km_qp *qp = qm->qp;
+    qm->computed++;
     if (qp->combined)
         return qp->combined(qp->column_ctx, qp->theta, &r, 1, rows, count, out);
     int first = 1;
@@ -184,11 +185,13 @@ static void store_values(void *to, size_t value_size, const double *from, size_t
 }
 
 /* The full layout: combined kernel columns in blocks (one call of qp->combined per block when given;
- * the matrix is symmetric, so column r is stored as row r). */
-static km_status fill_full_matrix(km_qmatrix *qm)
+ * the matrix is symmetric, so column r is stored as row r), polling the interrupt before each. */
+static km_status fill_full_matrix(km_qmatrix *qm, int (*interrupted)(void *ctx), void *interrupt_ctx)
 {
     const km_qp *qp = qm->qp;
     size_t n = qm->n, block = KM_FULL_FILL_BLOCK_VALUES / n ? KM_FULL_FILL_BLOCK_VALUES / n : 1;
+    if (qp->costly_values)
+        block = km_costly_block_columns(n, qp->n_kernels);
     block = block < n ? block : n;
     qm->full = malloc(n * n * qm->value_size);
     size_t *cols = malloc(block * sizeof *cols);
@@ -197,6 +200,10 @@ static km_status fill_full_matrix(km_qmatrix *qm)
     if (!qm->full || !cols || (qm->value_size != sizeof(double) && !values))
         st = km_error_nomem("the SMO kernel matrix");
     for (size_t c0 = 0; !st && c0 < n; c0 += block) {
+        if (interrupted && interrupted(interrupt_ctx)) {
+            st = km_error(KM_EINTERRUPTED, "interrupted while computing the SMO kernel matrix");
+            break;
+        }
         size_t len = n - c0 < block ? n - c0 : block;
         double *target = values ? values : (double *)qm->full + c0 * n;
         for (size_t t = 0; t < len; t++)
@@ -207,6 +214,7 @@ static km_status fill_full_matrix(km_qmatrix *qm)
             st = combined_kernel_column(qm, c0 + t, qm->all_rows, n, target + t * n);
         if (!st && values)
             store_values((float *)qm->full + c0 * n, qm->value_size, values, len * n);
+        qm->computed += len;
     }
     free(cols);
     free(values);
@@ -228,6 +236,8 @@ static const void *row_entry(km_qmatrix *qm, size_t r)
     if (valid == width)
         return data;
     km_status st = KM_OK;
+    if (qm->per_kernel)
+        qm->computed++;
     if (qm->per_kernel && qp->kernel_columns) {
         st = qp->kernel_columns(qp->column_ctx, r, NULL, n, data);
     } else if (qm->per_kernel) {

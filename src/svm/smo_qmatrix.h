@@ -91,12 +91,15 @@ typedef struct km_qmatrix {
     double *weighted;         /* per-kernel layout: the combined kernel column of a row, n values */
     int next_buffer;
     km_status failure;        /* status of the last failed column (its message is kept) */
+    unsigned long computed;   /* kernel columns computed so far: the solver polls its interrupt by them */
 } km_qmatrix;
 
 /* cache: the shared kernel cache, or NULL for one of cache_bytes of its own. cache_float: hold float
- * values (ignored with per_kernel, whose entries stay double). */
+ * values (ignored with per_kernel, whose entries stay double). interrupted (NULL: never): polled
+ * before every block of the full layout's fill (of KM_COSTLY_BLOCK_VALUES values where qp has
+ * costly_values); non-zero stops with KM_EINTERRUPTED. */
 km_status km_qmatrix_init(km_qmatrix *qm, const km_qp *qp, km_cache *cache, size_t cache_bytes, int per_kernel,
-                          int cache_float);
+                          int cache_float, int (*interrupted)(void *ctx), void *interrupt_ctx);
 void km_qmatrix_destroy(km_qmatrix *qm);
 
 /* Q column of the variable at permuted position i, entries [0, len). Valid until the second next call.

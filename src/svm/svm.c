@@ -58,6 +58,7 @@ static km_status task_alloc(task_qp *t, const km_kernel_access *kernel, size_t n
         .columns_derived = kernel->columns_derived,
         .kernel_rows = kernel->kernel_rows,
         .kernel_rows_size = kernel->kernel_rows_size,
+        .costly_values = kernel->costly_values,
         .diag = kernel->diag,
     };
     return KM_OK;

@@ -20,7 +20,16 @@ typedef struct km_kernel_access {
                                        km_kernel_view_columns_derived): solvers need not cache them */
     km_kernel_rows_fn kernel_rows;  /* optional (same ctx): the M kernels' columns of one row in place */
     size_t kernel_rows_size;        /* the size of their values (sizeof(float) or sizeof(double)) */
+    int costly_values;              /* kernel values cost microseconds each (kernel_view.h
+                                       km_kernel_view_costly_values): passes poll between smaller blocks */
 } km_kernel_access;
+
+/* Kernel values in a block of columns between two polls of the interrupt where values are costly
+ * (about 0.1 s of string kernels); a fixed number, so that blocks, and with them the last bits of
+ * the dot-product kernels computed with them, depend on the inputs only. */
+#define KM_COSTLY_BLOCK_VALUES ((size_t)1 << 15)
+/* Columns of nrows rows and M kernels in such a block (at least 1). */
+size_t km_costly_block_columns(size_t nrows, size_t M);
 
 /* out[(t M + m) nrows + k] = K_m(rows[k], cols[t]) for the access's M kernels and t < ncols: one
  * kernel_blocks request when the access has it, else kernel_columns or column requests row by row. */

@@ -80,7 +80,7 @@ km_status km_cluster(const km_dataset *data, const km_kernel_set *kernels, const
     if (!st) {
         km_kernel_access access = {.n_rows = n, .n_kernels = kernels->size, .column = km_kernel_view_column,
                                    .column_ctx = view, .diag = km_kernel_view_diag(view)};
-        st = km_clmkl_cluster(&access, &mkl, &logger, &record, &clustering);
+        st = km_clmkl_cluster(&access, &mkl, NULL, &logger, &record, &clustering);
     }
     if (!st) {
         for (size_t i = 0; i < n; i++)

@@ -198,6 +198,7 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
         .kernel_columns = km_kernel_view_kernel_columns,
         .kernel_blocks = km_kernel_view_kernel_blocks,
         .columns_derived = km_kernel_view_columns_derived(job->view),
+        .costly_values = km_kernel_view_costly_values(job->view),
         .kernel_rows_size = km_kernel_view_in_place_size(job->view),
     };
     if (job->access.kernel_rows_size)
@@ -721,7 +722,8 @@ static km_status store_alignments(trainer *t, const km_classes *classes)
         km_kernel_access columns = {.n_rows = n, .n_kernels = M, .theta = t->theta, .column = km_kernel_view_column,
                                     .column_ctx = view, .diag = km_kernel_view_diag(view),
                                     .kernel_columns = km_kernel_view_kernel_columns,
-                                    .kernel_blocks = km_kernel_view_kernel_blocks};
+                                    .kernel_blocks = km_kernel_view_kernel_blocks,
+                                    .costly_values = km_kernel_view_costly_values(view)};
         km_interruptible_access polled;
         km_interruptible_access_init(&polled, &columns, alignment_interrupted, &t->progress, "the kernel alignments");
         if (T == 1 || T == 2)

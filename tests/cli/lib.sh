@@ -49,6 +49,34 @@ json_get() {
     "$PYTHON" -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
 }
 
+# expect_interrupted DELAY WHAT ARGS...: runs `kernelmix train -q ARGS... $WORK/interrupted.model` and
+# sends SIGINT after DELAY seconds; the run must end within 3 s of the signal (not timed under
+# valgrind, KM_UNDER_VALGRIND) with exit status 130, the one line "interrupted; no model written" and
+# no model nor temporary file.
+expect_interrupted() {
+    delay="$1"
+    what="$2"
+    shift 2
+    "$KM" train -q "$@" "$WORK/interrupted.model" 2>"$WORK/err.interrupted" &
+    pid=$!
+    sleep "$delay"
+    if ! kill -0 "$pid" 2>/dev/null; then
+        wait "$pid"
+        fail "$what: ended with status $? before the signal at ${delay} s: $(cat "$WORK/err.interrupted")"
+        return
+    fi
+    start=$(date +%s%N)
+    kill -s INT "$pid"
+    wait "$pid"
+    status=$?
+    took_ms=$((($(date +%s%N) - start) / 1000000))
+    [ "$status" -eq 130 ] || fail "$what: SIGINT: exit status $status, expected 130"
+    [ -n "${KM_UNDER_VALGRIND:-}" ] || [ "$took_ms" -lt 3000 ] || fail "$what: SIGINT: stopped after $took_ms ms"
+    [ "$(wc -l <"$WORK/err.interrupted")" -eq 1 ] && grep -q "interrupted; no model written" "$WORK/err.interrupted" ||
+        fail "$what: SIGINT: stderr '$(cat "$WORK/err.interrupted")'"
+    ls -A "$WORK" | grep -qE "^(interrupted.model|\.kernelmix-)" && fail "$what: SIGINT: a model file was left"
+}
+
 need() {
     command -v "$1" >/dev/null 2>&1 || { echo "skipped: $1 is not installed" >&2; exit 77; }
 }

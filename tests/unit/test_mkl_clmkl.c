@@ -185,11 +185,67 @@ KM_TEST_CASE(kmeans_equals_lloyd)
     const size_t seeds[l] = {3, 17, 40, 71};
     size_t kernel_labels[n], lloyd_labels[n];
     double kernel_error;
-    CHECK_OK(km_kernel_kmeans_from_seeds(K, n, l, seeds, kernel_labels, &kernel_error));
+    CHECK_OK(km_kernel_kmeans_from_seeds(K, n, l, seeds, NULL, kernel_labels, &kernel_error, NULL));
     double lloyd_error = lloyd(x, n, 2, l, seeds, lloyd_labels);
     for (size_t i = 0; i < n; i++)
         CHECK(kernel_labels[i] == lloyd_labels[i]);
     CHECK_NEAR(kernel_error, lloyd_error, 1e-9);
+}
+
+static int always(void *ctx)
+{
+    (void)ctx;
+    return 1;
+}
+
+/* An interrupt stops kernel k-means with KM_EINTERRUPTED; a deadline already past keeps the partition
+ * before the first sweep (every row at its nearest seed, in the input space for a linear kernel) with
+ * its clustering error (the squared distances to the cluster means), and reports that it timed out. */
+KM_TEST_CASE(kmeans_limits)
+{
+    enum { n = 60, l = 3 };
+    double x[n * 2], K[n * n];
+    km_rng rng;
+    km_rng_seed(&rng, 3);
+    for (size_t i = 0; i < n * 2; i++)
+        x[i] = km_rng_normal(&rng);
+    linear_gram(x, n, 2, K);
+    const size_t seeds[l] = {5, 20, 44};
+    size_t labels[n];
+    double error = 0;
+    int timed_out = 0;
+    km_kmeans_limits stop = {.interrupted = always};
+    CHECK_STATUS(km_kernel_kmeans_from_seeds(K, n, l, seeds, &stop, labels, &error, &timed_out), KM_EINTERRUPTED);
+    CHECK_STATUS(km_kernel_kmeans(K, n, l, 5, 1, &stop, labels, &error, &timed_out), KM_EINTERRUPTED);
+    CHECK(!timed_out);
+    km_kmeans_limits past = {.deadline = 1e-300};
+    CHECK_OK(km_kernel_kmeans_from_seeds(K, n, l, seeds, &past, labels, &error, &timed_out));
+    CHECK(timed_out);
+    double mean[l][2] = {{0}}, count[l] = {0}, expected_error = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t best = 0;
+        double best_d = INFINITY;
+        for (size_t j = 0; j < l; j++) {
+            double dx = x[2 * i] - x[2 * seeds[j]], dy = x[2 * i + 1] - x[2 * seeds[j] + 1];
+            if (dx * dx + dy * dy < best_d) {
+                best_d = dx * dx + dy * dy;
+                best = j;
+            }
+        }
+        CHECK(labels[i] == best);
+        mean[best][0] += x[2 * i];
+        mean[best][1] += x[2 * i + 1];
+        count[best]++;
+    }
+    for (size_t i = 0; i < n; i++) {
+        double dx = x[2 * i] - mean[labels[i]][0] / count[labels[i]];
+        double dy = x[2 * i + 1] - mean[labels[i]][1] / count[labels[i]];
+        expected_error += dx * dx + dy * dy;
+    }
+    CHECK_NEAR(error, expected_error, 1e-9);
+    timed_out = 0;
+    CHECK_OK(km_kernel_kmeans(K, n, l, 5, 1, &past, labels, &error, &timed_out));
+    CHECK(timed_out);
 }
 
 KM_TEST_CASE(kmeans_recovers_regions)
@@ -205,8 +261,8 @@ KM_TEST_CASE(kmeans_recovers_regions)
     linear_gram(z, n, 2, K);
     size_t labels[n], again[n];
     double error, error_again;
-    CHECK_OK(km_kernel_kmeans(K, n, 3, 10, 5, labels, &error));
-    CHECK_OK(km_kernel_kmeans(K, n, 3, 10, 5, again, &error_again));
+    CHECK_OK(km_kernel_kmeans(K, n, 3, 10, 5, NULL, labels, &error, NULL));
+    CHECK_OK(km_kernel_kmeans(K, n, 3, 10, 5, NULL, again, &error_again, NULL));
     CHECK(!memcmp(labels, again, sizeof labels) && error == error_again);
     /* purity: each cluster's majority region */
     size_t count[3][3] = {{0}}, pure = 0;
@@ -221,7 +277,7 @@ KM_TEST_CASE(kmeans_recovers_regions)
     CHECK((double)pure / n >= 0.99);
     /* fewer distinct points than clusters */
     double same[4 * 4] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-    CHECK_STATUS(km_kernel_kmeans(same, 4, 2, 3, 1, labels, &error), KM_EINVAL);
+    CHECK_STATUS(km_kernel_kmeans(same, 4, 2, 3, 1, NULL, labels, &error, NULL), KM_EINVAL);
 }
 
 /* ---- memberships ------------------------------------------------------------------------------ */

@@ -28,7 +28,7 @@ static void problem_svc(problem *pb, test_kernel *k, const double *labels, doubl
     }
     pb->theta[0] = 1;
     pb->diag[0] = k->diag;
-    pb->qp = (km_qp){N, N, NULL, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag, NULL, NULL, 0, 0, 0, NULL, 0};
+    pb->qp = (km_qp){N, N, NULL, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag, NULL, NULL, 0, 0, 0, NULL, 0, 0};
 }
 
 static void problem_svr(problem *pb, test_kernel *k, const double *z, double C, double epsilon)
@@ -45,7 +45,7 @@ static void problem_svr(problem *pb, test_kernel *k, const double *z, double C, 
     pb->theta[0] = 1;
     pb->diag[0] = k->diag;
     pb->qp = (km_qp){2 * N, N, pb->row_of, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag,
-                     NULL, NULL, 0, 0, 0, NULL, 0};
+                     NULL, NULL, 0, 0, 0, NULL, 0, 0};
 }
 
 static void problem_oneclass(problem *pb, test_kernel *k, double nu)
@@ -59,7 +59,7 @@ static void problem_oneclass(problem *pb, test_kernel *k, double nu)
     }
     pb->theta[0] = 1;
     pb->diag[0] = k->diag;
-    pb->qp = (km_qp){N, N, NULL, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag, NULL, NULL, 0, 0, 0, NULL, 0};
+    pb->qp = (km_qp){N, N, NULL, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag, NULL, NULL, 0, 0, 0, NULL, 0, 0};
 }
 
 /* Q_st from the Gram matrices of the kernels with their weights. */
@@ -244,7 +244,7 @@ KM_TEST_CASE(svc_alpha_start)
         alpha_start[i] = pb.alpha[i];
     }
     const double *diag[1] = {kx[0].diag};
-    km_kernel_access access = {N, 1, &theta, test_kernel_column, &kx[0], diag, NULL, NULL, NULL, 0, NULL, 0};
+    km_kernel_access access = {N, 1, &theta, test_kernel_column, &kx[0], diag, NULL, NULL, NULL, 0, NULL, 0, 0};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 2.5, &opt, alpha_start, &sol));
     CHECK(sol.iterations == 0);
@@ -328,7 +328,7 @@ KM_TEST_CASE(svr_and_oneclass_warm_starts)
     km_smo_result svr = solve_svr();
     double theta = 1, coef[N], start[2 * N];
     const double *diag[1] = {kr.diag};
-    km_kernel_access access = {N, 1, &theta, test_kernel_column, &kr, diag, NULL, NULL, NULL, 0, NULL, 0};
+    km_kernel_access access = {N, 1, &theta, test_kernel_column, &kr, diag, NULL, NULL, NULL, 0, NULL, 0, 0};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svr_solve(&access, z, 2.0, 0.1, &opt, NULL, &sol));
     CHECK_NEAR(sol.objective, svr.objective, 1e-9);
@@ -342,7 +342,7 @@ KM_TEST_CASE(svr_and_oneclass_warm_starts)
     CHECK_STATUS(km_svr_solve(&access, z, 2.0, -0.1, &opt, NULL, &sol), KM_EINVAL);
 
     const double *diag_x[1] = {kx[0].diag};
-    km_kernel_access access_x = {N, 1, &theta, test_kernel_column, &kx[0], diag_x, NULL, NULL, NULL, 0, NULL, 0};
+    km_kernel_access access_x = {N, 1, &theta, test_kernel_column, &kx[0], diag_x, NULL, NULL, NULL, 0, NULL, 0, 0};
     CHECK_OK(km_oneclass_solve(&access_x, 0.37, &opt, NULL, &sol));
     double total = 0;
     for (size_t i = 0; i < N; i++) {
