@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "svm/svm.h"
 
 /* Combined columns of the per-kernel layout are summed by several threads from this many values on,
  * in blocks of rows that stay in the processor cache while the M kernels are added. */
