@@ -234,6 +234,11 @@ static km_status read_matrix_stream(FILE *stream, const char *name, int training
         return st;
     st = read_matrix(stream, name, training, out);
     km_numeric_locale_leave(&locale);
+    if (!st && !((*out)->source = strdup(name))) {
+        km_matrix_free(*out);
+        *out = NULL;
+        st = km_error_nomem("a file name");
+    }
     return st;
 }
 

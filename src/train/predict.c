@@ -17,8 +17,7 @@
 /* Kernel values and decision values of one block are at most about this many doubles. */
 #define KM_PREDICT_BLOCK_VALUES ((size_t)1 << 23)
 
-static km_status check_test_kernels(const km_model *model, const km_dataset *test, const size_t *rows, size_t n,
-                                    const km_matrix *const *test_kernels)
+static km_status check_test_kernels(const km_model *model, const km_dataset *test, const km_matrix *const *test_kernels)
 {
     const km_kernel_set *set = model->kernels;
     for (size_t m = 0; m < set->size; m++) {
@@ -40,13 +39,12 @@ static km_status check_test_kernels(const km_model *model, const km_dataset *tes
         const km_matrix *K = test_kernels ? test_kernels[m] : NULL;
         if (!K)
             return km_error(KM_EINVAL, "kernel %zu (precomputed from %s) needs a test kernel matrix", m + 1, k->file);
-        size_t max_row = 0;
-        for (size_t t = 0; t < n; t++)
-            if ((rows ? rows[t] : t) > max_row)
-                max_row = rows ? rows[t] : t;
-        if (K->cols != model->n_train || (n > 0 && K->rows <= max_row) || (!rows && K->rows != test->n))
-            return km_error(KM_EFORMAT, "test kernel %zu is %zu x %zu; expected %zu x %zu (test rows x training rows)",
-                            m + 1, K->rows, K->cols, rows ? max_row + 1 : test->n, model->n_train);
+        /* the matrix covers every row of test, whichever rows are predicted: a matrix of another row
+         * count belongs to other test rows, and reading its first rows would be a silent wrong answer */
+        if (K->cols != model->n_train || K->rows != test->n)
+            return km_error(KM_EFORMAT, "%s: test kernel %zu is %zu x %zu; expected %zu x %zu (test rows x training rows)",
+                            K->source ? K->source : "test kernel matrix", m + 1, K->rows, K->cols, test->n,
+                            model->n_train);
     }
     return KM_OK;
 }
@@ -153,7 +151,7 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
     km_dataset *restricted;
     km_status st = km_model_test_rows(model, data, &test, &restricted);
     if (!st)
-        st = check_test_kernels(model, test, rows, n, test_kernels);
+        st = check_test_kernels(model, test, test_kernels);
     if (st)
         return st;
     size_t M = model->kernels->size, nb = model->basis->n, nm = km_model_n_decision(model);
