@@ -208,21 +208,27 @@ static km_status compute_one(const kernel_options *o, const km_kernel_set *fitte
  * refused (reported). */
 static int output_names(const kernel_options *o, const km_kernel_set *set, size_t M, char **names)
 {
-    const char *inputs[] = {o->positionals[0], o->test_path};
-    for (size_t m = 0; m < M; m++) {
+    if (M > 1 && !strcmp(o->positionals[1], "-")) {
+        cli_error(CMD, "%zu kernel matrices cannot all go to standard output ('-'); give OUTPUT a file name", M);
+        return 0;
+    }
+    cli_inputs inputs = {.set = set};
+    int ok = cli_inputs_add(CMD, &inputs, o->positionals[0]) && cli_inputs_add(CMD, &inputs, o->test_path) &&
+             cli_inputs_add_all(CMD, &inputs, o->specs.files, o->specs.n_files);
+    for (size_t m = 0; ok && m < M; m++) {
         if (!(names[m] = output_name(o->positionals[1], m, M))) {
             cli_error(CMD, "out of memory");
-            return 0;
+            ok = 0;
         }
-        if (!cli_check_output(CMD, names[m], inputs, 2, set) ||
-            !cli_check_output(CMD, names[m], o->specs.files, o->specs.n_files, NULL))
-            return 0;
+        ok = ok && cli_check_output(CMD, names[m], &inputs);
     }
-    return 1;
+    cli_inputs_free(&inputs);
+    return ok;
 }
 
 /* All or nothing: every matrix is computed and written to its temporary file first, and the files
- * are published under their names only when all are complete. */
+ * are published under their names together when all are complete (km_atomic_publish_all: a failure
+ * or a signal leaves every name as it was, or every new file published). */
 static int compute(const kernel_options *o, const km_kernel_set *set, const km_dataset *train)
 {
     km_dataset *test = NULL;
@@ -246,12 +252,10 @@ static int compute(const kernel_options *o, const km_kernel_set *set, const km_d
         st = compute_one(o, fitted, m, test ? test : train, train, names[m], &outputs[m]);
     }
     cli_progress_clear();
-    for (size_t m = 0; !rc && m < M; m++) {
-        if (st)
-            km_atomic_abort(&outputs[m]); /* also safe on a file never opened or already released */
-        else
-            st = km_atomic_publish(&outputs[m]);
-    }
+    for (size_t m = 0; !rc && st && m < M; m++)
+        km_atomic_abort(&outputs[m]); /* also safe on a file never opened or already released */
+    if (!rc && !st)
+        st = km_atomic_publish_all(outputs, M);
     if (!rc && st)
         rc = cli_fail(CMD, st);
     for (size_t m = 0; names && m < M; m++)

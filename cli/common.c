@@ -213,6 +213,27 @@ void cli_format_value(char *buf, size_t size, double value)
         snprintf(buf, size, "%.17g", value);
 }
 
+static int constant(const double *values, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (values[i] != values[0])
+            return 0;
+    return 1;
+}
+
+void cli_print_regression_report(FILE *out, const char *prefix, const char *suffix, const double *truth,
+                                 const double *predicted, size_t n)
+{
+    double r2;
+    fprintf(out, "%sMean squared error = %g%s\n", prefix, km_mse(truth, predicted, n), suffix);
+    if (km_squared_correlation(truth, predicted, n, &r2) == KM_OK)
+        fprintf(out, "%sSquared correlation coefficient = %g%s\n", prefix, r2, suffix);
+    else
+        fprintf(out, "%sSquared correlation coefficient = undefined (%s)\n", prefix,
+                constant(truth, n) ? "constant target" : constant(predicted, n) ? "constant predictions"
+                                                                               : "the sums of squares overflow");
+}
+
 int cli_push(const char *cmd, const char ***list, size_t *n, const char *value)
 {
     const char **grown = realloc(*list, (*n + 1) * sizeof *grown);

@@ -780,8 +780,9 @@ KM_API km_status km_auc(const double *truth, const double *score, size_t n, doub
 /* Average precision (area under the precision-recall step curve, tied scores grouped). */
 KM_API km_status km_average_precision(const double *truth, const double *score, size_t n, double *ap);
 KM_API double km_mse(const double *truth, const double *predicted, size_t n);
-/* Squared correlation coefficient, as LIBSVM reports for regression. */
-KM_API double km_squared_correlation(const double *truth, const double *predicted, size_t n);
+/* Squared correlation coefficient, as LIBSVM reports for regression, into *r2. KM_EINVAL (and *r2
+ * unchanged) where it is undefined: no rows, a constant target or constant predictions (LIBSVM's 0/0). */
+KM_API km_status km_squared_correlation(const double *truth, const double *predicted, size_t n, double *r2);
 
 /* k-fold cross-validation like LIBSVM's -v: folds are stratified for classification, assigned with
  * KM_PARAM_SEED; predicted receives one cross-validated prediction per row. */

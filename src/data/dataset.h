@@ -41,4 +41,8 @@ km_status km_dataset_check_magnitude(const km_dataset *data, const size_t *rows,
  * reads from rows that carry features the model never saw. Labels, ids and CSV layout are copied. */
 km_status km_dataset_first_features(const km_dataset *src, size_t d, km_dataset **out);
 
+/* Stores a dense dataset's features as CSR in place (zeros left out), for code that walks the stored
+ * values (svm-scale's ranges); sparse and string datasets are left as they are. */
+km_status km_dataset_make_sparse(km_dataset *data);
+
 #endif

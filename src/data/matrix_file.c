@@ -254,7 +254,7 @@ static km_status read_matrix_file(const char *path, int training, km_matrix **ou
     km_status st = km_open_input(path, &stream);
     if (st)
         return st;
-    st = read_matrix_stream(stream, path, training, out);
+    st = read_matrix_stream(stream, km_input_name(path), training, out);
     fclose(stream);
     return st;
 }

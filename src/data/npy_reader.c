@@ -353,7 +353,7 @@ km_status km_dataset_read_npy(const char *path, int label_column, km_dataset **o
     km_status st = km_open_input(path, &stream);
     if (st)
         return st;
-    st = km_read_npy_dataset_stream(stream, path, label_column, out);
+    st = km_read_npy_dataset_stream(stream, km_input_name(path), label_column, out);
     fclose(stream);
     return st;
 }
