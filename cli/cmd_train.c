@@ -699,6 +699,11 @@ static int run(train_options *o)
         rc = CLI_USAGE;
         goto done;
     }
+    if (!o->model_path && !o->folds && !strcmp(o->train_path, "-")) {
+        cli_error(CMD, "TRAIN_FILE is standard input ('-'): give MODEL_FILE (a name, or '-' for standard output)");
+        rc = CLI_USAGE;
+        goto done;
+    }
     km_status st = km_params_set_class_weights(o->params, o->class_labels, o->class_weights, o->n_class_weights);
     if (!st)
         st = cli_read_data(o->train_path, &o->input, needs_precomputed_rows(o), &data);
@@ -735,11 +740,6 @@ static int run(train_options *o)
             rc = st == KM_EINTERRUPTED ? interrupted() : cli_fail(CMD, st);
         else
             rc = report_cross_validation(o, data, predicted);
-        goto done;
-    }
-    if (!o->model_path && !strcmp(o->train_path, "-")) {
-        cli_error(CMD, "TRAIN_FILE is standard input ('-'): give MODEL_FILE (a name, or '-' for standard output)");
-        rc = CLI_USAGE;
         goto done;
     }
     if (!o->model_path) {

@@ -255,7 +255,9 @@ const char CLI_INPUT_HELP[] =
 "  --label-column K   CSV column of the label, 1-based; negative counts from the end\n"
 "                     (default -1, the last; predict: the training file's); 0: no label\n"
 "  --delimiter C      CSV field delimiter: a character, 'tab' or 'space' (runs of blanks);\n"
-"                     default: detected from the first line (',' ';' tab, else blanks)\n";
+"                     default: detected from the first line (',' ';' tab, else blanks)\n"
+"  a file name '-'    standard input (for one input of a command), or standard output\n"
+"                     (for an output: written when complete, nothing on a failure)\n";
 
 /* --delimiter: "auto", "tab", "space" or one character (the reader refuses the impossible ones). */
 static int parse_delimiter(const char *cmd, const char *text, char *out)
