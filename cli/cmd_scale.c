@@ -59,7 +59,8 @@ typedef struct ranges {
     int y_scaling;
     double y_lower, y_upper, y_min, y_max;
     const char *file;      /* the range file they come from (-r), or NULL when fitted */
-    size_t x_line, y_line; /* the range file's lines of the x interval and of the label range */
+    size_t x_line;         /* the range file's lines of the x interval, */
+    size_t y_interval_line, y_line; /* of the label's interval and of its range */
     size_t count;
     feature_range *features;
 } ranges;
@@ -257,7 +258,7 @@ static int read_range_file(const char *path, const ranges *base, ranges *out)
     if (ok && !strcmp(line, "y")) {
         file.y_scaling = 1;
         ok = next_line(&reader, &line, &failed) && two_numbers(line, &file.y_lower, &file.y_upper) &&
-             next_line(&reader, &line, &failed) && two_numbers(line, &file.y_min, &file.y_max) &&
+             (file.y_interval_line = reader.line_no) && next_line(&reader, &line, &failed) && two_numbers(line, &file.y_min, &file.y_max) &&
              (file.y_line = reader.line_no) && next_line(&reader, &line, &failed) && line;
     }
     ok = ok && !strcmp(line, "x") && next_line(&reader, &line, &failed) &&
@@ -359,6 +360,15 @@ static void range_origin(char *buf, size_t size, const ranges *r, size_t line, c
 static int check_scaling(const ranges *r, const km_dataset *data, const char *data_path)
 {
     char origin[4096];
+    if (r->y_scaling && !isfinite(r->y_upper - r->y_lower)) {
+        if (r->file)
+            range_origin(origin, sizeof origin, r, r->y_interval_line, data_path);
+        else
+            snprintf(origin, sizeof origin, "option -y");
+        cli_error(CMD, "%s: scaling the labels to [%.17g, %.17g] overflows double precision", origin, r->y_lower,
+                  r->y_upper);
+        return 0;
+    }
     for (size_t i = 0; r->y_scaling && i < data->n; i++)
         if (scaling_overflows(data->labels[i], r->y_min, r->y_max, r->y_lower, r->y_upper)) {
             range_origin(origin, sizeof origin, r, r->y_line, data_path);
