@@ -34,6 +34,11 @@ static km_status check_test_kernels(const km_model *model, const km_dataset *tes
                 return km_error(KM_EFORMAT, "%s: kernel %zu is precomputed from the data rows; test rows must be "
                                 "precomputed-kernel rows (0:id) with at least %zu values",
                                 test->source ? test->source : "test data", m + 1, need);
+            /* a column beyond the training rows' says the rows were computed against other rows */
+            if (test->d > model->basis->d)
+                return km_error(KM_EFORMAT, "%s: kernel %zu is precomputed from the data rows; the test rows have a "
+                                "value in column %zu, beyond the %zu columns of the training rows",
+                                test->source ? test->source : "test data", m + 1, test->d, model->basis->d);
             continue;
         }
         const km_matrix *K = test_kernels ? test_kernels[m] : NULL;

@@ -87,6 +87,19 @@ for t in test35 test25; do
     done
 done
 
+# precomputed-kernel rows as the test data (LIBSVM 0:i, train -t 4): one column per training row; rows
+# computed against more training rows (a value in column 61 of a 60-row model) are refused
+expect_status 0 "$KM" kernel --text --kernel rbf "$W/train" "$W/train_rows.txt"
+expect_status 0 "$KM" train -q -t 4 "$W/train_rows.txt" "$W/m_rows"
+expect_status 0 "$KM" predict -q "$W/test_rbf.txt" "$W/m_rows" "$W/pred_rows"
+[ "$(wc -l <"$W/pred_rows")" -eq 30 ] || fail "0:i test rows: $(wc -l <"$W/pred_rows") predictions"
+head -n 61 "$DATA/heart_scale" >"$W/train61"
+expect_status 0 "$KM" kernel --text --kernel rbf --test "$W/test" "$W/train61" "$W/test_rows61.txt"
+rm -f "$W/pred_rows"
+expect_status 2 "$KM" predict "$W/test_rows61.txt" "$W/m_rows" "$W/pred_rows" &&
+    expect_one_line_error "test_rows61.txt: kernel 1 is precomputed from the data rows; the test rows have a value in column 61, beyond the 60 columns of the training rows"
+[ -e "$W/pred_rows" ] && fail "0:i test rows of 61 columns: predictions written"
+
 # training kernels must be square over the training rows: train and train -v refuse other shapes
 head -n 59 "$W/train.labels" >"$W/train59.labels"
 for args in "" "-v 3"; do
