@@ -242,13 +242,14 @@ static int next_line(km_line_reader *reader, char **line, int *failed)
 static int read_range_file(const char *path, const ranges *base, ranges *out)
 {
     FILE *f;
+    const char *name = km_input_name(path);   /* "standard input" for "-" */
     km_status st = km_open_input(path, &f);
     if (st) {
         cli_fail(CMD, st);
         return 0;
     }
     km_line_reader reader;
-    km_line_reader_init(&reader, f, path);
+    km_line_reader_init(&reader, f, name);
     ranges file = *base;
     file.count = 0;
     file.features = NULL;
@@ -263,11 +264,11 @@ static int read_range_file(const char *path, const ranges *base, ranges *out)
     }
     ok = ok && !strcmp(line, "x") && next_line(&reader, &line, &failed) &&
          two_numbers(line, &file.lower, &file.upper) && file.upper > file.lower;
-    file.file = path;
+    file.file = name;
     file.x_line = reader.line_no;
     if (!ok && !failed)
         cli_error(CMD, "%s: not a range file (expected an optional 'y' section of two 'LOWER UPPER' lines, "
-                       "then 'x' and 'LOWER UPPER', near line %zu)", path, reader.line_no ? reader.line_no : 1);
+                       "then 'x' and 'LOWER UPPER', near line %zu)", name, reader.line_no ? reader.line_no : 1);
     long previous = 0;
     while (ok && (ok = next_line(&reader, &line, &failed)) && line) {
         long index;
@@ -275,11 +276,11 @@ static int read_range_file(const char *path, const ranges *base, ranges *out)
         int used = -1;
         if (sscanf(line, "%ld %lf %lf %n", &index, &lo, &hi, &used) != 3 || used < 0 || line[used] ||
             index <= previous || index > INT_MAX || !isfinite(lo) || !isfinite(hi)) {
-            cli_error(CMD, "%s:%zu: expected 'INDEX MIN MAX' with indices ascending from 1 (up to %d)", path,
+            cli_error(CMD, "%s:%zu: expected 'INDEX MIN MAX' with indices ascending from 1 (up to %d)", name,
                       reader.line_no, INT_MAX);
             ok = 0;
         } else if (!(file.features = km_grow(file.features, &capacity, file.count + 1, sizeof *file.features))) {
-            cli_error(CMD, "not enough memory to read %s", path);
+            cli_error(CMD, "not enough memory to read %s", name);
             ok = 0;
         } else {
             file.features[file.count++] = (feature_range){(uint32_t)index, lo, hi, reader.line_no};

@@ -44,6 +44,12 @@ cmp -s out info.expected || fail "info of a model from standard input differs"
 expect_status 0 "$KM" scale train scaled.expected
 run_piped train scale - scaled || fail "scale - : $(cat err)"
 cmp -s scaled scaled.expected || fail "scale of standard input differs"
+expect_status 0 "$KM" scale -s ranges train scaled.expected
+expect_status 0 "$KM" scale -r ranges test test_scaled.expected
+run_piped ranges scale -r - test test_scaled || fail "scale -r - : $(cat err)"
+cmp -s test_scaled test_scaled.expected || fail "scale with the ranges from standard input differs"
+printf 'x\n-1 1\n1 0 x\n' | "$KM" scale -r - test >out 2>err
+[ $? -eq 2 ] && grep -q "^kernelmix scale: standard input:3: expected 'INDEX MIN MAX'" err || fail "a bad range file on standard input: $(cat err)"
 expect_status 0 "$KM" cluster --kernel rbf --clusters 2 train clusters.expected
 run_piped train cluster --kernel rbf --clusters 2 - clusters || fail "cluster - : $(cat err)"
 cmp -s clusters clusters.expected || fail "cluster of standard input differs"
