@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "core/atomic_file.h"
 #include "kernelmix.h"
 
 /* Exit statuses: 0 success, 1 failure, 2 bad usage or bad input. */
@@ -18,6 +19,7 @@ int cmd_kernel(int argc, char **argv);
 int cmd_scale(int argc, char **argv);
 int cmd_bound(int argc, char **argv);
 int cmd_cluster(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 /* Prints "kernelmix CMD: message" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -151,6 +153,19 @@ void cli_progress_clear(void);
 /* Shows where training is: the fold, the machine, the MKL outer step and its gap. */
 void cli_progress_training(const km_progress *progress);
 
+/* The trace file of train --trace (trace_file.c): a JSON line per outer MKL step (iteration, machine,
+ * fold under -v, seconds, objective, dual, primal, gap where the method has them, weights). */
+typedef struct cli_trace {
+    km_atomic_file file;
+    int open;
+} cli_trace;
+/* Opens the trace at path (NULL: no trace; every call then does nothing). */
+km_status cli_trace_open(cli_trace *trace, const char *path);
+/* Writes the line of a progress report of stage "mkl"; other reports write nothing. */
+void cli_trace_step(cli_trace *trace, const km_progress *progress);
+/* Publishes the trace (keep) or removes it (the work failed: no partial output). */
+km_status cli_trace_close(cli_trace *trace, int keep);
+
 /* Log callback printing warnings and errors, and information when verbose, to stderr (unbuffered,
  * so that a redirected log shows each line when it happens). */
 typedef struct cli_log {
@@ -163,6 +178,10 @@ void cli_log_fn(void *user, km_log_level level, const char *message);
  * correlation coefficient, or "= undefined (constant target)" (or constant predictions) where it is. */
 void cli_print_regression_report(FILE *out, const char *prefix, const char *suffix, const double *truth,
                                  const double *predicted, size_t n);
+/* JSON values: a string with quotes, backslashes and control characters escaped; a number with 17
+ * digits, null when not finite (JSON has no NaN or infinity). */
+void cli_json_string(FILE *out, const char *s);
+void cli_json_number(FILE *out, double v);
 
 /* Formats a label: integral values without decimals, others with 17 significant digits. */
 void cli_format_value(char *buf, size_t size, double value);

@@ -153,19 +153,21 @@ static int run(cluster_options *o)
     if (!st && o->cluster_spec)
         st = cli_add_cluster_kernel(o->params, set, o->cluster_spec);
     inputs.set = set;
-    int refused = !st && !cli_check_output(CMD, output, &inputs);   /* a file= of the specs */
-    if (!st && !refused)
+    if (!st && !cli_check_output(CMD, output, &inputs))   /* a file= of the specs */
+        rc = CLI_USAGE;   /* reported */
+    if (!st && !rc)
         st = km_params_get_int(o->params, KM_PARAM_CLUSTERS, &l);
     size_t n = data ? km_dataset_rows(data) : 0;
-    if (!st && !refused && (!(labels = malloc(n * sizeof *labels)) || !(c = malloc(n * (size_t)l * sizeof *c))))
-        st = KM_ENOMEM;
-    if (!st && !refused)
+    if (!st && !rc && (uint64_t)l > n)   /* before the n x l memberships are allocated */
+        st = km_error(KM_EINVAL, "%s: --clusters %lld: kernel k-means needs 1 to %zu clusters for its %zu rows",
+                      o->positionals[0], (long long)l, n, n);
+    if (!st && !rc && (!(labels = malloc(n * sizeof *labels)) || !(c = malloc(n * (size_t)l * sizeof *c))))
+        st = km_error_nomem("the memberships");
+    if (!st && !rc)
         st = km_cluster(data, set, o->params, labels, c, &tau);
-    if (refused) {
-        rc = CLI_USAGE;
-    } else if (st) {
+    if (st) {
         rc = cli_fail(CMD, st);
-    } else {
+    } else if (!rc) {
         km_atomic_file file;
         if (!(st = km_atomic_open(&file, output, "memberships"))) {
             write_memberships(file.stream, n, (size_t)l, labels, c, tau);

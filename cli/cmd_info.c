@@ -97,20 +97,7 @@ static int ivanov_of(const km_model *model, const learning *mkl, size_t machine,
     return 1;
 }
 
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
+static void json_string(const char *s) { cli_json_string(stdout, s); }
 
 /* Localized MKL: the clusters' count, tau and average evenness (nothing for other models). */
 static void print_clusters_text(const km_model *model)
@@ -135,13 +122,7 @@ static void print_cluster_weights_text(const km_model *model, size_t machine)
 }
 
 /* JSON has no NaN or infinity: absent labels, p = inf and values that are not finite are null. */
-static void json_number(double v)
-{
-    if (isfinite(v))
-        printf("%.17g", v);
-    else
-        printf("null");
-}
+static void json_number(double v) { cli_json_number(stdout, v); }
 
 static void json_array(const double *values, size_t n)
 {

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "core/atomic_file.h"
+#include "core/error.h"
 #include "data/matrix.h"
 
 static const char *const CMD = "kernel";
@@ -238,7 +239,7 @@ static int compute(const kernel_options *o, const cli_inputs *inputs, const km_k
     km_status st = KM_OK;
     size_t M = km_kernel_set_size(set);
     if (!(names = calloc(M + 1, sizeof *names)) || !(outputs = calloc(M + 1, sizeof *outputs)))
-        st = KM_ENOMEM;
+        st = km_error_nomem("the output names");
     int rc = st ? cli_fail(CMD, st) : output_names(o, inputs, M, names) ? CLI_OK : CLI_USAGE;
     if (!rc && o->test_path)
         st = cli_read_data(o->test_path, &o->input, 0, &test);

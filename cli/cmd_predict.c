@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/error.h"
 #include "core/atomic_file.h"
 #include "train/train.h"
 
@@ -250,7 +251,7 @@ static km_status alloc_buffers(const predict_options *o, const km_model *model, 
     int probabilities = o->probability && km_task_classifies(km_model_task(model));
     b->probabilities = probabilities ? malloc(range * k * sizeof *b->probabilities) : NULL;
     if (!b->predicted || (o->variance && !b->variance) || (nd == 1 && !b->score) || !b->decision || (probabilities && !b->probabilities))
-        return KM_ENOMEM;
+        return km_error_nomem("the predictions");
     return KM_OK;
 }
 
@@ -303,8 +304,10 @@ static km_status predict_to_file(const predict_options *o, const km_model *model
     size_t n = km_dataset_rows(test), nd = km_model_n_decision(model), range = range_rows(n, nd);
     km_status st = alloc_buffers(o, model, n, range, b);
     km_atomic_file out;
-    if (!st && b->variance)
-        st = km_predict_variance(model, test, b->variance);
+    /* the variance's failures come from the model, but for those of the test rows, which name them */
+    if (!st && b->variance && (st = km_predict_variance(model, test, b->variance)) &&
+        strncmp(km_last_error(), o->test_path, strlen(o->test_path)))
+        st = km_error_in(o->model_path, st);
     if (st || (st = km_atomic_open(&out, o->output_path, "predictions")))
         return st;
     write_header(model, b, out.stream);
@@ -373,7 +376,7 @@ static int run(const predict_options *o)
         goto done;
     }
     if (!(test_kernels = calloc(M, sizeof *test_kernels))) {
-        rc = cli_fail(CMD, KM_ENOMEM);
+        rc = cli_fail(CMD, km_error_nomem("the test kernels"));
         goto done;
     }
     if ((st = read_test_kernels(o, model, test_kernels))) {

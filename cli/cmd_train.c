@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/error.h"
 
 static const char *const CMD = "train";
 
@@ -18,10 +19,11 @@ static void request_stop(int signal_number)
     stop_requested = 1;
 }
 
-/* The library's progress: drawn on the progress line; a requested stop is answered here. */
+/* The library's progress: drawn on the progress line and written to the trace (user: a cli_trace); a
+ * requested stop is answered here. */
 static int show_progress(void *user, const km_progress *progress)
 {
-    (void)user;
+    cli_trace_step(user, progress);
     cli_progress_training(progress);
     return stop_requested;
 }
@@ -209,6 +211,13 @@ static void usage(FILE *out)
 "other:\n"
 "  -v K               K-fold cross-validation instead of training: prints accuracy\n"
 "                     (classification) or mean squared error (regression)\n"
+"  --json             with -v: print one JSON line instead, {\"options\": the options as\n"
+"                     given, \"metric\", \"scores\": the metric of each fold, \"mean\", \"std\"}\n"
+"                     (lines of several runs appended to a file: kernelmix plot cv FILE)\n"
+"  --trace FILE       write a JSON line per outer step of kernel-weight learning to FILE:\n"
+"                     iteration, machine (fold under -v), seconds, objective, dual,\n"
+"                     primal and relative duality gap where the method has them, weights\n"
+"                     (kernelmix plot trace FILE)\n"
 "  --seed N           seed of the fold assignment (default 0)\n"
 "  -q, --quiet        print nothing but errors\n"
 "  --verbose          print solver details on stderr (a terminal also gets a\n"
@@ -239,6 +248,9 @@ typedef struct train_options {
     const char *reg_param;      /* --reg-param, read once the regularizer is known */
     const char *cluster_spec;   /* --cluster-kernel SPEC: an extra clustering-only kernel */
     int folds;
+    int json;                   /* --json: -v prints a JSON line */
+    const char *trace_path;     /* --trace FILE */
+    char *options_text;         /* the options as given, for --json */
     int quiet, verbose;
     cli_input input;
     const char *train_path, *model_path;
@@ -330,13 +342,56 @@ static int parse_exponent(const char *option, const char *text, double *out)
     memcpy(numerator, text, len);
     numerator[len] = '\0';
     if (!cli_parse_double(CMD, option, numerator, 0, HUGE_VAL, &a) ||
-        !cli_parse_double(CMD, option, slash + 1, 1e-300, HUGE_VAL, &b))
+        !cli_parse_double(CMD, option, slash + 1, -HUGE_VAL, HUGE_VAL, &b))
         return 0;
-    if (a / b < 1) {
+    if (b == 0) {
+        cli_error(CMD, "option %s: %s: division by zero", option, text);
+        return 0;
+    }
+    if (!isfinite(a / b)) {
+        cli_error(CMD, "option %s: %s is not finite (beyond the largest double, about 1.8e308)", option, text);
+        return 0;
+    }
+    if (!(a / b >= 1)) {
         cli_error(CMD, "option %s: %s is below 1", option, text);
         return 0;
     }
     *out = a / b;
+    return 1;
+}
+
+/* Appends the n arguments of an option to o->options_text, space-separated (an argument with a
+ * space or a quote in single quotes, shell-style); 0 (reported) without memory. */
+static int append_option(train_options *o, char *const *argv, int n)
+{
+    size_t used = o->options_text ? strlen(o->options_text) : 0, size = used + 1;
+    for (int k = 0; k < n; k++)
+        size += 4 * strlen(argv[k]) + 3; /* a quote becomes '\'' */
+    char *text = realloc(o->options_text, size);
+    if (!text) {
+        cli_error(CMD, "out of memory");
+        return 0;
+    }
+    o->options_text = text;
+    for (int k = 0; k < n; k++) {
+        const char *a = argv[k];
+        int quoted = strpbrk(a, " \t'\"\\") != NULL;
+        if (used)
+            text[used++] = ' ';
+        if (quoted)
+            text[used++] = '\'';
+        for (; *a; a++) {
+            if (*a == '\'') {
+                memcpy(text + used, "'\\''", 4);
+                used += 4;
+            } else {
+                text[used++] = *a;
+            }
+        }
+        if (quoted)
+            text[used++] = '\'';
+    }
+    text[used] = '\0';
     return 1;
 }
 
@@ -359,7 +414,7 @@ static int parse_options(train_options *o, int argc, char **argv)
             positionals[n_positionals++] = positional;
             continue;
         }
-        int ok = 1;
+        int ok = 1, start = args.index, controls_run = 0; /* -v, --json, --trace, -q, --verbose */
         if (cli_args_is(&args, NULL, "--help")) {
             usage(stdout);
             return 0;
@@ -490,6 +545,12 @@ static int parse_options(train_options *o, int argc, char **argv)
         } else if (cli_args_is(&args, "-v", "--cross-validation")) {
             if ((ok = cli_parse_long(CMD, "-v", cli_args_value(&args), 2, 1000000, &l)))
                 o->folds = (int)l;
+            controls_run = 1;
+        } else if (cli_args_is(&args, NULL, "--json")) {
+            o->json = controls_run = 1;
+        } else if (cli_args_is(&args, NULL, "--trace")) {
+            ok = (o->trace_path = cli_args_value(&args)) != NULL;
+            controls_run = 1;
         } else if (cli_args_is(&args, "-b", "--probability")) {
             ok = parse_long_param(o, KM_PARAM_PROBABILITY, "-b", cli_args_value(&args), 0, 1);
         } else if ((handled = cli_cluster_option(&args, o->params, &o->cluster_spec))) {
@@ -499,9 +560,10 @@ static int parse_options(train_options *o, int argc, char **argv)
         } else if ((handled = cli_data_option(&args, &o->input))) {
             ok = handled > 0;
         } else if (cli_args_is(&args, "-q", "--quiet")) {
-            o->quiet = 1;
+            o->quiet = controls_run = 1;
         } else if (cli_args_is(&args, NULL, "--verbose")) {
             o->verbose = 2;
+            controls_run = 1;
             ok = set_int(o, KM_PARAM_OBSCURE_TRACE, 1);
         } else if (cli_args_has_prefix(&args, "-w")) {
             ok = (v = cli_args_value(&args)) && add_class_weight(o, args.name + 2, v);
@@ -509,7 +571,7 @@ static int parse_options(train_options *o, int argc, char **argv)
             cli_args_unknown(&args);
             ok = 0;
         }
-        if (!ok || args.failed)
+        if (!ok || args.failed || (!controls_run && !append_option(o, argv + start, args.index - start + 1)))
             return -1;
     }
     if (args.failed)
@@ -530,6 +592,10 @@ static int parse_options(train_options *o, int argc, char **argv)
     }
     if (n_positionals < 1) {
         cli_error(CMD, "missing TRAIN_FILE (see kernelmix train --help)");
+        return -1;
+    }
+    if (o->json && !o->folds) {
+        cli_error(CMD, "option --json: only with -v K (training prints its summary as text)");
         return -1;
     }
     o->train_path = positionals[0];
@@ -623,8 +689,58 @@ static int parse_weights(const char *text, size_t M, double **out)
     return 1;
 }
 
+/* --json: {"options", "metric", "scores" (each fold's metric), "mean", "std" (sample standard deviation
+ * over the folds)} on one line, the folds assigned as km_cross_validate assigns them. */
+static int report_cross_validation_json(const train_options *o, const km_dataset *data, const double *predicted)
+{
+    size_t n = km_dataset_rows(data), k = (size_t)o->folds;
+    const double *y = km_dataset_labels(data);
+    int regresses = km_task_regresses((km_task)get_int(o, KM_PARAM_TASK));
+    int *fold = malloc(n * sizeof *fold);
+    double *truth = malloc(n * sizeof *truth), *guess = malloc(n * sizeof *guess), *scores = malloc(k * sizeof *scores);
+    km_status st = fold && truth && guess && scores ? KM_OK : KM_ENOMEM;
+    if (!st)
+        st = km_folds(km_task_classifies((km_task)get_int(o, KM_PARAM_TASK)) ? y : NULL, n, o->folds,
+                      (uint64_t)get_int(o, KM_PARAM_SEED), fold);
+    double sum = 0, squares = 0;
+    for (size_t f = 0; !st && f < k; f++) {
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if ((size_t)fold[i] == f) {
+                truth[m] = y[i];
+                guess[m++] = predicted[i];
+            }
+        scores[f] = regresses ? km_mse(truth, guess, m) : 100.0 * km_accuracy(truth, guess, m);
+        sum += scores[f];
+    }
+    double mean = sum / (double)k;
+    for (size_t f = 0; !st && f < k; f++)
+        squares += (scores[f] - mean) * (scores[f] - mean);
+    if (!st) {
+        printf("{\"options\": ");
+        cli_json_string(stdout, o->options_text ? o->options_text : "");
+        printf(", \"metric\": \"%s\", \"scores\": [", regresses ? "mse" : "accuracy");
+        for (size_t f = 0; f < k; f++) {
+            printf(f ? ", " : "");
+            cli_json_number(stdout, scores[f]);
+        }
+        printf("], \"mean\": ");
+        cli_json_number(stdout, mean);
+        printf(", \"std\": ");
+        cli_json_number(stdout, sqrt(squares / (double)(k - 1)));
+        printf("}\n");
+    }
+    free(fold);
+    free(truth);
+    free(guess);
+    free(scores);
+    return st ? cli_fail(CMD, st) : CLI_OK;
+}
+
 static int report_cross_validation(const train_options *o, const km_dataset *data, const double *predicted)
 {
+    if (o->json)
+        return report_cross_validation_json(o, data, predicted);
     size_t n = km_dataset_rows(data);
     const double *y = km_dataset_labels(data);
     if (km_task_regresses((km_task)get_int(o, KM_PARAM_TASK))) {
@@ -688,8 +804,9 @@ static int run(train_options *o)
     char *default_model_path = NULL;
     int rc = CLI_OK;
     cli_log log = {CMD, o->quiet ? 0 : o->verbose};
+    cli_trace trace = {0};
     km_params_set_log(o->params, cli_log_fn, &log);
-    km_params_set_progress(o->params, show_progress, NULL);
+    km_params_set_progress(o->params, show_progress, &trace);
     cli_progress_start(CMD, o->quiet);
     catch_stop_signals();
 
@@ -723,6 +840,20 @@ static int run(train_options *o)
             goto done;
         }
     }
+    inputs.set = kernels;
+    if (o->trace_path) {
+        if (o->model_path && !strcmp(o->model_path, o->trace_path)) {
+            cli_error(CMD, "option --trace: %s is also the model file", o->trace_path);
+            rc = CLI_USAGE;
+            goto done;
+        }
+        /* nor may the trace replace an existing model file under another name */
+        cli_inputs model = {.paths = (const char *[]){o->model_path}, .n = o->model_path != NULL};
+        if (!cli_check_output(CMD, o->trace_path, &inputs) || !cli_check_output(CMD, o->trace_path, &model)) {
+            rc = CLI_USAGE;
+            goto done;
+        }
+    }
     if (o->folds) {
         if (get_int(o, KM_PARAM_PROBABILITY)) {
             cli_error(CMD, "-b 1 fits probability models for a model file; -v writes none (train without -v "
@@ -731,11 +862,14 @@ static int run(train_options *o)
             goto done;
         }
         if (!(predicted = malloc(km_dataset_rows(data) * sizeof *predicted))) {
-            rc = cli_fail(CMD, KM_ENOMEM);
+            rc = cli_fail(CMD, km_error_nomem("the cross-validation predictions"));
             goto done;
         }
-        st = km_cross_validate(data, kernels, o->params, o->folds, predicted);
+        if (!(st = cli_trace_open(&trace, o->trace_path)))
+            st = km_cross_validate(data, kernels, o->params, o->folds, predicted);
         cli_progress_clear();
+        if (!st)
+            st = cli_trace_close(&trace, 1);
         if (st)
             rc = st == KM_EINTERRUPTED ? interrupted() : cli_fail(CMD, st);
         else
@@ -747,20 +881,22 @@ static int run(train_options *o)
         base = base ? base + 1 : o->train_path;
         size_t len = strlen(base) + 7;
         if (!(default_model_path = malloc(len))) {
-            rc = cli_fail(CMD, KM_ENOMEM);
+            rc = cli_fail(CMD, km_error_nomem("the model file name"));
             goto done;
         }
         snprintf(default_model_path, len, "%s.model", base);
         o->model_path = default_model_path;
     }
-    inputs.set = kernels;
     if (!cli_check_output(CMD, o->model_path, &inputs)) {
         rc = CLI_USAGE;
         goto done;
     }
-    st = km_train(data, kernels, o->params, &model);
+    if (!(st = cli_trace_open(&trace, o->trace_path)))
+        st = km_train(data, kernels, o->params, &model);
     cli_progress_clear();
-    if (st || (st = km_model_save(model, o->model_path))) {
+    if (!st && !(st = km_model_save(model, o->model_path)))
+        st = cli_trace_close(&trace, 1);
+    if (st) {
         rc = st == KM_EINTERRUPTED ? interrupted() : cli_fail(CMD, st);
         goto done;
     }
@@ -768,6 +904,7 @@ static int run(train_options *o)
         print_summary(o, data, model);
 done:
     cli_inputs_free(&inputs);
+    cli_trace_close(&trace, 0);
     km_model_free(model);
     km_kernel_set_free(kernels);
     km_dataset_free(data);
@@ -792,6 +929,7 @@ int cmd_train(int argc, char **argv)
     cli_kernel_specs_free(&o.specs);
     free(o.class_labels);
     free(o.class_weights);
+    free(o.options_text);
     km_params_free(o.params);
     return rc;
 }

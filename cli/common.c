@@ -21,10 +21,23 @@ void cli_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
 }
 
+/* What a status means, for a failure whose library call left no message (every call should). */
+static const char *status_meaning(km_status status)
+{
+    switch (status) {
+    case KM_ENOMEM: return "out of memory";
+    case KM_EIO: return "input or output failed";
+    case KM_EFORMAT: return "malformed input";
+    case KM_ENOTCONV: return "the solver did not converge";
+    case KM_EINTERRUPTED: return "interrupted";
+    default: return "invalid input";
+    }
+}
+
 int cli_fail(const char *cmd, km_status status)
 {
     const char *message = km_last_error();
-    cli_error(cmd, "%s", message[0] ? message : km_status_name(status));
+    cli_error(cmd, "%s", message[0] ? message : status_meaning(status));
     switch (status) {
     case KM_EINVAL:
     case KM_EFORMAT:
@@ -115,8 +128,9 @@ int cli_parse_double(const char *cmd, const char *option, const char *text, doub
     if (!text)
         return 0; /* the missing value was reported by cli_args_value */
     double v, base, exponent;
-    if (!km_parse_user_number(text, &v, &base, &exponent)) {
-        cli_error(cmd, "option %s: '%s' is not a number", option, text);
+    km_user_number_status problem = km_parse_user_number(text, &v, &base, &exponent);
+    if (problem) {
+        cli_error(cmd, "option %s: '%s' is %s", option, text, km_number_problem(problem));
         return 0;
     }
     if (v < lo || v > hi) {
@@ -138,8 +152,17 @@ int cli_parse_long(const char *cmd, const char *option, const char *text, long l
     long v = strtol(text, &end, 10);
     if (end == text || *end != '\0' || errno == ERANGE) {
         double x, base, exponent;
-        if (!km_parse_user_number(text, &x, &base, &exponent) || x != floor(x) || !(fabs(x) < 0x1p63)) {
+        km_user_number_status problem = km_parse_user_number(text, &x, &base, &exponent);
+        if (problem && problem != KM_USER_NUMBER_SYNTAX) {
+            cli_error(cmd, "option %s: '%s' is %s", option, text, km_number_problem(problem));
+            return 0;
+        }
+        if (problem || x != floor(x)) {
             cli_error(cmd, "option %s: '%s' is not an integer", option, text);
+            return 0;
+        }
+        if (!(fabs(x) < 0x1p63)) {
+            cli_error(cmd, "option %s: %s is out of range [%ld, %ld]", option, text, lo, hi);
             return 0;
         }
         v = (long)x;

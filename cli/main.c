@@ -21,6 +21,8 @@ static void usage(FILE *out)
             "  scale     scale features to an interval, as LIBSVM's svm-scale\n"
             "  bound     compute a generalization bound of learning kernels\n"
             "  cluster   kernel k-means and soft memberships of localized MKL\n"
+            "  plot      draw kernel weights, training traces, cross-validation results and\n"
+            "            regularization paths as SVG figures\n"
             "\n"
             "  --version print the version\n"
             "\n"
@@ -35,7 +37,7 @@ int main(int argc, char **argv)
         int (*run)(int, char **);
     } commands[] = {{"train", cmd_train}, {"predict", cmd_predict}, {"info", cmd_info}, {"kernel", cmd_kernel},
                     {"scale", cmd_scale}, {"bound", cmd_bound},
-                    {"cluster", cmd_cluster}};
+                    {"cluster", cmd_cluster}, {"plot", cmd_plot}};
     cli_use_passive_openmp_waits(argv);
     if (argc < 2) {
         usage(stderr);

@@ -79,8 +79,10 @@ void cli_progress_training(const km_progress *progress)
         snprintf(machine, sizeof machine, "%zu machines jointly", progress->n_machines);
     else
         snprintf(machine, sizeof machine, "preparing");
-    if (progress->mkl_step)
+    if (progress->mkl_step && !isnan(progress->mkl_gap))
         snprintf(mkl, sizeof mkl, ", MKL step %ld, gap %.2e", progress->mkl_step, progress->mkl_gap);
+    else if (progress->mkl_step)
+        snprintf(mkl, sizeof mkl, ", MKL step %ld", progress->mkl_step);
     /* every fold and machine, and the first MKL step of each, appear however fast they pass */
     int force = progress->fold != line.last.fold || progress->machine != line.last.machine ||
                 progress->n_machines != line.last.n_machines || (progress->mkl_step && !line.last.mkl_step);

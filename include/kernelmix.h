@@ -353,8 +353,16 @@ typedef struct km_progress {
     size_t machine, n_machines;  /* the machine being trained, 1-based, of n_machines (0: not yet;
                                     machine 0 of n: multiclass MKL training all n jointly) */
     long mkl_step;               /* outer MKL steps of this machine so far (0: none) */
-    double mkl_gap;              /* relative duality gap after the last step (NAN: none yet) */
+    double mkl_gap;              /* relative duality gap (P - D)/|P| after the last step, a bound (NAN:
+                                    none yet, or the method certifies none) */
     int fold, n_folds;           /* cross-validation: the fold, 1-based, of n_folds (0: none) */
+    /* The record of the last outer MKL step, for traces (stage "mkl"; NAN where the method has none): */
+    double seconds;              /* since training (or cross-validation) began */
+    double mkl_objective;        /* the objective the kernel-weight method lowers at this step */
+    double mkl_dual, mkl_primal; /* the certificate's dual value D and primal value P */
+    const double *mkl_weights;   /* the step's kernel weights (mkl_n_weights values: M, or M x clusters
+                                    for localized models, cluster by cluster; NULL: none) */
+    size_t mkl_n_weights;
 } km_progress;
 /* Progress callback; return non-zero to stop (the call then fails with KM_EINTERRUPTED and produces
  * no model). The report is valid during the call only. */
@@ -691,11 +699,38 @@ KM_API km_status km_model_bound_choice(const km_model *model, size_t machine, km
  * Models in memory, datasets from memory, fold assignment (for bindings and distributed runs)
  * ---------------------------------------------------------------------------------------------- */
 
+/* ------------------------------------------------------------------------------------------------
+ * Figures (docs/plots.md): standalone SVG documents, text as SVG text, colour-blind-safe colours
+ * (Okabe–Ito categories, viridis values). Each writes a new NUL-terminated document into *svg (free
+ * with km_free). Marks carry classes ("bar", "cell", "series", "point", "errorbar", "best", "dropped").
+ * ---------------------------------------------------------------------------------------------- */
+
+/* The kernel weights of a model: one machine, one weight set: bars per kernel grouped by family and
+ * feature subset, labelled with their widths or degrees, zero weights (kernels dropped, as empirical
+ * Bayes does) marked x; several machines (multiclass) or clusters (localized MKL): a heat map of
+ * machines or clusters x kernels. */
+KM_API km_status km_plot_weights(const km_model *model, char **svg);
+/* The trace of train --trace (the file's text, JSON lines): the objective and dual value, and below
+ * the relative duality gap on a log axis, against the iteration (x_seconds: against seconds), one line
+ * per machine and fold; KM_EFORMAT "line N: problem" on a bad line. */
+KM_API km_status km_plot_trace(const char *text, int x_seconds, char **svg);
+/* Cross-validation results (JSON lines {"options", "scores", "mean", "std"}, a last line {"best": {...}}
+ * optional): the numbers of the options that vary across lines are the axes; two: a heat map of the
+ * mean with the best cell outlined; one: the mean with +- std error bars against it (a log axis when
+ * the values span more than a factor 20). higher_is_better: 1 for accuracy, 0 for an error, -1: from
+ * the lines' "metric" (mse: lower). KM_EFORMAT naming the line on a bad line or more than two varying
+ * options. */
+KM_API km_status km_plot_cv(const char *text, int higher_is_better, char **svg);
+/* Kernel weights against the regularization parameter of n models trained alike (p of lp-norm MKL,
+ * lambda of the elastic net, from each model's parameters): a line per kernel. KM_EINVAL when the
+ * models differ in their kernel count or method, or have several machines. */
+KM_API km_status km_plot_path(const km_model *const *models, size_t n, char **svg);
+
 /* The bytes km_model_save would write, in a new buffer (*buffer, *size; free with km_free). */
 KM_API km_status km_model_save_buffer(const km_model *model, void **buffer, size_t *size);
 /* Reads a model from the bytes of a model file (as km_model_load; the buffer is not kept). */
 KM_API km_status km_model_load_buffer(const void *buffer, size_t size, km_model **out);
-/* Frees a buffer the library returned (km_model_save_buffer). */
+/* Frees a buffer the library returned (km_model_save_buffer, the km_plot_* figures). */
 KM_API void km_free(void *buffer);
 
 /* A sparse dataset from compressed sparse rows, 0-based, as scipy.sparse.csr_matrix holds them:

@@ -7,10 +7,14 @@
 #           sanitizer and libFuzzer runtimes, valgrind
 #   bench   what bench/run adds: fashion-MNIST, scikit-learn and LIBSVM's tools (the peers)
 # usage: scripts/install-deps.sh [build] [test] [bench]     (no argument: all three)
-# Idempotent: packages already present are skipped; apt-get runs only when something is missing.
-# Nothing else on the machine changes: in particular the system's BLAS stays what it was (the build
-# links OpenBLAS's OpenMP build from its own directory, see CMakeLists.txt).
+# Idempotent: packages already present are skipped; apt-get runs only when something is missing, and
+# waits up to 10 minutes for another apt or dpkg to release its lock. Nothing else on the machine
+# changes: in particular the system's BLAS stays what it was. Installing OpenBLAS would switch the
+# libblas.so.3 / liblapack.so.3 alternatives in auto mode to it, so their selections are saved before
+# apt-get and restored after (scripts/blas-alternatives.sh); the build links OpenBLAS's OpenMP build
+# from its own directory (see CMakeLists.txt).
 set -eu
+here=$(dirname "$0")
 
 BUILD_PACKAGES="build-essential cmake pkg-config libopenblas-openmp-dev liblapacke-dev libglpk-dev \
 libopenmpi-dev openmpi-bin"
@@ -46,9 +50,23 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 if [ -z "$missing" ]; then
     echo "install-deps: all packages present ($*)"
 else
-    echo "install-deps: installing$missing"
+    echo "install-deps: missing:$missing"
     export DEBIAN_FRONTEND=noninteractive
-    $SUDO apt-get update -qq
+    saved=$(mktemp)
+    "$here/blas-alternatives.sh" save "$saved"
+    echo "install-deps: saved the BLAS/LAPACK alternatives: $(wc -l <"$saved") selections"
+    restore_alternatives() {
+        echo "install-deps: restoring the BLAS/LAPACK alternatives"
+        $SUDO "$here/blas-alternatives.sh" restore "$saved"
+        rm -f "$saved"
+    }
+    trap restore_alternatives EXIT
+    lock="-o DPkg::Lock::Timeout=600"   # wait for another apt or dpkg instead of failing at once
+    echo "install-deps: apt-get update (waiting up to 10 minutes for the apt lock if it is held)"
     # shellcheck disable=SC2086
-    $SUDO apt-get install -y -qq --no-install-recommends $missing
+    $SUDO apt-get $lock update -qq
+    echo "install-deps: apt-get install$missing"
+    # shellcheck disable=SC2086
+    $SUDO apt-get $lock install -y -qq --no-install-recommends $missing
+    echo "install-deps: installed$missing"
 fi

@@ -8,11 +8,12 @@ See docs/python.md.
 """
 from ._library import KernelmixError
 from ._library import lib as _lib
-from . import alignment
+from . import alignment, plot
 from .combiner import KernelCombiner
+from .kernel_list import KernelList
 from .estimators import MKLClassifier, MKLRegressor, MKLRidge, OneClassMKL, mkl_methods, mkl_solvers
 
 __version__ = _lib.km_version().decode()
-__all__ = ["MKLClassifier", "MKLRegressor", "MKLRidge", "OneClassMKL", "KernelCombiner", "alignment",
+__all__ = ["MKLClassifier", "MKLRegressor", "MKLRidge", "OneClassMKL", "KernelCombiner", "KernelList", "alignment",
            "KernelmixError",
-           "mkl_methods", "mkl_solvers", "__version__"]
+           "mkl_methods", "mkl_solvers", "plot", "__version__"]

@@ -13,6 +13,8 @@ stop other Python threads (joblib's threading backend, a GUI). The library is lo
 import ctypes
 import os
 
+from ._messages import as_estimator_terms
+
 # The API this module was written for: the shared library's soname is libkernelmix.so.MAJOR.MINOR
 # before 1.0, and every 0.x minor release may change the ABI.
 API_MAJOR, API_MINOR = 0, 2
@@ -94,6 +96,10 @@ _FUNCTIONS = {
     "km_model_save_buffer": (status, [handle, ctypes.POINTER(ctypes.c_void_p), c_size_p]),
     "km_model_load_buffer": (status, [ctypes.c_void_p, ctypes.c_size_t, handle_p]),
     "km_free": (None, [ctypes.c_void_p]),
+    "km_plot_weights": (status, [handle, ctypes.POINTER(ctypes.c_void_p)]),
+    "km_plot_trace": (status, [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)]),
+    "km_plot_cv": (status, [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)]),
+    "km_plot_path": (status, [handle_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p)]),
     "km_model_task": (ctypes.c_int, [handle]),
     "km_model_n_decision": (ctypes.c_size_t, [handle]),
     "km_model_n_kernels": (ctypes.c_size_t, [handle]),
@@ -168,7 +174,8 @@ if (_number // 10000, _number // 100 % 100) != (API_MAJOR, API_MINOR):
 
 
 def last_error():
-    return lib.km_last_error().decode("utf-8", "replace")
+    """The library's message of the last failed call, in the estimators' terms (no CLI options)."""
+    return as_estimator_terms(lib.km_last_error().decode("utf-8", "replace"))
 
 
 def check(st):
@@ -195,8 +202,11 @@ def enum_names(e):
 
 
 def enum_value(e, name, what):
+    """The value of the name of enumeration e; a ValueError naming the parameter what otherwise."""
     value = ctypes.c_int()
-    if lib.km_enum_value(e, str(name).encode(), ctypes.byref(value)) != KM_OK:
+    if not isinstance(name, str):
+        raise ValueError(f"{what}={name!r}: give one of {', '.join(enum_names(e))}")
+    if lib.km_enum_value(e, name.encode(), ctypes.byref(value)) != KM_OK:
         raise ValueError(f"{what}={name!r}: {last_error()}")
     return value.value
 

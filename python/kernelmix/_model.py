@@ -1,10 +1,21 @@
 """A trained libkernelmix model: training, prediction, the model's figures, pickling as model bytes."""
 import ctypes
+import numbers
 
 import numpy as np
 
 from . import _library as L
 from ._data import MatrixList
+from ._messages import parameter_message
+
+
+def _integer(value):
+    """value as an int: an integer, a bool, or a float without a fraction (never truncated)."""
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real) and float(value).is_integer():
+        return int(value)
+    raise ValueError(value)
 
 
 class Params:
@@ -16,10 +27,17 @@ class Params:
         L.check(L.lib.km_params_new(ctypes.byref(out)))
         self.handle = out
 
-    def set(self, name, value, integer=False):
+    def set(self, name, value, integer=False, parameter=None):
+        """Sets the library parameter name; a bad value raises a ValueError naming parameter, the
+        estimator's parameter it comes from (default: name)."""
+        parameter = parameter or name
+        try:
+            number = _integer(value) if integer else float(value)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(f"{parameter}={value!r}: give {'an integer' if integer else 'a number'}") from None
         fn = L.lib.km_params_set_int if integer else L.lib.km_params_set_double
-        if fn(self.handle, L.param_id(name), int(value) if integer else float(value)) != L.KM_OK:
-            raise ValueError(L.last_error())
+        if fn(self.handle, L.param_id(name), number) != L.KM_OK:
+            raise ValueError(parameter_message(parameter, value, L.last_error()))
 
     def set_class_weights(self, labels, weights):
         labels = np.ascontiguousarray(labels, dtype=np.float64)
@@ -36,7 +54,9 @@ class Params:
 class KernelSet:
     """A km_kernel_set from spec strings, or over precomputed training matrices (kept alive here)."""
 
-    def __init__(self, specs=(), n_features=0, norm="none", matrices=None):
+    def __init__(self, specs=(), n_features=0, norm="none", matrices=None, parameters=None):
+        """parameters: for each spec the estimator parameter it comes from, which a refusal names
+        (default "kernels")."""
         out = ctypes.c_void_p()
         L.check(L.lib.km_kernel_set_new(ctypes.byref(out)))
         self.handle = out
@@ -48,9 +68,12 @@ class KernelSet:
             return
         L.check(L.lib.km_kernel_set_set_default_norm(self.handle, norm_value))
         L.check(L.lib.km_kernel_set_set_dimension(self.handle, n_features))
-        for spec in specs:
+        for spec, parameter in zip(specs, parameters or ["kernels"] * len(specs)):
             if L.lib.km_kernel_set_add_spec(self.handle, spec.encode()) != L.KM_OK:
-                raise ValueError(f"kernel spec {spec!r}: {L.last_error()}")
+                message = L.last_error()
+                if spec not in message:
+                    message = f"kernel spec {spec!r}: {message}"
+                raise ValueError(f"{parameter}: {message}")
 
     def __len__(self):
         return L.lib.km_kernel_set_size(self.handle)

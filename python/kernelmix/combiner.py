@@ -4,11 +4,12 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ._data import Dataset
+from ._keywords import SuggestsParameters
 from ._model import KernelSet
 from .estimators import MKLClassifier, MKLRegressor, _kernel_specs
 
 
-class KernelCombiner(TransformerMixin, BaseEstimator):
+class KernelCombiner(SuggestsParameters, TransformerMixin, BaseEstimator):
     """Learns kernel weights theta with MKL on (X, y) and transforms X into the combined kernel
     sum_m theta_m k_m(X, X_train) between X and the training rows (n_samples x n_train), the input of
     ``sklearn.svm.SVC(kernel="precomputed")`` and other precomputed-kernel estimators; in a pipeline
@@ -16,13 +17,14 @@ class KernelCombiner(TransformerMixin, BaseEstimator):
 
     Parameters: kernels, method, p, C, solver, tol, mkl_tol, norm as MKLClassifier; task
     "classification" (an MKLClassifier learns the weights, one set shared by all classes) or
-    "regression" (an MKLRegressor, with epsilon). method="fixed" gives the uniform sum and needs no y.
+    "regression" (an MKLRegressor, with epsilon). method="fixed" (the default, as the estimators' and the
+    CLI's) gives the uniform sum and needs no y; method="lp" and the others learn the weights on (X, y).
 
     Attributes: kernel_weights_ (M,), kernel_specs_ (fitted), X_fit_ (the training rows, a copy),
     n_features_in_. Pickles without the library's kernel set, which is refitted on X_fit_ on first use.
     """
 
-    def __init__(self, kernels=("linear", "rbf"), method="lp", p=2.0, C=1.0, epsilon=0.1, task="classification",
+    def __init__(self, kernels=("linear", "rbf"), method="fixed", p=2.0, C=1.0, epsilon=0.1, task="classification",
                  solver="interleaved", tol=1e-3, mkl_tol=1e-3, norm="none"):
         self.kernels = kernels
         self.method = method

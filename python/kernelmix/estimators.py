@@ -3,7 +3,7 @@
 Each trains one km_model (the same model `kernelmix train` writes for the same options) on a kernel
 set given as the CLI's spec strings, or on precomputed kernel matrices (``kernels="precomputed"``,
 MKLpy's list style: ``fit([K1, K2, ...], y)`` with train × train matrices, ``predict([K1_test, ...])``
-with test × train matrices).
+with test × train matrices; a KernelList of them for scikit-learn's model selection).
 """
 import numbers
 from collections import namedtuple
@@ -12,14 +12,16 @@ from fractions import Fraction
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, OutlierMixin, RegressorMixin
-from sklearn.utils import check_array, check_random_state, column_or_1d
+from sklearn.utils import check_array, column_or_1d
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from . import _library as L
 from ._data import Dataset, MatrixList
+from ._keywords import SuggestsParameters
 from ._model import KernelSet, Model, Params
+from .kernel_list import KernelList
 
 PRECOMPUTED = "precomputed"
 Precomputed = namedtuple("Precomputed", "n kernels")
@@ -40,17 +42,26 @@ def _norm_value(p, name):
     if isinstance(p, str):
         try:
             return float("inf") if p.strip().lower() in ("inf", "infinity") else float(Fraction(p.strip()))
-        except (ValueError, ZeroDivisionError):
+        except ZeroDivisionError:
+            raise ValueError(f"{name}={p!r}: division by zero") from None
+        except ValueError:
             raise ValueError(f"{name}={p!r} is not a number (e.g. 2, 4/3 or inf)") from None
     if not isinstance(p, numbers.Real) or isinstance(p, bool):
         raise ValueError(f"{name}={p!r} is not a number")
     return float(p)
 
 
+def _flag(value, name):
+    """A boolean parameter: True, False (numpy's too) or the CLI's 1 and 0."""
+    if isinstance(value, (bool, np.bool_)) or isinstance(value, numbers.Integral) and value in (0, 1):
+        return bool(value)
+    raise ValueError(f"{name}={value!r}: give True or False")
+
+
 def _kernel_specs(kernels):
     if isinstance(kernels, str):
         return [kernels]
-    specs = list(kernels)
+    specs = list(kernels) if isinstance(kernels, (list, tuple, np.ndarray)) else []
     if not specs or not all(isinstance(s, str) for s in specs):
         raise ValueError(f"kernels={kernels!r}: give kernel spec strings (e.g. ['rbf:gamma=2^-3..2^1/mean', "
                          f"'linear']) or 'precomputed'")
@@ -59,8 +70,10 @@ def _kernel_specs(kernels):
 
 def check_kernel_list(K, n_train=None, n_kernels=None):
     """Precomputed kernel matrices as C-ordered float32/float64 arrays (no copy for arrays already so):
-    a list of 2-D arrays, a 3-D array (M × rows × cols) or one 2-D array. Training (n_train None):
-    each is n × n. Prediction: each is n_test × n_train, n_kernels of them."""
+    a KernelList, a list of 2-D arrays, a 3-D array (M × rows × cols) or one 2-D array. Training
+    (n_train None): each is n × n. Prediction: each is n_test × n_train, n_kernels of them."""
+    if isinstance(K, KernelList):
+        K = K.kernels
     if sp.issparse(K):
         raise TypeError("precomputed kernels must be dense arrays, not a sparse matrix")
     if isinstance(K, np.ndarray) and K.ndim == 2 or not isinstance(K, (list, tuple, np.ndarray)):
@@ -87,7 +100,7 @@ def check_kernel_list(K, n_train=None, n_kernels=None):
     return matrices
 
 
-class _MKLBase(BaseEstimator):
+class _MKLBase(SuggestsParameters, BaseEstimator):
     """What the three estimators share: the kernel set, the parameters, training, prediction."""
 
     _task = None
@@ -108,7 +121,7 @@ class _MKLBase(BaseEstimator):
     def _regularizer_params(self, params):
         """C and the kernel-weight regularizer, of every estimator with a C."""
         params.set("C", self.C)
-        params.set("lambda", self.elasticnet_lambda)
+        params.set("lambda", self.elasticnet_lambda, parameter="elasticnet_lambda")
         params.set("regularizer", L.enum_value(L.ENUM_MKL_REGULARIZER, self.regularizer, "regularizer"),
                    integer=True)
         params.set("reg_param", self.reg_param)
@@ -116,30 +129,35 @@ class _MKLBase(BaseEstimator):
     def _svm_params(self, params):
         """The parameters of the C-weighted SVMs (classifier and regressor)."""
         self._regularizer_params(params)
-        params.set("mkl_radius", self.radius)
+        params.set("mkl_radius", self.radius, parameter="radius")
         params.set("align_q", self.align_q)
-        params.set("probability", bool(self.probability), integer=True)
+        params.set("probability", _flag(self.probability, "probability"), integer=True)
 
     def _params(self):
         params = Params()
         params.set("task", self._task, integer=True)
         self._task_params(params)
-        method = self.method if isinstance(self.method, str) else repr(self.method)
-        params.set("mkl_method", L.enum_value(L.ENUM_MKL_METHOD, method, "method"), integer=True)
+        params.set("mkl_method", L.enum_value(L.ENUM_MKL_METHOD, self.method, "method"), integer=True)
         params.set("p", _norm_value(self.p, "p"))
         params.set("mkl_solver", L.enum_value(L.ENUM_MKL_SOLVER, self.solver, "solver"), integer=True)
-        params.set("tolerance", self.tol)
-        params.set("mkl_gap", self.mkl_tol)
-        params.set("cache_mb", self.cache_size)
+        params.set("tolerance", self.tol, parameter="tol")
+        params.set("mkl_gap", self.mkl_tol, parameter="mkl_tol")
+        params.set("cache_mb", self.cache_size, parameter="cache_size")
         if not isinstance(self.max_iter, numbers.Integral) or self.max_iter < -1:
             raise ValueError(f"max_iter={self.max_iter!r}: give a positive number of solver iterations, or -1 "
                              f"for the solver's default limit")
         params.set("max_iter", max(0, self.max_iter), integer=True)
-        random_state = self.random_state
-        seed = random_state if isinstance(random_state, numbers.Integral) else \
-            0 if random_state is None else check_random_state(random_state).randint(np.iinfo(np.int32).max)
-        params.set("seed", seed, integer=True)
+        params.set("seed", self._seed(), integer=True, parameter="random_state")
         return params
+
+    def _seed(self):
+        """The library's seed: random_state itself (an int), 0 (None) or drawn from a RandomState."""
+        random_state = self.random_state
+        if random_state is None or isinstance(random_state, numbers.Integral):
+            return 0 if random_state is None else random_state
+        if not isinstance(random_state, np.random.RandomState):
+            raise ValueError(f"random_state={random_state!r}: give an int, a numpy RandomState or None")
+        return random_state.randint(np.iinfo(np.int32).max)
 
     # --- data -------------------------------------------------------------------------------------
 
@@ -172,13 +190,18 @@ class _MKLBase(BaseEstimator):
             kernel_set = KernelSet(norm=self.norm, matrices=MatrixList(X.kernels))
             data = Dataset.featureless(X.n, labels)
         else:
-            kernel_set = KernelSet(_kernel_specs(self.kernels) + self._clustering_specs(), X.shape[1], self.norm)
+            specs, clustering = _kernel_specs(self.kernels), self._clustering_specs()
+            kernel_set = KernelSet(specs + clustering, X.shape[1], self.norm,
+                                   parameters=["kernels"] * len(specs) + ["cluster_kernel"] * len(clustering))
             data = Dataset.from_array(X, labels)
         params = self._params()
         self._extra_params(params)
         self._localized_params(params)
         self.model_ = Model.train(data, kernel_set, params)
         self._set_fitted()
+        # as SVC: the support vectors' rows of X (CSR for sparse X); none for precomputed kernels
+        self.support_vectors_ = np.empty((0, 0)) if self._precomputed else \
+            (X.tocsr() if sp.issparse(X) else X)[self.support_]
         return self
 
     def _extra_params(self, params):
@@ -194,8 +217,10 @@ class _MKLBase(BaseEstimator):
         if not hasattr(self, "clusters"):
             return
         params.set("clusters", self.clusters, integer=True)
-        params.set("cluster_ae", self.ae)
-        params.set("cluster_tau", -1.0 if self.tau is None else self.tau)
+        params.set("cluster_ae", self.ae, parameter="ae")
+        if self.tau is not None and not (isinstance(self.tau, numbers.Real) and self.tau >= 0):
+            raise ValueError(f"tau={self.tau!r}: give None or a number >= 0 (np.inf: hard memberships)")
+        params.set("cluster_tau", -1.0 if self.tau is None else self.tau, parameter="tau")
         if isinstance(self.cluster_kernel, str):
             if self._precomputed:
                 raise ValueError("cluster_kernel: a spec needs features; with precomputed kernels give a kernel "
@@ -213,7 +238,7 @@ class _MKLBase(BaseEstimator):
         self.kernel_weights_ = model.kernel_weights()
         self.support_, self.dual_coef_ = model.support()
         self.intercept_ = np.array([i.bias for i in infos])
-        self.n_support_ = np.array([i.n_sv for i in infos], dtype=np.intp)
+        self.n_support_ = np.array([self.support_.size], dtype=np.int32)   # SVR's and OneClassSVM's (1,)
         self.objective_ = np.array([i.objective for i in infos])
         self.duality_gap_ = None if self.method == "fixed" else np.array([i.gap for i in infos])
         self.n_iter_ = np.array([i.iterations for i in infos], dtype=np.intp)
@@ -249,10 +274,15 @@ _COMMON_DOC = """
     kernels : str, sequence of str, or "precomputed"
         Kernel specs of the CLI's spec language (``kernelmix kernel --help``), each expanding to one or
         more base kernels, e.g. ``("rbf:gamma=2^-3..2^1/mean", "linear")``; or "precomputed": X is
-        then a list of kernel matrices (train x train for fit, test x train for prediction).
+        then a list of kernel matrices (train x train for fit, test x train for prediction), or for
+        cross_val_score and GridSearchCV a KernelList of the N x N matrices, which they split by rows
+        and columns (the estimator carries scikit-learn's "pairwise" tag).
     method : str
-        How the kernel weights are obtained: "fixed" (uniform sum), "lp", "elasticnet", "tikhonov", or
-        any other name of the library's method table (``kernelmix.mkl_methods()``).
+        How the kernel weights are obtained: "fixed" (the uniform sum; the default), "lp", "elasticnet",
+        "tikhonov", or any other name of the library's method table (``kernelmix.mkl_methods()``).
+        Every default of the estimators is the CLI's default for the same option (here --mkl fixed), so
+        an estimator and `kernelmix train` given the same options train the same model: kernel
+        weights are learned only when asked for (method="lp", ...).
     p : float or str
         lp-norm MKL: the norm on the kernel weights, ||theta||_p = 1 (1 sparse ... inf uniform; "4/3").
     solver : str
@@ -275,7 +305,7 @@ _COMMON_DOC = """
         Tikhonov block-norm family (--regularizer, --reg-param).
     radius, align_q : float
         Alignment methods ("align", "align-q", "alignf"): the sum Lambda of the kernel weights
-        (--radius) and the norm q > 1 of align-q (--align-q). MKLOneClassSVM has no targets to align.
+        (--radius) and the norm q > 1 of align-q (--align-q). OneClassMKL has no targets to align.
 """
 
 _LOCALIZED_DOC = """
@@ -324,9 +354,11 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
     classes_, n_features_in_, kernel_specs_ (the fitted kernels, with widths and normalization
     constants), kernel_weights_ ((M,) for one machine, else n_machines x M; localized methods: the first
     cluster's), cluster_weights_ (localized methods: (clusters, M) for one machine, else
-    n_machines x clusters x M; None otherwise), support_ (training rows
-    of the support vectors), dual_coef_ (n_machines x n_support: each machine's coefficients on
-    support_), intercept_, n_support_, objective_, duality_gap_ (None for fixed weights), n_iter_,
+    n_machines x clusters x M; None otherwise), support_ (training rows of the support vectors, as
+    SVC's grouped by class in the order of classes_, ascending within a class), support_vectors_ (those
+    rows of X, CSR for sparse X; empty (0, 0) for precomputed kernels, as SVC), n_support_ (support
+    vectors per class, as SVC), dual_coef_ (n_machines x n_support: each machine's coefficients on
+    support_), intercept_, objective_, duality_gap_ (None for fixed weights), n_iter_,
     converged_, machine_classes_ (per machine, the classes of f > 0 and f < 0; None: the rest),
     target_alignment_, model_ (the library model; pickles as the model file's bytes).
     obscure_ (method="obscure"; else None): dict of the model's OBSCURE figures: "weights" (d_j / sum d,
@@ -345,7 +377,7 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
 
     _task = L.TASK_SVC
 
-    def __init__(self, kernels=("linear", "rbf"), method="lp", p=2.0, C=1.0, solver="interleaved", tol=1e-3,
+    def __init__(self, kernels=("linear", "rbf"), method="fixed", p=2.0, C=1.0, solver="interleaved", tol=1e-3,
                  mkl_tol=1e-3, cache_size=100.0, class_weight=None, max_iter=-1, random_state=None, norm="none",
                  multiclass="ovo", shared_weights=False, decision_function_shape="ovr", break_ties=False,
                  elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False, radius=1.0,
@@ -383,11 +415,14 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
 
     def _task_params(self, params):
         self._svm_params(params)
-        params.set("obscure_epochs", self.epochs, integer=True)
-        params.set("obscure_online_epochs", self.online_epochs, integer=True)
-        params.set("obscure_radius", 0.0 if self.obscure_radius is None else float(self.obscure_radius))
+        params.set("obscure_epochs", self.epochs, integer=True, parameter="epochs")
+        params.set("obscure_online_epochs", self.online_epochs, integer=True, parameter="online_epochs")
+        params.set("obscure_radius", 0.0 if self.obscure_radius is None else self.obscure_radius)
         params.set("multiclass", L.enum_value(L.ENUM_MULTICLASS, self.multiclass, "multiclass"), integer=True)
-        params.set("shared_weights", bool(self.shared_weights), integer=True)
+        params.set("shared_weights", _flag(self.shared_weights, "shared_weights"), integer=True)
+        if self.decision_function_shape not in ("ovr", "ovo"):
+            raise ValueError(f"decision_function_shape={self.decision_function_shape!r}: give 'ovr' or 'ovo'")
+        _flag(self.break_ties, "break_ties")
 
     def _extra_params(self, params):
         weights = self._class_weights()
@@ -402,12 +437,16 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
                 raise ValueError(f"class_weight={self.class_weight!r}: give 'balanced', a dict or None")
             counts = np.bincount(self._y_index, minlength=len(self.classes_))
             return len(self._y_index) / (len(self.classes_) * counts)
+        if not isinstance(self.class_weight, dict):
+            raise ValueError(f"class_weight={self.class_weight!r}: give 'balanced', a dict or None")
         weights = np.ones(len(self.classes_))
-        for label, w in dict(self.class_weight).items():
-            where = np.flatnonzero(self.classes_ == label)
-            if where.size == 0:
+        for label, w in self.class_weight.items():
+            where = [k for k, c in enumerate(self.classes_) if c == label]
+            if not where:
                 raise ValueError(f"class_weight names the class {label!r}, which is not in the training "
                                  f"labels {list(self.classes_)}")
+            if not isinstance(w, numbers.Real) or not w > 0:
+                raise ValueError(f"class_weight[{label!r}]={w!r}: give a number > 0")
             weights[where[0]] = w
         return weights
 
@@ -428,6 +467,7 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
 
     def _set_fitted(self):
         super()._set_fitted()
+        self._group_support_by_class()
         self.obscure_ = None
         if self.model_.data_values("obscure", "weights") is not None:
             self.obscure_ = {key: self.model_.data_values("obscure", key)[0] for key in ("weights", "weights_pk")}
@@ -449,6 +489,15 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
             self.probA_, self.probB_ = np.array([self.model_.sigmoid(k) for k in range(self.model_.n_machines)]).T
             if self._sign < 0:   # P(classes_[1] | -f) = 1 - P(classes_[0] | f) = 1/(1 + exp(A (-f) - B))
                 self.probB_ = -self.probB_
+
+    def _group_support_by_class(self):
+        """SVC's layout: support_ grouped by class in the order of classes_ (ascending rows within a
+        class), dual_coef_'s columns along, and n_support_ the support vectors of each class."""
+        classes = self._y_index[self.support_]
+        order = np.argsort(classes, kind="stable")
+        self.support_ = self.support_[order]
+        self.dual_coef_ = self.dual_coef_[:, order]
+        self.n_support_ = np.bincount(classes, minlength=len(self.classes_)).astype(np.int32)
 
     def decision_function(self, X):
         """Binary: (n_samples,), f > 0 for classes_[1]. Multiclass: (n_samples, n_classes) with
@@ -526,14 +575,15 @@ class MKLRegressor(RegressorMixin, _MKLBase):
         Also fit the Laplace width sigma_ of the residuals by 5-fold internal cross-validation, as
         LIBSVM's -b 1 (the CLI's train -b 1). The folds follow random_state (None: seed 0).
 
-    Attributes: as MKLClassifier (one machine: kernel_weights_ (M,), dual_coef_ (1, n_support)), and
+    Attributes: as MKLClassifier (one machine: kernel_weights_ (M,), dual_coef_ (1, n_support),
+    support_ ascending, n_support_ (1,) as SVR's), and
     sigma_ (probability=True; else None): the width of the Laplace distribution of the residuals,
     y = predict(x) + z with density exp(-|z|/sigma_)/(2 sigma_), as LIBSVM's -b 1 for regression.
     """
 
     _task = L.TASK_SVR
 
-    def __init__(self, kernels=("linear", "rbf"), method="lp", p=2.0, C=1.0, epsilon=0.1, solver="interleaved",
+    def __init__(self, kernels=("linear", "rbf"), method="fixed", p=2.0, C=1.0, epsilon=0.1, solver="interleaved",
                  tol=1e-3, mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, norm="none",
                  elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False, radius=1.0,
                  align_q=2.0, clusters=3, ae=0.5, tau=None, cluster_kernel=None):
@@ -604,6 +654,13 @@ class MKLRidge(RegressorMixin, _MKLBase):
 
     _task = L.TASK_KRR
 
+    def _more_tags(self):
+        if self.method != "fixed":
+            return {}
+        return {"_xfail_checks": {"check_non_transformer_estimators_n_iter":
+                                  "fixed weights make kernel ridge regression one direct (Cholesky) solve: "
+                                  "n_iter_ is 0, there is no iteration to count"}}
+
     def __init__(self, kernels=("linear", "rbf"), method="fixed", p=2.0, C=1.0, solver="interleaved", tol=1e-3,
                  mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, norm="none",
                  elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, noise=0.0, learn_noise=False,
@@ -629,8 +686,8 @@ class MKLRidge(RegressorMixin, _MKLBase):
 
     def _task_params(self, params):
         self._regularizer_params(params)
-        params.set("eb_noise", self.noise)
-        params.set("eb_learn_noise", bool(self.learn_noise), integer=True)
+        params.set("eb_noise", self.noise, parameter="noise")
+        params.set("eb_learn_noise", _flag(self.learn_noise, "learn_noise"), integer=True)
         params.set("eb_inner", self.eb_inner, integer=True)
         params.set("eb_tol", self.eb_tol)
 
@@ -669,7 +726,7 @@ class OneClassMKL(OutlierMixin, _MKLBase):
 
     _task = L.TASK_ONECLASS
 
-    def __init__(self, kernels=("linear", "rbf"), method="lp", p=2.0, nu=0.5, solver="interleaved", tol=1e-3,
+    def __init__(self, kernels=("linear", "rbf"), method="fixed", p=2.0, nu=0.5, solver="interleaved", tol=1e-3,
                  mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, norm="none",
                  elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0):
         self.kernels = kernels
@@ -689,7 +746,7 @@ class OneClassMKL(OutlierMixin, _MKLBase):
 
     def _task_params(self, params):
         params.set("nu", self.nu)
-        params.set("lambda", self.elasticnet_lambda)
+        params.set("lambda", self.elasticnet_lambda, parameter="elasticnet_lambda")
         params.set("regularizer", L.enum_value(L.ENUM_MKL_REGULARIZER, self.regularizer, "regularizer"),
                    integer=True)
         params.set("reg_param", self.reg_param)

@@ -38,13 +38,13 @@ def test_against_the_definition():
 def test_the_models_stored_alignments():
     X, y = load_svmlight_file(HEART_SCALE)
     K, _ = gram_matrices(X, X[:1])
-    clf = MKLClassifier(kernels=KERNELS).fit(X, y)
+    clf = MKLClassifier(method="lp", kernels=KERNELS).fit(X, y)
     np.testing.assert_allclose(clf.target_alignment_, kernel_target_alignment(K, y), rtol=1e-9)
     X, y = load_iris(return_X_y=True)   # three classes: the "same class" kernel
     K, _ = gram_matrices(X, X[:1])
-    clf = MKLClassifier(kernels=KERNELS).fit(X, y)
+    clf = MKLClassifier(method="lp", kernels=KERNELS).fit(X, y)
     np.testing.assert_allclose(clf.target_alignment_, kernel_target_alignment(K, y), rtol=1e-9)
-    reg = MKLRegressor(kernels=KERNELS).fit(X, X[:, 3])
+    reg = MKLRegressor(method="lp", kernels=KERNELS).fit(X, X[:, 3])
     np.testing.assert_allclose(reg.target_alignment_, kernel_target_alignment(K, X[:, 3], "regression"),
                                rtol=1e-9)
 

@@ -9,7 +9,7 @@ import pytest
 from conftest import HEART_SCALE, REPOSITORY
 from sklearn.datasets import load_svmlight_file
 
-from kernelmix import MKLClassifier, MKLRegressor, OneClassMKL
+from kernelmix import KernelCombiner, MKLClassifier, MKLRegressor, MKLRidge, OneClassMKL
 
 CLI = os.environ.get("KERNELMIX_CLI", os.path.join(REPOSITORY, "build", "kernelmix"))
 KERNELS = ["rbf:gamma=2^-2..2^1/mean", "linear"]
@@ -61,7 +61,7 @@ def test_multiclass_parity(tmp_path):
     dump_svmlight_file(X, y, path, zero_based=False)
     X, y = load_svmlight_file(str(path), zero_based=False)
     info, labels, decision = cli(tmp_path, kernel_options(KERNELS) + ["--mkl", "lp", "--p", "2"], str(path))
-    clf = MKLClassifier(kernels=KERNELS, p=2, decision_function_shape="ovo").fit(X, y)
+    clf = MKLClassifier(method="lp", kernels=KERNELS, p=2, decision_function_shape="ovo").fit(X, y)
     np.testing.assert_array_equal(clf.kernel_weights_, np.array([k["weights"] for k in info["kernels"]]).T)
     np.testing.assert_array_equal(clf.predict(X), labels)
     np.testing.assert_allclose(clf.decision_function(X), decision, rtol=1e-12, atol=1e-12)
@@ -75,12 +75,33 @@ def test_regression_and_one_class_parity(tmp_path):
     dump_svmlight_file(X, target, path, zero_based=False)
     info, labels, _ = cli(tmp_path, kernel_options(KERNELS) + ["-s", "3", "-p", "0.05", "--mkl", "lp"], str(path))
     X, target = load_svmlight_file(str(path), zero_based=False)
-    reg = MKLRegressor(kernels=KERNELS, epsilon=0.05).fit(X, target)
+    reg = MKLRegressor(method="lp", kernels=KERNELS, epsilon=0.05).fit(X, target)
     np.testing.assert_array_equal(reg.kernel_weights_, [k["weight"] for k in info["kernels"]])
     np.testing.assert_array_equal(reg.predict(X), labels)
     info, labels, decision = cli(tmp_path, kernel_options(KERNELS) + ["-s", "2", "-n", "0.3", "--mkl", "lp"])
     X, _ = load_svmlight_file(HEART_SCALE)
-    one = OneClassMKL(kernels=KERNELS, nu=0.3).fit(X)
+    one = OneClassMKL(method="lp", kernels=KERNELS, nu=0.3).fit(X)
     np.testing.assert_array_equal(one.kernel_weights_, [k["weight"] for k in info["kernels"]])
     np.testing.assert_array_equal(one.predict(X), labels)
     np.testing.assert_allclose(one.decision_function(X), decision[:, 0], rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("estimator,task", [(MKLClassifier, "0"), (MKLRegressor, "3"), (OneClassMKL, "2"),
+                                            (MKLRidge, "krr")])
+def test_defaults_are_the_clis(tmp_path, estimator, task):
+    """One rule for defaults: an estimator given only its kernels trains what `kernelmix train -s TASK`
+    given only those kernels trains (fixed uniform weights, C, epsilon, nu, tolerances, seed)."""
+    X, y = load_svmlight_file(HEART_SCALE)
+    info, labels, decision = cli(tmp_path, kernel_options(KERNELS) + ["-s", task])
+    model = estimator(kernels=KERNELS).fit(X, y)
+    assert model.method == "fixed" and [k["weight"] for k in info["kernels"]] == [1.0] * len(info["kernels"])
+    np.testing.assert_array_equal(np.atleast_2d(model.kernel_weights_)[0], [k["weight"] for k in info["kernels"]])
+    np.testing.assert_array_equal(model.predict(X), labels)
+    if hasattr(model, "decision_function"):
+        np.testing.assert_allclose(model.decision_function(X), decision[:, 0], rtol=1e-12, atol=1e-12)
+
+
+def test_kernel_combiner_default_is_the_uniform_sum():
+    X, _ = load_svmlight_file(HEART_SCALE)
+    combiner = KernelCombiner(kernels=KERNELS).fit(X)
+    np.testing.assert_array_equal(combiner.kernel_weights_, np.ones(len(combiner.kernel_specs_)))

@@ -36,7 +36,7 @@ def test_method_names_come_from_the_library():
 
 def test_fitted_attributes_give_the_decision_function(heart):
     X, y = heart
-    clf = MKLClassifier(kernels=KERNELS, p=4 / 3).fit(X, y)
+    clf = MKLClassifier(method="lp", kernels=KERNELS, p=4 / 3).fit(X, y)
     M = len(clf.kernel_specs_)
     assert M == 5 and clf.kernel_weights_.shape == (M,)
     assert np.isclose(np.sum(clf.kernel_weights_ ** (4 / 3)), 1.0, rtol=1e-6)  # ||theta||_p = 1
@@ -53,20 +53,21 @@ def test_fitted_attributes_give_the_decision_function(heart):
 def test_multiclass_attributes():
     X, y = load_iris(return_X_y=True)
     names = np.array(["setosa", "versicolor", "virginica"])[y]
-    clf = MKLClassifier(kernels=KERNELS).fit(X, names)
+    clf = MKLClassifier(method="lp", kernels=KERNELS).fit(X, names)
     assert list(clf.classes_) == list(names[np.sort(np.unique(y, return_index=True)[1])])
     assert clf.kernel_weights_.shape == (3, 5) and clf.dual_coef_.shape == (3, clf.support_.size)
     assert clf.decision_function(X).shape == (150, 3)
     assert clf.set_params(decision_function_shape="ovo").decision_function(X).shape == (150, 3)
     assert clf.score(X, names) > 0.95
-    ovr = MKLClassifier(kernels=KERNELS, multiclass="ovr").fit(X, names)
+    ovr = MKLClassifier(method="lp", kernels=KERNELS, multiclass="ovr").fit(X, names)
     np.testing.assert_array_equal(ovr.classes_[np.argmax(ovr.decision_function(X), 1)], ovr.predict(X))
 
 
 def test_pickle_stores_the_model_bytes(heart, tmp_path):
     X, y = heart
-    for est, args in ((MKLClassifier(kernels=KERNELS), (X, y)), (MKLRegressor(kernels=KERNELS), (X, X[:, 0])),
-                      (OneClassMKL(kernels=KERNELS, nu=0.2), (X,))):
+    for est, args in ((MKLClassifier(method="lp", kernels=KERNELS), (X, y)),
+                      (MKLRegressor(method="lp", kernels=KERNELS), (X, X[:, 0])),
+                      (OneClassMKL(method="lp", kernels=KERNELS, nu=0.2), (X,))):
         est.fit(*args)
         path = tmp_path / "model"
         est.save(path)
@@ -79,22 +80,23 @@ def test_pickle_stores_the_model_bytes(heart, tmp_path):
 
 def test_grid_search_with_two_jobs():
     X, y = load_iris(return_X_y=True)
-    search = GridSearchCV(MKLClassifier(kernels=KERNELS), {"C": [0.1, 10], "p": [1, 2]}, cv=3, n_jobs=2)
+    search = GridSearchCV(MKLClassifier(method="lp", kernels=KERNELS), {"C": [0.1, 10], "p": [1, 2]}, cv=3, n_jobs=2)
     search.fit(X, y)
     assert search.best_score_ > 0.9 and set(search.best_params_) == {"C", "p"}
-    serial = GridSearchCV(MKLClassifier(kernels=KERNELS), {"C": [0.1, 10], "p": [1, 2]}, cv=3, n_jobs=1).fit(X, y)
+    serial = GridSearchCV(MKLClassifier(method="lp", kernels=KERNELS), {"C": [0.1, 10], "p": [1, 2]}, cv=3,
+                          n_jobs=1).fit(X, y)
     np.testing.assert_array_equal(search.cv_results_["mean_test_score"], serial.cv_results_["mean_test_score"])
 
 
 def test_kernel_combiner_feeds_svc(heart):
     X, y = heart
-    combiner = KernelCombiner(kernels=KERNELS, p=4 / 3).fit(X, y)
-    clf = MKLClassifier(kernels=KERNELS, p=4 / 3).fit(X, y)
+    combiner = KernelCombiner(method="lp", kernels=KERNELS, p=4 / 3).fit(X, y)
+    clf = MKLClassifier(method="lp", kernels=KERNELS, p=4 / 3).fit(X, y)
     np.testing.assert_allclose(combiner.kernel_weights_, clf.kernel_weights_)
     K = combiner.transform(X)
     assert K.shape == (270, 270) and np.allclose(K, K.T)
     # SVC on the learned combination: the same machine as the MKL classifier at its weights
-    pipe = make_pipeline(KernelCombiner(kernels=KERNELS, p=4 / 3), SVC(kernel="precomputed")).fit(X, y)
+    pipe = make_pipeline(KernelCombiner(method="lp", kernels=KERNELS, p=4 / 3), SVC(kernel="precomputed")).fit(X, y)
     assert np.mean(pipe.predict(X) == clf.predict(X)) > 0.98
     copy = pickle.loads(pickle.dumps(combiner))
     np.testing.assert_array_equal(copy.transform(X[:10]), combiner.transform(X[:10]))
@@ -102,7 +104,7 @@ def test_kernel_combiner_feeds_svc(heart):
 
 def test_regression_learns(heart):
     X, y = make_regression(n_samples=120, n_features=4, noise=0.1, random_state=0)
-    reg = MKLRegressor(kernels=["linear", "rbf"], C=100, epsilon=0.01).fit(X, y / y.std())
+    reg = MKLRegressor(method="lp", kernels=["linear", "rbf"], C=100, epsilon=0.01).fit(X, y / y.std())
     assert reg.score(X, y / y.std()) > 0.99
     assert reg.kernel_weights_[0] > reg.kernel_weights_[1]   # a linear target: the linear kernel wins
 

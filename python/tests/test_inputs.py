@@ -34,19 +34,19 @@ def gram_matrices(X_train, X_test, kernels=KERNELS):
 def test_dense_orders_and_dtypes_give_one_model(heart):
     X, y = heart
     X = X.toarray()
-    reference = MKLClassifier(kernels=KERNELS).fit(X, y)
+    reference = MKLClassifier(method="lp", kernels=KERNELS).fit(X, y)
     for variant in (np.asfortranarray(X), X.tolist()):
-        clf = MKLClassifier(kernels=KERNELS).fit(variant, y)
+        clf = MKLClassifier(method="lp", kernels=KERNELS).fit(variant, y)
         np.testing.assert_array_equal(clf.kernel_weights_, reference.kernel_weights_)
         np.testing.assert_array_equal(clf.predict(variant), reference.predict(X))
-    float32 = MKLClassifier(kernels=KERNELS).fit(X.astype(np.float32), y)
+    float32 = MKLClassifier(method="lp", kernels=KERNELS).fit(X.astype(np.float32), y)
     np.testing.assert_allclose(float32.kernel_weights_, reference.kernel_weights_, rtol=1e-5)
 
 
 def test_sparse_rows(heart):
     X, y = heart
-    csr = MKLClassifier(kernels=KERNELS).fit(X, y)
-    csc = MKLClassifier(kernels=KERNELS).fit(X.tocsc(), y)
+    csr = MKLClassifier(method="lp", kernels=KERNELS).fit(X, y)
+    csc = MKLClassifier(method="lp", kernels=KERNELS).fit(X.tocsc(), y)
     np.testing.assert_array_equal(csr.kernel_weights_, csc.kernel_weights_)
     np.testing.assert_array_equal(csr.predict(X.tocsc()), csr.predict(X))
     # a matrix with unsorted indices and duplicates is canonicalised on a copy, never in place
@@ -58,7 +58,7 @@ def test_sparse_rows(heart):
     np.testing.assert_array_equal(csr.decision_function(messy), csr.decision_function(X))
     np.testing.assert_array_equal(messy.indices, before)
     # sparse rows: the dense model up to rounding
-    dense = MKLClassifier(kernels=KERNELS).fit(X.toarray(), y)
+    dense = MKLClassifier(method="lp", kernels=KERNELS).fit(X.toarray(), y)
     np.testing.assert_allclose(dense.kernel_weights_, csr.kernel_weights_, rtol=1e-8)
 
 
@@ -68,7 +68,7 @@ def test_precomputed_kernel_lists(heart):
     K_train, K_test = gram_matrices(train, test)
     # the same kernels from features and from matrices differ in the last bits of their values (another
     # evaluation order): with tight tolerances both reach the same optimum
-    tight = dict(p=4 / 3, tol=1e-8, mkl_tol=1e-8)
+    tight = dict(method="lp", p=4 / 3, tol=1e-8, mkl_tol=1e-8)
     features = MKLClassifier(kernels=KERNELS, **tight).fit(train, y[:200])
     for K, K_t in ((K_train, K_test), (np.stack(K_train), np.stack(K_test))):   # MKLpy's KL list, or 3-D
         pre = MKLClassifier(kernels="precomputed", **tight).fit(K, y[:200])
@@ -82,22 +82,22 @@ def test_precomputed_kernel_lists(heart):
     pre32 = MKLClassifier(kernels="precomputed", **tight).fit(K32, y[:200])
     np.testing.assert_allclose(pre32.kernel_weights_, features.kernel_weights_, atol=1e-5)
     # regression and one-class on precomputed kernels
-    reg = MKLRegressor(kernels="precomputed").fit(K_train, y[:200])
+    reg = MKLRegressor(method="lp", kernels="precomputed").fit(K_train, y[:200])
     assert reg.predict(K_test).shape == (70,)
-    one = OneClassMKL(kernels="precomputed", nu=0.3).fit(K_train)
+    one = OneClassMKL(method="lp", kernels="precomputed", nu=0.3).fit(K_train)
     assert set(one.predict(K_test)) <= {-1, 1}
 
 
 def test_precomputed_shape_errors(heart):
     X, y = heart
     K_train, K_test = gram_matrices(X[:50], X[50:60])
-    clf = MKLClassifier(kernels="precomputed").fit(K_train, y[:50])
+    clf = MKLClassifier(method="lp", kernels="precomputed").fit(K_train, y[:50])
     with pytest.raises(ValueError, match="must be square"):
-        MKLClassifier(kernels="precomputed").fit([k[:, :40] for k in K_train], y[:50])
+        MKLClassifier(method="lp", kernels="precomputed").fit([k[:, :40] for k in K_train], y[:50])
     with pytest.raises(ValueError, match="kernel 2 is 40 x 40, kernel 1 is 50 x 50"):
-        MKLClassifier(kernels="precomputed").fit([K_train[0], K_train[1][:40, :40]], y[:50])
+        MKLClassifier(method="lp", kernels="precomputed").fit([K_train[0], K_train[1][:40, :40]], y[:50])
     with pytest.raises(ValueError, match="49 targets for 50 rows"):
-        MKLClassifier(kernels="precomputed").fit(K_train, y[:49])
+        MKLClassifier(method="lp", kernels="precomputed").fit(K_train, y[:49])
     with pytest.raises(ValueError, match="test x train: 40 columns, but the model was trained on 50 rows"):
         clf.predict([k[:, :40] for k in K_test])
     with pytest.raises(ValueError, match="2 precomputed test kernels given, the model has 5"):
@@ -105,9 +105,9 @@ def test_precomputed_shape_errors(heart):
     with pytest.raises(ValueError, match="NaN"):
         bad = [k.copy() for k in K_train]
         bad[1][3, 4] = np.nan
-        MKLClassifier(kernels="precomputed").fit(bad, y[:50])
+        MKLClassifier(method="lp", kernels="precomputed").fit(bad, y[:50])
     with pytest.raises(TypeError, match="dense"):
-        MKLClassifier(kernels="precomputed").fit(sp.csr_matrix(K_train[0]), y[:50])
+        MKLClassifier(method="lp", kernels="precomputed").fit(sp.csr_matrix(K_train[0]), y[:50])
 
 
 @pytest.mark.parametrize("Estimator", [MKLClassifier, MKLRegressor, OneClassMKL])
@@ -139,8 +139,10 @@ def test_bad_input_raises_sklearn_errors(Estimator):
             fit(X, y[:-1])
     with pytest.raises(ValueError, match="kernel spec 'rbf:gama=2'"):
         Estimator(kernels=["rbf:gama=2"]).fit(*((X,) if Estimator is OneClassMKL else (X, y)))
-    with pytest.raises(ValueError, match="p="):
+    with pytest.raises(ValueError, match="p='two' is not a number"):
         Estimator(p="two").fit(*((X,) if Estimator is OneClassMKL else (X, y)))
+    with pytest.raises(ValueError, match="p='1/0': division by zero"):
+        Estimator(p="1/0").fit(*((X,) if Estimator is OneClassMKL else (X, y)))
     with pytest.raises(ValueError):
         Estimator(p=0.5).fit(*((X,) if Estimator is OneClassMKL else (X, y)))
     with pytest.raises(ValueError, match="solver"):
@@ -150,7 +152,7 @@ def test_bad_input_raises_sklearn_errors(Estimator):
 def test_labels_as_scikit_learn_handles_them():
     X, y = load_iris(return_X_y=True)
     names = np.array(["a", "b", "c"], dtype=object)[y]
-    clf = MKLClassifier(kernels=KERNELS).fit(X, names)
+    clf = MKLClassifier(method="lp", kernels=KERNELS).fit(X, names)
     assert clf.predict(X).dtype == object and set(clf.predict(X)) == {"a", "b", "c"}
     with pytest.raises(ValueError, match="Unknown label type: 'continuous'"):
         MKLClassifier().fit(X, X[:, 0])
@@ -159,9 +161,9 @@ def test_labels_as_scikit_learn_handles_them():
     with pytest.raises(ValueError, match="could not convert string to float"):
         MKLRegressor().fit(X, names)
     with pytest.raises(ValueError, match="C"):
-        MKLClassifier(C=-1).fit(X, y)
+        MKLClassifier(method="lp", C=-1).fit(X, y)
     with pytest.raises(ValueError, match="class_weight names the class 'z'"):
-        MKLClassifier(class_weight={"z": 2}).fit(X, names)
-    balanced = MKLClassifier(kernels=KERNELS, class_weight="balanced").fit(X[:60], y[:60])
-    explicit = MKLClassifier(kernels=KERNELS, class_weight={0: 60 / 100, 1: 60 / 20}).fit(X[:60], y[:60])
+        MKLClassifier(method="lp", class_weight={"z": 2}).fit(X, names)
+    balanced = MKLClassifier(method="lp", kernels=KERNELS, class_weight="balanced").fit(X[:60], y[:60])
+    explicit = MKLClassifier(method="lp", kernels=KERNELS, class_weight={0: 60 / 100, 1: 60 / 20}).fit(X[:60], y[:60])
     np.testing.assert_array_equal(balanced.dual_coef_, explicit.dual_coef_)

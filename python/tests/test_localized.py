@@ -74,7 +74,7 @@ def test_regressor_and_refusals(data):
     X, y = data
     reg = MKLRegressor(kernels=KERNELS, method="clmkl", p="4/3", cluster_kernel=Z, C=10).fit(X, y)
     assert reg.cluster_weights_.shape == (3, 4)
-    with pytest.raises(ValueError, match="cluster_ae"):
+    with pytest.raises(ValueError, match="ae=1.5"):
         MKLClassifier(kernels=KERNELS, method="clmkl", ae=1.5).fit(X, y)
     with pytest.raises(ValueError, match="clusters"):
         MKLClassifier(kernels=KERNELS, method="clmkl", clusters=0).fit(X, y)

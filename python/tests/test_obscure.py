@@ -41,7 +41,7 @@ def test_digits(digits):
     decision = model.decision_function(Xt)
     assert decision.shape == (len(yt), 10)
     np.testing.assert_array_equal(model.classes_[decision.argmax(1)], model.predict(Xt))
-    assert model.dual_coef_.shape == (10, len(model.support_)) and model.n_support_[0] == ob["support_rows"]
+    assert model.dual_coef_.shape == (10, len(model.support_)) and model.n_support_.sum() == ob["support_rows"]
     P = 1.1
     pegasos = MKLClassifier(kernels=digits_kernels(), method="obscure", solver="pegasos", p=1.1 / 0.9, C=10,
                             epochs=10, random_state=1).fit(X, y)

@@ -50,9 +50,9 @@ def cli_probabilities(tmp_path, train_options, data):
 
 @needs_cli
 @pytest.mark.parametrize("data,options,py", [
-    ("heart", ["--mkl", "lp", "--p", "4/3"], dict(p="4/3")),
+    ("heart", ["--mkl", "lp", "--p", "4/3"], dict(method="lp", p="4/3")),
     ("heart", ["--mkl", "fixed", "--seed", "7"], dict(method="fixed", random_state=7)),
-    ("iris", ["--mkl", "lp", "--p", "2"], dict(p=2)),
+    ("iris", ["--mkl", "lp", "--p", "2"], dict(method="lp", p=2)),
 ])
 def test_the_cli_probabilities(tmp_path, iris_file, data, options, py):
     path = HEART_SCALE if data == "heart" else iris_file
@@ -85,9 +85,9 @@ def test_the_cli_laplace_width(tmp_path, heart):
     info = json.loads(subprocess.run([CLI, "info", "--json", model], check=True, capture_output=True,
                                      text=True).stdout)
     X, target = load_svmlight_file(str(path))
-    reg = MKLRegressor(kernels=KERNELS, epsilon=0.05, probability=True).fit(X, target)
+    reg = MKLRegressor(method="lp", kernels=KERNELS, epsilon=0.05, probability=True).fit(X, target)
     assert reg.sigma_ == info["probability"]["laplace_sigma"] and reg.sigma_ > 0
-    assert MKLRegressor(kernels=KERNELS, epsilon=0.05).fit(X, target).sigma_ is None
+    assert MKLRegressor(method="lp", kernels=KERNELS, epsilon=0.05).fit(X, target).sigma_ is None
     np.testing.assert_array_equal(pickle.loads(pickle.dumps(reg)).sigma_, reg.sigma_)
 
 
@@ -96,7 +96,7 @@ def test_binary_sigmoid_on_the_decision_function(heart):
     class the library's machine calls positive (here the first row's, -1 = classes_[0])."""
     X, y = heart
     for labels in (y, -y):
-        clf = MKLClassifier(kernels=KERNELS, probability=True).fit(X, labels)
+        clf = MKLClassifier(method="lp", kernels=KERNELS, probability=True).fit(X, labels)
         f = clf.decision_function(X)
         expected = np.clip(1 / (1 + np.exp(clf.probA_[0] * f + clf.probB_[0])), 1e-7, 1 - 1e-7)
         np.testing.assert_allclose(clf.predict_proba(X)[:, 1], expected, rtol=1e-12, atol=1e-15)
@@ -106,25 +106,25 @@ def test_binary_sigmoid_on_the_decision_function(heart):
 
 def test_only_with_probability_true(heart):
     X, y = heart
-    plain = MKLClassifier(kernels=KERNELS).fit(X, y)
+    plain = MKLClassifier(method="lp", kernels=KERNELS).fit(X, y)
     assert not hasattr(plain, "predict_proba") and not hasattr(plain, "predict_log_proba")
     assert not hasattr(MKLClassifier(), "predict_proba")
     assert plain.probA_ is None and plain.probB_ is None
     with pytest.raises(AttributeError, match="probability=False"):
         plain.predict_proba(X)
-    assert hasattr(MKLClassifier(probability=True), "predict_proba")
+    assert hasattr(MKLClassifier(method="lp", probability=True), "predict_proba")
     # the decision function does not depend on probability=True (the folds are extra training)
-    prob = MKLClassifier(kernels=KERNELS, probability=True).fit(X, y)
+    prob = MKLClassifier(method="lp", kernels=KERNELS, probability=True).fit(X, y)
     np.testing.assert_array_equal(prob.decision_function(X), plain.decision_function(X))
     X, y = load_iris(return_X_y=True)
     with pytest.raises(ValueError, match="one-vs-one"):
-        MKLClassifier(multiclass="ovr", probability=True).fit(X, y)
+        MKLClassifier(method="lp", multiclass="ovr", probability=True).fit(X, y)
 
 
 def test_string_labels_and_pickle(tmp_path):
     X, y = load_iris(return_X_y=True)
     names = np.array(["virginica", "setosa", "versicolor"], dtype=object)[y]
-    clf = MKLClassifier(kernels=KERNELS, probability=True).fit(X, names)
+    clf = MKLClassifier(method="lp", kernels=KERNELS, probability=True).fit(X, names)
     P = clf.predict_proba(X)
     assert list(clf.classes_) == ["setosa", "versicolor", "virginica"]
     # column c is classes_[c]: the rows of class y have the largest probability in its column
@@ -139,7 +139,7 @@ def test_string_labels_and_pickle(tmp_path):
 def test_precomputed_kernels(heart):
     X, y = heart
     K_train, K_test = gram_matrices(X[:200], X[200:])
-    tight = dict(tol=1e-8, mkl_tol=1e-8, probability=True)
+    tight = dict(method="lp", tol=1e-8, mkl_tol=1e-8, probability=True)
     features = MKLClassifier(kernels=KERNELS, **tight).fit(X[:200], y[:200])
     pre = MKLClassifier(kernels="precomputed", **tight).fit(K_train, y[:200])
     np.testing.assert_allclose(pre.predict_proba(K_test), features.predict_proba(X[200:]), atol=1e-5)

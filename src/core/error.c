@@ -18,6 +18,13 @@ km_status km_error(km_status status, const char *fmt, ...)
     return status;
 }
 
+km_status km_error_in(const char *name, km_status status)
+{
+    char message[sizeof last_error];
+    snprintf(message, sizeof message, "%s", last_error);
+    return km_error(status, "%s: %s", name, message);
+}
+
 km_status km_error_nomem(const char *what)
 {
     return km_error(KM_ENOMEM, "out of memory while allocating %s", what);

@@ -132,6 +132,27 @@ const double *km_record_values(const km_record *record, const char *section, con
     return entry->values;
 }
 
+const double *km_record_checked_values(const km_record *record, const char *section, const char *key, size_t rows,
+                                       size_t cols, double lo, double hi, int whole, km_status *st)
+{
+    if (*st)
+        return NULL;
+    size_t r = 0, c = 0;
+    const double *v = km_record_values(record, section, key, &r, &c);
+    if (!v || r != rows || c != cols) {
+        *st = km_error(KM_EFORMAT, "[data %s] %s: %s where the model's sizes need %zu x %zu values", section, key,
+                       !find_entry(record, section, key) ? "missing" : v ? "another shape" : "a text", rows, cols);
+        return NULL;
+    }
+    for (size_t k = 0; k < rows * cols; k++)
+        if (!(v[k] >= lo && v[k] <= hi) || (whole && v[k] != floor(v[k]))) {
+            *st = km_error(KM_EFORMAT, "[data %s] %s: value %zu is %.17g, not %s in [%g, %g]", section, key, k + 1,
+                           v[k], whole ? "a whole number" : "a number", lo, hi);
+            return NULL;
+        }
+    return v;
+}
+
 km_status km_record_scalar(const km_record *record, const char *section, const char *key, double *value)
 {
     size_t rows, cols;

@@ -42,6 +42,11 @@ km_status km_record_set_text(km_record *record, const char *section, const char 
  * entry or it holds text. */
 const double *km_record_values(const km_record *record, const char *section, const char *key, size_t *rows,
                                size_t *cols);
+/* The values of an entry as a reader trusts them: rows x cols values, each within [lo, hi] and a whole
+ * number when `whole`. NULL with KM_EFORMAT in *st ("[data SECTION] KEY: ...") otherwise; nothing is
+ * done when *st already holds a failure. */
+const double *km_record_checked_values(const km_record *record, const char *section, const char *key, size_t rows,
+                                       size_t cols, double lo, double hi, int whole, km_status *st);
 /* The value of a 1 x 1 entry; KM_EINVAL when there is none. */
 km_status km_record_scalar(const km_record *record, const char *section, const char *key, double *value);
 /* The text of an entry; NULL when there is none or it holds values. */

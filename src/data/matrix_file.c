@@ -160,6 +160,8 @@ km_status km_matrix_read_payload(FILE *stream, const char *name, uint64_t rows, 
         st = km_matrix_map(fileno(stream), (size_t)rows, (size_t)cols, dtype, (size_t)offset, &matrix);
     if (!st && !matrix && !(st = km_matrix_alloc((size_t)rows, (size_t)cols, dtype, 0, &matrix)))
         st = read_values(stream, name, offset, width, matrix);
+    else if (st)
+        st = km_error_in(name, st);   /* the mapping's or allocation's failure */
     if (!st)
         st = check_finite(name, matrix);
     if (st) {

@@ -262,10 +262,12 @@ static void format_shape(const npy_header *h, char *text, size_t size)
 }
 
 /* The rows of a Fortran-order (column-major) array, read as its transpose. */
-static km_status transpose_into_rows(km_matrix *columns, km_matrix **out)
+static km_status transpose_into_rows(const char *name, km_matrix *columns, km_matrix **out)
 {
     km_matrix *rows;
     km_status st = km_matrix_alloc(columns->cols, columns->rows, km_matrix_dtype(columns), 0, &rows);
+    if (st)
+        st = km_error_in(name, st);
     for (size_t i = 0; !st && i < rows->rows; i++)
         for (size_t j = 0; j < rows->cols; j++) {
             if (rows->data)
@@ -298,7 +300,7 @@ km_status km_read_npy_stream(FILE *stream, const char *name, km_matrix **out)
     uint64_t rows = h.fortran_order ? h.dims[1] : h.dims[0], cols = h.fortran_order ? h.dims[0] : h.dims[1];
     if ((st = km_matrix_read_payload(stream, name, rows, cols, h.dtype, offset, out)))
         return st;
-    return h.fortran_order ? transpose_into_rows(*out, out) : KM_OK;
+    return h.fortran_order ? transpose_into_rows(name, *out, out) : KM_OK;
 }
 
 km_status km_read_npy_dataset_stream(FILE *stream, const char *name, int label_column, km_dataset **out)
@@ -321,7 +323,7 @@ km_status km_read_npy_dataset_stream(FILE *stream, const char *name, int label_c
     km_dataset *data;
     if ((st = km_dataset_alloc(&data))) {
         km_matrix_free(m);
-        return st;
+        return km_error_in(name, st);
     }
     data->n = m->rows;
     data->d = m->cols - (size_t)has_label;
@@ -329,9 +331,10 @@ km_status km_read_npy_dataset_stream(FILE *stream, const char *name, int label_c
     data->labels = has_label ? malloc(data->n * sizeof *data->labels) : NULL;
     data->source = strdup(name);
     if (!data->X || (has_label && !data->labels) || !data->source) {
+        st = km_error(KM_ENOMEM, "%s: out of memory for the %zu x %zu values of its rows", name, m->rows, m->cols);
         km_matrix_free(m);
         km_dataset_free(data);
-        return km_error_nomem("a dense dataset");
+        return st;
     }
     for (size_t i = 0; i < m->rows; i++)
         for (size_t j = 0, feature = 0; j < m->cols; j++) {

@@ -72,7 +72,8 @@ km_status km_cross_validate(const km_dataset *data, const km_kernel_set *kernels
 {
     size_t n = data->n;
     if (folds < 2 || (size_t)folds > n)
-        return km_error(KM_EINVAL, "cross-validation needs 2 <= folds <= rows (got %d folds, %zu rows)", folds, n);
+        return km_error(KM_EINVAL, "%s: -v %d: cross-validation needs 2 <= folds <= rows (%zu rows)",
+                        data->source ? data->source : "training data", folds, n);
     int *fold = malloc(n * sizeof *fold);
     size_t *train_rows = malloc(n * sizeof *train_rows);
     size_t *test_rows = malloc(n * sizeof *test_rows);

@@ -16,8 +16,9 @@
 #include "kernel/kernel_eval.h"
 #include "kernel/kernel_family.h"
 
-/* Most kernels one spec may expand to, and most features one feature list may name. */
-#define KM_SPEC_MAX_KERNELS 1000000
+/* Most kernels one spec may expand to (docs/kernels.md; each kernel costs about a kilobyte before any
+ * value is computed), and most features one feature list may name. */
+#define KM_SPEC_MAX_KERNELS 100000
 #define KM_SPEC_MAX_FEATURES ((size_t)1 << 22)
 
 typedef enum spec_key {
@@ -94,7 +95,8 @@ static int parse_type(const char *name, km_kernel_type *type)
 static km_status push_value(const spec_parser *p, option *o, double value)
 {
     if (o->count >= KM_SPEC_MAX_KERNELS)
-        return spec_error(p, "%s has too many values", key_names[o->key]);
+        return spec_error(p, "%s has more than %d values, the most kernels one spec may give", key_names[o->key],
+                          KM_SPEC_MAX_KERNELS);
     if ((o->count & (o->count - 1)) == 0) {   /* grow at powers of two */
         double *grown = realloc(o->values, (o->count ? 2 * o->count : 1) * sizeof *grown);
         if (!grown)
@@ -110,8 +112,11 @@ static km_status parse_range(const spec_parser *p, option *o, char *text, char *
 {
     *dots = '\0';
     double lo, hi, base_lo, base_hi, e_lo = 0, e_hi = 0;
-    if (!km_parse_user_number(text, &lo, &base_lo, &e_lo) || !km_parse_user_number(dots + 2, &hi, &base_hi, &e_hi))
-        return spec_error(p, "%s: bad range '%s..%s'", key_names[o->key], text, dots + 2);
+    km_user_number_status problem_lo = km_parse_user_number(text, &lo, &base_lo, &e_lo);
+    km_user_number_status problem_hi = problem_lo ? KM_USER_NUMBER_OK : km_parse_user_number(dots + 2, &hi, &base_hi, &e_hi);
+    if (problem_lo || problem_hi)
+        return spec_error(p, "%s: bad range '%s..%s': '%s' is %s", key_names[o->key], text, dots + 2,
+                          problem_lo ? text : dots + 2, km_number_problem(problem_lo ? problem_lo : problem_hi));
     int powers = !isnan(base_lo);
     if (powers != !isnan(base_hi) || (powers && base_lo != base_hi))
         return spec_error(p, "%s: range '%s..%s' mixes forms (use a..b or B^a..B^b)", key_names[o->key], text,
@@ -119,7 +124,11 @@ static km_status parse_range(const spec_parser *p, option *o, char *text, char *
     double from = powers ? e_lo : lo, to = powers ? e_hi : hi;
     if (from > to)
         return spec_error(p, "%s: empty grid '%s..%s'", key_names[o->key], text, dots + 2);
-    for (double step = 0; from + step <= to + 1e-9 * (fabs(to) + 1); step += 1.0) {
+    double steps = floor(to - from + 1e-9 * (fabs(to) + 1));   /* counted before any value is kept */
+    if (!(steps < KM_SPEC_MAX_KERNELS - o->count))
+        return spec_error(p, "%s: range '%s..%s' gives %.6g values, more than the %d kernels one spec may give",
+                          key_names[o->key], text, dots + 2, steps + 1, KM_SPEC_MAX_KERNELS);
+    for (double step = 0; step <= steps; step += 1.0) {
         km_status st = push_value(p, o, powers ? pow(base_lo, from + step) : from + step);
         if (st)
             return st;
@@ -137,8 +146,9 @@ static km_status parse_numbers(const spec_parser *p, option *o, char *text)
         if (comma)
             *comma = '\0';
         double value, base, exponent;
-        if (!km_parse_user_number(item, &value, &base, &exponent))
-            return spec_error(p, "%s: bad value '%s'", key_names[o->key], item);
+        km_user_number_status problem = km_parse_user_number(item, &value, &base, &exponent);
+        if (problem)
+            return spec_error(p, "%s: bad value '%s': %s", key_names[o->key], item, km_number_problem(problem));
         km_status st = push_value(p, o, value);
         if (st || !comma)
             return st;
@@ -442,7 +452,7 @@ static km_status check_combination(const spec_parser *p, size_t *total)
         if (o->key == KEY_SCALE)
             scale = o;
         if (*total > KM_SPEC_MAX_KERNELS / o->count)
-            return spec_error(p, "expands to more than %d kernels", KM_SPEC_MAX_KERNELS);
+            return spec_error(p, "expands to more than %d kernels, the most one spec may give", KM_SPEC_MAX_KERNELS);
         *total *= o->count;
     }
     if (scale) {

@@ -31,7 +31,7 @@ km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, co
         if ((st = solver->certify(solver->ctx, t, elapsed, &certified, converged)))
             break;
         *iterations = t;
-        km_mkl_report_step(pr, t, certified.gap);
+        km_mkl_report_certified(pr, t, theta_used, M, certified.dual, certified.primal, certified.gap);
         if (*converged || km_mkl_limit_reached(pr, t, elapsed, certified.gap))
             break;
         km_weight_move move;

@@ -56,6 +56,14 @@ static size_t clmkl_groups(const km_mkl_params *mkl, size_t M)
     return (size_t)mkl->clusters;
 }
 
+km_status km_clusters_check(const km_mkl_params *mkl, size_t n, const char *source)
+{
+    if (mkl->clusters >= 1 && (unsigned long long)mkl->clusters <= n)
+        return KM_OK;
+    return km_error(KM_EINVAL, "%s: --clusters %ld: kernel k-means needs 1 to %zu clusters for its %zu rows",
+                    source ? source : "training data", mkl->clusters, n, n);
+}
+
 km_status km_clustering_gram(const km_kernel_access *k, const km_mkl_params *mkl, double *K0, double *column)
 {
     size_t n = k->n_rows, M = k->n_kernels;

@@ -51,6 +51,10 @@ typedef struct km_clustering {
 km_status km_clmkl_cluster(const km_kernel_access *k, const km_mkl_params *mkl, const km_logger *logger,
                            km_record *record, km_clustering *out);
 
+/* KM_EINVAL naming source when the clusters of mkl (clmkl, hlmkl) are more than the n rows kernel
+ * k-means partitions: checked before anything of their size is allocated. */
+km_status km_clusters_check(const km_mkl_params *mkl, size_t n, const char *source);
+
 /* The Gram matrix K0 (n x n) of the clustering kernel of mkl over the rows of k (kernel cluster_kernel,
  * or the mean of all when 0); column: n values of scratch. */
 km_status km_clustering_gram(const km_kernel_access *k, const km_mkl_params *mkl, double *K0, double *column);

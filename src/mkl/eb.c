@@ -127,6 +127,8 @@ km_status km_eb_fit(km_evidence *ev, const double *y, double *d, double *noise, 
         if (o->logger)
             km_log(o->logger, KM_LOG_DEBUG, "eb %4ld: -log evidence %.17g noise %.6g change %.3e", t,
                    ev->value + ev->log_2pi_term, *noise, out->last_change);
+        if (o->report)
+            o->report(o->report_ctx, t, d, ev->value + ev->log_2pi_term);
         if (out->last_change <= o->tolerance) {
             out->converged = 1;
             break;

@@ -38,6 +38,10 @@ typedef struct km_eb_options {
     int (*interrupted)(void *ctx); /* polled before every outer iteration (NULL: never); non-zero stops
                                     with KM_EINTERRUPTED */
     void *interrupt_ctx;
+    /* called after every outer iteration t with the weights d (M values) and -log evidence (NULL:
+     * never) */
+    void (*report)(const void *ctx, long t, const double *d, double neg_log_evidence);
+    const void *report_ctx;
     double deadline;             /* km_monotonic_seconds() after which no outer iteration starts (the fit
                                     ends unconverged at its last point, with a warning); 0: none */
 } km_eb_options;

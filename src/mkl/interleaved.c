@@ -121,7 +121,8 @@ static km_hook_action on_step(void *ctx, const km_smo_step *step, double *theta)
     km_mkl_result_certified(s->result, &cert);
     km_log(&pr->logger, KM_LOG_INFO, "mkl %4ld steps: dual %.10g primal %.10g gap %.3e %.2fs", s->steps, cert.dual,
            cert.primal, cert.gap, elapsed(s));
-    km_mkl_report_step(pr, s->steps, cert.gap);
+    km_mkl_report_certified(pr, s->steps, pr->machine->kernel->theta, pr->machine->kernel->n_kernels, cert.dual,
+                             cert.primal, cert.gap);
     double step_size = propose_theta(s, theta);
     if (cert.gap <= pr->mkl.gap && step_size <= pr->mkl.theta_tol) {
         /* the gap is second order in the weights' error (a gap of 1e-4 can leave weights 1e-2 off):

@@ -101,16 +101,32 @@ static km_status solve_at(lmkl_state *s, const double *r, const double *v, doubl
     return KM_OK;
 }
 
+/* Step t to the caller's progress: the objective J and, as the step's weights, each kernel's gate
+ * eta_m(x) averaged over the training rows (mean_gate: M values of scratch). */
+static void report_step(const lmkl_state *s, long t, double J, double *mean_gate)
+{
+    for (size_t m = 0; m < s->M; m++) {
+        double sum = 0;
+        for (size_t i = 0; i < s->n; i++)
+            sum += s->eta[i * s->M + m];
+        mean_gate[m] = sum / (double)s->n;
+    }
+    km_mkl_step_record record = km_mkl_step_record_of(t, mean_gate, s->M);
+    record.objective = J;
+    km_mkl_report_step(s->pr, &record);
+}
+
 /* Gradient steps with Armijo backtracking until J settles. */
 static km_status descend(lmkl_state *s)
 {
     size_t n = s->n, M = s->M;
     double *g = malloc(n * M * sizeof *g), *Hg = malloc(n * M * sizeof *Hg), *r_new = malloc(n * M * sizeof *r_new);
     double *v_new = malloc(M * sizeof *v_new), *coef = malloc(n * sizeof *coef), J, mu = 0, change = 0;
-    km_status st = g && Hg && r_new && v_new && coef ? KM_OK : km_error_nomem("the LMKL descent");
+    double *mean_gate = malloc(M * sizeof *mean_gate);
+    km_status st = g && Hg && r_new && v_new && coef && mean_gate ? KM_OK : km_error_nomem("the LMKL descent");
     if (!st)
         st = solve_at(s, s->r, s->v, &J);
-    long limit = s->pr->mkl.max_outer < LMKL_MAX_STEPS ? s->pr->mkl.max_outer : LMKL_MAX_STEPS, t = 0;
+    long limit = s->pr->mkl.max_outer < LMKL_MAX_STEPS ? s->pr->mkl.max_outer : LMKL_MAX_STEPS, t = 0, taken = 0;
     const km_smo_options *solver = &s->pr->machine->solver;
     int timed_out = 0;
     for (; !st && t < limit; t++) {
@@ -160,17 +176,19 @@ static km_status descend(lmkl_state *s)
         if (st || !accepted)
             break;
         mu *= 2; /* the loop halved once past the accepted step */
+        taken++;
         memcpy(s->r, r_new, n * M * sizeof *r_new);
         memcpy(s->v, v_new, M * sizeof *v_new);
         change = fabs(J - J_new) / fmax(fabs(J_new), DBL_MIN);
         km_log(&s->pr->logger, KM_LOG_INFO, "lmkl %4ld: J %.10g step %.3g", t + 1, J_new, mu);
+        report_step(s, t + 1, J_new, mean_gate);
         J = J_new;
         if (change <= LMKL_RELATIVE_CHANGE)
             break;
     }
     if (!st) /* the solution at the kept gating (a rejected trial may have moved coef and eta) */
         st = solve_at(s, s->r, s->v, &J);
-    s->result->mkl_iterations = t;
+    s->result->mkl_iterations = taken; /* the accepted steps (t misses the one that met the tolerance) */
     s->result->converged = t < limit && !timed_out;
     s->result->dual = s->result->primal = J;
     s->result->gap = change; /* no duality gap (not convex): the last relative change of J */
@@ -179,6 +197,7 @@ static km_status descend(lmkl_state *s)
     free(r_new);
     free(v_new);
     free(coef);
+    free(mean_gate);
     return st;
 }
 

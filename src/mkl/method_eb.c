@@ -68,6 +68,15 @@ static km_status record_outcome(const km_mkl_problem *pr, const km_evidence *ev,
     return st;
 }
 
+/* An outer iteration to the caller's progress: the objective is -log evidence (no certificate). */
+static void report_iteration(const void *ctx, long t, const double *d, double neg_log_evidence)
+{
+    const km_mkl_problem *pr = ctx;
+    km_mkl_step_record record = km_mkl_step_record_of(t, d, pr->machine->kernel->n_kernels);
+    record.objective = neg_log_evidence;
+    km_mkl_report_step(pr, &record);
+}
+
 static km_status eb_train(const km_mkl_problem *pr, km_mkl_result *result, km_eb_update update)
 {
     km_status st = km_krr_learning_check(pr);
@@ -104,6 +113,7 @@ static km_status eb_train(const km_mkl_problem *pr, km_mkl_result *result, km_eb
                              .noise_floor = EB_NOISE_FLOOR * var, .logger = &pr->logger,
                              .interrupted = pr->machine->solver.interrupted,
                              .interrupt_ctx = pr->machine->solver.interrupt_ctx,
+                             .report = report_iteration, .report_ctx = pr,
                              .deadline = pr->mkl.max_time > 0 ? km_monotonic_seconds() + pr->mkl.max_time : 0};
     km_eb_outcome outcome = {0};
     if (!st)

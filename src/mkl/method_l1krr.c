@@ -74,7 +74,8 @@ static km_status l1krr_train(const km_mkl_problem *pr, km_mkl_result *result)
     result->converged = 0;
     while (!st && t < pr->mkl.max_outer) {
         double gap = duality_gap(M, Lambda, mu, cur.v);
-        km_mkl_report_step(pr, t, gap / cur.F);
+        /* in the machine's scaling P = F/2 and D = (F - gap)/2 (krr_learning.h) */
+        km_mkl_report_certified(pr, t, mu, M, (cur.F - gap) / 2, cur.F / 2, gap / cur.F);
         if (gap <= pr->mkl.gap * cur.F) {
             result->converged = 1;
             break;

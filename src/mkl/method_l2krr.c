@@ -87,7 +87,9 @@ static km_status l2krr_train(const km_mkl_problem *pr, km_mkl_result *result)
         for (size_t i = 0; i < n; i++)
             change += (next[i] - alpha[i]) * (next[i] - alpha[i]);
         change = sqrt(change);
-        km_mkl_report_step(pr, t, change / norm2(n, alpha));
+        km_mkl_step_record record = km_mkl_step_record_of(t, mu, M);
+        record.objective = cur.F / 2; /* the KRR dual at mu, in the machine's scaling (krr_learning.h) */
+        km_mkl_report_step(pr, &record);
         if (change <= pr->mkl.eps_mkl * norm2(n, alpha)) {
             result->converged = 1;
             break;

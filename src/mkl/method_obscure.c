@@ -117,7 +117,6 @@ static void log_epoch(run *r, const char *stage, long epoch, long updates, doubl
     weights_sum_one(o, w);
     for (size_t j = 0; j < o->F && used < (int)sizeof text - 16; j++)
         used += snprintf(text + used, sizeof text - (size_t)used, "%s%.4g", j ? " " : "", w[j]);
-    free(w);
     if (isnan(objective))
         km_log(&r->pr->logger, KM_LOG_INFO, "obscure %s epoch %ld: %ld updates of %zu rows in %.3f s, weights %s",
                stage, epoch, updates, o->n, seconds, text);
@@ -125,7 +124,10 @@ static void log_epoch(run *r, const char *stage, long epoch, long updates, doubl
         km_log(&r->pr->logger, KM_LOG_INFO,
                "obscure %s epoch %ld: %ld updates of %zu rows in %.3f s, objective %.10g, training error %.6g, "
                "weights %s", stage, epoch, updates, o->n, seconds, objective, error, text);
-    km_mkl_report_step(r->pr, ++r->epochs, NAN);
+    km_mkl_step_record record = km_mkl_step_record_of(++r->epochs, w, o->F);
+    record.objective = objective;
+    km_mkl_report_step(r->pr, &record);
+    free(w);
 }
 
 /* One epoch of either stage (eta > 0: Algorithm 1's step; 0: Algorithm 2's) over a fresh random order;

@@ -99,9 +99,23 @@ int km_mkl_limit_reached(const km_mkl_problem *problem, long t, double elapsed, 
  * 1e5), KM_ENOTCONV with a message naming the largest kernel value. */
 km_status km_mkl_gap_stuck(const km_mkl_problem *problem, double dual, double primal, double gap,
                            const char *theta_kind);
-/* Reports outer step t, which reached the relative gap, to the caller's progress (a request to stop
- * is kept by the reporter and acted on at the solver's next poll). */
-void km_mkl_report_step(const km_mkl_problem *problem, long t, double gap);
+/* What an outer step reports (km_progress's MKL record); NAN and NULL where the method has none. */
+typedef struct km_mkl_step_record {
+    long step;
+    double gap;                      /* the certified relative gap (P - D)/|P|: a bound, never a change */
+    double objective;                /* the objective the method lowers */
+    double dual, primal;             /* the certificate's D and P */
+    const double *weights;           /* n_weights kernel weights of this step */
+    size_t n_weights;
+} km_mkl_step_record;
+/* A record of step t with nothing but the weights (M values, or NULL) filled in. */
+km_mkl_step_record km_mkl_step_record_of(long t, const double *weights, size_t n_weights);
+/* Reports an outer step to the caller's progress (a request to stop is kept by the reporter and acted
+ * on at the solver's next poll). */
+void km_mkl_report_step(const km_mkl_problem *problem, const km_mkl_step_record *record);
+/* Reports a certified step t at the weights theta (n_weights values): objective P, D, P and the gap. */
+void km_mkl_report_certified(const km_mkl_problem *problem, long t, const double *theta, size_t n_weights,
+                             double dual, double primal, double gap);
 /* Kernels with theta_m > 0. */
 size_t km_mkl_count_active(const double *theta, size_t M);
 

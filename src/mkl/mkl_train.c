@@ -111,13 +111,37 @@ km_status km_mkl_gap_stuck(const km_mkl_problem *pr, double dual, double primal,
                     dual, needed, top, kernel);
 }
 
-void km_mkl_report_step(const km_mkl_problem *pr, long t, double gap)
+km_mkl_step_record km_mkl_step_record_of(long t, const double *weights, size_t n_weights)
+{
+    return (km_mkl_step_record){.step = t, .gap = NAN, .objective = NAN, .dual = NAN, .primal = NAN,
+                                .weights = weights, .n_weights = weights ? n_weights : 0};
+}
+
+void km_mkl_report_step(const km_mkl_problem *pr, const km_mkl_step_record *record)
 {
     if (!pr->progress)
         return;
-    pr->progress->now.mkl_step = t;
-    pr->progress->now.mkl_gap = gap;
+    km_progress *now = &pr->progress->now;
+    now->mkl_step = record->step;
+    now->mkl_gap = record->gap;
+    now->mkl_objective = record->objective;
+    now->mkl_dual = record->dual;
+    now->mkl_primal = record->primal;
+    now->mkl_weights = record->weights;
+    now->mkl_n_weights = record->n_weights;
     km_progress_report(pr->progress, "mkl");
+    now->mkl_weights = NULL; /* the solver's memory: valid during the report only */
+    now->mkl_n_weights = 0;
+}
+
+void km_mkl_report_certified(const km_mkl_problem *pr, long t, const double *theta, size_t n_weights, double dual,
+                             double primal, double gap)
+{
+    km_mkl_step_record record = km_mkl_step_record_of(t, theta, n_weights);
+    record.gap = gap;
+    record.objective = record.primal = primal;
+    record.dual = dual;
+    km_mkl_report_step(pr, &record);
 }
 
 size_t km_mkl_count_active(const double *theta, size_t M)

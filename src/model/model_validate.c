@@ -117,6 +117,9 @@ km_status km_model_validate(km_model *model, const char *path, size_t file_size)
         st = check_kernel(&model->kernels->kernels[m], m, path);
     if (!st)
         st = check_weights(model, path);
+    if (!st && model->basis->n > model->n_train)   /* the basis rows are training rows */
+        st = km_error(KM_EFORMAT, "%s: n_train %zu: fewer training rows than the %zu basis rows", path, model->n_train,
+                      model->basis->n);
     if (!st)
         st = check_dimensions(model, path, file_size);
     if (!st)

@@ -59,6 +59,8 @@ km_status km_cluster(const km_dataset *data, const km_kernel_set *kernels, const
     size_t n = data->n, l = (size_t)params->mkl.clusters;
     km_mkl_params mkl = params->mkl;
     mkl.cluster_seed = params->seed;
+    if ((st = km_clusters_check(&mkl, n, data->source)))
+        return st;
     if (mkl.cluster_kernel > (long)kernels->size)
         return km_error(KM_EINVAL, "the clustering kernel %ld is not one of the %zu kernels", mkl.cluster_kernel,
                         kernels->size);

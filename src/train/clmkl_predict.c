@@ -1,7 +1,6 @@
 /* Prediction with localized kernel weights (clmkl_predict.h). */
 #include "train/clmkl_predict.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/error.h"
@@ -11,14 +10,11 @@
 km_status km_localized_check(const km_model *model, const char *path, km_status failure)
 {
     km_clustering clustering;
-    if (model->basis->n != model->n_train)
+    if (model->weight_groups > 1 && model->basis->n != model->n_train)
         return km_error(failure, "%s: a model with %zu kernel-weight groups keeps all %zu training rows (has %zu)",
                         path, model->weight_groups, model->n_train, model->basis->n);
-    if (km_clustering_read(&model->data, model->n_train, model->weight_groups, model->kernels->size, &clustering)) {
-        char why[512];
-        snprintf(why, sizeof why, "%s", km_last_error());
-        return km_error(failure, "%s: %s", path, why);
-    }
+    if (km_clustering_read(&model->data, model->n_train, model->weight_groups, model->kernels->size, &clustering))
+        return km_error_in(path, failure);
     return KM_OK;
 }
 

@@ -9,8 +9,8 @@
 
 #include "train/model.h"
 
-/* Checks a localized model: its clustering record fits its kernels, groups and training rows, and the
- * basis holds every training row. `failure` with "PATH: ..." otherwise. */
+/* Checks a localized model: its clustering record fits its kernels, groups and training rows, and with
+ * several weight groups the basis holds every training row. `failure` with "PATH: ..." otherwise. */
 km_status km_localized_check(const km_model *model, const char *path, km_status failure);
 
 /* decision[t n_machines + k] for nb_rows test rows from their kernel values with the basis rows,

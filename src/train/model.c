@@ -8,7 +8,6 @@
 #include "core/names.h"
 #include "data/dataset.h"
 #include "mkl/method.h"
-#include "train/clmkl_predict.h"
 #include "train/multiclass.h"
 
 km_status km_model_alloc(km_model **out)
@@ -179,9 +178,7 @@ km_status km_model_check(const km_model *model, const char *path, km_status fail
     if (model->weight_groups != 1 && !(method && method->weight_groups))
         return km_error(failure, "%s: %zu kernel-weight groups per machine; the %s method has one", path,
                         model->weight_groups, km_name_of(km_mkl_method_names, model->mkl.method));
-    km_status st = model->weight_groups > 1 ? km_localized_check(model, path, failure) : KM_OK;
-    if (!st)
-        st = check_classes(model, path, failure);
+    km_status st = check_classes(model, path, failure);
     if (st)
         return st;
     size_t expected = km_task_classifies(model->task) ? km_binary_problem_count(model->n_classes, model->multiclass) : 1;
@@ -189,5 +186,5 @@ km_status km_model_check(const km_model *model, const char *path, km_status fail
         return km_error(failure, "%s: %zu machines where the task needs %zu", path, model->n_machines, expected);
     for (size_t p = 0; !st && p < model->n_machines; p++)
         st = check_machine(model, p, path, failure);
-    return st;
+    return st ? st : km_model_check_data(model, path, failure);
 }

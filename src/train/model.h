@@ -62,9 +62,13 @@ km_status km_model_alloc(km_model **out);
 
 /* Checks the invariants prediction relies on: at least one kernel, classes and machines consistent
  * with the task (km_model_n_decision machines, class indices within labels), support-vector indices
- * strictly ascending and within the basis, basis rows with their test-kernel columns. On failure returns
+ * strictly ascending and within the basis, basis rows with their test-kernel columns, the data sections
+ * of its method (km_model_check_data). On failure returns
  * `failure` with the message "PATH: ..." (path names the model file being read or written). */
 km_status km_model_check(const km_model *model, const char *path, km_status failure);
+/* The part of km_model_check on the record's known data sections (model_data_check.c): each entry's
+ * shape and values against the model's kernels, machines, weight groups and training rows. */
+km_status km_model_check_data(const km_model *model, const char *path, km_status failure);
 /* The clustering parameters a localized model keeps in its record (clmkl_cluster.c: clusters, tau,
  * average evenness, clustering kernel) into mkl; mkl is left alone for other models. */
 void km_model_clustering_params(const km_model *model, km_mkl_params *mkl);

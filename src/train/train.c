@@ -18,6 +18,7 @@
 #include "kernel/kernel_context.h"
 #include "kernel/kernel_view.h"
 #include "kernel/provider.h"
+#include "mkl/clmkl.h"
 #include "mkl/diagnostics.h"
 #include "mkl/method.h"
 #include "train/multiclass.h"
@@ -379,6 +380,31 @@ static km_status detach_matrices(km_kernel_set *set)
     return KM_OK;
 }
 
+/* Every class weight (-wLABEL) names a class of the data set (of all its rows: a fold's rows may lack
+ * a class the data has). */
+static km_status check_class_weights(const trainer *t, const km_classes *classes)
+{
+    const km_params *p = t->params;
+    for (size_t k = 0; k < p->n_class_weights; k++) {
+        double label = p->class_weight_labels[k];
+        size_t i = 0;
+        while (i < t->data->n && t->data->labels[i] != label)
+            i++;
+        if (i < t->data->n)
+            continue;
+        char present[256];
+        int used = 0;
+        for (size_t c = 0; c < classes->n_classes && used < (int)sizeof present - 32; c++)
+            used += snprintf(present + used, sizeof present - (size_t)used, "%s%.17g", c ? ", " : "",
+                             classes->labels[c]);
+        if (used >= (int)sizeof present - 32)
+            snprintf(present + used, sizeof present - (size_t)used, ", ...");
+        return km_error(KM_EINVAL, "%s: -w%.17g: no row has class %.17g (the classes are %s)",
+                        t->data->source ? t->data->source : "training data", label, label, present);
+    }
+    return KM_OK;
+}
+
 static km_status setup_machines(trainer *t, km_classes *classes)
 {
     const km_params *p = t->params;
@@ -397,6 +423,8 @@ static km_status setup_machines(trainer *t, km_classes *classes)
         if (classes->n_classes < 2)
             return km_error(KM_EINVAL, "%s: all %zu training rows have label %g; classification needs two classes",
                             t->data->source ? t->data->source : "training data", t->n, classes->labels[0]);
+        if ((st = check_class_weights(t, classes)))
+            return st;
         model->n_classes = classes->n_classes;
         if (!(model->labels = malloc(classes->n_classes * sizeof *model->labels)))
             return km_error_nomem("class labels");
@@ -708,6 +736,11 @@ static km_status check_weight_groups(const trainer *t)
 {
     const km_params *p = t->params;
     const char *name = km_enum_name(KM_ENUM_MKL_METHOD, t->mkl.method);
+    if (t->mkl.method != KM_MKL_LMKL) {   /* clmkl, hlmkl: one weight group per k-means cluster */
+        km_status st = km_clusters_check(&t->mkl, t->n, t->data->source);
+        if (st)
+            return st;
+    }
     if (p->probability)
         return km_error(KM_EINVAL, "--mkl %s fits no probability models (-b 1)", name);
     if (km_task_classifies(p->task) && p->multiclass == KM_MULTICLASS_OVO) {
@@ -781,6 +814,9 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         return km_error(KM_EINVAL, "%s trains with fixed kernel weights only: it has no MKL certificate, so --mkl %s "
                         "cannot learn its weights (use C-SVC or epsilon-SVR, or --mkl fixed)", ops->name,
                         km_enum_name(KM_ENUM_MKL_METHOD, t.mkl.method));
+    if (!km_task_classifies(params->task) && params->n_class_weights)
+        return km_error(KM_EINVAL, "-w%.17g: class weights are for classifiers; %s has no classes",
+                        params->class_weight_labels[0], ops->name);
     if (t.mkl.method == KM_MKL_OBSCURE && params->n_class_weights)
         return km_error(KM_EINVAL, "--mkl obscure does not weight the classes (its losses have no per-class C): "
                         "drop -w");

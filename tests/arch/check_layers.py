@@ -20,6 +20,7 @@ LAYERS = {
     "train": 5,
     "model": 6,
     "eval": 6,
+    "plot": 7,
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/[^"]+"', re.MULTILINE)

@@ -116,4 +116,20 @@ expect_status 0 "$KM" predict -q --decision-values "$WORK/classes3" "$WORK/class
 expect_status 2 limited sh -c 'yes | tr -d "\n" | "$1" train /dev/stdin "$2"' sh "$KM" "$WORK/endless.model" &&
     expect_one_line_error "/dev/stdin:1: line longer than 256 MiB"
 [ -e "$WORK/endless.model" ] && fail "a model was written from an endless line"
+# A .npy file whose rows do not fit (a sparse 3 GB file): one line naming the file.
+"$PYTHON" - "$WORK/rows.npy" <<'PY'
+import io, sys
+import numpy as np
+buffer = io.BytesIO()
+np.save(buffer, np.zeros((2, 4)))
+head = buffer.getvalue()
+length = int.from_bytes(head[8:10], "little")
+header = head[10:10 + length].replace(b"(2, 4)", b"(100000000, 4)").rstrip(b" \n")
+with open(sys.argv[1], "wb") as f:
+    f.write(head[:10] + header + b" " * (length - 1 - len(header)) + b"\n")
+    f.truncate(10 + length + 100000000 * 4 * 8)
+PY
+expect_status 1 limited "$KM" train -q --label-column 1 "$WORK/rows.npy" "$WORK/rows.model" &&
+    expect_one_line_error "^kernelmix train: $WORK/rows.npy: out of memory"
+[ -e "$WORK/rows.model" ] && fail "a model was written from a .npy file that does not fit"
 finish

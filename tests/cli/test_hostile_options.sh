@@ -16,9 +16,12 @@ bad_option() {
 }
 bad_option "-c: 0 is out of range" -c 0
 bad_option "-c: -1 is out of range" -c -1
-bad_option "-c: '1e999' is not a number" -c 1e999
+bad_option "-c: '1e999' is not finite \\(beyond the largest double" -c 1e999
+bad_option "-c: '1e-320' is below the smallest positive normal double, about 2.2e-308 \\(subnormal" -c 1e-320
+bad_option "-c: '1e-400' is below the smallest positive normal double" -c 1e-400
+bad_option "-c: '2\\^-2000' is below the smallest positive normal double" -c 2^-2000
 bad_option "-c: 'nan' is not a number" -c nan
-bad_option "-c: 'inf' is not a number" -c inf
+bad_option "-c: 'inf' is not finite" -c inf
 bad_option "-c: '' is not a number" -c ''
 bad_option "-c: '1x' is not a number" -c 1x
 bad_option "-p: -0.1 is out of range" -p -0.1

@@ -11,8 +11,11 @@
 
 enum { N = 60, D = 3 };
 
+enum { MAX_WEIGHTS = 4 };
+
 typedef struct recorder {
     km_progress reports[512];    /* the last reports of stages other than "solver" */
+    double weights[512][MAX_WEIGHTS]; /* a copy of each report's MKL weights (valid during the call only) */
     size_t n, solver_polls;
     size_t stop_after;           /* return 1 from this report on (0: never) */
     size_t seen;
@@ -24,8 +27,11 @@ static int record(void *user, const km_progress *progress)
     r->seen++;
     if (!strcmp(progress->stage, "solver"))
         r->solver_polls++;
-    else if (r->n < sizeof r->reports / sizeof r->reports[0])
+    else if (r->n < sizeof r->reports / sizeof r->reports[0]) {
+        for (size_t m = 0; m < progress->mkl_n_weights && m < MAX_WEIGHTS; m++)
+            r->weights[r->n][m] = progress->mkl_weights[m];
         r->reports[r->n++] = *progress;
+    }
     return r->stop_after && r->seen >= r->stop_after;
 }
 
@@ -100,6 +106,49 @@ KM_TEST_CASE(training_reports_machines_and_mkl_steps)
         }
     }
     CHECK(machine == 4); /* three "machine" reports */
+    km_model_free(model);
+    km_params_free(params);
+    km_kernel_set_free(set);
+    km_dataset_free(data);
+}
+
+/* Every "mkl" report carries the step's record: the wrapper's certificate (objective P >= D, the gap
+ * (P - D)/|P|), its two kernel weights, the last of them the machine's weights in the model; seconds
+ * do not decrease; other reports carry no weights, and none before the first step. */
+KM_TEST_CASE(mkl_reports_carry_the_step_record)
+{
+    km_dataset *data = three_classes();
+    km_kernel_set *set = two_kernels();
+    recorder r = {0};
+    km_params *params = lp_mkl(&r);
+    km_model *model = NULL;
+    CHECK_OK(km_train(data, set, params, &model));
+    size_t machine = 0, mkl_reports = 0;
+    double seconds = 0;
+    const double *last = NULL;
+    for (size_t k = 0; k < r.n; k++) {
+        const km_progress *p = &r.reports[k];
+        CHECK(p->seconds >= seconds);
+        seconds = p->seconds;
+        if (!strcmp(p->stage, "mkl")) {
+            mkl_reports++;
+            CHECK(p->mkl_n_weights == 2 && p->mkl_weights != NULL);
+            CHECK(p->mkl_dual <= p->mkl_primal && p->mkl_objective == p->mkl_primal);
+            CHECK(fabs(p->mkl_gap - (p->mkl_primal - p->mkl_dual) / fabs(p->mkl_primal)) <= 1e-12);
+            CHECK(r.weights[k][0] >= 0 && r.weights[k][1] >= 0 && r.weights[k][0] + r.weights[k][1] > 0);
+            last = r.weights[k];
+        } else {
+            CHECK(p->mkl_n_weights == 0 && p->mkl_weights == NULL);
+            if (!strcmp(p->stage, "alignment"))
+                CHECK(isnan(p->mkl_objective) && isnan(p->mkl_dual) && isnan(p->mkl_primal));
+            if (!strcmp(p->stage, "machine")) {
+                const double *theta = km_model_kernel_weights(model, machine++);
+                CHECK(last != NULL && last[0] == theta[0] && last[1] == theta[1]);
+                last = NULL;
+            }
+        }
+    }
+    CHECK(machine == 3 && mkl_reports >= 3);
     km_model_free(model);
     km_params_free(params);
     km_kernel_set_free(set);

@@ -1,0 +1,45 @@
+/* Fuzz target: the text inputs of the figures, trace lines (km_plot_trace, against iterations and
+ * seconds) and cross-validation results (km_plot_cv). A success gives an SVG document whose numeric
+ * attributes are all finite; a failure a one-line message and no document. */
+#include "fuzz_support.h"
+
+/* No attribute value starts with nan or inf (a coordinate computed from a value the figure should
+ * have left out). */
+static void check_svg(const char *svg)
+{
+    if (!svg || strncmp(svg, "<?xml", 5) || !strstr(svg, "</svg>"))
+        fuzz_fail("a figure that is not a whole SVG document");
+    static const char *const bad[] = {"=\"nan", "=\"-nan", "=\"inf", "=\"-inf", " nan,", ",nan ", " inf,", ",inf "};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+        if (strstr(svg, bad[k]))
+            fuzz_fail("a figure with a non-finite coordinate");
+}
+
+static void check(km_status st, char *svg)
+{
+    if (st == KM_OK) {
+        check_svg(svg);
+    } else if (svg || km_last_error()[0] == '\0' || strchr(km_last_error(), '\n')) {
+        fuzz_fail("a failed figure returned a document or not one line");
+    }
+    km_free(svg);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *text = fuzz_string(data, size);
+    if (!text)
+        return 0;
+    for (int x_seconds = 0; x_seconds <= 1; x_seconds++) {
+        char *svg = NULL;
+        km_status st = km_plot_trace(text, x_seconds, &svg);
+        check(st, svg);
+    }
+    for (int higher = -1; higher <= 1; higher++) {
+        char *svg = NULL;
+        km_status st = km_plot_cv(text, higher, &svg);
+        check(st, svg);
+    }
+    free(text);
+    return 0;
+}
