@@ -92,7 +92,7 @@ expect_status 2 "$KM" predict -q --test-kernel - test pre.model - </dev/null &&
 [ -e "$W/-" ] && fail "a file named '-' was created"
 
 # every --help says what '-' means
-for cmd in train predict kernel scale cluster info bound; do
+for cmd in train predict kernel scale cluster info bound plot; do
     "$KM" "$cmd" --help | grep -q "'-'" || fail "kernelmix $cmd --help does not mention '-'"
 done
 finish
