@@ -123,11 +123,22 @@ int cli_need_kernels(const char *cmd, const cli_kernel_specs *specs);
  * 0 when the current option is none of them, 1 when taken, -1 on an error (reported). */
 int cli_cluster_option(cli_args *args, km_params *params, const char **cluster_spec);
 
-/* Whether output may be written: 0 (reported) when it is the same file (device and inode: links
- * count) as one of the inputs or as the file= of a precomputed kernel of set (NULL: none). Called
- * before any work, so a refused command writes nothing. */
-int cli_check_output(const char *cmd, const char *output, const char *const *inputs, size_t n_inputs,
-                     const km_kernel_set *set);
+/* The files a command reads, which none of its outputs may be (cli_check_output): data, test data,
+ * models, range files, test kernels and --kernels spec files by name ("-": standard input), and the
+ * file= of the precomputed kernels of set (NULL: none). */
+typedef struct cli_inputs {
+    const char **paths;
+    size_t n;
+    const km_kernel_set *set;
+} cli_inputs;
+/* Adds path (NULL: nothing); 0 (reported) when out of memory or when path is a second "-". */
+int cli_inputs_add(const char *cmd, cli_inputs *inputs, const char *path);
+int cli_inputs_add_all(const char *cmd, cli_inputs *inputs, const char *const *paths, size_t n);
+void cli_inputs_free(cli_inputs *inputs);
+/* Whether output may be written: 0 (reported: one line naming both) when it is the same file (device
+ * and inode: links count) as one of inputs; "-" is standard output. Every subcommand calls it for
+ * each output before any work, so a refused command writes nothing. */
+int cli_check_output(const char *cmd, const char *output, const cli_inputs *inputs);
 /* SIGINT, SIGTERM and SIGHUP remove the temporary files of unfinished outputs, then end the process
  * as the signal would have. */
 void cli_remove_partial_output_on_signals(void);
@@ -187,6 +198,10 @@ void cli_log_fn(void *user, km_log_level level, const char *message);
 /* Prints the gathered warnings and forgets them. */
 void cli_log_flush(cli_log *log);
 
+/* The regression figures of predict and train -v: "PREFIXMean squared error = MSESUFFIX" and the squared
+ * correlation coefficient, or "= undefined (constant target)" (or constant predictions) where it is. */
+void cli_print_regression_report(FILE *out, const char *prefix, const char *suffix, const double *truth,
+                                 const double *predicted, size_t n);
 /* JSON values: a string with quotes, backslashes and control characters escaped; a number with 17
  * digits, null when not finite (JSON has no NaN or infinity). */
 void cli_json_string(FILE *out, const char *s);

@@ -19,6 +19,7 @@ static void usage(FILE *out)
 "\n"
 "Computes a bound of learning kernels (A. Rostamizadeh, Learning Kernels, NYU 2010, ch. 2;\n"
 "Cortes, Mohri & Rostamizadeh) and prints it as one JSON object on one line.\n"
+"DATA (or a --kernels FILE) '-' is standard input.\n"
 "eta0 = 23/22; q is the norm of the kernel weights, r its conjugate (1/q + 1/r = 1).\n"
 "With a training file DATA and kernels (--kernel, --kernels, as train takes them), m, p, the\n"
 "traces u and R^2 = max_k max_i K_k(x_i, x_i) (R = sqrt(R^2)) come from the kernels as used on the\n"
@@ -208,6 +209,12 @@ static int kernel_inputs_from_data(bound_options *o)
     km_dataset *data = NULL;
     km_kernel_set *set = NULL;
     double *traces = NULL, R2 = 0;
+    cli_inputs inputs = {0};   /* no output, but standard input can be read once */
+    int once = cli_inputs_add(CMD, &inputs, o->data) &&
+               cli_inputs_add_all(CMD, &inputs, o->specs.files, o->specs.n_files);
+    cli_inputs_free(&inputs);
+    if (!once)
+        return CLI_USAGE;
     km_status st = cli_read_data(o->data, &o->input, 0, &data);
     if (!st)
         st = km_kernel_set_new(&set);

@@ -21,7 +21,8 @@ static void usage(FILE *out)
 "of kernel weights per cluster, and writes one line per row: its cluster (1..L), then its\n"
 "memberships c_1 .. c_L (they sum to 1; c_j ~ exp(-tau d^2(x, centre_j))). The first\n"
 "line, '# clusters L tau T', names the memberships' tau. OUTPUT defaults to\n"
-"standard output; an OUTPUT that is one of the inputs is refused.\n"
+"standard output ('-'); TRAIN_FILE '-' is standard input. An OUTPUT that is one of the\n"
+"inputs is refused.\n"
 "\n"
 "options:\n"
 "  --kernel SPEC        add the kernels of SPEC (repeatable; see kernelmix kernel --help)\n"
@@ -134,9 +135,14 @@ static int run(cluster_options *o)
     double *c = NULL, tau;
     int64_t l = 0;
     int rc = CLI_OK;
-    const char *output = o->n_positionals > 1 ? o->positionals[1] : NULL;
-    if (output && !cli_check_output(CMD, output, &o->positionals[0], 1, NULL))
+    const char *output = o->n_positionals > 1 ? o->positionals[1] : "-";
+    cli_inputs inputs = {0};
+    if (!cli_inputs_add(CMD, &inputs, o->positionals[0]) ||
+        !cli_inputs_add_all(CMD, &inputs, o->specs.files, o->specs.n_files) ||
+        !cli_check_output(CMD, output, &inputs)) {
+        cli_inputs_free(&inputs);
         return CLI_USAGE;
+    }
     km_status st = cli_read_data(o->positionals[0], &o->input, 0, &data);
     if (!st)
         st = km_kernel_set_new(&set);
@@ -146,7 +152,8 @@ static int run(cluster_options *o)
         st = cli_kernel_specs_add(&o->specs, set);
     if (!st && o->cluster_spec)
         st = cli_add_cluster_kernel(o->params, set, o->cluster_spec);
-    if (!st && output && !cli_check_output(CMD, output, &o->positionals[0], 1, set))
+    inputs.set = set;
+    if (!st && !cli_check_output(CMD, output, &inputs))   /* a file= of the specs */
         rc = CLI_USAGE;   /* reported */
     if (!st && !rc)
         st = km_params_get_int(o->params, KM_PARAM_CLUSTERS, &l);
@@ -162,16 +169,14 @@ static int run(cluster_options *o)
         rc = cli_fail(CMD, st);
     } else if (!rc) {
         km_atomic_file file;
-        FILE *out = stdout;
-        if (output && !(st = km_atomic_open(&file, output, "memberships")))
-            out = file.stream;
-        if (!st)
-            write_memberships(out, n, (size_t)l, labels, c, tau);
-        if (!st && output)
+        if (!(st = km_atomic_open(&file, output, "memberships"))) {
+            write_memberships(file.stream, n, (size_t)l, labels, c, tau);
             st = km_atomic_commit(&file);
+        }
         if (st)
             rc = cli_fail(CMD, st);
     }
+    cli_inputs_free(&inputs);
     free(labels);
     free(c);
     km_kernel_set_free(set);

@@ -12,7 +12,7 @@ static void usage(FILE *out)
     fprintf(out,
 "usage: kernelmix info [--json] MODEL_FILE\n"
 "\n"
-"Describes a model: task and parameters, classes, one line per kernel (its weight, block\n"
+"MODEL_FILE '-' is standard input. Describes a model: task and parameters, classes, one line per kernel (its weight, block\n"
 "norm ||w_m||, alignment with the labels, and spec with the fitted values; with several\n"
 "machines the mean of their weights and block norms), and per machine the kernel weights,\n"
 "objective, bias, support vectors and iterations.\n"

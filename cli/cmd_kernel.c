@@ -21,7 +21,9 @@ static void usage(FILE *out)
 "Otherwise computes each kernel's normalized training matrix (or, with --test, the\n"
 "test-vs-training matrix) and writes it to OUTPUT; several kernels go to OUTPUT with the\n"
 "kernel number before the extension (K.bin -> K.1.bin, K.2.bin, ...), all of them or none.\n"
-"An output that is one of the inputs is refused.\n"
+"An output that is one of the inputs is refused. A file name '-' is standard input\n"
+"(TRAIN_FILE, TEST_FILE or a --kernels FILE, one of them) or standard output (OUTPUT, for\n"
+"one kernel; written when complete).\n"
 "\n"
 "spec language: TYPE[:KEY=VALUES]...\n"
 "  types     linear, poly, rbf, sigmoid, chi2, histint, precomputed\n"
@@ -207,24 +209,28 @@ static km_status compute_one(const kernel_options *o, const km_kernel_set *fitte
 
 /* Every output name, each checked against the inputs before anything is computed; 0 when one is
  * refused (reported). */
-static int output_names(const kernel_options *o, const km_kernel_set *set, size_t M, char **names)
+static int output_names(const kernel_options *o, const cli_inputs *inputs, size_t M, char **names)
 {
-    const char *inputs[] = {o->positionals[0], o->test_path};
-    for (size_t m = 0; m < M; m++) {
+    if (M > 1 && !strcmp(o->positionals[1], "-")) {
+        cli_error(CMD, "%zu kernel matrices cannot all go to standard output ('-'); give OUTPUT a file name", M);
+        return 0;
+    }
+    int ok = 1;
+    for (size_t m = 0; ok && m < M; m++) {
         if (!(names[m] = output_name(o->positionals[1], m, M))) {
             cli_error(CMD, "out of memory");
-            return 0;
+            ok = 0;
         }
-        if (!cli_check_output(CMD, names[m], inputs, 2, set) ||
-            !cli_check_output(CMD, names[m], o->specs.files, o->specs.n_files, NULL))
-            return 0;
+        ok = ok && cli_check_output(CMD, names[m], inputs);
     }
-    return 1;
+    return ok;
 }
 
 /* All or nothing: every matrix is computed and written to its temporary file first, and the files
- * are published under their names only when all are complete. */
-static int compute(const kernel_options *o, const km_kernel_set *set, const km_dataset *train)
+ * are published under their names together when all are complete (km_atomic_publish_all: a failure
+ * or a signal leaves every name as it was, or every new file published). */
+static int compute(const kernel_options *o, const cli_inputs *inputs, const km_kernel_set *set,
+                   const km_dataset *train)
 {
     km_dataset *test = NULL;
     km_kernel_set *fitted = NULL;
@@ -234,7 +240,7 @@ static int compute(const kernel_options *o, const km_kernel_set *set, const km_d
     size_t M = km_kernel_set_size(set);
     if (!(names = calloc(M + 1, sizeof *names)) || !(outputs = calloc(M + 1, sizeof *outputs)))
         st = km_error_nomem("the output names");
-    int rc = st ? cli_fail(CMD, st) : output_names(o, set, M, names) ? CLI_OK : CLI_USAGE;
+    int rc = st ? cli_fail(CMD, st) : output_names(o, inputs, M, names) ? CLI_OK : CLI_USAGE;
     if (!rc && o->test_path)
         st = cli_read_data(o->test_path, &o->input, 0, &test);
     if (!rc && !st)
@@ -247,12 +253,10 @@ static int compute(const kernel_options *o, const km_kernel_set *set, const km_d
         st = compute_one(o, fitted, m, test ? test : train, train, names[m], &outputs[m]);
     }
     cli_progress_clear();
-    for (size_t m = 0; !rc && m < M; m++) {
-        if (st)
-            km_atomic_abort(&outputs[m]); /* also safe on a file never opened or already released */
-        else
-            st = km_atomic_publish(&outputs[m]);
-    }
+    for (size_t m = 0; !rc && st && m < M; m++)
+        km_atomic_abort(&outputs[m]); /* also safe on a file never opened or already released */
+    if (!rc && !st)
+        st = km_atomic_publish_all(outputs, M);
     if (!rc && st)
         rc = cli_fail(CMD, st);
     for (size_t m = 0; names && m < M; m++)
@@ -270,6 +274,13 @@ static int run(const kernel_options *o)
     km_kernel_set *set = NULL;
     int rc = CLI_OK;
     km_status st = KM_OK;
+    cli_inputs inputs = {0};
+    if (!cli_inputs_add(CMD, &inputs, o->n_positionals > 0 ? o->positionals[0] : NULL) ||
+        !cli_inputs_add(CMD, &inputs, o->test_path) ||
+        !cli_inputs_add_all(CMD, &inputs, o->specs.files, o->specs.n_files)) {
+        cli_inputs_free(&inputs);
+        return CLI_USAGE;
+    }
     if (o->n_positionals > 0)
         st = cli_read_data(o->positionals[0], &o->input, 0, &train);
     if (!st)
@@ -287,8 +298,10 @@ static int run(const kernel_options *o)
     } else if (o->list) {
         print_set(set);
     } else {
-        rc = compute(o, set, train);
+        inputs.set = set;
+        rc = compute(o, &inputs, set, train);
     }
+    cli_inputs_free(&inputs);
     km_kernel_set_free(set);
     km_dataset_free(train);
     return rc;

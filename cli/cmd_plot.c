@@ -1,10 +1,10 @@
 /* kernelmix plot: figures as standalone SVG files (the library's km_plot_*): a model's kernel weights,
  * a training trace, cross-validation results, a regularization path. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "data/text_input.h"
 
 static const char *const CMD = "plot";
 
@@ -17,7 +17,8 @@ static void usage(FILE *out)
 "       kernelmix plot path [-o OUT.svg] MODEL MODEL...\n"
 "\n"
 "Draws a figure as a standalone SVG file (default OUT: the input's name with .svg appended;\n"
-"path: path.svg). Text is SVG text; colours are the Okabe-Ito palette and the viridis map.\n"
+"path: path.svg). A file name '-' is standard input, or standard output for OUT (the default\n"
+"OUT of standard input). Text is SVG text; colours are the Okabe-Ito palette and the viridis map.\n"
 "\n"
 "  weights   a model's kernel weights: bars grouped by family and feature subset, labelled\n"
 "            with RBF widths and degrees, zero weights (dropped kernels) marked x; a heat map\n"
@@ -37,12 +38,13 @@ static void usage(FILE *out)
 /* The whole file as a NUL-terminated string; NULL (reported, *rc set) on an error. */
 static char *read_text(const char *path, int *rc)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_error(CMD, "%s: %s", path, strerror(errno));
-        *rc = CLI_USAGE;
+    FILE *f;
+    km_status st = km_open_input(path, &f);
+    if (st) {
+        *rc = cli_fail(CMD, st);
         return NULL;
     }
+    path = km_input_name(path);
     size_t size = 0, capacity = 65536, got;
     char *text = malloc(capacity);
     while (text && (got = fread(text + size, 1, capacity - size - 1, f)) > 0) {
@@ -73,9 +75,11 @@ static char *read_text(const char *path, int *rc)
     return text;
 }
 
-/* input's name with ".svg" appended (free it). */
+/* input's name with ".svg" appended, standard output for standard input (free it). */
 static char *default_output(const char *input)
 {
+    if (!strcmp(input, "-"))
+        return strdup("-");
     size_t n = strlen(input);
     char *out = malloc(n + 5);
     if (out)
@@ -84,9 +88,12 @@ static char *default_output(const char *input)
 }
 
 /* Writes svg to output all-or-nothing, unless output is one of the inputs. */
-static int write_svg(const char *output, const char *const *inputs, size_t n_inputs, const char *svg)
+static int write_svg(const char *output, const char *const *paths, size_t n_paths, const char *svg)
 {
-    if (!cli_check_output(CMD, output, inputs, n_inputs, NULL))
+    cli_inputs inputs = {0};
+    int checked = cli_inputs_add_all(CMD, &inputs, paths, n_paths) && cli_check_output(CMD, output, &inputs);
+    cli_inputs_free(&inputs);
+    if (!checked)
         return CLI_USAGE;
     km_atomic_file file;
     km_status st = km_atomic_open(&file, output, "the figure");

@@ -18,7 +18,10 @@ static void usage(FILE *out)
 "\n"
 "Writes one prediction per line of OUTPUT_FILE (class label, regression value, or +1/-1\n"
 "for one-class). When TEST_FILE has labels, prints the accuracy (classification) or the\n"
-"mean squared error (regression) like LIBSVM's svm-predict.\n"
+"mean squared error (regression) like LIBSVM's svm-predict; a figure that is undefined\n"
+"(the squared correlation of a constant target) is printed as 'undefined (reason)'.\n"
+"A file name '-' is standard input (TEST_FILE, MODEL_FILE, a --test-kernel, one of them)\n"
+"or standard output (OUTPUT_FILE: the figures then go to standard error).\n"
 "\n"
 "options:\n"
 "  -b 0|1               1: class probabilities, as LIBSVM's svm-predict -b 1 (the model must\n"
@@ -166,19 +169,20 @@ static km_status read_test_kernels(const predict_options *o, const km_model *mod
     return KM_OK;
 }
 
-static void report(const km_model *model, const km_dataset *test, const double *predicted, const double *decision)
+/* The figures of labelled test rows on out; a figure that is undefined says so and why. */
+static void report(FILE *out, const km_model *model, const km_dataset *test, const double *predicted,
+                   const double *decision)
 {
     size_t n = km_dataset_rows(test);
     const double *y = km_dataset_labels(test);
     if (km_task_regresses(km_model_task(model))) {
-        printf("Mean squared error = %g (regression)\n", km_mse(y, predicted, n));
-        printf("Squared correlation coefficient = %g (regression)\n", km_squared_correlation(y, predicted, n));
+        cli_print_regression_report(out, "", " (regression)", y, predicted, n);
         return;
     }
     size_t correct = 0;
     for (size_t i = 0; i < n; i++)
         correct += predicted[i] == y[i];
-    printf("Accuracy = %g%% (%zu/%zu) (classification)\n", 100.0 * (double)correct / (double)n, correct, n);
+    fprintf(out, "Accuracy = %g%% (%zu/%zu) (classification)\n", 100.0 * (double)correct / (double)n, correct, n);
     if (km_model_n_classes(model) > 2 || !km_task_classifies(km_model_task(model)) || !decision)
         return;
     /* binary: threshold-free figures from the decision value (positive side = first model label) */
@@ -188,9 +192,11 @@ static void report(const km_model *model, const km_dataset *test, const double *
     double positive = km_model_labels(model)[0], auc;
     for (size_t i = 0; i < n; i++)
         truth[i] = y[i] == positive ? 1.0 : 0.0;
-    printf("Balanced accuracy = %g%%\n", 100.0 * km_balanced_accuracy(y, predicted, n));
+    fprintf(out, "Balanced accuracy = %g%%\n", 100.0 * km_balanced_accuracy(y, predicted, n));
     if (km_auc(truth, decision, n, &auc) == KM_OK)
-        printf("AUC = %g\n", auc);
+        fprintf(out, "AUC = %g\n", auc);
+    else
+        fprintf(out, "AUC = undefined (the test labels hold one class)\n");
     free(truth);
 }
 
@@ -206,11 +212,11 @@ static size_t range_rows(size_t n, size_t nd)
 }
 
 /* Whether -b 1 can be served (reported when not): the model has probability models. */
-static int check_probability(const predict_options *o, const km_model *model)
+static int check_probability(const predict_options *o, const km_model *model, FILE *out)
 {
     if (!o->probability) {
         if (km_model_has_probability(model) && !o->quiet)
-            printf("The model has probability models; predict -b 1 gives the class probabilities.\n");
+            fprintf(out, "The model has probability models; predict -b 1 gives the class probabilities.\n");
         return 1;
     }
     if (km_model_has_probability(model))
@@ -372,9 +378,13 @@ static int run(const predict_options *o)
     km_matrix **test_kernels = NULL;
     predict_buffers buffers = {NULL, NULL, NULL, NULL, NULL};
     int rc = CLI_OK;
-    const char *inputs[] = {o->model_path, o->test_path};
-    if (!cli_check_output(CMD, o->output_path, inputs, 2, NULL) ||
-        !cli_check_output(CMD, o->output_path, o->test_kernel_paths, o->n_test_kernels, NULL))
+    FILE *out = strcmp(o->output_path, "-") ? stdout : stderr;   /* the figures, beside the predictions */
+    cli_inputs inputs = {0};
+    int checked = cli_inputs_add(CMD, &inputs, o->test_path) && cli_inputs_add(CMD, &inputs, o->model_path) &&
+                  cli_inputs_add_all(CMD, &inputs, o->test_kernel_paths, o->n_test_kernels) &&
+                  cli_check_output(CMD, o->output_path, &inputs);
+    cli_inputs_free(&inputs);
+    if (!checked)
         return CLI_USAGE;
     cli_progress_start(CMD, o->progress, o->quiet);
     cli_progress_show(1, "reading", -1, "reading %s", o->model_path);
@@ -383,7 +393,7 @@ static int run(const predict_options *o)
         rc = cli_fail(CMD, st);
         goto done;
     }
-    if (!check_probability(o, model) || !check_variance(o, model)) {
+    if (!check_probability(o, model, out) || !check_variance(o, model)) {
         rc = CLI_USAGE;
         goto done;
     }
@@ -421,10 +431,10 @@ static int run(const predict_options *o)
     warn_unseen(model, test, o->test_path);
     double sigma;
     if (!o->quiet && o->probability && km_model_laplace_sigma(model, &sigma) == KM_OK)
-        printf("Prob. model for test data: target value = predicted value + z,\n"
+        fprintf(out, "Prob. model for test data: target value = predicted value + z,\n"
                "z: Laplace distribution e^(-|z|/sigma)/(2sigma),sigma=%g\n", sigma);
     if (!o->quiet && km_dataset_labels(test))
-        report(model, test, buffers.predicted, buffers.score);
+        report(out, model, test, buffers.predicted, buffers.score);
 done:
     if (test_kernels)
         for (size_t m = 0; m < km_model_n_kernels(model); m++)

@@ -23,9 +23,10 @@ static void usage(FILE *out)
     fprintf(out,
 "usage: kernelmix scale [options] DATA_FILE [OUTPUT_FILE]\n"
 "\n"
-"Scales every feature of DATA_FILE (LIBSVM sparse format) linearly to [LOWER, UPPER], as LIBSVM's\n"
-"svm-scale does, and writes the rows to OUTPUT_FILE (standard output when not given). Range files\n"
-"are LIBSVM's, so files written by either tool work with the other.\n"
+"Scales every feature of DATA_FILE linearly to [LOWER, UPPER], as LIBSVM's svm-scale does, and\n"
+"writes the rows in LIBSVM format to OUTPUT_FILE (standard output when not given or '-').\n"
+"DATA_FILE is read as train reads it (LIBSVM, CSV or .npy; the input options below); '-' is\n"
+"standard input. Range files are LIBSVM's, so files written by either tool work with the other.\n"
 "\n"
 "options:\n"
 "  -l LOWER        lower end of the feature interval (default -1)\n"
@@ -34,15 +35,21 @@ static void usage(FILE *out)
 "  -s FILE         save the fitted ranges to FILE (fit on training data)\n"
 "  -r FILE         apply the ranges saved in FILE (test data); its intervals replace -l, -u, -y\n"
 "\n"
+"input:\n"
+"%s"
+"\n"
 "A feature with one value on the fitted data is dropped; with -r, a feature the range file does\n"
-"not list is dropped with a warning. Numbers may be written B^k (e.g. -l 2^-1).\n"
-"Outputs are all or nothing: written completely, or not at all.\n");
+"not list is dropped with a warning. Numbers may be written B^k (e.g. -l 2^-1). Ranges whose\n"
+"scaling overflows double precision (bounds near +-1e308) are refused, naming the range file's\n"
+"line (or the data file when fitted), rather than written as inf or nan.\n"
+"Outputs are all or nothing: written completely, or not at all.\n", CLI_INPUT_HELP);
 }
 
 /* One feature's range. */
 typedef struct feature_range {
     uint32_t index;        /* 1-based, as in the files */
     double min, max;
+    size_t line;           /* its line in the range file, 0 when fitted on the data */
 } feature_range;
 
 /* The ranges of svm-scale, kept only for the features that have one (those listed by the data, or by
@@ -51,12 +58,16 @@ typedef struct ranges {
     double lower, upper;
     int y_scaling;
     double y_lower, y_upper, y_min, y_max;
+    const char *file;      /* the range file they come from (-r), or NULL when fitted */
+    size_t x_line;         /* the range file's lines of the x interval, */
+    size_t y_interval_line, y_line; /* of the label's interval and of its range */
     size_t count;
     feature_range *features;
 } ranges;
 
 typedef struct scale_options {
     ranges r;
+    cli_input input;
     const char *save_path, *restore_path, *data_path, *output_path;
 } scale_options;
 
@@ -65,7 +76,7 @@ static int parse_options(scale_options *o, int argc, char **argv)
     cli_args args;
     cli_args_init(&args, CMD, argc, argv);
     const char *positional, *v;
-    int kind, n_positionals = 0;
+    int kind, n_positionals = 0, handled;
     while ((kind = cli_args_next(&args, &positional)) != 0) {
         if (kind == 2) {
             if (n_positionals == 2) {
@@ -91,6 +102,8 @@ static int parse_options(scale_options *o, int argc, char **argv)
             ok = (o->save_path = cli_args_value(&args)) != NULL;
         } else if (cli_args_is(&args, "-r", NULL)) {
             ok = (o->restore_path = cli_args_value(&args)) != NULL;
+        } else if ((handled = cli_data_option(&args, &o->input))) {
+            ok = handled > 0;
         } else {
             cli_args_unknown(&args);
             ok = 0;
@@ -109,11 +122,15 @@ static int parse_options(scale_options *o, int argc, char **argv)
                        "with -r to test data)");
         return -1;
     }
-    const char *inputs[] = {o->data_path, o->restore_path};
-    const char *outputs[] = {o->output_path, o->save_path};
-    for (size_t k = 0; k < 2; k++)
-        if (outputs[k] && !cli_check_output(CMD, outputs[k], inputs, 2, NULL))
-            return -1;
+    if (!o->output_path)
+        o->output_path = "-";
+    cli_inputs inputs = {0};
+    int checked = cli_inputs_add(CMD, &inputs, o->data_path) && cli_inputs_add(CMD, &inputs, o->restore_path) &&
+                  cli_check_output(CMD, o->output_path, &inputs) &&
+                  (!o->save_path || cli_check_output(CMD, o->save_path, &inputs));
+    cli_inputs_free(&inputs);
+    if (!checked)
+        return -1;
     struct stat a, b;
     if (o->output_path && o->save_path &&
         (!strcmp(o->output_path, o->save_path) || (stat(o->output_path, &a) == 0 && stat(o->save_path, &b) == 0 &&
@@ -171,7 +188,7 @@ static int fit_ranges(ranges *r, const km_dataset *data)
         return 0;
     }
     for (size_t j = 0; j < r->count; j++)
-        r->features[j] = (feature_range){columns[j] + 1, DBL_MAX, -DBL_MAX};
+        r->features[j] = (feature_range){columns[j] + 1, DBL_MAX, -DBL_MAX, 0};
     free(columns);
     double y_min = DBL_MAX, y_max = -DBL_MAX;
     for (size_t i = 0; i < n; i++) {
@@ -225,13 +242,14 @@ static int next_line(km_line_reader *reader, char **line, int *failed)
 static int read_range_file(const char *path, const ranges *base, ranges *out)
 {
     FILE *f;
+    const char *name = km_input_name(path);   /* "standard input" for "-" */
     km_status st = km_open_input(path, &f);
     if (st) {
         cli_fail(CMD, st);
         return 0;
     }
     km_line_reader reader;
-    km_line_reader_init(&reader, f, path);
+    km_line_reader_init(&reader, f, name);
     ranges file = *base;
     file.count = 0;
     file.features = NULL;
@@ -241,14 +259,16 @@ static int read_range_file(const char *path, const ranges *base, ranges *out)
     if (ok && !strcmp(line, "y")) {
         file.y_scaling = 1;
         ok = next_line(&reader, &line, &failed) && two_numbers(line, &file.y_lower, &file.y_upper) &&
-             next_line(&reader, &line, &failed) && two_numbers(line, &file.y_min, &file.y_max) &&
-             next_line(&reader, &line, &failed) && line;
+             (file.y_interval_line = reader.line_no) && next_line(&reader, &line, &failed) && two_numbers(line, &file.y_min, &file.y_max) &&
+             (file.y_line = reader.line_no) && next_line(&reader, &line, &failed) && line;
     }
     ok = ok && !strcmp(line, "x") && next_line(&reader, &line, &failed) &&
          two_numbers(line, &file.lower, &file.upper) && file.upper > file.lower;
+    file.file = name;
+    file.x_line = reader.line_no;
     if (!ok && !failed)
         cli_error(CMD, "%s: not a range file (expected an optional 'y' section of two 'LOWER UPPER' lines, "
-                       "then 'x' and 'LOWER UPPER', near line %zu)", path, reader.line_no ? reader.line_no : 1);
+                       "then 'x' and 'LOWER UPPER', near line %zu)", name, reader.line_no ? reader.line_no : 1);
     long previous = 0;
     while (ok && (ok = next_line(&reader, &line, &failed)) && line) {
         long index;
@@ -256,14 +276,14 @@ static int read_range_file(const char *path, const ranges *base, ranges *out)
         int used = -1;
         if (sscanf(line, "%ld %lf %lf %n", &index, &lo, &hi, &used) != 3 || used < 0 || line[used] ||
             index <= previous || index > INT_MAX || !isfinite(lo) || !isfinite(hi)) {
-            cli_error(CMD, "%s:%zu: expected 'INDEX MIN MAX' with indices ascending from 1 (up to %d)", path,
+            cli_error(CMD, "%s:%zu: expected 'INDEX MIN MAX' with indices ascending from 1 (up to %d)", name,
                       reader.line_no, INT_MAX);
             ok = 0;
         } else if (!(file.features = km_grow(file.features, &capacity, file.count + 1, sizeof *file.features))) {
-            cli_error(CMD, "not enough memory to read %s", path);
+            cli_error(CMD, "not enough memory to read %s", name);
             ok = 0;
         } else {
-            file.features[file.count++] = (feature_range){(uint32_t)index, lo, hi};
+            file.features[file.count++] = (feature_range){(uint32_t)index, lo, hi, reader.line_no};
             previous = index;
         }
     }
@@ -315,6 +335,78 @@ static double scaled(double v, double min, double max, double lower, double uppe
     if (v == max)
         return upper;
     return lower + (upper - lower) * (v - min) / (max - min);
+}
+
+/* Whether svm-scale's formula on v overflows double precision anywhere: the interval's width, the
+ * range's width, v - min, or the result (bounds near +-1e308 give inf and then nan). */
+static int scaling_overflows(double v, double min, double max, double lower, double upper)
+{
+    if (v == min || v == max)
+        return 0;
+    return !isfinite(upper - lower) || !isfinite(max - min) || !isfinite(v - min) ||
+           !isfinite(scaled(v, min, max, lower, upper));
+}
+
+/* Where a range came from, for messages: "RANGE_FILE:LINE" or the data file it was fitted on. */
+static void range_origin(char *buf, size_t size, const ranges *r, size_t line, const char *data_path)
+{
+    if (r->file)
+        snprintf(buf, size, "%s:%zu", r->file, line);
+    else
+        snprintf(buf, size, "%s", data_path);
+}
+
+/* Checks every value the rows will be written with (the labels when scaled, each feature's stored
+ * values and its unlisted 0) before anything is written; 0 (reported) when one would overflow. */
+static int check_scaling(const ranges *r, const km_dataset *data, const char *data_path)
+{
+    char origin[4096];
+    if (r->y_scaling && !isfinite(r->y_upper - r->y_lower)) {
+        if (r->file)
+            range_origin(origin, sizeof origin, r, r->y_interval_line, data_path);
+        else
+            snprintf(origin, sizeof origin, "option -y");
+        cli_error(CMD, "%s: scaling the labels to [%.17g, %.17g] overflows double precision", origin, r->y_lower,
+                  r->y_upper);
+        return 0;
+    }
+    for (size_t i = 0; r->y_scaling && i < data->n; i++)
+        if (scaling_overflows(data->labels[i], r->y_min, r->y_max, r->y_lower, r->y_upper)) {
+            range_origin(origin, sizeof origin, r, r->y_line, data_path);
+            cli_error(CMD, "%s: scaling the label %.17g of %s row %zu from [%.17g, %.17g] to [%.17g, %.17g] overflows "
+                      "double precision", origin, data->labels[i], data_path, i + 1, r->y_min, r->y_max, r->y_lower,
+                      r->y_upper);
+            return 0;
+        }
+    if (r->count && !isfinite(r->upper - r->lower)) {
+        if (r->file)
+            range_origin(origin, sizeof origin, r, r->x_line, data_path);
+        else
+            snprintf(origin, sizeof origin, "options -l and -u");
+        cli_error(CMD, "%s: scaling features to [%.17g, %.17g] overflows double precision", origin, r->lower, r->upper);
+        return 0;
+    }
+    for (size_t j = 0; j < r->count; j++) {
+        const feature_range *f = &r->features[j];
+        if (scaling_overflows(0, f->min, f->max, r->lower, r->upper)) {
+            range_origin(origin, sizeof origin, r, f->line, data_path);
+            cli_error(CMD, "%s: scaling feature %" PRIu32 " from [%.17g, %.17g] to [%.17g, %.17g] overflows double "
+                      "precision", origin, f->index, f->min, f->max, r->lower, r->upper);
+            return 0;
+        }
+    }
+    for (size_t i = 0; i < data->n; i++)
+        for (size_t k = data->row_start[i]; k < data->row_start[i + 1]; k++) {
+            const feature_range *f = find_range(r, data->col[k] + 1);
+            if (f && scaling_overflows(data->val[k], f->min, f->max, r->lower, r->upper)) {
+                range_origin(origin, sizeof origin, r, f->line, data_path);
+                cli_error(CMD, "%s: scaling feature %" PRIu32 " = %.17g of %s row %zu by the range [%.17g, %.17g] "
+                          "overflows double precision", origin, f->index, data->val[k], data_path, i + 1, f->min,
+                          f->max);
+                return 0;
+            }
+        }
+    return 1;
 }
 
 /* Drops the single-valued features (svm-scale leaves them out of the output and the range file). */
@@ -396,52 +488,39 @@ static size_t count_nonzeros(const km_dataset *data)
     return count;
 }
 
-/* Writes the scaled rows to OUTPUT_FILE (or standard output) and the ranges to the -s file. Both files
- * are written to temporary files and published only when both are complete, so that a missing
- * directory or a full disk leaves neither behind; standard output is written once every check has
- * passed. Returns the exit status. */
+/* Writes the scaled rows to OUTPUT_FILE (standard output for "-") and the ranges to the -s file,
+ * published together when both are complete (km_atomic_publish_all): a missing directory or a full disk
+ * leaves neither behind, and standard output receives nothing. Returns the exit status. */
 static int emit(const scale_options *o, const km_dataset *data, size_t *nonzeros)
 {
-    km_atomic_file ranges_file, rows_file;
-    km_status st = KM_OK;
-    int have_ranges = 0, have_rows = 0, rc = CLI_FAILURE;
-    if (o->save_path && !(st = km_atomic_open(&ranges_file, o->save_path, "range file")))
-        have_ranges = 1;
-    if (!st && o->output_path && !(st = km_atomic_open(&rows_file, o->output_path, "scaled data")))
-        have_rows = 1;
-    if (st)
-        goto done;
-    if (!write_scaled(have_rows ? rows_file.stream : stdout, &o->r, data, nonzeros))
-        goto done;
-    if (!have_rows && (fflush(stdout) != 0 || ferror(stdout))) {
-        cli_error(CMD, "cannot write the scaled data to standard output");
-        goto done;
+    km_atomic_file files[2];   /* the rows, then the ranges */
+    size_t opened = 0;
+    km_status st = km_atomic_open(&files[0], o->output_path, "scaled data");
+    if (!st)
+        opened = 1;
+    if (!st && o->save_path && !(st = km_atomic_open(&files[1], o->save_path, "range file")))
+        opened = 2;
+    if (st) {
+        while (opened > 0)
+            km_atomic_abort(&files[--opened]);
+        return cli_fail(CMD, st);
     }
-    if (have_ranges)
-        write_ranges(ranges_file.stream, &o->r);
-    if (have_rows) {
-        have_rows = 0;
-        if ((st = km_atomic_finish(&rows_file)))
-            goto done;
-        have_rows = 1;
+    if (!write_scaled(files[0].stream, &o->r, data, nonzeros)) {
+        while (opened > 0)
+            km_atomic_abort(&files[--opened]);
+        return CLI_FAILURE;
     }
-    if (have_ranges) {
-        have_ranges = 0;
-        if ((st = km_atomic_commit(&ranges_file)))
-            goto done;
+    if (opened == 2)
+        write_ranges(files[1].stream, &o->r);
+    for (size_t k = 0; !st && k < opened; k++)
+        st = km_atomic_finish(&files[k]);
+    if (st) {
+        for (size_t k = 0; k < opened; k++)
+            km_atomic_abort(&files[k]);   /* also safe on a file already released */
+        return cli_fail(CMD, st);
     }
-    if (have_rows) {
-        have_rows = 0;
-        if ((st = km_atomic_publish(&rows_file)))
-            goto done;
-    }
-    rc = CLI_OK;
-done:
-    if (have_rows)
-        km_atomic_abort(&rows_file);
-    if (have_ranges)
-        km_atomic_abort(&ranges_file);
-    return st ? cli_fail(CMD, st) : rc;
+    st = km_atomic_publish_all(files, opened);
+    return st ? cli_fail(CMD, st) : CLI_OK;
 }
 
 static int run(scale_options *o)
@@ -450,13 +529,17 @@ static int run(scale_options *o)
     ranges file = {0};
     size_t nonzeros;
     int rc = CLI_USAGE;
-    km_status st = km_dataset_read_libsvm(o->data_path, 0, &data);
+    km_status st = cli_read_data(o->data_path, &o->input, 0, &data);
+    if (!st)
+        st = km_dataset_make_sparse(data);
     if (st) {
         rc = cli_fail(CMD, st);
         goto done;
     }
-    if (!data->labels) {
-        cli_error(CMD, "%s: rows have no labels (LIBSVM format starts each row with its label)", o->data_path);
+    if (!data->labels || !data->sparse) {
+        cli_error(CMD, "%s: %s", o->data_path,
+                  !data->sparse ? "rows of sequences have no numeric features to scale"
+                                : "rows have no labels (the scaled rows are LIBSVM rows, which start with a label)");
         goto done;
     }
     rc = CLI_FAILURE;
@@ -469,6 +552,8 @@ static int run(scale_options *o)
         apply_range_file(&o->r, &file, o->restore_path, o->data_path);
     }
     drop_single_valued(&o->r);
+    if (!check_scaling(&o->r, data, o->data_path))
+        goto done;
     if ((rc = emit(o, data, &nonzeros)) != CLI_OK)
         goto done;
     size_t before = count_nonzeros(data);
@@ -491,6 +576,7 @@ int cmd_scale(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.r.lower = -1;
     o.r.upper = 1;
+    o.input = (cli_input)CLI_INPUT_INIT;
     int parsed = parse_options(&o, argc, argv);
     return parsed < 0 ? CLI_USAGE : parsed == 0 ? CLI_OK : run(&o);
 }

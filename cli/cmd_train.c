@@ -52,7 +52,8 @@ static void usage(FILE *out)
 "usage: kernelmix train [options] TRAIN_FILE [MODEL_FILE]\n"
 "\n"
 "Trains an SVM on a combination of kernels sum_m d_m k_m and writes MODEL_FILE\n"
-"(default: TRAIN_FILE.model). TRAIN_FILE is LIBSVM sparse format, or CSV (--format csv\n"
+"(default: TRAIN_FILE.model; '-': standard output, the summary then on standard error;\n"
+"TRAIN_FILE '-': standard input). TRAIN_FILE is LIBSVM sparse format, or CSV (--format csv\n"
 "or a .csv name). Options follow LIBSVM's svm-train where the meaning is the same\n"
 "(note -g's default below); every number may be written B^k, e.g. -c 2^3. An option\n"
 "the task (-s) or the kernel-weight method (--mkl) does not read is refused, naming the\n"
@@ -861,26 +862,27 @@ static int report_cross_validation(const train_options *o, const km_dataset *dat
     size_t n = km_dataset_rows(data);
     const double *y = km_dataset_labels(data);
     if (km_task_regresses((km_task)get_int(o, KM_PARAM_TASK))) {
-        printf("Cross Validation Mean squared error = %g\n", km_mse(y, predicted, n));
-        printf("Cross Validation Squared correlation coefficient = %g\n", km_squared_correlation(y, predicted, n));
+        cli_print_regression_report(stdout, "Cross Validation ", "", y, predicted, n);
     } else {
         printf("Cross Validation Accuracy = %g%%\n", 100.0 * km_accuracy(y, predicted, n));
     }
     return CLI_OK;
 }
 
+/* The summary goes to standard error when the model goes to standard output. */
 static void print_summary(const train_options *o, const km_dataset *data, const km_model *model)
 {
+    FILE *out = strcmp(o->model_path, "-") ? stdout : stderr;
     size_t M = km_model_n_kernels(model);
-    printf("%s on %zu rows, %zu kernel%s", cli_task_title(km_model_task(model)), km_dataset_rows(data), M,
+    fprintf(out, "%s on %zu rows, %zu kernel%s", cli_task_title(km_model_task(model)), km_dataset_rows(data), M,
            M == 1 ? "" : "s");
     if (km_model_n_classes(model))
-        printf(", %zu classes", km_model_n_classes(model));
-    printf("\n");
+        fprintf(out, ", %zu classes", km_model_n_classes(model));
+    fprintf(out, "\n");
     for (size_t m = 0; m < M; m++) {
         char spec[512];
         km_model_kernel_describe(model, m, spec, sizeof spec);
-        printf("  kernel %zu: %s\n", m + 1, spec);
+        fprintf(out, "  kernel %zu: %s\n", m + 1, spec);
     }
     int obscure = km_model_data_values(model, "obscure", "weights", NULL, NULL) != NULL;
     for (size_t k = 0; k < km_model_n_machines(model); k++) {
@@ -888,26 +890,27 @@ static void print_summary(const train_options *o, const km_dataset *data, const 
         km_model_machine_info(model, k, &info);
         const double *w = km_model_kernel_weights(model, k);
         if (obscure)   /* its objective is the primal f(w); the gap is the last relative change of f */
-            printf("machine %zu: objective %.10g", k + 1, info.primal);
+            fprintf(out, "machine %zu: objective %.10g", k + 1, info.primal);
         else
-            printf("machine %zu: objective %.10g", k + 1, info.objective);
+            fprintf(out, "machine %zu: objective %.10g", k + 1, info.objective);
         if (!isnan(info.gap) && !obscure)
-            printf(", duality gap %.3g", info.gap);
-        printf(", %zu support vectors, kernel weights", info.n_sv);
+            fprintf(out, ", duality gap %.3g", info.gap);
+        fprintf(out, ", %zu support vectors, kernel weights", info.n_sv);
         if (obscure)   /* d_j / sum_k d_k, the convention of the paper's figures */
             w = km_model_data_values(model, "obscure", "weights", NULL, NULL);
         for (size_t g = 0; g < km_model_weight_groups(model); g++) /* one set per cluster when localized */
             for (size_t m = 0; m < M; m++)
-                printf("%s%.6g", m == 0 && g > 0 ? " | " : " ", w[g * M + m]);
-        printf("\n");
+                fprintf(out, "%s%.6g", m == 0 && g > 0 ? " | " : " ", w[g * M + m]);
+        fprintf(out, "\n");
     }
     double sigma;
     if (km_model_laplace_sigma(model, &sigma) == KM_OK)
-        printf("probability model: target = prediction + z, z Laplace with density e^(-|z|/sigma)/(2 sigma), "
+        fprintf(out, "probability model: target = prediction + z, z Laplace with density e^(-|z|/sigma)/(2 sigma), "
                "sigma = %g\n", sigma);
     else if (km_model_has_probability(model))
-        printf("probability model: a sigmoid per machine (predict -b 1)\n");
-    printf("model written to %s (%zu support vectors)\n", o->model_path, km_model_n_sv_total(model));
+        fprintf(out, "probability model: a sigmoid per machine (predict -b 1)\n");
+    fprintf(out, "model written to %s (%zu support vectors)\n", strcmp(o->model_path, "-") ? o->model_path : "standard output",
+            km_model_n_sv_total(model));
 }
 
 /* Classes no classification could learn from a label column the user did not choose (the default, the
@@ -938,6 +941,17 @@ static int run(train_options *o)
     cli_progress_start(CMD, o->progress, o->quiet);
     catch_stop_signals();
 
+    cli_inputs inputs = {0};
+    if (!cli_inputs_add(CMD, &inputs, o->train_path) ||
+        !cli_inputs_add_all(CMD, &inputs, o->specs.files, o->specs.n_files)) {
+        rc = CLI_USAGE;
+        goto done;
+    }
+    if (!o->model_path && !o->folds && !strcmp(o->train_path, "-")) {
+        cli_error(CMD, "TRAIN_FILE is standard input ('-'): give MODEL_FILE (a name, or '-' for standard output)");
+        rc = CLI_USAGE;
+        goto done;
+    }
     km_status st = km_params_set_class_weights(o->params, o->class_labels, o->class_weights, o->n_class_weights);
     if (!st) {
         cli_progress_show(1, "reading", -1, "reading %s", o->train_path);
@@ -965,15 +979,16 @@ static int run(train_options *o)
             goto done;
         }
     }
+    inputs.set = kernels;
     if (o->trace_path) {
-        const char *inputs[] = {o->train_path, o->model_path};
         if (o->model_path && !strcmp(o->model_path, o->trace_path)) {
             cli_error(CMD, "option --trace: %s is also the model file", o->trace_path);
             rc = CLI_USAGE;
             goto done;
         }
-        if (!cli_check_output(CMD, o->trace_path, inputs, 2, kernels) ||
-            !cli_check_output(CMD, o->trace_path, o->specs.files, o->specs.n_files, NULL)) {
+        /* nor may the trace replace an existing model file under another name */
+        cli_inputs model = {.paths = (const char *[]){o->model_path}, .n = o->model_path != NULL};
+        if (!cli_check_output(CMD, o->trace_path, &inputs) || !cli_check_output(CMD, o->trace_path, &model)) {
             rc = CLI_USAGE;
             goto done;
         }
@@ -1012,9 +1027,7 @@ static int run(train_options *o)
         snprintf(default_model_path, len, "%s.model", base);
         o->model_path = default_model_path;
     }
-    const char *train_input[] = {o->train_path};
-    if (!cli_check_output(CMD, o->model_path, train_input, 1, kernels) ||
-        !cli_check_output(CMD, o->model_path, o->specs.files, o->specs.n_files, NULL)) {
+    if (!cli_check_output(CMD, o->model_path, &inputs)) {
         rc = CLI_USAGE;
         goto done;
     }
@@ -1034,6 +1047,7 @@ static int run(train_options *o)
     if (!o->quiet)
         print_summary(o, data, model);
 done:
+    cli_inputs_free(&inputs);
     cli_trace_close(&trace, 0);
     cli_progress_clear();
     cli_log_flush(&log);

@@ -224,6 +224,27 @@ void cli_format_value(char *buf, size_t size, double value)
         snprintf(buf, size, "%.17g", value);
 }
 
+static int constant(const double *values, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (values[i] != values[0])
+            return 0;
+    return 1;
+}
+
+void cli_print_regression_report(FILE *out, const char *prefix, const char *suffix, const double *truth,
+                                 const double *predicted, size_t n)
+{
+    double r2;
+    fprintf(out, "%sMean squared error = %g%s\n", prefix, km_mse(truth, predicted, n), suffix);
+    if (km_squared_correlation(truth, predicted, n, &r2) == KM_OK)
+        fprintf(out, "%sSquared correlation coefficient = %g%s\n", prefix, r2, suffix);
+    else
+        fprintf(out, "%sSquared correlation coefficient = undefined (%s)\n", prefix,
+                constant(truth, n) ? "constant target" : constant(predicted, n) ? "constant predictions"
+                                                                               : "the sums of squares overflow");
+}
+
 int cli_push(const char *cmd, const char ***list, size_t *n, const char *value)
 {
     const char **grown = realloc(*list, (*n + 1) * sizeof *grown);
@@ -245,7 +266,9 @@ const char CLI_INPUT_HELP[] =
 "  --label-column K   CSV column of the label, 1-based; negative counts from the end\n"
 "                     (default -1, the last; predict: the training file's); 0: no label\n"
 "  --delimiter C      CSV field delimiter: a character, 'tab' or 'space' (runs of blanks);\n"
-"                     default: detected from the first line (',' ';' tab, else blanks)\n";
+"                     default: detected from the first line (',' ';' tab, else blanks)\n"
+"  a file name '-'    standard input (for one input of a command), or standard output\n"
+"                     (for an output: written when complete, nothing on a failure)\n";
 
 /* --delimiter: "auto", "tab", "space" or one character (the reader refuses the impossible ones). */
 static int parse_delimiter(const char *cmd, const char *text, char *out)

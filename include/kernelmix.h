@@ -80,6 +80,10 @@ typedef void (*km_log_fn)(void *user, km_log_level level, const char *message);
 
 typedef struct km_dataset km_dataset;
 
+/* File names: every reader (datasets, kernel matrices, spec files, models) takes the path "-" as
+ * standard input, read once (a pipe is copied to an unnamed temporary file first), and every writer
+ * (models, matrices, datasets) takes "-" as standard output, written only when complete. */
+
 /* LIBSVM sparse format: "label idx:val idx:val ...", indices 1-based and strictly ascending.
  * With KM_READ_PRECOMPUTED the rows are LIBSVM precomputed-kernel rows "label 0:id 1:K(x,x_1) ...":
  * the 0:id entry is required and every row must give the same number of kernel values. */
@@ -101,7 +105,9 @@ typedef struct km_csv_options {
 KM_API km_status km_dataset_read_csv(const char *path, const km_csv_options *options, km_dataset **out);
 /* Dense rows from a numpy .npy file (np.save): a 2-D array of float64 ('<f8') or float32 ('<f4'), C or
  * Fortran order, rows × columns; label_column as in km_csv_options (-1: the last column is the label,
- * KM_CSV_NO_LABEL: every column is a feature). Other dtypes and shapes are refused (KM_EFORMAT). */
+ * KM_CSV_NO_LABEL: every column is a feature); a single column read with its label gives labels only
+ * (no features, as for the rows of precomputed kernels from files). Other dtypes and shapes are refused
+ * (KM_EFORMAT). */
 KM_API km_status km_dataset_read_npy(const char *path, int label_column, km_dataset **out);
 /* Labelled sequences as string rows (km_dataset_from_strings), for the string kernels: either one
  * "LABEL<TAB>SEQUENCE" per line, or FASTA (detected by a first non-blank line starting with '>'):
@@ -822,8 +828,9 @@ KM_API km_status km_auc(const double *truth, const double *score, size_t n, doub
 /* Average precision (area under the precision-recall step curve, tied scores grouped). */
 KM_API km_status km_average_precision(const double *truth, const double *score, size_t n, double *ap);
 KM_API double km_mse(const double *truth, const double *predicted, size_t n);
-/* Squared correlation coefficient, as LIBSVM reports for regression. */
-KM_API double km_squared_correlation(const double *truth, const double *predicted, size_t n);
+/* Squared correlation coefficient, as LIBSVM reports for regression, into *r2. KM_EINVAL (and *r2
+ * unchanged) where it is undefined: no rows, a constant target or constant predictions (LIBSVM's 0/0). */
+KM_API km_status km_squared_correlation(const double *truth, const double *predicted, size_t n, double *r2);
 
 /* k-fold cross-validation like LIBSVM's -v: folds are stratified for classification, assigned with
  * KM_PARAM_SEED; predicted receives one cross-validated prediction per row. */

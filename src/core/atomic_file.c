@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,7 +174,8 @@ static int stream_close(void *cookie)
 
 static km_status write_error(const km_atomic_file *file, int error)
 {
-    return km_error(KM_EIO, "%s: cannot write %s: %s", file->path, file->what, strerror(error));
+    return km_error(KM_EIO, "%s: cannot write %s: %s", file->to_stdout ? "standard output" : file->path, file->what,
+                    strerror(error));
 }
 
 static void release(km_atomic_file *file)
@@ -182,8 +185,10 @@ static void release(km_atomic_file *file)
     free(file->path);
     free(file->target);
     free(file->temp_path);
+    free(file->held);
     file->stream = NULL;
-    file->path = file->target = file->temp_path = NULL;
+    file->path = file->target = file->temp_path = file->held = NULL;
+    file->to_stdout = 0;
 }
 
 /* Opens the descriptor: the destination itself when it is not a regular file (stat follows every
@@ -224,6 +229,13 @@ km_status km_atomic_open(km_atomic_file *file, const char *path, const char *wha
     file->fd = -1;
     if (!(file->path = strdup(path)))
         return km_error_nomem("a file name");
+    if (strcmp(path, "-") == 0) {   /* standard output: held in memory until published */
+        file->to_stdout = 1;
+        if ((file->stream = open_memstream(&file->held, &file->held_size)))
+            return KM_OK;
+        release(file);
+        return km_error_nomem("the output held for standard output");
+    }
     int error = open_descriptor(file);
     static const cookie_io_functions_t io = {.write = stream_write, .close = stream_close};
     if (!error && !(file->stream = fopencookie(file, "w", io))) {
@@ -292,18 +304,106 @@ static int sync_directory(const char *path)
     return error;
 }
 
+/* The held bytes of a standard-output file onto standard output (after what stdio holds of it). 0 or
+ * an errno. */
+static int write_held(const km_atomic_file *file)
+{
+    if (fflush(stdout) != 0)
+        return errno ? errno : EIO;
+    for (size_t done = 0; done < file->held_size;) {
+        ssize_t written = write(STDOUT_FILENO, file->held + done, file->held_size - done);
+        if (written < 0 && errno == EINTR)
+            continue;
+        if (written <= 0)
+            return written < 0 ? errno : EIO;
+        done += (size_t)written;
+    }
+    return 0;
+}
+
+/* A second name of the file a publication replaces ("TEMP~", beside its temporary file), or NULL with
+ * *error 0 when there is no such file, or with *error set when the name cannot be made. */
+static char *keep_replaced(const km_atomic_file *file, int *error)
+{
+    size_t len = strlen(file->temp_path);
+    char *name = malloc(len + 2);
+    if (!name) {
+        *error = ENOMEM;
+        return NULL;
+    }
+    memcpy(name, file->temp_path, len);
+    memcpy(name + len, "~", 2);
+    if (link(file->target, name) == 0)
+        return name;
+    *error = errno == ENOENT ? 0 : errno;
+    free(name);
+    return NULL;
+}
+
+km_status km_atomic_publish_all_observed(km_atomic_file *files, size_t n, int (*between)(size_t published, void *user),
+                                         void *user)
+{
+    sigset_t held, previous;
+    sigemptyset(&held);
+    sigaddset(&held, SIGINT);
+    sigaddset(&held, SIGTERM);
+    sigaddset(&held, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &held, &previous);
+    /* with several files, each replaced file keeps a second name until all are published, so that a
+     * failure can put it back */
+    char **kept = n > 1 ? calloc(n, sizeof *kept) : NULL;
+    int error = n > 1 && !kept ? ENOMEM : 0;
+    size_t failed = 0, renamed = 0;
+    for (size_t k = 0; !error && n > 1 && k < n; k++)
+        if (files[k].temp_path && !(kept[k] = keep_replaced(&files[k], &error)) && error)
+            failed = k;
+    /* the renames, then what standard output is to receive: nothing left that can fail after it */
+    for (; !error && renamed < n; renamed++) {
+        if (renamed > 0 && between && between(renamed, user))
+            error = EIO;
+        else if (files[renamed].temp_path && rename(files[renamed].temp_path, files[renamed].target) != 0)
+            error = errno;
+        if (error) {
+            failed = renamed;
+            break;
+        }
+    }
+    for (size_t k = 0; !error && k < n; k++)
+        if (files[k].to_stdout && (error = write_held(&files[k])))
+            failed = k;
+    for (size_t k = 0; error && k < renamed; k++) {   /* put the replaced files back */
+        if (files[k].temp_path && kept && kept[k] && rename(kept[k], files[k].target) == 0) {
+            free(kept[k]);
+            kept[k] = NULL;
+        } else if (files[k].temp_path && !(kept && kept[k])) {
+            unlink(files[k].target);   /* it replaced nothing */
+        }
+    }
+    for (size_t k = 0; !error && k < n; k++)
+        if (files[k].temp_path && (error = sync_directory(files[k].target)))
+            failed = k;
+    km_status st = error ? write_error(&files[failed], error) : KM_OK;
+    for (size_t k = 0; k < n; k++) {
+        if (kept && kept[k])
+            unlink(kept[k]);
+        if (error && k >= renamed && files[k].temp_path)
+            unlink(files[k].temp_path);
+        free(kept ? kept[k] : NULL);
+        release(&files[k]);
+    }
+    free(kept);
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    return st;
+}
+
+km_status km_atomic_publish_all(km_atomic_file *files, size_t n)
+{
+    return km_atomic_publish_all_observed(files, n, NULL, NULL);
+}
+
 km_status km_atomic_publish(km_atomic_file *file)
 {
-    int error = 0;
-    if (file->temp_path && rename(file->temp_path, file->target) != 0) {
-        error = errno;
-        unlink(file->temp_path);
-    } else if (file->temp_path) {
-        error = sync_directory(file->target);
-    }
-    km_status st = error ? write_error(file, error) : KM_OK;
-    release(file);
-    return st;
+    return km_atomic_publish_all(file, 1);
 }
 
 km_status km_atomic_commit(km_atomic_file *file)

@@ -12,6 +12,12 @@
  * /dev/null, a FIFO, a socket, a terminal) is written through, in place: it is never replaced, and
  * such a write cannot be all-or-nothing. A directory is refused.
  *
+ * The path "-" is standard output, as Unix tools take it: what is written is held in memory and
+ * written to standard output when published (after fflush(stdout)), so that a failed or aborted output
+ * writes nothing there either.
+ *
+ * Several finished files are published together, all or none, by km_atomic_publish_all.
+ *
  * The temporary files of the files still open (or finished and not yet published) are listed, so that
  * km_atomic_remove_temporaries can delete them from a signal handler. */
 #ifndef KM_CORE_ATOMIC_FILE_H
@@ -29,6 +35,9 @@ typedef struct km_atomic_file {
     const char *what;       /* for messages: "PATH: cannot write WHAT: reason" */
     int fd;                 /* the descriptor under stream */
     int error;              /* errno of the first failed write, 0 if none */
+    int to_stdout;          /* the path is "-": written to standard output when published */
+    char *held;             /* standard output: the bytes written so far */
+    size_t held_size;
     struct km_atomic_file *next_live; /* the list of temporary files to remove on a signal */
 } km_atomic_file;
 
@@ -45,6 +54,14 @@ void km_atomic_write(km_atomic_file *file, const void *data, size_t n);
 km_status km_atomic_finish(km_atomic_file *file);
 /* Renames a finished file over its destination and syncs the directory. Releases the file. */
 km_status km_atomic_publish(km_atomic_file *file);
+/* Publishes n finished files together: all of them, or (on a failure, reported) none, the files they
+ * replace put back. SIGINT, SIGTERM and SIGHUP are held while the names change, so that a signal takes
+ * effect before or after the whole set. Releases every file. */
+km_status km_atomic_publish_all(km_atomic_file *files, size_t n);
+/* km_atomic_publish_all with a call between two renames, after `published` of them, whose non-zero
+ * return counts as a failed rename: how the tests reach that moment. */
+km_status km_atomic_publish_all_observed(km_atomic_file *files, size_t n, int (*between)(size_t published, void *user),
+                                         void *user);
 /* km_atomic_finish, then km_atomic_publish. */
 km_status km_atomic_commit(km_atomic_file *file);
 /* Closes and removes the temporary file (open or finished); the destination is untouched (a file

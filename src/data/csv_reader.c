@@ -322,7 +322,7 @@ km_status km_dataset_read_csv(const char *path, const km_csv_options *options, k
     km_status st = km_open_input(path, &stream);
     if (st)
         return st;
-    st = km_read_csv_stream(stream, path, options, out);
+    st = km_read_csv_stream(stream, km_input_name(path), options, out);
     fclose(stream);
     return st;
 }

@@ -45,4 +45,8 @@ km_status km_dataset_first_features(const km_dataset *src, size_t d, km_dataset 
  * largest such feature, 1-based (0: none). */
 size_t km_dataset_rows_beyond(const km_dataset *data, size_t d, size_t *largest);
 
+/* Stores a dense dataset's features as CSR in place (zeros left out), for code that walks the stored
+ * values (svm-scale's ranges); sparse and string datasets are left as they are. */
+km_status km_dataset_make_sparse(km_dataset *data);
+
 #endif

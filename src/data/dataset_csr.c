@@ -104,3 +104,41 @@ km_status km_dataset_from_csr(size_t n_rows, size_t n_cols, const int64_t *indpt
     *out = data;
     return KM_OK;
 }
+
+km_status km_dataset_make_sparse(km_dataset *data)
+{
+    if (data->sparse || data->text)
+        return KM_OK;
+    if (data->d > (size_t)UINT32_MAX)
+        return km_error(KM_EINVAL, "%s: %zu features; sparse column indices are 32-bit",
+                        data->source ? data->source : "dataset", data->d);
+    size_t n = data->n, d = data->d, stored = 0;
+    for (size_t k = 0; k < n * d; k++)
+        stored += data->X[k] != 0;
+    size_t *row_start = malloc((n + 1) * sizeof *row_start);
+    uint32_t *col = malloc((stored ? stored : 1) * sizeof *col);
+    double *val = malloc((stored ? stored : 1) * sizeof *val);
+    if (!row_start || !col || !val) {
+        free(row_start);
+        free(col);
+        free(val);
+        return km_error_nomem("a sparse dataset");
+    }
+    size_t e = 0;
+    for (size_t i = 0; i < n; i++) {
+        row_start[i] = e;
+        for (size_t j = 0; j < d; j++)
+            if (data->X[i * d + j] != 0) {
+                col[e] = (uint32_t)j;
+                val[e++] = data->X[i * d + j];
+            }
+    }
+    row_start[n] = e;
+    free(data->X);
+    data->X = NULL;
+    data->row_start = row_start;
+    data->col = col;
+    data->val = val;
+    data->sparse = 1;
+    return KM_OK;
+}

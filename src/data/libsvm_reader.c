@@ -315,7 +315,7 @@ km_status km_dataset_read_libsvm(const char *path, unsigned flags, km_dataset **
     km_status st = km_open_input(path, &stream);
     if (st)
         return st;
-    st = km_read_libsvm_stream(stream, path, flags, out);
+    st = km_read_libsvm_stream(stream, km_input_name(path), flags, out);
     fclose(stream);
     return st;
 }

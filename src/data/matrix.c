@@ -151,5 +151,6 @@ void km_matrix_free(km_matrix *matrix)
         free(matrix->data);
         free(matrix->data32);
     }
+    free(matrix->source);
     free(matrix);
 }

@@ -16,6 +16,7 @@ struct km_matrix {
     float *data32;      /* rows×cols floats, or NULL */
     struct km_matrix_mapping *mapping;  /* the file mapping the values live in, or NULL */
     int borrowed;       /* the values are the caller's (km_matrix_wrap): read only, not freed */
+    char *source;       /* the file the values were read from (for messages), or NULL */
 };
 
 /* km_matrix_read for the training kernel of a precomputed:file= spec: precomputed-kernel text must

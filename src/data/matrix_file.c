@@ -236,6 +236,11 @@ static km_status read_matrix_stream(FILE *stream, const char *name, int training
         return st;
     st = read_matrix(stream, name, training, out);
     km_numeric_locale_leave(&locale);
+    if (!st && !((*out)->source = strdup(name))) {
+        km_matrix_free(*out);
+        *out = NULL;
+        st = km_error_nomem("a file name");
+    }
     return st;
 }
 
@@ -251,7 +256,7 @@ static km_status read_matrix_file(const char *path, int training, km_matrix **ou
     km_status st = km_open_input(path, &stream);
     if (st)
         return st;
-    st = read_matrix_stream(stream, path, training, out);
+    st = read_matrix_stream(stream, km_input_name(path), training, out);
     fclose(stream);
     return st;
 }

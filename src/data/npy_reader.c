@@ -312,8 +312,10 @@ km_status km_read_npy_dataset_stream(FILE *stream, const char *name, int label_c
         return st;
     int has_label = label_column != KM_CSV_NO_LABEL;
     long label = label_column < 0 ? (long)m->cols + label_column : label_column;
-    if (has_label && (label < 0 || (size_t)label >= m->cols || m->cols < 2)) {
-        st = km_error(KM_EINVAL, "%s: label column %d does not exist or leaves no features (%zu columns)", name,
+    /* a single column that is the label is a labels-only file, as LIBSVM rows without features are:
+     * the rows of precomputed kernels given by file= */
+    if (has_label && (label < 0 || (size_t)label >= m->cols)) {
+        st = km_error(KM_EINVAL, "%s: label column %d does not exist (%zu columns)", name,
                       label_column >= 0 ? label_column + 1 : label_column, m->cols);
         km_matrix_free(m);
         return st;
@@ -325,7 +327,7 @@ km_status km_read_npy_dataset_stream(FILE *stream, const char *name, int label_c
     }
     data->n = m->rows;
     data->d = m->cols - (size_t)has_label;
-    data->X = malloc(data->n * data->d * sizeof *data->X);
+    data->X = malloc((data->d ? data->n * data->d : 1) * sizeof *data->X);
     data->labels = has_label ? malloc(data->n * sizeof *data->labels) : NULL;
     data->source = strdup(name);
     if (!data->X || (has_label && !data->labels) || !data->source) {
@@ -354,7 +356,7 @@ km_status km_dataset_read_npy(const char *path, int label_column, km_dataset **o
     km_status st = km_open_input(path, &stream);
     if (st)
         return st;
-    st = km_read_npy_dataset_stream(stream, path, label_column, out);
+    st = km_read_npy_dataset_stream(stream, km_input_name(path), label_column, out);
     fclose(stream);
     return st;
 }

@@ -218,7 +218,7 @@ km_status km_dataset_read_sequences(const char *path, const char *alphabet_lette
     km_status st = km_open_input(path, &stream);
     if (st)
         return st;
-    st = km_read_sequences_stream(stream, path, alphabet_letters, out);
+    st = km_read_sequences_stream(stream, km_input_name(path), alphabet_letters, out);
     fclose(stream);
     return st;
 }

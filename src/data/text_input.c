@@ -6,9 +6,48 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "core/error.h"
+
+const char *km_input_name(const char *path) { return strcmp(path, "-") == 0 ? "standard input" : path; }
+
+/* Standard input as a seekable stream of its own descriptor: a regular file read from its start as it
+ * is, anything else copied to an unnamed temporary file first. */
+static km_status open_standard_input(FILE **out)
+{
+    struct stat st;
+    int fd = dup(STDIN_FILENO);
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_CUR) == 0) {
+        if ((*out = fdopen(fd, "rb")))
+            return KM_OK;
+    }
+    int error = fd < 0 ? errno : 0;
+    FILE *copy = fd < 0 ? NULL : tmpfile();
+    if (!copy && !error)
+        error = errno;
+    char chunk[1 << 16];
+    for (ssize_t got = 1; copy && !error && got > 0;) {
+        got = read(fd, chunk, sizeof chunk);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0 || (got > 0 && fwrite(chunk, 1, (size_t)got, copy) != (size_t)got))
+            error = errno ? errno : EIO;
+    }
+    if (fd >= 0)
+        close(fd);
+    if (!error && (fflush(copy) != 0 || fseeko(copy, 0, SEEK_SET) != 0))
+        error = errno;
+    if (error) {
+        if (copy)
+            fclose(copy);
+        return km_error(KM_EIO, "standard input: cannot read: %s", strerror(error));
+    }
+    *out = copy;
+    return KM_OK;
+}
 
 void km_line_reader_init(km_line_reader *reader, FILE *stream, const char *name)
 {
@@ -28,6 +67,8 @@ void km_line_reader_free(km_line_reader *reader)
 
 km_status km_open_input(const char *path, FILE **out)
 {
+    if (strcmp(path, "-") == 0)
+        return open_standard_input(out);
     *out = fopen(path, "rb");
     if (!*out)
         return km_error(KM_EIO, "%s: cannot open: %s", path, strerror(errno));

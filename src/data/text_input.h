@@ -8,8 +8,13 @@
 
 #include "kernelmix.h"
 
-/* Opens path for reading in binary mode; KM_EIO "PATH: cannot open: REASON" on failure. */
+/* Opens path for reading in binary mode; KM_EIO "PATH: cannot open: REASON" on failure. The path "-"
+ * is standard input, as Unix tools take it: the stream is seekable either way (a pipe or terminal is
+ * first copied to an unnamed temporary file), so that every reader, binary ones included, reads it as
+ * a file. Closing the stream leaves standard input open. */
 km_status km_open_input(const char *path, FILE **out);
+/* The name of path in messages: "standard input" for "-", else path. */
+const char *km_input_name(const char *path);
 
 typedef struct km_line_reader {
     FILE *stream;

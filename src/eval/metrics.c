@@ -200,7 +200,7 @@ double km_mse(const double *truth, const double *predicted, size_t n)
 /* LIBSVM (svm-predict, svm.cpp cross validation):
  *   r^2 = (n Σvy - Σv Σy)^2 / ((n Σv^2 - (Σv)^2)(n Σy^2 - (Σy)^2)),
  * NaN when either side has no variance (as LIBSVM's division by zero). */
-double km_squared_correlation(const double *truth, const double *predicted, size_t n)
+km_status km_squared_correlation(const double *truth, const double *predicted, size_t n, double *r2)
 {
     double sv = 0, sy = 0, svv = 0, syy = 0, svy = 0;
     for (size_t i = 0; i < n; i++) {
@@ -211,7 +211,15 @@ double km_squared_correlation(const double *truth, const double *predicted, size
         syy += y * y;
         svy += v * y;
     }
-    double N = (double)n, cov = N * svy - sv * sy;
-    double denominator = (N * svv - sv * sv) * (N * syy - sy * sy);
-    return denominator > 0.0 ? cov * cov / denominator : NAN;
+    /* LIBSVM's formula; 0/0 when the targets or the predictions have no variance */
+    double N = (double)n, cov = N * svy - sv * sy, var_v = N * svv - sv * sv, var_y = N * syy - sy * sy;
+    if (!(var_y > 0.0))
+        return km_error(KM_EINVAL, "km_squared_correlation: undefined for %s", n ? "a constant target" : "no rows");
+    if (!(var_v > 0.0))
+        return km_error(KM_EINVAL, "km_squared_correlation: undefined for constant predictions");
+    double value = cov * cov / (var_v * var_y);
+    if (!isfinite(value))
+        return km_error(KM_EINVAL, "km_squared_correlation: the sums of squares overflow");
+    *r2 = value;
+    return KM_OK;
 }

@@ -1,9 +1,11 @@
 /* Public kernel-matrix computation: fit a set on training rows, and full matrices of one fitted
  * kernel between any rows and the training rows (through the provider's cross evaluation). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
+#include "core/finite.h"
 #include "data/dataset.h"
 #include "data/matrix.h"
 #include "kernel/provider.h"
@@ -20,6 +22,21 @@ km_status km_kernel_set_fit(const km_kernel_set *set, const km_dataset *train, k
     st = km_kernel_set_copy(km_provider_fitted_set(provider), fitted);
     km_provider_free(provider);
     return st;
+}
+
+/* Every value finite, else KM_EINVAL naming the first that is not: kernel values that overflow (a
+ * polynomial of large test features) are refused rather than returned. */
+static km_status check_finite(const km_kernel *k, const km_matrix *K, const km_dataset *a, const km_dataset *b)
+{
+    if (km_all_finite(K->data, K->rows * K->cols))
+        return KM_OK;
+    size_t e = 0;
+    while (isfinite(K->data[e]))
+        e++;
+    return km_kernel_error(k, "its value on row %zu of %s and row %zu of %s is %g: the kernel overflows double precision "
+                              "(scale the features or choose smaller kernel parameters)", e / K->cols + 1,
+                           a->source ? a->source : "the rows", e % K->cols + 1, b->source ? b->source : "the rows",
+                           K->data[e]);
 }
 
 km_status km_kernel_matrix(const km_kernel_set *fitted, size_t m, const km_dataset *a, const km_dataset *b,
@@ -44,6 +61,8 @@ km_status km_kernel_matrix(const km_kernel_set *fitted, size_t m, const km_datas
         brows[j] = j;
     if (!st)
         st = km_kernel_cross(&single, a, arows, a->n, b, brows, b->n, matrices, NULL, brows, (*out)->data);
+    if (!st)
+        st = check_finite(k, *out, a, b);
     free(arows);
     free(brows);
     if (st) {

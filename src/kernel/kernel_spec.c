@@ -566,9 +566,10 @@ km_status km_kernel_set_add_spec(km_kernel_set *set, const char *spec)
 km_status km_kernel_set_add_file(km_kernel_set *set, const char *path)
 {
     FILE *f;
+    const char *name = km_input_name(path);
     km_status st = km_open_input(path, &f);
     if (st)
-        return km_error(KM_EIO, "%s: cannot open kernel spec file", path);
+        return km_error(KM_EIO, "%s: cannot open kernel spec file", name);
     /* file= paths inside the file are relative to its directory */
     char *dir = strdup(path);
     if (!dir) {
@@ -580,7 +581,7 @@ km_status km_kernel_set_add_file(km_kernel_set *set, const char *path)
         *slash = '\0';
     /* the bounded line reader: a stream that is not text (/dev/zero) fails at its first byte */
     km_line_reader reader;
-    km_line_reader_init(&reader, f, path);
+    km_line_reader_init(&reader, f, name);
     char *line;
     size_t added = 0, before = set->size;
     while (!st && !(st = km_line_next(&reader, &line)) && line) {
@@ -593,12 +594,12 @@ km_status km_kernel_set_add_file(km_kernel_set *set, const char *path)
         if (st) {
             char message[1024];
             snprintf(message, sizeof message, "%s", km_last_error());
-            st = km_error(st, "%s:%zu: %s", path, reader.line_no, message);
+            st = km_error(st, "%s:%zu: %s", name, reader.line_no, message);
         }
         added++;
     }
     if (!st && added == 0)
-        st = km_error(KM_EINVAL, "%s: no kernel specs in the file", path);
+        st = km_error(KM_EINVAL, "%s: no kernel specs in the file", name);
     if (st) {
         /* all or nothing: drop the kernels of the earlier lines */
         while (set->size > before)

@@ -131,7 +131,9 @@ void km_mkl_certify(const km_mkl_problem *pr, const double *coef, double bias, c
     out->lin = lin;
     out->dual = lin - kernel_term;
     out->primal = regularizer(pr, w) + loss;
-    out->gap = (out->primal - out->dual) / fabs(out->primal);
+    /* equal objectives certify the optimum, also where both are 0 (a constant target fitted by the bias
+     * alone), whose relative gap would be 0/0 */
+    out->gap = out->primal == out->dual ? 0.0 : (out->primal - out->dual) / fabs(out->primal);
     free(g);
     free(w);
     free(as);

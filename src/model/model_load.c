@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/locale.h"
+#include "data/text_input.h"
 #include "model/model_io.h"
 
 /* A keyed line of a section; a block's rows follow its line. */
@@ -726,9 +727,10 @@ static km_status load_text(const char *path, char *buf, size_t size, km_model **
 static km_status read_whole_file(const char *path, char **out, size_t *out_size)
 {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return km_error(KM_EIO, "%s: cannot read model: %s", path, strerror(errno));
+    FILE *f;
+    const char *name = km_input_name(path);
+    if (km_open_input(path, &f) != KM_OK)
+        return km_error(KM_EIO, "%s: cannot read model: %s", name, strerror(errno));
     size_t size = 0, capacity = 1 << 16;
     char *buf = malloc(capacity);
     km_status st = buf ? KM_OK : km_error_nomem("a model file buffer");
@@ -744,11 +746,11 @@ static km_status read_whole_file(const char *path, char **out, size_t *out_size)
         }
         size_t got = fread(buf + size, 1, capacity - 1 - size, f);
         size += got;
-        if ((st = km_text_check_start(path, buf, size, size - got)))
+        if ((st = km_text_check_start(name, buf, size, size - got)))
             break;
         if (got == 0) {
             if (ferror(f))
-                st = km_error(KM_EIO, "%s: cannot read model: %s", path, strerror(errno));
+                st = km_error(KM_EIO, "%s: cannot read model: %s", name, strerror(errno));
             break;
         }
     }
@@ -770,7 +772,7 @@ km_status km_model_load(const char *path, km_model **out)
     size_t size = 0;
     km_status st = read_whole_file(path, &buf, &size);
     if (!st)
-        st = load_text(path, buf, size, out);
+        st = load_text(km_input_name(path), buf, size, out);
     free(buf);
     return st;
 }

@@ -17,8 +17,7 @@
 /* Kernel values and decision values of one block are at most about this many doubles. */
 #define KM_PREDICT_BLOCK_VALUES ((size_t)1 << 23)
 
-static km_status check_test_kernels(const km_model *model, const km_dataset *test, const size_t *rows, size_t n,
-                                    const km_matrix *const *test_kernels)
+static km_status check_test_kernels(const km_model *model, const km_dataset *test, const km_matrix *const *test_kernels)
 {
     const km_kernel_set *set = model->kernels;
     for (size_t m = 0; m < set->size; m++) {
@@ -35,18 +34,22 @@ static km_status check_test_kernels(const km_model *model, const km_dataset *tes
                 return km_error(KM_EFORMAT, "%s: kernel %zu is precomputed from the data rows; test rows must be "
                                 "precomputed-kernel rows (0:id) with at least %zu values",
                                 test->source ? test->source : "test data", m + 1, need);
+            /* a column beyond the training rows' says the rows were computed against other rows */
+            if (test->d > model->basis->d)
+                return km_error(KM_EFORMAT, "%s: kernel %zu is precomputed from the data rows; the test rows have a "
+                                "value in column %zu, beyond the %zu columns of the training rows",
+                                test->source ? test->source : "test data", m + 1, test->d, model->basis->d);
             continue;
         }
         const km_matrix *K = test_kernels ? test_kernels[m] : NULL;
         if (!K)
             return km_error(KM_EINVAL, "kernel %zu (precomputed from %s) needs a test kernel matrix", m + 1, k->file);
-        size_t max_row = 0;
-        for (size_t t = 0; t < n; t++)
-            if ((rows ? rows[t] : t) > max_row)
-                max_row = rows ? rows[t] : t;
-        if (K->cols != model->n_train || (n > 0 && K->rows <= max_row) || (!rows && K->rows != test->n))
-            return km_error(KM_EFORMAT, "test kernel %zu is %zu x %zu; expected %zu x %zu (test rows x training rows)",
-                            m + 1, K->rows, K->cols, rows ? max_row + 1 : test->n, model->n_train);
+        /* the matrix covers every row of test, whichever rows are predicted: a matrix of another row
+         * count belongs to other test rows, and reading its first rows would be a silent wrong answer */
+        if (K->cols != model->n_train || K->rows != test->n)
+            return km_error(KM_EFORMAT, "%s: test kernel %zu is %zu x %zu; expected %zu x %zu (test rows x training rows)",
+                            K->source ? K->source : "test kernel matrix", m + 1, K->rows, K->cols, test->n,
+                            model->n_train);
     }
     return KM_OK;
 }
@@ -153,7 +156,7 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
     km_dataset *restricted;
     km_status st = km_model_test_rows(model, data, &test, &restricted);
     if (!st)
-        st = check_test_kernels(model, test, rows, n, test_kernels);
+        st = check_test_kernels(model, test, test_kernels);
     if (st)
         return st;
     size_t M = model->kernels->size, nb = model->basis->n, nm = km_model_n_decision(model);

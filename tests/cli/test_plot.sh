@@ -123,7 +123,7 @@ expect_status 2 "$KM" plot cv "$WORK/noc.jsonl" "$WORK/bad.svg" && expect_one_li
 printf '{"options": "-c 1", "mean": 80}\n{"options": "-c 2"}\n' >"$WORK/nomean.jsonl"
 expect_status 2 "$KM" plot cv "$WORK/nomean.jsonl" "$WORK/bad.svg" && expect_one_line_error "nomean.jsonl:2: no number \"mean\""
 expect_status 2 "$KM" plot weights "$WORK/train" "$WORK/bad.svg" && expect_one_line_error "train"
-expect_status 2 "$KM" plot trace "$WORK/missing" "$WORK/bad.svg" && expect_one_line_error "missing: No such file"
+expect_status 2 "$KM" plot trace "$WORK/missing" "$WORK/bad.svg" && expect_one_line_error "missing: cannot open: No such file"
 expect_status 2 "$KM" plot path -o "$WORK/bad.svg" "$WORK/lp.model" "$WORK/three.model" &&
     expect_one_line_error "model 2: a path needs models of one machine"
 expect_status 2 "$KM" plot bars "$WORK/lp.model" && expect_one_line_error "unknown figure 'bars'"

@@ -2,9 +2,12 @@
  * argument per line (the first is the subcommand), run through the kernelmix entry point (cli/main.c,
  * built with main renamed to kernelmix_main) in an empty directory: names containing '/' are
  * skipped, so no input file exists and no output can be written anywhere else. Every run must end
- * with an exit status of 0, 1 or 2 and leave the directory empty. Run libFuzzer with
+ * with an exit status of 0, 1 or 2 and leave the directory empty. Standard input, which the argument
+ * '-' reads, is empty (/dev/null), so that no run waits for a terminal. Run libFuzzer with
  * -close_fd_mask=3 to silence the commands' messages. */
 #include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "fuzz_support.h"
 
@@ -17,6 +20,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc;
     (void)argv;
     fuzz_enter_empty_directory();
+    int empty = open("/dev/null", O_RDONLY);
+    if (empty >= 0) {
+        dup2(empty, STDIN_FILENO);
+        close(empty);
+    }
     /* with a wait policy set, the entry point does not execute the program again to set one
      * (cli/openmp_waits.c): here the program is the fuzzer, not kernelmix */
     setenv("OMP_WAIT_POLICY", "PASSIVE", 0);

@@ -327,7 +327,7 @@ KM_TEST_CASE(dataset_label_columns)
     }
     CHECK_STATUS(km_dataset_read_npy(TMP, 3, &data), KM_EINVAL);
     CHECK(data == NULL);
-    expect_message(TMP ": label column 4 does not exist or leaves no features (3 columns)");
+    expect_message(TMP ": label column 4 does not exist (3 columns)");
     CHECK_STATUS(km_dataset_read_npy(TMP, -4, &data), KM_EINVAL);
     /* the same file through the matrix reader, found by its magic */
     km_matrix *m;
@@ -336,6 +336,33 @@ KM_TEST_CASE(dataset_label_columns)
     km_matrix_free(m);
     remove(TMP);
     CHECK_STATUS(km_dataset_read_npy("no-such-dir/x.npy", -1, &data), KM_EIO);
+}
+
+/* A one-column array read with a label column is labels only, as LIBSVM rows without features are (the
+ * rows of precomputed kernels from files): the labels in order, no features. */
+KM_TEST_CASE(dataset_labels_only)
+{
+    static const double labels[3] = {1.0, -1.0, 2.5};
+    unsigned char buf[256];
+    size_t len = make_npy(buf, sizeof buf, 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 1), }", labels,
+                          sizeof labels);
+    FILE *f = fopen(TMP, "wb");
+    CHECK(f && fwrite(buf, 1, len, f) == len);
+    if (f)
+        fclose(f);
+    for (int column = -1; column <= 0; column++) {
+        km_dataset *data;
+        CHECK_OK(km_dataset_read_npy(TMP, column, &data));
+        if (!data)
+            continue;
+        CHECK(km_dataset_rows(data) == 3 && km_dataset_dim(data) == 0);
+        CHECK(data->labels[0] == 1.0 && data->labels[1] == -1.0 && data->labels[2] == 2.5);
+        km_dataset_free(data);
+    }
+    km_dataset *data;
+    CHECK_STATUS(km_dataset_read_npy(TMP, 1, &data), KM_EINVAL);
+    expect_message(TMP ": label column 2 does not exist (1 columns)");
+    remove(TMP);
 }
 
 /* Files numpy writes (np.save, numpy.lib.format versions 2.0 and 3.0, Fortran order, float32) read

@@ -49,7 +49,9 @@ static void test_hand_examples(void)
     CHECK_NEAR(km_mse(y3, q3, 3), 5.0 / 3.0, 1e-15);
     /* LIBSVM's formula: Σv 13, Σy 6, Σv² 69, Σy² 14, Σvy 31:
      * (3*31 - 13*6)² / ((3*69 - 13²)(3*14 - 6²)) = 225 / (38 * 6) = 225/228 */
-    CHECK_NEAR(km_squared_correlation(y3, p3, 3), 225.0 / 228.0, 1e-15);
+    double r2 = -1;
+    CHECK_OK(km_squared_correlation(y3, p3, 3, &r2));
+    CHECK_NEAR(r2, 225.0 / 228.0, 1e-15);
 }
 
 static void test_undefined_cases(void)
@@ -69,8 +71,16 @@ static void test_undefined_cases(void)
     CHECK(isnan(km_mse(binary, binary, 0)));
     CHECK(isnan(km_balanced_accuracy(binary, binary, 0)));
     CHECK(km_mcc(binary, binary, 0) == 0.0);
-    /* constant predictions: no variance, as LIBSVM's 0/0 */
-    CHECK(isnan(km_squared_correlation(scores, one_class, 3)));
+    /* constant predictions or targets: no variance, LIBSVM's 0/0, an error rather than NaN */
+    value = -1;
+    CHECK_STATUS(km_squared_correlation(scores, one_class, 3, &value), KM_EINVAL);
+    CHECK(strstr(km_last_error(), "constant predictions") != NULL);
+    CHECK_STATUS(km_squared_correlation(one_class, scores, 3, &value), KM_EINVAL);
+    CHECK(strstr(km_last_error(), "a constant target") != NULL);
+    CHECK_STATUS(km_squared_correlation(scores, scores, 0, &value), KM_EINVAL);
+    const double huge[] = {-1e300, 0, 1e300};
+    CHECK_STATUS(km_squared_correlation(huge, huge, 3, &value), KM_EINVAL);
+    CHECK(value == -1);
 }
 
 /* Deterministic generator (64-bit LCG, Knuth's MMIX constants), uniform in [0, 1). */
@@ -145,7 +155,9 @@ static void test_sklearn_parity(void)
     CHECK_OK(km_average_precision(t, s, N, &ap));
     CHECK_NEAR(ap, expected[4], 1e-14);
     CHECK_NEAR(km_mse(y, yp, N), expected[5], 1e-14);
-    CHECK_NEAR(km_squared_correlation(y, yp, N), expected[6], 1e-12);
+    double r2 = -1;
+    CHECK_OK(km_squared_correlation(y, yp, N, &r2));
+    CHECK_NEAR(r2, expected[6], 1e-12);
     /* the data are not degenerate: the metrics are informative, not at their bounds */
     CHECK(auc > 0.6 && auc < 0.95 && ap > 0.5 && ap < 0.95);
 }
