@@ -1,5 +1,6 @@
 #include "mkl/alternate.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -20,6 +21,8 @@ km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, co
     double *theta_used = malloc(M * sizeof *theta_used);
     km_status st = theta_used ? KM_OK : km_error_nomem("the MKL outer loop");
     int evaluated = 0;
+    double anchor = 0;    /* a gap, and the outer iterations since whose gaps all stayed within */
+    long flat = 0;               /* KM_STALL_CHANGE of it */
     *converged = 0;
     *iterations = 0;
     for (long t = 1; !st && t <= pr->mkl.max_outer; t++) {
@@ -28,12 +31,26 @@ km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, co
             break;
         double elapsed = km_mkl_seconds_since(&start);
         km_certified_values certified;
-        if ((st = solver->certify(solver->ctx, t, elapsed, &certified, converged)))
+        int settled = 0;
+        if ((st = solver->certify(solver->ctx, t, elapsed, &certified, &settled)))
             break;
         *iterations = t;
+        *converged = certified.gap <= pr->mkl.gap;
         km_mkl_report_step(pr, t, certified.gap);
-        if (*converged || km_mkl_limit_reached(pr, t, elapsed, certified.gap))
+        if (*converged || settled || km_mkl_limit_reached(pr, t, elapsed, certified.gap))
             break;
+        if (t == 1 || !(fabs(certified.gap - anchor) <= KM_STALL_CHANGE * anchor)) {
+            anchor = certified.gap;
+            flat = 0;
+        } else if (++flat >= KM_STALL_STEPS) {
+            if (!solver->tighten || !solver->tighten(solver->ctx)) {
+                km_mkl_gap_stalled(pr, certified.dual, certified.primal, certified.gap, flat);
+                break;
+            }
+            flat = 0;
+            evaluated = 0;   /* solve again at the same theta, tighter */
+            continue;
+        }
         km_weight_move move;
         if ((st = solver->step(solver->ctx, theta_used, &move)) || move == KM_NOTHING_TO_LEARN)
             break;

@@ -99,6 +99,9 @@ int km_mkl_limit_reached(const km_mkl_problem *problem, long t, double elapsed, 
  * 1e5), KM_ENOTCONV with a message naming the largest kernel value. */
 km_status km_mkl_gap_stuck(const km_mkl_problem *problem, double dual, double primal, double gap,
                            const char *theta_kind);
+/* Logs the one warning of an outer loop stopped because its gap (above the target) no longer falls
+ * (alternate.c), with the SVM tolerance that might reach the target. */
+void km_mkl_gap_stalled(const km_mkl_problem *problem, double dual, double primal, double gap, long steps);
 /* Reports outer step t, which reached the relative gap, to the caller's progress (a request to stop
  * is kept by the reporter and acted on at the solver's next poll). */
 void km_mkl_report_step(const km_mkl_problem *problem, long t, double gap);

@@ -8,8 +8,9 @@
 #include "mkl/alternate.h"
 #include "mkl/mkl.h"
 
-static km_status wrapper_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *converged)
+static km_status wrapper_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *settled)
 {
+    (void)settled;
     km_alternating_state *w = ctx;
     const km_kernel_access *k = w->pr->machine->kernel;
     km_mkl_certificate cert;
@@ -18,7 +19,6 @@ static km_status wrapper_certify(void *ctx, long t, double elapsed, km_certified
     *out = (km_certified_values){cert.dual, cert.primal, cert.gap};
     km_log(&w->pr->logger, KM_LOG_INFO, "mkl %4ld: dual %.10g primal %.10g gap %.3e active kernels %zu/%zu %.2fs",
            t, cert.dual, cert.primal, cert.gap, km_mkl_count_active(k->theta, k->n_kernels), k->n_kernels, elapsed);
-    *converged = cert.gap <= w->pr->mkl.gap;
     return KM_OK;
 }
 
@@ -38,7 +38,7 @@ km_status km_mkl_wrapper(const km_mkl_problem *pr, km_mkl_result *result)
     const km_kernel_access *k = pr->machine->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
     km_alternating_state w = {.pr = pr, .result = result, .h = malloc(n * M * sizeof *w.h), .a = malloc(M * sizeof *w.a)};
-    km_alternating_solver solver = {&w, km_alternating_evaluate, wrapper_certify, wrapper_step, "fixed"};
+    km_alternating_solver solver = {&w, km_alternating_evaluate, wrapper_certify, wrapper_step, "fixed", NULL};
     km_status st = w.h && w.a ? km_mkl_alternate(pr, k->theta, M, &solver, &result->mkl_iterations, &result->converged)
                               : km_error_nomem("the MKL wrapper");
     if (!st) {
