@@ -349,7 +349,7 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
                  mkl_tol=1e-3, cache_size=100.0, class_weight=None, max_iter=-1, random_state=None, norm="none",
                  multiclass="ovo", shared_weights=False, decision_function_shape="ovr", break_ties=False,
                  elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False, radius=1.0,
-                 align_q=2.0, epochs=5, online_epochs=5, obscure_radius=None, clusters=3, ae=0.5, tau=None,
+                 align_q=2.0, epochs=50, online_epochs=5, obscure_radius=None, clusters=3, ae=0.5, tau=None,
                  cluster_kernel=None):
         self.kernels = kernels
         self.method = method
@@ -424,7 +424,7 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
             del self._y_index
 
     _OBSCURE_SCALARS = ("q", "lambda", "eta", "radius", "online_epochs", "online_updates", "online_steps",
-                        "objective_online", "epochs", "objective", "training_error", "support_rows")
+                        "objective_online", "epochs", "objective", "dual", "training_error", "support_rows")
 
     def _set_fitted(self):
         super()._set_fitted()
