@@ -312,8 +312,9 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
         train -b 1; docs/user-guide.md "Probability outputs"): training costs 5 more fixed-kernel SVMs
         per machine. The folds follow random_state (None: seed 0, the folds svm-train draws).
     epochs, online_epochs, obscure_radius : int, int, float or None
-        method="obscure" (OBSCURE, Orabona, Jie & Caputo; docs/mkl.md): the stochastic-stage epochs
-        (--epochs), the online-stage epochs at most (--online-epochs), and R of the projection (--R;
+        method="obscure" (OBSCURE, Orabona, Jie & Caputo; docs/mkl.md): the stochastic-stage epochs at most
+        (--epochs; the stage stops earlier at a certified relative duality gap of 1e-2), the
+        online-stage epochs at most (--online-epochs), and R of the projection (--R;
         None: from the online stage; inf: Pegasos-MKL, as solver="pegasos"). p is the kernel-weight
         p; OBSCURE's block norm is 2p/(p+1), and p = 2 (the default) lets the library choose it from
         the number of kernels. More than two classes are one machine with one output per class
