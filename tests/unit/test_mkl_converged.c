@@ -102,12 +102,13 @@ KM_TEST_CASE(converged_means_gap_met)
             params.mkl.solver = s->solver;
             params.mkl.p = s->p;
             if (s->method == KM_MKL_OBSCURE)
-                params.mkl.obscure_epochs = variant == 1 ? 1 : 20;
+                params.mkl.obscure_epochs = variant == 1 ? 1 : 5;
             if (variant == 1)
                 params.mkl.max_outer = 2;
             if (variant == 2) {
                 params.mkl.gap = 1e-9;
                 params.mkl.eps_mkl = 1e-2;
+                params.mkl.max_outer = 30;
                 params.mkl.obscure_tol = 1e-9;
             }
             km_model *model = NULL;
