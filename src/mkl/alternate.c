@@ -44,7 +44,7 @@ km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, co
             flat = 0;
         } else if (++flat >= KM_STALL_STEPS) {
             if (!solver->tighten || !solver->tighten(solver->ctx)) {
-                km_mkl_gap_stalled(pr, certified.dual, certified.primal, certified.gap, flat);
+                st = km_mkl_gap_stuck(pr, certified.dual, certified.primal, certified.gap, "stalled");
                 break;
             }
             flat = 0;

@@ -93,15 +93,12 @@ double km_mkl_seconds_since(const struct timespec *start);
 /* Whether an alternating solver must stop at outer iteration t (of max_outer) after elapsed seconds
  * (of max_time) with the given gap; logs a warning naming the limit when it must. */
 int km_mkl_limit_reached(const km_mkl_problem *problem, long t, double elapsed, double gap);
-/* theta is at its fixed point (theta_kind: "fixed", "stationary") while the certified relative gap
+/* theta is at its fixed point or its gap has stalled (theta_kind: "fixed", "stationary", "stalled") while the certified relative gap
  * (primal - dual) / |primal| stays above the target. When a smaller SVM tolerance would reach the target: a warning naming
  * it, KM_OK. When none could (the objective drowns in rounding: kernel values of 1e20 from features of
  * 1e5), KM_ENOTCONV with a message naming the largest kernel value. */
 km_status km_mkl_gap_stuck(const km_mkl_problem *problem, double dual, double primal, double gap,
                            const char *theta_kind);
-/* Logs the one warning of an outer loop stopped because its gap (above the target) no longer falls
- * (alternate.c), with the SVM tolerance that might reach the target. */
-void km_mkl_gap_stalled(const km_mkl_problem *problem, double dual, double primal, double gap, long steps);
 /* Reports outer step t, which reached the relative gap, to the caller's progress (a request to stop
  * is kept by the reporter and acted on at the solver's next poll). */
 void km_mkl_report_step(const km_mkl_problem *problem, long t, double gap);

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 
 #include "core/error.h"
-#include "mkl/alternate.h"
 #include "mkl/method.h"
 
 km_status km_mkl_resolve(const km_mkl_params *in, km_mkl_params *out)
@@ -90,28 +89,12 @@ static double largest_kernel_value(const km_kernel_access *k, size_t *kernel)
     return top;
 }
 
-/* The SVM tolerance at which the gap would reach its target: at a fixed theta the absolute gap P - D
- * shrinks with the SVM tolerance e, so the relative gap reaches the target at about
- * e * target |D| / (P - D). */
-static double tolerance_needed(const km_mkl_problem *pr, double dual, double primal)
-{
-    double e = pr->machine->solver.tolerance, absolute = primal - dual;
-    return absolute > 0 ? e * pr->mkl.gap * fabs(dual) / absolute : e;
-}
-
-void km_mkl_gap_stalled(const km_mkl_problem *pr, double dual, double primal, double gap, long steps)
-{
-    double needed = fmax(tolerance_needed(pr, dual, primal), KM_SMALLEST_USEFUL_TOLERANCE);
-    km_log(&pr->logger, KM_LOG_WARNING,
-           "MKL stopped with gap %.3e above %g: it stayed within %g%% for %ld outer iterations (the SVM "
-           "tolerance -e %g may limit the certificate: try -e %g)",
-           gap, pr->mkl.gap, 100 * KM_STALL_CHANGE, steps, pr->machine->solver.tolerance,
-           pow(10, floor(log10(needed))));
-}
-
 km_status km_mkl_gap_stuck(const km_mkl_problem *pr, double dual, double primal, double gap, const char *theta_kind)
 {
-    double e = pr->machine->solver.tolerance, needed = tolerance_needed(pr, dual, primal);
+    /* at a fixed theta the absolute gap P - D shrinks with the SVM tolerance e; the relative gap reaches
+     * the target at about e * target |D| / (P - D) */
+    double e = pr->machine->solver.tolerance, absolute = primal - dual;
+    double needed = absolute > 0 ? e * pr->mkl.gap * fabs(dual) / absolute : e;
     if (needed >= KM_SMALLEST_USEFUL_TOLERANCE) {
         needed = pow(10, floor(log10(needed)));   /* the power of ten at or below: the estimate is rough */
         km_log(&pr->logger, KM_LOG_WARNING,
