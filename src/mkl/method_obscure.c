@@ -333,7 +333,8 @@ static km_status obscure_train(const km_mkl_problem *pr, km_mkl_result *result)
     clock_gettime(CLOCK_MONOTONIC, &r.start);
     km_rng_seed(&r.rng, pr->seed ? pr->seed : 1);
     outcome out = {.eta = mkl->obscure_eta > 0 ? mkl->obscure_eta : pow((double)F, -2.0 / q),
-                   .objective_online = NAN, .error_online = NAN, .dual = 0.0, .gap = INFINITY};
+                   .objective_online = 1.0 /* f(0), where Pegasos-MKL starts */, .error_online = NAN, .dual = 0.0,
+                   .gap = INFINITY};
     st = snapshot_init(&out.best, n, K, F);
     if (!st && !r.order)
         st = km_error_nomem("OBSCURE's visiting order");

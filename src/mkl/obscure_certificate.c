@@ -63,7 +63,8 @@ static km_status quadratic_terms(const km_obscure *o, const double *coef_gamma, 
     size_t ns = o->n_support, F = o->F, K = o->K, K2 = 2 * K;
     size_t len = o->block_bytes / ((F + 1) * ns * sizeof(double) + 1);
     len = len < 1 ? 1 : len > ns ? ns : len;
-    double *values = malloc(len * F * ns * sizeof *values), *products = malloc(len * F * K2 * sizeof *products);
+    double *values = malloc((len * F * ns + 1) * sizeof *values);
+    double *products = malloc((len * F * K2 + 1) * sizeof *products);
     km_status st = values && products ? KM_OK : km_error_nomem("OBSCURE's duality certificate");
     memset(S, 0, F * sizeof *S);
     memset(Q, 0, F * sizeof *Q);
@@ -94,8 +95,9 @@ km_status km_obscure_certify(const km_obscure *o, double objective, double *prim
     double lambda = o->lambda, p = km_obscure_p_of_q(o->q);
     double w_incremental = km_obscure_w_norm(o);
     double loss = objective - 0.5 * lambda * w_incremental * w_incremental;   /* 1/N sum loss_i */
-    double *coef_gamma = malloc((ns * 2 * K + ns) * sizeof *coef_gamma), *S = malloc(2 * F * sizeof *S);
-    double *gamma = malloc(ns * K * sizeof *gamma), *mass = coef_gamma ? coef_gamma + ns * 2 * K : NULL;
+    /* (+1: no support rows yet, at theta = 0, is no allocation failure) */
+    double *coef_gamma = malloc((ns * 2 * K + ns + 1) * sizeof *coef_gamma), *S = malloc(2 * F * sizeof *S);
+    double *gamma = malloc((ns * K + 1) * sizeof *gamma), *mass = coef_gamma ? coef_gamma + ns * 2 * K : NULL;
     km_status st = coef_gamma && S && gamma ? KM_OK : km_error_nomem("OBSCURE's duality certificate");
     if (!st) {
         dual_point(o, gamma, mass);
