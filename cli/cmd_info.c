@@ -421,7 +421,7 @@ static int alignment_method(km_mkl_method method)
 /* The parameters of the alignment and KRR methods: radius, align-q's q, l2krr's eta and mu0. */
 /* OBSCURE's figures kept in the model (section "obscure"), each printed by its key. */
 static const char *const obscure_scalars[] = {"q", "lambda", "eta", "radius", "online_epochs", "online_updates",
-                                              "online_steps", "objective_online", "epochs", "objective",
+                                              "online_steps", "objective_online", "epochs", "objective", "dual",
                                               "training_error", "support_rows"};
 #define N_OBSCURE_SCALARS (sizeof obscure_scalars / sizeof *obscure_scalars)
 
@@ -456,7 +456,8 @@ static void print_obscure_text(const km_model *model, const learning *mkl)
     printf("    online stage: %.0f epochs, %.0f updates in %.0f steps, objective %.10g\n",
            obscure_value(model, "online_epochs"), obscure_value(model, "online_updates"),
            obscure_value(model, "online_steps"), obscure_value(model, "objective_online"));
-    printf("    stochastic stage: %.0f epochs, objective %.10g, training error %.6g, %.0f support rows\n",
+    printf("    stochastic stage: %.0f epochs; the best iterate: objective %.10g, training error %.6g, %.0f "
+           "support rows\n",
            obscure_value(model, "epochs"), obscure_value(model, "objective"), obscure_value(model, "training_error"),
            obscure_value(model, "support_rows"));
     print_obscure_weights_text(model, "weights", "weights (sum 1)        ");
@@ -760,7 +761,10 @@ static void print_text(const km_model *model, const learning *learned)
         printf(" objective %.10g, bias %.10g, %zu support vectors, %ld iterations%s\n",
                mkl.method == KM_MKL_OBSCURE ? info.primal : info.objective, info.bias,
                info.n_sv, info.iterations, info.converged ? "" : " (stopped at a limit)");
-        if (!isnan(info.gap) && mkl.method != KM_MKL_OBSCURE)
+        if (!isnan(info.gap) && mkl.method == KM_MKL_OBSCURE)   /* f(w) - f(w*) <= f(w) - D = gap f(w) */
+            printf("    certified: objective at most %.3g above the optimum (relative duality gap %.3g)\n",
+                   info.gap * info.primal, info.gap);
+        else if (!isnan(info.gap))
             printf("    primal %.10g, duality gap %.3g after %ld weight steps\n", info.primal, info.gap,
                    info.mkl_iterations);
         printf("    kernel weights%s", km_model_weight_groups(model) > 1 ? " of cluster 1" : "");

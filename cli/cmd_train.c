@@ -137,7 +137,7 @@ static void usage(FILE *out)
 "                     (default q/(q-1), q = max(2, 2 ln kernels)); an online stage, then\n"
 "                     stochastic epochs in a random order (--seed); memory grows with the\n"
 "                     rows that get coefficients, kernel values come through the -m cache\n"
-"  --epochs N         obscure: stochastic-stage epochs (default 5)\n"
+"  --epochs N         obscure: stochastic-stage epochs at most (default 50)\n"
 "  --online-epochs N  obscure: online-stage epochs at most (default 5; it also stops\n"
 "                     after an epoch without updates)\n"
 "  --online-eta E     obscure: online-stage step (default kernels^(-2/q))\n"
@@ -145,8 +145,9 @@ static void usage(FILE *out)
 "                     from the online stage); inf: Pegasos-MKL, as --solver pegasos\n"
 "  --stage2-t0 N      obscure: the stochastic stage counts steps from N + 1 (default: the\n"
 "                     online stage's steps; 0: the paper's Algorithm 2 as printed)\n"
-"  --tol E            obscure: stop when the objective changes by less than E (relative)\n"
-"                     between epochs (each check costs a pass over the rows)\n"
+"  --tol E            obscure: stop when the certified relative duality gap of the best\n"
+"                     iterate is at most E (default 1e-2; 0: run every epoch); each check\n"
+"                     costs a pass over the rows and the kernel values among the support\n"
 "  clmkl, hlmkl       convex localized MKL (Lei, Binder, Dogan & Kloft): kernel k-means\n"
 "                     clusters the training rows, each cluster learns its own weights\n"
 "                     with ||beta_j||_p = 1 (--p); rows belong to clusters softly\n"
@@ -185,7 +186,7 @@ static void usage(FILE *out)
 "                     tikhonov: also stop when the objective moved by less than E (relative)\n"
 "  --max-outer N      at most N weight steps / outer iterations (default 10000)\n"
 "  --max-time S       at most S seconds of MKL per machine (best point so far is kept;\n"
-"                     obscure: the model after the last step)\n"
+"                     obscure: the best iterate so far)\n"
 "  --shared-weights   multiclass lp MKL: one set of kernel weights for all binary machines,\n"
 "                     learned jointly (wrapper-style alternation on the summed problem).\n"
 "                     Default: each binary machine learns its own weights, which fits\n"
@@ -889,11 +890,8 @@ static void print_summary(const train_options *o, const km_dataset *data, const 
         km_machine_info info = KM_MACHINE_INFO_INIT;
         km_model_machine_info(model, k, &info);
         const double *w = km_model_kernel_weights(model, k);
-        if (obscure)   /* its objective is the primal f(w); the gap is the last relative change of f */
-            fprintf(out, "machine %zu: objective %.10g", k + 1, info.primal);
-        else
-            fprintf(out, "machine %zu: objective %.10g", k + 1, info.objective);
-        if (!isnan(info.gap) && !obscure)
+        fprintf(out, "machine %zu: objective %.10g", k + 1, info.objective);   /* obscure: f(w) */
+        if (!isnan(info.gap))
             fprintf(out, ", duality gap %.3g", info.gap);
         fprintf(out, ", %zu support vectors, kernel weights", info.n_sv);
         if (obscure)   /* d_j / sum_k d_k, the convention of the paper's figures */

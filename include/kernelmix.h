@@ -446,7 +446,7 @@ typedef enum km_param {
     KM_PARAM_EB_TOL = 53,         /* stop when -log evidence changes by at most this, relative, > 0 [1e-10] */
     /* OBSCURE (KM_MKL_OBSCURE). Its p is p_block in (1, 2]; with neither p nor p_block set (p = 2,
      * p_block = 0) p_block = q/(q-1), q = max(2, 2 ln M) */
-    KM_PARAM_OBSCURE_EPOCHS = 80, /* INT epochs of the stochastic stage (Alg. 2), >= 0 [5] */
+    KM_PARAM_OBSCURE_EPOCHS = 80, /* INT epochs of the stochastic stage (Alg. 2) at most, >= 0 [50] */
     KM_PARAM_OBSCURE_ONLINE_EPOCHS = 81, /* INT at most this many epochs of the online stage (Alg. 1),
                                      which also stops after an epoch without updates, >= 0 [5] */
     KM_PARAM_OBSCURE_ETA = 82,    /* step of the online stage, > 0; 0: M^(-2/q) [0] */
@@ -454,8 +454,8 @@ typedef enum km_param {
                                      at most sqrt(2/lambda); INFINITY: no projection [0] */
     KM_PARAM_OBSCURE_T0 = 84,     /* INT first step counter of the stochastic stage minus 1; -1: the
                                      online stage's steps [-1] */
-    KM_PARAM_OBSCURE_TOL = 85,    /* stop the stochastic stage when the objective changes by less
-                                     than this between epochs, relative; 0: run every epoch [0] */
+    KM_PARAM_OBSCURE_TOL = 85,    /* stop the stochastic stage when the certified relative duality gap
+                                     of the best iterate is at most this; 0: run every epoch [1e-2] */
     KM_PARAM_OBSCURE_TRACE = 86,  /* INT 1: evaluate the objective and training error after every
                                      epoch and log them (costs one pass over the rows) [0] */
     /* Localized MKL (KM_MKL_CLMKL, KM_MKL_HLMKL) */

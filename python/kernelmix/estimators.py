@@ -347,8 +347,9 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
         train -b 1; docs/user-guide.md "Probability outputs"): training costs 5 more fixed-kernel SVMs
         per machine. The folds follow random_state (None: seed 0, the folds svm-train draws).
     epochs, online_epochs, obscure_radius : int, int, float or None
-        method="obscure" (OBSCURE, Orabona, Jie & Caputo; docs/mkl.md): the stochastic-stage epochs
-        (--epochs), the online-stage epochs at most (--online-epochs), and R of the projection (--R;
+        method="obscure" (OBSCURE, Orabona, Jie & Caputo; docs/mkl.md): the stochastic-stage epochs at most
+        (--epochs; the stage stops earlier at a certified relative duality gap of 1e-2), the
+        online-stage epochs at most (--online-epochs), and R of the projection (--R;
         None: from the online stage; inf: Pegasos-MKL, as solver="pegasos"). p is the kernel-weight
         p; OBSCURE's block norm is 2p/(p+1), and p = 2 (the default) lets the library choose it from
         the number of kernels. More than two classes are one machine with one output per class
@@ -386,7 +387,7 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
                  mkl_tol=1e-3, cache_size=100.0, class_weight=None, max_iter=-1, random_state=None, verbose=0,
                  norm="none", multiclass="ovo", shared_weights=False, decision_function_shape="ovr", break_ties=False,
                  elasticnet_lambda=0.5, regularizer="lq", reg_param=0.0, probability=False, radius=1.0,
-                 align_q=2.0, epochs=5, online_epochs=5, obscure_radius=None, clusters=3, ae=0.5, tau=None,
+                 align_q=2.0, epochs=50, online_epochs=5, obscure_radius=None, clusters=3, ae=0.5, tau=None,
                  cluster_kernel=None):
         self.kernels = kernels
         self.method = method
@@ -469,7 +470,7 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
             del self._y_index
 
     _OBSCURE_SCALARS = ("q", "lambda", "eta", "radius", "online_epochs", "online_updates", "online_steps",
-                        "objective_online", "epochs", "objective", "training_error", "support_rows")
+                        "objective_online", "epochs", "objective", "dual", "training_error", "support_rows")
 
     def _set_fitted(self):
         super()._set_fitted()

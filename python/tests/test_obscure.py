@@ -63,3 +63,71 @@ def test_binary_hinge():
     assert (model.predict(X) == target).all()
     assert model.obscure_["weights"][0] > 0.9
     assert model.decision_function(X).shape == (180,)
+
+
+def _optimum(X, blocks, labels, classes, lam, p):
+    """f(w*) of OBSCURE's problem (5) on linear kernels over feature blocks, by scipy's SLSQP on the
+    smooth epigraph form: min lam/2 t^2 + mean(xi), xi_i >= loss terms, xi >= 0, ||w||_{2,p} <= t."""
+    from scipy.optimize import minimize
+    n, d = X.shape
+    K = 1 if classes == 2 else classes
+    nw = d * K
+
+    def scores(z):
+        return X @ z[:nw].reshape(d, K)
+
+    def group_norm(z):
+        W = z[:nw].reshape(d, K)
+        return sum(np.sqrt((W[b] ** 2).sum()) ** p for b in blocks) ** (1 / p)
+
+    def margins(z):
+        f, xi = scores(z), z[nw + 1:]
+        if K == 1:
+            return xi - (1 - labels * f[:, 0])
+        rows = np.arange(n)
+        terms = [xi - (1 + f[:, r] - f[rows, labels]) for r in range(K)]
+        return np.concatenate([t[labels != r] for r, t in enumerate(terms)])
+
+    z0 = np.concatenate([np.zeros(nw), [0.0], np.ones(n)])
+    result = minimize(lambda z: 0.5 * lam * z[nw] ** 2 + z[nw + 1:].mean(), z0, method="SLSQP",
+                      constraints=[{"type": "ineq", "fun": margins},
+                                   {"type": "ineq", "fun": lambda z: z[nw] - group_norm(z)}],
+                      bounds=[(None, None)] * nw + [(0, None)] + [(0, None)] * n,
+                      options={"ftol": 1e-13, "maxiter": 2000})
+    assert result.success, result.message
+    return result.fun
+
+
+@pytest.mark.parametrize("classes", [2, 3])
+def test_certificate_bounds_the_suboptimality(classes):
+    """The reported gap bounds f(w) - f(w*) (f(w*) from an independent solve), the objective is f(w) > 0
+    recomputed from the model's coefficients and weights, the model's iterate is no worse than the
+    online stage's, and converged says whether the gap met its target (1e-2)."""
+    rng = np.random.default_rng(classes)
+    n, C, P = 30, 2.0, 1.5
+    y = rng.integers(0, classes, n)
+    X = np.hstack([np.eye(classes)[y][:, :2] + 0.7 * rng.normal(size=(n, 2)), rng.normal(size=(n, 2))])
+    blocks = [slice(0, 2), slice(2, 4)]
+    for epochs in (1, 3, 30):
+        model = MKLClassifier(kernels=["linear:features=1-2", "linear:features=3-4"], method="obscure",
+                              p=P / (2 - P), C=C, epochs=epochs, random_state=1).fit(X, y)
+        ob, lam = model.obscure_, 1 / (C * n)
+        primal, gap = model.objective_[0], model.duality_gap_[0]
+        assert primal == pytest.approx(ob["objective"], rel=1e-12) and primal > 0
+        assert ob["objective"] <= ob["objective_online"] * (1 + 1e-12)
+        assert model.converged_[0] == (gap <= 1e-2)
+        # f(w) from the model: w^j = beta_j sum_i c_i x_i^j on each block, scores from decision_function
+        beta, coef, Xs = model.kernel_weights_, model.dual_coef_, X[model.support_]
+        norms = [beta[j] * np.sqrt(((Xs[:, b].T @ coef.T) ** 2).sum()) for j, b in enumerate(blocks)]
+        f = model.decision_function(X)
+        if classes == 2:
+            loss = np.maximum(0, 1 - np.where(y == model.classes_[1], 1, -1) * f)
+        else:
+            rival = np.where(np.eye(classes)[y] > 0, -np.inf, f).max(1)
+            loss = np.maximum(0, 1 - f[np.arange(n), y] + rival)
+        recomputed = 0.5 * lam * (sum(a ** P for a in norms) ** (1 / P)) ** 2 + loss.mean()
+        assert recomputed == pytest.approx(primal, rel=1e-9)
+        optimum = _optimum(X, blocks, np.where(y == 1, 1, -1) if classes == 2 else y, classes, lam, P)
+        assert primal >= optimum * (1 - 1e-7)
+        assert primal - optimum <= gap * primal + 1e-7   # the gap is a bound: the dual is below f(w*)
+        assert gap < 1

@@ -42,7 +42,8 @@ km_params km_params_default(void)
     p.mkl.eta = 0.25;
     p.mkl.eb_inner = 100;
     p.mkl.eb_tol = 1e-10;
-    p.mkl.obscure_epochs = 5;
+    p.mkl.obscure_epochs = 50;
+    p.mkl.obscure_tol = 1e-2;
     p.mkl.obscure_online_epochs = 5;
     p.mkl.obscure_t0 = -1;
     p.mkl.clusters = 3;

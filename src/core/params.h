@@ -31,12 +31,12 @@ typedef struct km_mkl_params {
     int eb_learn_noise;       /* 1: learn sigma^2 */
     long eb_inner;            /* eb-rw: weight steps per tangent */
     double eb_tol;            /* relative change of -log evidence that stops */
-    long obscure_epochs;      /* OBSCURE: stochastic-stage epochs */
+    long obscure_epochs;      /* OBSCURE: stochastic-stage epochs at most */
     long obscure_online_epochs; /* OBSCURE: online-stage epochs at most */
     double obscure_eta;       /* OBSCURE: online step (0: M^(-2/q)) */
     double obscure_radius;    /* OBSCURE: R (0: from the online stage; INFINITY: none) */
     long obscure_t0;          /* OBSCURE: stochastic-stage counter offset (-1: online steps) */
-    double obscure_tol;       /* OBSCURE: relative objective change between epochs that stops (0: none) */
+    double obscure_tol;       /* OBSCURE: certified relative gap that stops the stochastic stage (0: none) */
     int obscure_trace;        /* OBSCURE: objective after every epoch */
     long clusters;            /* localized MKL: clusters l */
     double cluster_ae;        /* average evenness target of the memberships */

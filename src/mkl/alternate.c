@@ -1,5 +1,6 @@
 #include "mkl/alternate.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -20,6 +21,8 @@ km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, co
     double *theta_used = malloc(M * sizeof *theta_used);
     km_status st = theta_used ? KM_OK : km_error_nomem("the MKL outer loop");
     int evaluated = 0;
+    double anchor = 0;    /* a gap, and the outer iterations since whose gaps all stayed within */
+    long flat = 0;               /* KM_STALL_CHANGE of it */
     *converged = 0;
     *iterations = 0;
     for (long t = 1; !st && t <= pr->mkl.max_outer; t++) {
@@ -28,18 +31,28 @@ km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, co
             break;
         double elapsed = km_mkl_seconds_since(&start);
         km_certified_values certified;
-        if ((st = solver->certify(solver->ctx, t, elapsed, &certified, converged)))
+        int settled = 0;
+        if ((st = solver->certify(solver->ctx, t, elapsed, &certified, &settled)))
             break;
         *iterations = t;
+        *converged = certified.gap <= pr->mkl.gap;
         km_mkl_report_certified(pr, t, theta_used, M, certified.dual, certified.primal, certified.gap);
-        if (*converged || km_mkl_limit_reached(pr, t, elapsed, certified.gap))
+        if (*converged || settled || km_mkl_limit_reached(pr, t, elapsed, certified.gap))
             break;
-        km_weight_move move;
-        if ((st = solver->step(solver->ctx, theta_used, &move)))
+        int stalled = 0;
+        if (t == 1 || !(fabs(certified.gap - anchor) <= KM_STALL_CHANGE * anchor)) {
+            anchor = certified.gap;
+            flat = 0;
+        } else {
+            stalled = ++flat >= KM_STALL_STEPS;
+        }
+        km_weight_move move = KM_MOVED;
+        if (!stalled && (st = solver->step(solver->ctx, theta_used, &move)))
             break;
-        if (move == KM_AT_FIXED_POINT || move == KM_NOTHING_TO_LEARN) {
-            /* theta stays while the gap is open: the SVM tolerance limits the certificate (every a_m = 0 as
-             * well where a tolerance so loose left c = 0); solve the same theta more tightly, or warn */
+        if (stalled || move == KM_AT_FIXED_POINT || move == KM_NOTHING_TO_LEARN) {
+            /* theta stays (or the gap does) while the gap is open: the SVM tolerance limits the certificate
+             * (warm-started solves that already meet it stay unchanged while theta moves; every a_m = 0
+             * where a tolerance so loose left c = 0); solve the same theta more tightly, or warn */
             double used = solver->tolerance && *solver->tolerance > 0 ? *solver->tolerance
                                                                       : pr->machine->solver.tolerance;
             double tighter = solver->tolerance ? km_mkl_tighter_tolerance(pr, used, certified.dual, certified.primal)
@@ -48,10 +61,12 @@ km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, co
                 km_log(&pr->logger, KM_LOG_INFO, "mkl: SVM tolerance %g -> %g for the gap", used, tighter);
                 *solver->tolerance = tighter;
                 evaluated = 0;
+                flat = 0;
                 continue;
             }
-            if (move == KM_AT_FIXED_POINT)
-                st = km_mkl_gap_stuck(pr, used, certified.dual, certified.primal, certified.gap, solver->fixed_point);
+            if (move != KM_NOTHING_TO_LEARN)
+                st = km_mkl_gap_stuck(pr, used, certified.dual, certified.primal, certified.gap,
+                                      stalled ? "stalled" : solver->fixed_point);
             break;
         }
         evaluated = move == KM_MOVED_EVALUATED;

@@ -29,15 +29,17 @@ typedef struct km_alternating_solver {
     void *ctx;
     /* Solves the machine(s) at the current theta, warm-started. */
     km_status (*evaluate)(void *ctx);
-    /* Certifies the evaluated point at outer iteration t (elapsed seconds): sets *out and *converged
-     * (and logs its line). */
-    km_status (*certify)(void *ctx, long t, double elapsed, km_certified_values *out, int *converged);
+    /* Certifies the evaluated point at outer iteration t (elapsed seconds): sets *out (and logs its
+     * line); *settled = 1 when the method's own rule says the point no longer improves although the gap
+     * may be open (it logs why), which ends the run unconverged unless the gap meets its target. */
+    km_status (*certify)(void *ctx, long t, double elapsed, km_certified_values *out, int *settled);
     /* Steps theta; theta_used is the theta of the evaluated point. */
     km_status (*step)(void *ctx, const double *theta_used, km_weight_move *move);
     const char *fixed_point;     /* how the warning names a theta the step does not move: "fixed",
                                     "stationary" */
     double *tolerance;           /* the SVM tolerance evaluate solves with (0: the machine's -e), which a
-                                    gap stalled at a fixed point tightens; NULL: never tightened */
+                                    gap stalled at a fixed point or over KM_STALL_STEPS outer iterations
+                                    tightens; NULL: never tightened */
 } km_alternating_solver;
 
 /* What every alternating solver keeps of its last solve; a solver's state begins with it, so that
@@ -51,9 +53,17 @@ typedef struct km_alternating_state {
 /* The evaluate callback of a state beginning with km_alternating_state: km_mkl_evaluate into h, a. */
 km_status km_alternating_evaluate(void *ctx);
 
+/* An outer loop whose certified gap stays within KM_STALL_CHANGE (relative) of one value over
+ * KM_STALL_STEPS outer iterations has stalled (a gap that falls slowly or oscillates, as the wrapper's
+ * at p = 1 does, has not): its solver tightens the SVM tolerance if it can, else the loop stops, with
+ * one warning, at its last point. */
+#define KM_STALL_STEPS 20
+#define KM_STALL_CHANGE 1e-3
+
 /* Runs the loop on problem (its limits and logger) over theta (M values, the problem's kernel
  * weights); on return theta is the one the final solution belongs to, *iterations the outer
- * iterations done and *converged whether the gap target was met. */
+ * iterations done and *converged whether the certified gap met its target (problem->mkl.gap): the
+ * one meaning of converged for every alternating solver, whichever rule or limit ended the run. */
 km_status km_mkl_alternate(const km_mkl_problem *problem, double *theta, size_t M, const km_alternating_solver *solver,
                            long *iterations, int *converged);
 

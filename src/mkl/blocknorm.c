@@ -203,7 +203,7 @@ typedef struct tikhonov {
     double previous;             /* J at the solve before, for the relative-change stop */
 } tikhonov;
 
-static km_status tikhonov_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *converged)
+static km_status tikhonov_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *settled)
 {
     tikhonov *s = ctx;
     const km_mkl_problem *pr = s->last.pr;
@@ -215,8 +215,8 @@ static km_status tikhonov_certify(void *ctx, long t, double elapsed, km_certifie
     /* stop at the duality gap, or when the objective stops moving (kernelmix's rule;
      * Tomioka & Suzuki give none) */
     *out = (km_certified_values){result->dual, result->primal, result->gap};
-    *converged = result->gap <= pr->mkl.gap || change < pr->mkl.eps_mkl;
-    if (*converged && result->gap > pr->mkl.gap)
+    *settled = change < pr->mkl.eps_mkl;
+    if (*settled && result->gap > pr->mkl.gap)
         km_log(&pr->logger, KM_LOG_WARNING,
                "Tikhonov objective settled (relative change %.3g < %g) with gap %.3e above %g; lower the "
                "SVM tolerance (-e) or the step tolerance",

@@ -158,8 +158,6 @@ typedef struct clmkl_state {
     size_t M, l;
     double final_tolerance;      /* the SVM tolerance the solves tighten to */
     double solved_tolerance;     /* the tolerance of the last solve */
-    double best_gap;             /* the smallest gap so far, and the outer iterations since it last */
-    long since_best;             /* fell by 1 % */
     double *g;                   /* n decision values */
     double *w, *q;               /* M values each: |w_jm| and Q_jm of one cluster */
     km_machine_problem *machine; /* the localized machine (its solver tolerance tightens) */
@@ -169,8 +167,6 @@ typedef struct clmkl_state {
  * min(-e, CLMKL_TOLERANCE_FLOOR): the primal of an inexact solve is noisy, and with -e 1e-3 it holds the
  * gap above 1e-3 on problems of hundreds of rows. */
 #define CLMKL_TOLERANCE_FLOOR 1e-5
-/* Outer iterations at the final tolerance without the gap falling by 1 % before the solver stops. */
-#define CLMKL_STALL_STEPS 20
 
 static km_status clmkl_evaluate(void *ctx)
 {
@@ -182,8 +178,9 @@ static km_status clmkl_evaluate(void *ctx)
 }
 
 /* The certificate of §4: D from Q, the primal (9) at w_jm = beta_jm sum_i a_i c_ij phi_m(x_i). */
-static km_status clmkl_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *converged)
+static km_status clmkl_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *settled)
 {
+    (void)settled;
     clmkl_state *s = ctx;
     const km_mkl_problem *pr = s->base.pr;
     const km_machine_problem *machine = pr->machine;
@@ -213,13 +210,6 @@ static km_status clmkl_certify(void *ctx, long t, double elapsed, km_certified_v
     result->primal = regularizer + loss;
     result->gap = fmax(0.0, result->primal - result->dual) / fmax(fabs(result->primal), DBL_MIN);
     *out = (km_certified_values){result->dual, result->primal, result->gap};
-    *converged = result->gap <= pr->mkl.gap;
-    if (result->gap < 0.99 * s->best_gap) {
-        s->best_gap = result->gap;
-        s->since_best = 0;
-    } else {
-        s->since_best++;
-    }
     km_log(&pr->logger, KM_LOG_INFO, "clmkl %4ld: dual %.10g primal %.10g gap %.3e %.2fs", t, result->dual,
            result->primal, result->gap, elapsed);
     return KM_OK;
@@ -238,8 +228,8 @@ static km_status clmkl_step(void *ctx, const double *theta_used, km_weight_move 
         *move = KM_NOTHING_TO_LEARN;
     else if (s->solved_tolerance > s->final_tolerance) /* after a crude solve: solve again, tighter */
         *move = KM_MOVED;
-    else /* the gap no longer falls at the final tolerance: the weights are as good as it certifies */
-        *move = moved && s->since_best < CLMKL_STALL_STEPS ? KM_MOVED : KM_AT_FIXED_POINT;
+    else /* at the final tolerance: a theta the step does not move is as good as it certifies */
+        *move = moved ? KM_MOVED : KM_AT_FIXED_POINT;
     return KM_OK;
 }
 
@@ -255,7 +245,6 @@ km_status km_clmkl_solve(const km_mkl_problem *pr, const km_kernel_access *kerne
     clmkl_state s = {.base = {.pr = &localized, .result = result, .h = malloc(V * n * sizeof(double)),
                               .a = malloc(V * sizeof(double))},
                      .M = M, .l = l, .final_tolerance = fmin(pr->machine->solver.tolerance, CLMKL_TOLERANCE_FLOOR),
-                     .best_gap = INFINITY,
                      .g = malloc(n * sizeof(double)), .w = malloc(M * sizeof(double)),
                      .q = malloc(M * sizeof(double)), .machine = &machine};
     km_alternating_solver solver = {&s, clmkl_evaluate, clmkl_certify, clmkl_step, "fixed", NULL};

@@ -96,35 +96,36 @@ static km_status mackay_iteration(km_evidence *ev, const double *y, double *d, d
     return km_evidence_eval(ev, y, d, *noise, 1);
 }
 
-km_status km_eb_fit(km_evidence *ev, const double *y, double *d, double *noise, const km_eb_options *o,
-                    km_eb_outcome *out)
+/* Iterates one update from d and *noise until the tolerance, the outer limit, the deadline or the
+ * caller's interrupt; out accumulates iterations and fallbacks, and history (NULL: none) gets (10)
+ * after each of them, continuing at out->iterations. */
+static km_status iterate(km_evidence *ev, const double *y, double *d, double *noise, const km_eb_options *o,
+                         km_eb_update update, double *history, km_eb_outcome *out, double *scratch)
 {
-    size_t M = ev->M;
-    memset(out, 0, sizeof *out);
+    km_status st = km_evidence_eval(ev, y, d, *noise, 1);
+    if (!st && history)
+        history[out->iterations] = ev->value;
+    out->converged = 0;
     out->last_change = INFINITY;
-    double *scratch = malloc(3 * (M ? M : 1) * sizeof *scratch);
-    km_status st = scratch ? km_evidence_eval(ev, y, d, *noise, 1) : km_error_nomem("empirical-Bayes MKL");
-    if (!st && o->history)
-        o->history[0] = ev->value;
     for (long t = 1; !st && t <= o->max_outer; t++) {
         if (o->interrupted && o->interrupted(o->interrupt_ctx)) {
-            st = km_error(KM_EINTERRUPTED, "interrupted after %ld empirical-Bayes iterations", t - 1);
+            st = km_error(KM_EINTERRUPTED, "interrupted after %ld empirical-Bayes iterations", out->iterations);
             break;
         }
         if (t > 1 && o->deadline > 0 && km_monotonic_seconds() >= o->deadline) {
             if (o->logger)
                 km_log(o->logger, KM_LOG_WARNING, "empirical-Bayes MKL stopped at the time limit after %ld "
-                       "iterations (relative change %.3e)", t - 1, out->last_change);
+                       "iterations (relative change %.3e)", out->iterations, out->last_change);
             break;
         }
         double before = ev->value;
-        st = o->update == KM_EB_MACKAY_UPDATE ? mackay_iteration(ev, y, d, noise, o, scratch, &out->fallbacks)
-                                              : reweighted_iteration(ev, y, d, noise, o, scratch);
+        st = update == KM_EB_MACKAY_UPDATE ? mackay_iteration(ev, y, d, noise, o, scratch, &out->fallbacks)
+                                           : reweighted_iteration(ev, y, d, noise, o, scratch);
         if (st)
             break;
-        out->iterations = t;
-        if (o->history)
-            o->history[t] = ev->value;
+        out->iterations++;
+        if (history)
+            history[out->iterations] = ev->value;
         out->last_change = fabs(before - ev->value) / fmax(fabs(ev->value), 1e-300);
         if (o->logger)
             km_log(o->logger, KM_LOG_DEBUG, "eb %4ld: -log evidence %.17g noise %.6g change %.3e", t,
@@ -136,6 +137,63 @@ km_status km_eb_fit(km_evidence *ev, const double *y, double *d, double *noise, 
             break;
         }
     }
+    return st;
+}
+
+/* EB-RW: the reweighted iteration, then MacKay's steps from where it stopped (its inner loop can stop
+ * on a plateau of (10) short of a fixed point), and, since (10) is not convex, also MacKay's iteration
+ * from the same start: the better of the two end points (lower (10)) is kept. */
+static km_status reweighted_fit(km_evidence *ev, const double *y, double *d, double *noise, const km_eb_options *o,
+                                km_eb_outcome *out, double *scratch)
+{
+    size_t M = ev->M;
+    double *start = malloc(2 * (M ? M : 1) * sizeof *start), noise_start = *noise;
+    if (!start)
+        return km_error_nomem("empirical-Bayes MKL");
+    double *reweighted = start + M;
+    memcpy(start, d, M * sizeof *d);
+    km_status st = iterate(ev, y, d, noise, o, KM_EB_REWEIGHTED, o->history, out, scratch);
+    if (!st && o->max_outer > out->iterations) {
+        km_eb_options rest = *o;   /* the outer limit is over both */
+        rest.max_outer = o->max_outer - out->iterations;
+        st = iterate(ev, y, d, noise, &rest, KM_EB_MACKAY_UPDATE, o->history, out, scratch);
+    }
+    double value = ev->value, noise_reweighted = *noise;
+    memcpy(reweighted, d, M * sizeof *d);
+    km_eb_outcome other = {0};   /* its iterations are not in out's history */
+    if (!st) {
+        memcpy(d, start, M * sizeof *d);
+        *noise = noise_start;
+        st = iterate(ev, y, d, noise, o, KM_EB_MACKAY_UPDATE, NULL, &other, scratch);
+    }
+    if (!st && value <= ev->value) {
+        memcpy(d, reweighted, M * sizeof *d);
+        *noise = noise_reweighted;
+        st = km_evidence_eval(ev, y, d, *noise, 1);
+    } else if (!st) {
+        if (o->logger)
+            km_log(o->logger, KM_LOG_INFO, "eb-rw: MacKay's iteration from the same start reached a lower -log "
+                   "evidence (%.10g < %.10g): its weights are kept", ev->value + ev->log_2pi_term,
+                   value + ev->log_2pi_term);
+        out->converged = other.converged;
+        out->last_change = other.last_change;
+        out->fallbacks += other.fallbacks;
+    }
+    free(start);
+    return st;
+}
+
+km_status km_eb_fit(km_evidence *ev, const double *y, double *d, double *noise, const km_eb_options *o,
+                    km_eb_outcome *out)
+{
+    size_t M = ev->M;
+    memset(out, 0, sizeof *out);
+    out->last_change = INFINITY;
+    double *scratch = malloc(3 * (M ? M : 1) * sizeof *scratch);
+    km_status st = !scratch ? km_error_nomem("empirical-Bayes MKL")
+                   : o->update == KM_EB_MACKAY_UPDATE
+                       ? iterate(ev, y, d, noise, o, KM_EB_MACKAY_UPDATE, o->history, out, scratch)
+                       : reweighted_fit(ev, y, d, noise, o, out, scratch);
     free(scratch);
     return st;
 }

@@ -42,6 +42,9 @@ typedef struct km_mkl_method_entry {
     /* 1: reads kernel values in blocks of rows (kernel_blocks) and keeps none between requests, so the
      * provider holds neither Gram matrices nor cached columns for it. */
     int reads_row_blocks;
+    /* 1: train sets result->objective to its primal value (OBSCURE's f(w)); 0: the reported objective
+     * is -D in LIBSVM's sign (km_mkl_train). */
+    int objective_is_primal;
     /* Kernel-weight sets per machine with M kernels (a localized method: one per cluster or gate; the
      * machine's theta then holds M values per set, set g at theta[g M]); NULL: one. */
     size_t (*weight_groups)(const km_mkl_params *mkl, size_t M);

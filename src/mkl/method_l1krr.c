@@ -104,10 +104,8 @@ static km_status l1krr_train(const km_mkl_problem *pr, km_mkl_result *result)
                 step *= 0.5;
             }
         }
-        if (!st && !accepted) {
-            result->converged = 1; /* the gap is at the rounding level of F */
-            break;
-        }
+        if (!st && !accepted)
+            break; /* no descent left: the gap is at the rounding level of F, above its target */
     }
     if (!st && !result->converged)
         km_log(&pr->logger, KM_LOG_WARNING, "l1krr stopped after %ld iterations with relative gap %.3e", t,
@@ -115,6 +113,7 @@ static km_status l1krr_train(const km_mkl_problem *pr, km_mkl_result *result)
     if (!st) {
         memcpy(pr->machine->kernel->theta, mu, M * sizeof *mu);
         km_krr_learning_result(pr, &cur, fmax(0.0, duality_gap(M, Lambda, mu, cur.v)), result);
+        result->converged = result->gap <= pr->mkl.gap;
         result->mkl_iterations = t;
     }
     km_krr_point_free(&cur);

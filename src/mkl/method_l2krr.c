@@ -115,6 +115,11 @@ static km_status l2krr_train(const km_mkl_problem *pr, km_mkl_result *result)
         km_krr_learning_result(pr, &cur, gap > 0 ? gap : 0.0, result);
         result->mkl_iterations = t;
         km_log(&pr->logger, KM_LOG_INFO, "l2krr: %ld iterations, F %.10g, duality gap %.3e", t, cur.F, gap);
+        /* converged means what it means for every method: the certified gap met its target */
+        result->converged = result->gap <= pr->mkl.gap;
+        if (!result->converged)
+            km_log(&pr->logger, KM_LOG_WARNING, "l2krr stopped with relative gap %.3e above %g", result->gap,
+                   pr->mkl.gap);
     }
     km_krr_point_free(&cur);
     free(mu0);

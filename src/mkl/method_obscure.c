@@ -84,24 +84,24 @@ static km_status poll(run *r)
 }
 
 /* The weights in the sum-to-one convention, d_j / sum_k d_k. */
-static void weights_sum_one(const km_obscure *o, double *w)
+static void weights_sum_one(const double *d, size_t F, double *w)
 {
     double sum = 0.0;
-    for (size_t j = 0; j < o->F; j++)
-        sum += o->d[j];
-    for (size_t j = 0; j < o->F; j++)
-        w[j] = o->d[j] / sum;
+    for (size_t j = 0; j < F; j++)
+        sum += d[j];
+    for (size_t j = 0; j < F; j++)
+        w[j] = d[j] / sum;
 }
 
 /* d scaled to ||d||_{p_K} = 1 (the link gives it already, except at theta = 0 where d = 1). */
-static void weights_pk(const km_obscure *o, double pk, double *w)
+static void weights_pk(const double *d, size_t F, double pk, double *w)
 {
-    double norm = isinf(pk) ? 0.0 : km_obscure_group_norm(o->d, o->F, pk);
+    double norm = isinf(pk) ? 0.0 : km_obscure_group_norm(d, F, pk);
     if (isinf(pk))
-        for (size_t j = 0; j < o->F; j++)
-            norm = fmax(norm, o->d[j]);
-    for (size_t j = 0; j < o->F; j++)
-        w[j] = o->d[j] / norm;
+        for (size_t j = 0; j < F; j++)
+            norm = fmax(norm, d[j]);
+    for (size_t j = 0; j < F; j++)
+        w[j] = d[j] / norm;
 }
 
 /* Logs an epoch that took the given seconds (without the objective's pass) and reports progress. */
@@ -114,7 +114,7 @@ static void log_epoch(run *r, const char *stage, long epoch, long updates, doubl
     double *w = malloc(o->F * sizeof *w);
     if (!w)
         return;
-    weights_sum_one(o, w);
+    weights_sum_one(o->d, o->F, w);
     for (size_t j = 0; j < o->F && used < (int)sizeof text - 16; j++)
         used += snprintf(text + used, sizeof text - (size_t)used, "%s%.4g", j ? " " : "", w[j]);
     if (isnan(objective))
@@ -157,17 +157,76 @@ static km_status epoch(run *r, double eta, long *updates, double *seconds)
     return st ? st : poll(r);
 }
 
+/* The iterate with the lowest objective so far: the model is this one, not the last (a stochastic
+ * step can raise f, and the online stage's iterate can be better than the final one). */
+typedef struct snapshot {
+    double primal, error;        /* f and the training error there (primal INFINITY: none yet) */
+    double *coef;                /* n x K: kappa c */
+    double *beta, *d, *block_norms; /* F each: the machine's weights, the link weights, |w^j| */
+    size_t n_support;
+} snapshot;
+
 typedef struct outcome {
-    double eta, radius, objective_online, objective, previous, error;
+    double eta, radius, objective_online, error_online;
+    double dual;                 /* the largest certified dual value: f(w*) >= dual */
+    double gap;                  /* (best.primal - dual) / best.primal: a bound on the relative suboptimality */
     long online_steps, online_updates, online_epochs, epochs;
-    int online_converged, converged;
-    int online_evaluated;        /* the last online epoch's trace computed objective_online */
+    int online_converged;
+    snapshot best;
 } outcome;
+
+static km_status snapshot_init(snapshot *b, size_t n, size_t K, size_t F)
+{
+    *b = (snapshot){.primal = INFINITY, .error = NAN, .coef = malloc(n * K * sizeof *b->coef),
+                    .beta = malloc(3 * F * sizeof *b->beta)};
+    if (!b->coef || !b->beta)
+        return km_error_nomem("OBSCURE's best iterate");
+    b->d = b->beta + F;
+    b->block_norms = b->beta + 2 * F;
+    return KM_OK;
+}
+
+static void snapshot_free(snapshot *b)
+{
+    free(b->coef);
+    free(b->beta);
+}
+
+static void snapshot_take(snapshot *b, const km_obscure *o, double primal, double error)
+{
+    b->primal = primal;
+    b->error = error;
+    b->n_support = o->n_support;
+    km_obscure_coefficients(o, b->coef);
+    for (size_t j = 0; j < o->F; j++) {
+        b->beta[j] = o->beta[j];
+        b->d[j] = o->d[j];
+        b->block_norms[j] = o->beta[j] * sqrt(o->S[j]);
+    }
+}
+
+/* Evaluates and certifies the current iterate: its objective f (*objective, from the learner's pass)
+ * and training error, its certificate, the best iterate and the best dual value. */
+static km_status evaluate(run *r, outcome *out, double *objective, double *error)
+{
+    double primal, dual;
+    km_status st = km_obscure_objective(r->o, objective, error);
+    if (!st)
+        st = km_obscure_certify(r->o, *objective, &primal, &dual);
+    if (st)
+        return st;
+    out->dual = fmax(out->dual, dual);
+    if (primal < out->best.primal)
+        snapshot_take(&out->best, r->o, primal, *error);
+    out->gap = fmax(0.0, out->best.primal - out->dual) / out->best.primal;
+    return KM_OK;
+}
 
 static km_status online_stage(run *r, double eta, outcome *out)
 {
     const km_mkl_params *mkl = &r->pr->mkl;
     km_status st = KM_OK;
+    int evaluated = 0;           /* the last epoch's trace evaluated the iterate */
     while (!st && !r->stopped && out->online_epochs < mkl->obscure_online_epochs) {
         long updates;
         double seconds;
@@ -175,11 +234,11 @@ static km_status online_stage(run *r, double eta, outcome *out)
         out->online_updates += updates;
         out->online_epochs++;
         double f = NAN, error = NAN;
-        out->online_evaluated = 0;
-        if (!st && mkl->obscure_trace && (st = km_obscure_objective(r->o, &f, &error)) == KM_OK) {
+        evaluated = 0;
+        if (!st && mkl->obscure_trace && (st = evaluate(r, out, &f, &error)) == KM_OK) {
+            evaluated = 1;
             out->objective_online = f;
-            out->error = error;
-            out->online_evaluated = 1;
+            out->error_online = error;
         }
         if (!st)
             log_epoch(r, "online", out->online_epochs, updates, seconds, f, error);
@@ -189,33 +248,36 @@ static km_status online_stage(run *r, double eta, outcome *out)
         }
     }
     out->online_steps = r->steps;
+    /* the pass that gives R (Alg. 1 line 10), unless the trace just made it */
+    if (!st && !evaluated)
+        st = evaluate(r, out, &out->objective_online, &out->error_online);
     return st;
 }
 
+/* Stochastic epochs until the certified gap reaches the target (--tol), the epoch limit or the time
+ * limit; every epoch is certified unless the target is 0 and there is no trace. */
 static km_status stochastic_stage(run *r, outcome *out)
 {
     const km_mkl_params *mkl = &r->pr->mkl;
     km_status st = KM_OK;
-    int evaluate = mkl->obscure_trace || mkl->obscure_tol > 0;
-    out->converged = 1;
-    while (!st && !r->stopped && out->epochs < mkl->obscure_epochs) {
+    int each = mkl->obscure_trace || mkl->obscure_tol > 0, evaluated = 0;
+    while (!st && !r->stopped && out->epochs < mkl->obscure_epochs && !(evaluated && out->gap <= mkl->obscure_tol)) {
         long updates;
         double seconds;
         st = epoch(r, 0.0, &updates, &seconds);
         out->epochs++;
         double f = NAN, error = NAN;
-        if (!st && evaluate && (st = km_obscure_objective(r->o, &f, &error)) == KM_OK) {
-            out->previous = out->objective;
-            out->objective = f;
-            out->error = error;
-        }
+        evaluated = 0;
+        if (!st && each && (st = evaluate(r, out, &f, &error)) == KM_OK)
+            evaluated = 1;
         if (!st)
             log_epoch(r, "stochastic", out->epochs, updates, seconds, f, error);
-        if (!st && mkl->obscure_tol > 0 && fabs(out->previous - f) < mkl->obscure_tol * fabs(f))
-            break;
+        if (!st && evaluated)
+            km_log(&r->pr->logger, KM_LOG_INFO, "obscure stochastic epoch %ld: best objective %.10g, dual %.10g, gap %.3e",
+                   out->epochs, out->best.primal, out->dual, out->gap);
     }
-    if (r->stopped)
-        out->converged = 0;
+    if (!st && !evaluated && out->epochs > 0)
+        st = evaluate(r, out, &(double){0}, &(double){0});
     return st;
 }
 
@@ -227,8 +289,8 @@ static km_status record_outcome(const km_mkl_problem *pr, const km_obscure *o, c
     double *w = malloc(2 * F * sizeof *w);
     if (!w)
         return km_error_nomem("OBSCURE's weights");
-    weights_sum_one(o, w);
-    weights_pk(o, pk, w + F);
+    weights_sum_one(out->best.d, F, w);
+    weights_pk(out->best.d, F, pk, w + F);
     const char *S = "obscure";
     km_record *rec = pr->record;
     km_status st = km_record_set_values(rec, S, "weights", 1, F, w);
@@ -236,10 +298,10 @@ static km_status record_outcome(const km_mkl_problem *pr, const km_obscure *o, c
         st = km_record_set_values(rec, S, "weights_pk", 1, F, w + F);
     struct { const char *key; double value; } items[] = {
         {"q", o->q}, {"lambda", o->lambda}, {"eta", out->eta}, {"radius", isinf(out->radius) ? -1.0 : out->radius},
-        {"objective_online", out->objective_online}, {"objective", out->objective}, {"training_error", out->error},
-        {"online_epochs", (double)out->online_epochs}, {"online_updates", (double)out->online_updates},
-        {"online_steps", (double)out->online_steps}, {"epochs", (double)out->epochs},
-        {"support_rows", (double)o->n_support},
+        {"objective_online", out->objective_online}, {"objective", out->best.primal}, {"dual", out->dual},
+        {"training_error", out->best.error}, {"online_epochs", (double)out->online_epochs},
+        {"online_updates", (double)out->online_updates}, {"online_steps", (double)out->online_steps},
+        {"epochs", (double)out->epochs}, {"support_rows", (double)out->best.n_support},
     };
     for (size_t k = 0; !st && k < sizeof items / sizeof *items; k++)
         if (isfinite(items[k].value))
@@ -273,51 +335,52 @@ static km_status obscure_train(const km_mkl_problem *pr, km_mkl_result *result)
     clock_gettime(CLOCK_MONOTONIC, &r.start);
     km_rng_seed(&r.rng, pr->seed ? pr->seed : 1);
     outcome out = {.eta = mkl->obscure_eta > 0 ? mkl->obscure_eta : pow((double)F, -2.0 / q),
-                   .objective_online = 1.0, .objective = NAN, .previous = NAN, .error = NAN};
-    if (!r.order)
+                   .objective_online = 1.0 /* f(0), where Pegasos-MKL starts */, .error_online = NAN, .dual = 0.0,
+                   .gap = INFINITY};
+    st = snapshot_init(&out.best, n, K, F);
+    if (!st && !r.order)
         st = km_error_nomem("OBSCURE's visiting order");
     for (size_t i = 0; !st && i < n; i++)
         r.order[i] = i;
-    if (!st && !pegasos) {
+    if (!st && !pegasos)
         st = online_stage(&r, out.eta, &out);
-        if (!st && !out.online_evaluated)   /* the pass that gives R, unless the trace just made it */
-            st = km_obscure_objective(&o, &out.objective_online, &out.error);
-    }
     /* Algorithm 1 line 10: R^2 = ||w||^2 + 2/(lambda N) sum loss = 2 f(w)/lambda, and f(w*) <= f(0) = 1 */
     out.radius = pegasos ? INFINITY
                  : mkl->obscure_radius > 0 ? mkl->obscure_radius
                                            : sqrt(fmin(2.0 * out.objective_online / lambda, 2.0 / lambda));
-    out.objective = out.objective_online;
     o.radius = out.radius;
     o.t = mkl->obscure_t0 >= 0 ? mkl->obscure_t0 : pegasos ? 0 : out.online_steps;
     if (!st)
         st = stochastic_stage(&r, &out);
-    /* the final objective, unless the last epoch evaluated it */
-    if (!st && !(out.epochs > 0 && (mkl->obscure_trace || mkl->obscure_tol > 0)) && out.epochs > 0) {
-        out.previous = out.objective;
-        st = km_obscure_objective(&o, &out.objective, &out.error);
-    }
+    if (!st && isinf(out.best.primal))   /* Pegasos-MKL without epochs: theta = 0 */
+        st = evaluate(&r, &out, &(double){0}, &(double){0});
     if (!st) {
-        km_obscure_coefficients(&o, result->coef);
-        for (size_t j = 0; j < F; j++) {
-            kernel->theta[j] = o.beta[j];
-            if (result->block_norms)
-                result->block_norms[j] = o.beta[j] * sqrt(o.S[j]);
-        }
+        const snapshot *best = &out.best;
+        memcpy(result->coef, best->coef, n * K * sizeof *result->coef);
+        memcpy(kernel->theta, best->beta, F * sizeof *kernel->theta);
+        if (result->block_norms)
+            memcpy(result->block_norms, best->block_norms, F * sizeof *result->block_norms);
         result->block_norms_valid = result->block_norms != NULL;
         result->bias = 0.0;
-        result->primal = result->dual = out.objective;
-        result->gap = isnan(out.previous) ? 0.0 : fabs(out.previous - out.objective) / fmax(fabs(out.objective), 1e-300);
+        result->primal = result->objective = best->primal;
+        result->dual = out.dual;
+        result->gap = out.gap;
         result->mkl_iterations = r.steps;
-        result->converged = out.converged && !r.stopped;
+        result->converged = out.gap <= mkl->obscure_tol;
         km_log(&pr->logger, KM_LOG_INFO,
                "obscure: p_block %.6g (q %.6g), lambda %.6g, %ld online epochs (objective %.10g), R %.6g, %ld "
-               "stochastic epochs, objective %.10g, training error %.6g, %zu support rows",
-               mkl->p_block, q, lambda, out.online_epochs, out.objective_online, out.radius, out.epochs, out.objective,
-               out.error, o.n_support);
+               "stochastic epochs, best objective %.10g (dual %.10g, gap %.3e), training error %.6g, %zu support "
+               "rows", mkl->p_block, q, lambda, out.online_epochs, out.objective_online, out.radius, out.epochs,
+               best->primal, out.dual, out.gap, best->error, best->n_support);
+        if (!result->converged)
+            km_log(&pr->logger, KM_LOG_WARNING,
+                   "OBSCURE stopped after %ld stochastic epochs with the certified gap %.3e above its target %g "
+                   "(--epochs, --max-time; the objective is within %.3g of the optimum)",
+                   out.epochs, out.gap, mkl->obscure_tol, best->primal - out.dual);
         st = record_outcome(pr, &o, &out, km_obscure_pk_of_p(mkl->p_block));
     }
     free(r.order);
+    snapshot_free(&out.best);
     km_obscure_free(&o);
     return st;
 }
@@ -334,4 +397,5 @@ const km_mkl_method_entry km_method_obscure = {
     .fit_defaults = obscure_fit_defaults,
     .joint_multiclass = 1,
     .reads_row_blocks = 1,
+    .objective_is_primal = 1,
 };

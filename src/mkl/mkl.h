@@ -103,7 +103,7 @@ int km_mkl_limit_reached(const km_mkl_problem *problem, long t, double elapsed, 
  * 1e-4 times the machine's -e), or 0 when the tolerance is already at that floor or no tolerance could
  * reach the target. */
 double km_mkl_tighter_tolerance(const km_mkl_problem *problem, double tolerance, double dual, double primal);
-/* The gap still stays above the target at the floor (theta_kind: "fixed", "stationary"; tolerance: the SVM
+/* The gap still stays above the target at the floor (theta_kind: "fixed", "stationary", "stalled"; tolerance: the SVM
  * tolerance reached). When a smaller SVM tolerance would reach the target: a warning naming it, KM_OK. When
  * none could: for a gap already below 1e-9 (a target below rounding) a warning, KM_OK; otherwise (the
  * objective drowns in rounding: kernel values of 1e20 from features of 1e5) KM_ENOTCONV with a message

@@ -66,6 +66,8 @@ static km_status add_machine(const km_mkl_problem *pr, km_mkl_result *result, do
 typedef struct shared {
     const km_mkl_problem *problems;
     size_t count;
+    double tolerance;            /* the SVM tolerance of every machine's solve (0: their -e), tightened by
+                                    km_mkl_alternate for a stalled joint gap */
     km_mkl_result *results;
     double *h, *a, *w;           /* one machine's K_m c and a_m; the joint block norms */
     joint_point joint;           /* over every machine at the current theta */
@@ -79,13 +81,16 @@ static km_status shared_evaluate(void *ctx)
     memset(s->joint.a, 0, M * sizeof *s->joint.a);
     s->joint.lin = s->joint.loss = 0;
     km_status st = KM_OK;
-    for (size_t k = 0; !st && k < s->count; k++)
+    for (size_t k = 0; !st && k < s->count; k++) {
+        s->results[k].tolerance = s->tolerance;
         st = add_machine(&s->problems[k], &s->results[k], s->h, s->a, &s->joint);
+    }
     return st;
 }
 
-static km_status shared_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *converged)
+static km_status shared_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *settled)
 {
+    (void)settled;
     shared *s = ctx;
     const km_mkl_problem *first = &s->problems[0];
     const double *theta = first->machine->kernel->theta;
@@ -99,7 +104,6 @@ static km_status shared_certify(void *ctx, long t, double elapsed, km_certified_
     *out = (km_certified_values){s->dual, s->primal, s->gap};
     km_log(&first->logger, KM_LOG_INFO, "shared mkl %4ld: dual %.10g primal %.10g gap %.3e over %zu machines %.2fs", t,
            s->dual, s->primal, s->gap, s->count, elapsed);
-    *converged = s->gap <= first->mkl.gap;
     return KM_OK;
 }
 
@@ -128,7 +132,7 @@ km_status km_mkl_shared_train(const km_mkl_problem *problems, size_t count, km_m
     s.joint.a = malloc(M * sizeof *s.joint.a);
     long iterations = 0;
     int converged = 0;
-    km_alternating_solver solver = {&s, shared_evaluate, shared_certify, shared_step, "fixed", NULL};
+    km_alternating_solver solver = {&s, shared_evaluate, shared_certify, shared_step, "fixed", &s.tolerance};
     st = s.h && s.a && s.w && s.joint.a
              ? km_mkl_alternate(first, first->machine->kernel->theta, M, &solver, &iterations, &converged)
              : km_error_nomem("shared kernel weights");

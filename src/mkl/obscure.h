@@ -101,6 +101,11 @@ km_status km_obscure_stochastic_step(km_obscure *o, size_t i, int *updated);
 double km_obscure_w_norm(const km_obscure *o);
 /* The objective f(w) and training error (fraction of rows misclassified) by one pass over the rows. */
 km_status km_obscure_objective(km_obscure *o, double *objective, double *error);
+/* A duality certificate of the current iterate (obscure_certificate.c), given its objective f(w) from
+ * km_obscure_objective: *primal = f(w) with the block norms recomputed exactly from the coefficients,
+ * and *dual = D(alpha) of the Fenchel dual of problem (5) at a feasible alpha built from the
+ * coefficients, so that f(w*) lies in [*dual, *primal]. Costs the kernel values among the support rows. */
+km_status km_obscure_certify(const km_obscure *o, double objective, double *primal, double *dual);
 /* Folds kappa into c (c~ <- kappa c~, kappa <- 1). */
 void km_obscure_fold(km_obscure *o);
 /* The coefficients kappa c (n x K) into coef. */

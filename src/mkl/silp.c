@@ -441,8 +441,9 @@ typedef struct silp {
     int agreed;                  /* the SVM value at the master's theta meets its bound (thesis App. D) */
 } silp;
 
-static km_status silp_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *converged)
+static km_status silp_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *settled)
 {
+    (void)settled;
     silp *s = ctx;
     const km_mkl_problem *pr = s->last.pr;
     const km_kernel_access *k = pr->machine->kernel;
@@ -475,7 +476,6 @@ static km_status silp_certify(void *ctx, long t, double elapsed, km_certified_va
            s->best_dual, cert.primal, result->gap, s->bound, km_mkl_count_active(k->theta, M), M, elapsed);
     /* the master's theta cannot improve once the SVM value meets its bound: with the gap still open the
      * SVM tolerance limits the certificate, and the step reports a fixed point */
-    *converged = result->gap <= pr->mkl.gap;
     s->agreed = agreement < pr->mkl.eps_mkl;
     return KM_OK;
 }

@@ -132,8 +132,9 @@ static km_status line_search(simplemkl *s, const double *base, const double *dir
 
 static km_status simplemkl_evaluate(void *ctx) { return evaluate(ctx); }
 
-static km_status simplemkl_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *converged)
+static km_status simplemkl_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *settled)
 {
+    (void)settled;
     simplemkl *s = ctx;
     km_mkl_result *result = s->result;
     result->bias = s->cert.bias;
@@ -143,7 +144,6 @@ static km_status simplemkl_certify(void *ctx, long t, double elapsed, km_certifi
     *out = (km_certified_values){result->dual, result->primal, result->gap};
     km_log(&s->pr->logger, KM_LOG_INFO, "simplemkl %4ld: J %.10g dual %.10g primal %.10g gap %.3e %.2fs", t, s->value,
            s->best_dual, s->cert.primal, result->gap, elapsed);
-    *converged = result->gap <= s->pr->mkl.gap;
     return KM_OK;
 }
 

@@ -9,8 +9,9 @@
 #include "mkl/mkl.h"
 #include "mkl/theta.h"
 
-static km_status wrapper_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *converged)
+static km_status wrapper_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *settled)
 {
+    (void)settled;
     km_alternating_state *w = ctx;
     const km_kernel_access *k = w->pr->machine->kernel;
     km_mkl_certificate cert;
@@ -19,7 +20,6 @@ static km_status wrapper_certify(void *ctx, long t, double elapsed, km_certified
     *out = (km_certified_values){cert.dual, cert.primal, cert.gap};
     km_log(&w->pr->logger, KM_LOG_INFO, "mkl %4ld: dual %.10g primal %.10g gap %.3e active kernels %zu/%zu %.2fs",
            t, cert.dual, cert.primal, cert.gap, km_mkl_count_active(k->theta, k->n_kernels), k->n_kernels, elapsed);
-    *converged = cert.gap <= w->pr->mkl.gap;
     return KM_OK;
 }
 
