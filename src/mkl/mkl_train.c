@@ -83,6 +83,8 @@ int km_mkl_limit_reached(const km_mkl_problem *pr, long t, double elapsed, doubl
 #define KM_SMALLEST_USEFUL_TOLERANCE 1e-12
 /* A relative gap this small that stays above its target is the rounding of the objectives. */
 #define KM_ROUNDING_GAP 1e-9
+/* A relative gap the solver must be able to certify at any objective it resolves (the default target). */
+#define KM_RESOLVABLE_GAP 1e-3
 /* A stalled gap tightens the SVM tolerance by itself down to this fraction of the one asked for (-e). */
 #define KM_TOLERANCE_REACH 1e-4
 
@@ -139,11 +141,12 @@ km_status km_mkl_gap_stuck(const km_mkl_problem *pr, double tolerance, double du
                    "-e %g)", gap, pr->mkl.gap, theta_kind, tolerance, needed);
         return KM_OK;
     }
-    if (gap <= KM_ROUNDING_GAP) {
-        /* a target below what double precision certifies, not an objective lost in rounding */
+    /* needed scales with the target: a gap of KM_RESOLVABLE_GAP still in reach means that the target, not
+     * an objective lost in rounding, is out of reach */
+    if (gap <= KM_ROUNDING_GAP || needed / pr->mkl.gap * KM_RESOLVABLE_GAP >= KM_SMALLEST_USEFUL_TOLERANCE) {
         km_log(&pr->logger, KM_LOG_WARNING,
-               "MKL gap %.3e stays above %g at a %s theta: at SVM tolerance %g, the rounding of the objectives",
-               gap, pr->mkl.gap, theta_kind, tolerance);
+               "MKL gap %.3e stays above %g at a %s theta: the target is below what the SVM solver certifies (at SVM "
+               "tolerance %g, the rounding of the objectives)", gap, pr->mkl.gap, theta_kind, tolerance);
         return KM_OK;
     }
     size_t kernel;

@@ -57,6 +57,7 @@ static const entry_rule obscure_rules[] = {
     {"radius", 0, 1, FIXED, 1, -1, INFINITY, FIXED, 0},     /* -1: infinite (Pegasos-MKL) */
     {"objective_online", 0, 1, FIXED, 1, ANY, 0},
     {"objective", 0, 1, FIXED, 1, ANY, 0},
+    {"dual", 0, 1, FIXED, 1, ANY, 0},             /* the certificate's dual bound on the objective */
     {"training_error", 0, 1, FIXED, 1, 0, 1, FIXED, 0},
     {"online_epochs", 0, 1, FIXED, 1, NONNEGATIVE, 1},
     {"online_updates", 0, 1, FIXED, 1, NONNEGATIVE, 1},

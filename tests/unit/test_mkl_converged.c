@@ -56,7 +56,7 @@ static void count_log(void *user, km_log_level level, const char *message)
 {
     log_count *c = user;
     c->warnings += level == KM_LOG_WARNING;
-    c->tightened += strstr(message, "the machines now solve to") != NULL;
+    c->tightened += strstr(message, "mkl: SVM tolerance") != NULL;
 }
 
 typedef struct setting {
@@ -137,9 +137,9 @@ KM_TEST_CASE(converged_means_gap_met)
 }
 
 /* Features of 1e2 (kernel values of 1e4) and a coarse SVM tolerance: the warm-started solves stop
- * changing while theta moves and the gap stays flat. The wrapper stops with one warning, not
- * converged, well before max_outer, with a model that predicts; shared multiclass weights tighten
- * the machines' tolerance instead and reach the target. */
+ * changing while theta moves and the gap stays flat. The wrapper and shared multiclass weights tighten
+ * the machines' tolerance, and stop converged or with one warning well before max_outer, with a model
+ * that predicts. */
 KM_TEST_CASE(stalled_gap)
 {
     static const char *const specs[] = {"linear", "rbf:gamma=0.5/mean", "rbf:gamma=2/mean"};
@@ -167,11 +167,10 @@ KM_TEST_CASE(stalled_gap)
                shared ? "shared" : "wrapper", info.gap, info.mkl_iterations, info.converged, log.warnings,
                log.tightened);
         CHECK(info.converged == (info.gap <= params.mkl.gap));
-        if (shared) {
-            CHECK(log.tightened >= 1 && info.converged && log.warnings == 0);
-        } else {
-            CHECK(!info.converged && log.warnings == 1 && info.mkl_iterations < 200);
-        }
+        /* the stall tightens the SVM tolerance (down to 1e-4 times -e); what that floor cannot certify
+         * ends with one warning, long before max_outer */
+        CHECK(log.tightened >= 1 && info.mkl_iterations < 200);
+        CHECK(log.warnings == (info.converged ? 0 : 1));
         double labels[N];
         CHECK_OK(km_predict(model, data, NULL, labels, NULL));
         size_t right = 0;
