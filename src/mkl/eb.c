@@ -124,6 +124,7 @@ static km_status iterate(km_evidence *ev, const double *y, double *d, double *no
         if (st)
             break;
         out->iterations++;
+        out->steps++;
         if (history)
             history[out->iterations] = ev->value;
         out->last_change = fabs(before - ev->value) / fmax(fabs(ev->value), 1e-300);
@@ -131,7 +132,7 @@ static km_status iterate(km_evidence *ev, const double *y, double *d, double *no
             km_log(o->logger, KM_LOG_DEBUG, "eb %4ld: -log evidence %.17g noise %.6g change %.3e", t,
                    ev->value + ev->log_2pi_term, *noise, out->last_change);
         if (o->report)
-            o->report(o->report_ctx, t, d, ev->value + ev->log_2pi_term);
+            o->report(o->report_ctx, out->steps, d, ev->value + ev->log_2pi_term);
         if (out->last_change <= o->tolerance) {
             out->converged = 1;
             break;
@@ -160,21 +161,27 @@ static km_status reweighted_fit(km_evidence *ev, const double *y, double *d, dou
     }
     double value = ev->value, noise_reweighted = *noise;
     memcpy(reweighted, d, M * sizeof *d);
-    km_eb_outcome other = {0};   /* its iterations are not in out's history */
+    /* its iterations are not in out's history; its steps continue out's count */
+    km_eb_outcome other = {.steps = out->steps};
     if (!st) {
         memcpy(d, start, M * sizeof *d);
         *noise = noise_start;
         st = iterate(ev, y, d, noise, o, KM_EB_MACKAY_UPDATE, NULL, &other, scratch);
     }
     if (!st && value <= ev->value) {
+        /* going back to the reweighted end point is the last step */
         memcpy(d, reweighted, M * sizeof *d);
         *noise = noise_reweighted;
         st = km_evidence_eval(ev, y, d, *noise, 1);
+        out->steps = other.steps + 1;
+        if (!st && o->report)
+            o->report(o->report_ctx, out->steps, d, ev->value + ev->log_2pi_term);
     } else if (!st) {
         if (o->logger)
             km_log(o->logger, KM_LOG_INFO, "eb-rw: MacKay's iteration from the same start reached a lower -log "
                    "evidence (%.10g < %.10g): its weights are kept", ev->value + ev->log_2pi_term,
                    value + ev->log_2pi_term);
+        out->steps = other.steps;
         out->converged = other.converged;
         out->last_change = other.last_change;
         out->fallbacks += other.fallbacks;

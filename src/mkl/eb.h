@@ -55,7 +55,10 @@ typedef struct km_eb_options {
 
 typedef struct km_eb_outcome {
     long iterations;             /* outer iterations done (eb-rw: of its iteration and MacKay's steps
-                                    after it) */
+                                    after it): the history's length */
+    long steps;                  /* the steps reported to the caller, numbered from 1 (eb-rw: also those of
+                                    MacKay's iteration from the start, and going back to the better end
+                                    point when that is the reweighted one) */
     int converged;               /* the tolerance was met (by the run whose end point was kept) */
     long fallbacks;              /* EB-MK iterations that took the EB-RW step instead */
     double last_change;          /* relative change of (10) in the last iteration */

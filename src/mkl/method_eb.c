@@ -126,11 +126,11 @@ static km_status eb_train(const km_mkl_problem *pr, km_mkl_result *result, km_eb
         result->bias = mean;
         result->primal = result->dual = ev.value;
         result->gap = outcome.last_change;
-        result->mkl_iterations = outcome.iterations;
+        result->mkl_iterations = outcome.steps;
         result->converged = outcome.converged;
         km_log(&pr->logger, KM_LOG_INFO,
-               "%s: %ld iterations, -log evidence %.10g, noise %.6g, %zu of %zu kernels kept%s",
-               km_enum_name(KM_ENUM_MKL_METHOD, pr->mkl.method), outcome.iterations, ev.value + ev.log_2pi_term,
+               "%s: %ld steps, -log evidence %.10g, noise %.6g, %zu of %zu kernels kept%s",
+               km_enum_name(KM_ENUM_MKL_METHOD, pr->mkl.method), outcome.steps, ev.value + ev.log_2pi_term,
                noise, kept, M, outcome.converged ? "" : " (not converged)");
         if (outcome.fallbacks)
             km_log(&pr->logger, KM_LOG_INFO, "eb-mackay: %ld iterations took the monotone eb-rw step",
