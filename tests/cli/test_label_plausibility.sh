@@ -56,24 +56,24 @@ expect_status 0 "$KM" train --label-column 1 "$WORK/wine.csv" "$WORK/wine.model"
 grep -q "3 classes" "$WORK/out" || fail "wine.csv with --label-column 1: not 3 classes ($(head -1 "$WORK/out"))"
 [ -s "$WORK/err" ] && fail "wine.csv with --label-column 1 warned: $(cat "$WORK/err")"
 # regression reads the same field as targets: nothing to doubt
-expect_status 0 "$KM" train -q -s svr "$WORK/wine.csv" "$WORK/svr.model"
+expect_status 0 "$KM" train -s svr "$WORK/wine.csv" "$WORK/svr.model"
 [ -s "$WORK/err" ] && fail "regression on wine.csv warned: $(cat "$WORK/err")"
 # labels the user chose (--label-column, LIBSVM rows): trained, with a warning naming the doubt
-expect_status 0 "$KM" train -q --label-column 14 "$WORK/wine.csv" "$WORK/chosen.model"
+expect_status 0 "$KM" train --label-column 14 "$WORK/wine.csv" "$WORK/chosen.model"
 grep -q "warning: .*wine.csv: the labels (field 14 of 14) take $values distinct values on 178 rows: too many classes to learn" "$WORK/err" ||
     fail "--label-column 14: no warning ($(cat "$WORK/err"))"
-expect_status 0 "$KM" train -q -t 0 "$WORK/many" "$WORK/many.model"
+expect_status 0 "$KM" train -t 0 "$WORK/many" "$WORK/many.model"
 grep -q "warning: .*many: the labels take 120 distinct values on 480 rows" "$WORK/err" ||
     fail "LIBSVM rows of 120 classes of 4 rows: no warning ($(cat "$WORK/err"))"
 # 12 classes of 3 rows are plausible
-expect_status 0 "$KM" train -q "$WORK/twelve.csv" "$WORK/twelve.model"
+expect_status 0 "$KM" train "$WORK/twelve.csv" "$WORK/twelve.model"
 [ -s "$WORK/err" ] && fail "12 classes of 3 rows warned: $(cat "$WORK/err")"
 
 # --- class labels that are not integers: noticed ---
-expect_status 0 "$KM" train -q "$WORK/halves.csv" "$WORK/halves.model"
+expect_status 0 "$KM" train "$WORK/halves.csv" "$WORK/halves.model"
 grep -q "warning: .*halves.csv: 2 of the 2 class labels (field 4 of 4) are not integers (e.g. 0.5): every distinct value is a class" "$WORK/err" ||
     fail "labels 0.5 and 1.5: no warning ($(cat "$WORK/err"))"
-expect_status 0 "$KM" train -q -s krr "$WORK/halves.csv" "$WORK/halves_krr.model"
+expect_status 0 "$KM" train -s krr "$WORK/halves.csv" "$WORK/halves_krr.model"
 [ -s "$WORK/err" ] && fail "krr on targets 0.5 and 1.5 warned: $(cat "$WORK/err")"
 
 finish

@@ -29,7 +29,7 @@ np.savetxt(f'{work}/dense.csv', np.c_[D, y[:20]], delimiter=',', fmt='%.6g')
 PY
 
 expect_status 0 "$KM" train -q "$WORK/train" "$WORK/sparse.model"
-expect_status 0 "$KM" predict -q "$WORK/same" "$WORK/sparse.model" "$WORK/same.out"
+expect_status 0 "$KM" predict "$WORK/same" "$WORK/sparse.model" "$WORK/same.out"
 [ -s "$WORK/err" ] && fail "rows with the model's features and classes warned: $(cat "$WORK/err")"
 
 # --- features beyond the model's: counted, ignored ---
@@ -53,7 +53,7 @@ grep -qx "kernelmix predict: warning: .*partly: 3 of 20 test rows have labels th
     fail "some test labels outside the model's classes: no count ($(cat "$WORK/err"))"
 # a regression model has no classes: its targets are not checked
 expect_status 0 "$KM" train -q -s svr "$WORK/train" "$WORK/svr.model"
-expect_status 0 "$KM" predict -q "$WORK/foreign" "$WORK/svr.model" "$WORK/svr.out"
+expect_status 0 "$KM" predict "$WORK/foreign" "$WORK/svr.model" "$WORK/svr.out"
 [ -s "$WORK/err" ] && fail "regression targets warned: $(cat "$WORK/err")"
 
 finish
