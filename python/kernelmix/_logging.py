@@ -2,6 +2,7 @@
 "kernelmix"), for the estimators' verbose= parameter: the library never prints, it calls back."""
 import ctypes
 import logging
+import numbers
 
 from . import _library as L
 
@@ -31,6 +32,8 @@ def _describe(progress):
 def log_training(params, verbose):
     """Sets the log and progress callbacks of a Params for verbose >= 1 (verbose 1: INFO and WARNING
     records; 2: DEBUG records too, which the logger's level decides to keep); they live as long as it."""
+    if not isinstance(verbose, numbers.Integral) or verbose < 0:
+        raise ValueError(f"verbose={verbose!r}: give 0 (silent), 1 (stages and warnings) or 2 (solver details too)")
     if not verbose:
         return
 

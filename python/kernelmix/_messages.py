@@ -19,6 +19,7 @@ _CLI_TO_PYTHON = [
     (r"--multiclass (\w+)", r"multiclass='\1'"),
     (r"--solver (\w+)", r"solver='\1'"),
     (r"--noise\b", "noise"),
+    (r"--clusters (\d+)", r"clusters=\1"),
     (_SHORT + r"-s krr\b", "MKLRidge"),
     (_SHORT + r"-b 1\b", "probability=True"),
     (_SHORT + r"-e ([\d.e+-]*\d)", r"tol=\1"),

@@ -31,6 +31,7 @@ BAD = {
     "class_weight": ["even", 2, {"no such class": 2.0}, {1: "twice"}, {1: -2.0}],
     "max_iter": [-5, 2.5, "many"],
     "random_state": [-1, "abc", 1.5],
+    "verbose": [-1, "loud", 0.5],
     "norm": ["unit", 1],
     "multiclass": ["all"],
     "shared_weights": ["yes", 2],

@@ -28,7 +28,7 @@ def test_verbose_1_logs_the_stages_and_machines(caplog, capfd):
 def test_verbose_2_logs_each_mkl_step_with_the_models_gap(caplog):
     X, y = load_iris(return_X_y=True)
     with caplog.at_level(logging.DEBUG, logger="kernelmix"):
-        clf = MKLClassifier(kernels=KERNELS, verbose=2).fit(X, y)
+        clf = MKLClassifier(kernels=KERNELS, method="lp", verbose=2).fit(X, y)
     last_gap = {}
     for r in _records(caplog, logging.DEBUG):
         step = re.fullmatch(r"machine (\d)/3: MKL step (\d+), gap (\S+)", r.getMessage())

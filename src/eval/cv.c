@@ -72,7 +72,7 @@ km_status km_cross_validate(const km_dataset *data, const km_kernel_set *kernels
 {
     size_t n = data->n;
     if (folds < 2 || (size_t)folds > n)
-        return km_error(KM_EINVAL, "%s: -v %d: cross-validation needs 2 <= folds <= rows (%zu rows)",
+        return km_error(KM_EINVAL, "%s: %d-fold cross-validation needs 2 to %zu folds (at most one per row)",
                         data->source ? data->source : "training data", folds, n);
     int *fold = malloc(n * sizeof *fold);
     size_t *train_rows = malloc(n * sizeof *train_rows);

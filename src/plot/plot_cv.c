@@ -14,7 +14,7 @@ enum { MAX_OPTIONS = 32 };
 
 typedef struct result {
     char *options;
-    char *names[MAX_OPTIONS];    /* the options with a number ("-c", "--p") and their values */
+    char *names[MAX_OPTIONS];    /* the options with a number (-c, --p) and their values */
     double values[MAX_OPTIONS];
     size_t n;
     double mean, std;
@@ -80,7 +80,7 @@ static km_status spec_numbers(result *r, size_t line, char *spec)
     return st;
 }
 
-/* The numeric options of an options string: "-c 2 --kernel rbf:gamma=0.5 --p=4/3" gives -c 2, gamma
+/* The numeric options of an options string: -c 2 --kernel rbf:gamma=0.5 --p=4/3 gives -c 2, gamma
  * 0.5 and --p 4/3. */
 static km_status numeric_options(result *r, size_t line)
 {

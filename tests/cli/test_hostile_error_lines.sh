@@ -41,7 +41,7 @@ for method in clmkl hlmkl; do
     [ -e "$WORK/m.km" ] && fail "train --mkl $method --clusters 10^12 wrote a model"
 done
 
-refused "$WORK/c: -v 31: cross-validation needs 2 <= folds <= rows \\(30 rows\\)" train -q -v 31 "$WORK/c"
+refused "$WORK/c: 31-fold cross-validation needs 2 to 30 folds \\(at most one per row\\)" train -q -v 31 "$WORK/c"
 
 # an output that is an input (here the clustering's precomputed kernel) is refused once, and kept
 expect_status 0 "$KM" kernel --kernel linear "$WORK/c" "$WORK/K.bin"
