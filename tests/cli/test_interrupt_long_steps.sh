@@ -31,7 +31,7 @@ expect_interrupted 2 "eb-rw" $eb "$WORK/eb"
 if [ -z "${KM_UNDER_VALGRIND:-}" ]; then
     start=$(date +%s)
     # shellcheck disable=SC2086
-    if OMP_NUM_THREADS=1 expect_status 0 "$KM" train -q $eb --max-time 1 "$WORK/eb" "$WORK/eb.model"; then
+    if OMP_NUM_THREADS=1 expect_status 0 "$KM" train $eb --max-time 1 "$WORK/eb" "$WORK/eb.model"; then
         grep -q "empirical-Bayes MKL stopped at the time limit" "$WORK/err" || fail "eb-rw --max-time: $(cat "$WORK/err")"
         took=$(($(date +%s) - start))
         [ "$took" -lt 20 ] || fail "eb-rw --max-time 1 took $took s"
