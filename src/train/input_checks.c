@@ -1,6 +1,6 @@
-/* Checks of the input before any kernel value: whether kernels read features at all, regression
- * targets whose squared errors would overflow, and class labels that look like a feature column (a
- * CSV label read from the wrong column). */
+/* Checks of the input before any kernel value: whether kernels read features at all, kernels whose
+ * model could not predict, regression targets whose squared errors would overflow, and class labels
+ * that look like a feature column (a CSV label read from the wrong column). */
 #include <math.h>
 #include <stdio.h>
 
@@ -18,6 +18,19 @@ int km_kernels_read_features(const km_kernel_set *set)
         if (set->kernels[m].type != KM_KERNEL_PRECOMPUTED)
             return 1;
     return 0;
+}
+
+km_status km_check_predictable_kernels(const km_kernel_set *set)
+{
+    for (size_t m = 0; m < set->size; m++) {
+        const km_kernel *k = &set->kernels[m];
+        if (k->type == KM_KERNEL_PRECOMPUTED && k->norm == KM_NORM_SPHERICAL)
+            return km_error(KM_EINVAL, "kernel %zu (%s): spherical normalization of a precomputed kernel needs "
+                            "k(x,x) of every test row, which a test kernel does not hold (nor do the test rows of "
+                            "cross-validation): normalize the matrix before, K(i,j) / sqrt(K(i,i) K(j,j)), or use "
+                            "norm=mult", m + 1, k->file ? k->file : "precomputed");
+    }
+    return KM_OK;
 }
 
 /* Squared errors and the sums of squares behind the mean squared error and the squared correlation

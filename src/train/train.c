@@ -796,6 +796,8 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
     if (!kernels || kernels->size == 0)
         return km_error(KM_EINVAL, "no kernels given");
     km_status st = km_params_check(params, kernels->size);
+    if (!st)
+        st = km_check_predictable_kernels(kernels);
     if (st)
         return st;
     if (params->task != KM_TASK_ONECLASS && !data->labels)

@@ -25,6 +25,9 @@ km_status km_predict_rows(const km_model *model, const km_dataset *test, const s
 
 /* Whether some kernel of set is computed from features (not precomputed). */
 int km_kernels_read_features(const km_kernel_set *set);
+/* KM_EINVAL for a kernel whose model could not predict: a precomputed kernel normalized spherically
+ * (prediction would need k(x,x) of test rows, which test kernels do not hold). */
+km_status km_check_predictable_kernels(const km_kernel_set *set);
 
 /* KM_EINVAL naming the first of rows[0..n) of data (rows NULL: all) whose label is too large a
  * regression target: its squared error would overflow. */
