@@ -767,6 +767,9 @@ static void print_text(const km_model *model, const learning *learned)
         else if (!isnan(info.gap))
             printf("    primal %.10g, duality gap %.3g after %ld weight steps\n", info.primal, info.gap,
                    info.mkl_iterations);
+        else if (mkl.method != KM_MKL_FIXED)   /* EB, LMKL: non-convex, no certificate */
+            printf("    primal %.10g after %ld weight steps (no duality gap: the problem is not convex)\n",
+                   info.primal, info.mkl_iterations);
         printf("    kernel weights%s", km_model_weight_groups(model) > 1 ? " of cluster 1" : "");
         const double *w = km_model_kernel_weights(model, k);
         for (size_t m = 0; m < M; m++)

@@ -221,7 +221,7 @@ static km_status descend(lmkl_state *s)
     s->result->mkl_iterations = taken; /* the accepted steps (t misses the one that met the tolerance) */
     s->result->converged = t < limit && !timed_out;
     s->result->dual = s->result->primal = J;
-    s->result->gap = change; /* no duality gap (not convex): the last relative change of J */
+    s->result->gap = NAN; /* not convex: no duality gap; converged is the tolerance on J's relative change */
     free(g);
     free(Hg);
     free(r_new);

@@ -125,7 +125,7 @@ static km_status eb_train(const km_mkl_problem *pr, km_mkl_result *result, km_eb
         memcpy(result->coef, ev.alpha, n * sizeof *result->coef);
         result->bias = mean;
         result->primal = result->dual = ev.value;
-        result->gap = outcome.last_change;
+        result->gap = NAN;   /* the evidence is not convex: no duality gap; converged is its tolerance on (10) */
         result->mkl_iterations = outcome.steps;
         result->converged = outcome.converged;
         km_log(&pr->logger, KM_LOG_INFO,

@@ -450,7 +450,7 @@ static km_status read_machine_section(layout *l, const section *s, const km_mode
     if (!st && model->mkl.method != KM_MKL_FIXED) {
         st = get_double(l, s, "primal", &machine->primal);
         if (!st)
-            st = get_double(l, s, "gap", &machine->gap);
+            st = get_optional_double(l, s, "gap", &machine->gap);   /* absent: no certificate */
         if (!st)
             st = get_long(l, s, "mkl_iterations", 1, 0, LONG_MAX, &mkl_iterations);
         if (!st)

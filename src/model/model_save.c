@@ -282,7 +282,8 @@ static void write_machine(writer *w, const km_model *model, size_t p)
     line_long(w, "class_neg", machine->class_neg);
     if (model->mkl.method != KM_MKL_FIXED) {
         line_double(w, "primal", machine->primal);
-        line_double(w, "gap", machine->gap);
+        if (isfinite(machine->gap))   /* methods without a certificate (EB, LMKL) have no gap */
+            line_double(w, "gap", machine->gap);
         line_long(w, "mkl_iterations", machine->mkl_iterations);
         if (machine->block_norms)
             line_doubles(w, "block_norms", machine->block_norms, M);
