@@ -4,13 +4,19 @@
  * only a constant to the decision function, which the bias absorbs, and its centred alignment with any
  * target is 0 (Rostamizadeh's thesis, the alignment methods): it carries no information, so MKL learns
  * on the other kernels and gives it weight 0. The test is O(n) per kernel: every point equals the first
- * when ||phi(x_i) - phi(x_0)||^2 = k(x_i,x_i) - 2 k(x_i,x_0) + k(x_0,x_0) is at most 1e-12 times the mean
- * diagonal for all i. */
+ * when ||phi(x_i) - phi(x_0)||^2 = k(x_i,x_i) - 2 k(x_i,x_0) + k(x_0,x_0) is at most KM_CONSTANT_SPREAD
+ * times the mean diagonal for all i. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "core/error.h"
 #include "mkl/mkl.h"
+
+/* The kernel's values agree to half of double precision (sqrt of its epsilon, 2^-26 = 1.5e-8): centring
+ * them (the alignments, the variance c_m) cancels more than half of their digits, and at any weight they
+ * move the decision values by at most this fraction of the kernel's scale (an RBF with gamma = 1e-12 on
+ * scaled data varies by 1e-10). */
+#define KM_CONSTANT_SPREAD 1.5e-8
 
 /* 1 when kernel m is constant on the provider's rows (column: n scratch values). */
 static km_status is_constant(km_provider *provider, size_t m, double *column, int *constant)
@@ -30,12 +36,12 @@ static km_status is_constant(km_provider *provider, size_t m, double *column, in
         mean_diag += diag[i] / (double)n;
         spread = fmax(spread, diag[i] - 2.0 * column[i] + diag[0]);
     }
-    *constant = spread <= 1e-12 * fabs(mean_diag);
+    *constant = spread <= KM_CONSTANT_SPREAD * fabs(mean_diag);
     return KM_OK;
 }
 
-km_status km_mkl_informative_kernels(km_provider *provider, const km_logger *logger, int may_drop, size_t *used,
-                                     size_t *n_used)
+km_status km_mkl_informative_kernels(km_provider *provider, const km_logger *logger, const char *refusing,
+                                     size_t *used, size_t *n_used)
 {
     size_t n = km_provider_n_rows(provider), M = km_provider_n_kernels(provider);
     const km_kernel_set *set = km_provider_fitted_set(provider);
@@ -50,9 +56,9 @@ km_status km_mkl_informative_kernels(km_provider *provider, const km_logger *log
         }
         char spec[256];
         km_kernel_set_describe(set, m, spec, sizeof spec);
-        if (!may_drop)
-            st = km_error(KM_EINVAL, "kernel %zu (%s) is constant on the training rows: this method clusters or gates "
-                          "on every kernel, drop it", m + 1, spec);
+        if (refusing)
+            st = km_error(KM_EINVAL, "kernel %zu (%s) is constant on the training rows: --mkl %s cannot leave it out "
+                          "of its clustering, drop it", m + 1, spec, refusing);
     }
     free(column);
     if (!st && *n_used == 0)
