@@ -285,17 +285,22 @@ static km_status record_outcome(const km_mkl_problem *pr, const km_obscure *o, c
 {
     if (!pr->record)
         return KM_OK;
-    size_t F = o->F;
-    double *w = malloc(2 * F * sizeof *w);
-    if (!w)
+    size_t F = o->F, M = km_mkl_model_kernels(pr);   /* the model's kernels: 0 at those left out */
+    double *w = malloc(2 * F * sizeof *w), *model_w = malloc(2 * M * sizeof *model_w);
+    if (!w || !model_w) {
+        free(w);
+        free(model_w);
         return km_error_nomem("OBSCURE's weights");
+    }
     weights_sum_one(out->best.d, F, w);
     weights_pk(out->best.d, F, pk, w + F);
+    km_mkl_model_weights(pr, w, model_w);
+    km_mkl_model_weights(pr, w + F, model_w + M);
     const char *S = "obscure";
     km_record *rec = pr->record;
-    km_status st = km_record_set_values(rec, S, "weights", 1, F, w);
+    km_status st = km_record_set_values(rec, S, "weights", 1, M, model_w);
     if (!st)
-        st = km_record_set_values(rec, S, "weights_pk", 1, F, w + F);
+        st = km_record_set_values(rec, S, "weights_pk", 1, M, model_w + M);
     struct { const char *key; double value; } items[] = {
         {"q", o->q}, {"lambda", o->lambda}, {"eta", out->eta}, {"radius", isinf(out->radius) ? -1.0 : out->radius},
         {"objective_online", out->objective_online}, {"objective", out->best.primal}, {"dual", out->dual},
@@ -307,6 +312,7 @@ static km_status record_outcome(const km_mkl_problem *pr, const km_obscure *o, c
         if (isfinite(items[k].value))
             st = km_record_set_scalar(rec, S, items[k].key, items[k].value);
     free(w);
+    free(model_w);
     return st;
 }
 

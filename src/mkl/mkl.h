@@ -38,6 +38,10 @@ typedef struct km_mkl_problem {
     size_t n_outputs;
     const size_t *class_of;
     uint64_t seed;                   /* randomness of stochastic methods (visiting order) */
+    /* The model's kernel of each of the machine's kernels, of n_model_kernels (MKL leaves out the kernels
+     * constant on the training rows, km_mkl_informative_kernels); NULL: the machine's kernels are the model's. */
+    const size_t *model_kernel;
+    size_t n_model_kernels;
 } km_mkl_problem;
 
 /* Where a solver ends (and, for the wrapper, where it may start: coef non-zero = warm start). */
@@ -164,9 +168,20 @@ double km_tikhonov_dual(const km_mkl_params *mkl, size_t M, double lin, const do
  * when every a_m <= 0. */
 int km_tikhonov_step(const km_mkl_params *mkl, size_t M, const double *a, double *scratch, double *d);
 
-/* Rejects (KM_EINVAL, naming the kernel by number and spec) a kernel whose training points all coincide
- * in feature space (a kernelmix safeguard: zero variance after normalisation); MKL checks its kernels with it. */
-km_status km_mkl_check_kernels(km_provider *provider);
+/* The kernels MKL learns on (mkl/degenerate.c): the provider's kernels but those whose training points all
+ * coincide in feature space (a constant Gram matrix on the training rows, zero included), in used[0..*n_used)
+ * (M slots). Each left out is logged once as a warning naming it by number and spec (its weight is 0);
+ * refusing (a method's name; NULL: none) refuses it instead (KM_EINVAL, naming it), and KM_EINVAL when
+ * every kernel is constant. */
+km_status km_mkl_informative_kernels(km_provider *provider, const km_logger *logger, const char *refusing,
+                                     size_t *used, size_t *n_used);
+/* out[k] = the model kernel k's value of a per-kernel array of the problem's kernels (weights): the value at
+ * the problem's kernel that is k, 0 at a kernel MKL left out; km_mkl_model_kernels values. */
+void km_mkl_model_weights(const km_mkl_problem *problem, const double *weights, double *out);
+/* The model's kernel (0-based) that is the problem's kernel m. */
+size_t km_mkl_model_kernel(const km_mkl_problem *problem, size_t m);
+/* The number of the model's kernels (problem->n_model_kernels, or the problem's kernels when it has them all). */
+size_t km_mkl_model_kernels(const km_mkl_problem *problem);
 
 /* Weights below this fraction of the largest count as switched off (docs/mkl.md "Stopping and reports"). */
 #define KM_SWITCH_OFF 1e-8

@@ -155,7 +155,7 @@ km_status km_mkl_gap_stuck(const km_mkl_problem *pr, double tolerance, double du
                     "the MKL duality gap cannot be certified: the objective (%.3g) is below what the SVM solver "
                     "resolves (it would need -e %.0e); kernel values reach %.3g (kernel %zu): scale the features "
                     "(kernelmix scale) or normalize the kernels (norm=mult)",
-                    dual, needed, top, kernel);
+                    dual, needed, top, km_mkl_model_kernel(pr, kernel - 1) + 1);
 }
 
 km_mkl_step_record km_mkl_step_record_of(long t, const double *weights, size_t n_weights)

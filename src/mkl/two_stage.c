@@ -182,7 +182,8 @@ km_status km_two_stage_learn(const km_mkl_problem *problem, int with_gram, km_tw
             if (found[k] < 0)   /* alignf-linear's, which is not sign-constrained */
                 st = km_error(KM_EINVAL, "%s gives kernel %zu the negative weight %g: the combination is no kernel "
                               "(use alignf, which constrains the weights to be non-negative)",
-                              km_enum_name(KM_ENUM_MKL_METHOD, problem->mkl.method), kept[k] + 1, found[k]);
+                              km_enum_name(KM_ENUM_MKL_METHOD, problem->mkl.method),
+                              km_mkl_model_kernel(problem, kept[k]) + 1, found[k]);
         }
         if (!st)
             st = km_two_stage_train(problem, mu, result);

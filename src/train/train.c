@@ -42,11 +42,34 @@ typedef struct trainer {
     km_cache *cache;             /* the -m budget, shared by the provider and every machine's solver */
     int cache_float;             /* the SMO cache holds floats */
     double *theta;               /* fixed kernel weights, M values */
+    size_t *used;                /* the kernels the machines learn on, in order (MKL leaves out constant ones) */
+    size_t n_used;
     km_model *model;
     unsigned char *is_sv;        /* provider rows used by some machine */
 } trainer;
 
 static size_t data_row(const trainer *t, size_t provider_row) { return t->rows ? t->rows[provider_row] : provider_row; }
+
+/* used[g n_used + u] = all[g M + used kernel u] for the weight sets g < groups of M-kernel weights. */
+static void used_weights(const trainer *t, size_t groups, const double *all, double *used)
+{
+    size_t M = km_provider_n_kernels(t->provider);
+    for (size_t g = 0; g < groups; g++)
+        for (size_t u = 0; u < t->n_used; u++)
+            used[g * t->n_used + u] = all[g * M + t->used[u]];
+}
+
+/* The inverse of used_weights: all[g M + m] for every kernel m, 0 at the kernels left out. */
+static void model_weights(const trainer *t, size_t groups, const double *used, double *all)
+{
+    size_t M = km_provider_n_kernels(t->provider);
+    for (size_t g = 0; g < groups; g++) {
+        for (size_t m = 0; m < M; m++)
+            all[g * M + m] = 0.0;
+        for (size_t u = 0; u < t->n_used; u++)
+            all[g * M + t->used[u]] = used[g * t->n_used + u];
+    }
+}
 
 static double class_weight(const km_params *p, double label)
 {
@@ -128,7 +151,7 @@ static km_status check_finite_result(const km_mkl_result *result, size_t n_rows)
 static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_machine *machine, km_mkl_result *result)
 {
     if (t->method->start)
-        t->method->start(&t->mkl, problem->machine->kernel->n_kernels, machine->theta);
+        t->method->start(&t->mkl, problem->machine->kernel->n_kernels, problem->machine->kernel->theta);
     km_status st = km_mkl_train(problem, result);
     if (!st)
         st = check_finite_result(result, problem->machine->kernel->n_rows * problem->n_outputs);
@@ -164,7 +187,8 @@ static void job_clear(machine_job *job)
     free(job->y);
 }
 
-/* Sets up the problem of a machine on the given provider rows (NULL: all) with kernel weights theta. */
+/* Sets up the problem of a machine on the given provider rows (NULL: all) with kernel weights theta of the
+ * kernels it learns on (t->used). */
 static km_status job_init(trainer *t, machine_job *job, const km_machine *machine, const size_t *machine_rows,
                           size_t n_rows, const km_classes *classes, double *theta)
 {
@@ -184,12 +208,12 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
     if ((machine_rows && !job->rows) || !job->coef || (mkl && (!job->products || !job->block_norms)) || !job->targets ||
         !job->y)
         return km_error_nomem("a machine's coefficients");
-    km_status st = km_kernel_view_new(t->provider, job->rows, n_rows, &job->view);
+    km_status st = km_kernel_view_new_scaled(t->provider, job->rows, n_rows, t->n_used, t->used, NULL, &job->view);
     if (st)
         return st;
     job->access = (km_kernel_access){
         .n_rows = n_rows,
-        .n_kernels = km_provider_n_kernels(t->provider),
+        .n_kernels = t->n_used,
         .theta = theta,
         .column = km_kernel_view_column,
         .column_ctx = job->view,
@@ -241,25 +265,28 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
     job->problem = (km_mkl_problem){.machine = task, .mkl = t->mkl, .logger = t->logger, .record = &t->model->data,
                                     .machine_index = (size_t)(machine - t->model->machines),
                                     .progress = p->progress ? &t->progress : NULL, .n_outputs = K,
-                                    .class_of = K > 1 ? classes->class_of : NULL, .seed = p->seed};
+                                    .class_of = K > 1 ? classes->class_of : NULL, .seed = p->seed,
+                                    .model_kernel = t->n_used < M ? t->used : NULL, .n_model_kernels = M};
     return KM_OK;
 }
 
-/* After a machine is solved (result): its block norms (with learned weights) and support vectors. */
-static km_status finish_machine(trainer *t, const machine_job *job, km_machine *machine, km_mkl_result *result)
+/* After a machine is solved (result, with the weights theta of its kernels): its weights, its block norms
+ * (with learned weights) and support vectors; a kernel left out has weight and block norm 0. */
+static km_status finish_machine(trainer *t, const machine_job *job, const double *theta, km_machine *machine,
+                                km_mkl_result *result)
 {
+    model_weights(t, t->model->weight_groups, theta, machine->theta);
     if (t->method->learns_weights && t->model->weight_groups == 1) { /* |w_m| of one weight set */
-        size_t M = job->access.n_kernels;
+        size_t M = km_provider_n_kernels(t->provider);
         if (!(machine->block_norms = malloc(M * sizeof *machine->block_norms)))
             return km_error_nomem("block norms");
-        if (result->block_norms_valid) {
-            memcpy(machine->block_norms, result->block_norms, M * sizeof *machine->block_norms);
-            return keep_support_vectors(t, machine, job->coef, job->rows, job->n_rows);
+        if (!result->block_norms_valid) {
+            km_status st = km_mkl_result_products(&job->problem, result);
+            if (st)
+                return st;
+            km_mkl_block_norms(&job->problem, result->coef, result->products, job->block_norms);
         }
-        km_status st = km_mkl_result_products(&job->problem, result);
-        if (st)
-            return st;
-        km_mkl_block_norms(&job->problem, result->coef, result->products, machine->block_norms);
+        model_weights(t, 1, result->block_norms_valid ? result->block_norms : job->block_norms, machine->block_norms);
     }
     return keep_support_vectors(t, machine, job->coef, job->rows, job->n_rows);
 }
@@ -281,16 +308,21 @@ static void set_deadline(const trainer *t, machine_job *jobs, size_t count)
 static km_status solve_machine(trainer *t, km_machine *machine, const size_t *machine_rows, size_t n_rows,
                                const km_classes *classes)
 {
-    memcpy(machine->theta, t->theta, km_provider_n_kernels(t->provider) * sizeof *t->theta);
-    machine_job job;
-    km_status st = job_init(t, &job, machine, machine_rows, n_rows, classes, machine->theta);
+    machine_job job = {0};
+    double *theta = malloc(t->n_used * t->model->weight_groups * sizeof *theta);
+    km_status st = theta ? KM_OK : km_error_nomem("kernel weights");
+    if (!st) {
+        used_weights(t, 1, t->theta, theta);
+        st = job_init(t, &job, machine, machine_rows, n_rows, classes, theta);
+    }
     km_mkl_result result = {.coef = job.coef, .products = job.products, .block_norms = job.block_norms};
     set_deadline(t, &job, 1);
     if (!st)
         st = solve_problem(t, &job.problem, machine, &result);
     if (!st)
-        st = finish_machine(t, &job, machine, &result);
+        st = finish_machine(t, &job, theta, machine, &result);
     job_clear(&job);
+    free(theta);
     return st;
 }
 
@@ -520,7 +552,7 @@ static km_status train_machines_shared(trainer *t, const km_classes *classes)
         return km_error(KM_EINVAL, "--mkl %s learns one set of kernel weights per machine (no shared weights)",
                         km_enum_name(KM_ENUM_MKL_METHOD, t->mkl.method));
     km_model *model = t->model;
-    size_t K = model->n_machines, M = km_provider_n_kernels(t->provider), ready = 0;
+    size_t K = model->n_machines, M = t->n_used, ready = 0;
     size_t *rows = malloc(t->n * sizeof *rows);
     machine_job *jobs = calloc(K, sizeof *jobs);
     km_mkl_problem *problems = malloc(K * sizeof *problems);
@@ -546,11 +578,10 @@ static km_status train_machines_shared(trainer *t, const km_classes *classes)
         st = t->method->train_shared(problems, K, results);
     for (size_t k = 0; !st && k < K; k++) {
         km_machine *machine = &model->machines[k];
-        memcpy(machine->theta, theta, M * sizeof *theta);
         if ((st = check_finite_result(&results[k], jobs[k].n_rows)))
             break;
         store_result(machine, &results[k]);
-        st = finish_machine(t, &jobs[k], machine, &results[k]);
+        st = finish_machine(t, &jobs[k], theta, machine, &results[k]);
         if (!st)
             st = machine_done(t, k);
     }
@@ -581,12 +612,15 @@ static km_status fold_decisions(void *ctx, const size_t *train, size_t n_train, 
     trainer *t = fold->t;
     size_t *rows = malloc(n_train * sizeof *rows);
     double *column = malloc(n_train * sizeof *column);
+    double *theta = malloc(t->n_used * t->model->weight_groups * sizeof *theta);
     machine_job job = {0};
-    km_status st = rows && column ? KM_OK : km_error_nomem("a probability fold");
+    km_status st = rows && column && theta ? KM_OK : km_error_nomem("a probability fold");
     for (size_t k = 0; !st && k < n_train; k++)
         rows[k] = fold->rows[train[k]];
-    if (!st)
-        st = job_init(t, &job, fold->machine, rows, n_train, fold->classes, fold->machine->theta);
+    if (!st) {
+        used_weights(t, t->model->weight_groups, fold->machine->theta, theta);
+        st = job_init(t, &job, fold->machine, rows, n_train, fold->classes, theta);
+    }
     km_svm_solution solution = {.coef = job.coef};
     if (!st)
         st = job.task.ops->solve(&job.task, &job.task.solver, &solution);
@@ -607,6 +641,7 @@ static km_status fold_decisions(void *ctx, const size_t *train, size_t n_train, 
         decision[h] = f;
     }
     job_clear(&job);
+    free(theta);
     free(rows);
     free(column);
     return st;
@@ -846,11 +881,18 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         st = context ? km_provider_new_in_context(context, rows, n, use, &t.logger, &t.provider)
                      : km_provider_new_shared(data, rows, n, kernels, t.cache, use, &t.logger, &t.provider);
     }
-    if (!st && t.method->learns_weights)
-        st = km_mkl_check_kernels(t.provider);
     size_t M = kernels->size;
+    if (!st && !(t.used = malloc(M * sizeof *t.used)))
+        st = km_error_nomem("the kernel list");
+    for (size_t m = 0; !st && m < M; m++)
+        t.used[t.n_used++] = m;
+    /* a localized method clusters or gates on the model's kernels: it cannot leave one out */
+    if (!st && t.method->learns_weights)
+        st = km_mkl_informative_kernels(t.provider, &t.logger,
+                                        t.method->weight_groups ? km_enum_name(KM_ENUM_MKL_METHOD, t.mkl.method) : NULL,
+                                        t.used, &t.n_used);
     if (!st && t.method->fit_defaults)
-        t.method->fit_defaults(&t.mkl, M);
+        t.method->fit_defaults(&t.mkl, t.n_used);
     if (!st)
         st = km_model_alloc(&t.model);
     if (!st) {
@@ -895,6 +937,7 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
     if (!context)
         km_cache_free(t.cache);
     free(t.theta);
+    free(t.used);
     free(t.is_sv);
     if (st) {
         km_model_free(t.model);

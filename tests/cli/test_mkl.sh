@@ -1,5 +1,5 @@
 # lp-norm MKL from the command line: the p conventions, p = inf as the uniform sum, the duality
-# certificate in the model, switched-off kernels at p = 1, and the degenerate-kernel safeguard.
+# certificate in the model, switched-off kernels at p = 1, and kernels constant on the training rows.
 . "$(dirname "$0")/lib.sh" "$@"
 
 KERNELS="--kernel rbf:gamma=2^-2..2^0/mean --kernel linear"
@@ -68,11 +68,31 @@ if expect_status 0 "$KM" train -q --kernel "$widths" --mkl lp --p 4/3 "$DATA/hea
         fail "the gap alone stops $off_gap from the tight solve: this check no longer tells the rules apart"
 fi
 
-# a Gaussian far wider than the data is constant on it: MKL refuses it by number and spec; fixed
-# weights accept it
-expect_status 2 "$KM" train --kernel linear --kernel rbf:gamma=1e-15 --mkl lp --p 4/3 "$DATA/heart_scale" "$WORK/m" &&
-    expect_one_line_error 'kernel 2 \(rbf:gamma=1e-15\) is degenerate on the training data \(zero variance\): drop it'
-[ -e "$WORK/m" ] && fail "a model was written for a degenerate kernel"
+# a Gaussian far wider than the data is constant on it: MKL leaves it out with one warning naming it and
+# gives it weight 0; the other weights and the decision values are those of training without it, and
+# info and predict read the model with all its kernels. Every kernel constant leaves nothing to learn.
+for method in "lp --p 4/3" align; do
+    expect_status 0 "$KM" train --kernel linear --kernel rbf:gamma=1e-12 --kernel rbf:gamma=2^-3 --mkl $method \
+        "$DATA/heart_scale" "$WORK/with" || continue
+    expect_one_line_error '^kernelmix train: warning: kernel 2 \(rbf:gamma=1e-12\) is constant on the training rows: weight 0$'
+    expect_status 0 "$KM" train -q --kernel linear --kernel rbf:gamma=2^-3 --mkl $method "$DATA/heart_scale" "$WORK/without"
+    expect_status 0 "$KM" info --json "$WORK/with" && cp "$WORK/out" "$WORK/with.json"
+    expect_status 0 "$KM" info --json "$WORK/without" && cp "$WORK/out" "$WORK/without.json"
+    set -- $(theta "$WORK/with.json")
+    [ "$#" = 3 ] && [ "$2" = 0 ] || fail "--mkl $method: the constant kernel's weight is not 0: $*"
+    with="$1 $3"
+    set -- $(theta "$WORK/without.json")
+    near "$(echo $with | cut -d' ' -f1)" "$1" 1e-6 && near "$(echo $with | cut -d' ' -f2)" "$2" 1e-6 ||
+        fail "--mkl $method: weights $with differ from $* without the constant kernel"
+    expect_status 0 "$KM" predict -q --decision-values "$DATA/heart_scale" "$WORK/with" "$WORK/with.pred"
+    expect_status 0 "$KM" predict -q --decision-values "$DATA/heart_scale" "$WORK/without" "$WORK/without.pred"
+    "$PYTHON" -c "import sys; a, b = ([list(map(float, l.split())) for l in open(f)] for f in sys.argv[1:])
+sys.exit(0 if len(a) == len(b) and all(x[0] == y[0] and abs(x[1] - y[1]) <= 1e-6 * max(1, abs(y[1])) for x, y in zip(a, b)) else 1)" \
+        "$WORK/with.pred" "$WORK/without.pred" || fail "--mkl $method: predictions differ without the constant kernel"
+done
+expect_status 2 "$KM" train --kernel rbf:gamma=1e-15 --kernel rbf:gamma=1e-14 --mkl lp "$DATA/heart_scale" "$WORK/m" &&
+    expect_one_line_error 'every kernel is constant on the training rows: there are no kernel weights to learn'
+[ -e "$WORK/m" ] && fail "a model was written with every kernel constant"
 expect_status 0 "$KM" train -q --kernel linear --kernel rbf:gamma=1e-15 "$DATA/heart_scale" "$WORK/m"
 
 # A default run reaches its own gap target where the SVM tolerance -e 1e-3 alone would leave the

@@ -169,7 +169,7 @@ KM_TEST_CASE(columns_equal_scaled_features_dense) { check_columns(0); }
 KM_TEST_CASE(columns_equal_scaled_features_sparse) { check_columns(1); }
 
 /* The same kernels as precomputed N x N matrices K_k = x~_k x~_k', and their test blocks, but for the
- * constant feature's (0, which training refuses as degenerate; the rank-1 path leaves it out). */
+ * constant feature's (0, which MKL leaves out with weight 0, as the rank-1 path does). */
 enum { CONSTANT = 4 };
 static km_kernel_set *dense_set(const double *Xs, const double *Xts, km_matrix **K, km_matrix **Kt)
 {
