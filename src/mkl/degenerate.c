@@ -40,8 +40,7 @@ static km_status is_constant(km_provider *provider, size_t m, double *column, in
     return KM_OK;
 }
 
-km_status km_mkl_informative_kernels(km_provider *provider, const km_logger *logger, const char *refusing,
-                                     size_t *used, size_t *n_used)
+km_status km_mkl_informative_kernels(km_provider *provider, const km_logger *logger, size_t *used, size_t *n_used)
 {
     size_t n = km_provider_n_rows(provider), M = km_provider_n_kernels(provider);
     const km_kernel_set *set = km_provider_fitted_set(provider);
@@ -50,15 +49,8 @@ km_status km_mkl_informative_kernels(km_provider *provider, const km_logger *log
     *n_used = 0;
     for (size_t m = 0; !st && m < M; m++) {
         int constant;
-        if ((st = is_constant(provider, m, column, &constant)) || !constant) {
+        if ((st = is_constant(provider, m, column, &constant)) || !constant)
             used[(*n_used)++] = m;
-            continue;
-        }
-        char spec[256];
-        km_kernel_set_describe(set, m, spec, sizeof spec);
-        if (refusing)
-            st = km_error(KM_EINVAL, "kernel %zu (%s) is constant on the training rows: --mkl %s cannot leave it out "
-                          "of its clustering, drop it", m + 1, spec, refusing);
     }
     free(column);
     if (!st && *n_used == 0)

@@ -171,10 +171,8 @@ int km_tikhonov_step(const km_mkl_params *mkl, size_t M, const double *a, double
 /* The kernels MKL learns on (mkl/degenerate.c): the provider's kernels but those whose training points all
  * coincide in feature space (a constant Gram matrix on the training rows, zero included), in used[0..*n_used)
  * (M slots). Each left out is logged once as a warning naming it by number and spec (its weight is 0);
- * refusing (a method's name; NULL: none) refuses it instead (KM_EINVAL, naming it), and KM_EINVAL when
- * every kernel is constant. */
-km_status km_mkl_informative_kernels(km_provider *provider, const km_logger *logger, const char *refusing,
-                                     size_t *used, size_t *n_used);
+ * KM_EINVAL when every kernel is constant. */
+km_status km_mkl_informative_kernels(km_provider *provider, const km_logger *logger, size_t *used, size_t *n_used);
 /* out[k] = the model kernel k's value of a per-kernel array of the problem's kernels (weights): the value at
  * the problem's kernel that is k, 0 at a kernel MKL left out; km_mkl_model_kernels values. */
 void km_mkl_model_weights(const km_mkl_problem *problem, const double *weights, double *out);

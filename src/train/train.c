@@ -886,11 +886,10 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         st = km_error_nomem("the kernel list");
     for (size_t m = 0; !st && m < M; m++)
         t.used[t.n_used++] = m;
-    /* a localized method clusters or gates on the model's kernels: it cannot leave one out */
-    if (!st && t.method->learns_weights)
-        st = km_mkl_informative_kernels(t.provider, &t.logger,
-                                        t.method->weight_groups ? km_enum_name(KM_ENUM_MKL_METHOD, t.mkl.method) : NULL,
-                                        t.used, &t.n_used);
+    /* a localized method weighs beta(x) beta(x') k(x,x') (memberships or gates): there a constant k is the
+     * memberships' own kernel, not a constant one, so it keeps every kernel */
+    if (!st && t.method->learns_weights && !t.method->weight_groups)
+        st = km_mkl_informative_kernels(t.provider, &t.logger, t.used, &t.n_used);
     if (!st && t.method->fit_defaults)
         t.method->fit_defaults(&t.mkl, t.n_used);
     if (!st)
