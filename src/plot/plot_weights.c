@@ -73,10 +73,10 @@ static void bars(km_svg *svg, const km_model *model, const double *w, const km_k
             in_group += group_of[j] == group_of[k];
         bar_label[m] = in_group > 1 && labels[m].value[0] ? labels[m].value : labels[m].short_name;
         longest = fmax(longest, km_svg_text_width(bar_label[m], 11));
-        family_of[m] = families;
-        for (size_t j = 0; j < m; j++)
-            if (!strcmp(labels[j].family, labels[m].family)) {
-                family_of[m] = family_of[j];
+        family_of[m] = families;   /* the colour of an earlier bar's family, or a new one */
+        for (size_t i = 0; i < k; i++)
+            if (!strcmp(labels[order[i]].family, labels[m].family)) {
+                family_of[m] = family_of[order[i]];
                 break;
             }
         families += family_of[m] == families;
