@@ -104,7 +104,9 @@ static size_t ticks(const km_axis *axis, double *out)
 {
     size_t n = 0;
     if (axis->log) {
-        double decades = log10(axis->hi / axis->lo);
+        double decades = log10(axis->hi) - log10(axis->lo);   /* hi / lo may overflow */
+        if (!isfinite(decades))
+            return 0;
         int every = decades > 12 ? (int)ceil(decades / 6) : 1;
         for (double e = round(log10(axis->lo)); e <= log10(axis->hi) + 1e-9 && n < MAX_TICKS; e += every) {
             out[n++] = pow(10, e);

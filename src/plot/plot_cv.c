@@ -46,6 +46,17 @@ static int option_number(const char *text, double *out)
     return 1;
 }
 
+/* text as a one-line message shows it: control characters (a newline in a JSON string) as '?', cut to
+ * size - 1 bytes. */
+static const char *shown(const char *text, char *buf, size_t size)
+{
+    size_t k = 0;
+    for (; text[k] && k + 1 < size; k++)
+        buf[k] = (unsigned char)text[k] < 0x20 || text[k] == 0x7f ? '?' : text[k];
+    buf[k] = '\0';
+    return buf;
+}
+
 /* Adds option name = v to r. */
 static km_status add_option(result *r, size_t line, const char *name, double v)
 {
@@ -185,9 +196,12 @@ static km_status varying(const results *rs, const char **axes, size_t *n_axes)
             int same = 1;
             for (size_t a = 0; a < *n_axes; a++)
                 same &= value_of(&rs->lines[i], axes[a]) == value_of(&rs->lines[j], axes[a]);
-            if (same && strcmp(rs->lines[i].options, rs->lines[j].options))
+            if (same && strcmp(rs->lines[i].options, rs->lines[j].options)) {
+                char a[160], b[160];
                 return km_error(KM_EFORMAT, "results %zu and %zu differ in options that are not numbers (\"%s\", "
-                                "\"%s\"): plot them apart", i + 1, j + 1, rs->lines[i].options, rs->lines[j].options);
+                                "\"%s\"): plot them apart", i + 1, j + 1, shown(rs->lines[i].options, a, sizeof a),
+                                shown(rs->lines[j].options, b, sizeof b));
+            }
         }
     return KM_OK;
 }

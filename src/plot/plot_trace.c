@@ -1,4 +1,5 @@
 /* km_plot_trace: the objective, the dual value and the relative duality gap of train --trace's steps. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,8 @@ static km_status read_step(void *ctx, size_t line, const km_json *v)
         return km_error(KM_EFORMAT, "line %zu: not a trace step (an object with a number \"iteration\")", line);
     if (isnan(x))
         return km_error(KM_EFORMAT, "line %zu: no \"seconds\"", line);
+    if (!isnan(fold) && !(fold >= 0 && fold <= INT_MAX && fold == floor(fold)))
+        return km_error(KM_EFORMAT, "line %zu: \"fold\" %g is not a fold number", line, fold);
     machine = isnan(machine) ? 1 : machine;
     int f = isnan(fold) ? 0 : (int)fold;
     size_t k = 0;
