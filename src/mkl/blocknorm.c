@@ -332,9 +332,12 @@ km_status km_mkl_ivanov(const km_params *tikhonov, size_t M, const double *d, km
 {
     *ivanov = NULL;
     km_params *out = NULL;
+    km_mkl_params given = km_mkl_params_of(tikhonov), form;
     km_status st = km_params_copy(tikhonov, &out);
     if (!st)
-        st = km_mkl_ivanov_form(&tikhonov->mkl, tikhonov->C, M, d, &out->mkl, &out->C, theta);
+        st = km_mkl_ivanov_form(&given, tikhonov->C, M, d, &form, &out->C, theta);
+    if (!st)
+        km_mkl_params_write(&form, out);
     if (st) {
         km_params_free(out);
         return st;
@@ -355,6 +358,9 @@ static const km_param tikhonov_params[] = {KM_PARAM_REGULARIZER, KM_PARAM_REG_PA
 
 const km_mkl_method_entry km_method_tikhonov = {
     .id = KM_MKL_TIKHONOV,
+    .name = "tikhonov",
+    .help = "the penalised (Tikhonov) form of a block-norm regularizer (Tomioka & Suzuki, "
+            "\"Regularization strategies and empirical Bayesian learning for MKL\")",
     .learns_weights = 1,
     .params = tikhonov_params,
     .resolve = km_tikhonov_resolve,

@@ -300,6 +300,10 @@ static const km_param clmkl_params[] = {KM_PARAM_P, KM_PARAM_MKL_SOLVER, KM_PARA
 
 const km_mkl_method_entry km_method_clmkl = {
     .id = KM_MKL_CLMKL,
+    .name = "clmkl",
+    .help = "convex localized MKL (Lei, Binder, Dogan & Kloft): kernel k-means clusters the training "
+            "rows, each cluster learns its own weights with ||beta_j||_p = 1 (--p); rows belong to "
+            "clusters softly. More than two classes: --multiclass ovr",
     .learns_weights = 1,
     .params = clmkl_params,
     .resolve = clmkl_resolve,
@@ -311,6 +315,8 @@ static const km_param hlmkl_params[] = {KM_PARAM_P, KM_PARAM_MKL_SOLVER, KM_PARA
 
 const km_mkl_method_entry km_method_hlmkl = {
     .id = KM_MKL_HLMKL,
+    .name = "hlmkl",
+    .help = "clmkl with hard memberships: each row belongs to its nearest centre only",
     .learns_weights = 1,
     .params = hlmkl_params,
     .resolve = clmkl_resolve,

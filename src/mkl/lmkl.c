@@ -308,6 +308,10 @@ static const km_param lmkl_params[] = {KM_PARAM_CLUSTER_KERNEL, KM_PARAM_CLUSTER
 
 const km_mkl_method_entry km_method_lmkl = {
     .id = KM_MKL_LMKL,
+    .name = "lmkl",
+    .help = "Gonen & Alpaydin's gated localized MKL (not convex; the baseline of Lei et al.): softmax "
+            "gates per kernel on the --cluster-kernel, learned by gradient descent (at most 200 steps "
+            "of --max-outer)",
     .learns_weights = 1,
     .params = lmkl_params,
     .resolve = lmkl_resolve,

@@ -8,9 +8,13 @@
 #include <stddef.h>
 
 #include "mkl/mkl.h"
+#include "mkl/mkl_params.h"
 
 typedef struct km_mkl_method_entry {
-    km_mkl_method id;            /* its name is in the name table (core/names.c) */
+    km_mkl_method id;
+    const char *name;            /* the CLI's --mkl NAME and the model file's; alias: another accepted name */
+    const char *alias;
+    const char *help;            /* one paragraph for --help: what it learns, from which paper */
     /* 0: the weights are given (no base-kernel columns, no diagnostics); 1: learned, which needs every
      * base kernel separately (per-kernel columns, alignments, block norms, degenerate-kernel check). */
     int learns_weights;

@@ -42,6 +42,9 @@ static const km_param align_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_RANK1_WEIG
 
 const km_mkl_method_entry km_method_align = {
     .id = KM_MKL_ALIGN,
+    .name = "align",
+    .help = "weights from the centred alignment of each kernel with the labels (Cortes, Mohri & "
+            "Rostamizadeh), then one training of the task on the combination",
     .learns_weights = 1,
     .params = align_params,
     .resolve = km_alignment_methods_resolve,
@@ -52,6 +55,10 @@ static const km_param align_q_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_ALIGN_Q,
 
 const km_mkl_method_entry km_method_align_q = {
     .id = KM_MKL_ALIGN_Q,
+    .name = "align-q",
+    .alias = "alignq",
+    .help = "weights maximising the alignment of the combination under ||mu||_q <= 1 (Cortes, Mohri & "
+            "Rostamizadeh), then one training of the task",
     .learns_weights = 1,
     .params = align_q_params,
     .resolve = km_alignment_methods_resolve,

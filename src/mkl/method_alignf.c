@@ -35,6 +35,9 @@ static const km_param alignf_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_MKL_MAX_T
 
 const km_mkl_method_entry km_method_alignf = {
     .id = KM_MKL_ALIGNF,
+    .name = "alignf",
+    .help = "weights >= 0 maximising the centred alignment of the combination with the labels "
+            "(Cortes, Mohri & Rostamizadeh), then one training of the task",
     .learns_weights = 1,
     .params = alignf_params,
     .resolve = km_alignment_methods_resolve,
@@ -43,6 +46,9 @@ const km_mkl_method_entry km_method_alignf = {
 
 const km_mkl_method_entry km_method_alignf_linear = {
     .id = KM_MKL_ALIGNF_LINEAR,
+    .name = "alignf-linear",
+    .help = "alignf on the kernels' uncentred alignment, a linear program, then one training of the "
+            "task",
     .learns_weights = 1,
     .params = alignf_params,
     .resolve = km_alignment_methods_resolve,

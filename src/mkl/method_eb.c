@@ -160,6 +160,10 @@ static const km_param eb_rw_params[] = {KM_PARAM_EB_NOISE, KM_PARAM_EB_LEARN_NOI
 
 const km_mkl_method_entry km_method_eb_rw = {
     .id = KM_MKL_EB_RW,
+    .name = "eb-rw",
+    .help = "with -s krr: weights (and with --learn-noise the noise) maximising the Gaussian-process "
+            "evidence of the centred targets, covariance sum_m d_m K_m + noise I (Tomioka & Suzuki), "
+            "by reweighted block-1 problems; no C to tune",
     .learns_weights = 1,
     .params = eb_rw_params,
     .ignores = eb_ignores,
@@ -172,6 +176,8 @@ static const km_param eb_mackay_params[] = {KM_PARAM_EB_NOISE, KM_PARAM_EB_LEARN
 
 const km_mkl_method_entry km_method_eb_mackay = {
     .id = KM_MKL_EB_MACKAY,
+    .name = "eb-mackay",
+    .help = "the same evidence as eb-rw maximised by MacKay's fixed-point steps",
     .learns_weights = 1,
     .params = eb_mackay_params,
     .ignores = eb_ignores,

@@ -32,6 +32,8 @@ static const km_param fixed_params[] = {KM_PARAM_CACHE_VALUES, 0};
 
 const km_mkl_method_entry km_method_fixed = {
     .id = KM_MKL_FIXED,
+    .name = "fixed",
+    .help = "the kernel weights are given: uniform (d_m = 1) or --weights",
     .learns_weights = 0,
     .params = fixed_params,
     .resolve = fixed_resolve,

@@ -129,6 +129,8 @@ static const km_param l1krr_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_MKL_GAP, K
 
 const km_mkl_method_entry km_method_l1krr = {
     .id = KM_MKL_L1KRR,
+    .name = "l1krr",
+    .help = "with -s krr: weights learned jointly with KRR on sum_k mu_k = R",
     .learns_weights = 1,
     .params = l1krr_params,
     .resolve = km_alignment_methods_resolve,

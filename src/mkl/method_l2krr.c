@@ -136,6 +136,9 @@ static const km_param l2krr_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_L2KRR_ETA,
 
 const km_mkl_method_entry km_method_l2krr = {
     .id = KM_MKL_L2KRR,
+    .name = "l2krr",
+    .help = "with -s krr: weights learned jointly with KRR in the ball ||mu - mu0||_2 <= R (Cortes, "
+            "Mohri & Rostamizadeh, Algorithm 1)",
     .learns_weights = 1,
     .params = l2krr_params,
     .resolve = km_alignment_methods_resolve,

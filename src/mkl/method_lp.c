@@ -103,6 +103,9 @@ static const km_param lp_params[] = {KM_PARAM_P, KM_PARAM_P_BLOCK, KM_PARAM_MKL_
 
 const km_mkl_method_entry km_method_lp = {
     .id = KM_MKL_LP,
+    .name = "lp",
+    .help = "lp-norm MKL (Kloft, Brefeld, Sonnenburg & Zien): the weights learned jointly with the "
+            "machine under ||theta||_p = 1",
     .learns_weights = 1,
     .params = lp_params,
     .resolve = lp_family_resolve,
@@ -116,6 +119,9 @@ static const km_param elasticnet_params[] = {KM_PARAM_LAMBDA, KM_PARAM_MKL_SOLVE
 
 const km_mkl_method_entry km_method_elasticnet = {
     .id = KM_MKL_ELASTICNET,
+    .name = "elasticnet",
+    .help = "elastic-net MKL: the block-norm penalty (1-lambda) l1 + lambda l2 between sparse and "
+            "uniform weights",
     .learns_weights = 1,
     .params = elasticnet_params,
     .resolve = lp_family_resolve,

@@ -395,6 +395,12 @@ static const km_param obscure_params[] = {KM_PARAM_P, KM_PARAM_P_BLOCK, KM_PARAM
 
 const km_mkl_method_entry km_method_obscure = {
     .id = KM_MKL_OBSCURE,
+    .name = "obscure",
+    .help = "C-SVC by OBSCURE (Orabona, Jie & Caputo): min lambda/2 ||w||_{2,P}^2 + mean hinge loss "
+            "(two classes) or Crammer-Singer loss (more: one machine for all classes), lambda = 1/(C "
+            "N), P = --p-block; an online stage, then stochastic epochs in a random order (--seed); "
+            "memory grows with the rows that get coefficients, kernel values come through the -m "
+            "cache",
     .learns_weights = 1,
     .params = obscure_params,
     .resolve = obscure_resolve,
