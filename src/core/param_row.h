@@ -30,6 +30,7 @@ typedef struct km_param_row {
     const char *value_name;
     double switch_value;
     const char *help;
+    int diagnostic;              /* 1: changes what a run reports, not what it learns (models do not keep it) */
 } km_param_row;
 
 /* The value a row describes in base (the owner's struct), as a double (integers exactly up to 2^53). */

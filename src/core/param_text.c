@@ -46,7 +46,9 @@ static km_status parse_real(const km_param_row *row, const char *as, const char 
     if (b == 0)
         return km_error(KM_EINVAL, "%s: %s: division by zero", as, text);
     if (!isfinite(a / b))
-        return not_a_number(as, text, KM_USER_NUMBER_INFINITE);
+        return km_error(KM_EINVAL, "%s: %s is %s", as, text, km_number_problem(KM_USER_NUMBER_INFINITE));
+    if (a / b < row->lower)
+        return km_error(KM_EINVAL, "%s: %s is below %g", as, text, row->lower);
     *value = a / b;
     return KM_OK;
 }

@@ -126,7 +126,8 @@ static const km_param_row rows[] = {
      .help = "stop when the certified relative duality gap of the best iterate is at most E (0: run every "
              "epoch); each check costs a pass over the rows and the kernel values among the support"},
     {ROW(KM_PARAM_OBSCURE_TRACE, "obscure_trace", KM_FIELD_INT, obscure_trace), .lower = 0, .upper = 1,
-     .flags = INT, .help = "evaluate the objective and training error after every epoch (--verbose)"},
+     .flags = INT, .help = "evaluate the objective and training error after every epoch (--verbose)",
+     .diagnostic = 1},
     /* localized MKL (Lei, Binder, Dogan & Kloft; Gonen & Alpaydin) */
     {ROW(KM_PARAM_CLUSTERS, "clusters", KM_FIELD_LONG, clusters), .lower = 1, .upper = BIG, .flags = INT,
      .default_value = 3, .options = "--clusters", .value_name = "L", .help = "clusters of the partition"},

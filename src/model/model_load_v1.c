@@ -89,6 +89,7 @@ static km_status read_mkl(reader *r, km_mkl_params *mkl)
 {
     int method = 0, solver = 0;
     km_status st = read_name(r, "mkl", km_mkl_method_name_table(), &method);
+    *mkl = km_mkl_params_default();
     mkl->method = (km_mkl_method)method;
     mkl->p = mkl->p_block = 0;
     if (st || mkl->method == KM_MKL_FIXED)

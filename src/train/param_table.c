@@ -25,10 +25,15 @@ const km_param_row *km_param_row_of(km_param id)
     return NULL;
 }
 
+int km_param_is_method_param(km_param id)
+{
+    return km_mkl_param_row(id) != NULL;
+}
+
 /* Whether the row's value is a field of km_params (else a slot: another layer's parameter). */
 static int is_field(const km_param_row *row)
 {
-    return km_mkl_param_row(row->id) == NULL;
+    return !km_param_is_method_param(row->id);
 }
 
 static void store(km_params *params, const km_param_row *row, double real, int64_t integer)

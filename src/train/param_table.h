@@ -13,6 +13,9 @@
 const km_param_row *km_param_row_of(km_param id);
 /* The k-th row of the table (the machine's first); NULL past the end. */
 const km_param_row *km_param_row_at(size_t k);
+/* Whether parameter id belongs to the kernel-weight methods (mkl/mkl_params.h) rather than to the
+ * machine or the run. */
+int km_param_is_method_param(km_param id);
 /* Sets parameter id from text (km_param_row_parse); a failure's message starts with `as` ("option -c")
  * and leaves the value as it was. automatic: the automatic choice of a KM_PARAM_AUTOMATIC row is taken
  * as well (the command line leaves it to the option's absence). */
