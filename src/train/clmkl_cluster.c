@@ -10,6 +10,7 @@
 #include "kernel/kernel_view.h"
 #include "kernel/provider.h"
 #include "mkl/clmkl.h"
+#include "svm/view_access.h"
 #include "train/model.h"
 #include "train/train.h"
 
@@ -78,8 +79,7 @@ km_status km_cluster(const km_dataset *data, const km_kernel_set *kernels, const
     if (!st)
         st = km_kernel_view_new(provider, NULL, n, &view);
     if (!st) {
-        km_kernel_access access = {.n_rows = n, .n_kernels = kernels->size, .column = km_kernel_view_column,
-                                   .column_ctx = view, .diag = km_kernel_view_diag(view)};
+        km_kernel_access access = km_kernel_access_from_view(view, NULL);
         st = km_clmkl_cluster(&access, &mkl, NULL, &logger, &record, &clustering);
     }
     if (!st) {

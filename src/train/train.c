@@ -24,6 +24,7 @@
 #include "train/multiclass.h"
 #include "svm/interruptible_access.h"
 #include "svm/svm.h"
+#include "svm/view_access.h"
 #include "train/alignment_record.h"
 #include "train/model.h"
 #include "train/probability.h"
@@ -211,22 +212,7 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
     km_status st = km_kernel_view_new_scaled(t->provider, job->rows, n_rows, t->n_used, t->used, NULL, &job->view);
     if (st)
         return st;
-    job->access = (km_kernel_access){
-        .n_rows = n_rows,
-        .n_kernels = t->n_used,
-        .theta = theta,
-        .column = km_kernel_view_column,
-        .column_ctx = job->view,
-        .diag = km_kernel_view_diag(job->view),
-        .combined = km_kernel_view_combined,
-        .kernel_columns = km_kernel_view_kernel_columns,
-        .kernel_blocks = km_kernel_view_kernel_blocks,
-        .columns_derived = km_kernel_view_columns_derived(job->view),
-        .costly_values = km_kernel_view_costly_values(job->view),
-        .kernel_rows_size = km_kernel_view_in_place_size(job->view),
-    };
-    if (job->access.kernel_rows_size)
-        job->access.kernel_rows = km_kernel_view_columns_in_place;
+    job->access = km_kernel_access_from_view(job->view, theta);
     km_machine_problem *task = &job->task;
     *task = (km_machine_problem){
         .ops = km_machine_ops_of(p->task),
@@ -754,11 +740,7 @@ static km_status store_alignments(trainer *t, const km_classes *classes)
     if (!st)
         st = km_kernel_view_new(t->provider, n < t->n ? rows : NULL, n, &view);
     if (!st) {
-        km_kernel_access columns = {.n_rows = n, .n_kernels = M, .theta = t->theta, .column = km_kernel_view_column,
-                                    .column_ctx = view, .diag = km_kernel_view_diag(view),
-                                    .kernel_columns = km_kernel_view_kernel_columns,
-                                    .kernel_blocks = km_kernel_view_kernel_blocks,
-                                    .costly_values = km_kernel_view_costly_values(view)};
+        km_kernel_access columns = km_kernel_access_from_view(view, t->theta);
         km_interruptible_access polled;
         km_interruptible_access_init(&polled, &columns, alignment_interrupted, &t->progress, "the kernel alignments");
         if (T == 1 || T == 2)
