@@ -28,7 +28,9 @@
  *   [mkl]           learned kernel weights (absent: fixed weights): method NAME (--mkl's), then the
  *                   parameters its method-table entry lists (km_mkl_method_entry.params), each under
  *                   its parameter name (km_param_name) with its value as km_params_set_text reads it
- *                   and checked against the same bounds; one not present keeps its default
+ *                   and checked against the same bounds; one not present keeps its default (a value
+ *                   that does not exist, lp's p of a block norm above 2, is not written: without p,
+ *                   p follows from p_block)
  *   [kernel m]      m = 0 .. M-1: type, gamma, gamma_mode absolute|relative, coef0, degree,
  *                   features all|COUNT i_1 .. i_COUNT (1-based ascending), norm none|mult|spherical|trace,
  *                   center 0|1, file none|"NAME" (C-style escapes \\ \" \xHH), fitted 0|1, scale,
@@ -66,6 +68,10 @@
  * ---------------------------------------------------------------------------------------------- */
 
 #define KM_MODEL_MAGIC "kernelmix-model"
+
+/* Versions 1 and 2 stored the block-norm exponent p_block alone: the kernel-weight norm
+ * p = p_block/(2 - p_block), which exists for p_block <= 2 (Kloft's thesis Problem II.4; NAN above). */
+double km_model_p_of_block(double p_block);
 
 /* CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320) of n bytes, continuing from crc
  * (0 to start): km_crc32(km_crc32(0, a, n), b, m) is the CRC of a followed by b. */

@@ -335,7 +335,22 @@ static km_status read_mkl_param(layout *l, const section *s, entry *e, const km_
     return KM_OK;
 }
 
-/* [mkl]: the method, then its parameters by name (the others keep their defaults). */
+double km_model_p_of_block(double p_block)
+{
+    return p_block < 2 ? p_block / (2 - p_block) : p_block == 2 ? INFINITY : NAN;
+}
+
+/* Whether section s has key. */
+static int has_key(const layout *l, const section *s, const char *key)
+{
+    for (size_t k = s->first; k < s->first + s->count; k++)
+        if (word_is(l->entries[k].key, l->entries[k].key_len, key))
+            return 1;
+    return 0;
+}
+
+/* [mkl]: the method, then its parameters by name (the others keep their defaults); without p (version 2,
+ * or a block norm above 2), p follows from p_block. */
 static km_status read_mkl_section(layout *l, const section *s, km_mkl_params *mkl)
 {
     int method = 0;
@@ -351,6 +366,8 @@ static km_status read_mkl_section(layout *l, const section *s, km_mkl_params *mk
         if (row)
             st = read_mkl_param(l, s, &l->entries[k], row, mkl);
     }
+    if (has_key(l, s, "p_block") && !has_key(l, s, "p"))
+        mkl->p = km_model_p_of_block(mkl->p_block);
     return st;
 }
 
@@ -656,6 +673,7 @@ static km_status read_sections(layout *l, km_model *model)
         st = f.kernels && f.machines ? find_sections(l, n_kernels, model->n_machines, &f)
                                      : km_error_nomem("a model's sections");
     }
+    model->mkl = km_mkl_params_default();   /* fixed weights: no [mkl] */
     if (!st && f.mkl)
         st = read_mkl_section(l, f.mkl, &model->mkl);
     if (!st && f.mkl)

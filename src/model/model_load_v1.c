@@ -88,13 +88,13 @@ static km_status read_exponent(reader *r, const char *key, double *value)
 static km_status read_mkl(reader *r, km_mkl_params *mkl)
 {
     int method = 0, solver = 0;
-    km_status st = read_name(r, "mkl", km_mkl_method_name_table(), &method);
     *mkl = km_mkl_params_default();
+    km_status st = read_name(r, "mkl", km_mkl_method_name_table(), &method);
     mkl->method = (km_mkl_method)method;
-    mkl->p = mkl->p_block = 0;
     if (st || mkl->method == KM_MKL_FIXED)
         return st;
     st = read_exponent(r, "mkl_p_block", &mkl->p_block);
+    mkl->p = km_model_p_of_block(mkl->p_block);
     if (!st)
         st = read_double(r, "mkl_lambda", &mkl->lambda);
     if (!st)

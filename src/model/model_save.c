@@ -212,7 +212,8 @@ static void line_param(writer *w, const km_param_row *row, const km_mkl_params *
         line_exponent(w, row->name, km_param_row_read(row, mkl));
 }
 
-/* The method and the parameters its entry lists but diagnostics (learned weights only). */
+/* The method and the parameters its entry lists but diagnostics (learned weights only); a value that does
+ * not exist (NAN: lp's p of a block norm above 2) is left out, as the reader expects. */
 static void write_mkl_section(writer *w, const km_mkl_params *mkl)
 {
     const km_mkl_method_entry *method = km_mkl_method_of(mkl->method);
@@ -222,7 +223,7 @@ static void write_mkl_section(writer *w, const km_mkl_params *mkl)
     line_name(w, "method", km_mkl_method_name_table(), mkl->method);
     for (const km_param *id = method->params; id && *id; id++) {
         const km_param_row *row = km_mkl_param_row(*id);
-        if (row && !row->diagnostic)
+        if (row && !row->diagnostic && !isnan(km_param_row_read(row, mkl)))
             line_param(w, row, mkl);
     }
 }
