@@ -5,8 +5,10 @@
 
 #include "mkl/mkl_names.h"
 
-/* Test builds add methods of their own (KM_EXTRA_METHODS, a list of X(entry) like the one below). */
-#ifndef KM_EXTRA_METHODS
+/* A test build adds a method of its own: KM_EXTRA_METHOD, the name of its entry (tests/CMakeLists.txt). */
+#ifdef KM_EXTRA_METHOD
+#define KM_EXTRA_METHODS(X) X(KM_EXTRA_METHOD)
+#else
 #define KM_EXTRA_METHODS(X)
 #endif
 
