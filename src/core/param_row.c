@@ -49,6 +49,12 @@ void km_param_row_write_int(const km_param_row *row, void *base, int64_t value)
     }
 }
 
+void km_param_rows_defaults(const km_param_row *rows, size_t n, void *base)
+{
+    for (size_t k = 0; k < n; k++)
+        km_param_row_write(&rows[k], base, rows[k].default_value);
+}
+
 int km_param_row_within(const km_param_row *row, double value)
 {
     if ((row->flags & KM_PARAM_AUTOMATIC) && value == row->default_value)

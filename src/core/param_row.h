@@ -40,6 +40,8 @@ int64_t km_param_row_read_int(const km_param_row *row, const void *base);
 /* Stores value (within the row's bounds, not checked here) at the row's place in base. */
 void km_param_row_write(const km_param_row *row, void *base, double value);
 void km_param_row_write_int(const km_param_row *row, void *base, int64_t value);
+/* Writes the default of each of the n rows into base. */
+void km_param_rows_defaults(const km_param_row *rows, size_t n, void *base);
 /* Whether value is within the row's bounds (an enumeration: one of its names' values), or is the
  * default of a KM_PARAM_AUTOMATIC row. */
 int km_param_row_within(const km_param_row *row, double value);

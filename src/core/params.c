@@ -81,8 +81,7 @@ km_params km_params_default(void)
 {
     km_params p;
     memset(&p, 0, sizeof p);
-    for (size_t k = 0; k < N_FIELD_ROWS; k++)
-        km_param_row_write(&field_rows[k], &p, field_rows[k].default_value);
+    km_param_rows_defaults(field_rows, N_FIELD_ROWS, &p);
     return p;
 }
 

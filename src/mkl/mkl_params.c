@@ -168,8 +168,7 @@ km_mkl_params km_mkl_params_default(void)
 {
     km_mkl_params mkl;
     memset(&mkl, 0, sizeof mkl);
-    for (size_t k = 0; k < N_ROWS; k++)
-        km_param_row_write(&rows[k], &mkl, rows[k].default_value);
+    km_param_rows_defaults(rows, N_ROWS, &mkl);
     return mkl;
 }
 
