@@ -300,7 +300,7 @@ static const km_param clmkl_params[] = {KM_PARAM_P, KM_PARAM_MKL_SOLVER, KM_PARA
 
 const km_mkl_method_entry km_method_clmkl = {
     .id = KM_MKL_CLMKL,
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_KMEANS_CLUSTERS,
     .params = clmkl_params,
     .resolve = clmkl_resolve,
     .train = clmkl_train,
@@ -311,7 +311,7 @@ static const km_param hlmkl_params[] = {KM_PARAM_P, KM_PARAM_MKL_SOLVER, KM_PARA
 
 const km_mkl_method_entry km_method_hlmkl = {
     .id = KM_MKL_HLMKL,
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_KMEANS_CLUSTERS | KM_METHOD_HARD_MEMBERSHIPS,
     .params = hlmkl_params,
     .resolve = clmkl_resolve,
     .train = clmkl_train,

@@ -111,4 +111,8 @@ void km_obscure_fold(km_obscure *o);
 /* The coefficients kappa c (n x K) into coef. */
 void km_obscure_coefficients(const km_obscure *o, double *coef);
 
+/* The entry's describe (mkl/method.h; obscure_describe.c). */
+struct km_mkl_description;
+void km_obscure_describe(const struct km_mkl_description *d);
+
 #endif
