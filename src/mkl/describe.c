@@ -1,7 +1,8 @@
-/* What `kernelmix info` shows of a kernel-weight method: the entry's describe (method.h), and the
+/* What `kernelmix info` shows of a kernel-weight method (mkl/describe.h): the entry's describe, and the
  * pieces the methods' descriptions share. JSON numbers that are not finite are null. */
 #include <math.h>
 
+#include "mkl/describe.h"
 #include "mkl/method.h"
 
 void km_mkl_describe(const km_mkl_description *d)

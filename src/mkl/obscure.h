@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "core/log.h"
+#include "mkl/describe.h"
 #include "svm/svm.h"
 
 /* The three exponents: OBSCURE's block exponent p in (1, 2], its dual q = p/(p-1) in [2, inf), and
@@ -112,7 +113,6 @@ void km_obscure_fold(km_obscure *o);
 void km_obscure_coefficients(const km_obscure *o, double *coef);
 
 /* The entry's describe (mkl/method.h; obscure_describe.c). */
-struct km_mkl_description;
-void km_obscure_describe(const struct km_mkl_description *d);
+void km_obscure_describe(const km_mkl_description *d);
 
 #endif
