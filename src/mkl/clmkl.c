@@ -46,7 +46,7 @@ static km_status clmkl_resolve(const km_mkl_params *in, km_mkl_params *out)
         return km_error(KM_EINVAL, "the MKL gap must be positive (got %g)", in->gap);
     if (in->max_outer <= 0)
         return km_error(KM_EINVAL, "max-outer must be positive (got %ld)", in->max_outer);
-    if (in->method == KM_MKL_HLMKL)
+    if (km_mkl_method_flags(in->method) & KM_METHOD_HARD_MEMBERSHIPS)
         out->cluster_tau = INFINITY;
     return KM_OK;
 }
