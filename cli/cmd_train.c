@@ -153,7 +153,7 @@ static void method_params_help(FILE *out, km_mkl_method method)
             ((int)method >= 0 && !km_param_read_by(id, KM_TASK_SVC, method)))
             continue;
         char names[512], prefix[520] = "";
-        if ((int)method < 0 && readers(id, 0, 1, KM_TASK_SVC, KM_MKL_FIXED, names, sizeof names))
+        if ((int)method < 0 && readers(id, 0, 1, KM_TASK_SVC, method, names, sizeof names))
             snprintf(prefix, sizeof prefix, "%s: ", names);
         cli_param_help(out, id, prefix);
     }

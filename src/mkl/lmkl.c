@@ -312,7 +312,7 @@ const km_mkl_method_entry km_method_lmkl = {
     .help = "Gonen & Alpaydin's gated localized MKL (not convex; the baseline of Lei et al.): softmax "
             "gates per kernel on the --cluster-kernel, learned by gradient descent (at most 200 steps "
             "of --max-outer)",
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS,
     .params = lmkl_params,
     .resolve = lmkl_resolve,
     .train = lmkl_train,

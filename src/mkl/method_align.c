@@ -45,11 +45,23 @@ const km_mkl_method_entry km_method_align = {
     .name = "align",
     .help = "weights from the centred alignment of each kernel with the labels (Cortes, Mohri & "
             "Rostamizadeh), then one training of the task on the combination",
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_ALIGNMENT,
     .params = align_params,
     .resolve = km_alignment_methods_resolve,
     .train = align_train,
+    .describe = km_mkl_describe_alignment,
 };
+
+static void align_q_describe(const km_mkl_description *d)
+{
+    km_mkl_describe_alignment_head(d);
+    if (d->part != KM_DESCRIBE_SETTINGS)
+        return;
+    if (d->json)
+        km_describe_json_member(d, "align_q", d->mkl->align_q);
+    else
+        fprintf(d->out, ", q = %.6g\n", d->mkl->align_q);
+}
 
 static const km_param align_q_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_ALIGN_Q, KM_PARAM_MKL_MAX_TIME, 0};
 
@@ -59,8 +71,9 @@ const km_mkl_method_entry km_method_align_q = {
     .alias = "alignq",
     .help = "weights maximising the alignment of the combination under ||mu||_q <= 1 (Cortes, Mohri & "
             "Rostamizadeh), then one training of the task",
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_ALIGNMENT,
     .params = align_q_params,
     .resolve = km_alignment_methods_resolve,
     .train = align_q_train,
+    .describe = align_q_describe,
 };

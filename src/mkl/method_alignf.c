@@ -38,10 +38,11 @@ const km_mkl_method_entry km_method_alignf = {
     .name = "alignf",
     .help = "weights >= 0 maximising the centred alignment of the combination with the labels "
             "(Cortes, Mohri & Rostamizadeh), then one training of the task",
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_ALIGNMENT,
     .params = alignf_params,
     .resolve = km_alignment_methods_resolve,
     .train = alignf_train,
+    .describe = km_mkl_describe_alignment,
 };
 
 const km_mkl_method_entry km_method_alignf_linear = {
@@ -49,8 +50,9 @@ const km_mkl_method_entry km_method_alignf_linear = {
     .name = "alignf-linear",
     .help = "alignf on the kernels' uncentred alignment, a linear program, then one training of the "
             "task",
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_ALIGNMENT,
     .params = alignf_params,
     .resolve = km_alignment_methods_resolve,
     .train = alignf_linear_train,
+    .describe = km_mkl_describe_alignment,
 };

@@ -131,8 +131,9 @@ const km_mkl_method_entry km_method_l1krr = {
     .id = KM_MKL_L1KRR,
     .name = "l1krr",
     .help = "with -s krr: weights learned jointly with KRR on sum_k mu_k = R",
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_ALIGNMENT,
     .params = l1krr_params,
     .resolve = km_alignment_methods_resolve,
     .train = l1krr_train,
+    .describe = km_mkl_describe_alignment,
 };

@@ -401,13 +401,13 @@ const km_mkl_method_entry km_method_obscure = {
             "N), P = --p-block; an online stage, then stochastic epochs in a random order (--seed); "
             "memory grows with the rows that get coefficients, kernel values come through the -m "
             "cache",
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_JOINT_MULTICLASS | KM_METHOD_READS_ROW_BLOCKS |
+             KM_METHOD_PRIMAL_OBJECTIVE | KM_METHOD_NO_CLASS_WEIGHTS,
     .params = obscure_params,
     .resolve = obscure_resolve,
     .start = obscure_start,
     .train = obscure_train,
     .fit_defaults = obscure_fit_defaults,
-    .joint_multiclass = 1,
-    .reads_row_blocks = 1,
-    .objective_is_primal = 1,
+    .data_section = "obscure",
+    .describe = km_obscure_describe,
 };

@@ -359,7 +359,7 @@ static km_status read_mkl_section(layout *l, const section *s, km_mkl_params *mk
         return st;
     *mkl = km_mkl_params_default();
     mkl->method = (km_mkl_method)method;
-    if (!km_mkl_method_of(mkl->method)->learns_weights)
+    if (!(km_mkl_method_flags(mkl->method) & KM_METHOD_LEARNS_WEIGHTS))
         return km_error(KM_EFORMAT, "%s:%zu: [mkl] with fixed weights", l->r->path, s->line_no);
     for (size_t k = s->first; !st && k < s->first + s->count; k++) {
         const km_param_row *row = mkl_param_of(&l->entries[k]);
@@ -473,7 +473,7 @@ static km_status read_machine_section(layout *l, const section *s, const km_mode
     machine->class_pos = (int)class_pos;
     machine->class_neg = (int)class_neg;
     machine->primal = machine->gap = NAN;
-    if (!st && model->mkl.method != KM_MKL_FIXED) {
+    if (!st && (km_mkl_method_flags(model->mkl.method) & KM_METHOD_LEARNS_WEIGHTS)) {
         st = get_double(l, s, "primal", &machine->primal);
         if (!st)
             st = get_optional_double(l, s, "gap", &machine->gap);   /* absent: no certificate */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "mkl/method.h"
 #include "mkl/mkl_names.h"
 #include "model/model_io.h"
 #include "model/model_text.h"
@@ -91,7 +92,7 @@ static km_status read_mkl(reader *r, km_mkl_params *mkl)
     *mkl = km_mkl_params_default();
     km_status st = read_name(r, "mkl", km_mkl_method_name_table(), &method);
     mkl->method = (km_mkl_method)method;
-    if (st || mkl->method == KM_MKL_FIXED)
+    if (st || !(km_mkl_method_flags(mkl->method) & KM_METHOD_LEARNS_WEIGHTS))
         return st;
     st = read_exponent(r, "mkl_p_block", &mkl->p_block);
     mkl->p = km_model_p_of_block(mkl->p_block);
@@ -104,10 +105,10 @@ static km_status read_mkl(reader *r, km_mkl_params *mkl)
         st = read_double(r, "mkl_gap", &mkl->gap);
     int regularizer = 0;
     mkl->reg_param = 0;
-    if (!st && mkl->method == KM_MKL_TIKHONOV)
+    if (!st && next_key_is(r, "mkl_regularizer"))   /* the Tikhonov form's */
         st = read_name(r, "mkl_regularizer", km_mkl_regularizer_name_table(), &regularizer);
     mkl->regularizer = (km_mkl_regularizer)regularizer;
-    if (!st && mkl->method == KM_MKL_TIKHONOV && (mkl->regularizer == KM_REG_LQ || mkl->regularizer == KM_REG_BLOCKP))
+    if (!st && next_key_is(r, "mkl_reg_param"))
         st = read_exponent(r, "mkl_reg_param", &mkl->reg_param);
     mkl->shared_weights = 0;
     if (!st && next_key_is(r, "mkl_shared_weights"))
@@ -269,7 +270,7 @@ static km_status read_machines(reader *r, km_model *model)
         if (!st)
             st = read_flag(r, "converged", &machine->converged);
         machine->primal = machine->gap = NAN;
-        if (!st && model->mkl.method != KM_MKL_FIXED) {
+        if (!st && (km_mkl_method_flags(model->mkl.method) & KM_METHOD_LEARNS_WEIGHTS)) {
             st = read_double(r, "primal", &machine->primal);
             if (!st)
                 st = read_double(r, "gap", &machine->gap);

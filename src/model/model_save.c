@@ -217,7 +217,7 @@ static void line_param(writer *w, const km_param_row *row, const km_mkl_params *
 static void write_mkl_section(writer *w, const km_mkl_params *mkl)
 {
     const km_mkl_method_entry *method = km_mkl_method_of(mkl->method);
-    if (!method->learns_weights)
+    if (!(method->flags & KM_METHOD_LEARNS_WEIGHTS))
         return;
     section(w, "mkl", NULL);
     line_name(w, "method", km_mkl_method_name_table(), mkl->method);
@@ -279,7 +279,7 @@ static void write_machine(writer *w, const km_model *model, size_t p)
     line_long(w, "converged", machine->converged != 0);
     line_long(w, "class_pos", machine->class_pos);
     line_long(w, "class_neg", machine->class_neg);
-    if (model->mkl.method != KM_MKL_FIXED) {
+    if (km_mkl_method_flags(model->mkl.method) & KM_METHOD_LEARNS_WEIGHTS) {
         line_double(w, "primal", machine->primal);
         if (isfinite(machine->gap))   /* methods without a certificate (EB, LMKL) have no gap */
             line_double(w, "gap", machine->gap);

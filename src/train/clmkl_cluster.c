@@ -10,6 +10,7 @@
 #include "kernel/kernel_view.h"
 #include "kernel/provider.h"
 #include "mkl/clmkl.h"
+#include "mkl/method.h"
 #include "svm/view_access.h"
 #include "train/model.h"
 #include "train/train.h"
@@ -65,7 +66,7 @@ km_status km_cluster(const km_dataset *data, const km_kernel_set *kernels, const
     if (mkl.cluster_kernel > (long)kernels->size)
         return km_error(KM_EINVAL, "the clustering kernel %ld is not one of the %zu kernels", mkl.cluster_kernel,
                         kernels->size);
-    if (mkl.method == KM_MKL_HLMKL)
+    if (km_mkl_method_flags(mkl.method) & KM_METHOD_HARD_MEMBERSHIPS)
         mkl.cluster_tau = INFINITY;
     km_logger logger = {params->log, params->log_user};
     km_cache *cache = NULL;

@@ -1,25 +1,34 @@
 #!/bin/sh
-# Writes the version-2 model files of this folder (the kernel-weight methods' [mkl] sections under their
-# fixed keys) and their predictions with a kernelmix that writes format version 2 (the files here were
-# written by the CLI built from commit 0437958), on the data of ../model-v1:
+# Writes one current-format (version 2) model file per kernel-weight method, on the data of
+# ../model-v1, and the decision values each predicts (the files here were written by the CLI built
+# from commit 0437958):
 #   sh generate.sh PATH/TO/kernelmix
-# tests/unit/test_model_goldens.c loads each model with the current reader and checks that it predicts
-# what the writer predicted and keeps the method's parameters.
+# tests/unit/test_model_v2_goldens.c loads each model and checks that it predicts the decision values
+# stored beside it.
 set -eu
 km=$1
 cd "$(dirname "$0")"
 d=../model-v1
-K2="--kernel rbf:gamma=0.05 --kernel linear --kernel poly:degree=2:coef0=1:norm=mult"
-$km train -q $K2 --mkl lp --p 4/3 --solver wrapper --mkl-eps 1e-4 $d/heart_train lp.model
-$km train -q $K2 --mkl tikhonov --regularizer elasticnet --reg-param 0.3 -c 4 $d/heart_train tikhonov.model
-$km train -q $K2 --mkl align-q --align-q 3 --radius 2 $d/heart_train align_q.model
-$km train -q $K2 --mkl clmkl --clusters 2 --ae 0.6 --p 2 $d/heart_train clmkl.model
-$km train -q $K2 --mkl obscure --epochs 5 --seed 3 $d/heart_train obscure.model
-$km train -q -s krr -c 2 $K2 --mkl l2krr --eta 0.5 --mu0 uniform --radius 3 $d/regression_train l2krr.model
-$km train -q -s krr $K2 --mkl eb-rw --noise 0.2 --eb-inner 5 $d/regression_train eb_rw.model
-for m in lp tikhonov align_q clmkl obscure; do
-    $km predict -q --decision-values $d/heart_test $m.model $m.predictions
-done
-for m in l2krr eb_rw; do
-    $km predict -q --decision-values $d/regression_test $m.model $m.predictions
-done
+kernels="--kernel rbf:gamma=0.05 --kernel linear --kernel poly:degree=2:coef0=1"
+model() {
+    name=$1 test=$2
+    shift 2
+    $km train -q $kernels "$@" $name.model
+    $km predict -q --decision-values $d/$test $name.model $name.predictions
+}
+model lp heart_test --mkl lp --p 4/3 $d/heart_train
+model lp_shared iris_test.csv --mkl lp --shared-weights $d/iris_train.csv
+model elasticnet heart_test --mkl elasticnet --lambda 0.3 $d/heart_train
+model tikhonov heart_test --mkl tikhonov --regularizer lq --reg-param 2 $d/heart_train
+model tikhonov_elasticnet heart_test --mkl tikhonov --regularizer elasticnet --reg-param 0.4 $d/heart_train
+model align_q heart_test --mkl align-q --align-q 3 $d/heart_train
+model alignf heart_test --mkl alignf $d/heart_train
+model l2krr regression_test -s krr --mkl l2krr --eta 0.3 --mu0 uniform $d/regression_train
+model l1krr regression_test -s krr --mkl l1krr $d/regression_train
+model eb_rw regression_test -s krr --mkl eb-rw $d/regression_train
+model eb_mackay regression_test -s krr --mkl eb-mackay --learn-noise $d/regression_train
+model obscure heart_test --mkl obscure $d/heart_train
+model obscure_joint iris_test.csv --mkl obscure $d/iris_train.csv
+model clmkl heart_test --mkl clmkl --clusters 2 $d/heart_train
+model hlmkl heart_test --mkl hlmkl --clusters 2 $d/heart_train
+model lmkl heart_test --mkl lmkl $d/heart_train
