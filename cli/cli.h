@@ -1,12 +1,13 @@
 /* Shared pieces of the kernelmix subcommands: argument scanning, number parsing, messages, exit
- * codes and input reading. Output files are written with core/atomic_file.h, so that they appear
- * under their final name only when complete. */
+ * codes and input reading. Beyond kernelmix.h the tool uses only the internals cli_internals.h names;
+ * output files are written with its atomic files, so that they appear under their final name only
+ * when complete. */
 #ifndef KM_CLI_CLI_H
 #define KM_CLI_CLI_H
 
 #include <stdio.h>
 
-#include "core/atomic_file.h"
+#include "cli_internals.h"
 #include "kernelmix.h"
 
 /* Exit statuses: 0 success, 1 failure, 2 bad usage or bad input. */

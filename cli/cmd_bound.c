@@ -7,8 +7,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/error.h"
-#include "eval/learning_bounds.h"
 
 static const char *const CMD = "bound";
 

@@ -6,8 +6,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/atomic_file.h"
-#include "core/error.h"
 
 static const char *const CMD = "cluster";
 

@@ -4,9 +4,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "core/atomic_file.h"
-#include "core/error.h"
-#include "data/matrix.h"
 
 static const char *const CMD = "kernel";
 

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "data/text_input.h"
 
 static const char *const CMD = "plot";
 

@@ -5,9 +5,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/error.h"
-#include "core/atomic_file.h"
-#include "train/train.h"
 
 static const char *const CMD = "predict";
 

@@ -12,9 +12,6 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "core/atomic_file.h"
-#include "data/dataset.h"
-#include "data/text_input.h"
 
 #define CMD "scale"
 

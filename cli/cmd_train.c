@@ -6,8 +6,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/error.h"
-#include "train/train.h"
 
 static const char *const CMD = "train";
 

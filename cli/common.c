@@ -7,8 +7,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/number.h"
-#include "core/suggest.h"
 
 void cli_error(const char *cmd, const char *fmt, ...)
 {
