@@ -6,10 +6,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/error.h"
-#include "mkl/method.h"
-#include "train/param_table.h"
-#include "train/train.h"
 
 static const char *const CMD = "train";
 
@@ -414,19 +410,11 @@ static int parse_options(train_options *o, int argc, char **argv)
 {
     cli_args args;
     cli_args_init(&args, CMD, argc, argv);
-    const char *positional, *v;
-    const char *positionals[2];
-    int n_positionals = 0, kind, handled, help = 0;
+    const char *v;
+    cli_positionals positionals = {.max = 2};
+    int handled, help = 0;
     long l;
-    while ((kind = cli_args_next(&args, &positional))) {
-        if (kind == 2) {
-            if (n_positionals == 2) {
-                cli_error(CMD, "unexpected argument '%s' (see kernelmix train --help)", positional);
-                return -1;
-            }
-            positionals[n_positionals++] = positional;
-            continue;
-        }
+    while (cli_args_next_option(&args, &positionals)) {
         int ok = 1, start = args.index, controls_run = 0; /* -v, --json, --trace, -q, --verbose */
         if (cli_args_is(&args, NULL, "--help")) {
             help = 1;
@@ -491,16 +479,14 @@ static int parse_options(train_options *o, int argc, char **argv)
     int elasticnet = get_int(o, KM_PARAM_REGULARIZER) == KM_REG_ELASTICNET;
     if (o->reg_param && !set_text(o, elasticnet ? KM_PARAM_LAMBDA : KM_PARAM_REG_PARAM, "--reg-param", o->reg_param))
         return -1;
-    if (n_positionals < 1) {
-        cli_error(CMD, "missing TRAIN_FILE (see kernelmix train --help)");
+    if (!cli_positionals_given(CMD, &positionals, 1, "missing TRAIN_FILE"))
         return -1;
-    }
     if (o->json && !o->folds) {
         cli_error(CMD, "option --json: only with -v K (training prints its summary as text)");
         return -1;
     }
-    o->train_path = positionals[0];
-    o->model_path = n_positionals > 1 ? positionals[1] : NULL;
+    o->train_path = positionals.values[0];
+    o->model_path = positionals.values[1];
     return 1;
 }
 

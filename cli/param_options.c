@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "train/param_table.h"
 
 /* Every option name of every parameter, split from the rows' "|"-separated lists (built once). */
 typedef struct option_name {
