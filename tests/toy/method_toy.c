@@ -24,14 +24,11 @@ static km_status toy_train(const km_mkl_problem *problem, km_mkl_result *result)
     return st;
 }
 
-static const km_param toy_params[] = {KM_PARAM_MKL_RADIUS, 0};
-
 const km_mkl_method_entry km_method_toy = {
-    .id = KM_MKL_TOY,
-    .name = "toy",
+    .id = KM_MKL_TOY, .name = "toy",
     .help = "the uniform weights R/M (a method of the test build only)",
     .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_ALIGNMENT,
-    .params = toy_params,
+    .params = (const km_param[]){KM_PARAM_MKL_RADIUS, 0},
     .resolve = km_alignment_methods_resolve,
     .train = toy_train,
 };
