@@ -27,6 +27,8 @@
 #include "eval/learning_bounds.h"
 /* train's --help: the kernel-weight methods' names, paragraphs and options (km_mkl_method_at, _of) */
 #include "mkl/method.h"
+/* info's description of a model's method (km_model_method_describe, km_model_method_flags) */
+#include "model/model_describe.h"
 /* the options that set parameters, from the parameter table (km_params_set_text_as,
  * km_param_is_method_param) */
 #include "train/param_table.h"
