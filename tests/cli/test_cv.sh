@@ -1,0 +1,104 @@
+#!/bin/bash
+# kernelmix cv: one JSON line per setting of the grid (the Cartesian product of the lists and ranges,
+# or the lines of --settings) with "options", "scores", "mean", "std" and *_seconds, the best last by
+# the documented tie rule; the lines draw with plot cv; --validation scores as train + predict do;
+# --refit writes the model train writes for the best options; --nested adds the outer estimate; -q
+# keeps stderr empty; bad input is one line, exit status 2, nothing written.
+. "$(dirname "$0")/lib.sh" "$@"
+head -n 150 "$DATA/heart_scale" >"$WORK/all"
+head -n 100 "$WORK/all" >"$WORK/train"
+tail -n 50 "$WORK/all" >"$WORK/valid"
+kernels=(--kernel 'rbf:gamma=2^-2..2^1/mean' --kernel linear --norm mult)
+
+"$KM" cv -q --json "${kernels[@]}" -c 2^-1..2^3:2 --mkl lp --p 1,2 --folds 3 "$WORK/train" >"$WORK/grid.jsonl" 2>"$WORK/err" ||
+    fail "cv --json: $(cat "$WORK/err")"
+[ -s "$WORK/err" ] && fail "-q printed on stderr: $(cat "$WORK/err")"
+"$PYTHON" - "$WORK/grid.jsonl" <<'PY' || fail "the JSON lines of cv"
+import json, statistics, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+rows, best = lines[:-1], lines[-1]["best"]
+assert list(lines[-1]) == ["best"], lines[-1]
+# -c 2^-1, 2^1, 2^3 (exponent step 2) times --p 1, 2, the first axis slowest
+want = [f"--kernel rbf:gamma=2^-2..2^1/mean --kernel linear --norm mult -c 2^{c} --mkl lp --p {p}"
+        for c in (-1, 1, 3) for p in (1, 2)]
+assert [r["options"] for r in rows] == want, [r["options"] for r in rows]
+for r in rows:
+    assert r["metric"] == "accuracy" and len(r["scores"]) == 3, r
+    assert abs(r["mean"] - statistics.mean(r["scores"])) < 1e-12
+    assert abs(r["std"] - statistics.stdev(r["scores"])) < 1e-12
+    assert r["fit_seconds"] >= 0 and r["support_vectors"] > 0 and len(r["kernel_weights"]) == 5
+# the best mean; among equal means the smaller C, then the larger p
+def key(r):
+    o = r["options"].split()
+    return (-round(r["mean"], 12), 2.0 ** int(o[o.index("-c") + 1][2:]), -float(o[-1]))
+assert best == min(rows, key=key), (best, min(rows, key=key))
+PY
+"$KM" plot cv "$WORK/grid.jsonl" "$WORK/grid.svg" || fail "plot cv of cv's lines"
+grep -q 'class="best"' "$WORK/grid.svg" || fail "plot cv: no best cell outlined"
+
+# text lines: one per setting, the best last; -o writes the same lines (times aside)
+"$KM" cv -q "${kernels[@]}" -c 0.5,2 --folds 3 "$WORK/train" >"$WORK/text" || fail "cv (text)"
+[ "$(wc -l <"$WORK/text")" -eq 3 ] && tail -n 1 "$WORK/text" | grep -q '^best: --kernel .* -c ' || fail "text lines: $(cat "$WORK/text")"
+"$KM" cv -q "${kernels[@]}" -c 0.5,2 --folds 3 -o "$WORK/text.out" "$WORK/train" >"$WORK/stdout" || fail "cv -o"
+untimed() { sed 's/, fit [^ ]* s,/,/' "$1"; }   # the seconds differ from run to run
+cmp -s <(untimed "$WORK/text") <(untimed "$WORK/text.out") && [ ! -s "$WORK/stdout" ] || fail "cv -o: not the lines of stdout"
+
+# --validation: the one score is the accuracy of train + predict on FILE
+"$KM" cv -q --json "${kernels[@]}" -c 0.5,4 --validation "$WORK/valid" "$WORK/train" >"$WORK/valid.jsonl" || fail "cv --validation"
+for c in 0.5 4; do
+    "$KM" train -q "${kernels[@]}" -c "$c" "$WORK/train" "$WORK/c$c.model"
+    "$KM" predict -q "$WORK/valid" "$WORK/c$c.model" "$WORK/c$c.out" >/dev/null
+    want=$(paste -d' ' <(cut -d' ' -f1 "$WORK/valid") "$WORK/c$c.out" | awk '{ ok += ($1 == $2) } END { printf "%.17g", ok / NR }')
+    got=$("$PYTHON" -c 'import json,sys
+r = [json.loads(l) for l in open(sys.argv[1])][:-1]
+r = [x for x in r if x["options"].endswith(" -c " + sys.argv[2])][0]
+assert len(r["scores"]) == 1
+print(r["scores"][0])' "$WORK/valid.jsonl" "$c")
+    near "$got" "$want" 1e-12 || fail "--validation -c $c: $got, train + predict $want"
+done
+
+# --refit: the model of train with the best setting's options, predicting alike
+"$KM" cv -q --json "${kernels[@]}" -c 0.5,8 --mkl lp --p 4/3 --folds 3 --score auc --refit "$WORK/refit.model" \
+    "$WORK/train" >"$WORK/refit.jsonl" || fail "cv --refit"
+best=$(tail -n 1 "$WORK/refit.jsonl" | "$PYTHON" -c 'import json,sys; print(json.loads(sys.stdin.read())["best"]["options"])')
+eval "\"\$KM\" train -q $best \"\$WORK/train\" \"\$WORK/best.model\"" || fail "train $best"
+"$KM" predict -q "$WORK/valid" "$WORK/refit.model" "$WORK/refit.out" >/dev/null
+"$KM" predict -q "$WORK/valid" "$WORK/best.model" "$WORK/best.out" >/dev/null
+cmp -s "$WORK/refit.out" "$WORK/best.out" && [ -s "$WORK/refit.out" ] || fail "--refit predicts otherwise than train $best"
+
+# --settings FILE: one setting per line after the command line's options ('#' comments)
+printf -- '-c 0.5\n# a comment\n\n-c 2 --mkl lp --p 1,inf\n' >"$WORK/settings"
+"$KM" cv -q --json "${kernels[@]}" --folds 3 --settings "$WORK/settings" "$WORK/train" >"$WORK/settings.jsonl" || fail "--settings"
+[ "$(grep -c '"options"' "$WORK/settings.jsonl")" -eq 4 ] && grep -q '"options": "--kernel.*--mkl lp --p inf"' "$WORK/settings.jsonl" ||
+    fail "--settings lines: $(cat "$WORK/settings.jsonl")"
+
+# --nested: the outer scores and the settings chosen, before the best line
+"$KM" cv -q --json "${kernels[@]}" -c 0.1,10 --folds 3 --nested 2 "$WORK/train" >"$WORK/nested.jsonl" || fail "--nested"
+"$PYTHON" - "$WORK/nested.jsonl" <<'PY' || fail "the nested line"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+nested = lines[-2]["nested"]
+options = [r["options"] for r in lines[:-2]]
+assert len(nested["scores"]) == 3 and len(nested["chosen"]) == 3 and set(nested["chosen"]) <= set(options)
+for o, chosen in enumerate(nested["chosen"]):   # the outer score is the chosen setting's score on that split
+    assert nested["scores"][o] == lines[options.index(chosen)]["scores"][o]
+PY
+
+# regression: mse by default, r2 on request
+awk '{ $1 = NR % 7; print }' "$WORK/train" >"$WORK/regression"
+"$KM" cv -q --json -s svr -c 1,4 --folds 3 --score r2 "$WORK/regression" | grep -q '"metric": "r2"' || fail "regression --score r2"
+
+# bad input: one line, exit status 2, nothing written
+for bad in "-c 5..1" "-c 2^1..8" "-c 0,1" "--score recall" "--folds 1" "-v 3" "--lambda 0.1,0.2" "--loo --repeats 2" \
+           "--validation $WORK/valid --folds 3" "--unknown 1" "--settings $WORK/missing"; do
+    # shellcheck disable=SC2086
+    expect_status 2 "$KM" cv -q $bad -o "$WORK/bad.out" "$WORK/train" && expect_one_line_error '^kernelmix cv: '
+    [ -e "$WORK/bad.out" ] && fail "cv $bad wrote its output"
+done
+printf -- '-c 1\n-c 1 --nu 0.5\n' >"$WORK/bad-settings"
+expect_status 2 "$KM" cv -q --settings "$WORK/bad-settings" "$WORK/train" && expect_one_line_error "bad-settings:2: "
+expect_status 2 "$KM" cv -q -c 1,2 -o "$WORK/train" "$WORK/train" && expect_one_line_error 'input'
+expect_status 2 "$KM" cv -q -c 1,2 --refit "$WORK/train" "$WORK/train" && expect_one_line_error 'input'
+cmp -s "$WORK/train" <(head -n 100 "$WORK/all") || fail "an input was overwritten"
+expect_status 0 "$KM" cv --help && grep -q -- '--refit MODEL' "$WORK/out" || fail "cv --help"
+exit $((FAILURES > 0))
