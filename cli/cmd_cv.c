@@ -100,7 +100,7 @@ typedef struct cv_options {
 /* One setting: its training options and kernel set. */
 typedef struct setting {
     train_options options;
-    char *cmd;                   /* "cv" or "cv: FILE:LINE" for messages */
+    char *cmd;                   /* "cv", "cv: FILE:LINE", "...: setting K" for messages */
     km_kernel_set *kernels;      /* owned when owns_kernels */
     int owns_kernels;
 } setting;
@@ -248,7 +248,9 @@ static int parse_setting(settings *all, int argc, char **argv, const axis *axes,
     char **copy = malloc((size_t)(argc + 1) * sizeof *copy);
     char **owned = calloc(n_axes ? n_axes : 1, sizeof *owned);
     setting *s = new_setting(all);
-    int ok = copy && owned && s && (s->cmd = strdup(where));
+    char name[600];   /* a setting of a grid is named by its number in messages */
+    snprintf(name, sizeof name, n_axes ? "%s: setting %zu" : "%s", where, all->n + 1);
+    int ok = copy && owned && s && (s->cmd = strdup(name));
     if (!ok)
         cli_error(CMD, "out of memory");
     for (int k = 0; ok && k <= argc; k++)
