@@ -71,7 +71,7 @@ static const char CLOSING[] =
 "\n"
 "Exit status: 0 success, 1 failure, 2 bad usage or bad input, 130 interrupted.\n";
 
-/* SIGINT/SIGTERM stop the grid after the setting under way; nothing is written then. */
+/* SIGINT/SIGTERM stop the grid at the next check of the training under way; nothing is written then. */
 static volatile sig_atomic_t stop_requested;
 
 static void request_stop(int signal_number)
@@ -443,6 +443,14 @@ static int build_kernel_sets(settings *all, const km_dataset *data)
     return 1;
 }
 
+/* Every training polls for a requested stop. */
+static int poll_stop(void *user, const km_progress *progress)
+{
+    (void)user;
+    (void)progress;
+    return stop_requested;
+}
+
 /* The grid's progress: settings done of the total, the best so far (user: the grid). */
 static int show_progress(void *user, size_t done, size_t total, size_t best, double best_mean)
 {
@@ -696,6 +704,7 @@ static int run(cv_options *o, settings *all)
     }
     for (size_t k = 0; k < all->n && !st; k++) {
         km_params_set_log(all->items[k].options.params, cli_log_fn, &log);
+        km_params_set_progress(all->items[k].options.params, poll_stop, NULL);
         st = km_grid_add(grid, all->items[k].options.params, all->items[k].kernels,
                          all->items[k].options.options_text ? all->items[k].options.options_text : "");
     }

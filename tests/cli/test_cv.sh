@@ -88,6 +88,21 @@ PY
 awk '{ $1 = NR % 7; print }' "$WORK/train" >"$WORK/regression"
 "$KM" cv -q --json -s svr -c 1,4 --folds 3 --score r2 "$WORK/regression" | grep -q '"metric": "r2"' || fail "regression --score r2"
 
+# --progress plain: a line naming the settings; SIGINT stops the grid: status 130, one line, nothing written
+"$KM" cv --progress plain "${kernels[@]}" -c 0.5,2 --folds 3 "$WORK/train" >/dev/null 2>"$WORK/progress"
+grep -q '^kernelmix cv: 2 settings' "$WORK/progress" || fail "--progress plain: $(cat "$WORK/progress")"
+"$KM" cv -q "${kernels[@]}" --mkl lp -c 2^-2..2^8 --p 1,4/3,2,4,inf --loo -o "$WORK/stopped" --refit "$WORK/stopped.model" \
+    "$WORK/all" 2>"$WORK/err.interrupted" &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+status=$?
+[ "$status" -eq 130 ] || fail "SIGINT: exit status $status"
+[ "$(cat "$WORK/err.interrupted")" = "kernelmix cv: interrupted; nothing written" ] ||
+    fail "SIGINT: stderr $(cat "$WORK/err.interrupted")"
+ls "$WORK" | grep -q stopped && fail "SIGINT: an output was written: $(ls "$WORK")"
+
 # bad input: one line, exit status 2, nothing written
 for bad in "-c 5..1" "-c 2^1..8" "-c 0,1" "--score recall" "--folds 1" "-v 3" "--lambda 0.1,0.2" "--loo --repeats 2" \
            "--validation $WORK/valid --folds 3" "--unknown 1" "--settings $WORK/missing"; do
