@@ -877,7 +877,9 @@ KM_API km_status km_cross_validate(const km_dataset *data, const km_kernel_set *
 /* What a split is scored by (names: km_enum_name(KM_ENUM_SCORE, ...)). accuracy, balanced-accuracy
  * and mcc compare labels; auc and average-precision rank a binary classifier's decision values; mse
  * and r2 (1 - sum of squared errors / sum of squares about the split's mean target) compare
- * regression outputs. mse alone is better lower. */
+ * regression outputs; log-loss is -mean log p(true class) of a classifier's probability model
+ * (KM_PARAM_PROBABILITY; probabilities clipped to [1e-15, 1], as scikit-learn's log_loss). mse and
+ * log-loss are better lower. */
 typedef enum km_score {
     KM_SCORE_ACCURACY = 1,
     KM_SCORE_BALANCED_ACCURACY = 2,
@@ -885,15 +887,17 @@ typedef enum km_score {
     KM_SCORE_MCC = 4,
     KM_SCORE_AVERAGE_PRECISION = 5,
     KM_SCORE_MSE = 6,
-    KM_SCORE_R2 = 7
+    KM_SCORE_R2 = 7,
+    KM_SCORE_LOG_LOSS = 8
 } km_score;
 
-/* 1 when a larger value of score is better, 0 when smaller is (mse). */
+/* 1 when a larger value of score is better, 0 when smaller is (mse, log-loss). */
 KM_API int km_score_higher_is_better(km_score score);
-/* The score of n predictions (labels or regression values) against truth; decision: the binary
- * machine's decision values, oriented so that larger means the larger label (auc and
- * average-precision need them; NULL for the others). KM_EINVAL where the score is undefined (one
- * class for auc, a constant target for r2, a score of the other kind of task). */
+/* The score of n predictions (labels or regression values) against truth; decision: for auc and
+ * average-precision the binary machine's decision values, oriented so that larger means the larger
+ * label, for log-loss the probability the model gave each row's true class (NULL for the others).
+ * KM_EINVAL where the score is undefined (one class for auc, a constant target for r2, no decision
+ * values where they are needed). */
 KM_API km_status km_score_of(km_score score, const double *truth, const double *predicted, const double *decision,
                              size_t n, double *value);
 

@@ -34,7 +34,8 @@ const km_name km_cache_values_names[] = {
 const km_name km_score_names[] = {
     {KM_SCORE_ACCURACY, "accuracy"}, {KM_SCORE_BALANCED_ACCURACY, "balanced-accuracy"}, {KM_SCORE_AUC, "auc"},
     {KM_SCORE_MCC, "mcc"}, {KM_SCORE_AVERAGE_PRECISION, "average-precision"}, {KM_SCORE_MSE, "mse"},
-    {KM_SCORE_R2, "r2"}, {KM_SCORE_BALANCED_ACCURACY, "balanced_accuracy"},
+    {KM_SCORE_R2, "r2"}, {KM_SCORE_LOG_LOSS, "log-loss"}, {KM_SCORE_BALANCED_ACCURACY, "balanced_accuracy"},
+    {KM_SCORE_LOG_LOSS, "log_loss"},
     {KM_SCORE_AVERAGE_PRECISION, "average_precision"}, {KM_SCORE_AVERAGE_PRECISION, "ap"}, {0, NULL}};
 
 const km_name *km_task_name_table(void)

@@ -46,22 +46,47 @@ static void orient_decision(const km_model *model, double *decision, size_t n)
             decision[i] = -decision[i];
 }
 
+/* The probability the model gives each row's true class (n rows of decision values in, of
+ * probabilities out); KM_EINVAL for a model without probability models. */
+static km_status true_class_probabilities(const km_model *model, const double *truth, const double *decision,
+                                          size_t n, double *p_true)
+{
+    if (!km_model_has_probability(model))
+        return km_error(KM_EINVAL, "log-loss scores a probability model (train with -b 1)");
+    size_t k = km_model_n_classes(model);
+    const double *labels = km_model_labels(model);
+    double *probabilities = malloc(n * k * sizeof *probabilities);
+    km_status st = probabilities ? km_probability_from_decision(model, n, decision, NULL, probabilities)
+                                 : km_error_nomem("cross-validation probabilities");
+    for (size_t i = 0; !st && i < n; i++) {
+        p_true[i] = 0.0;   /* a class the training rows did not have */
+        for (size_t c = 0; c < k; c++)
+            if (labels[c] == truth[i])
+                p_true[i] = probabilities[i * k + c];
+    }
+    free(probabilities);
+    return st;
+}
+
 static km_status score_task(const km_model *model, const km_split *split, const km_matrix **matrices,
                             km_score score, task_result *out)
 {
-    size_t n = split->n_test;
-    int binary = km_model_n_classes(model) == 2 && km_model_n_decision(model) == 1;
+    size_t n = split->n_test, nd = km_model_n_decision(model);
+    int binary = km_model_n_classes(model) == 2 && nd == 1;
     double *truth = malloc(n * sizeof *truth), *predicted = malloc(n * sizeof *predicted);
-    double *decision = binary ? malloc(n * sizeof *decision) : NULL;
-    km_status st = truth && predicted && (decision || !binary) ? KM_OK : km_error_nomem("cross-validation predictions");
+    double *decision = malloc((n * nd > 0 ? n * nd : 1) * sizeof *decision);
+    km_status st = truth && predicted && decision ? KM_OK : km_error_nomem("cross-validation predictions");
     if (!st)
         st = km_predict_rows(model, split->test_data, split->test, n, matrices, predicted, decision);
     for (size_t i = 0; !st && i < n; i++)
         truth[i] = split->test_data->labels ? split->test_data->labels[split->test[i]] : 0.0;
-    if (!st && decision)
+    if (!st && score == KM_SCORE_LOG_LOSS)
+        st = true_class_probabilities(model, truth, decision, n, decision);   /* n <= n nd values */
+    else if (!st && binary)
         orient_decision(model, decision, n);
     if (!st)
-        st = km_score_of(score, truth, predicted, decision, n, &out->score);
+        st = km_score_of(score, truth, predicted, binary || score == KM_SCORE_LOG_LOSS ? decision : NULL, n,
+                         &out->score);
     free(truth);
     free(predicted);
     free(decision);

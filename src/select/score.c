@@ -1,6 +1,6 @@
 /* The scores a cross-validation split is judged by (km_score): the metrics of src/eval's kind, by id,
- * and R^2 = 1 - sum (y - f)^2 / sum (y - mean y)^2, the coefficient of determination (scikit-learn's
- * r2_score; not LIBSVM's squared correlation). */
+ * R^2 = 1 - sum (y - f)^2 / sum (y - mean y)^2, the coefficient of determination (scikit-learn's
+ * r2_score; not LIBSVM's squared correlation), and the log loss -mean log p(y | x). */
 #include <math.h>
 
 #include "core/error.h"
@@ -8,7 +8,16 @@
 
 int km_score_higher_is_better(km_score score)
 {
-    return score != KM_SCORE_MSE;
+    return score != KM_SCORE_MSE && score != KM_SCORE_LOG_LOSS;
+}
+
+/* -mean log p of the probabilities given the true classes, each clipped to [1e-15, 1]. */
+static double log_loss(const double *p_true, size_t n)
+{
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++)
+        sum -= log(fmin(fmax(p_true[i], 1e-15), 1.0));
+    return sum / (double)n;
 }
 
 static km_status r_squared(const double *truth, const double *predicted, size_t n, double *value)
@@ -38,6 +47,11 @@ km_status km_score_of(km_score score, const double *truth, const double *predict
     case KM_SCORE_MCC: *value = km_mcc(truth, predicted, n); break;
     case KM_SCORE_MSE: *value = km_mse(truth, predicted, n); break;
     case KM_SCORE_R2: st = r_squared(truth, predicted, n, value); break;
+    case KM_SCORE_LOG_LOSS:
+        if (!decision)
+            return km_error(KM_EINVAL, "log-loss scores a probability model (train with -b 1)");
+        *value = log_loss(decision, n);
+        break;
     case KM_SCORE_AUC:
     case KM_SCORE_AVERAGE_PRECISION:
         if (!decision)

@@ -84,6 +84,14 @@ for o, chosen in enumerate(nested["chosen"]):   # the outer score is the chosen 
     assert nested["scores"][o] == lines[options.index(chosen)]["scores"][o]
 PY
 
+# log loss of probability models (-b 1), lower is better: the best has the least mean
+"$KM" cv -q --json -b 1 -c 0.1,1 --folds 3 --score log-loss "$WORK/train" >"$WORK/logloss.jsonl" || fail "--score log-loss"
+"$PYTHON" -c 'import json,sys
+l = [json.loads(x) for x in open(sys.argv[1])]
+assert l[0]["metric"] == "log-loss" and all(s > 0 for r in l[:-1] for s in r["scores"])
+assert l[-1]["best"] == min(l[:-1], key=lambda r: r["mean"])' "$WORK/logloss.jsonl" || fail "log-loss lines"
+expect_status 2 "$KM" cv -q -c 1 --score log-loss "$WORK/train" && expect_one_line_error 'train with -b 1'
+
 # regression: mse by default, r2 on request
 awk '{ $1 = NR % 7; print }' "$WORK/train" >"$WORK/regression"
 "$KM" cv -q --json -s svr -c 1,4 --folds 3 --score r2 "$WORK/regression" | grep -q '"metric": "r2"' || fail "regression --score r2"

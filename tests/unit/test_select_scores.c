@@ -1,5 +1,5 @@
 /* The scores of km_score_of against scikit-learn's metrics on the same predictions (computed by
- * /usr/bin/python3, independently of this library), and R^2 by hand. */
+ * /usr/bin/python3, independently of this library), and R^2 and the log loss by hand. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 
 enum { N = 40 };
 
-static double truth[N], labels[N], decision[N], target[N], output[N];
+static double truth[N], labels[N], decision[N], target[N], output[N], positive[N], p_true[N];
 
 /* Imperfect predictions with tied decision values. */
 static void make_predictions(void)
@@ -21,6 +21,8 @@ static void make_predictions(void)
         labels[i] = decision[i] > 0 ? 1 : -1;
         target[i] = 0.5 * i + sin(i);
         output[i] = 0.5 * i + 0.7 * cos(3.0 * i);
+        positive[i] = 1 / (1 + exp(-2 * decision[i]));   /* the probability of class 1 */
+        p_true[i] = truth[i] > 0 ? positive[i] : 1 - positive[i];
     }
 }
 
@@ -31,9 +33,9 @@ static double sklearn(const char *expression)
     int used = snprintf(script, sizeof script, "/usr/bin/python3 -c 'import sklearn.metrics as m\nt=[");
     for (int i = 0; i < N; i++)
         used += snprintf(script + used, sizeof script - (size_t)used, "%s%.17g", i ? "," : "", truth[i]);
-    const double *arrays[] = {labels, decision, target, output};
-    const char *names[] = {"p", "d", "y", "f"};
-    for (int a = 0; a < 4; a++) {
+    const double *arrays[] = {labels, decision, target, output, positive};
+    const char *names[] = {"p", "d", "y", "f", "q"};
+    for (int a = 0; a < 5; a++) {
         used += snprintf(script + used, sizeof script - (size_t)used, "]\n%s=[", names[a]);
         for (int i = 0; i < N; i++)
             used += snprintf(script + used, sizeof script - (size_t)used, "%s%.17g", i ? "," : "", arrays[a][i]);
@@ -65,6 +67,7 @@ KM_TEST_CASE(classification_scores_match_scikit_learn)
     check_score(KM_SCORE_MCC, truth, labels, NULL, "m.matthews_corrcoef(t, p)");
     check_score(KM_SCORE_AUC, truth, labels, decision, "m.roc_auc_score(t, d)");
     check_score(KM_SCORE_AVERAGE_PRECISION, truth, labels, decision, "m.average_precision_score(t, d)");
+    check_score(KM_SCORE_LOG_LOSS, truth, labels, p_true, "m.log_loss(t, [[1 - x, x] for x in q])");
 }
 
 KM_TEST_CASE(regression_scores_match_scikit_learn)
@@ -88,6 +91,12 @@ KM_TEST_CASE(r2_by_hand_and_undefined_scores)
     CHECK_STATUS(km_score_of(KM_SCORE_ACCURACY, y, f, NULL, 0, &value), KM_EINVAL);
     CHECK_STATUS(km_score_of((km_score)0, y, f, NULL, 4, &value), KM_EINVAL);
     CHECK(km_score_higher_is_better(KM_SCORE_R2) && !km_score_higher_is_better(KM_SCORE_MSE));
+    /* -(log 0.5 + log 1 + log 1e-15) / 3: a zero probability clipped to 1e-15 */
+    const double p[] = {0.5, 1, 0, 0.25};
+    CHECK_OK(km_score_of(KM_SCORE_LOG_LOSS, y, y, p, 3, &value));
+    CHECK(fabs(value - (log(2) + 15 * log(10)) / 3) < 1e-12);
+    CHECK_STATUS(km_score_of(KM_SCORE_LOG_LOSS, y, y, NULL, 3, &value), KM_EINVAL);
+    CHECK(!km_score_higher_is_better(KM_SCORE_LOG_LOSS));
     int score = 0;
     CHECK_OK(km_enum_value(KM_ENUM_SCORE, "balanced-accuracy", &score));
     CHECK(score == KM_SCORE_BALANCED_ACCURACY && !strcmp(km_enum_name(KM_ENUM_SCORE, KM_SCORE_AUC), "auc"));
