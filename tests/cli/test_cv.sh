@@ -36,6 +36,20 @@ PY
 "$KM" plot cv "$WORK/grid.jsonl" "$WORK/grid.svg" || fail "plot cv of cv's lines"
 grep -q 'class="best"' "$WORK/grid.svg" || fail "plot cv: no best cell outlined"
 
+# the folds of train -v K with the same seed: each fold's accuracy, there in percent; -g as an axis
+"$KM" cv -q --json -g 2^-3..2^1:2 -c 4 --seed 3 --folds 4 "$WORK/train" >"$WORK/gamma.jsonl" || fail "cv -g"
+for g in 2^-3 2^-1 2^1; do
+    "$KM" train -q -v 4 --json -g "$g" -c 4 --seed 3 "$WORK/train"
+done >"$WORK/train-v.jsonl"
+"$PYTHON" - "$WORK/gamma.jsonl" "$WORK/train-v.jsonl" <<'PY' || fail "cv and train -v differ"
+import json, sys
+cv = [json.loads(l) for l in open(sys.argv[1])][:-1]
+tv = [json.loads(l) for l in open(sys.argv[2])]
+assert [r["options"] for r in cv] == [f"-g 2^{e} -c 4 --seed 3" for e in (-3, -1, 1)], [r["options"] for r in cv]
+for a, b in zip(cv, tv):
+    assert all(abs(100 * x - y) < 1e-9 for x, y in zip(a["scores"], b["scores"])), (a, b)
+PY
+
 # text lines: one per setting, the best last; -o writes the same lines (times aside)
 "$KM" cv -q "${kernels[@]}" -c 0.5,2 --folds 3 "$WORK/train" >"$WORK/text" || fail "cv (text)"
 [ "$(wc -l <"$WORK/text")" -eq 3 ] && tail -n 1 "$WORK/text" | grep -q '^best: --kernel .* -c ' || fail "text lines: $(cat "$WORK/text")"
