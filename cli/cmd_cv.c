@@ -112,6 +112,11 @@ typedef struct settings {
     size_t n, capacity;
 } settings;
 
+/* The long options of cv itself (cv_option), named by the messages of unknown options. */
+static const char *const CV_OPTIONS[] = {"--folds", "--repeats", "--nested", "--loo", "--validation", "--score",
+                                         "--settings", "--output", "--refit", "--json", "--quiet", "--progress",
+                                         "--help", NULL};
+
 /* The options of cv itself: 1 taken, -1 bad (reported), 0 not one of them. */
 static int cv_option(cv_options *o, cli_args *args)
 {
@@ -275,6 +280,7 @@ static int parse_setting(settings *all, int argc, char **argv, const axis *axes,
         ok = 0;
     else if (ok) {
         all->n++;
+        s->options.other_options = CV_OPTIONS;
         ok = train_options_parse(&s->options, argc, copy) > 0;
         if (ok && (s->options.folds || s->options.trace_path)) {
             cli_error(s->cmd, "option %s is train's (cv: --folds K)", s->options.folds ? "-v" : "--trace");

@@ -261,6 +261,8 @@ int train_options_parse(train_options *o, int argc, char **argv)
         } else if (cli_args_has_prefix(&args, "-w")) {
             ok = (v = cli_args_value(&args)) && add_class_weight(o, args.name + 2, v);
         } else {
+            for (const char *const *other = o->other_options; other && *other; other++)
+                cli_args_is(&args, NULL, *other);   /* the command's own names, for "did you mean" */
             cli_args_unknown(&args);
             ok = 0;
         }

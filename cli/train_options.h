@@ -13,6 +13,7 @@ typedef struct train_options {
     const char *cmd;            /* the subcommand, for messages */
     int max_positionals;        /* TRAIN_FILE [MODEL_FILE]: 2; TRAIN_FILE: 1 */
     int help;                   /* --help given */
+    const char *const *other_options; /* the command's options besides these, NULL-terminated */
     km_params *params;
     int libsvm_kernel;          /* -t value */
     double degree, gamma, coef0;

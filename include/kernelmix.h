@@ -929,7 +929,7 @@ KM_API const km_params *km_grid_params(const km_grid *grid, size_t setting);
  * ignored). nested_folds > 0: nested cross-validation, the settings chosen on each outer split by
  * nested_folds inner folds of its training rows. */
 typedef struct km_cv_options {
-    size_t size;                 /* sizeof(km_cv_options) */
+    size_t size;                 /* sizeof(km_cv_options): fields past it keep their defaults */
     int folds;                   /* [5] */
     int repeats;                 /* [1] */
     uint64_t seed;               /* [1] */

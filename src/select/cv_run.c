@@ -14,6 +14,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/params.h"
+#include "core/sized_struct.h"
 #include "data/dataset.h"
 #include "kernel/kernel.h"
 #include "kernel/kernel_context.h"
@@ -218,8 +219,8 @@ static void evaluation_clear(evaluation *e, size_t n_settings)
 
 static km_status check_run(const km_dataset *data, const km_grid *grid, const km_cv_options *o)
 {
-    if (!data || !grid || !o || o->size < sizeof(km_cv_options))
-        return km_error(KM_EINVAL, "km_cv_run: NULL argument or a km_cv_options without its size");
+    if (!data || !grid)
+        return km_error(KM_EINVAL, "km_cv_run: NULL argument");
     if (grid->n == 0)
         return km_error(KM_EINVAL, "km_cv_run: the grid has no setting");
     if (!o->validation && o->folds == 0 && data->n > 500)
@@ -234,9 +235,14 @@ static km_status check_run(const km_dataset *data, const km_grid *grid, const km
     return KM_OK;
 }
 
-km_status km_cv_run(const km_dataset *data, const km_grid *grid, const km_cv_options *options, km_cv_results **out)
+km_status km_cv_run(const km_dataset *data, const km_grid *grid, const km_cv_options *caller, km_cv_results **out)
 {
-    km_status st = check_run(data, grid, options);
+    /* the caller's fields that fit in its size, defaults for the others */
+    km_cv_options read = KM_CV_OPTIONS_INIT, *options = &read;
+    km_status st = caller ? km_sized_struct_read(&read, sizeof read, caller, sizeof read, "km_cv_options")
+                          : km_error(KM_EINVAL, "km_cv_run: NULL options");
+    if (!st)
+        st = check_run(data, grid, options);
     if (st)
         return st;
     *out = NULL;

@@ -288,6 +288,9 @@ KM_TEST_CASE(bad_runs_are_refused)
     km_grid_free(grid);
     const double c[] = {1};
     grid = grid_of(c, 1, 2);
+    km_cv_options unsized = {0};   /* a caller that did not set the size */
+    CHECK_STATUS(km_cv_run(data, grid, &unsized, &results), KM_EINVAL);
+    CHECK_STATUS(km_cv_run(data, grid, NULL, &results), KM_EINVAL);
     options.folds = N + 1;
     CHECK_STATUS(km_cv_run(data, grid, &options, &results), KM_EINVAL);
     options.folds = 3;
