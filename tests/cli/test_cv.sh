@@ -113,15 +113,19 @@ awk '{ $1 = NR % 7; print }' "$WORK/train" >"$WORK/regression"
 # --progress plain: a line naming the settings; SIGINT stops the grid: status 130, one line, nothing written
 "$KM" cv --progress plain "${kernels[@]}" -c 0.5,2 --folds 3 "$WORK/train" >/dev/null 2>"$WORK/progress"
 grep -q '^kernelmix cv: 2 settings' "$WORK/progress" || fail "--progress plain: $(cat "$WORK/progress")"
-"$KM" cv -q "${kernels[@]}" --mkl lp -c 2^-2..2^8 --p 1,4/3,2,4,inf --loo -o "$WORK/stopped" --refit "$WORK/stopped.model" \
-    "$WORK/all" 2>"$WORK/err.interrupted" &
+"$KM" cv --progress plain "${kernels[@]}" --mkl lp -c 2^-2..2^8 --p 1,4/3,2,4,inf --loo -o "$WORK/stopped" \
+    --refit "$WORK/stopped.model" "$WORK/all" 2>"$WORK/err.interrupted" &
 pid=$!
-sleep 1
+for _ in $(seq 600); do   # the grid has started (its first progress line) when the signal comes
+    grep -q 'settings' "$WORK/err.interrupted" && break
+    sleep 0.1
+done
+sleep 0.5
 kill -INT "$pid"
 wait "$pid"
 status=$?
 [ "$status" -eq 130 ] || fail "SIGINT: exit status $status"
-[ "$(cat "$WORK/err.interrupted")" = "kernelmix cv: interrupted; nothing written" ] ||
+[ "$(tail -n 1 "$WORK/err.interrupted")" = "kernelmix cv: interrupted; nothing written" ] ||
     fail "SIGINT: stderr $(cat "$WORK/err.interrupted")"
 ls "$WORK" | grep -q stopped && fail "SIGINT: an output was written: $(ls "$WORK")"
 
