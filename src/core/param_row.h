@@ -14,6 +14,14 @@
 /* How the value is stored in the struct a row's offset points into (an enumeration is an int). */
 typedef enum km_param_field { KM_FIELD_DOUBLE, KM_FIELD_INT, KM_FIELD_LONG, KM_FIELD_U64 } km_param_field;
 
+/* Which models keep a kernel-weight parameter in their file. */
+typedef enum km_param_storage {
+    KM_STORED_IF_READ = 0,       /* those whose method reads it (km_mkl_method_entry.params) */
+    KM_STORED_ALWAYS,            /* every learned model: what each method's resolution settles (p_block, ...) */
+    KM_STORED_NEVER              /* none: a value that follows from another (p from p_block), or one that
+                                    changes what a run reports, not what it learns */
+} km_param_storage;
+
 typedef struct km_param_row {
     km_param id;
     const char *name;            /* the library's and the model file's name */
@@ -30,7 +38,7 @@ typedef struct km_param_row {
     const char *value_name;
     double switch_value;
     const char *help;
-    int diagnostic;              /* 1: changes what a run reports, not what it learns (models do not keep it) */
+    km_param_storage storage;    /* whether a learned model's file keeps it (src/model) */
 } km_param_row;
 
 /* The value a row describes in base (the owner's struct), as a double (integers exactly up to 2^53). */

@@ -22,24 +22,29 @@ static const km_param_row rows[] = {
     {ROW(KM_PARAM_P, "p", KM_FIELD_DOUBLE, p), .lower = 1, .upper = INFINITY, .flags = KM_PARAM_FRACTION,
      .default_value = 2, .options = "--p", .value_name = "P",
      .help = "norm on the kernel weights, ||theta||_p = 1, P >= 1 (fractions like 4/3 and 'inf' accepted); "
-             "p = 1 selects few kernels, p = inf weighs them all equally; given alone, it selects --mkl lp"},
+             "p = 1 selects few kernels, p = inf weighs them all equally; given alone, it selects --mkl lp",
+     .storage = KM_STORED_NEVER},
     {ROW(KM_PARAM_P_BLOCK, "p_block", KM_FIELD_DOUBLE, p_block), .lower = 1, .upper = INFINITY,
      .flags = KM_PARAM_FRACTION | KM_PARAM_AUTOMATIC, .options = "--p-block", .value_name = "Q",
      .help = "the same regularizer as the block norm ||w||_{2,Q} on the machine's weight vector, "
              "Q = 2p/(p+1) (default: from --p); Q > 2 (no p equivalent) is accepted. p 1, 8/7, 4/3, 2, 3, 4, "
              "inf are p-block 1, 16/15, 8/7, 4/3, 3/2, 8/5, 2. obscure: P in (1, 2] of its block norm "
-             "(default q/(q-1), q = max(2, 2 ln kernels))"},
+             "(default q/(q-1), q = max(2, 2 ln kernels))",
+     .storage = KM_STORED_ALWAYS},
     {ROW(KM_PARAM_LAMBDA, "lambda", KM_FIELD_DOUBLE, lambda), .lower = 0, .upper = 1, .default_value = 0.5,
-     .options = "--lambda", .value_name = "L", .help = "elastic net: 0 = sparse l1 MKL ... 1 = uniform weights"},
+     .options = "--lambda", .value_name = "L", .help = "elastic net: 0 = sparse l1 MKL ... 1 = uniform weights",
+     .storage = KM_STORED_ALWAYS},
     {ROW(KM_PARAM_MKL_SOLVER, "mkl_solver", KM_FIELD_INT, solver), .flags = INT, .default_value = KM_MKL_INTERLEAVED,
      .enumeration = KM_ENUM_MKL_SOLVER, .names = km_mkl_solver_name_table, .options = "--solver", .value_name = "S",
      .help = "interleaved (weight steps inside the SVM solver), wrapper (alternating SVM solves and weight "
              "steps), silp (cutting planes: SVM solves and a master problem, an LP by GLPK for p = 1) or "
              "simplemkl (reduced-gradient descent, p = 1 only); obscure: pegasos (Pegasos-MKL: the "
-             "stochastic stage alone, no projection)"},
+             "stochastic stage alone, no projection)",
+     .storage = KM_STORED_ALWAYS},
     {ROW(KM_PARAM_MKL_GAP, "mkl_gap", KM_FIELD_DOUBLE, gap), .lower = 0, .upper = INFINITY, .flags = OPEN,
      .default_value = 1e-3, .options = "--mkl-gap|--mkl-eps", .value_name = "GAP",
-     .help = "stop at this relative duality gap"},
+     .help = "stop at this relative duality gap",
+     .storage = KM_STORED_ALWAYS},
     {ROW(KM_PARAM_MKL_EPS, "mkl_eps", KM_FIELD_DOUBLE, eps_mkl), .lower = 0, .upper = INFINITY, .flags = OPEN,
      .default_value = 1e-5, .options = "--mkl-step-eps", .value_name = "E",
      .help = "interleaved: weight step while the dual moved by more than E; silp: also stop when the SVM "
@@ -60,7 +65,8 @@ static const km_param_row rows[] = {
      .flags = INT, .options = "--shared-weights", .switch_value = 1,
      .help = "multiclass: one set of kernel weights for all binary machines, learned jointly (wrapper-style "
              "alternation on the summed problem). Default: each binary machine learns its own weights, which "
-             "fits kernels that separate only some of the classes (docs/mkl.md)"},
+             "fits kernels that separate only some of the classes (docs/mkl.md)",
+     .storage = KM_STORED_ALWAYS},
     /* the penalised (Tikhonov) form */
     {ROW(KM_PARAM_REGULARIZER, "regularizer", KM_FIELD_INT, regularizer), .flags = INT, .default_value = KM_REG_LQ,
      .enumeration = KM_ENUM_MKL_REGULARIZER, .names = km_mkl_regularizer_name_table, .options = "--regularizer",
@@ -127,7 +133,7 @@ static const km_param_row rows[] = {
              "epoch); each check costs a pass over the rows and the kernel values among the support"},
     {ROW(KM_PARAM_OBSCURE_TRACE, "obscure_trace", KM_FIELD_INT, obscure_trace), .lower = 0, .upper = 1,
      .flags = INT, .help = "evaluate the objective and training error after every epoch (--verbose)",
-     .diagnostic = 1},
+     .storage = KM_STORED_NEVER},
     /* localized MKL (Lei, Binder, Dogan & Kloft; Gonen & Alpaydin) */
     {ROW(KM_PARAM_CLUSTERS, "clusters", KM_FIELD_LONG, clusters), .lower = 1, .upper = BIG, .flags = INT,
      .default_value = 3, .options = "--clusters", .value_name = "L", .help = "clusters of the partition"},

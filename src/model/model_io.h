@@ -26,11 +26,11 @@
  *                   n_machines P, weight_groups G (kernel-weight sets per machine; optional, 1),
  *                   optional MKL diagnostics target_alignment (M values), kernel_alignment (M x M)
  *   [mkl]           learned kernel weights (absent: fixed weights): method NAME (--mkl's), then the
- *                   parameters its method-table entry lists (km_mkl_method_entry.params), each under
- *                   its parameter name (km_param_name) with its value as km_params_set_text reads it
- *                   and checked against the same bounds; one not present keeps its default (a value
- *                   that does not exist, lp's p of a block norm above 2, is not written: without p,
- *                   p follows from p_block)
+ *                   parameters every learned model keeps (p_block, lambda, mkl_solver, mkl_gap,
+ *                   shared_weights) and those its method-table entry lists (km_mkl_method_entry.params;
+ *                   km_param_row.storage says which), each under its parameter name (km_param_name)
+ *                   with its value as km_params_set_text reads it and checked against the same bounds;
+ *                   one not present keeps its default; p follows from p_block
  *   [kernel m]      m = 0 .. M-1: type, gamma, gamma_mode absolute|relative, coef0, degree,
  *                   features all|COUNT i_1 .. i_COUNT (1-based ascending), norm none|mult|spherical|trace,
  *                   center 0|1, file none|"NAME" (C-style escapes \\ \" \xHH), fitted 0|1, scale,
@@ -69,8 +69,8 @@
 
 #define KM_MODEL_MAGIC "kernelmix-model"
 
-/* Versions 1 and 2 stored the block-norm exponent p_block alone: the kernel-weight norm
- * p = p_block/(2 - p_block), which exists for p_block <= 2 (Kloft's thesis Problem II.4; NAN above). */
+/* Model files store the block-norm exponent p_block: the kernel-weight norm p = p_block/(2 - p_block)
+ * exists for p_block <= 2 (Kloft's thesis Problem II.4; NAN above). */
 double km_model_p_of_block(double p_block);
 
 /* CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320) of n bytes, continuing from crc

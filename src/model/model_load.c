@@ -340,17 +340,8 @@ double km_model_p_of_block(double p_block)
     return p_block < 2 ? p_block / (2 - p_block) : p_block == 2 ? INFINITY : NAN;
 }
 
-/* Whether section s has key. */
-static int has_key(const layout *l, const section *s, const char *key)
-{
-    for (size_t k = s->first; k < s->first + s->count; k++)
-        if (word_is(l->entries[k].key, l->entries[k].key_len, key))
-            return 1;
-    return 0;
-}
-
-/* [mkl]: the method, then its parameters by name (the others keep their defaults); without p (version 2,
- * or a block norm above 2), p follows from p_block. */
+/* [mkl]: the method, then its parameters by name (the others keep their defaults); p follows from
+ * p_block, which every version stores. */
 static km_status read_mkl_section(layout *l, const section *s, km_mkl_params *mkl)
 {
     int method = 0;
@@ -366,8 +357,7 @@ static km_status read_mkl_section(layout *l, const section *s, km_mkl_params *mk
         if (row)
             st = read_mkl_param(l, s, &l->entries[k], row, mkl);
     }
-    if (has_key(l, s, "p_block") && !has_key(l, s, "p"))
-        mkl->p = km_model_p_of_block(mkl->p_block);
+    mkl->p = km_model_p_of_block(mkl->p_block);
     return st;
 }
 

@@ -212,8 +212,18 @@ static void line_param(writer *w, const km_param_row *row, const km_mkl_params *
         line_exponent(w, row->name, km_param_row_read(row, mkl));
 }
 
-/* The method and the parameters its entry lists but diagnostics (learned weights only); a value that does
- * not exist (NAN: lp's p of a block norm above 2) is left out, as the reader expects. */
+/* Whether a method's entry lists parameter id among those it reads. */
+static int reads(const km_mkl_method_entry *method, km_param id)
+{
+    for (const km_param *p = method->params; p && *p; p++)
+        if (*p == id)
+            return 1;
+    return 0;
+}
+
+/* The method and the parameters its model keeps (km_param_row.storage: every learned model's, and those
+ * the method reads), in the table's order (learned weights only); a value that does not exist (NAN) is
+ * left out. */
 static void write_mkl_section(writer *w, const km_mkl_params *mkl)
 {
     const km_mkl_method_entry *method = km_mkl_method_of(mkl->method);
@@ -221,9 +231,12 @@ static void write_mkl_section(writer *w, const km_mkl_params *mkl)
         return;
     section(w, "mkl", NULL);
     line_name(w, "method", km_mkl_method_name_table(), mkl->method);
-    for (const km_param *id = method->params; id && *id; id++) {
-        const km_param_row *row = km_mkl_param_row(*id);
-        if (row && !row->diagnostic && !isnan(km_param_row_read(row, mkl)))
+    size_t count;
+    const km_param_row *rows = km_mkl_params_rows(&count);
+    for (size_t k = 0; k < count; k++) {
+        const km_param_row *row = &rows[k];
+        int kept = row->storage == KM_STORED_ALWAYS || (row->storage == KM_STORED_IF_READ && reads(method, row->id));
+        if (kept && row->id != KM_PARAM_MKL_METHOD && !isnan(km_param_row_read(row, mkl)))
             line_param(w, row, mkl);
     }
 }
