@@ -244,6 +244,18 @@ KM_API size_t km_kernel_set_size(const km_kernel_set *set);
 /* Canonical spec of kernel m (e.g. "rbf:gamma=0.03125:features=1-10:norm=mult") into buf;
  * returns the full length like snprintf. */
 KM_API size_t km_kernel_set_describe(const km_kernel_set *set, size_t m, char *buf, size_t size);
+/* Centred kernel alignment (Cortes, Mohri & Rostamizadeh, "Algorithms for Learning Kernels Based on
+ * Centered Alignment", JMLR 2012, Definitions 1 and 2) of M kernel matrices on the same n rows:
+ * A(K, L) = <K_c, L_c>_F / (||K_c||_F ||L_c||_F), K_c = H K H, H = I - 11'/n.
+ *   matrix  M x M values, row-major: A(K_a, K_b) (NULL: not computed);
+ *   target  M values: A(K_m, Y Y') for the n x n_targets row-major matrix Y: one column of real targets
+ *           (Y Y' = y y'), or one indicator column per class (Y Y' = [y_i = y_j], the "same class"
+ *           kernel) as the model diagnostics use (NULL: not computed; targets may then be NULL).
+ * Every kernel must be n x n, finite and symmetric (to 1e-8 relative), float64 or float32.
+ * KM_EINVAL naming the kernel otherwise, and where an alignment asked for is undefined: a kernel, or
+ * Y Y', that is constant after centring. */
+KM_API km_status km_kernel_alignment(const km_matrix *const *kernels, size_t M, size_t n_targets,
+                                     const double *targets, double *matrix, double *target);
 
 /* ------------------------------------------------------------------------------------------------
  * Training

@@ -93,6 +93,8 @@ _FUNCTIONS = {
     "km_kernel_matrix": (status, [handle, ctypes.c_size_t, handle, handle, handle_p]),
     "km_kernel_set_size": (ctypes.c_size_t, [handle]),
     "km_kernel_set_describe": (ctypes.c_size_t, [handle, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t]),
+    "km_kernel_alignment": (status, [ctypes.POINTER(handle), ctypes.c_size_t, ctypes.c_size_t, c_double_p, c_double_p,
+                                     c_double_p]),
     "km_params_new": (status, [handle_p]),
     "km_params_free": (None, [handle]),
     "km_params_set_double": (status, [handle, ctypes.c_int, ctypes.c_double]),
