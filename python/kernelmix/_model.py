@@ -1,6 +1,7 @@
 """A trained libkernelmix model: training, prediction, the model's figures, pickling as model bytes."""
 import ctypes
 import numbers
+from fractions import Fraction
 
 import numpy as np
 
@@ -18,6 +19,17 @@ def _integer(value):
     raise ValueError(value)
 
 
+def _number_from_text(text, parameter):
+    """A number as users write it: a decimal, a fraction such as "4/3", or "inf". The reading of
+    km_params_set_text, which the library does not have yet."""
+    try:
+        return float("inf") if text.strip().lower() in ("inf", "infinity") else float(Fraction(text.strip()))
+    except ZeroDivisionError:
+        raise ValueError(f"{parameter}={text!r}: division by zero") from None
+    except ValueError:
+        raise ValueError(f"{parameter}={text!r} is not a number (e.g. 2, 4/3 or inf)") from None
+
+
 class Params:
     """A km_params handle set by parameter name (km_param_from_name), so new library parameters need no
     new binding code."""
@@ -27,10 +39,15 @@ class Params:
         L.check(L.lib.km_params_new(ctypes.byref(out)))
         self.handle = out
 
-    def set(self, name, value, integer=False, parameter=None):
-        """Sets the library parameter name; a bad value raises a ValueError naming parameter, the
-        estimator's parameter it comes from (default: name)."""
+    def set(self, name, value, parameter=None):
+        """Sets the library parameter name, an integer or a number as the library's table says, from a
+        number or from text as users write it (set_text); a bad value raises a ValueError naming
+        parameter, the estimator's parameter it comes from (default: name)."""
         parameter = parameter or name
+        if isinstance(value, str):
+            self.set_text(name, value, parameter)
+            return
+        integer = L.param_is_integer(name)
         try:
             number = _integer(value) if integer else float(value)
         except (TypeError, ValueError, OverflowError):
@@ -38,6 +55,11 @@ class Params:
         fn = L.lib.km_params_set_int if integer else L.lib.km_params_set_double
         if fn(self.handle, L.param_id(name), number) != L.KM_OK:
             raise ValueError(parameter_message(parameter, value, L.last_error()))
+
+    def set_text(self, name, text, parameter=None):
+        """Sets the library parameter name from text as users write it ("4/3", "inf")."""
+        parameter = parameter or name
+        self.set(name, _number_from_text(text, parameter), parameter)
 
     def set_class_weights(self, labels, weights):
         labels = np.ascontiguousarray(labels, dtype=np.float64)
