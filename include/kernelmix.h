@@ -813,7 +813,7 @@ KM_API km_status km_cross_validate(const km_dataset *data, const km_kernel_set *
  * may change between minor versions (they follow the methods and diagnostics they read, which are
  * still growing), where the rest of this header only grows: a program or binding that uses them
  * should require the minor version it was written for (KM_VERSION_MINOR, km_version_number). What a
- * method keeps in a model is also readable through the stable, generic km_model_data_values.
+ * method keeps in its [data NAME] sections of a model the stable, generic km_model_data_values reads.
  * ---------------------------------------------------------------------------------------------- */
 #ifdef KM_EXPERIMENTAL_API
 
