@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "model/model_describe.h"
 
 static const char *const CMD = "info";
 
@@ -46,55 +47,6 @@ static const char *name_of(km_enum e, int value)
 {
     const char *name = km_enum_name(e, value);
     return name ? name : "unknown";
-}
-
-/* The kernel-weight learning of a parameter block (km_model_params, km_model_ivanov) and its C. */
-typedef struct learning {
-    km_mkl_method method;
-    km_mkl_solver solver;
-    km_mkl_regularizer regularizer;
-    int shared_weights;
-    double C, p, p_block, lambda, reg_param, gap;
-    double radius, align_q, eta;   /* the alignment and KRR methods' parameters */
-    km_mu0 mu0;
-} learning;
-
-static learning learning_of(const km_params *params)
-{
-    int64_t method = 0, solver = 0, regularizer = 0, shared = 0;
-    learning l;
-    km_params_get_int(params, KM_PARAM_MKL_METHOD, &method);
-    km_params_get_int(params, KM_PARAM_MKL_SOLVER, &solver);
-    km_params_get_int(params, KM_PARAM_REGULARIZER, &regularizer);
-    km_params_get_int(params, KM_PARAM_SHARED_WEIGHTS, &shared);
-    km_params_get_double(params, KM_PARAM_C, &l.C);
-    km_params_get_double(params, KM_PARAM_P, &l.p);
-    km_params_get_double(params, KM_PARAM_P_BLOCK, &l.p_block);
-    km_params_get_double(params, KM_PARAM_LAMBDA, &l.lambda);
-    km_params_get_double(params, KM_PARAM_REG_PARAM, &l.reg_param);
-    km_params_get_double(params, KM_PARAM_MKL_GAP, &l.gap);
-    int64_t mu0 = 0;
-    km_params_get_double(params, KM_PARAM_MKL_RADIUS, &l.radius);
-    km_params_get_double(params, KM_PARAM_ALIGN_Q, &l.align_q);
-    km_params_get_double(params, KM_PARAM_L2KRR_ETA, &l.eta);
-    km_params_get_int(params, KM_PARAM_MU0, &mu0);
-    l.mu0 = (km_mu0)mu0;
-    l.method = (km_mkl_method)method;
-    l.solver = (km_mkl_solver)solver;
-    l.regularizer = (km_mkl_regularizer)regularizer;
-    l.shared_weights = (int)shared;
-    return l;
-}
-
-/* The Ivanov (constrained) equivalent of machine `machine` of a Tikhonov-form model (0 otherwise). */
-static int ivanov_of(const km_model *model, const learning *mkl, size_t machine, learning *ivanov, double *theta)
-{
-    km_params *params;
-    if (mkl->method != KM_MKL_TIKHONOV || km_model_ivanov(model, machine, &params, theta) != KM_OK)
-        return 0;
-    *ivanov = learning_of(params);
-    km_params_free(params);
-    return 1;
 }
 
 static void json_string(const char *s) { cli_json_string(stdout, s); }
@@ -160,50 +112,6 @@ static void print_cluster_weights_json(const km_model *model, size_t machine)
         json_array(km_model_kernel_weights(model, machine) + j * M, M);
     }
     printf("]");
-}
-
-/* The Ivanov (constrained) equivalent of a Tikhonov-form machine: the --mkl lp / elasticnet problem
- * with the same decision function, its C and kernel weights (nothing for other methods). */
-static void print_ivanov_json(const km_model *model, const learning *mkl, size_t machine)
-{
-    size_t M = km_model_n_kernels(model);
-    learning ivanov;
-    double *theta = malloc((M ? M : 1) * sizeof *theta);
-    if (theta && ivanov_of(model, mkl, machine, &ivanov, theta)) {
-        printf(", \"ivanov\": {\"method\": \"%s\", \"p\": ", name_of(KM_ENUM_MKL_METHOD, ivanov.method));
-        json_number(ivanov.p);
-        printf(", \"p_block\": ");
-        json_number(ivanov.p_block);
-        if (ivanov.method == KM_MKL_ELASTICNET) {
-            printf(", \"lambda\": ");
-            json_number(ivanov.lambda);
-        }
-        printf(", \"C\": ");
-        json_number(ivanov.C);
-        printf(", \"kernel_weights\": ");
-        json_array(theta, M);
-        printf("}");
-    }
-    free(theta);
-}
-
-static void print_ivanov_text(const km_model *model, const learning *mkl, size_t machine)
-{
-    size_t M = km_model_n_kernels(model);
-    learning ivanov;
-    double *theta = malloc((M ? M : 1) * sizeof *theta);
-    if (theta && ivanov_of(model, mkl, machine, &ivanov, theta)) {
-        if (ivanov.method == KM_MKL_ELASTICNET)
-            printf("    Ivanov form: --mkl elasticnet --lambda %.10g -c %.10g, weights", ivanov.lambda, ivanov.C);
-        else if (isnan(ivanov.p))
-            printf("    Ivanov form: --mkl lp --p-block %.10g -c %.10g, weights", ivanov.p_block, ivanov.C);
-        else
-            printf("    Ivanov form: --mkl lp --p %.10g -c %.10g, weights", ivanov.p, ivanov.C);
-        for (size_t m = 0; m < M; m++)
-            printf(" %.6g", theta[m]);
-        printf("\n");
-    }
-    free(theta);
 }
 
 /* The alignments of machine's combination with the training targets (km_model_alignment):
@@ -411,99 +319,6 @@ static void print_probability_json(const km_model *model)
     }
 }
 
-/* Whether the method is one of the alignment and KRR methods (docs/krr-alignment.md). */
-static int alignment_method(km_mkl_method method)
-{
-    return method == KM_MKL_ALIGN || method == KM_MKL_ALIGN_Q || method == KM_MKL_ALIGNF ||
-           method == KM_MKL_ALIGNF_LINEAR || method == KM_MKL_L2KRR || method == KM_MKL_L1KRR;
-}
-
-/* The parameters of the alignment and KRR methods: radius, align-q's q, l2krr's eta and mu0. */
-/* OBSCURE's figures kept in the model (section "obscure"), each printed by its key. */
-static const char *const obscure_scalars[] = {"q", "lambda", "eta", "radius", "online_epochs", "online_updates",
-                                              "online_steps", "objective_online", "epochs", "objective", "dual",
-                                              "training_error", "support_rows"};
-#define N_OBSCURE_SCALARS (sizeof obscure_scalars / sizeof *obscure_scalars)
-
-static double obscure_value(const km_model *model, const char *key)
-{
-    size_t rows, cols;
-    const double *v = km_model_data_values(model, "obscure", key, &rows, &cols);
-    return v && rows * cols == 1 ? v[0] : NAN;
-}
-
-static void print_obscure_weights_text(const km_model *model, const char *key, const char *title)
-{
-    size_t rows, cols;
-    const double *w = km_model_data_values(model, "obscure", key, &rows, &cols);
-    if (!w)
-        return;
-    printf("    %s", title);
-    for (size_t m = 0; m < rows * cols; m++)
-        printf(" %.6g", w[m]);
-    printf("\n");
-}
-
-/* The OBSCURE stages: objective after each, R, steps, and the weights in both conventions. */
-static void print_obscure_text(const km_model *model, const learning *mkl)
-{
-    if (mkl->method != KM_MKL_OBSCURE)
-        return;
-    double radius = obscure_value(model, "radius");
-    printf("  obscure: lambda %.6g, q %.6g, online step %.6g, R ", obscure_value(model, "lambda"),
-           obscure_value(model, "q"), obscure_value(model, "eta"));
-    printf(radius < 0 ? "inf (Pegasos-MKL)\n" : "%.6g\n", radius);
-    printf("    online stage: %.0f epochs, %.0f updates in %.0f steps, objective %.10g\n",
-           obscure_value(model, "online_epochs"), obscure_value(model, "online_updates"),
-           obscure_value(model, "online_steps"), obscure_value(model, "objective_online"));
-    printf("    stochastic stage: %.0f epochs; the best iterate: objective %.10g, training error %.6g, %.0f "
-           "support rows\n",
-           obscure_value(model, "epochs"), obscure_value(model, "objective"), obscure_value(model, "training_error"),
-           obscure_value(model, "support_rows"));
-    print_obscure_weights_text(model, "weights", "weights (sum 1)        ");
-    print_obscure_weights_text(model, "weights_pk", "weights (||d||_p = 1)  ");
-}
-
-static void print_obscure_json(const km_model *model, const learning *mkl)
-{
-    if (mkl->method != KM_MKL_OBSCURE)
-        return;
-    printf(", \"obscure\": {");
-    for (size_t k = 0; k < N_OBSCURE_SCALARS; k++) {
-        printf("%s\"%s\": ", k ? ", " : "", obscure_scalars[k]);
-        json_number(obscure_value(model, obscure_scalars[k]));
-    }
-    const char *arrays[] = {"weights", "weights_pk"};
-    for (size_t a = 0; a < 2; a++) {
-        size_t rows = 0, cols = 0;
-        const double *w = km_model_data_values(model, "obscure", arrays[a], &rows, &cols);
-        printf(", \"%s\": [", arrays[a]);
-        for (size_t m = 0; w && m < rows * cols; m++) {
-            printf(m ? ", " : "");
-            json_number(w[m]);
-        }
-        printf("]");
-    }
-    printf("}");
-}
-
-static void print_alignment_method_json(const learning *mkl)
-{
-    if (!alignment_method(mkl->method))
-        return;
-    printf(", \"radius\": ");
-    json_number(mkl->radius);
-    if (mkl->method == KM_MKL_ALIGN_Q) {
-        printf(", \"align_q\": ");
-        json_number(mkl->align_q);
-    }
-    if (mkl->method == KM_MKL_L2KRR) {
-        printf(", \"eta\": ");
-        json_number(mkl->eta);
-        printf(", \"mu0\": \"%s\"", name_of(KM_ENUM_MU0, mkl->mu0));
-    }
-}
-
 /* The evidence of an empirical-Bayes machine (docs/blocknorm-bayes.md), when the model has one. */
 static void print_evidence_json(const km_model *model, size_t machine)
 {
@@ -525,37 +340,15 @@ static void print_evidence_text(const km_model *model, size_t machine)
                ev.noise, ev.kernels_kept, km_model_n_kernels(model));
 }
 
-static int empirical_bayes(km_mkl_method method)
-{
-    return method == KM_MKL_EB_RW || method == KM_MKL_EB_MACKAY;
-}
-
-static void print_json(const km_model *model, const learning *learned)
+static void print_json(const km_model *model, const char *method)
 {
     size_t M = km_model_n_kernels(model), nc = km_model_n_classes(model);
-    learning mkl = *learned;
+    unsigned flags = km_model_method_flags(model);
     printf("{\n  \"task\": \"%s\",\n  \"mkl\": {\"method\": \"%s\"", name_of(KM_ENUM_TASK, km_model_task(model)),
-           name_of(KM_ENUM_MKL_METHOD, mkl.method));
-    if (mkl.method != KM_MKL_FIXED) {
-        printf(", \"p\": ");
-        json_number(mkl.p);
-        printf(", \"p_block\": ");
-        json_number(mkl.p_block);
-        if (mkl.method == KM_MKL_ELASTICNET || (mkl.method == KM_MKL_TIKHONOV && mkl.regularizer == KM_REG_ELASTICNET)) {
-            printf(", \"lambda\": ");
-            json_number(mkl.lambda);
-        }
-        if (mkl.method == KM_MKL_TIKHONOV) {
-            printf(", \"regularizer\": \"%s\", \"reg_param\": ", name_of(KM_ENUM_MKL_REGULARIZER, mkl.regularizer));
-            json_number(mkl.reg_param);
-        }
-        printf(", \"solver\": \"%s\", \"target_gap\": ", name_of(KM_ENUM_MKL_SOLVER, mkl.solver));
-        json_number(mkl.gap);
-        printf(", \"shared_weights\": %s", mkl.shared_weights ? "true" : "false");
-        print_alignment_method_json(&mkl);
-        print_obscure_json(model, &mkl);
-        print_clusters_json(model);
-    }
+           method);
+    km_model_method_describe(model, KM_DESCRIBE_SETTINGS, 0, 1, stdout);
+    km_model_method_describe(model, KM_DESCRIBE_LEARNED, 0, 1, stdout);
+    print_clusters_json(model);
     printf("},\n  \"kernels\": [");
     for (size_t m = 0; m < M; m++)
         print_kernel_json(model, m);
@@ -586,15 +379,15 @@ static void print_json(const km_model *model, const learning *learned)
         printf(", \"mkl_iterations\": %ld, \"kernel_weights\": ", info.mkl_iterations);
         const double *w = km_model_kernel_weights(model, k);
         json_array(w, M);
-        if (mkl.method != KM_MKL_FIXED)
+        if (flags & KM_METHOD_LEARNS_WEIGHTS)
             printf(", \"switched_off\": %zu", switched_off(w, M));
         print_cluster_weights_json(model, k);
         print_diagnostics_json(model, k);
-        if (mkl.method != KM_MKL_FIXED) {
+        if (flags & KM_METHOD_LEARNS_WEIGHTS) {
             printf(", \"combined_alignment\": ");
             print_combined_alignment_json(model, k);
         }
-        print_ivanov_json(model, &mkl, k);
+        km_model_method_describe(model, KM_DESCRIBE_MACHINE, k, 1, stdout);
         print_evidence_json(model, k);
         printf("}%s\n", k + 1 < km_model_n_machines(model) ? "," : "");
     }
@@ -693,7 +486,7 @@ static void print_probability_text(const km_model *model)
     }
 }
 
-static void print_text(const km_model *model, const learning *learned)
+static void print_text(const km_model *model)
 {
     size_t M = km_model_n_kernels(model), nc = km_model_n_classes(model);
     char value[64];
@@ -706,41 +499,9 @@ static void print_text(const km_model *model, const learning *learned)
         }
         printf("\n");
     }
-    learning mkl = *learned;
-    if (mkl.method == KM_MKL_FIXED)
-        printf("kernel weights    fixed\n");
-    else if (mkl.method == KM_MKL_TIKHONOV) {
-        printf("kernel weights    tikhonov MKL, regularizer %s", name_of(KM_ENUM_MKL_REGULARIZER, mkl.regularizer));
-        if (mkl.regularizer == KM_REG_LQ)
-            printf(", q = %.6g", mkl.reg_param);
-        else if (mkl.regularizer == KM_REG_BLOCKP)
-            printf(", p = %.6g", mkl.reg_param);
-        else if (mkl.regularizer == KM_REG_ELASTICNET)
-            printf(", lambda = %g", mkl.lambda);
-        printf(", target gap %g\n", mkl.gap);
-    } else if (empirical_bayes(mkl.method)) {
-        printf("kernel weights    %s: empirical Bayes, the evidence of a Gaussian process with covariance "
-               "sum_m d_m k_m + s2 I\n", name_of(KM_ENUM_MKL_METHOD, mkl.method));
-    } else if (mkl.method == KM_MKL_OBSCURE) {
-        printf("kernel weights    obscure (Orabona, Jie & Caputo), p-block %.6g (kernel-weight p %.6g), %s\n",
-               mkl.p_block, mkl.p_block < 2 ? mkl.p_block / (2 - mkl.p_block) : INFINITY,
-               mkl.solver == KM_MKL_PEGASOS ? "Pegasos-MKL (stochastic stage alone)" : "online and stochastic stages");
-    } else if (alignment_method(mkl.method)) {
-        printf("kernel weights    %s (Cortes, Mohri & Rostamizadeh), radius %.6g", name_of(KM_ENUM_MKL_METHOD, mkl.method),
-               mkl.radius);
-        if (mkl.method == KM_MKL_ALIGN_Q)
-            printf(", q = %.6g", mkl.align_q);
-        if (mkl.method == KM_MKL_L2KRR)
-            printf(", eta %.6g, mu0 %s", mkl.eta, name_of(KM_ENUM_MU0, mkl.mu0));
-        printf("\n");
-    } else {
-        printf("kernel weights    %s MKL, p = %.6g (p-block %.6g)", name_of(KM_ENUM_MKL_METHOD, mkl.method), mkl.p,
-               mkl.p_block);
-        if (mkl.method == KM_MKL_ELASTICNET)
-            printf(", lambda = %g", mkl.lambda);
-        printf(", %s solver, target gap %g%s\n", name_of(KM_ENUM_MKL_SOLVER, mkl.solver), mkl.gap,
-               mkl.shared_weights ? ", shared by all machines" : "");
-    }
+    unsigned flags = km_model_method_flags(model);
+    printf("kernel weights    ");
+    km_model_method_describe(model, KM_DESCRIBE_SETTINGS, 0, 0, stdout);
     print_clusters_text(model);
     print_kernels_text(model);
     print_alignment_text(model);
@@ -759,15 +520,15 @@ static void print_text(const km_model *model, const learning *learned)
             printf(",");
         }
         printf(" objective %.10g, bias %.10g, %zu support vectors, %ld iterations%s\n",
-               mkl.method == KM_MKL_OBSCURE ? info.primal : info.objective, info.bias,
+               flags & KM_METHOD_PRIMAL_OBJECTIVE ? info.primal : info.objective, info.bias,
                info.n_sv, info.iterations, info.converged ? "" : " (stopped at a limit)");
-        if (!isnan(info.gap) && mkl.method == KM_MKL_OBSCURE)   /* f(w) - f(w*) <= f(w) - D = gap f(w) */
+        if (!isnan(info.gap) && (flags & KM_METHOD_PRIMAL_OBJECTIVE))   /* f(w) - f(w*) <= f(w) - D = gap f(w) */
             printf("    certified: objective at most %.3g above the optimum (relative duality gap %.3g)\n",
                    info.gap * info.primal, info.gap);
         else if (!isnan(info.gap))
             printf("    primal %.10g, duality gap %.3g after %ld weight steps\n", info.primal, info.gap,
                    info.mkl_iterations);
-        else if (mkl.method != KM_MKL_FIXED)   /* EB, LMKL: non-convex, no certificate */
+        else if (flags & KM_METHOD_LEARNS_WEIGHTS)   /* EB, LMKL: non-convex, no certificate */
             printf("    primal %.10g after %ld weight steps (no duality gap: the problem is not convex)\n",
                    info.primal, info.mkl_iterations);
         printf("    kernel weights%s", km_model_weight_groups(model) > 1 ? " of cluster 1" : "");
@@ -777,13 +538,13 @@ static void print_text(const km_model *model, const learning *learned)
         printf("\n");
         print_cluster_weights_text(model, k);
         size_t off = switched_off(w, M);
-        if (mkl.method != KM_MKL_FIXED && off)
+        if ((flags & KM_METHOD_LEARNS_WEIGHTS) && off)
             printf("    switched off: %zu of %zu kernels (weight 0)\n", off, M);
         print_diagnostics_text(model, k);
-        print_ivanov_text(model, &mkl, k);
+        km_model_method_describe(model, KM_DESCRIBE_MACHINE, k, 0, stdout);
         print_evidence_text(model, k);
     }
-    print_obscure_text(model, &mkl);
+    km_model_method_describe(model, KM_DESCRIBE_LEARNED, 0, 0, stdout);
     print_probability_text(model);
 }
 
@@ -823,12 +584,13 @@ int cmd_info(int argc, char **argv)
         km_model_free(model);
         return cli_fail(CMD, st);
     }
-    learning mkl = learning_of(params);
+    int64_t method = 0;
+    km_params_get_int(params, KM_PARAM_MKL_METHOD, &method);
     km_params_free(params);
     if (json)
-        print_json(model, &mkl);
+        print_json(model, name_of(KM_ENUM_MKL_METHOD, (int)method));
     else
-        print_text(model, &mkl);
+        print_text(model);
     km_model_free(model);
     return CLI_OK;
 }

@@ -343,6 +343,69 @@ km_status km_mkl_ivanov(const km_params *tikhonov, size_t M, const double *d, km
     return KM_OK;
 }
 
+static void describe_ivanov(const km_mkl_description *d, const km_mkl_params *ivanov, double C, const double *theta)
+{
+    int elasticnet = ivanov->method == KM_MKL_ELASTICNET;
+    if (d->json) {
+        fprintf(d->out, ", \"ivanov\": {\"method\": \"%s\"", km_describe_name(KM_ENUM_MKL_METHOD, ivanov->method));
+        km_describe_json_member(d, "p", ivanov->p);
+        km_describe_json_member(d, "p_block", ivanov->p_block);
+        if (elasticnet)
+            km_describe_json_member(d, "lambda", ivanov->lambda);
+        km_describe_json_member(d, "C", C);
+        fprintf(d->out, ", \"kernel_weights\": ");
+        km_describe_json_array(d, theta, d->M);
+        fprintf(d->out, "}");
+        return;
+    }
+    if (elasticnet)
+        fprintf(d->out, "    Ivanov form: --mkl elasticnet --lambda %.10g -c %.10g, weights", ivanov->lambda, C);
+    else if (isnan(ivanov->p))
+        fprintf(d->out, "    Ivanov form: --mkl lp --p-block %.10g -c %.10g, weights", ivanov->p_block, C);
+    else
+        fprintf(d->out, "    Ivanov form: --mkl lp --p %.10g -c %.10g, weights", ivanov->p, C);
+    for (size_t m = 0; m < d->M; m++)
+        fprintf(d->out, " %.6g", theta[m]);
+    fprintf(d->out, "\n");
+}
+
+/* The regularizer, its parameter and the target gap; per machine the Ivanov (constrained) equivalent: the
+ * --mkl lp / elasticnet problem with the same decision function, its C and kernel weights. */
+static void tikhonov_describe(const km_mkl_description *d)
+{
+    const km_mkl_params *mkl = d->mkl;
+    const char *regularizer = km_describe_name(KM_ENUM_MKL_REGULARIZER, mkl->regularizer);
+    if (d->part == KM_DESCRIBE_SETTINGS && d->json) {
+        km_describe_json_p(d);
+        if (mkl->regularizer == KM_REG_ELASTICNET)
+            km_describe_json_member(d, "lambda", mkl->lambda);
+        fprintf(d->out, ", \"regularizer\": \"%s\"", regularizer);
+        km_describe_json_member(d, "reg_param", mkl->reg_param);
+        km_describe_json_solver(d);
+    } else if (d->part == KM_DESCRIBE_SETTINGS) {
+        fprintf(d->out, "tikhonov MKL, regularizer %s", regularizer);
+        if (mkl->regularizer == KM_REG_LQ)
+            fprintf(d->out, ", q = %.6g", mkl->reg_param);
+        else if (mkl->regularizer == KM_REG_BLOCKP)
+            fprintf(d->out, ", p = %.6g", mkl->reg_param);
+        else if (mkl->regularizer == KM_REG_ELASTICNET)
+            fprintf(d->out, ", lambda = %g", mkl->lambda);
+        fprintf(d->out, ", target gap %g\n", mkl->gap);
+    } else if (d->part == KM_DESCRIBE_MACHINE) {
+        km_mkl_params ivanov;
+        double C, *theta = malloc((d->M ? d->M : 1) * sizeof *theta);
+        if (theta && !km_mkl_ivanov_form(mkl, d->C, d->M, d->theta, &ivanov, &C, theta))
+            describe_ivanov(d, &ivanov, C, theta);
+        free(theta);
+    }
+}
+
+static km_param tikhonov_path_parameter(const km_mkl_params *mkl, const char **title)
+{
+    *title = mkl->regularizer == KM_REG_ELASTICNET ? "lambda" : "regularizer parameter";
+    return mkl->regularizer == KM_REG_ELASTICNET ? KM_PARAM_LAMBDA : KM_PARAM_REG_PARAM;
+}
+
 /* d = 1: the uniform sum (Tomioka & Suzuki, Table 1, the uniform row). */
 static void tikhonov_start(const km_mkl_params *mkl, size_t M, double *d)
 {
@@ -355,9 +418,11 @@ static const km_param tikhonov_params[] = {KM_PARAM_REGULARIZER, KM_PARAM_REG_PA
 
 const km_mkl_method_entry km_method_tikhonov = {
     .id = KM_MKL_TIKHONOV,
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS,
     .params = tikhonov_params,
     .resolve = km_tikhonov_resolve,
     .start = tikhonov_start,
     .train = km_mkl_tikhonov,
+    .describe = tikhonov_describe,
+    .path_parameter = tikhonov_path_parameter,
 };

@@ -46,7 +46,7 @@ static km_status clmkl_resolve(const km_mkl_params *in, km_mkl_params *out)
         return km_error(KM_EINVAL, "the MKL gap must be positive (got %g)", in->gap);
     if (in->max_outer <= 0)
         return km_error(KM_EINVAL, "max-outer must be positive (got %ld)", in->max_outer);
-    if (in->method == KM_MKL_HLMKL)
+    if (km_mkl_method_flags(in->method) & KM_METHOD_HARD_MEMBERSHIPS)
         out->cluster_tau = INFINITY;
     return KM_OK;
 }
@@ -300,7 +300,7 @@ static const km_param clmkl_params[] = {KM_PARAM_P, KM_PARAM_MKL_SOLVER, KM_PARA
 
 const km_mkl_method_entry km_method_clmkl = {
     .id = KM_MKL_CLMKL,
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_KMEANS_CLUSTERS,
     .params = clmkl_params,
     .resolve = clmkl_resolve,
     .train = clmkl_train,
@@ -311,7 +311,7 @@ static const km_param hlmkl_params[] = {KM_PARAM_P, KM_PARAM_MKL_SOLVER, KM_PARA
 
 const km_mkl_method_entry km_method_hlmkl = {
     .id = KM_MKL_HLMKL,
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_KMEANS_CLUSTERS | KM_METHOD_HARD_MEMBERSHIPS,
     .params = hlmkl_params,
     .resolve = clmkl_resolve,
     .train = clmkl_train,

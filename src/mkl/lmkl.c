@@ -308,7 +308,7 @@ static const km_param lmkl_params[] = {KM_PARAM_CLUSTER_KERNEL, KM_PARAM_CLUSTER
 
 const km_mkl_method_entry km_method_lmkl = {
     .id = KM_MKL_LMKL,
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS,
     .params = lmkl_params,
     .resolve = lmkl_resolve,
     .train = lmkl_train,

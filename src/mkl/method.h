@@ -7,13 +7,44 @@
 
 #include <stddef.h>
 
+#include "mkl/describe.h"
 #include "mkl/mkl.h"
+
+/* What a method is, as the layers above src/mkl ask it (km_mkl_method_flags): they test these bits of
+ * the entry's flags, never method ids. */
+enum {
+    /* The weights are learned, which needs every base kernel separately (per-kernel columns, alignments,
+     * block norms, degenerate-kernel check) and gives each machine a primal, a certificate where the
+     * problem is convex, and weight steps. Without it the weights are given (no base-kernel columns, no
+     * diagnostics, no [mkl] section in model files). */
+    KM_METHOD_LEARNS_WEIGHTS = 1u << 0,
+    /* More than two classes are one machine with one output per class (KM_MULTICLASS_JOINT): train
+     * gets the classes in problem->class_of and fills n x n_outputs coefficients. */
+    KM_METHOD_JOINT_MULTICLASS = 1u << 1,
+    /* Reads kernel values in blocks of rows (kernel_blocks) and keeps none between requests, so the
+     * provider holds neither Gram matrices nor cached columns for it. */
+    KM_METHOD_READS_ROW_BLOCKS = 1u << 2,
+    /* train sets result->objective to its primal value (OBSCURE's f(w)), which is also what its relative
+     * gap is relative to; otherwise the reported objective is -D in LIBSVM's sign (km_mkl_train). */
+    KM_METHOD_PRIMAL_OBJECTIVE = 1u << 3,
+    /* Its losses have no per-class C: class weights (-wLABEL) are refused. */
+    KM_METHOD_NO_CLASS_WEIGHTS = 1u << 4,
+    /* Empirical Bayes: the weights maximise a Gaussian-process evidence, a weight 0 drops its kernel,
+     * and prediction also gives the posterior variance (from the evidence data of data_section). */
+    KM_METHOD_EMPIRICAL_BAYES = 1u << 5,
+    /* Its weight groups are the clusters of a kernel k-means partition of the training rows
+     * (km_clusters_check applies; mkl/clmkl.h). */
+    KM_METHOD_KMEANS_CLUSTERS = 1u << 6,
+    /* ... with hard memberships (tau = infinity). */
+    KM_METHOD_HARD_MEMBERSHIPS = 1u << 7,
+    /* An alignment or KRR kernel-learning method (docs/krr-alignment.md): its weights' scale is the
+     * radius (KM_PARAM_MKL_RADIUS). */
+    KM_METHOD_ALIGNMENT = 1u << 8,
+};
 
 typedef struct km_mkl_method_entry {
     km_mkl_method id;            /* its name is in the name table (core/names.c) */
-    /* 0: the weights are given (no base-kernel columns, no diagnostics); 1: learned, which needs every
-     * base kernel separately (per-kernel columns, alignments, block norms, degenerate-kernel check). */
-    int learns_weights;
+    unsigned flags;              /* KM_METHOD_* bits: what it is, for the layers above src/mkl */
     /* The parameters (km_param ids, 0-terminated) it reads that not every method reads: those of its
      * weights, solver and stopping rules. A parameter no method lists (the machine's, the cache's, the
      * seed) is read by every method; km_param_read_by answers from these lists. */
@@ -36,23 +67,28 @@ typedef struct km_mkl_method_entry {
     /* Defaults that depend on the number of kernels M, applied once the kernels are known (OBSCURE's
      * p_block from M); NULL: none. */
     void (*fit_defaults)(km_mkl_params *mkl, size_t M);
-    /* 1: more than two classes are one machine with one output per class (KM_MULTICLASS_JOINT): train
-     * gets the classes in problem->class_of and fills n x n_outputs coefficients. */
-    int joint_multiclass;
-    /* 1: reads kernel values in blocks of rows (kernel_blocks) and keeps none between requests, so the
-     * provider holds neither Gram matrices nor cached columns for it. */
-    int reads_row_blocks;
-    /* 1: train sets result->objective to its primal value (OBSCURE's f(w)); 0: the reported objective
-     * is -D in LIBSVM's sign (km_mkl_train). */
-    int objective_is_primal;
     /* Kernel-weight sets per machine with M kernels (a localized method: one per cluster or gate; the
      * machine's theta then holds M values per set, set g at theta[g M]); NULL: one. */
     size_t (*weight_groups)(const km_mkl_params *mkl, size_t M);
+    /* The [data NAME] section of its own figures that train fills in problem->record (NULL: none); a
+     * model of another method holding a section of this name is refused (train/model_data_check.c). */
+    const char *data_section;
+    /* Writes part d->part of what `kernelmix info` shows of the method (mkl/describe.h has the pieces the
+     * methods share); NULL: the lp-norm form (km_mkl_describe_lp). */
+    void (*describe)(const km_mkl_description *d);
+    /* The parameter a regularization path of the method runs over (km_plot_path draws the weights
+     * against it) and its axis title in *title; 0: none. NULL: none. */
+    km_param (*path_parameter)(const km_mkl_params *mkl, const char **title);
 } km_mkl_method_entry;
 
 /* The entry of a method; NULL when there is none. */
 const km_mkl_method_entry *km_mkl_method_of(km_mkl_method id);
 /* The k-th entry of the table; NULL past its end. */
 const km_mkl_method_entry *km_mkl_method_at(size_t k);
+/* The KM_METHOD_* flags of a method; 0 when there is none. */
+unsigned km_mkl_method_flags(km_mkl_method id);
+/* The parameter a regularization path of the method of mkl runs over, its axis title in *title; 0 when
+ * it has none. */
+km_param km_mkl_path_parameter(const km_mkl_params *mkl, const char **title);
 
 #endif

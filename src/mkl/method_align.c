@@ -42,18 +42,31 @@ static const km_param align_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_RANK1_WEIG
 
 const km_mkl_method_entry km_method_align = {
     .id = KM_MKL_ALIGN,
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_ALIGNMENT,
     .params = align_params,
     .resolve = km_alignment_methods_resolve,
     .train = align_train,
+    .describe = km_mkl_describe_alignment,
 };
+
+static void align_q_describe(const km_mkl_description *d)
+{
+    km_mkl_describe_alignment_head(d);
+    if (d->part != KM_DESCRIBE_SETTINGS)
+        return;
+    if (d->json)
+        km_describe_json_member(d, "align_q", d->mkl->align_q);
+    else
+        fprintf(d->out, ", q = %.6g\n", d->mkl->align_q);
+}
 
 static const km_param align_q_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_ALIGN_Q, KM_PARAM_MKL_MAX_TIME, 0};
 
 const km_mkl_method_entry km_method_align_q = {
     .id = KM_MKL_ALIGN_Q,
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_ALIGNMENT,
     .params = align_q_params,
     .resolve = km_alignment_methods_resolve,
     .train = align_q_train,
+    .describe = align_q_describe,
 };

@@ -35,16 +35,18 @@ static const km_param alignf_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_MKL_MAX_T
 
 const km_mkl_method_entry km_method_alignf = {
     .id = KM_MKL_ALIGNF,
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_ALIGNMENT,
     .params = alignf_params,
     .resolve = km_alignment_methods_resolve,
     .train = alignf_train,
+    .describe = km_mkl_describe_alignment,
 };
 
 const km_mkl_method_entry km_method_alignf_linear = {
     .id = KM_MKL_ALIGNF_LINEAR,
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_ALIGNMENT,
     .params = alignf_params,
     .resolve = km_alignment_methods_resolve,
     .train = alignf_linear_train,
+    .describe = km_mkl_describe_alignment,
 };

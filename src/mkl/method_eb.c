@@ -156,26 +156,43 @@ static km_status eb_mackay_train(const km_mkl_problem *pr, km_mkl_result *result
 /* The evidence weighs the data against the noise: the loss weight C has no part in it. */
 static const km_param eb_ignores[] = {KM_PARAM_C, 0};
 
+static void eb_describe(const km_mkl_description *d)
+{
+    if (d->part != KM_DESCRIBE_SETTINGS)
+        return;
+    if (d->json) {
+        km_describe_json_p(d);
+        km_describe_json_solver(d);
+    } else {
+        fprintf(d->out, "%s: empirical Bayes, the evidence of a Gaussian process with covariance sum_m d_m k_m + s2 I\n",
+                km_describe_name(KM_ENUM_MKL_METHOD, d->mkl->method));
+    }
+}
+
 static const km_param eb_rw_params[] = {KM_PARAM_EB_NOISE, KM_PARAM_EB_LEARN_NOISE, KM_PARAM_EB_INNER, KM_PARAM_EB_TOL, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0};
 
 const km_mkl_method_entry km_method_eb_rw = {
     .id = KM_MKL_EB_RW,
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_EMPIRICAL_BAYES,
     .params = eb_rw_params,
     .ignores = eb_ignores,
     .resolve = eb_resolve,
     .start = eb_start,
     .train = eb_rw_train,
+    .data_section = "eb",
+    .describe = eb_describe,
 };
 
 static const km_param eb_mackay_params[] = {KM_PARAM_EB_NOISE, KM_PARAM_EB_LEARN_NOISE, KM_PARAM_EB_TOL, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0};
 
 const km_mkl_method_entry km_method_eb_mackay = {
     .id = KM_MKL_EB_MACKAY,
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_EMPIRICAL_BAYES,
     .params = eb_mackay_params,
     .ignores = eb_ignores,
     .resolve = eb_resolve,
     .start = eb_start,
     .train = eb_mackay_train,
+    .data_section = "eb",
+    .describe = eb_describe,
 };

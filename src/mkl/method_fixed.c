@@ -28,11 +28,18 @@ static km_status fixed_train(const km_mkl_problem *problem, km_mkl_result *resul
     return KM_OK;
 }
 
+/* info: "fixed"; nothing beyond the machines' own weights. */
+static void fixed_describe(const km_mkl_description *d)
+{
+    if (d->part == KM_DESCRIBE_SETTINGS && !d->json)
+        fprintf(d->out, "fixed\n");
+}
+
 static const km_param fixed_params[] = {KM_PARAM_CACHE_VALUES, 0};
 
 const km_mkl_method_entry km_method_fixed = {
     .id = KM_MKL_FIXED,
-    .learns_weights = 0,
+    .describe = fixed_describe,
     .params = fixed_params,
     .resolve = fixed_resolve,
     .train = fixed_train,

@@ -129,8 +129,9 @@ static const km_param l1krr_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_MKL_GAP, K
 
 const km_mkl_method_entry km_method_l1krr = {
     .id = KM_MKL_L1KRR,
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_ALIGNMENT,
     .params = l1krr_params,
     .resolve = km_alignment_methods_resolve,
     .train = l1krr_train,
+    .describe = km_mkl_describe_alignment,
 };

@@ -132,12 +132,27 @@ static km_status l2krr_train(const km_mkl_problem *pr, km_mkl_result *result)
     return st;
 }
 
+static void l2krr_describe(const km_mkl_description *d)
+{
+    const char *mu0 = km_describe_name(KM_ENUM_MU0, d->mkl->mu0);
+    km_mkl_describe_alignment_head(d);
+    if (d->part != KM_DESCRIBE_SETTINGS)
+        return;
+    if (d->json) {
+        km_describe_json_member(d, "eta", d->mkl->eta);
+        fprintf(d->out, ", \"mu0\": \"%s\"", mu0);
+    } else {
+        fprintf(d->out, ", eta %.6g, mu0 %s\n", d->mkl->eta, mu0);
+    }
+}
+
 static const km_param l2krr_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_L2KRR_ETA, KM_PARAM_MU0, KM_PARAM_MKL_EPS, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0};
 
 const km_mkl_method_entry km_method_l2krr = {
     .id = KM_MKL_L2KRR,
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_ALIGNMENT,
     .params = l2krr_params,
     .resolve = km_alignment_methods_resolve,
     .train = l2krr_train,
+    .describe = l2krr_describe,
 };

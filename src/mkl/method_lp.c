@@ -99,27 +99,46 @@ static km_status lp_train(const km_mkl_problem *problem, km_mkl_result *result)
     return st;
 }
 
+static km_param lp_path_parameter(const km_mkl_params *mkl, const char **title)
+{
+    (void)mkl;
+    *title = "p";
+    return KM_PARAM_P;
+}
+
+static km_param elasticnet_path_parameter(const km_mkl_params *mkl, const char **title)
+{
+    (void)mkl;
+    *title = "lambda";
+    return KM_PARAM_LAMBDA;
+}
+
+static void elasticnet_describe(const km_mkl_description *d) { km_mkl_describe_lp(d, 1); }
+
 static const km_param lp_params[] = {KM_PARAM_P, KM_PARAM_P_BLOCK, KM_PARAM_MKL_SOLVER, KM_PARAM_MKL_GAP, KM_PARAM_MKL_EPS, KM_PARAM_MKL_THETA_TOL, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, KM_PARAM_SHARED_WEIGHTS, 0};
 
 const km_mkl_method_entry km_method_lp = {
     .id = KM_MKL_LP,
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS,
     .params = lp_params,
     .resolve = lp_family_resolve,
     .start = lp_start,
     .train = lp_train,
     .train_shared = km_mkl_shared_train,
     .theta_step = lp_step,
+    .path_parameter = lp_path_parameter,
 };
 
 static const km_param elasticnet_params[] = {KM_PARAM_LAMBDA, KM_PARAM_MKL_SOLVER, KM_PARAM_MKL_GAP, KM_PARAM_MKL_EPS, KM_PARAM_MKL_THETA_TOL, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0};
 
 const km_mkl_method_entry km_method_elasticnet = {
     .id = KM_MKL_ELASTICNET,
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS,
     .params = elasticnet_params,
     .resolve = lp_family_resolve,
     .start = elasticnet_start,
     .train = run_solver,
     .theta_step = elasticnet_step,
+    .describe = elasticnet_describe,
+    .path_parameter = elasticnet_path_parameter,
 };

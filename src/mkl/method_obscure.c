@@ -395,13 +395,13 @@ static const km_param obscure_params[] = {KM_PARAM_P, KM_PARAM_P_BLOCK, KM_PARAM
 
 const km_mkl_method_entry km_method_obscure = {
     .id = KM_MKL_OBSCURE,
-    .learns_weights = 1,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_JOINT_MULTICLASS | KM_METHOD_READS_ROW_BLOCKS |
+             KM_METHOD_PRIMAL_OBJECTIVE | KM_METHOD_NO_CLASS_WEIGHTS,
     .params = obscure_params,
     .resolve = obscure_resolve,
     .start = obscure_start,
     .train = obscure_train,
     .fit_defaults = obscure_fit_defaults,
-    .joint_multiclass = 1,
-    .reads_row_blocks = 1,
-    .objective_is_primal = 1,
+    .data_section = "obscure",
+    .describe = km_obscure_describe,
 };

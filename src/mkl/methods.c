@@ -39,3 +39,15 @@ const km_mkl_method_entry *km_mkl_method_at(size_t k)
 {
     return k < sizeof methods / sizeof *methods ? methods[k] : NULL;
 }
+
+unsigned km_mkl_method_flags(km_mkl_method id)
+{
+    const km_mkl_method_entry *method = km_mkl_method_of(id);
+    return method ? method->flags : 0;
+}
+
+km_param km_mkl_path_parameter(const km_mkl_params *mkl, const char **title)
+{
+    const km_mkl_method_entry *method = km_mkl_method_of(mkl->method);
+    return method && method->path_parameter ? method->path_parameter(mkl, title) : 0;
+}

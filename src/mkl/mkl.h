@@ -33,7 +33,7 @@ typedef struct km_mkl_problem {
                                         entries carry the machine's index in their names */
     size_t machine_index;            /* of this machine in the model */
     km_progress_reporter *progress;  /* the caller's progress (NULL: none); outer steps are reported */
-    /* A joint multiclass machine (km_mkl_method_entry.joint_multiclass): n_outputs classes, the class
+    /* A joint multiclass machine (KM_METHOD_JOINT_MULTICLASS): n_outputs classes, the class
      * of each row (0..n_outputs-1), and coef n x n_outputs row-major; otherwise n_outputs 1, class_of NULL. */
     size_t n_outputs;
     const size_t *class_of;

@@ -204,7 +204,7 @@ km_status km_mkl_train(const km_mkl_problem *problem, km_mkl_result *result)
     const km_mkl_method_entry *method = km_mkl_method_of(problem->mkl.method);
     result->products_valid = 0;
     km_status st = method->train(problem, result);
-    if (method->learns_weights && !method->objective_is_primal) {
+    if ((method->flags & KM_METHOD_LEARNS_WEIGHTS) && !(method->flags & KM_METHOD_PRIMAL_OBJECTIVE)) {
         /* the reported objective is -D in the solver's scaling (one-class: sum a = nu n, the
          * certificate's sum a = 1) */
         double scale = problem->machine->ops->certificate_scale(problem->machine);

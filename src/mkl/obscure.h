@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "core/log.h"
+#include "mkl/describe.h"
 #include "svm/svm.h"
 
 /* The three exponents: OBSCURE's block exponent p in (1, 2], its dual q = p/(p-1) in [2, inf), and
@@ -110,5 +111,8 @@ km_status km_obscure_certify(const km_obscure *o, double objective, double *prim
 void km_obscure_fold(km_obscure *o);
 /* The coefficients kappa c (n x K) into coef. */
 void km_obscure_coefficients(const km_obscure *o, double *coef);
+
+/* The entry's describe (mkl/method.h; obscure_describe.c). */
+void km_obscure_describe(const km_mkl_description *d);
 
 #endif

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "kernel/kernel_view.h"
 #include "svm/interruptible_access.h"
+#include "svm/view_access.h"
 
 km_status km_alignment_methods_resolve(const km_mkl_params *in, km_mkl_params *out)
 {
@@ -77,7 +78,8 @@ km_status km_rank1_features(const km_kernel_access *kernel, double *X, size_t *k
 
 int km_rank1_access(const km_kernel_access *kernel)
 {
-    return kernel->column == km_kernel_view_column && km_kernel_view_rank1(kernel->column_ctx);
+    const km_kernel_view *view = km_kernel_access_view(kernel);
+    return view && km_kernel_view_rank1(view);
 }
 
 /* K_k coef = x~_k (x~_k'coef) = K_k(:, i) (K_k(:, i)'coef) / K_k(i, i) at the row i of the largest diagonal. */

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/locale.h"
 #include "data/text_input.h"
+#include "mkl/method.h"
 #include "model/model_io.h"
 
 /* A keyed line of a section; a block's rows follow its line. */
@@ -306,7 +307,7 @@ static km_status read_mkl_section(layout *l, const section *s, km_mkl_params *mk
     int method = 0, solver = 0, regularizer = 0;
     km_status st = get_name(l, s, "method", km_mkl_method_names, &method);
     mkl->method = (km_mkl_method)method;
-    if (!st && mkl->method == KM_MKL_FIXED)
+    if (!st && !(km_mkl_method_flags(mkl->method) & KM_METHOD_LEARNS_WEIGHTS))
         st = km_error(KM_EFORMAT, "%s:%zu: [mkl] with fixed weights", l->r->path, s->line_no);
     if (!st)
         st = get_exponent(l, s, "p_block", &mkl->p_block);
@@ -447,7 +448,7 @@ static km_status read_machine_section(layout *l, const section *s, const km_mode
     machine->class_pos = (int)class_pos;
     machine->class_neg = (int)class_neg;
     machine->primal = machine->gap = NAN;
-    if (!st && model->mkl.method != KM_MKL_FIXED) {
+    if (!st && (km_mkl_method_flags(model->mkl.method) & KM_METHOD_LEARNS_WEIGHTS)) {
         st = get_double(l, s, "primal", &machine->primal);
         if (!st)
             st = get_optional_double(l, s, "gap", &machine->gap);   /* absent: no certificate */

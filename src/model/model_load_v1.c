@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "mkl/method.h"
 #include "model/model_io.h"
 #include "model/model_text.h"
 
@@ -90,7 +91,7 @@ static km_status read_mkl(reader *r, km_mkl_params *mkl)
     km_status st = read_name(r, "mkl", km_mkl_method_names, &method);
     mkl->method = (km_mkl_method)method;
     mkl->p = mkl->p_block = 0;
-    if (st || mkl->method == KM_MKL_FIXED)
+    if (st || !(km_mkl_method_flags(mkl->method) & KM_METHOD_LEARNS_WEIGHTS))
         return st;
     st = read_exponent(r, "mkl_p_block", &mkl->p_block);
     if (!st)
@@ -267,7 +268,7 @@ static km_status read_machines(reader *r, km_model *model)
         if (!st)
             st = read_flag(r, "converged", &machine->converged);
         machine->primal = machine->gap = NAN;
-        if (!st && model->mkl.method != KM_MKL_FIXED) {
+        if (!st && (km_mkl_method_flags(model->mkl.method) & KM_METHOD_LEARNS_WEIGHTS)) {
             st = read_double(r, "primal", &machine->primal);
             if (!st)
                 st = read_double(r, "gap", &machine->gap);

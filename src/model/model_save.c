@@ -10,6 +10,7 @@
 #include "core/locale.h"
 #include "core/names.h"
 #include "data/dataset.h"
+#include "mkl/method.h"
 #include "model/model_io.h"
 
 typedef struct writer {
@@ -201,7 +202,7 @@ static void write_model_section(writer *w, const km_model *model)
 
 static void write_mkl_section(writer *w, const km_mkl_params *mkl)
 {
-    if (mkl->method == KM_MKL_FIXED)
+    if (!(km_mkl_method_flags(mkl->method) & KM_METHOD_LEARNS_WEIGHTS))
         return;
     section(w, "mkl", NULL);
     line_name(w, "method", km_mkl_method_names, mkl->method);
@@ -216,10 +217,7 @@ static void write_mkl_section(writer *w, const km_mkl_params *mkl)
             line_exponent(w, "reg_param", mkl->reg_param);
     }
     /* the parameters of the alignment and KRR methods (docs/krr-alignment.md) */
-    int alignment_method = mkl->method == KM_MKL_ALIGN || mkl->method == KM_MKL_ALIGN_Q ||
-                           mkl->method == KM_MKL_ALIGNF || mkl->method == KM_MKL_ALIGNF_LINEAR ||
-                           mkl->method == KM_MKL_L2KRR || mkl->method == KM_MKL_L1KRR;
-    if (alignment_method)
+    if (km_mkl_method_flags(mkl->method) & KM_METHOD_ALIGNMENT)
         line_double(w, "radius", mkl->radius);
     if (mkl->method == KM_MKL_ALIGN_Q)
         line_double(w, "align_q", mkl->align_q);
@@ -280,7 +278,7 @@ static void write_machine(writer *w, const km_model *model, size_t p)
     line_long(w, "converged", machine->converged != 0);
     line_long(w, "class_pos", machine->class_pos);
     line_long(w, "class_neg", machine->class_neg);
-    if (model->mkl.method != KM_MKL_FIXED) {
+    if (km_mkl_method_flags(model->mkl.method) & KM_METHOD_LEARNS_WEIGHTS) {
         line_double(w, "primal", machine->primal);
         if (isfinite(machine->gap))   /* methods without a certificate (EB, LMKL) have no gap */
             line_double(w, "gap", machine->gap);

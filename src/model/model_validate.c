@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "data/dataset.h"
+#include "mkl/method.h"
 #include "model/model_io.h"
 
 static km_status check_parameters(const km_model *model, const char *path)
@@ -18,7 +19,7 @@ static km_status check_parameters(const km_model *model, const char *path)
     if (!(model->tolerance > 0))
         return km_error(KM_EFORMAT, "%s: tolerance %g is not positive", path, model->tolerance);
     const km_mkl_params *mkl = &model->mkl;
-    if (mkl->method == KM_MKL_FIXED)
+    if (!(km_mkl_method_flags(mkl->method) & KM_METHOD_LEARNS_WEIGHTS))
         return KM_OK;
     if (!(mkl->lambda >= 0 && mkl->lambda <= 1))
         return km_error(KM_EFORMAT, "%s: MKL lambda %g is not within [0, 1]", path, mkl->lambda);
@@ -127,7 +128,7 @@ km_status km_model_validate(km_model *model, const char *path, size_t file_size)
     /* files store the block-norm exponent; the kernel-weight norm p = p_block/(2 - p_block) exists for
      * p_block <= 2 */
     km_mkl_params *mkl = &model->mkl;
-    if (mkl->method == KM_MKL_FIXED)
+    if (!(km_mkl_method_flags(mkl->method) & KM_METHOD_LEARNS_WEIGHTS))
         mkl->p = mkl->p_block = 0;
     else
         mkl->p = mkl->p_block < 2 ? mkl->p_block / (2 - mkl->p_block) : mkl->p_block == 2 ? INFINITY : NAN;

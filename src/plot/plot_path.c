@@ -7,33 +7,22 @@
 
 #include "core/error.h"
 #include "core/locale.h"
+#include "model/model_describe.h"
 #include "plot/chart.h"
 #include "plot/kernel_label.h"
 
-/* The parameter the path runs over, of one model: p (lp), lambda (elastic net), the regularizer's
- * parameter (Tikhonov); its name in *name. KM_EINVAL for other methods. */
+/* The parameter the path runs over, of one model (its method's path_parameter: p of lp, lambda of the
+ * elastic net, the regularizer's parameter of Tikhonov); its name in *name. KM_EINVAL for other methods. */
 static km_status path_parameter(const km_model *model, size_t index, const char **name, double *value)
 {
+    km_param id = km_model_path_parameter(model, name);
+    if (!id)
+        return km_error(KM_EINVAL, "model %zu: its kernel weights have no path parameter (lp, elasticnet or "
+                        "tikhonov models)", index + 1);
     km_params *params = NULL;
     km_status st = km_model_params(model, &params);
-    int64_t method = 0, regularizer = 0;
     if (!st)
-        st = km_params_get_int(params, KM_PARAM_MKL_METHOD, &method);
-    if (!st)
-        st = km_params_get_int(params, KM_PARAM_REGULARIZER, &regularizer);
-    if (!st && method == KM_MKL_LP) {
-        *name = "p";
-        st = km_params_get_double(params, KM_PARAM_P, value);
-    } else if (!st && (method == KM_MKL_ELASTICNET || (method == KM_MKL_TIKHONOV && regularizer == KM_REG_ELASTICNET))) {
-        *name = "lambda";
-        st = km_params_get_double(params, KM_PARAM_LAMBDA, value);
-    } else if (!st && method == KM_MKL_TIKHONOV) {
-        *name = "regularizer parameter";
-        st = km_params_get_double(params, KM_PARAM_REG_PARAM, value);
-    } else if (!st) {
-        st = km_error(KM_EINVAL, "model %zu: its kernel weights have no path parameter (lp, elasticnet or "
-                      "tikhonov models)", index + 1);
-    }
+        st = km_params_get_double(params, id, value);
     km_params_free(params);
     return st;
 }

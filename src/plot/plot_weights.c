@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/locale.h"
+#include "model/model_describe.h"
 #include "plot/chart.h"
 #include "plot/kernel_label.h"
 
@@ -13,12 +14,7 @@ enum { BAR_SLOT = 34, GROUP_GAP = 1 };
 
 static int is_empirical_bayes(const km_model *model)
 {
-    km_params *params = NULL;
-    int64_t method = KM_MKL_FIXED;
-    if (km_model_params(model, &params) == KM_OK)
-        km_params_get_int(params, KM_PARAM_MKL_METHOD, &method);
-    km_params_free(params);
-    return method == KM_MKL_EB_RW || method == KM_MKL_EB_MACKAY;
+    return (km_model_method_flags(model) & KM_METHOD_EMPIRICAL_BAYES) != 0;
 }
 
 /* Bars of one weight set: kernels in groups (family and features, in order of first appearance), a gap

@@ -5,7 +5,8 @@
 
 #include "svm/smo.h"
 
-/* Kernel access for the task solvers: the same callback and diagonal as km_qp. */
+/* Kernel access for the task solvers: the same callback and diagonal as km_qp. Made from a kernel view
+ * by km_kernel_access_from_view (svm/view_access.h). */
 typedef struct km_kernel_access {
     size_t n_rows;
     size_t n_kernels;

@@ -10,6 +10,8 @@
 #include "kernel/kernel_view.h"
 #include "kernel/provider.h"
 #include "mkl/clmkl.h"
+#include "mkl/method.h"
+#include "svm/view_access.h"
 #include "train/model.h"
 #include "train/train.h"
 
@@ -64,7 +66,7 @@ km_status km_cluster(const km_dataset *data, const km_kernel_set *kernels, const
     if (mkl.cluster_kernel > (long)kernels->size)
         return km_error(KM_EINVAL, "the clustering kernel %ld is not one of the %zu kernels", mkl.cluster_kernel,
                         kernels->size);
-    if (mkl.method == KM_MKL_HLMKL)
+    if (km_mkl_method_flags(mkl.method) & KM_METHOD_HARD_MEMBERSHIPS)
         mkl.cluster_tau = INFINITY;
     km_logger logger = {params->log, params->log_user};
     km_cache *cache = NULL;
@@ -78,8 +80,7 @@ km_status km_cluster(const km_dataset *data, const km_kernel_set *kernels, const
     if (!st)
         st = km_kernel_view_new(provider, NULL, n, &view);
     if (!st) {
-        km_kernel_access access = {.n_rows = n, .n_kernels = kernels->size, .column = km_kernel_view_column,
-                                   .column_ctx = view, .diag = km_kernel_view_diag(view)};
+        km_kernel_access access = km_kernel_access_from_view(view, NULL);
         st = km_clmkl_cluster(&access, &mkl, NULL, &logger, &record, &clustering);
     }
     if (!st) {

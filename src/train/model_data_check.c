@@ -129,9 +129,11 @@ static km_status check_rules(const check_context *c, const entry_rule *rules)
     return KM_OK;
 }
 
-static int method_is(const km_model *model, km_mkl_method a, km_mkl_method b)
+/* Whether the model's method keeps the section of c as its own figures (its entry's data_section). */
+static int section_of_method(const check_context *c)
 {
-    return model->mkl.method == a || model->mkl.method == b;
+    const km_mkl_method_entry *method = km_mkl_method_of(c->model->mkl.method);
+    return method && method->data_section && !strcmp(method->data_section, c->section->name);
 }
 
 static km_status check_clusters(const check_context *c)
@@ -148,7 +150,7 @@ static km_status check_eb(const check_context *c)
 {
     const km_model *model = c->model;
     size_t M = model->kernels->size;
-    if (!method_is(model, KM_MKL_EB_RW, KM_MKL_EB_MACKAY))
+    if (!section_of_method(c))
         return refuse(c, c->section->n_entries ? c->section->entries[0].name : "eb",
                       "empirical-Bayes data in a model of another method");
     static const char *const kinds[] = {"neg_log_evidence_", "noise_", "kernels_kept_"};
@@ -189,7 +191,7 @@ static km_status check_eb(const check_context *c)
 
 static km_status check_obscure(const check_context *c)
 {
-    if (c->model->mkl.method != KM_MKL_OBSCURE)
+    if (!section_of_method(c))
         return refuse(c, "weights", "OBSCURE's data in a model of another method");
     km_status st = check_rules(c, obscure_rules);
     const km_record_entry *w = st ? NULL : find(c, "weights");

@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "core/sized_struct.h"
+#include "mkl/method.h"
 #include "train/model.h"
 
 km_status km_model_machine_info(const km_model *model, size_t machine, km_machine_info *out)
@@ -16,7 +17,7 @@ km_status km_model_machine_info(const km_model *model, size_t machine, km_machin
     info->n_sv = m->n_sv;
     info->iterations = m->iterations;
     info->converged = m->converged;
-    int mkl = model->mkl.method != KM_MKL_FIXED;
+    int mkl = (km_mkl_method_flags(model->mkl.method) & KM_METHOD_LEARNS_WEIGHTS) != 0;
     info->primal = mkl ? m->primal : NAN;
     info->gap = mkl ? m->gap : NAN;
     info->mkl_iterations = mkl ? m->mkl_iterations : 0;

@@ -16,6 +16,7 @@
 #include "core/sized_struct.h"
 #include "data/dataset.h"
 #include "kernel/provider.h"
+#include "mkl/method.h"
 #include "train/model.h"
 
 /* Kernel values computed at once are at most about this many doubles. */
@@ -23,7 +24,7 @@
 
 static int is_empirical_bayes(const km_model *model)
 {
-    return model && (model->mkl.method == KM_MKL_EB_RW || model->mkl.method == KM_MKL_EB_MACKAY);
+    return model && (km_mkl_method_flags(model->mkl.method) & KM_METHOD_EMPIRICAL_BAYES);
 }
 
 static km_status eb_scalar(const km_model *model, const char *what, size_t machine, double *value)

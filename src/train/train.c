@@ -24,6 +24,7 @@
 #include "train/multiclass.h"
 #include "svm/interruptible_access.h"
 #include "svm/svm.h"
+#include "svm/view_access.h"
 #include "train/alignment_record.h"
 #include "train/model.h"
 #include "train/probability.h"
@@ -198,7 +199,7 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
     if (machine_rows && (job->rows = malloc(n_rows * sizeof *job->rows)))
         memcpy(job->rows, machine_rows, n_rows * sizeof *job->rows);
     size_t M = km_provider_n_kernels(t->provider);
-    int mkl = t->method->learns_weights;
+    int mkl = (t->method->flags & KM_METHOD_LEARNS_WEIGHTS) != 0;
     size_t K = outputs_of(machine);
     job->coef = n_rows <= SIZE_MAX / sizeof(double) / K ? calloc(n_rows * K, sizeof *job->coef) : NULL;
     job->products = mkl && n_rows <= SIZE_MAX / sizeof(double) / M ? malloc(n_rows * M * sizeof *job->products) : NULL;
@@ -211,22 +212,7 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
     km_status st = km_kernel_view_new_scaled(t->provider, job->rows, n_rows, t->n_used, t->used, NULL, &job->view);
     if (st)
         return st;
-    job->access = (km_kernel_access){
-        .n_rows = n_rows,
-        .n_kernels = t->n_used,
-        .theta = theta,
-        .column = km_kernel_view_column,
-        .column_ctx = job->view,
-        .diag = km_kernel_view_diag(job->view),
-        .combined = km_kernel_view_combined,
-        .kernel_columns = km_kernel_view_kernel_columns,
-        .kernel_blocks = km_kernel_view_kernel_blocks,
-        .columns_derived = km_kernel_view_columns_derived(job->view),
-        .costly_values = km_kernel_view_costly_values(job->view),
-        .kernel_rows_size = km_kernel_view_in_place_size(job->view),
-    };
-    if (job->access.kernel_rows_size)
-        job->access.kernel_rows = km_kernel_view_columns_in_place;
+    job->access = km_kernel_access_from_view(job->view, theta);
     km_machine_problem *task = &job->task;
     *task = (km_machine_problem){
         .ops = km_machine_ops_of(p->task),
@@ -276,7 +262,7 @@ static km_status finish_machine(trainer *t, const machine_job *job, const double
                                 km_mkl_result *result)
 {
     model_weights(t, t->model->weight_groups, theta, machine->theta);
-    if (t->method->learns_weights && t->model->weight_groups == 1) { /* |w_m| of one weight set */
+    if ((t->method->flags & KM_METHOD_LEARNS_WEIGHTS) && t->model->weight_groups == 1) { /* |w_m| of one weight set */
         size_t M = km_provider_n_kernels(t->provider);
         if (!(machine->block_norms = malloc(M * sizeof *machine->block_norms)))
             return km_error_nomem("block norms");
@@ -296,7 +282,7 @@ static km_status finish_machine(trainer *t, const machine_job *job, const double
  * shared weights share one deadline). */
 static void set_deadline(const trainer *t, machine_job *jobs, size_t count)
 {
-    if (!t->method->learns_weights || !(t->mkl.max_time > 0))
+    if (!(t->method->flags & KM_METHOD_LEARNS_WEIGHTS) || !(t->mkl.max_time > 0))
         return;
     double deadline = km_monotonic_seconds() + t->mkl.max_time;
     for (size_t k = 0; k < count; k++)
@@ -462,8 +448,8 @@ static km_status setup_machines(trainer *t, km_classes *classes)
         if (!(model->labels = malloc(classes->n_classes * sizeof *model->labels)))
             return km_error_nomem("class labels");
         memcpy(model->labels, classes->labels, classes->n_classes * sizeof *model->labels);
-        int joint = t->method->joint_multiclass && classes->n_classes > 2;
-        if (p->multiclass == KM_MULTICLASS_JOINT && !t->method->joint_multiclass)
+        int joint = (t->method->flags & KM_METHOD_JOINT_MULTICLASS) && classes->n_classes > 2;
+        if (p->multiclass == KM_MULTICLASS_JOINT && !(t->method->flags & KM_METHOD_JOINT_MULTICLASS))
             return km_error(KM_EINVAL, "--multiclass joint needs a method with a multiclass loss (--mkl obscure)");
         if (joint && p->probability)
             return km_error(KM_EINVAL, "probability models (-b 1) need one-vs-one machines; --mkl %s trains one "
@@ -754,11 +740,7 @@ static km_status store_alignments(trainer *t, const km_classes *classes)
     if (!st)
         st = km_kernel_view_new(t->provider, n < t->n ? rows : NULL, n, &view);
     if (!st) {
-        km_kernel_access columns = {.n_rows = n, .n_kernels = M, .theta = t->theta, .column = km_kernel_view_column,
-                                    .column_ctx = view, .diag = km_kernel_view_diag(view),
-                                    .kernel_columns = km_kernel_view_kernel_columns,
-                                    .kernel_blocks = km_kernel_view_kernel_blocks,
-                                    .costly_values = km_kernel_view_costly_values(view)};
+        km_kernel_access columns = km_kernel_access_from_view(view, t->theta);
         km_interruptible_access polled;
         km_interruptible_access_init(&polled, &columns, alignment_interrupted, &t->progress, "the kernel alignments");
         if (T == 1 || T == 2)
@@ -778,7 +760,7 @@ static km_status check_weight_groups(const trainer *t)
 {
     const km_params *p = t->params;
     const char *name = km_enum_name(KM_ENUM_MKL_METHOD, t->mkl.method);
-    if (t->mkl.method != KM_MKL_LMKL) {   /* clmkl, hlmkl: one weight group per k-means cluster */
+    if (t->method->flags & KM_METHOD_KMEANS_CLUSTERS) {
         km_status st = km_clusters_check(&t->mkl, t->n, t->data->source);
         if (st)
             return st;
@@ -808,7 +790,7 @@ static km_status check_weight_groups(const trainer *t)
 static int use_float_cache(const trainer *t, size_t n)
 {
     km_cache_values values = t->params->cache_values;
-    if (t->method->learns_weights || values == KM_CACHE_DOUBLE)
+    if ((t->method->flags & KM_METHOD_LEARNS_WEIGHTS) || values == KM_CACHE_DOUBLE)
         return 0;
     return values == KM_CACHE_FLOAT || n > km_cache_budget(t->cache) / n / sizeof(double);
 }
@@ -854,22 +836,23 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
     if (t.method->weight_groups && (st = check_weight_groups(&t)))
         return st;
     const km_machine_ops *ops = km_machine_ops_of(params->task);
-    if (t.method->learns_weights && !ops->loss)
+    if ((t.method->flags & KM_METHOD_LEARNS_WEIGHTS) && !ops->loss)
         return km_error(KM_EINVAL, "%s trains with fixed kernel weights only: it has no MKL certificate, so --mkl %s "
                         "cannot learn its weights (use C-SVC or epsilon-SVR, or --mkl fixed)", ops->name,
                         km_enum_name(KM_ENUM_MKL_METHOD, t.mkl.method));
     if (!km_task_classifies(params->task) && params->n_class_weights)
         return km_error(KM_EINVAL, "-w%.17g: class weights are for classifiers; %s has no classes",
                         params->class_weight_labels[0], ops->name);
-    if (t.mkl.method == KM_MKL_OBSCURE && params->n_class_weights)
-        return km_error(KM_EINVAL, "--mkl obscure does not weight the classes (its losses have no per-class C): "
-                        "drop -w");
+    if ((t.method->flags & KM_METHOD_NO_CLASS_WEIGHTS) && params->n_class_weights)
+        return km_error(KM_EINVAL, "--mkl %s does not weight the classes (its losses have no per-class C): drop -w",
+                        km_enum_name(KM_ENUM_MKL_METHOD, t.mkl.method));
     km_classes classes = {0};
     /* with fixed weights the solver caches combined columns (or the whole combined matrix), so the
      * provider keeps no Gram matrix beside them, nor for a method that reads blocks of rows; learned
      * weights need the base kernels */
-    km_provider_use use = !t.method->learns_weights || t.method->reads_row_blocks ? KM_PROVIDER_COMBINED
-                                                                                   : KM_PROVIDER_PER_KERNEL;
+    unsigned flags = t.method->flags;
+    km_provider_use use = !(flags & KM_METHOD_LEARNS_WEIGHTS) || (flags & KM_METHOD_READS_ROW_BLOCKS) ? KM_PROVIDER_COMBINED
+                                                                                                     : KM_PROVIDER_PER_KERNEL;
     if (context)
         t.cache = km_kernel_context_cache(context);
     else
@@ -888,7 +871,7 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         t.used[t.n_used++] = m;
     /* a localized method weighs beta(x) beta(x') k(x,x') (memberships or gates): there a constant k is the
      * memberships' own kernel, not a constant one, so it keeps every kernel */
-    if (!st && t.method->learns_weights && !t.method->weight_groups)
+    if (!st && (t.method->flags & KM_METHOD_LEARNS_WEIGHTS) && !t.method->weight_groups)
         st = km_mkl_informative_kernels(t.provider, &t.logger, t.used, &t.n_used);
     if (!st && t.method->fit_defaults)
         t.method->fit_defaults(&t.mkl, t.n_used);
@@ -921,10 +904,10 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         st = detach_matrices(t.model->kernels);
     if (!st)
         st = setup_machines(&t, &classes);
-    if (!st && t.method->learns_weights)
+    if (!st && (t.method->flags & KM_METHOD_LEARNS_WEIGHTS))
         st = store_alignments(&t, &classes);
     if (!st)
-        st = t.mkl.shared_weights && t.method->learns_weights && t.model->n_machines > 1
+        st = t.mkl.shared_weights && (t.method->flags & KM_METHOD_LEARNS_WEIGHTS) && t.model->n_machines > 1
                  ? train_machines_shared(&t, &classes)
                  : train_machines(&t, &classes);
     if (!st && params->probability)

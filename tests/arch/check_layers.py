@@ -1,9 +1,15 @@
-"""The folder-level include graph of src/ has no cycle and no upward include.
+"""The folder-level include graph of src/ has no cycle and no upward include, and no code outside
+src/mkl names a kernel-weight method.
 
 Derives the graph from the sources (every #include "FOLDER/..." in src/FOLDER/*.[ch]) and checks it
 against the layers of docs/architecture.md: a folder may include its own headers and those of lower
 layers only; folders on one layer do not include each other. A folder missing from LAYERS fails too,
 so a new folder is placed deliberately.
+
+The method table (src/mkl/method.h) is the only place that knows methods: a method id (a member of
+the enumeration km_mkl_method in include/kernelmix.h, KM_MKL_FIXED ... ; not the solver ids such as
+KM_MKL_WRAPPER) in src/ outside src/mkl or in cli/ fails, code and comments alike, unless
+METHOD_IDS_ALLOWED lists it for that file; an entry there that is no longer needed fails too.
 
 Usage: check_layers.py REPOSITORY_ROOT
 """
@@ -21,6 +27,21 @@ LAYERS = {
     "model": 6,
     "eval": 6,
     "plot": 7,
+}
+
+# Files that may name methods, and which ids (None: any).
+METHOD_IDS_ALLOWED = {
+    # the name tables of the enumerations
+    "src/core/names.c": None,
+    # the parameter lines of the model files' [mkl] section, which say which parameters a method stores
+    "src/model/model_save.c": {"KM_MKL_TIKHONOV", "KM_MKL_ALIGN_Q", "KM_MKL_L2KRR"},
+    "src/model/model_load.c": {"KM_MKL_TIKHONOV"},
+    "src/model/model_load_v1.c": {"KM_MKL_TIKHONOV"},
+    # the parameter store's default method and the comment of its kernel-weight parameters
+    "src/core/params.c": {"KM_MKL_FIXED"},
+    "src/core/params.h": {"KM_MKL_FIXED"},
+    # train's options: --p and the like without --mkl imply lp
+    "cli/cmd_train.c": {"KM_MKL_LP"},
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/[^"]+"', re.MULTILINE)
@@ -53,6 +74,50 @@ def violations(graph):
     return found
 
 
+def method_ids(header):
+    """The members of enum km_mkl_method in the public header."""
+    body = re.search(r"typedef\s+enum\s+km_mkl_method\s*\{(.*?)\}\s*km_mkl_method\s*;", header, re.DOTALL)
+    if not body:
+        return set()
+    code = re.sub(r"/\*.*?\*/", "", body.group(1), flags=re.DOTALL)
+    return set(re.findall(r"\b(KM_MKL_[A-Z0-9_]+)\s*(?:=|,|$)", code))
+
+
+def method_id_references(root, ids):
+    """[(path relative to root, line number, id)] of every method id outside src/mkl, in src/ and cli/."""
+    pattern = re.compile(r"\b(" + "|".join(sorted(ids)) + r")\b")
+    found = []
+    files = sorted(root.glob("src/*/*.[ch]")) + sorted(root.glob("cli/*.[ch]"))
+    for path in files:
+        relative = path.relative_to(root).as_posix()
+        if relative.startswith("src/mkl/"):
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            found.extend((relative, number, m) for m in pattern.findall(line))
+    return found
+
+
+def method_id_violations(root):
+    ids = method_ids((root / "include" / "kernelmix.h").read_text(encoding="utf-8"))
+    if len(ids) < 2:
+        return [f"include/kernelmix.h: the members of enum km_mkl_method were not found ({sorted(ids)})"], 0
+    references = method_id_references(root, ids)
+    found, used = [], set()
+    for path, number, name in references:
+        allowed = METHOD_IDS_ALLOWED.get(path, set())
+        if allowed is None or name in allowed:
+            used.add((path, name if allowed is not None else None))
+        else:
+            found.append(f"{path}:{number}: names the method {name} (ask its entry in src/mkl/method.h: "
+                         "its flags, describe or members)")
+    for path, allowed in sorted(METHOD_IDS_ALLOWED.items()):
+        for name in sorted(allowed) if allowed is not None else [None]:
+            if (path, name) not in used:
+                found.append(f"{path}: METHOD_IDS_ALLOWED lists {name or 'any method id'}, which it no longer "
+                             "names (remove the entry)")
+    return found, len(references)
+
+
 def main():
     root = pathlib.Path(sys.argv[1])
     graph = include_graph(root / "src")
@@ -61,7 +126,11 @@ def main():
         print("layers:", line)
     edges = sum(len(e) for e in graph.values())
     print(f"layers: {len(graph)} folders, {edges} folder-level includes, {len(problems)} violations")
-    return 1 if problems else 0
+    method_problems, references = method_id_violations(root)
+    for line in method_problems:
+        print("method ids:", line)
+    print(f"method ids: {references} outside src/mkl, {len(method_problems)} violations")
+    return 1 if problems or method_problems else 0
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@
 #include "kernelmix.h"
 #include "mkl/two_stage.h"
 #include "svm/machine.h"
+#include "svm/view_access.h"
 
 enum { N = 40, D = 9, NT = 15 };
 
@@ -273,8 +274,7 @@ KM_TEST_CASE(r6_statistics)
     if (!view)
         return;
     double theta[3] = {1, 1, 1};
-    km_kernel_access access = {.n_rows = 6, .n_kernels = 3, .theta = theta, .column = km_kernel_view_column,
-                               .column_ctx = view, .diag = km_kernel_view_diag(view)};
+    km_kernel_access access = km_kernel_access_from_view(view, theta);
     km_machine_problem machine = {.ops = km_machine_ops_of(KM_TASK_KRR), .kernel = &access, .z = R6_Y};
     km_mkl_problem problem = {.machine = &machine};
     km_alignment_stats s;
