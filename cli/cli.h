@@ -1,6 +1,7 @@
 /* Shared pieces of the kernelmix subcommands: argument scanning, number parsing, messages, exit
- * codes and input reading. Output files are written with core/atomic_file.h, so that they appear
- * under their final name only when complete. */
+ * codes and input reading. Beyond kernelmix.h the tool uses only the internals cli_internals.h names;
+ * output files are written with its atomic files, so that they appear under their final name only
+ * when complete. */
 #ifndef KM_CLI_CLI_H
 #define KM_CLI_CLI_H
 
@@ -11,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "core/atomic_file.h"
+#include "cli_internals.h"
 #include "kernelmix.h"
 
 /* Exit statuses: 0 success, 1 failure, 2 bad usage or bad input. */
@@ -58,6 +59,23 @@ int cli_args_has_prefix(const cli_args *args, const char *prefix);
 const char *cli_args_value(cli_args *args);
 /* Reports an unknown option, with the nearest of the names it was compared with, and sets failed. */
 void cli_args_unknown(cli_args *args);
+
+/* The positional arguments of a command, in command-line order: up to max (at most 3) in values, and
+ * where rest is not NULL every further one appended to the list *rest of *n_rest (cli_push). */
+typedef struct cli_positionals {
+    size_t max;
+    const char *values[3];
+    size_t n;
+    const char ***rest;
+    size_t *n_rest;
+} cli_positionals;
+/* Advances to the next option and returns 1, or returns 0 at the end; the positional arguments on
+ * the way go into positionals. One beyond max (without rest) is reported, "unexpected argument 'X'
+ * (see kernelmix CMD --help)", and ends the scan with failed set. */
+int cli_args_next_option(cli_args *args, cli_positionals *positionals);
+/* 1 when at least min positional arguments were given; else reports "WHAT (see kernelmix CMD --help)"
+ * (what: "missing TRAIN_FILE") and returns 0. */
+int cli_positionals_given(const char *cmd, const cli_positionals *positionals, size_t min, const char *what);
 
 /* Number parsing with range checks; on error prints "option X: ..." and returns 0. A NULL text (a
  * missing value, already reported by cli_args_value) returns 0 silently. */

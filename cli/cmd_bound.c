@@ -7,8 +7,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/error.h"
-#include "eval/learning_bounds.h"
 
 static const char *const CMD = "bound";
 
@@ -430,28 +428,9 @@ int cmd_bound(int argc, char **argv)
                        .lambda0 = 1, .var_y = 1, .gamma = 1, .input = CLI_INPUT_INIT};
     cli_args args;
     cli_args_init(&args, CMD, argc, argv);
-    const char *positional;
-    int kind, status = CLI_USAGE;
-    while ((kind = cli_args_next(&args, &positional))) {
-        if (kind == 2 && o.kind >= 0) {
-            if (o.data) {
-                cli_error(CMD, "unexpected argument '%s' (see kernelmix bound --help)", positional);
-                goto done;
-            }
-            o.data = positional;
-            continue;
-        }
-        if (kind == 2) {
-            for (int k = 0; k < N_KINDS && o.kind < 0; k++)
-                if (!strcmp(positional, KIND_NAMES[k]))
-                    o.kind = k;
-            if (o.kind < 0) {
-                cli_error(CMD, "unknown bound '%s' (rademacher, margin, sbd, linear, stability, alignment or "
-                               "predictor)", positional);
-                goto done;
-            }
-            continue;
-        }
+    cli_positionals positionals = {.max = 2};     /* KIND [DATA] */
+    int status = CLI_USAGE;
+    while (cli_args_next_option(&args, &positionals)) {
         if (cli_args_is(&args, NULL, "--help")) {
             usage(stdout);
             status = CLI_OK;
@@ -463,10 +442,17 @@ int cmd_bound(int argc, char **argv)
         if (taken <= 0)
             goto done;
     }
+    if (args.failed || !cli_positionals_given(CMD, &positionals, 1, "missing KIND"))
+        goto done;
+    for (int k = 0; k < N_KINDS && o.kind < 0; k++)
+        if (!strcmp(positionals.values[0], KIND_NAMES[k]))
+            o.kind = k;
     if (o.kind < 0) {
-        cli_error(CMD, "missing KIND (see kernelmix bound --help)");
+        cli_error(CMD, "unknown bound '%s' (rademacher, margin, sbd, linear, stability, alignment or predictor)",
+                  positionals.values[0]);
         goto done;
     }
+    o.data = positionals.values[1];
     if (!o.data != !o.specs.n) {
         cli_error(CMD, o.data ? "DATA needs its kernels: --kernel SPEC or --kernels FILE"
                               : "--kernel and --kernels need a DATA file");

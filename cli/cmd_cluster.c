@@ -6,8 +6,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/atomic_file.h"
-#include "core/error.h"
 
 static const char *const CMD = "cluster";
 
@@ -44,25 +42,16 @@ typedef struct cluster_options {
     cli_kernel_specs specs;
     const char *cluster_spec;
     cli_input input;
-    const char *positionals[2];
-    int n_positionals;
+    cli_positionals positionals;    /* TRAIN_FILE [OUTPUT] */
 } cluster_options;
 
 static int parse_options(cluster_options *o, int argc, char **argv)
 {
     cli_args args;
     cli_args_init(&args, CMD, argc, argv);
-    const char *positional;
-    int kind, handled;
-    while ((kind = cli_args_next(&args, &positional))) {
-        if (kind == 2) {
-            if (o->n_positionals == 2) {
-                cli_error(CMD, "unexpected argument '%s' (see kernelmix cluster --help)", positional);
-                return -1;
-            }
-            o->positionals[o->n_positionals++] = positional;
-            continue;
-        }
+    o->positionals = (cli_positionals){.max = 2};
+    int handled;
+    while (cli_args_next_option(&args, &o->positionals)) {
         int ok = 1;
         long seed;
         if (cli_args_is(&args, NULL, "--help")) {
@@ -86,11 +75,7 @@ static int parse_options(cluster_options *o, int argc, char **argv)
     }
     if (args.failed || !cli_need_kernels(CMD, &o->specs))
         return -1;
-    if (o->n_positionals < 1) {
-        cli_error(CMD, "missing TRAIN_FILE (see kernelmix cluster --help)");
-        return -1;
-    }
-    return 1;
+    return cli_positionals_given(CMD, &o->positionals, 1, "missing TRAIN_FILE") ? 1 : -1;
 }
 
 int cli_parse_tau(const char *cmd, const char *text, double *tau)
@@ -135,15 +120,15 @@ static int run(cluster_options *o)
     double *c = NULL, tau;
     int64_t l = 0;
     int rc = CLI_OK;
-    const char *output = o->n_positionals > 1 ? o->positionals[1] : "-";
+    const char *output = o->positionals.n > 1 ? o->positionals.values[1] : "-";
     cli_inputs inputs = {0};
-    if (!cli_inputs_add(CMD, &inputs, o->positionals[0]) ||
+    if (!cli_inputs_add(CMD, &inputs, o->positionals.values[0]) ||
         !cli_inputs_add_all(CMD, &inputs, o->specs.files, o->specs.n_files) ||
         !cli_check_output(CMD, output, &inputs)) {
         cli_inputs_free(&inputs);
         return CLI_USAGE;
     }
-    km_status st = cli_read_data(o->positionals[0], &o->input, 0, &data);
+    km_status st = cli_read_data(o->positionals.values[0], &o->input, 0, &data);
     if (!st)
         st = km_kernel_set_new(&set);
     if (!st)
@@ -160,7 +145,7 @@ static int run(cluster_options *o)
     size_t n = data ? km_dataset_rows(data) : 0;
     if (!st && !rc && (uint64_t)l > n)   /* before the n x l memberships are allocated */
         st = km_error(KM_EINVAL, "%s: --clusters %lld: kernel k-means needs 1 to %zu clusters for its %zu rows",
-                      o->positionals[0], (long long)l, n, n);
+                      o->positionals.values[0], (long long)l, n, n);
     if (!st && !rc && (!(labels = malloc(n * sizeof *labels)) || !(c = malloc(n * (size_t)l * sizeof *c))))
         st = km_error_nomem("the memberships");
     if (!st && !rc)

@@ -552,16 +552,10 @@ int cmd_info(int argc, char **argv)
 {
     cli_args args;
     cli_args_init(&args, CMD, argc, argv);
-    const char *positional, *path = NULL;
-    int json = 0, kind;
-    while ((kind = cli_args_next(&args, &positional))) {
-        if (kind == 2) {
-            if (path) {
-                cli_error(CMD, "unexpected argument '%s' (see kernelmix info --help)", positional);
-                return CLI_USAGE;
-            }
-            path = positional;
-        } else if (cli_args_is(&args, NULL, "--help")) {
+    cli_positionals positionals = {.max = 1};
+    int json = 0;
+    while (cli_args_next_option(&args, &positionals)) {
+        if (cli_args_is(&args, NULL, "--help")) {
             usage(stdout);
             return CLI_OK;
         } else if (cli_args_is(&args, NULL, "--json")) {
@@ -571,10 +565,9 @@ int cmd_info(int argc, char **argv)
             return CLI_USAGE;
         }
     }
-    if (!path) {
-        cli_error(CMD, "missing MODEL_FILE (see kernelmix info --help)");
+    if (args.failed || !cli_positionals_given(CMD, &positionals, 1, "missing MODEL_FILE"))
         return CLI_USAGE;
-    }
+    const char *path = positionals.values[0];
     km_model *model;
     km_params *params;
     km_status st = km_model_load(path, &model);

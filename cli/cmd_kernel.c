@@ -4,9 +4,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "core/atomic_file.h"
-#include "core/error.h"
-#include "data/matrix.h"
 
 static const char *const CMD = "kernel";
 
@@ -58,25 +55,16 @@ typedef struct kernel_options {
     km_dtype dtype;
     const char *test_path;
     cli_input input;
-    const char *positionals[2];
-    int n_positionals;
+    cli_positionals positionals;    /* TRAIN_FILE OUTPUT */
 } kernel_options;
 
 static int parse_options(kernel_options *o, int argc, char **argv)
 {
     cli_args args;
     cli_args_init(&args, CMD, argc, argv);
-    const char *positional;
-    int kind, handled;
-    while ((kind = cli_args_next(&args, &positional))) {
-        if (kind == 2) {
-            if (o->n_positionals == 2) {
-                cli_error(CMD, "unexpected argument '%s' (see kernelmix kernel --help)", positional);
-                return -1;
-            }
-            o->positionals[o->n_positionals++] = positional;
-            continue;
-        }
+    o->positionals = (cli_positionals){.max = 2};
+    int handled;
+    while (cli_args_next_option(&args, &o->positionals)) {
         int ok = 1;
         if (cli_args_is(&args, NULL, "--help")) {
             usage(stdout);
@@ -108,11 +96,9 @@ static int parse_options(kernel_options *o, int argc, char **argv)
         cli_error(CMD, "no kernels: give --kernel SPEC or --kernels FILE (see kernelmix kernel --help)");
         return -1;
     }
-    if (!o->list && o->n_positionals != 2) {
-        cli_error(CMD, "expected TRAIN_FILE OUTPUT (see kernelmix kernel --help)");
+    if (!o->list && !cli_positionals_given(CMD, &o->positionals, 2, "expected TRAIN_FILE OUTPUT"))
         return -1;
-    }
-    if (o->list && o->n_positionals > 1) {
+    if (o->list && o->positionals.n > 1) {
         cli_error(CMD, "--list takes at most TRAIN_FILE");
         return -1;
     }
@@ -211,13 +197,13 @@ static km_status compute_one(const kernel_options *o, const km_kernel_set *fitte
  * refused (reported). */
 static int output_names(const kernel_options *o, const cli_inputs *inputs, size_t M, char **names)
 {
-    if (M > 1 && !strcmp(o->positionals[1], "-")) {
+    if (M > 1 && !strcmp(o->positionals.values[1], "-")) {
         cli_error(CMD, "%zu kernel matrices cannot all go to standard output ('-'); give OUTPUT a file name", M);
         return 0;
     }
     int ok = 1;
     for (size_t m = 0; ok && m < M; m++) {
-        if (!(names[m] = output_name(o->positionals[1], m, M))) {
+        if (!(names[m] = output_name(o->positionals.values[1], m, M))) {
             cli_error(CMD, "out of memory");
             ok = 0;
         }
@@ -275,14 +261,14 @@ static int run(const kernel_options *o)
     int rc = CLI_OK;
     km_status st = KM_OK;
     cli_inputs inputs = {0};
-    if (!cli_inputs_add(CMD, &inputs, o->n_positionals > 0 ? o->positionals[0] : NULL) ||
+    if (!cli_inputs_add(CMD, &inputs, o->positionals.n > 0 ? o->positionals.values[0] : NULL) ||
         !cli_inputs_add(CMD, &inputs, o->test_path) ||
         !cli_inputs_add_all(CMD, &inputs, o->specs.files, o->specs.n_files)) {
         cli_inputs_free(&inputs);
         return CLI_USAGE;
     }
-    if (o->n_positionals > 0)
-        st = cli_read_data(o->positionals[0], &o->input, 0, &train);
+    if (o->positionals.n > 0)
+        st = cli_read_data(o->positionals.values[0], &o->input, 0, &train);
     if (!st)
         st = build_set(o, train, &set);
     if (st) {

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "data/text_input.h"
 
 static const char *const CMD = "plot";
 
@@ -122,8 +121,7 @@ static int input_error(const char *path, km_status st)
 }
 
 typedef struct plot_args {
-    const char *positionals[2];
-    size_t n;
+    cli_positionals positionals; /* INPUT [OUTPUT]; path: none, every model in models */
     const char **models;         /* path: every model, and -o */
     size_t n_models;
     const char *output;
@@ -135,20 +133,12 @@ static int parse(const char *figure, int argc, char **argv, plot_args *a)
 {
     cli_args args;
     cli_args_init(&args, CMD, argc, argv);
-    const char *positional, *v;
-    int kind, path = !strcmp(figure, "path");
-    while ((kind = cli_args_next(&args, &positional))) {
-        if (kind == 2) {
-            if (path) {
-                if (!cli_push(CMD, &a->models, &a->n_models, positional))
-                    return -1;
-            } else if (a->n == 2) {
-                cli_error(CMD, "unexpected argument '%s' (see kernelmix plot --help)", positional);
-                return -1;
-            } else {
-                a->positionals[a->n++] = positional;
-            }
-        } else if (cli_args_is(&args, "-h", "--help")) {
+    const char *v;
+    int path = !strcmp(figure, "path");
+    a->positionals = path ? (cli_positionals){.rest = &a->models, .n_rest = &a->n_models}
+                          : (cli_positionals){.max = 2};
+    while (cli_args_next_option(&args, &a->positionals)) {
+        if (cli_args_is(&args, "-h", "--help")) {
             usage(stdout);
             return 0;
         } else if (path && cli_args_is(&args, "-o", "--output")) {
@@ -173,7 +163,9 @@ static int parse(const char *figure, int argc, char **argv, plot_args *a)
         if (args.failed)
             return -1;
     }
-    if (!path && a->n == 0) {
+    if (args.failed)
+        return -1;
+    if (!path && a->positionals.n == 0) {
         cli_error(CMD, "plot %s: missing its input file (see kernelmix plot --help)", figure);
         return -1;
     }
@@ -230,9 +222,9 @@ int cmd_plot(int argc, char **argv)
         free(a.models);
         return rc;
     }
-    const char *input = a.positionals[0];
-    char *fallback = a.n > 1 ? NULL : default_output(input), *svg = NULL;
-    const char *output = a.n > 1 ? a.positionals[1] : fallback;
+    const char *input = a.positionals.values[0];
+    char *fallback = a.positionals.n > 1 ? NULL : default_output(input), *svg = NULL;
+    const char *output = a.positionals.n > 1 ? a.positionals.values[1] : fallback;
     km_status st = output ? KM_OK : KM_ENOMEM;
     if (st) {
         rc = cli_fail(CMD, st);

@@ -5,9 +5,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/error.h"
-#include "core/atomic_file.h"
-#include "train/train.h"
 
 static const char *const CMD = "predict";
 
@@ -71,18 +68,10 @@ static int parse_options(predict_options *o, int argc, char **argv)
 {
     cli_args args;
     cli_args_init(&args, CMD, argc, argv);
-    const char *positional, *v;
-    const char *positionals[3];
-    int n_positionals = 0, kind, handled;
-    while ((kind = cli_args_next(&args, &positional))) {
-        if (kind == 2) {
-            if (n_positionals == 3) {
-                cli_error(CMD, "unexpected argument '%s' (see kernelmix predict --help)", positional);
-                return -1;
-            }
-            positionals[n_positionals++] = positional;
-            continue;
-        }
+    const char *v;
+    cli_positionals positionals = {.max = 3};
+    int handled;
+    while (cli_args_next_option(&args, &positionals)) {
         int ok = 1;
         if (cli_args_is(&args, NULL, "--help")) {
             usage(stdout);
@@ -120,13 +109,11 @@ static int parse_options(predict_options *o, int argc, char **argv)
     }
     if (args.failed)
         return -1;
-    if (n_positionals != 3) {
-        cli_error(CMD, "expected TEST_FILE MODEL_FILE OUTPUT_FILE (see kernelmix predict --help)");
+    if (!cli_positionals_given(CMD, &positionals, 3, "expected TEST_FILE MODEL_FILE OUTPUT_FILE"))
         return -1;
-    }
-    o->test_path = positionals[0];
-    o->model_path = positionals[1];
-    o->output_path = positionals[2];
+    o->test_path = positionals.values[0];
+    o->model_path = positionals.values[1];
+    o->output_path = positionals.values[2];
     return 1;
 }
 

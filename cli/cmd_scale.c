@@ -12,9 +12,6 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "core/atomic_file.h"
-#include "data/dataset.h"
-#include "data/text_input.h"
 
 #define CMD "scale"
 
@@ -75,17 +72,10 @@ static int parse_options(scale_options *o, int argc, char **argv)
 {
     cli_args args;
     cli_args_init(&args, CMD, argc, argv);
-    const char *positional, *v;
-    int kind, n_positionals = 0, handled;
-    while ((kind = cli_args_next(&args, &positional)) != 0) {
-        if (kind == 2) {
-            if (n_positionals == 2) {
-                cli_error(CMD, "unexpected argument '%s' (see kernelmix scale --help)", positional);
-                return -1;
-            }
-            *(n_positionals++ ? &o->output_path : &o->data_path) = positional;
-            continue;
-        }
+    const char *v;
+    cli_positionals positionals = {.max = 2};
+    int handled;
+    while (cli_args_next_option(&args, &positionals)) {
         int ok = 1;
         if (cli_args_is(&args, "-h", "--help")) {
             usage(stdout);
@@ -111,12 +101,10 @@ static int parse_options(scale_options *o, int argc, char **argv)
         if (!ok || args.failed)
             return -1;
     }
-    if (args.failed)
+    if (args.failed || !cli_positionals_given(CMD, &positionals, 1, "missing DATA_FILE"))
         return -1;
-    if (!o->data_path) {
-        cli_error(CMD, "missing DATA_FILE (see kernelmix scale --help)");
-        return -1;
-    }
+    o->data_path = positionals.values[0];
+    o->output_path = positionals.values[1];
     if (o->save_path && o->restore_path) {
         cli_error(CMD, "-s and -r cannot be used together (fit ranges with -s on training data, apply them "
                        "with -r to test data)");

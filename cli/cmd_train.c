@@ -6,8 +6,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/error.h"
-#include "train/train.h"
 
 static const char *const CMD = "train";
 
@@ -518,20 +516,12 @@ static int parse_options(train_options *o, int argc, char **argv)
 {
     cli_args args;
     cli_args_init(&args, CMD, argc, argv);
-    const char *positional, *v;
-    const char *positionals[2];
-    int n_positionals = 0, kind, handled;
+    const char *v;
+    cli_positionals positionals = {.max = 2};
+    int handled;
     long l;
     double x;
-    while ((kind = cli_args_next(&args, &positional))) {
-        if (kind == 2) {
-            if (n_positionals == 2) {
-                cli_error(CMD, "unexpected argument '%s' (see kernelmix train --help)", positional);
-                return -1;
-            }
-            positionals[n_positionals++] = positional;
-            continue;
-        }
+    while (cli_args_next_option(&args, &positionals)) {
         int ok = 1, start = args.index, controls_run = 0; /* -v, --json, --trace, -q, --verbose */
         if (cli_args_is(&args, NULL, "--help")) {
             usage(stdout);
@@ -709,16 +699,14 @@ static int parse_options(train_options *o, int argc, char **argv)
     if (o->reg_param && !elasticnet &&
         !(parse_exponent("--reg-param", o->reg_param, &x) && set_double(o, KM_PARAM_REG_PARAM, x)))
         return -1;
-    if (n_positionals < 1) {
-        cli_error(CMD, "missing TRAIN_FILE (see kernelmix train --help)");
+    if (!cli_positionals_given(CMD, &positionals, 1, "missing TRAIN_FILE"))
         return -1;
-    }
     if (o->json && !o->folds) {
         cli_error(CMD, "option --json: only with -v K (training prints its summary as text)");
         return -1;
     }
-    o->train_path = positionals[0];
-    o->model_path = n_positionals > 1 ? positionals[1] : NULL;
+    o->train_path = positionals.values[0];
+    o->model_path = positionals.values[1];
     return 1;
 }
 

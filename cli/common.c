@@ -7,8 +7,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/number.h"
-#include "core/suggest.h"
 
 void cli_error(const char *cmd, const char *fmt, ...)
 {
@@ -121,6 +119,31 @@ void cli_args_unknown(cli_args *args)
     km_did_you_mean(km_suggest(name, args->compared, args->n_compared), hint, sizeof hint);
     cli_error(args->cmd, "unknown option %s%s (see kernelmix %s --help)", name, hint, args->cmd);
     args->failed = 1;
+}
+
+int cli_args_next_option(cli_args *args, cli_positionals *positionals)
+{
+    const char *positional;
+    int kind;
+    while ((kind = cli_args_next(args, &positional)) == 2) {
+        if (positionals->n < positionals->max) {
+            positionals->values[positionals->n++] = positional;
+        } else if (!positionals->rest) {
+            cli_error(args->cmd, "unexpected argument '%s' (see kernelmix %s --help)", positional, args->cmd);
+            args->failed = 1;
+        } else if (!cli_push(args->cmd, positionals->rest, positionals->n_rest, positional)) {
+            args->failed = 1;
+        }
+    }
+    return kind;
+}
+
+int cli_positionals_given(const char *cmd, const cli_positionals *positionals, size_t min, const char *what)
+{
+    if (positionals->n >= min)
+        return 1;
+    cli_error(cmd, "%s (see kernelmix %s --help)", what, cmd);
+    return 0;
 }
 
 int cli_parse_double(const char *cmd, const char *option, const char *text, double lo, double hi, double *out)

@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/suggest.h"
 
 static void usage(FILE *out)
 {

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/atomic_file.h"
 
 static void remove_temporaries_and_die(int signal_number)
 {

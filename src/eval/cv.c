@@ -10,6 +10,7 @@
 #include "core/progress.h"
 #include "data/dataset.h"
 #include "kernel/kernel.h"
+#include "train/input_checks.h"
 #include "train/train.h"
 
 /* Forwards a fold's training progress to the caller's reporter (user) with the fold filled in. */

@@ -1,4 +1,5 @@
-/* The kernel provider (DESIGN.md seam 1): every algorithm reads kernel values through it.
+/* The kernel provider: every algorithm reads kernel values through it (the kernel-access seam of
+ * docs/architecture.md, "The four seams").
  *
  * A training provider covers n training rows (a subset of a dataset, in a given order). It fits the
  * data-dependent values of the kernel set on those rows (default widths, normalization constants)

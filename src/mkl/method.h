@@ -1,4 +1,4 @@
-/* The method table (DESIGN.md seam 3): every way of obtaining kernel weights is one entry, defined in
+/* The method table (docs/architecture.md, "The four seams"): every way of obtaining kernel weights is one entry, defined in
  * its family's file (method_fixed.c; method_lp.c: lp-norm and elastic net; blocknorm.c: the Tikhonov
  * form) and listed in methods.c. The training driver (src/train) knows methods only through this
  * table: adding a method is its file, its line in methods.c and its tests (docs/architecture.md). */

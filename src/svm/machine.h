@@ -1,11 +1,12 @@
-/* The machine interface (DESIGN.md seam 2): a learning task on the combination sum_m theta_m K_m,
+/* The machine interface: a learning task on the combination sum_m theta_m K_m,
  * solved at the current theta with a warm start, and the quantities a kernel-weight method needs to
  * certify a point without knowing the task: the coefficients c of f = sum_i c_i K(x_i, .) + b, the
  * dual's linear term lin(c), the primal loss at given decision values, and the scaling between the
  * solver's c and the convention of the MKL dual (Kloft, "lp-Norm Multiple Kernel Learning",
  * thesis Problem 2.2 and Table 2.1; one-class solved with sum a = nu n, certified with sum a = 1).
  *
- * Adding a task is one file defining a km_machine_ops and its entry in km_machine_ops_of.
+ * Adding a task is one file defining a km_machine_ops and its entry in km_machine_ops_of
+ * (docs/architecture.md, "How to add a task (machine)"; the machine seam of "The four seams").
  * A task solved without the SMO (KRR: a linear system) leaves coef_from_alpha NULL; the interleaved
  * solver, which works inside the SMO, then hands over to the wrapper.
  *

@@ -1,4 +1,5 @@
-/* One SMO core (DESIGN.md seam 2) for C-SVC, epsilon-SVR, one-class SVM, nu-SVC and nu-SVR.
+/* One SMO core (the machine seam of docs/architecture.md, "The four seams") for C-SVC, epsilon-SVR,
+ * one-class SVM, nu-SVC and nu-SVR.
  *
  * It solves LIBSVM's generic dual
  *     min_a  1/2 a'Qa + p'a   s.t.  y'a = const (set by the starting point),  0 <= a_t <= upper_t,

@@ -10,7 +10,7 @@
 #include "data/dataset.h"
 #include "kernel/kernel.h"
 #include "train/multiclass.h"
-#include "train/train.h"
+#include "train/input_checks.h"
 
 int km_kernels_read_features(const km_kernel_set *set)
 {

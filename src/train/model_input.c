@@ -16,7 +16,7 @@
 #include "core/error.h"
 #include "data/dataset.h"
 #include "train/model.h"
-#include "train/train.h"
+#include "train/input_checks.h"
 
 #define INPUT_SECTION "input"
 

@@ -26,6 +26,7 @@
 #include "svm/svm.h"
 #include "svm/view_access.h"
 #include "train/alignment_record.h"
+#include "train/input_checks.h"
 #include "train/model.h"
 #include "train/probability.h"
 

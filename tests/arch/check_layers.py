@@ -11,6 +11,9 @@ the enumeration km_mkl_method in include/kernelmix.h, KM_MKL_FIXED ... ; not the
 KM_MKL_WRAPPER) in src/ outside src/mkl or in cli/ fails, code and comments alike, unless
 METHOD_IDS_ALLOWED lists it for that file; an entry there that is no longer needed fails too.
 
+The command-line tool (cli/*.[ch]) includes the public header kernelmix.h, cli_internals.h (the
+library internals it uses, named in one place), its own headers and system headers only.
+
 Usage: check_layers.py REPOSITORY_ROOT
 """
 import pathlib
@@ -45,6 +48,8 @@ METHOD_IDS_ALLOWED = {
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/[^"]+"', re.MULTILINE)
+ANY_INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^">]+)[">]', re.MULTILINE)
+CLI_MAY_INCLUDE = {"kernelmix.h", "cli_internals.h"}
 
 
 def include_graph(src):
@@ -118,10 +123,23 @@ def method_id_violations(root):
     return found, len(references)
 
 
+def cli_violations(root):
+    """The includes of cli/ files other than kernelmix.h, cli_internals.h, cli/'s own headers and system
+    headers (a header of src/ in angle brackets counts as the library's)."""
+    cli = root / "cli"
+    allowed = CLI_MAY_INCLUDE | {path.name for path in cli.glob("*.h")}
+    found = []
+    for path in sorted(cli.glob("*.[ch]")):
+        for delimiter, header in ANY_INCLUDE.findall(path.read_text(encoding="utf-8")):
+            if header not in allowed and (delimiter == '"' or (root / "src" / header).exists()):
+                found.append(f"cli/{path.name} includes {header}: the tool uses internals through cli_internals.h only")
+    return found
+
+
 def main():
     root = pathlib.Path(sys.argv[1])
     graph = include_graph(root / "src")
-    problems = violations(graph)
+    problems = violations(graph) + cli_violations(root)
     for line in problems:
         print("layers:", line)
     edges = sum(len(e) for e in graph.values())

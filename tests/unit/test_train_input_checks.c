@@ -18,7 +18,7 @@
 #include "data/matrix.h"
 #include "data/readers.h"
 #include "kernelmix.h"
-#include "train/train.h"
+#include "train/input_checks.h"
 
 #define TMP "test_train_input_checks.tmp"
 
