@@ -133,18 +133,27 @@ void cli_kernel_specs_free(cli_kernel_specs *specs);
 /* --cluster-kernel SPEC of localized MKL: adds SPEC (one kernel) to set as a kernel that only clusters
  * (KM_PARAM_CLUSTER_KERNEL, KM_PARAM_CLUSTER_ONLY); KM_EINVAL for a SPEC of several kernels. */
 km_status cli_add_cluster_kernel(km_params *params, km_kernel_set *set, const char *spec);
-/* --tau of localized MKL: a number >= 0 or inf; 0 (reported) on a bad value. */
-int cli_parse_tau(const char *cmd, const char *text, double *tau);
 /* The kernel options (cli_kernel_spec_option) and the input options (cli_data_option) of a command
  * that reads a dataset and kernel specs: 0 when the current option is none of them, 1 when taken, -1
  * on an error (reported). */
 int cli_kernel_data_option(cli_args *args, cli_kernel_specs *specs, cli_input *input);
 /* 1 when specs names a kernel, else 0 with the error "no kernels: ..." of the command. */
 int cli_need_kernels(const char *cmd, const cli_kernel_specs *specs);
-/* The clustering options of localized MKL into params: --clusters L, --ae A, --tau T, --kmeans-restarts
- * R and --cluster-kernel K (a kernel number, or the SPEC of an extra kernel, kept in *cluster_spec):
- * 0 when the current option is none of them, 1 when taken, -1 on an error (reported). */
-int cli_cluster_option(cli_args *args, km_params *params, const char **cluster_spec);
+/* --cluster-kernel K of localized MKL: a kernel number into params (KM_PARAM_CLUSTER_KERNEL), or the
+ * SPEC of an extra kernel, kept in *cluster_spec: 0 when the current option is not it, 1 when taken,
+ * -1 on an error (reported). */
+int cli_cluster_kernel_option(cli_args *args, km_params *params, const char **cluster_spec);
+
+/* The options that set training parameters (cli/param_options.c), from the parameter table: when the
+ * current option is one of the options of a parameter in ids (0-terminated; NULL: any parameter), sets
+ * it from its value (bounds and forms of km_param_describe) and returns 1 with *id the parameter, -1
+ * after reporting a bad value; 0 when it is no such option. */
+int cli_param_option(cli_args *args, km_params *params, const km_param *ids, km_param *id);
+/* The help of parameter id's option: "  OPTION VALUE   PREFIXtext (default D); also ALIASES", wrapped
+ * (prefix may be NULL). */
+void cli_param_help(FILE *out, km_param id, const char *prefix);
+/* One help entry: head in the option column, text wrapped beside it. */
+void cli_help_paragraph(FILE *out, const char *head, const char *text);
 
 /* The files a command reads, which none of its outputs may be (cli_check_output): data, test data,
  * models, range files, test kernels and --kernels spec files by name ("-": standard input), and the

@@ -45,8 +45,8 @@ static void usage(FILE *out)
 "              [--var-y --gamma --eta --R2]\n"
 "\n"
 "options (defaults in brackets):\n"
-"  --m N            sample size\n"
-"  --p N            number of base kernels\n"
+"  --m N            sample size (also --samples)\n"
+"  --p N            number of base kernels (also --kernel-count; train's --p is the norm)\n"
 "  --traces U,...   the traces Tr K_k of the kernels as used (p values)\n"
 "  --q Q            kernel-weight norm, >= 1 [1]; q > 1 needs an integer r = q/(q-1)\n"
 "  --r R            the conjugate of q, an integer >= 1 (instead of --q)\n"
@@ -161,11 +161,12 @@ static int parse_option(cli_args *args, bound_options *o)
             o->given_R |= !strcmp(name, "--R");
             return 1;
         }
-    if (cli_args_is(args, NULL, "--m")) {
+    /* the thesis' m and p, also by names that cannot be mistaken for train's --p (the norm) */
+    if (cli_args_is(args, "--m", "--samples")) {
         o->given_m = 1;
         return cli_parse_long(CMD, "--m", cli_args_value(args), 1, LONG_MAX, &o->m);
     }
-    if (cli_args_is(args, NULL, "--p")) {
+    if (cli_args_is(args, "--p", "--kernel-count")) {
         o->given_p = 1;
         return cli_parse_long(CMD, "--p", cli_args_value(args), 1, LONG_MAX, &o->p);
     }

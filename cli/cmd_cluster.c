@@ -9,9 +9,13 @@
 
 static const char *const CMD = "cluster";
 
+/* The parameters the command reads (their options and help come from the parameter table). */
+static const km_param cluster_params[] = {KM_PARAM_CLUSTERS, KM_PARAM_CLUSTER_AE, KM_PARAM_CLUSTER_TAU,
+                                          KM_PARAM_CLUSTER_RESTARTS, KM_PARAM_SEED, 0};
+
 static void usage(FILE *out)
 {
-    fprintf(out,
+    fputs(
 "usage: kernelmix cluster [options] [--kernel SPEC]... [--kernels FILE] TRAIN_FILE [OUTPUT]\n"
 "\n"
 "Clusters the rows of TRAIN_FILE by kernel k-means on the clustering kernel (the mean of\n"
@@ -23,17 +27,12 @@ static void usage(FILE *out)
 "inputs is refused.\n"
 "\n"
 "options:\n"
-"  --kernel SPEC        add the kernels of SPEC (repeatable; see kernelmix kernel --help)\n"
-"  --kernels FILE       add one spec per line of FILE\n"
-"  --clusters L         clusters (default 3)\n"
-"  --ae A               average evenness of the memberships in (0, 1] (default 0.5)\n"
-"  --tau T              tau instead of --ae (T >= 0; inf: hard memberships)\n"
-"  --cluster-kernel K   a kernel number (1..M) or the SPEC of an extra kernel to cluster on\n"
-"                       (default: the mean of the kernels)\n"
-"  --kmeans-restarts R  restarts from k-means++ seeds (default 10)\n"
-"  --seed S             seed of the restarts (default 0)\n"
-"  --help               show this help\n"
-"\ninput:\n");
+"  --kernel SPEC      add the kernels of SPEC (repeatable; see kernelmix kernel --help)\n"
+"  --kernels FILE     add one spec per line of FILE\n", out);
+    for (const km_param *id = cluster_params; *id; id++)
+        cli_param_help(out, *id, NULL);
+    cli_param_help(out, KM_PARAM_CLUSTER_KERNEL, NULL);
+    fputs("  --help             show this help\n\ninput:\n", out);
     fputs(CLI_INPUT_HELP, out);
 }
 
@@ -53,19 +52,14 @@ static int parse_options(cluster_options *o, int argc, char **argv)
     int handled;
     while (cli_args_next_option(&args, &o->positionals)) {
         int ok = 1;
-        long seed;
+        km_param id;
         if (cli_args_is(&args, NULL, "--help")) {
             usage(stdout);
             return 0;
         } else if ((handled = cli_kernel_data_option(&args, &o->specs, &o->input)) ||
-                   (handled = cli_cluster_option(&args, o->params, &o->cluster_spec))) {
+                   (handled = cli_cluster_kernel_option(&args, o->params, &o->cluster_spec)) ||
+                   (handled = cli_param_option(&args, o->params, cluster_params, &id))) {
             ok = handled > 0;
-        } else if (cli_args_is(&args, NULL, "--seed")) {
-            km_status st = KM_OK;
-            ok = cli_parse_long(CMD, "--seed", cli_args_value(&args), 0, LONG_MAX, &seed) &&
-                 !(st = km_params_set_int(o->params, KM_PARAM_SEED, seed));
-            if (st)
-                cli_fail(CMD, st);
         } else {
             cli_args_unknown(&args);
             ok = 0;
@@ -76,15 +70,6 @@ static int parse_options(cluster_options *o, int argc, char **argv)
     if (args.failed || !cli_need_kernels(CMD, &o->specs))
         return -1;
     return cli_positionals_given(CMD, &o->positionals, 1, "missing TRAIN_FILE") ? 1 : -1;
-}
-
-int cli_parse_tau(const char *cmd, const char *text, double *tau)
-{
-    if (text && (!strcmp(text, "inf") || !strcmp(text, "infinity"))) {
-        *tau = INFINITY;
-        return 1;
-    }
-    return cli_parse_double(cmd, "--tau", text, 0, HUGE_VAL, tau);
 }
 
 km_status cli_add_cluster_kernel(km_params *params, km_kernel_set *set, const char *spec)

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "model/model_describe.h"
 
 static const char *const CMD = "info";
 

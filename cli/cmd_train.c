@@ -44,9 +44,25 @@ static void catch_stop_signals(void)
     sigaction(SIGTERM, &action, NULL);
 }
 
-static void usage(FILE *out)
+/* The names (", "-separated, into buf) of the tasks (tasks != 0) or the methods that read parameter id
+ * (read != 0) or ignore it with the run's method or task; returns how many. */
+static size_t readers(km_param id, int tasks, int read, km_task task, km_mkl_method method, char *buf, size_t size)
 {
-    fprintf(out,
+    size_t count = 0, used = 0;
+    int value;
+    const char *name;
+    buf[0] = '\0';
+    for (size_t k = 0; (name = km_enum_name_at(tasks ? KM_ENUM_TASK : KM_ENUM_MKL_METHOD, k, &value)); k++) {
+        int reads = tasks ? km_param_read_by(id, (km_task)value, method) : km_param_read_by(id, task, value);
+        if (!reads == !read && used < size) {
+            used += (size_t)snprintf(buf + used, size - used, "%s%s", count ? ", " : "", name);
+            count++;
+        }
+    }
+    return count;
+}
+
+static const char INTRO[] =
 "usage: kernelmix train [options] TRAIN_FILE [MODEL_FILE]\n"
 "\n"
 "Trains an SVM on a combination of kernels sum_m d_m k_m and writes MODEL_FILE\n"
@@ -55,24 +71,10 @@ static void usage(FILE *out)
 "or a .csv name). Options follow LIBSVM's svm-train where the meaning is the same\n"
 "(note -g's default below); every number may be written B^k, e.g. -c 2^3. An option\n"
 "the task (-s) or the kernel-weight method (--mkl) does not read is refused, naming the\n"
-"tasks or methods that read it.\n"
-"\n"
-"task:\n"
-"  -s TYPE            0 C-SVC (default), 1 nu-SVC, 2 one-class SVM, 3 epsilon-SVR,\n"
-"                     4 nu-SVR (or the names svc, nu-svc, oneclass, svr, nu-svr),\n"
-"                     krr (kernel ridge regression, ridge lambda = 1/C);\n"
-"                     nu-SVC and nu-SVR train with fixed kernel weights only\n"
-"  --ridge L          krr: the ridge lambda > 0 (sets C = 1/L)\n"
-"  --no-bias          krr: no bias term (default: an unregularized bias, which equals\n"
-"                     centred kernels and targets)\n"
-"                     C-SVC (and MKL on it): f(x) = sum_i y_i a_i K(x_i, x) without bias;\n"
-"                     the dual loses sum_i y_i a_i = 0 and is solved by one-variable steps\n"
-"  -c C               loss weight of C-SVC, epsilon-SVR and nu-SVR (default 1)\n"
-"  -p EPSILON         epsilon-SVR tube half-width (default 0.1)\n"
-"  -n NU              nu of nu-SVC, one-class and nu-SVR, in (0,1] (default 0.5)\n"
-"  -wLABEL WEIGHT     multiply C of class LABEL by WEIGHT (e.g. -w1 2)\n"
-"  --multiclass M     ovo (one-vs-one, default) or ovr (one-vs-rest)\n"
-"\n"
+"tasks or methods that read it. 'kernelmix train --help --mkl METHOD' shows one method's\n"
+"options.\n";
+
+static const char KERNEL_HELP[] =
 "kernels (several give a combination; see 'kernelmix kernel --help' for the spec language):\n"
 "  --kernel SPEC      add the kernels of SPEC, e.g. 'rbf:gamma=2^-3..2^3', 'poly:degree=1,2,3',\n"
 "                     'linear:features=1-10', 'precomputed:file=K.bin' (repeatable)\n"
@@ -88,129 +90,9 @@ static void usage(FILE *out)
 "  -g GAMMA           -t 1/2/3 gamma. RBF default: 1/(mean squared distance ||x-x'||^2),\n"
 "                     which differs from svm-train's 1/features: give -g to match it;\n"
 "                     poly/sigmoid default: 1/features as in svm-train\n"
-"  -r COEF0           -t 1/3 coef0 (default 0)\n"
-"\n"
-"kernel weights learned jointly with the machine (multiple kernel learning):\n"
-"  --mkl METHOD       fixed (default: uniform or --weights), lp (lp-norm MKL),\n"
-"                     elasticnet or tikhonov (penalised block-norm family, below),\n"
-"                     align, align-q, alignf, alignf-linear, l2krr, l1krr (below),\n"
-"                     eb-rw, eb-mackay (empirical Bayes, below), obscure (below),\n"
-"                     clmkl, hlmkl (localized: weights per cluster, below), lmkl\n"
-"  --p P              lp-norm MKL: norm on the kernel weights, ||theta||_p = 1, P >= 1\n"
-"                     (fractions like 4/3 and 'inf' accepted; default 2). p = 1 selects few\n"
-"                     kernels, p = inf weighs them all equally\n"
-"  --p-block Q        the same regularizer as the block norm ||w||_{2,Q} on the machine's\n"
-"                     weight vector, Q = 2p/(p+1); Q > 2 (no p equivalent) is accepted:\n"
-"                         p        1    8/7   4/3   2     3     4     inf   -\n"
-"                         p-block  1    16/15 8/7   4/3   3/2   8/5   2     Q > 2\n"
-"  --lambda L         elastic net: 0 = sparse l1 MKL ... 1 = uniform weights (default 0.5)\n"
-"  align, align-q, alignf, alignf-linear: weights from the centred alignment of\n"
-"                     each kernel with the labels (Cortes, Mohri & Rostamizadeh), then one\n"
-"                     training of the task on the combination; alignf maximises the\n"
-"                     alignment of the combination over weights >= 0\n"
-"  l2krr, l1krr       with -s krr: weights learned jointly with KRR, ||mu - mu0||_2 <= R\n"
-"                     (l2krr) or sum_k mu_k = R (l1krr)\n"
-"  --radius R         the weights' scale Lambda: their sum (alignment methods, l1krr), the\n"
-"                     radius of l2krr's ball (default 1)\n"
-"  --align-q Q        align-q: the norm q > 1 of the weights (default 2)\n"
-"  --rank1-weight W   align on rank1 kernels: corr2 (default), the weight of feature k is\n"
-"                     its squared correlation with the labels (the alignment); corr: the\n"
-"                     absolute correlation\n"
-"  --eta E            l2krr: interpolation of Algorithm 1, in [0, 1) (default 0.25); l2krr\n"
-"                     stops when alpha moves by less than --mkl-step-eps (relative)\n"
-"  --mu0 M            l2krr: the ball's centre: zero (default), uniform (R/sqrt(M)) or\n"
-"                     given (--weights)\n"
-"  eb-rw, eb-mackay   with -s krr: weights (and --learn-noise: the noise) maximising the\n"
-"                     Gaussian-process evidence of the centred targets, covariance\n"
-"                     sum_m d_m K_m + noise I (Tomioka & Suzuki); eb-rw reweights block-1\n"
-"                     problems, eb-mackay takes MacKay's fixed-point steps; no C to tune\n"
-"  --noise S2         eb-*: the noise variance (default 0.1 var(y)); with --learn-noise the\n"
-"                     starting value\n"
-"  --learn-noise      eb-*: learn the noise variance too (kept >= 1e-6 var(y))\n"
-"  --eb-inner N       eb-rw: weight steps per tangent of log|K| (default 100; 1: one step)\n"
-"  --eb-tol E         eb-*: stop when -log evidence changes by at most E, relative (1e-10)\n"
-"  obscure            C-SVC by OBSCURE (Orabona, Jie & Caputo): min lambda/2 ||w||_{2,P}^2\n"
-"                     + mean hinge loss (two classes) or Crammer-Singer loss (more: one\n"
-"                     machine for all classes), lambda = 1/(C N), P = --p-block in (1, 2]\n"
-"                     (default q/(q-1), q = max(2, 2 ln kernels)); an online stage, then\n"
-"                     stochastic epochs in a random order (--seed); memory grows with the\n"
-"                     rows that get coefficients, kernel values come through the -m cache\n"
-"  --epochs N         obscure: stochastic-stage epochs at most (default 50)\n"
-"  --online-epochs N  obscure: online-stage epochs at most (default 5; it also stops\n"
-"                     after an epoch without updates)\n"
-"  --online-eta E     obscure: online-stage step (default kernels^(-2/q))\n"
-"  --R R              obscure: radius of ||w||_{2,P} <= R in the stochastic stage (default\n"
-"                     from the online stage); inf: Pegasos-MKL, as --solver pegasos\n"
-"  --stage2-t0 N      obscure: the stochastic stage counts steps from N + 1 (default: the\n"
-"                     online stage's steps; 0: the paper's Algorithm 2 as printed)\n"
-"  --tol E            obscure: stop when the certified relative duality gap of the best\n"
-"                     iterate is at most E (default 1e-2; 0: run every epoch); each check\n"
-"                     costs a pass over the rows and the kernel values among the support\n"
-"  clmkl, hlmkl       convex localized MKL (Lei, Binder, Dogan & Kloft): kernel k-means\n"
-"                     clusters the training rows, each cluster learns its own weights\n"
-"                     with ||beta_j||_p = 1 (--p); rows belong to clusters softly\n"
-"                     (clmkl) or to the nearest centre only (hlmkl). More than two\n"
-"                     classes: --multiclass ovr\n"
-"  lmkl               Gonen & Alpaydin's gated localized MKL (not convex; the baseline of\n"
-"                     the paper above): softmax gates per kernel on the --cluster-kernel,\n"
-"                     learned by gradient descent (at most 200 steps of --max-outer)\n"
-"  --clusters L       clmkl, hlmkl: clusters of the partition (default 3)\n"
-"  --ae A             clmkl: average evenness of the soft memberships in (0, 1]; tau\n"
-"                     follows by bisection (default 0.5; 1: equal memberships)\n"
-"  --tau T            clmkl: memberships proportional to exp(-T d^2(x, centre)) instead\n"
-"                     (T >= 0; inf: hard)\n"
-"  --cluster-kernel K clmkl, hlmkl: the kernel the partition uses: a kernel number (1..M)\n"
-"                     or a SPEC of an extra kernel that only clusters (default: the\n"
-"                     mean of the kernels)\n"
-"  --kmeans-restarts R  clmkl, hlmkl: k-means restarts from k-means++ seeds (--seed;\n"
-"                     default 10)\n"
-"  --regularizer R    tikhonov: minimise sum_m g(||f_m||^2) + C sum loss, C = -c (the loss\n"
-"                     weight; Tomioka & Suzuki's C is 1/C) with g: lq (default; q = 1 is\n"
-"                     block1, q = inf uniform), block1, uniform, blockp (block p > 2) or\n"
-"                     elasticnet ((1-L)||f_m|| + L/2 ||f_m||^2); 'kernelmix info' prints the\n"
-"                     equivalent --mkl lp/elasticnet weights and C\n"
-"  --reg-param X      tikhonov: q of lq (default 2), p of blockp (default 4) or L of\n"
-"                     elasticnet (same as --lambda)\n"
-"  --solver S         interleaved (default: weight steps inside the SVM solver), wrapper\n"
-"                     (alternating SVM solves and weight steps), silp (cutting planes:\n"
-"                     SVM solves and a master problem, an LP by GLPK for p = 1) or\n"
-"                     simplemkl (reduced-gradient descent, p = 1 only); obscure: pegasos\n"
-"                     (Pegasos-MKL: the stochastic stage alone, no projection)\n"
-"  --mkl-eps GAP      stop at this relative duality gap (default 0.001)\n"
-"  --mkl-theta-eps T  interleaved: also stop only where the next weight step moves no\n"
-"                     weight by more than T (unit norm; default 1e-4; 1: the gap alone)\n"
-"  --mkl-step-eps E   interleaved: weight step while the dual moved by more than E (1e-5);\n"
-"                     silp: also stop when the SVM value and the master's bound agree to E;\n"
-"                     tikhonov: also stop when the objective moved by less than E (relative)\n"
-"  --max-outer N      at most N weight steps / outer iterations (default 10000)\n"
-"  --max-time S       at most S seconds of MKL per machine (best point so far is kept;\n"
-"                     obscure: the best iterate so far)\n"
-"  --shared-weights   multiclass lp MKL: one set of kernel weights for all binary machines,\n"
-"                     learned jointly (wrapper-style alternation on the summed problem).\n"
-"                     Default: each binary machine learns its own weights, which fits\n"
-"                     kernels that separate only some of the classes (docs/mkl.md)\n"
-"\n"
-"solver:\n"
-"  -e TOLERANCE       stopping tolerance on the KKT violation (default 0.001)\n"
-"  -m MB              kernel cache size in MiB (default 100); with a fixed combination\n"
-"                     whose N x N kernel matrix fits, the solver computes it once\n"
-"  --cache-float      fixed combination: cache kernel values as float, twice as many\n"
-"                     per MiB (results differ from the double cache in the last digits);\n"
-"                     default: double when the N x N matrix fits in -m as double, else float\n"
-"  --cache-double     fixed combination: cache kernel values as double\n"
-"  -h 0|1             shrinking heuristics (default 1)\n"
-"  --max-iter N       solver iteration limit (default: none beyond LIBSVM's)\n"
-"\n"
-"probability outputs:\n"
-"  -b 0|1             1: also fit probability models by 5-fold internal cross-validation,\n"
-"                     as LIBSVM's -b 1 (default 0): classification a Platt sigmoid per\n"
-"                     one-vs-one machine (pairs coupled for more than two classes),\n"
-"                     regression the Laplace width of the residuals; one-class has none.\n"
-"                     Costs 5 more solves per machine, with learned kernel weights fixed.\n"
-"                     The folds follow --seed; seed 0 draws the folds svm-train draws.\n"
-"                     Not with -v (its folds predict by vote)\n"
-"\n"
-"other:\n"
+"  -r COEF0           -t 1/3 coef0 (default 0)\n";
+
+static const char OTHER_HELP[] =
 "  -v K               K-fold cross-validation instead of training: prints accuracy\n"
 "                     (classification) or mean squared error (regression)\n"
 "  --json             with -v: print one JSON line instead, {\"options\": the options as\n"
@@ -219,78 +101,111 @@ static void usage(FILE *out)
 "  --trace FILE       write a JSON line per outer step of kernel-weight learning to FILE:\n"
 "                     iteration, machine (fold under -v), seconds, objective, dual,\n"
 "                     primal and relative duality gap where the method has them, weights\n"
-"                     (kernelmix plot trace FILE)\n"
-"  --seed N           seed of the fold assignment (default 0)\n"
+"                     (kernelmix plot trace FILE)\n";
+
+static const char CLOSING_HELP[] =
 "  -q, --quiet        print nothing but errors: no summary, no warnings, no progress\n"
 "  --verbose          print solver details on stderr; obscure: objective, training\n"
 "                     error and weights after every epoch\n"
-"  --help             show this help\n"
+"  --help             show this help (with --mkl METHOD: that method's options)\n"
 "\n"
 "Warnings go to stderr at the end of the run, each once, with the range of its numbers\n"
 "over the machines that gave it and how many did ('(in 45 of 45 machines)').\n"
-"\n");
-    fputs(CLI_PROGRESS_HELP, out);
-    fprintf(out,
-"\n"
-"input:\n");
-    fputs(CLI_INPUT_HELP, out);
-    fprintf(out,
-"\n"
-"The training summary prints the kernel weights, support vectors and objective.\n"
-"Exit status: 0 success, 1 failure, 2 bad usage or bad input, 130 interrupted (SIGINT or\n"
-"SIGTERM stop the solver at its next check; no model is written).\n");
+"\n";
+
+/* The kernel-weight parameters (those of no task or run: the method table's) a method reads, in the
+ * table's order, their preferred options listed into buf. */
+static void method_options(km_mkl_method method, char *buf, size_t size)
+{
+    size_t used = 0;
+    km_param id;
+    buf[0] = '\0';
+    for (size_t k = 0; (id = km_param_at(k)); k++) {
+        km_param_info info = KM_PARAM_INFO_INIT;
+        if (!km_param_is_method_param(id) || id == KM_PARAM_MKL_METHOD || km_param_describe(id, &info) ||
+            !info.options || !km_param_read_by(id, KM_TASK_SVC, method) || used >= size)
+            continue;
+        used += (size_t)snprintf(buf + used, size - used, "%s%.*s", used ? ", " : "",
+                                 (int)strcspn(info.options, "|"), info.options);
+    }
 }
 
-/* The parameter each option sets: an option the run would not read (km_param_read_by: the task's and
- * the method's lists) is refused, naming the tasks or methods that read it. */
-typedef struct option_param {
-    const char *short_name, *long_name;
-    km_param id;
-} option_param;
+/* A method's paragraph: its name, what it learns and the options it reads. */
+static void method_help(FILE *out, const km_mkl_method_entry *entry)
+{
+    char options[1024], text[2048];
+    method_options(entry->id, options, sizeof options);
+    snprintf(text, sizeof text, "%s%s%s", entry->help, options[0] ? ". Options: " : "", options);
+    cli_help_paragraph(out, entry->name, text);
+}
 
-static const option_param option_params[] = {
-    {"-c", "--C", KM_PARAM_C},
-    {NULL, "--ridge", KM_PARAM_C},
-    {NULL, "--no-bias", KM_PARAM_KRR_BIAS},
-    {"-p", "--epsilon", KM_PARAM_EPSILON},
-    {"-n", "--nu", KM_PARAM_NU},
-    {NULL, "--multiclass", KM_PARAM_MULTICLASS},
-    {NULL, "--cache-float", KM_PARAM_CACHE_VALUES},
-    {NULL, "--cache-double", KM_PARAM_CACHE_VALUES},
-    {NULL, "--p", KM_PARAM_P},
-    {NULL, "--p-block", KM_PARAM_P_BLOCK},
-    {NULL, "--regularizer", KM_PARAM_REGULARIZER},
-    {NULL, "--reg-param", KM_PARAM_REG_PARAM},
-    {NULL, "--lambda", KM_PARAM_LAMBDA},
-    {NULL, "--radius", KM_PARAM_MKL_RADIUS},
-    {NULL, "--align-q", KM_PARAM_ALIGN_Q},
-    {NULL, "--eta", KM_PARAM_L2KRR_ETA},
-    {NULL, "--rank1-weight", KM_PARAM_RANK1_WEIGHT},
-    {NULL, "--mu0", KM_PARAM_MU0},
-    {NULL, "--noise", KM_PARAM_EB_NOISE},
-    {NULL, "--learn-noise", KM_PARAM_EB_LEARN_NOISE},
-    {NULL, "--eb-inner", KM_PARAM_EB_INNER},
-    {NULL, "--eb-tol", KM_PARAM_EB_TOL},
-    {NULL, "--epochs", KM_PARAM_OBSCURE_EPOCHS},
-    {NULL, "--online-epochs", KM_PARAM_OBSCURE_ONLINE_EPOCHS},
-    {NULL, "--online-eta", KM_PARAM_OBSCURE_ETA},
-    {NULL, "--R", KM_PARAM_OBSCURE_RADIUS},
-    {NULL, "--stage2-t0", KM_PARAM_OBSCURE_T0},
-    {NULL, "--tol", KM_PARAM_OBSCURE_TOL},
-    {NULL, "--solver", KM_PARAM_MKL_SOLVER},
-    {NULL, "--mkl-eps", KM_PARAM_MKL_GAP},
-    {NULL, "--mkl-theta-eps", KM_PARAM_MKL_THETA_TOL},
-    {NULL, "--mkl-step-eps", KM_PARAM_MKL_EPS},
-    {NULL, "--max-outer", KM_PARAM_MKL_MAX_OUTER},
-    {NULL, "--max-time", KM_PARAM_MKL_MAX_TIME},
-    {NULL, "--shared-weights", KM_PARAM_SHARED_WEIGHTS},
-    {NULL, "--clusters", KM_PARAM_CLUSTERS},
-    {NULL, "--ae", KM_PARAM_CLUSTER_AE},
-    {NULL, "--tau", KM_PARAM_CLUSTER_TAU},
-    {NULL, "--cluster-kernel", KM_PARAM_CLUSTER_KERNEL},
-    {NULL, "--kmeans-restarts", KM_PARAM_CLUSTER_RESTARTS},
-};
-#define N_OPTION_PARAMS (sizeof option_params / sizeof *option_params)
+/* The help of the kernel-weight parameters method reads (method -1: all of them, each with the names
+ * of the methods that read it where not all do). */
+static void method_params_help(FILE *out, km_mkl_method method)
+{
+    km_param id;
+    for (size_t k = 0; (id = km_param_at(k)); k++) {
+        if (!km_param_is_method_param(id) || id == KM_PARAM_MKL_METHOD ||
+            ((int)method >= 0 && !km_param_read_by(id, KM_TASK_SVC, method)))
+            continue;
+        char names[512], prefix[520] = "";
+        if ((int)method < 0 && readers(id, 0, 1, KM_TASK_SVC, method, names, sizeof names))
+            snprintf(prefix, sizeof prefix, "%s: ", names);
+        cli_param_help(out, id, prefix);
+    }
+}
+
+/* The whole help, or (method >= 0) one method's. */
+static void usage(FILE *out, km_mkl_method method)
+{
+    const km_mkl_method_entry *entry;
+    fputs(INTRO, out);
+    if ((int)method >= 0 && (entry = km_mkl_method_of(method))) {
+        fputs("\nthe kernel-weight method:\n", out);
+        method_help(out, entry);
+        fprintf(out, "\noptions of --mkl %s:\n", entry->name);
+        method_params_help(out, method);
+        fputs("\n('kernelmix train --help' shows the task, kernel and solver options.)\n", out);
+        return;
+    }
+    fputs("\ntask:\n", out);
+    cli_param_help(out, KM_PARAM_TASK, NULL);
+    cli_param_help(out, KM_PARAM_C, NULL);
+    cli_help_paragraph(out, "--ridge L", "krr: the ridge lambda > 0 (sets C = 1/L)");
+    cli_param_help(out, KM_PARAM_KRR_BIAS, NULL);
+    cli_param_help(out, KM_PARAM_EPSILON, NULL);
+    cli_param_help(out, KM_PARAM_NU, NULL);
+    cli_help_paragraph(out, "-wLABEL WEIGHT", "multiply C of class LABEL by WEIGHT (e.g. -w1 2)");
+    cli_param_help(out, KM_PARAM_MULTICLASS, NULL);
+    fputs("\n", out);
+    fputs(KERNEL_HELP, out);
+    fputs("\nkernel weights learned jointly with the machine (multiple kernel learning):\n", out);
+    cli_param_help(out, KM_PARAM_MKL_METHOD, NULL);
+    for (size_t k = 0; (entry = km_mkl_method_at(k)); k++)
+        method_help(out, entry);
+    fputs("\noptions of the kernel-weight methods (each refused by the methods that do not read it):\n", out);
+    method_params_help(out, (km_mkl_method)-1);
+    fputs("\nsolver:\n", out);
+    cli_param_help(out, KM_PARAM_TOLERANCE, NULL);
+    cli_param_help(out, KM_PARAM_CACHE_MB, NULL);
+    cli_param_help(out, KM_PARAM_CACHE_VALUES, NULL);
+    cli_help_paragraph(out, "--cache-float", "the same as --cache-values float");
+    cli_help_paragraph(out, "--cache-double", "the same as --cache-values double");
+    cli_param_help(out, KM_PARAM_SHRINKING, NULL);
+    cli_param_help(out, KM_PARAM_MAX_ITER, NULL);
+    fputs("\nprobability outputs:\n", out);
+    cli_param_help(out, KM_PARAM_PROBABILITY, NULL);
+    fputs("\nother:\n", out);
+    fputs(OTHER_HELP, out);
+    cli_param_help(out, KM_PARAM_SEED, NULL);
+    fputs(CLOSING_HELP, out);
+    fputs(CLI_PROGRESS_HELP, out);
+    fputs("\ninput:\n", out);
+    fputs(CLI_INPUT_HELP, out);
+    fputs("\nThe training summary prints the kernel weights, support vectors and objective.\n"
+          "Exit status: 0 success, 1 failure, 2 bad usage or bad input, 130 interrupted (SIGINT or\n"
+          "SIGTERM stop the solver at its next check; no model is written).\n", out);
+}
 
 typedef struct train_options {
     km_params *params;
@@ -304,7 +219,7 @@ typedef struct train_options {
     size_t n_class_weights;
     int mkl_implied;            /* --p or --p-block given: lp-norm MKL unless --mkl says otherwise */
     int mkl_given;              /* --mkl given */
-    const char *given[N_OPTION_PARAMS]; /* the options of option_params given, as written (else NULL) */
+    char given[KM_PARAM_SLOTS][32]; /* by parameter: the option that set it, as written (else "") */
     const char *reg_param;      /* --reg-param, read once the regularizer is known */
     const char *cluster_spec;   /* --cluster-kernel SPEC: an extra clustering-only kernel */
     int folds;
@@ -339,8 +254,7 @@ static int add_class_weight(train_options *o, const char *label_text, const char
     return 1;
 }
 
-/* Sets a parameter the options parser has checked already (the library's bounds hold the options'
- * ranges); returns 0 after reporting a failure. */
+/* Sets a parameter the options parser has checked already; returns 0 after reporting a failure. */
 static int set_double(train_options *o, km_param id, double value)
 {
     km_status st = km_params_set_double(o->params, id, value);
@@ -360,65 +274,13 @@ static int64_t get_int(const train_options *o, km_param id)
     return value;
 }
 
-/* Option value within [lo, hi] into parameter id. */
-static int parse_double_param(train_options *o, km_param id, const char *option, const char *text, double lo,
-                              double hi)
+/* Sets parameter id from an option's text as the parameter table reads it. */
+static int set_text(train_options *o, km_param id, const char *option, const char *text)
 {
-    double value;
-    return cli_parse_double(CMD, option, text, lo, hi, &value) && set_double(o, id, value);
-}
-
-static int parse_long_param(train_options *o, km_param id, const char *option, const char *text, long lo, long hi)
-{
-    long value;
-    return cli_parse_long(CMD, option, text, lo, hi, &value) && set_int(o, id, value);
-}
-
-/* An enumeration option by its name table into parameter id. */
-static int parse_enum_param(train_options *o, km_param id, const char *option, const char *text, km_enum e)
-{
-    int value;
-    return cli_parse_name(CMD, option, text, e, &value) && set_int(o, id, value);
-}
-
-/* An exponent: a number, a fraction a/b, or inf; at least 1. */
-static int parse_exponent(const char *option, const char *text, double *out)
-{
-    if (!text)
-        return 0;
-    if (!strcmp(text, "inf") || !strcmp(text, "infinity")) {
-        *out = INFINITY;
-        return 1;
-    }
-    const char *slash = strchr(text, '/');
-    if (!slash)
-        return cli_parse_double(CMD, option, text, 1, HUGE_VAL, out);
-    char numerator[64];
-    double a, b;
-    size_t len = (size_t)(slash - text);
-    if (len >= sizeof numerator) {
-        cli_error(CMD, "option %s: '%s' is not a number", option, text);
-        return 0;
-    }
-    memcpy(numerator, text, len);
-    numerator[len] = '\0';
-    if (!cli_parse_double(CMD, option, numerator, 0, HUGE_VAL, &a) ||
-        !cli_parse_double(CMD, option, slash + 1, -HUGE_VAL, HUGE_VAL, &b))
-        return 0;
-    if (b == 0) {
-        cli_error(CMD, "option %s: %s: division by zero", option, text);
-        return 0;
-    }
-    if (!isfinite(a / b)) {
-        cli_error(CMD, "option %s: %s is not finite (beyond the largest double, about 1.8e308)", option, text);
-        return 0;
-    }
-    if (!(a / b >= 1)) {
-        cli_error(CMD, "option %s: %s is below 1", option, text);
-        return 0;
-    }
-    *out = a / b;
-    return 1;
+    char as[64];
+    snprintf(as, sizeof as, "option %s", option);
+    km_status st = km_params_set_text_as(o->params, id, text, as, 0);
+    return st ? (cli_fail(CMD, st), 0) : 1;
 }
 
 /* Appends the n arguments of an option to o->options_text, space-separated (an argument with a
@@ -456,58 +318,90 @@ static int append_option(train_options *o, char *const *argv, int n)
     return 1;
 }
 
-/* Notes the current option when it is one of option_params. */
-static void note_given(train_options *o, const cli_args *args)
-{
-    for (size_t k = 0; k < N_OPTION_PARAMS; k++) {
-        const char *names[] = {option_params[k].short_name, option_params[k].long_name};
-        for (size_t j = 0; j < 2; j++)
-            if (names[j] && strlen(names[j]) == args->name_len && !strncmp(args->name, names[j], args->name_len))
-                o->given[k] = names[j];
-    }
-}
-
-/* The names (", "-separated, into buf) of the tasks (tasks != 0) or the methods that read parameter id
- * (read != 0) or ignore it with the run's method or task; returns how many. */
-static size_t readers(km_param id, int tasks, int read, km_task task, km_mkl_method method, char *buf, size_t size)
-{
-    size_t count = 0, used = 0;
-    int value;
-    const char *name;
-    buf[0] = '\0';
-    for (size_t k = 0; (name = km_enum_name_at(tasks ? KM_ENUM_TASK : KM_ENUM_MKL_METHOD, k, &value)); k++) {
-        int reads = tasks ? km_param_read_by(id, (km_task)value, method) : km_param_read_by(id, task, value);
-        if (!reads == !read && used < size) {
-            used += (size_t)snprintf(buf + used, size - used, "%s%s", count ? ", " : "", name);
-            count++;
-        }
-    }
-    return count;
-}
-
-/* Refuses the options of option_params that the run does not read, naming the tasks or methods that do. */
+/* Refuses the parameter options given that the run does not read, naming the tasks or methods that do. */
 static int check_options_read(const train_options *o)
 {
     km_task task = (km_task)get_int(o, KM_PARAM_TASK);
     km_mkl_method method = (km_mkl_method)get_int(o, KM_PARAM_MKL_METHOD);
     const char *task_name = km_enum_name(KM_ENUM_TASK, task), *method_name = km_enum_name(KM_ENUM_MKL_METHOD, method);
-    for (size_t k = 0; k < N_OPTION_PARAMS; k++) {
-        km_param id = option_params[k].id;
-        if (!o->given[k] || km_param_read_by(id, task, method))
+    for (km_param id = 0; id < KM_PARAM_SLOTS; id++) {
+        const char *given = o->given[id];
+        if (!given[0] || km_param_read_by(id, task, method))
             continue;
         char names[512], others[512];
         size_t n_read = readers(id, 0, 1, task, method, names, sizeof names);
         size_t n_ignored = readers(id, 0, 0, task, method, others, sizeof others);
         if (n_read > n_ignored)   /* most methods read it: the few that do not */
-            cli_error(CMD, "%s is not read by --mkl %s (this run uses --mkl %s)", o->given[k], others, method_name);
+            cli_error(CMD, "%s is not read by --mkl %s (this run uses --mkl %s)", given, others, method_name);
         else if (n_read)
-            cli_error(CMD, "%s is read by --mkl %s only (this run uses --mkl %s)", o->given[k], names, method_name);
+            cli_error(CMD, "%s is read by --mkl %s only (this run uses --mkl %s)", given, names, method_name);
         else if (readers(id, 1, 1, task, method, names, sizeof names))
-            cli_error(CMD, "%s is read by -s %s only (this run uses -s %s)", o->given[k], names, task_name);
+            cli_error(CMD, "%s is read by -s %s only (this run uses -s %s)", given, names, task_name);
         else
-            cli_error(CMD, "%s is not read by -s %s with --mkl %s", o->given[k], task_name, method_name);
+            cli_error(CMD, "%s is not read by -s %s with --mkl %s", given, task_name, method_name);
         return 0;
     }
+    return 1;
+}
+
+/* The options whose parameter needs more than its row: LIBSVM's task numbers, --ridge (C = 1/L), the
+ * cache's two switches, --reg-param (read once the regularizer is known), --cluster-kernel SPEC.
+ * Returns 1 when taken, -1 on an error (reported), 0 when the option is none of them; *id: the
+ * parameter it sets. */
+static int special_param_option(train_options *o, cli_args *args, km_param *id)
+{
+    const char *v;
+    double x;
+    int handled;
+    if (cli_args_is(args, "-s", "--task")) {
+        /* LIBSVM's -s numbers, or the task's name */
+        static const km_task by_number[] = {KM_TASK_SVC, KM_TASK_NU_SVC, KM_TASK_ONECLASS, KM_TASK_SVR,
+                                             KM_TASK_NU_SVR};
+        int task;
+        *id = KM_PARAM_TASK;
+        if (!(v = cli_args_value(args)))
+            return -1;
+        if (v[0] >= '0' && v[0] <= '4' && !v[1])
+            return set_int(o, KM_PARAM_TASK, by_number[v[0] - '0']) ? 1 : -1;
+        if (km_enum_value(KM_ENUM_TASK, v, &task) == KM_OK)
+            return set_int(o, KM_PARAM_TASK, task) ? 1 : -1;
+        cli_error(CMD, "option -s: '%s' is not a supported task (0 C-SVC, 1 nu-SVC, 2 one-class, 3 epsilon-SVR, "
+                  "4 nu-SVR, krr)", v);
+        return -1;
+    }
+    if (cli_args_is(args, NULL, "--ridge")) {
+        *id = KM_PARAM_C;
+        return cli_parse_double(CMD, "--ridge", cli_args_value(args), 1e-300, HUGE_VAL, &x) &&
+                       set_double(o, KM_PARAM_C, 1.0 / x) ? 1 : -1;
+    }
+    *id = KM_PARAM_CACHE_VALUES;
+    if (cli_args_is(args, NULL, "--cache-float"))
+        return set_int(o, KM_PARAM_CACHE_VALUES, KM_CACHE_FLOAT) ? 1 : -1;
+    if (cli_args_is(args, NULL, "--cache-double"))
+        return set_int(o, KM_PARAM_CACHE_VALUES, KM_CACHE_DOUBLE) ? 1 : -1;
+    *id = KM_PARAM_REG_PARAM;
+    if (cli_args_is(args, NULL, "--reg-param"))
+        return (o->reg_param = cli_args_value(args)) ? 1 : -1;
+    *id = KM_PARAM_CLUSTER_KERNEL;
+    if ((handled = cli_cluster_kernel_option(args, o->params, &o->cluster_spec)))
+        return handled;
+    return 0;
+}
+
+/* The options that set a parameter: the special ones, then the table's. Returns as those do. */
+static int param_option(train_options *o, cli_args *args)
+{
+    km_param id;
+    int handled = special_param_option(o, args, &id);
+    if (!handled)
+        handled = cli_param_option(args, o->params, NULL, &id);
+    if (handled <= 0)
+        return handled;
+    snprintf(o->given[id], sizeof o->given[id], "%.*s", (int)args->name_len, args->name);
+    if (id == KM_PARAM_P || id == KM_PARAM_P_BLOCK)
+        o->mkl_implied = 1;
+    if (id == KM_PARAM_MKL_METHOD)
+        o->mkl_given = 1;
     return 1;
 }
 
@@ -518,53 +412,15 @@ static int parse_options(train_options *o, int argc, char **argv)
     cli_args_init(&args, CMD, argc, argv);
     const char *v;
     cli_positionals positionals = {.max = 2};
-    int handled;
+    int handled, help = 0;
     long l;
-    double x;
     while (cli_args_next_option(&args, &positionals)) {
         int ok = 1, start = args.index, controls_run = 0; /* -v, --json, --trace, -q, --verbose */
         if (cli_args_is(&args, NULL, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (cli_args_is(&args, "-s", "--task")) {
-            if ((ok = (v = cli_args_value(&args)) != NULL)) {
-                int task;
-                /* LIBSVM's -s numbers, or the task's name */
-                static const km_task by_number[] = {KM_TASK_SVC, KM_TASK_NU_SVC, KM_TASK_ONECLASS, KM_TASK_SVR,
-                                                     KM_TASK_NU_SVR};
-                if (v[0] >= '0' && v[0] <= '4' && !v[1])
-                    ok = set_int(o, KM_PARAM_TASK, by_number[v[0] - '0']);
-                else if (km_enum_value(KM_ENUM_TASK, v, &task) == KM_OK)
-                    ok = set_int(o, KM_PARAM_TASK, task);
-                else {
-                    cli_error(CMD, "option -s: '%s' is not a supported task (0 C-SVC, 1 nu-SVC, 2 one-class, "
-                              "3 epsilon-SVR, 4 nu-SVR, krr)", v);
-                    ok = 0;
-                }
-            }
-        } else if (cli_args_is(&args, "-c", "--C")) {
-            ok = parse_double_param(o, KM_PARAM_C, "-c", cli_args_value(&args), 1e-300, HUGE_VAL);
-        } else if (cli_args_is(&args, NULL, "--ridge")) {
-            ok = cli_parse_double(CMD, "--ridge", cli_args_value(&args), 1e-300, HUGE_VAL, &x) &&
-                 set_double(o, KM_PARAM_C, 1.0 / x);
-        } else if (cli_args_is(&args, NULL, "--no-bias")) {
-            ok = set_int(o, KM_PARAM_KRR_BIAS, 0);
-        } else if (cli_args_is(&args, "-p", "--epsilon")) {
-            ok = parse_double_param(o, KM_PARAM_EPSILON, "-p", cli_args_value(&args), 0, HUGE_VAL);
-        } else if (cli_args_is(&args, "-n", "--nu")) {
-            ok = parse_double_param(o, KM_PARAM_NU, "-n", cli_args_value(&args), 1e-300, 1);
-        } else if (cli_args_is(&args, "-e", "--tolerance")) {
-            ok = parse_double_param(o, KM_PARAM_TOLERANCE, "-e", cli_args_value(&args), 1e-300, HUGE_VAL);
-        } else if (cli_args_is(&args, "-m", "--cache")) {
-            ok = parse_double_param(o, KM_PARAM_CACHE_MB, "-m", cli_args_value(&args), 1e-3, 1e9);
-        } else if (cli_args_is(&args, NULL, "--cache-float")) {
-            ok = set_int(o, KM_PARAM_CACHE_VALUES, KM_CACHE_FLOAT);
-        } else if (cli_args_is(&args, NULL, "--cache-double")) {
-            ok = set_int(o, KM_PARAM_CACHE_VALUES, KM_CACHE_DOUBLE);
-        } else if (cli_args_is(&args, "-h", "--shrinking")) {
-            ok = parse_long_param(o, KM_PARAM_SHRINKING, "-h", cli_args_value(&args), 0, 1);
-        } else if (cli_args_is(&args, NULL, "--max-iter")) {
-            ok = parse_long_param(o, KM_PARAM_MAX_ITER, "--max-iter", cli_args_value(&args), 1, LONG_MAX);
+            help = 1;
+            controls_run = 1;
+        } else if ((handled = param_option(o, &args))) {
+            ok = handled > 0;
         } else if (cli_args_is(&args, "-t", NULL)) {
             if ((ok = cli_parse_long(CMD, "-t", cli_args_value(&args), 0, 4, &l)))
                 o->libsvm_kernel = (int)l;
@@ -581,76 +437,6 @@ static int parse_options(train_options *o, int argc, char **argv)
             ok = cli_parse_name(CMD, "--norm", cli_args_value(&args), KM_ENUM_NORMALIZATION, &o->norm);
         } else if (cli_args_is(&args, NULL, "--weights")) {
             ok = (o->weights = cli_args_value(&args)) != NULL;
-        } else if (cli_args_is(&args, NULL, "--multiclass")) {
-            ok = parse_enum_param(o, KM_PARAM_MULTICLASS, "--multiclass", cli_args_value(&args), KM_ENUM_MULTICLASS);
-        } else if (cli_args_is(&args, NULL, "--mkl")) {
-            ok = parse_enum_param(o, KM_PARAM_MKL_METHOD, "--mkl", cli_args_value(&args), KM_ENUM_MKL_METHOD);
-            o->mkl_given = 1;
-        } else if (cli_args_is(&args, NULL, "--p")) {
-            ok = parse_exponent("--p", cli_args_value(&args), &x) && set_double(o, KM_PARAM_P, x);
-            o->mkl_implied = 1;
-        } else if (cli_args_is(&args, NULL, "--p-block")) {
-            ok = parse_exponent("--p-block", cli_args_value(&args), &x) && set_double(o, KM_PARAM_P_BLOCK, x);
-            o->mkl_implied = 1;
-        } else if (cli_args_is(&args, NULL, "--regularizer")) {
-            ok = parse_enum_param(o, KM_PARAM_REGULARIZER, "--regularizer", cli_args_value(&args),
-                                  KM_ENUM_MKL_REGULARIZER);
-        } else if (cli_args_is(&args, NULL, "--reg-param")) {
-            ok = (o->reg_param = cli_args_value(&args)) != NULL;
-        } else if (cli_args_is(&args, NULL, "--lambda")) {
-            ok = parse_double_param(o, KM_PARAM_LAMBDA, "--lambda", cli_args_value(&args), 0, 1);
-        } else if (cli_args_is(&args, NULL, "--radius")) {
-            ok = parse_double_param(o, KM_PARAM_MKL_RADIUS, "--radius", cli_args_value(&args), 1e-300, HUGE_VAL);
-        } else if (cli_args_is(&args, NULL, "--align-q")) {
-            ok = cli_parse_double(CMD, "--align-q", cli_args_value(&args), 1, HUGE_VAL, &x) &&
-                 (x > 1 || (cli_error(CMD, "option --align-q: q must be above 1"), 0)) &&
-                 set_double(o, KM_PARAM_ALIGN_Q, x);
-        } else if (cli_args_is(&args, NULL, "--eta")) {
-            ok = cli_parse_double(CMD, "--eta", cli_args_value(&args), 0, 1, &x) &&
-                 (x < 1 || (cli_error(CMD, "option --eta: eta must be below 1"), 0)) &&
-                 set_double(o, KM_PARAM_L2KRR_ETA, x);
-        } else if (cli_args_is(&args, NULL, "--rank1-weight")) {
-            ok = parse_enum_param(o, KM_PARAM_RANK1_WEIGHT, "--rank1-weight", cli_args_value(&args),
-                                  KM_ENUM_RANK1_WEIGHT);
-        } else if (cli_args_is(&args, NULL, "--mu0")) {
-            ok = parse_enum_param(o, KM_PARAM_MU0, "--mu0", cli_args_value(&args), KM_ENUM_MU0);
-        } else if (cli_args_is(&args, NULL, "--noise")) {
-            ok = parse_double_param(o, KM_PARAM_EB_NOISE, "--noise", cli_args_value(&args), 1e-300, HUGE_VAL);
-        } else if (cli_args_is(&args, NULL, "--learn-noise")) {
-            ok = set_int(o, KM_PARAM_EB_LEARN_NOISE, 1);
-        } else if (cli_args_is(&args, NULL, "--eb-inner")) {
-            ok = parse_long_param(o, KM_PARAM_EB_INNER, "--eb-inner", cli_args_value(&args), 1, LONG_MAX);
-        } else if (cli_args_is(&args, NULL, "--eb-tol")) {
-            ok = parse_double_param(o, KM_PARAM_EB_TOL, "--eb-tol", cli_args_value(&args), 1e-300, HUGE_VAL);
-        } else if (cli_args_is(&args, NULL, "--epochs")) {
-            ok = parse_long_param(o, KM_PARAM_OBSCURE_EPOCHS, "--epochs", cli_args_value(&args), 0, LONG_MAX);
-        } else if (cli_args_is(&args, NULL, "--online-epochs")) {
-            ok = parse_long_param(o, KM_PARAM_OBSCURE_ONLINE_EPOCHS, "--online-epochs", cli_args_value(&args), 0,
-                                  LONG_MAX);
-        } else if (cli_args_is(&args, NULL, "--online-eta")) {
-            ok = parse_double_param(o, KM_PARAM_OBSCURE_ETA, "--online-eta", cli_args_value(&args), 1e-300, HUGE_VAL);
-        } else if (cli_args_is(&args, NULL, "--R")) {
-            v = cli_args_value(&args);
-            ok = v && (!strcmp(v, "inf") ? set_double(o, KM_PARAM_OBSCURE_RADIUS, INFINITY)
-                                         : parse_double_param(o, KM_PARAM_OBSCURE_RADIUS, "--R", v, 1e-300, HUGE_VAL));
-        } else if (cli_args_is(&args, NULL, "--stage2-t0")) {
-            ok = parse_long_param(o, KM_PARAM_OBSCURE_T0, "--stage2-t0", cli_args_value(&args), 0, LONG_MAX);
-        } else if (cli_args_is(&args, NULL, "--tol")) {
-            ok = parse_double_param(o, KM_PARAM_OBSCURE_TOL, "--tol", cli_args_value(&args), 1e-300, HUGE_VAL);
-        } else if (cli_args_is(&args, NULL, "--solver")) {
-            ok = parse_enum_param(o, KM_PARAM_MKL_SOLVER, "--solver", cli_args_value(&args), KM_ENUM_MKL_SOLVER);
-        } else if (cli_args_is(&args, NULL, "--mkl-eps")) {
-            ok = parse_double_param(o, KM_PARAM_MKL_GAP, "--mkl-eps", cli_args_value(&args), 1e-300, HUGE_VAL);
-        } else if (cli_args_is(&args, NULL, "--mkl-theta-eps")) {
-            ok = parse_double_param(o, KM_PARAM_MKL_THETA_TOL, "--mkl-theta-eps", cli_args_value(&args), 0, HUGE_VAL);
-        } else if (cli_args_is(&args, NULL, "--mkl-step-eps")) {
-            ok = parse_double_param(o, KM_PARAM_MKL_EPS, "--mkl-step-eps", cli_args_value(&args), 1e-300, HUGE_VAL);
-        } else if (cli_args_is(&args, NULL, "--max-outer")) {
-            ok = parse_long_param(o, KM_PARAM_MKL_MAX_OUTER, "--max-outer", cli_args_value(&args), 1, LONG_MAX);
-        } else if (cli_args_is(&args, NULL, "--max-time")) {
-            ok = parse_double_param(o, KM_PARAM_MKL_MAX_TIME, "--max-time", cli_args_value(&args), 1e-300, HUGE_VAL);
-        } else if (cli_args_is(&args, NULL, "--shared-weights")) {
-            ok = set_int(o, KM_PARAM_SHARED_WEIGHTS, 1);
         } else if (cli_args_is(&args, "-v", "--cross-validation")) {
             if ((ok = cli_parse_long(CMD, "-v", cli_args_value(&args), 2, 1000000, &l)))
                 o->folds = (int)l;
@@ -660,12 +446,6 @@ static int parse_options(train_options *o, int argc, char **argv)
         } else if (cli_args_is(&args, NULL, "--trace")) {
             ok = (o->trace_path = cli_args_value(&args)) != NULL;
             controls_run = 1;
-        } else if (cli_args_is(&args, "-b", "--probability")) {
-            ok = parse_long_param(o, KM_PARAM_PROBABILITY, "-b", cli_args_value(&args), 0, 1);
-        } else if ((handled = cli_cluster_option(&args, o->params, &o->cluster_spec))) {
-            ok = handled > 0;
-        } else if (cli_args_is(&args, NULL, "--seed")) {
-            ok = parse_long_param(o, KM_PARAM_SEED, "--seed", cli_args_value(&args), 0, LONG_MAX);
         } else if ((handled = cli_data_option(&args, &o->input))) {
             ok = handled > 0;
         } else if (cli_args_is(&args, "-q", "--quiet")) {
@@ -685,19 +465,19 @@ static int parse_options(train_options *o, int argc, char **argv)
         }
         if (!ok || args.failed || (!controls_run && !append_option(o, argv + start, args.index - start + 1)))
             return -1;
-        note_given(o, &args);
     }
     if (args.failed)
         return -1;
+    if (help) {
+        usage(stdout, o->mkl_given ? (km_mkl_method)get_int(o, KM_PARAM_MKL_METHOD) : (km_mkl_method)-1);
+        return 0;
+    }
     if (o->mkl_implied && !o->mkl_given && !set_int(o, KM_PARAM_MKL_METHOD, KM_MKL_LP))
         return -1;
     if (!check_options_read(o))
         return -1;
     int elasticnet = get_int(o, KM_PARAM_REGULARIZER) == KM_REG_ELASTICNET;
-    if (o->reg_param && elasticnet && !parse_double_param(o, KM_PARAM_LAMBDA, "--reg-param", o->reg_param, 0, 1))
-        return -1;
-    if (o->reg_param && !elasticnet &&
-        !(parse_exponent("--reg-param", o->reg_param, &x) && set_double(o, KM_PARAM_REG_PARAM, x)))
+    if (o->reg_param && !set_text(o, elasticnet ? KM_PARAM_LAMBDA : KM_PARAM_REG_PARAM, "--reg-param", o->reg_param))
         return -1;
     if (!cli_positionals_given(CMD, &positionals, 1, "missing TRAIN_FILE"))
         return -1;

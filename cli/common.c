@@ -346,40 +346,17 @@ int cli_need_kernels(const char *cmd, const cli_kernel_specs *specs)
     return 0;
 }
 
-/* An option's value text into the integer parameter id, within [lo, LONG_MAX]: 1, or -1 (reported). */
-static int long_param(cli_args *args, km_params *params, km_param id, const char *option, const char *text, long lo)
+int cli_cluster_kernel_option(cli_args *args, km_params *params, const char **cluster_spec)
 {
-    long value;
-    if (!cli_parse_long(args->cmd, option, text, lo, LONG_MAX, &value))
-        return -1;
-    km_status st = km_params_set_int(params, id, value);
-    return st ? (cli_fail(args->cmd, st), -1) : 1;
-}
-
-static int double_param(cli_args *args, km_params *params, km_param id, double value)
-{
-    km_status st = km_params_set_double(params, id, value);
-    return st ? (cli_fail(args->cmd, st), -1) : 1;
-}
-
-int cli_cluster_option(cli_args *args, km_params *params, const char **cluster_spec)
-{
-    double x;
-    if (cli_args_is(args, NULL, "--clusters"))
-        return long_param(args, params, KM_PARAM_CLUSTERS, "--clusters", cli_args_value(args), 1);
-    if (cli_args_is(args, NULL, "--ae"))
-        return cli_parse_double(args->cmd, "--ae", cli_args_value(args), 1e-300, 1, &x)
-                   ? double_param(args, params, KM_PARAM_CLUSTER_AE, x) : -1;
-    if (cli_args_is(args, NULL, "--tau"))
-        return cli_parse_tau(args->cmd, cli_args_value(args), &x) ? double_param(args, params, KM_PARAM_CLUSTER_TAU, x)
-                                                                  : -1;
-    if (cli_args_is(args, NULL, "--kmeans-restarts"))
-        return long_param(args, params, KM_PARAM_CLUSTER_RESTARTS, "--kmeans-restarts", cli_args_value(args), 1);
     if (!cli_args_is(args, NULL, "--cluster-kernel"))
         return 0;
     const char *text = cli_args_value(args);
-    if (text && text[0] >= '0' && text[0] <= '9')
-        return long_param(args, params, KM_PARAM_CLUSTER_KERNEL, "--cluster-kernel", text, 1);
-    *cluster_spec = text;
-    return text ? 1 : -1;
+    if (!text)
+        return -1;
+    if (text[0] < '0' || text[0] > '9') {
+        *cluster_spec = text;
+        return 1;
+    }
+    km_status st = km_params_set_text_as(params, KM_PARAM_CLUSTER_KERNEL, text, "option --cluster-kernel", 0);
+    return st ? (cli_fail(args->cmd, st), -1) : 1;
 }

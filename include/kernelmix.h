@@ -399,6 +399,19 @@ typedef enum km_cache_values {
  * (in brackets below), so a handle from km_params_new trains a C-SVC on the uniform sum of kernels. */
 typedef struct km_params km_params;
 
+typedef enum km_enum {
+    KM_ENUM_TASK = 1,             /* km_task */
+    KM_ENUM_MULTICLASS = 2,       /* km_multiclass */
+    KM_ENUM_MKL_METHOD = 3,       /* km_mkl_method */
+    KM_ENUM_MKL_SOLVER = 4,       /* km_mkl_solver */
+    KM_ENUM_MKL_REGULARIZER = 5,  /* km_mkl_regularizer */
+    KM_ENUM_KERNEL_TYPE = 6,      /* km_kernel_type */
+    KM_ENUM_NORMALIZATION = 7,    /* km_normalization */
+    KM_ENUM_CACHE_VALUES = 8,     /* km_cache_values */
+    KM_ENUM_MU0 = 9,              /* km_mu0 */
+    KM_ENUM_RANK1_WEIGHT = 10     /* km_rank1_weight */
+} km_enum;
+
 /* Parameter ids (stable numbers). INT parameters are set with km_params_set_int, the others with
  * km_params_set_double; km_param_bounds gives each one's range. */
 typedef enum km_param {
@@ -491,6 +504,9 @@ typedef enum km_param {
 #define KM_PARAM_INTEGER 1u       /* an integer or enum parameter: km_params_set_int / get_int */
 #define KM_PARAM_LOWER_OPEN 2u    /* the lower bound itself is excluded */
 #define KM_PARAM_UPPER_OPEN 4u    /* the upper bound itself is excluded */
+#define KM_PARAM_FRACTION 8u      /* an exponent: km_params_set_text also takes a fraction "a/b" */
+#define KM_PARAM_AUTOMATIC 16u    /* the default lies outside the bounds and means an automatic choice
+                                     (LIBSVM's iteration limit, p_block from p, ...); it is accepted too */
 
 KM_API km_status km_params_new(km_params **out);
 /* A deep copy (arrays included). */
@@ -515,6 +531,32 @@ KM_API const char *km_param_name(km_param id);
  * tolerance, the cache, the seed, ...) are read by all. km_train takes every value a km_params holds and
  * ignores the unread ones; the CLI refuses an option the run would ignore with this answer. */
 KM_API int km_param_read_by(km_param id, km_task task, km_mkl_method method);
+/* Sets parameter id from a value as users write it: a number (1e-3, 2^-5; "inf" where the upper bound
+ * is an included infinity; for a KM_PARAM_FRACTION parameter also "4/3"), an integer, or an
+ * enumeration's value by name. KM_EINVAL, with a message naming the parameter, leaves it as it was. */
+KM_API km_status km_params_set_text(km_params *params, km_param id, const char *text);
+/* The parameters one by one: the id of the index-th, 0 past the last. */
+KM_API km_param km_param_at(size_t index);
+
+/* What describes a parameter (km_param_describe): everything a generated interface needs. */
+typedef struct km_param_info {
+    size_t size;                  /* sizeof(km_param_info), set by the caller (KM_PARAM_INFO_INIT) */
+    km_param id;
+    const char *name;             /* km_param_name */
+    double lower, upper;          /* km_param_bounds */
+    unsigned flags;
+    double default_value;         /* of an enumeration: its value; of an automatic choice: 0 (help says) */
+    km_enum enumeration;          /* 0: not an enumeration */
+    /* The command line's options, "|"-separated, the preferred first and aliases after (NULL: none); the
+     * name of its value in help texts (NULL: a switch without a value, which sets switch_value). */
+    const char *options;
+    const char *value_name;
+    double switch_value;
+    const char *help;             /* one paragraph, not wrapped */
+} km_param_info;
+#define KM_PARAM_INFO_INIT {.size = sizeof(km_param_info)}
+/* Fills *info (whose size field the caller set) for parameter id; KM_EINVAL for an unknown id. */
+KM_API km_status km_param_describe(km_param id, km_param_info *info);
 /* Fixed kernel weights d_m of the combination sum_m d_m k_m: n values (one per kernel; km_train
  * checks the count), each >= 0, not all zero; copied. weights NULL (n = 0): uniform 1 again. */
 KM_API km_status km_params_set_kernel_weights(km_params *params, const double *weights, size_t n);
@@ -757,18 +799,6 @@ KM_API km_status km_model_machine_support_outputs(const km_model *model, size_t 
  * "lp", "interleaved", "blockp", "rbf", "mult", "float")
  * ---------------------------------------------------------------------------------------------- */
 
-typedef enum km_enum {
-    KM_ENUM_TASK = 1,             /* km_task */
-    KM_ENUM_MULTICLASS = 2,       /* km_multiclass */
-    KM_ENUM_MKL_METHOD = 3,       /* km_mkl_method */
-    KM_ENUM_MKL_SOLVER = 4,       /* km_mkl_solver */
-    KM_ENUM_MKL_REGULARIZER = 5,  /* km_mkl_regularizer */
-    KM_ENUM_KERNEL_TYPE = 6,      /* km_kernel_type */
-    KM_ENUM_NORMALIZATION = 7,    /* km_normalization */
-    KM_ENUM_CACHE_VALUES = 8,     /* km_cache_values */
-    KM_ENUM_MU0 = 9,              /* km_mu0 */
-    KM_ENUM_RANK1_WEIGHT = 10     /* km_rank1_weight */
-} km_enum;
 /* Canonical name of value (static storage), or NULL when e has no such value. */
 KM_API const char *km_enum_name(km_enum e, int value);
 /* The value called name (the canonical name or an accepted alias such as "one-class"); KM_EINVAL with

@@ -25,6 +25,13 @@
 #include "data/text_input.h"
 /* the learning bounds of `kernelmix bound` (km_bound_*) */
 #include "eval/learning_bounds.h"
+/* train's --help: the kernel-weight methods' names, paragraphs and options (km_mkl_method_at, _of) */
+#include "mkl/method.h"
+/* info's description of a model's method (km_model_method_describe, km_model_method_flags) */
+#include "model/model_describe.h"
+/* the options that set parameters, from the parameter table (km_params_set_text_as,
+ * km_param_is_method_param) */
+#include "train/param_table.h"
 /* predict's checks of test rows, train's of labels (km_check_targets, km_model_test_coverage,
  * km_label_doubt_of) */
 #include "train/input_checks.h"

@@ -2,7 +2,8 @@
  * predicts the labels and decision values stored beside it ("NAME.predictions", one row per test row:
  * LABEL D_1 .. D_nd), to 1e-12 relative (bit for bit with the GCC build that wrote them; other
  * compilers' exp and summation orders differ in the last digits). Saved again, each model is a
- * current-version file that predicts bit for bit what the golden file predicts. A test file includes
+ * current-version file that predicts bit for bit what the golden file predicts and holds the same
+ * parameters (those its task and method read, km_model_params). A test file includes
  * this after check.h and calls check_golden for each of its models. */
 #ifndef KM_TEST_GOLDEN_MODELS_H
 #define KM_TEST_GOLDEN_MODELS_H
@@ -75,6 +76,41 @@ static void predict(const km_model *model, const km_dataset *test, double **labe
     CHECK_OK(km_predict(model, test, NULL, *labels, *decision));
 }
 
+/* Every parameter the first model's task and method read is the same in the two models' km_model_params. */
+static void check_same_params(const km_model *a, const km_model *b)
+{
+    km_params *pa = NULL, *pb = NULL;
+    CHECK_OK(km_model_params(a, &pa));
+    CHECK_OK(km_model_params(b, &pb));
+    int64_t task = 0, method = 0;
+    if (pa) {
+        CHECK_OK(km_params_get_int(pa, KM_PARAM_TASK, &task));
+        CHECK_OK(km_params_get_int(pa, KM_PARAM_MKL_METHOD, &method));
+    }
+    km_param id;
+    for (size_t k = 0; pa && pb && (id = km_param_at(k)); k++) {
+        if (!km_param_read_by(id, (km_task)task, (km_mkl_method)method))
+            continue;
+        unsigned flags = 0;
+        CHECK_OK(km_param_bounds(id, NULL, NULL, &flags));
+        if (flags & KM_PARAM_INTEGER) {
+            int64_t x = -1, y = -2;
+            km_params_get_int(pa, id, &x);
+            km_params_get_int(pb, id, &y);
+            CHECK(x == y);
+        } else {
+            double x = NAN, y = NAN;
+            km_params_get_double(pa, id, &x);
+            km_params_get_double(pb, id, &y);
+            if (!(x == y || (isnan(x) && isnan(y))))
+                fprintf(stderr, "parameter %s: %.17g, then %.17g\n", km_param_name(id), x, y);
+            CHECK(x == y || (isnan(x) && isnan(y)));
+        }
+    }
+    km_params_free(pa);
+    km_params_free(pb);
+}
+
 static void check_golden(const golden *g)
 {
     char path[256], resaved[256];
@@ -99,6 +135,8 @@ static void check_golden(const golden *g)
         predict(again, test, &labels2, &decision2);
         CHECK(!memcmp(labels, labels2, n * sizeof *labels) && !memcmp(decision, decision2, n * nd * sizeof *decision));
     }
+    if (again)
+        check_same_params(model, again);
     free(labels);
     free(decision);
     free(labels2);

@@ -100,7 +100,7 @@ class _MKLBase(SuggestsParameters, BaseEstimator):
     _task = None
 
     def _more_tags(self):
-        return {"pairwise": self.kernels == PRECOMPUTED}
+        return {"pairwise": self._precomputed}
 
     @property
     def _precomputed(self):
@@ -374,6 +374,13 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
     """
 
     _task = L.TASK_SVC
+
+    def _more_tags(self):
+        if not self._precomputed:
+            return {}
+        return {"_xfail_checks": {"check_classifiers_one_label":
+                                  "its X (10 x 3) is no kernel matrix: a precomputed training kernel must be "
+                                  "square, which fit checks before the labels"}}
 
     def __init__(self, kernels=("linear", "rbf"), method="fixed", p=2.0, C=1.0, solver="interleaved", tol=1e-3,
                  mkl_tol=1e-3, cache_size=100.0, class_weight=None, max_iter=-1, random_state=None, verbose=0,
@@ -655,11 +662,15 @@ class MKLRidge(RegressorMixin, _MKLBase):
     _task = L.TASK_KRR
 
     def _more_tags(self):
-        if self.method != "fixed":
-            return {}
-        return {"_xfail_checks": {"check_non_transformer_estimators_n_iter":
-                                  "fixed weights make kernel ridge regression one direct (Cholesky) solve: "
-                                  "n_iter_ is 0, there is no iteration to count"}}
+        xfail = {}
+        if self.method == "fixed":
+            xfail["check_non_transformer_estimators_n_iter"] = ("fixed weights make kernel ridge regression one "
+                                                                "direct (Cholesky) solve: n_iter_ is 0, there is no "
+                                                                "iteration to count")
+        if self._precomputed:
+            xfail["check_estimators_dtypes"] = ("it truncates the kernel matrix to integers, which is then no longer "
+                                                "positive semi-definite: K + I/C need not be positive definite")
+        return {"_xfail_checks": xfail} if xfail else {}
 
     def __init__(self, kernels=("linear", "rbf"), method="fixed", p=2.0, C=1.0, solver="interleaved", tol=1e-3,
                  mkl_tol=1e-3, cache_size=100.0, max_iter=-1, random_state=None, verbose=0, norm="none",

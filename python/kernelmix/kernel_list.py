@@ -37,6 +37,10 @@ class KernelList:
         raise TypeError("a KernelList is N rows to scikit-learn, not a sequence of matrices: iterate over its "
                         ".kernels")
 
+    def __array__(self, dtype=None):
+        raise TypeError(f"a KernelList is {len(self.kernels)} kernel matrices, not one array: give it to an estimator "
+                        f"with kernels=\"precomputed\", or take its .kernels")
+
     def __getitem__(self, index):
         """The same rows (and, for a pair of indices, columns) of every kernel, as a KernelList."""
         if isinstance(index, tuple):

@@ -104,13 +104,15 @@ def test_the_kernel_spec_message_is_not_repeated(data):
 
 def library_messages():
     """The format strings of the library's errors (km_log's lines are not errors, the package shows none;
-    nor is what the library writes to a caller's stream with fprintf, as `kernelmix info`'s descriptions)."""
+    nor is what the library writes to a caller's stream with fprintf, as `kernelmix info`'s descriptions;
+    the parameter and method tables' options and help texts are the command line's own)."""
     literals = re.compile(r'((?:"(?:[^"\\\n]|\\.)*"\s*)+)')
     for path in sorted(glob.glob(os.path.join(REPOSITORY, "src", "**", "*.c"), recursive=True)):
         text = open(path, encoding="utf-8").read()
         for match in literals.finditer(text):
             statement = re.split(r"[;{}]", text[max(0, match.start() - 400):match.start()])[-1]
-            if "km_log" not in statement and "fprintf" not in statement:
+            if ("km_log" not in statement and "fprintf" not in statement
+                    and not re.search(r"\.(options|help|value_name) = $", statement)):
                 yield "".join(re.findall(r'"((?:[^"\\\n]|\\.)*)"', match.group(1)))
 
 

@@ -1,5 +1,6 @@
-/* The names of the enumerations, one table per enumeration, shared by model files, the CLI, its
- * reports and the public lookup km_enum_name / km_enum_value. */
+/* The names of the enumerations, one table per enumeration (the lower layers' here, the kernel-weight
+ * methods' in mkl/mkl_names.h), shared by model files, the CLI, its reports and the public lookup
+ * km_enum_name / km_enum_value (src/train/enum_names.c). */
 #ifndef KM_CORE_NAMES_H
 #define KM_CORE_NAMES_H
 
@@ -15,22 +16,21 @@ typedef struct km_name {
 } km_name;
 extern const km_name km_task_names[];
 extern const km_name km_multiclass_names[];
-extern const km_name km_mkl_method_names[];
-extern const km_name km_mkl_solver_names[];
-extern const km_name km_mkl_regularizer_names[];
 extern const km_name km_kernel_type_names[];
 extern const km_name km_normalization_names[];
 extern const km_name km_gamma_mode_names[];
 extern const km_name km_cache_values_names[];
-extern const km_name km_mu0_names[];
-extern const km_name km_rank1_weight_names[];
-/* The table of a public enumeration, or NULL for an unknown km_enum. */
-const km_name *km_enum_table(km_enum e);
+/* The same tables as functions (a parameter row's names, core/param_row.h). */
+const km_name *km_task_name_table(void);
+const km_name *km_multiclass_name_table(void);
+const km_name *km_cache_values_name_table(void);
 /* Canonical name of value in table, or NULL when the table has none. */
 const char *km_name_of(const km_name *table, int value);
 /* Sets *value to the value called name (canonical or alias) in table and returns 1; returns 0 when
  * there is none. */
 int km_value_of(const km_name *table, const char *name, int *value);
+/* Whether entry k of table is the canonical name of its value (the first with that value). */
+int km_name_is_canonical(const km_name *table, size_t k);
 /* The canonical names as a phrase, "a, b or c", into buf (truncated to size); returns buf. */
 const char *km_names_phrase(const km_name *table, char *buf, size_t size);
 

@@ -332,9 +332,12 @@ km_status km_mkl_ivanov(const km_params *tikhonov, size_t M, const double *d, km
 {
     *ivanov = NULL;
     km_params *out = NULL;
+    km_mkl_params given = km_mkl_params_of(tikhonov), form;
     km_status st = km_params_copy(tikhonov, &out);
     if (!st)
-        st = km_mkl_ivanov_form(&tikhonov->mkl, tikhonov->C, M, d, &out->mkl, &out->C, theta);
+        st = km_mkl_ivanov_form(&given, tikhonov->C, M, d, &form, &out->C, theta);
+    if (!st)
+        km_mkl_params_write(&form, out);
     if (st) {
         km_params_free(out);
         return st;
@@ -414,12 +417,12 @@ static void tikhonov_start(const km_mkl_params *mkl, size_t M, double *d)
         d[m] = 1.0;
 }
 
-static const km_param tikhonov_params[] = {KM_PARAM_REGULARIZER, KM_PARAM_REG_PARAM, KM_PARAM_LAMBDA, KM_PARAM_MKL_GAP, KM_PARAM_MKL_EPS, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0};
-
 const km_mkl_method_entry km_method_tikhonov = {
-    .id = KM_MKL_TIKHONOV,
+    .id = KM_MKL_TIKHONOV, .name = "tikhonov",
+    .help = "the penalised (Tikhonov) form of a block-norm regularizer (Tomioka & Suzuki)",
     .flags = KM_METHOD_LEARNS_WEIGHTS,
-    .params = tikhonov_params,
+    .params = (const km_param[]){KM_PARAM_REGULARIZER, KM_PARAM_REG_PARAM, KM_PARAM_LAMBDA, KM_PARAM_MKL_GAP,
+                                 KM_PARAM_MKL_EPS, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0},
     .resolve = km_tikhonov_resolve,
     .start = tikhonov_start,
     .train = km_mkl_tikhonov,

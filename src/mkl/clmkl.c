@@ -296,23 +296,28 @@ static km_status clmkl_train(const km_mkl_problem *pr, km_mkl_result *result)
     return st;
 }
 
-static const km_param clmkl_params[] = {KM_PARAM_P, KM_PARAM_MKL_SOLVER, KM_PARAM_MKL_GAP, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, KM_PARAM_CLUSTERS, KM_PARAM_CLUSTER_AE, KM_PARAM_CLUSTER_TAU, KM_PARAM_CLUSTER_KERNEL, KM_PARAM_CLUSTER_ONLY, KM_PARAM_CLUSTER_RESTARTS, 0};
-
 const km_mkl_method_entry km_method_clmkl = {
-    .id = KM_MKL_CLMKL,
+    .id = KM_MKL_CLMKL, .name = "clmkl",
+    .help = "convex localized MKL (Lei, Binder, Dogan & Kloft): kernel k-means clusters the training "
+            "rows, each cluster learns its own weights with ||beta_j||_p = 1 (--p); rows belong to "
+            "clusters softly. More than two classes: --multiclass ovr",
     .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_KMEANS_CLUSTERS,
-    .params = clmkl_params,
+    .params = (const km_param[]){KM_PARAM_P, KM_PARAM_MKL_SOLVER, KM_PARAM_MKL_GAP, KM_PARAM_MKL_MAX_OUTER,
+                                 KM_PARAM_MKL_MAX_TIME, KM_PARAM_CLUSTERS, KM_PARAM_CLUSTER_AE,
+                                 KM_PARAM_CLUSTER_TAU, KM_PARAM_CLUSTER_KERNEL, KM_PARAM_CLUSTER_ONLY,
+                                 KM_PARAM_CLUSTER_RESTARTS, 0},
     .resolve = clmkl_resolve,
     .train = clmkl_train,
     .weight_groups = clmkl_groups,
 };
 
-static const km_param hlmkl_params[] = {KM_PARAM_P, KM_PARAM_MKL_SOLVER, KM_PARAM_MKL_GAP, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, KM_PARAM_CLUSTERS, KM_PARAM_CLUSTER_KERNEL, KM_PARAM_CLUSTER_ONLY, KM_PARAM_CLUSTER_RESTARTS, 0};
-
 const km_mkl_method_entry km_method_hlmkl = {
-    .id = KM_MKL_HLMKL,
+    .id = KM_MKL_HLMKL, .name = "hlmkl",
+    .help = "clmkl with hard memberships: each row belongs to its nearest centre only",
     .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_KMEANS_CLUSTERS | KM_METHOD_HARD_MEMBERSHIPS,
-    .params = hlmkl_params,
+    .params = (const km_param[]){KM_PARAM_P, KM_PARAM_MKL_SOLVER, KM_PARAM_MKL_GAP, KM_PARAM_MKL_MAX_OUTER,
+                                 KM_PARAM_MKL_MAX_TIME, KM_PARAM_CLUSTERS, KM_PARAM_CLUSTER_KERNEL,
+                                 KM_PARAM_CLUSTER_ONLY, KM_PARAM_CLUSTER_RESTARTS, 0},
     .resolve = clmkl_resolve,
     .train = clmkl_train,
     .weight_groups = clmkl_groups,

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "core/params.h"
 #include "core/record.h"
+#include "mkl/mkl_params.h"
 #include "kernelmix.h"
 
 /* The part of a method's description that `kernelmix info` asks for (km_mkl_describe). */

@@ -304,12 +304,14 @@ static km_status lmkl_train(const km_mkl_problem *pr, km_mkl_result *result)
     return st;
 }
 
-static const km_param lmkl_params[] = {KM_PARAM_CLUSTER_KERNEL, KM_PARAM_CLUSTER_ONLY, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0};
-
 const km_mkl_method_entry km_method_lmkl = {
-    .id = KM_MKL_LMKL,
+    .id = KM_MKL_LMKL, .name = "lmkl",
+    .help = "Gonen & Alpaydin's gated localized MKL (not convex; the baseline of Lei et al.): softmax "
+            "gates per kernel on the --cluster-kernel, learned by gradient descent (at most 200 steps "
+            "of --max-outer)",
     .flags = KM_METHOD_LEARNS_WEIGHTS,
-    .params = lmkl_params,
+    .params = (const km_param[]){KM_PARAM_CLUSTER_KERNEL, KM_PARAM_CLUSTER_ONLY, KM_PARAM_MKL_MAX_OUTER,
+                                 KM_PARAM_MKL_MAX_TIME, 0},
     .resolve = lmkl_resolve,
     .train = lmkl_train,
     .weight_groups = lmkl_groups,

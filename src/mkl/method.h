@@ -9,6 +9,7 @@
 
 #include "mkl/describe.h"
 #include "mkl/mkl.h"
+#include "mkl/mkl_params.h"
 
 /* What a method is, as the layers above src/mkl ask it (km_mkl_method_flags): they test these bits of
  * the entry's flags, never method ids. */
@@ -43,7 +44,10 @@ enum {
 };
 
 typedef struct km_mkl_method_entry {
-    km_mkl_method id;            /* its name is in the name table (core/names.c) */
+    km_mkl_method id;
+    const char *name;            /* the CLI's --mkl NAME and the model file's; alias: another accepted name */
+    const char *alias;
+    const char *help;            /* one paragraph for --help: what it learns, from which paper */
     unsigned flags;              /* KM_METHOD_* bits: what it is, for the layers above src/mkl */
     /* The parameters (km_param ids, 0-terminated) it reads that not every method reads: those of its
      * weights, solver and stopping rules. A parameter no method lists (the machine's, the cache's, the

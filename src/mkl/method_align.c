@@ -38,12 +38,12 @@ static km_status align_q_train(const km_mkl_problem *problem, km_mkl_result *res
     return km_two_stage_learn(problem, 0, align_q_weights, result);
 }
 
-static const km_param align_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_RANK1_WEIGHT, KM_PARAM_MKL_MAX_TIME, 0};
-
 const km_mkl_method_entry km_method_align = {
-    .id = KM_MKL_ALIGN,
+    .id = KM_MKL_ALIGN, .name = "align",
+    .help = "weights from the centred alignment of each kernel with the labels (Cortes, Mohri & "
+            "Rostamizadeh), then one training of the task on the combination",
     .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_ALIGNMENT,
-    .params = align_params,
+    .params = (const km_param[]){KM_PARAM_MKL_RADIUS, KM_PARAM_RANK1_WEIGHT, KM_PARAM_MKL_MAX_TIME, 0},
     .resolve = km_alignment_methods_resolve,
     .train = align_train,
     .describe = km_mkl_describe_alignment,
@@ -60,12 +60,13 @@ static void align_q_describe(const km_mkl_description *d)
         fprintf(d->out, ", q = %.6g\n", d->mkl->align_q);
 }
 
-static const km_param align_q_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_ALIGN_Q, KM_PARAM_MKL_MAX_TIME, 0};
-
 const km_mkl_method_entry km_method_align_q = {
-    .id = KM_MKL_ALIGN_Q,
+    .id = KM_MKL_ALIGN_Q, .name = "align-q",
+    .alias = "alignq",
+    .help = "weights maximising the alignment of the combination under ||mu||_q <= 1 (Cortes, Mohri & "
+            "Rostamizadeh), then one training of the task",
     .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_ALIGNMENT,
-    .params = align_q_params,
+    .params = (const km_param[]){KM_PARAM_MKL_RADIUS, KM_PARAM_ALIGN_Q, KM_PARAM_MKL_MAX_TIME, 0},
     .resolve = km_alignment_methods_resolve,
     .train = align_q_train,
     .describe = align_q_describe,

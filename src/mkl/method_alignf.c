@@ -31,21 +31,23 @@ static km_status alignf_linear_train(const km_mkl_problem *problem, km_mkl_resul
     return km_two_stage_learn(problem, 1, alignf_linear_weights, result);
 }
 
-static const km_param alignf_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_MKL_MAX_TIME, 0};
-
 const km_mkl_method_entry km_method_alignf = {
-    .id = KM_MKL_ALIGNF,
+    .id = KM_MKL_ALIGNF, .name = "alignf",
+    .help = "weights >= 0 maximising the centred alignment of the combination with the labels "
+            "(Cortes, Mohri & Rostamizadeh), then one training of the task",
     .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_ALIGNMENT,
-    .params = alignf_params,
+    .params = (const km_param[]){KM_PARAM_MKL_RADIUS, KM_PARAM_MKL_MAX_TIME, 0},
     .resolve = km_alignment_methods_resolve,
     .train = alignf_train,
     .describe = km_mkl_describe_alignment,
 };
 
 const km_mkl_method_entry km_method_alignf_linear = {
-    .id = KM_MKL_ALIGNF_LINEAR,
+    .id = KM_MKL_ALIGNF_LINEAR, .name = "alignf-linear",
+    .help = "alignf on the kernels' uncentred alignment, a linear program, then one training of the "
+            "task",
     .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_ALIGNMENT,
-    .params = alignf_params,
+    .params = (const km_param[]){KM_PARAM_MKL_RADIUS, KM_PARAM_MKL_MAX_TIME, 0},
     .resolve = km_alignment_methods_resolve,
     .train = alignf_linear_train,
     .describe = km_mkl_describe_alignment,

@@ -154,8 +154,6 @@ static km_status eb_mackay_train(const km_mkl_problem *pr, km_mkl_result *result
 }
 
 /* The evidence weighs the data against the noise: the loss weight C has no part in it. */
-static const km_param eb_ignores[] = {KM_PARAM_C, 0};
-
 static void eb_describe(const km_mkl_description *d)
 {
     if (d->part != KM_DESCRIBE_SETTINGS)
@@ -169,13 +167,15 @@ static void eb_describe(const km_mkl_description *d)
     }
 }
 
-static const km_param eb_rw_params[] = {KM_PARAM_EB_NOISE, KM_PARAM_EB_LEARN_NOISE, KM_PARAM_EB_INNER, KM_PARAM_EB_TOL, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0};
-
 const km_mkl_method_entry km_method_eb_rw = {
-    .id = KM_MKL_EB_RW,
+    .id = KM_MKL_EB_RW, .name = "eb-rw",
+    .help = "with -s krr: weights (and with --learn-noise the noise) maximising the Gaussian-process "
+            "evidence of the centred targets, covariance sum_m d_m K_m + noise I (Tomioka & Suzuki), "
+            "by reweighted block-1 problems; no C to tune",
     .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_EMPIRICAL_BAYES,
-    .params = eb_rw_params,
-    .ignores = eb_ignores,
+    .params = (const km_param[]){KM_PARAM_EB_NOISE, KM_PARAM_EB_LEARN_NOISE, KM_PARAM_EB_INNER, KM_PARAM_EB_TOL,
+                                 KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0},
+    .ignores = (const km_param[]){KM_PARAM_C, 0},
     .resolve = eb_resolve,
     .start = eb_start,
     .train = eb_rw_train,
@@ -183,13 +183,13 @@ const km_mkl_method_entry km_method_eb_rw = {
     .describe = eb_describe,
 };
 
-static const km_param eb_mackay_params[] = {KM_PARAM_EB_NOISE, KM_PARAM_EB_LEARN_NOISE, KM_PARAM_EB_TOL, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0};
-
 const km_mkl_method_entry km_method_eb_mackay = {
-    .id = KM_MKL_EB_MACKAY,
+    .id = KM_MKL_EB_MACKAY, .name = "eb-mackay",
+    .help = "the same evidence as eb-rw maximised by MacKay's fixed-point steps",
     .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_EMPIRICAL_BAYES,
-    .params = eb_mackay_params,
-    .ignores = eb_ignores,
+    .params = (const km_param[]){KM_PARAM_EB_NOISE, KM_PARAM_EB_LEARN_NOISE, KM_PARAM_EB_TOL,
+                                 KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0},
+    .ignores = (const km_param[]){KM_PARAM_C, 0},
     .resolve = eb_resolve,
     .start = eb_start,
     .train = eb_mackay_train,

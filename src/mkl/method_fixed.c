@@ -35,12 +35,11 @@ static void fixed_describe(const km_mkl_description *d)
         fprintf(d->out, "fixed\n");
 }
 
-static const km_param fixed_params[] = {KM_PARAM_CACHE_VALUES, 0};
-
 const km_mkl_method_entry km_method_fixed = {
-    .id = KM_MKL_FIXED,
+    .id = KM_MKL_FIXED, .name = "fixed",
+    .help = "the kernel weights are given: uniform (d_m = 1) or --weights",
     .describe = fixed_describe,
-    .params = fixed_params,
+    .params = (const km_param[]){KM_PARAM_CACHE_VALUES, 0},
     .resolve = fixed_resolve,
     .train = fixed_train,
 };

@@ -125,12 +125,12 @@ static km_status l1krr_train(const km_mkl_problem *pr, km_mkl_result *result)
     return st;
 }
 
-static const km_param l1krr_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_MKL_GAP, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0};
-
 const km_mkl_method_entry km_method_l1krr = {
-    .id = KM_MKL_L1KRR,
+    .id = KM_MKL_L1KRR, .name = "l1krr",
+    .help = "with -s krr: weights learned jointly with KRR on sum_k mu_k = R",
     .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_ALIGNMENT,
-    .params = l1krr_params,
+    .params = (const km_param[]){KM_PARAM_MKL_RADIUS, KM_PARAM_MKL_GAP, KM_PARAM_MKL_MAX_OUTER,
+                                 KM_PARAM_MKL_MAX_TIME, 0},
     .resolve = km_alignment_methods_resolve,
     .train = l1krr_train,
     .describe = km_mkl_describe_alignment,

@@ -146,12 +146,13 @@ static void l2krr_describe(const km_mkl_description *d)
     }
 }
 
-static const km_param l2krr_params[] = {KM_PARAM_MKL_RADIUS, KM_PARAM_L2KRR_ETA, KM_PARAM_MU0, KM_PARAM_MKL_EPS, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0};
-
 const km_mkl_method_entry km_method_l2krr = {
-    .id = KM_MKL_L2KRR,
+    .id = KM_MKL_L2KRR, .name = "l2krr",
+    .help = "with -s krr: weights learned jointly with KRR in the ball ||mu - mu0||_2 <= R (Cortes, "
+            "Mohri & Rostamizadeh, Algorithm 1)",
     .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_ALIGNMENT,
-    .params = l2krr_params,
+    .params = (const km_param[]){KM_PARAM_MKL_RADIUS, KM_PARAM_L2KRR_ETA, KM_PARAM_MU0, KM_PARAM_MKL_EPS,
+                                 KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0},
     .resolve = km_alignment_methods_resolve,
     .train = l2krr_train,
     .describe = l2krr_describe,

@@ -115,12 +115,14 @@ static km_param elasticnet_path_parameter(const km_mkl_params *mkl, const char *
 
 static void elasticnet_describe(const km_mkl_description *d) { km_mkl_describe_lp(d, 1); }
 
-static const km_param lp_params[] = {KM_PARAM_P, KM_PARAM_P_BLOCK, KM_PARAM_MKL_SOLVER, KM_PARAM_MKL_GAP, KM_PARAM_MKL_EPS, KM_PARAM_MKL_THETA_TOL, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, KM_PARAM_SHARED_WEIGHTS, 0};
-
 const km_mkl_method_entry km_method_lp = {
-    .id = KM_MKL_LP,
+    .id = KM_MKL_LP, .name = "lp",
+    .help = "lp-norm MKL (Kloft, Brefeld, Sonnenburg & Zien): the weights learned jointly with the "
+            "machine under ||theta||_p = 1",
     .flags = KM_METHOD_LEARNS_WEIGHTS,
-    .params = lp_params,
+    .params = (const km_param[]){KM_PARAM_P, KM_PARAM_P_BLOCK, KM_PARAM_MKL_SOLVER, KM_PARAM_MKL_GAP,
+                                 KM_PARAM_MKL_EPS, KM_PARAM_MKL_THETA_TOL, KM_PARAM_MKL_MAX_OUTER,
+                                 KM_PARAM_MKL_MAX_TIME, KM_PARAM_SHARED_WEIGHTS, 0},
     .resolve = lp_family_resolve,
     .start = lp_start,
     .train = lp_train,
@@ -129,12 +131,13 @@ const km_mkl_method_entry km_method_lp = {
     .path_parameter = lp_path_parameter,
 };
 
-static const km_param elasticnet_params[] = {KM_PARAM_LAMBDA, KM_PARAM_MKL_SOLVER, KM_PARAM_MKL_GAP, KM_PARAM_MKL_EPS, KM_PARAM_MKL_THETA_TOL, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0};
-
 const km_mkl_method_entry km_method_elasticnet = {
-    .id = KM_MKL_ELASTICNET,
+    .id = KM_MKL_ELASTICNET, .name = "elasticnet",
+    .help = "elastic-net MKL: the block-norm penalty (1-lambda) l1 + lambda l2 between sparse and "
+            "uniform weights",
     .flags = KM_METHOD_LEARNS_WEIGHTS,
-    .params = elasticnet_params,
+    .params = (const km_param[]){KM_PARAM_LAMBDA, KM_PARAM_MKL_SOLVER, KM_PARAM_MKL_GAP, KM_PARAM_MKL_EPS,
+                                 KM_PARAM_MKL_THETA_TOL, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0},
     .resolve = lp_family_resolve,
     .start = elasticnet_start,
     .train = run_solver,

@@ -391,13 +391,19 @@ static km_status obscure_train(const km_mkl_problem *pr, km_mkl_result *result)
     return st;
 }
 
-static const km_param obscure_params[] = {KM_PARAM_P, KM_PARAM_P_BLOCK, KM_PARAM_MKL_SOLVER, KM_PARAM_OBSCURE_EPOCHS, KM_PARAM_OBSCURE_ONLINE_EPOCHS, KM_PARAM_OBSCURE_ETA, KM_PARAM_OBSCURE_RADIUS, KM_PARAM_OBSCURE_T0, KM_PARAM_OBSCURE_TOL, KM_PARAM_OBSCURE_TRACE, KM_PARAM_MKL_MAX_TIME, 0};
-
 const km_mkl_method_entry km_method_obscure = {
-    .id = KM_MKL_OBSCURE,
+    .id = KM_MKL_OBSCURE, .name = "obscure",
+    .help = "C-SVC by OBSCURE (Orabona, Jie & Caputo): min lambda/2 ||w||_{2,P}^2 + mean hinge loss "
+            "(two classes) or Crammer-Singer loss (more: one machine for all classes), lambda = 1/(C "
+            "N), P = --p-block; an online stage, then stochastic epochs in a random order (--seed); "
+            "memory grows with the rows that get coefficients, kernel values come through the -m "
+            "cache",
     .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_JOINT_MULTICLASS | KM_METHOD_READS_ROW_BLOCKS |
              KM_METHOD_PRIMAL_OBJECTIVE | KM_METHOD_NO_CLASS_WEIGHTS,
-    .params = obscure_params,
+    .params = (const km_param[]){KM_PARAM_P, KM_PARAM_P_BLOCK, KM_PARAM_MKL_SOLVER, KM_PARAM_OBSCURE_EPOCHS,
+                                 KM_PARAM_OBSCURE_ONLINE_EPOCHS, KM_PARAM_OBSCURE_ETA, KM_PARAM_OBSCURE_RADIUS,
+                                 KM_PARAM_OBSCURE_T0, KM_PARAM_OBSCURE_TOL, KM_PARAM_OBSCURE_TRACE,
+                                 KM_PARAM_MKL_MAX_TIME, 0},
     .resolve = obscure_resolve,
     .start = obscure_start,
     .train = obscure_train,

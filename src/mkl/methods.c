@@ -1,35 +1,45 @@
-/* The method table: one line per kernel-weight method. */
+/* The method table: one line per kernel-weight method, and the name table made from its entries. */
 #include "mkl/method.h"
 
-extern const km_mkl_method_entry km_method_fixed, km_method_lp, km_method_elasticnet, km_method_tikhonov;
-extern const km_mkl_method_entry km_method_align, km_method_align_q, km_method_alignf, km_method_alignf_linear,
-    km_method_l2krr, km_method_l1krr;
-extern const km_mkl_method_entry km_method_eb_rw, km_method_eb_mackay;
-extern const km_mkl_method_entry km_method_obscure;
-extern const km_mkl_method_entry km_method_clmkl, km_method_hlmkl, km_method_lmkl;
+#include <pthread.h>
 
-static const km_mkl_method_entry *const methods[] = {
-    &km_method_fixed,
-    &km_method_lp,
-    &km_method_elasticnet,
-    &km_method_tikhonov,
-    &km_method_align,
-    &km_method_align_q,
-    &km_method_alignf,
-    &km_method_alignf_linear,
-    &km_method_l2krr,
-    &km_method_l1krr,
-    &km_method_eb_rw,
-    &km_method_eb_mackay,
-    &km_method_obscure,
-    &km_method_clmkl,
-    &km_method_hlmkl,
-    &km_method_lmkl,
-};
+#include "mkl/mkl_names.h"
+
+/* A test build adds a method of its own: KM_EXTRA_METHOD, the name of its entry (tests/CMakeLists.txt). */
+#ifdef KM_EXTRA_METHOD
+#define KM_EXTRA_METHODS(X) X(KM_EXTRA_METHOD)
+#else
+#define KM_EXTRA_METHODS(X)
+#endif
+
+#define KM_METHODS(X)                                                                                              \
+    X(km_method_fixed)                                                                                             \
+    X(km_method_lp)                                                                                                \
+    X(km_method_elasticnet)                                                                                        \
+    X(km_method_tikhonov)                                                                                          \
+    X(km_method_align)                                                                                             \
+    X(km_method_align_q)                                                                                           \
+    X(km_method_alignf)                                                                                            \
+    X(km_method_alignf_linear)                                                                                     \
+    X(km_method_l2krr)                                                                                             \
+    X(km_method_l1krr)                                                                                             \
+    X(km_method_eb_rw)                                                                                             \
+    X(km_method_eb_mackay)                                                                                         \
+    X(km_method_obscure)                                                                                           \
+    X(km_method_clmkl)                                                                                             \
+    X(km_method_hlmkl)                                                                                             \
+    X(km_method_lmkl)                                                                                              \
+    KM_EXTRA_METHODS(X)
+
+#define DECLARE(entry) extern const km_mkl_method_entry entry;
+#define ADDRESS(entry) &entry,
+KM_METHODS(DECLARE)
+static const km_mkl_method_entry *const methods[] = {KM_METHODS(ADDRESS)};
+#define N_METHODS (sizeof methods / sizeof *methods)
 
 const km_mkl_method_entry *km_mkl_method_of(km_mkl_method id)
 {
-    for (size_t k = 0; k < sizeof methods / sizeof *methods; k++)
+    for (size_t k = 0; k < N_METHODS; k++)
         if (methods[k]->id == id)
             return methods[k];
     return NULL;
@@ -37,7 +47,28 @@ const km_mkl_method_entry *km_mkl_method_of(km_mkl_method id)
 
 const km_mkl_method_entry *km_mkl_method_at(size_t k)
 {
-    return k < sizeof methods / sizeof *methods ? methods[k] : NULL;
+    return k < N_METHODS ? methods[k] : NULL;
+}
+
+/* Every entry's name, then its alias where it has one (core/names.h's order: canonical names first). */
+static km_name method_names[2 * N_METHODS + 1];
+static pthread_once_t method_names_once = PTHREAD_ONCE_INIT;
+
+static void make_method_names(void)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < N_METHODS; k++)
+        method_names[n++] = (km_name){(int)methods[k]->id, methods[k]->name};
+    for (size_t k = 0; k < N_METHODS; k++)
+        if (methods[k]->alias)
+            method_names[n++] = (km_name){(int)methods[k]->id, methods[k]->alias};
+    method_names[n] = (km_name){0, NULL};
+}
+
+const km_name *km_mkl_method_name_table(void)
+{
+    pthread_once(&method_names_once, make_method_names);
+    return method_names;
 }
 
 unsigned km_mkl_method_flags(km_mkl_method id)

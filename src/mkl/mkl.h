@@ -18,6 +18,7 @@
 #include "core/log.h"
 #include "core/record.h"
 #include "core/params.h"
+#include "mkl/mkl_params.h"
 #include "core/progress.h"
 #include "kernel/provider.h"
 #include "kernelmix.h"

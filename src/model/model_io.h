@@ -9,10 +9,10 @@
 #include "model/model_text.h"
 #include "train/model.h"
 
-#define KM_MODEL_FORMAT_VERSION 2
+#define KM_MODEL_FORMAT_VERSION 3
 
 /* ------------------------------------------------------------------------------------------------
- * Model file format, version 2 (text). The first line is "kernelmix-model 2", the last
+ * Model file format, version 3 (text). The first line is "kernelmix-model 3", the last
  * "checksum crc32 XXXXXXXX": the CRC-32 (IEEE 802.3) of every byte before that line, 8 lowercase hex.
  * Between them, sections: a header line "[NAME]" or "[NAME ARG]", then lines "KEY VALUE ..." in any
  * order, each key at most once. A key whose second token is "rows" opens a block: "KEY rows N ..."
@@ -25,10 +25,12 @@
  *                   L_K (the classes in model order), n_kernels M, kernel_dimension D (0: unknown),
  *                   n_machines P, weight_groups G (kernel-weight sets per machine; optional, 1),
  *                   optional MKL diagnostics target_alignment (M values), kernel_alignment (M x M)
- *   [mkl]           learned kernel weights (absent: fixed weights): method lp|elasticnet|tikhonov,
- *                   p_block (inf or >= 1), lambda, solver, gap, shared_weights 0|1; tikhonov also
- *                   regularizer and, for lq and blockp, reg_param; the alignment and KRR methods radius,
- *                   align-q align_q, l2krr eta and mu0 zero|uniform|given (optional: 1, 2, 0.25, zero)
+ *   [mkl]           learned kernel weights (absent: fixed weights): method NAME (--mkl's), then the
+ *                   parameters its method-table entry lists (km_mkl_method_entry.params), each under
+ *                   its parameter name (km_param_name) with its value as km_params_set_text reads it
+ *                   and checked against the same bounds; one not present keeps its default (a value
+ *                   that does not exist, lp's p of a block norm above 2, is not written: without p,
+ *                   p follows from p_block)
  *   [kernel m]      m = 0 .. M-1: type, gamma, gamma_mode absolute|relative, coef0, degree,
  *                   features all|COUNT i_1 .. i_COUNT (1-based ascending), norm none|mult|spherical|trace,
  *                   center 0|1, file none|"NAME" (C-style escapes \\ \" \xHH), fitted 0|1, scale,
@@ -51,6 +53,11 @@
  * value is checked on reading as strictly as training checks it (km_model_validate): counts must fit
  * in the file before anything is allocated for them.
  *
+ * Version 2 (still read by the same reader): [mkl] had a fixed set of keys, method, p_block, lambda,
+ * solver, gap, shared_weights; tikhonov regularizer and reg_param; the alignment and KRR methods radius,
+ * align-q align_q, l2krr eta and mu0 (the keys solver, gap, radius and eta are the parameters
+ * mkl_solver, mkl_gap, mkl_radius and l2krr_eta).
+ *
  * Version 1 (still read, model_load_v1.c): the same values as "key value" lines in a fixed order
  * without section headers; keys task .. tolerance, mkl [mkl_p_block mkl_lambda mkl_solver mkl_gap
  * [mkl_regularizer [mkl_reg_param]] [mkl_shared_weights]], n_train, n_classes, labels, n_kernels,
@@ -62,13 +69,17 @@
 
 #define KM_MODEL_MAGIC "kernelmix-model"
 
+/* Versions 1 and 2 stored the block-norm exponent p_block alone: the kernel-weight norm
+ * p = p_block/(2 - p_block), which exists for p_block <= 2 (Kloft's thesis Problem II.4; NAN above). */
+double km_model_p_of_block(double p_block);
+
 /* CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320) of n bytes, continuing from crc
  * (0 to start): km_crc32(km_crc32(0, a, n), b, m) is the CRC of a followed by b. */
 uint32_t km_crc32(uint32_t crc, const void *data, size_t n);
 
-/* The bodies of the two versions (between the header and the checksum lines) into a zeroed model. */
+/* The bodies of the versions (1; 2 and 3) (between the header and the checksum lines) into a zeroed model. */
 km_status km_model_read_v1(km_text_reader *r, km_model *model);
-km_status km_model_read_v2(km_text_reader *r, km_model *model);
+km_status km_model_read_sections(km_text_reader *r, km_model *model);
 
 /* Checks the values a model read from a file holds, as training checks the same values (kernel
  * parameters, normalization constants, training parameters, weights), and derives what files do not

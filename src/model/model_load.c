@@ -14,6 +14,7 @@
 #include "core/locale.h"
 #include "data/text_input.h"
 #include "mkl/method.h"
+#include "mkl/mkl_names.h"
 #include "model/model_io.h"
 
 /* A keyed line of a section; a block's rows follow its line. */
@@ -204,13 +205,6 @@ static km_status get_name(layout *l, const section *s, const char *key, const km
     return st ? st : km_text_parse_name(l->r, key, table, value);
 }
 
-static km_status get_exponent(layout *l, const section *s, const char *key, double *value)
-{
-    int found;
-    km_status st = open_key(l, s, key, 1, &found);
-    return st ? st : km_text_parse_exponent(l->r, key, value);
-}
-
 /* An optional number; when absent, *value is left as it is. */
 static km_status get_optional_double(layout *l, const section *s, const char *key, double *value)
 {
@@ -219,14 +213,6 @@ static km_status get_optional_double(layout *l, const section *s, const char *ke
     if (!st && found)
         st = km_text_parse_double(l->r, key, value);
     return st || !found ? st : km_text_end_of_line(l->r, key);
-}
-
-/* An optional name of table; when absent, *value is left as it is. */
-static km_status get_optional_name(layout *l, const section *s, const char *key, const km_name *table, int *value)
-{
-    int found;
-    km_status st = open_key(l, s, key, 0, &found);
-    return st || !found ? st : km_text_parse_name(l->r, key, table, value);
 }
 
 /* Exactly n doubles; optional ones may be absent (*out stays NULL). */
@@ -302,47 +288,86 @@ static km_status read_model_section(layout *l, const section *s, km_model *model
     return st;
 }
 
+/* The keys version-2 files wrote for parameters whose names differ. */
+static const struct {
+    const char *key, *name;
+} v2_keys[] = {{"solver", "mkl_solver"}, {"gap", "mkl_gap"}, {"radius", "mkl_radius"}, {"eta", "l2krr_eta"}};
+
+/* The kernel-weight parameter a key of [mkl] names; NULL for a key this kernelmix does not know. */
+static const km_param_row *mkl_param_of(const entry *e)
+{
+    const char *name = NULL;
+    for (size_t k = 0; k < sizeof v2_keys / sizeof *v2_keys; k++)
+        if (word_is(e->key, e->key_len, v2_keys[k].key))
+            name = v2_keys[k].name;
+    size_t count;
+    const km_param_row *rows = km_mkl_params_rows(&count);
+    for (size_t k = 0; k < count; k++)
+        if (name ? !strcmp(rows[k].name, name) : word_is(e->key, e->key_len, rows[k].name))
+            return &rows[k];
+    return NULL;
+}
+
+/* One parameter's value, checked against its row as km_params_set_text checks it. */
+static km_status read_mkl_param(layout *l, const section *s, entry *e, const km_param_row *row, km_mkl_params *mkl)
+{
+    char key[64], as[sizeof key + 160];
+    snprintf(key, sizeof key, "%.*s", (int)(e->key_len < sizeof key ? e->key_len : sizeof key - 1), e->key);
+    int found;
+    char *text;
+    km_status st = open_key(l, s, key, 1, &found);
+    if (!st)
+        st = km_text_required_token(l->r, key, &text);
+    double real;
+    int64_t integer;
+    snprintf(as, sizeof as, "%s:%zu: %s %s", l->r->path, e->line_no, label(l, s), key);
+    if (!st && km_param_row_parse(row, as, text, 1, &real, &integer)) {
+        char message[512];
+        snprintf(message, sizeof message, "%s", km_last_error());
+        return km_error(KM_EFORMAT, "%s", message);
+    }
+    if (st || (st = km_text_end_of_line(l->r, key)))
+        return st;
+    if (row->flags & KM_PARAM_INTEGER)
+        km_param_row_write_int(row, mkl, integer);
+    else
+        km_param_row_write(row, mkl, real);
+    return KM_OK;
+}
+
+double km_model_p_of_block(double p_block)
+{
+    return p_block < 2 ? p_block / (2 - p_block) : p_block == 2 ? INFINITY : NAN;
+}
+
+/* Whether section s has key. */
+static int has_key(const layout *l, const section *s, const char *key)
+{
+    for (size_t k = s->first; k < s->first + s->count; k++)
+        if (word_is(l->entries[k].key, l->entries[k].key_len, key))
+            return 1;
+    return 0;
+}
+
+/* [mkl]: the method, then its parameters by name (the others keep their defaults); without p (version 2,
+ * or a block norm above 2), p follows from p_block. */
 static km_status read_mkl_section(layout *l, const section *s, km_mkl_params *mkl)
 {
-    int method = 0, solver = 0, regularizer = 0;
-    km_status st = get_name(l, s, "method", km_mkl_method_names, &method);
+    int method = 0;
+    km_status st = get_name(l, s, "method", km_mkl_method_name_table(), &method);
+    if (st)
+        return st;
+    *mkl = km_mkl_params_default();
     mkl->method = (km_mkl_method)method;
-    if (!st && !(km_mkl_method_flags(mkl->method) & KM_METHOD_LEARNS_WEIGHTS))
-        st = km_error(KM_EFORMAT, "%s:%zu: [mkl] with fixed weights", l->r->path, s->line_no);
-    if (!st)
-        st = get_exponent(l, s, "p_block", &mkl->p_block);
-    if (!st)
-        st = get_double(l, s, "lambda", &mkl->lambda);
-    if (!st)
-        st = get_name(l, s, "solver", km_mkl_solver_names, &solver);
-    mkl->solver = (km_mkl_solver)solver;
-    if (!st)
-        st = get_double(l, s, "gap", &mkl->gap);
-    if (!st)
-        st = get_flag(l, s, "shared_weights", 0, &mkl->shared_weights);
-    if (!st && mkl->method == KM_MKL_TIKHONOV)
-        st = get_name(l, s, "regularizer", km_mkl_regularizer_names, &regularizer);
-    mkl->regularizer = (km_mkl_regularizer)regularizer;
-    if (!st && mkl->method == KM_MKL_TIKHONOV && (mkl->regularizer == KM_REG_LQ || mkl->regularizer == KM_REG_BLOCKP))
-        st = get_exponent(l, s, "reg_param", &mkl->reg_param);
-    /* the alignment and KRR methods' parameters; models written before they were saved have the
-     * defaults of km_params_new */
-    int mu0 = KM_MU0_ZERO;
-    mkl->radius = 1.0;
-    mkl->align_q = 2.0;
-    mkl->eta = 0.25;
-    if (!st)
-        st = get_optional_double(l, s, "radius", &mkl->radius);
-    if (!st)
-        st = get_optional_double(l, s, "align_q", &mkl->align_q);
-    if (!st)
-        st = get_optional_double(l, s, "eta", &mkl->eta);
-    if (!st)
-        st = get_optional_name(l, s, "mu0", km_mu0_names, &mu0);
-    mkl->mu0 = (km_mu0)mu0;
-    if (!st && !(mkl->radius > 0 && isfinite(mkl->radius) && mkl->align_q > 1 && mkl->eta >= 0 && mkl->eta < 1))
-        st = km_error(KM_EFORMAT, "%s:%zu: [mkl] radius %g, align_q %g or eta %g out of range (radius > 0, align_q > 1, "
-                      "0 <= eta < 1)", l->r->path, s->line_no, mkl->radius, mkl->align_q, mkl->eta);
+    if (!(km_mkl_method_flags(mkl->method) & KM_METHOD_LEARNS_WEIGHTS))
+        return km_error(KM_EFORMAT, "%s:%zu: [mkl] with fixed weights", l->r->path, s->line_no);
+    for (size_t k = s->first; !st && k < s->first + s->count; k++) {
+        const km_param_row *row = mkl_param_of(&l->entries[k]);
+        if (row)
+            st = read_mkl_param(l, s, &l->entries[k], row, mkl);
+    }
+    if (has_key(l, s, "p_block") && !has_key(l, s, "p"))
+        mkl->p = km_model_p_of_block(mkl->p_block);
     return st;
 }
 
@@ -648,6 +673,7 @@ static km_status read_sections(layout *l, km_model *model)
         st = f.kernels && f.machines ? find_sections(l, n_kernels, model->n_machines, &f)
                                      : km_error_nomem("a model's sections");
     }
+    model->mkl = km_mkl_params_default();   /* fixed weights: no [mkl] */
     if (!st && f.mkl)
         st = read_mkl_section(l, f.mkl, &model->mkl);
     if (!st && f.mkl)
@@ -687,7 +713,7 @@ static km_status read_sections(layout *l, km_model *model)
     return st;
 }
 
-km_status km_model_read_v2(km_text_reader *r, km_model *model)
+km_status km_model_read_sections(km_text_reader *r, km_model *model)
 {
     layout l = {.r = r};
     km_status st = split(&l);
@@ -711,7 +737,7 @@ static km_status load_text(const char *path, char *buf, size_t size, km_model **
     km_text_reader r = {.path = path, .next = buf + body, .end = buf + body_end, .line_no = 1};
     st = km_model_alloc(&model);
     if (!st)
-        st = version == 1 ? km_model_read_v1(&r, model) : km_model_read_v2(&r, model);
+        st = version == 1 ? km_model_read_v1(&r, model) : km_model_read_sections(&r, model);
     if (!st)
         st = km_model_check(model, path, KM_EFORMAT);
     if (!st)

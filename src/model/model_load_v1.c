@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "mkl/method.h"
+#include "mkl/mkl_names.h"
 #include "model/model_io.h"
 #include "model/model_text.h"
 
@@ -88,25 +89,26 @@ static km_status read_exponent(reader *r, const char *key, double *value)
 static km_status read_mkl(reader *r, km_mkl_params *mkl)
 {
     int method = 0, solver = 0;
-    km_status st = read_name(r, "mkl", km_mkl_method_names, &method);
+    *mkl = km_mkl_params_default();
+    km_status st = read_name(r, "mkl", km_mkl_method_name_table(), &method);
     mkl->method = (km_mkl_method)method;
-    mkl->p = mkl->p_block = 0;
     if (st || !(km_mkl_method_flags(mkl->method) & KM_METHOD_LEARNS_WEIGHTS))
         return st;
     st = read_exponent(r, "mkl_p_block", &mkl->p_block);
+    mkl->p = km_model_p_of_block(mkl->p_block);
     if (!st)
         st = read_double(r, "mkl_lambda", &mkl->lambda);
     if (!st)
-        st = read_name(r, "mkl_solver", km_mkl_solver_names, &solver);
+        st = read_name(r, "mkl_solver", km_mkl_solver_name_table(), &solver);
     mkl->solver = (km_mkl_solver)solver;
     if (!st)
         st = read_double(r, "mkl_gap", &mkl->gap);
     int regularizer = 0;
     mkl->reg_param = 0;
-    if (!st && mkl->method == KM_MKL_TIKHONOV)
-        st = read_name(r, "mkl_regularizer", km_mkl_regularizer_names, &regularizer);
+    if (!st && next_key_is(r, "mkl_regularizer"))   /* the Tikhonov form's */
+        st = read_name(r, "mkl_regularizer", km_mkl_regularizer_name_table(), &regularizer);
     mkl->regularizer = (km_mkl_regularizer)regularizer;
-    if (!st && mkl->method == KM_MKL_TIKHONOV && (mkl->regularizer == KM_REG_LQ || mkl->regularizer == KM_REG_BLOCKP))
+    if (!st && next_key_is(r, "mkl_reg_param"))
         st = read_exponent(r, "mkl_reg_param", &mkl->reg_param);
     mkl->shared_weights = 0;
     if (!st && next_key_is(r, "mkl_shared_weights"))

@@ -11,6 +11,7 @@
 #include "core/names.h"
 #include "data/dataset.h"
 #include "mkl/method.h"
+#include "mkl/mkl_names.h"
 #include "model/model_io.h"
 
 typedef struct writer {
@@ -200,30 +201,30 @@ static void write_model_section(writer *w, const km_model *model)
         line_doubles(w, "kernel_alignment", model->kernel_alignment, M * M);
 }
 
+/* A kernel-weight parameter's line: its name and its value as km_params_set_text reads it. */
+static void line_param(writer *w, const km_param_row *row, const km_mkl_params *mkl)
+{
+    if (row->names)
+        line_name(w, row->name, row->names(), (int)km_param_row_read_int(row, mkl));
+    else if (row->flags & KM_PARAM_INTEGER)
+        line_long(w, row->name, (long)km_param_row_read_int(row, mkl));
+    else
+        line_exponent(w, row->name, km_param_row_read(row, mkl));
+}
+
+/* The method and the parameters its entry lists but diagnostics (learned weights only); a value that does
+ * not exist (NAN: lp's p of a block norm above 2) is left out, as the reader expects. */
 static void write_mkl_section(writer *w, const km_mkl_params *mkl)
 {
-    if (!(km_mkl_method_flags(mkl->method) & KM_METHOD_LEARNS_WEIGHTS))
+    const km_mkl_method_entry *method = km_mkl_method_of(mkl->method);
+    if (!(method->flags & KM_METHOD_LEARNS_WEIGHTS))
         return;
     section(w, "mkl", NULL);
-    line_name(w, "method", km_mkl_method_names, mkl->method);
-    line_exponent(w, "p_block", mkl->p_block);
-    line_double(w, "lambda", mkl->lambda);
-    line_name(w, "solver", km_mkl_solver_names, mkl->solver);
-    line_double(w, "gap", mkl->gap);
-    line_long(w, "shared_weights", mkl->shared_weights != 0);
-    if (mkl->method == KM_MKL_TIKHONOV) {
-        line_name(w, "regularizer", km_mkl_regularizer_names, mkl->regularizer);
-        if (mkl->regularizer == KM_REG_LQ || mkl->regularizer == KM_REG_BLOCKP)
-            line_exponent(w, "reg_param", mkl->reg_param);
-    }
-    /* the parameters of the alignment and KRR methods (docs/krr-alignment.md) */
-    if (km_mkl_method_flags(mkl->method) & KM_METHOD_ALIGNMENT)
-        line_double(w, "radius", mkl->radius);
-    if (mkl->method == KM_MKL_ALIGN_Q)
-        line_double(w, "align_q", mkl->align_q);
-    if (mkl->method == KM_MKL_L2KRR) {
-        line_double(w, "eta", mkl->eta);
-        line_name(w, "mu0", km_mu0_names, mkl->mu0);
+    line_name(w, "method", km_mkl_method_name_table(), mkl->method);
+    for (const km_param *id = method->params; id && *id; id++) {
+        const km_param_row *row = km_mkl_param_row(*id);
+        if (row && !row->diagnostic && !isnan(km_param_row_read(row, mkl)))
+            line_param(w, row, mkl);
     }
 }
 

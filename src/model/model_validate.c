@@ -125,12 +125,5 @@ km_status km_model_validate(km_model *model, const char *path, size_t file_size)
         st = check_dimensions(model, path, file_size);
     if (!st)
         st = check_probability(model, path);
-    /* files store the block-norm exponent; the kernel-weight norm p = p_block/(2 - p_block) exists for
-     * p_block <= 2 */
-    km_mkl_params *mkl = &model->mkl;
-    if (!(km_mkl_method_flags(mkl->method) & KM_METHOD_LEARNS_WEIGHTS))
-        mkl->p = mkl->p_block = 0;
-    else
-        mkl->p = mkl->p_block < 2 ? mkl->p_block / (2 - mkl->p_block) : mkl->p_block == 2 ? INFINITY : NAN;
     return st;
 }

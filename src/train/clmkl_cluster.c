@@ -58,8 +58,8 @@ km_status km_cluster(const km_dataset *data, const km_kernel_set *kernels, const
     km_status st = km_params_check(params, kernels->size);
     if (st)
         return st;
-    size_t n = data->n, l = (size_t)params->mkl.clusters;
-    km_mkl_params mkl = params->mkl;
+    km_mkl_params mkl = km_mkl_params_of(params);
+    size_t n = data->n, l = (size_t)mkl.clusters;
     mkl.cluster_seed = params->seed;
     if ((st = km_clusters_check(&mkl, n, data->source)))
         return st;

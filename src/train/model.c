@@ -8,6 +8,7 @@
 #include "core/names.h"
 #include "data/dataset.h"
 #include "mkl/method.h"
+#include "mkl/mkl_names.h"
 #include "train/multiclass.h"
 
 km_status km_model_alloc(km_model **out)
@@ -177,7 +178,7 @@ km_status km_model_check(const km_model *model, const char *path, km_status fail
     const km_mkl_method_entry *method = km_mkl_method_of(model->mkl.method);
     if (model->weight_groups != 1 && !(method && method->weight_groups))
         return km_error(failure, "%s: %zu kernel-weight groups per machine; the %s method has one", path,
-                        model->weight_groups, km_name_of(km_mkl_method_names, model->mkl.method));
+                        model->weight_groups, km_name_of(km_mkl_method_name_table(), model->mkl.method));
     km_status st = check_classes(model, path, failure);
     if (st)
         return st;

@@ -7,6 +7,7 @@
 
 #include "core/params.h"
 #include "core/record.h"
+#include "mkl/mkl_params.h"
 #include "kernel/kernel.h"
 #include "kernelmix.h"
 

@@ -72,8 +72,9 @@ km_status km_model_params(const km_model *model, km_params **out)
     p->epsilon = model->epsilon;
     p->nu = model->nu;
     p->tolerance = model->tolerance;
-    p->mkl = model->mkl;
-    km_model_clustering_params(model, &p->mkl);
+    km_mkl_params mkl = model->mkl;
+    km_model_clustering_params(model, &mkl);
+    km_mkl_params_write(&mkl, p);
     p->probability = model->probability;
     return KM_OK;
 }

@@ -830,7 +830,8 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
     trainer t = {.data = data, .rows = rows, .n = n, .params = params,
                  .logger = {params->log, params->log_user}};
     km_progress_init(&t.progress, params->progress, params->progress_user);
-    if ((st = km_mkl_resolve(&params->mkl, &t.mkl)))
+    km_mkl_params given = km_mkl_params_of(params);
+    if ((st = km_mkl_resolve(&given, &t.mkl)))
         return st;
     t.method = km_mkl_method_of(t.mkl.method);
     t.mkl.cluster_seed = params->seed;

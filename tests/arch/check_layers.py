@@ -34,15 +34,6 @@ LAYERS = {
 
 # Files that may name methods, and which ids (None: any).
 METHOD_IDS_ALLOWED = {
-    # the name tables of the enumerations
-    "src/core/names.c": None,
-    # the parameter lines of the model files' [mkl] section, which say which parameters a method stores
-    "src/model/model_save.c": {"KM_MKL_TIKHONOV", "KM_MKL_ALIGN_Q", "KM_MKL_L2KRR"},
-    "src/model/model_load.c": {"KM_MKL_TIKHONOV"},
-    "src/model/model_load_v1.c": {"KM_MKL_TIKHONOV"},
-    # the parameter store's default method and the comment of its kernel-weight parameters
-    "src/core/params.c": {"KM_MKL_FIXED"},
-    "src/core/params.h": {"KM_MKL_FIXED"},
     # train's options: --p and the like without --mkl imply lp
     "cli/cmd_train.c": {"KM_MKL_LP"},
 }

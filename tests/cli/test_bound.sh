@@ -27,6 +27,8 @@ bound value 14.406479 sbd --m 36000 --p 200 --rho 0.2
 bound value 14.560209 sbd --m 36000 --p 800 --rho 0.2
 bound value 1.077827 sbd --m 15000000 --p 10 --rho 0.2
 bound value 3.531601 sbd --m 1000000 --p 10 --rho 0.2
+# the same by the names that cannot be mistaken for train's --p
+bound value 14.406479 sbd --samples 36000 --kernel-count 200 --rho 0.2
 # Thm 2.5/2.7 on traces (4,3,2,1), m = 10
 bound rademacher 0.323335 rademacher --m 10 --traces 4,3,2,1
 bound r 1 rademacher --m 10 --traces 4,3,2,1

@@ -12,6 +12,12 @@ expect_status 2 "$KM"
 expect_status 2 "$KM" train && expect_one_line_error "missing TRAIN_FILE"
 expect_status 2 "$KM" predict a b && expect_one_line_error "expected TEST_FILE MODEL_FILE OUTPUT_FILE"
 expect_status 2 "$KM" train -c && expect_one_line_error "option -c needs a value"
+# the help is the parameter table's: grouped by method, one method's options with --mkl METHOD
+expect_status 0 "$KM" train --help && { grep -q "^  clmkl  " "$WORK/out" && grep -q "^  --ae A  " "$WORK/out" &&
+    grep -q "^  --mkl-gap GAP  " "$WORK/out" && grep -q "also --mkl-eps" "$WORK/out" || fail "train --help: methods or options missing"; }
+expect_status 0 "$KM" train --help --mkl clmkl &&
+    { grep -q "^  --ae A" "$WORK/out" && grep -q "^  --kmeans-restarts R" "$WORK/out" && ! grep -q "^  --epochs" "$WORK/out" &&
+      ! grep -q "^  --lambda" "$WORK/out" || fail "train --help --mkl clmkl: not just clmkl's options"; }
 # where the defaults differ from svm-train, the help and the README say so (-g for the RBF kernel)
 expect_status 0 "$KM" train --help &&
     { grep -q "differs from svm-train's 1/features" "$WORK/out" || fail "train --help: the -g default is not explained"; }

@@ -57,12 +57,12 @@ done
 # a newer format version, with a checksum that matches it
 "$PYTHON" - "$WORK/tiny.model" "$WORK/newer.model" <<'PY'
 import sys, zlib
-data = open(sys.argv[1], "rb").read().replace(b"kernelmix-model 2\n", b"kernelmix-model 3\n", 1)
+data = open(sys.argv[1], "rb").read().replace(b"kernelmix-model 3\n", b"kernelmix-model 4\n", 1)
 body = data[:data.rindex(b"checksum crc32 ")]
 open(sys.argv[2], "wb").write(body + b"checksum crc32 %08x\n" % zlib.crc32(body))
 PY
 rejected newer.model
-grep -q "version 3 is newer" "$WORK/err" || fail "newer version not named: $(cat "$WORK/err")"
+grep -q "version 4 is newer" "$WORK/err" || fail "newer version not named: $(cat "$WORK/err")"
 
 # not a model: empty, data, binary
 : >"$WORK/empty.model"

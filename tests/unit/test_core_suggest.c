@@ -4,6 +4,7 @@
 
 #include "check.h"
 #include "core/suggest.h"
+#include "mkl/mkl_names.h"
 
 static const char *const options[] = {"-c", "--C", "--gamma", "--kernel", "--kernels", "--verbose", "--mkl-eps",
                                       "--mkl-step-eps"};
@@ -51,7 +52,7 @@ KM_TEST_CASE(name_tables_and_phrase)
     CHECK(!strcmp(km_suggest_name(km_kernel_type_names, "rfb"), "rbf"));
     CHECK(!strcmp(km_suggest_name(km_kernel_type_names, "polly"), "poly"));
     CHECK(!strcmp(km_suggest_name(km_normalization_names, "multiplicativ"), "multiplicative")); /* an alias */
-    CHECK(km_suggest_name(km_mkl_method_names, "simplex") == NULL);
+    CHECK(km_suggest_name(km_mkl_method_name_table(), "simplex") == NULL);
     char buf[64];
     CHECK(!strcmp(km_did_you_mean("rbf", buf, sizeof buf), "; did you mean 'rbf'?"));
     CHECK(!strcmp(km_did_you_mean(NULL, buf, sizeof buf), ""));

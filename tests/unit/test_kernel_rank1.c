@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "core/params.h"
+#include "mkl/mkl_params.h"
 #include "core/rng.h"
 #include "kernel/kernel_view.h"
 #include "kernel/provider.h"
@@ -207,9 +208,9 @@ static void check_against_dense(km_task task, km_mkl_method method, int sparse)
     params.task = task;
     params.C = 2.0;
     params.tolerance = 1e-10;
-    params.mkl.method = method;
-    params.mkl.mu0 = KM_MU0_ZERO;   /* l2krr: not uniform, which would depend on the kernel count */
-    params.mkl.eps_mkl = 1e-13;
+    km_params_store(&params, KM_PARAM_MKL_METHOD, method);
+    km_params_store(&params, KM_PARAM_MU0, KM_MU0_ZERO);   /* l2krr: not uniform, which would depend on the kernel count */
+    km_params_store(&params, KM_PARAM_MKL_EPS, 1e-13);
     km_model *a = NULL, *b = NULL;
     CHECK_OK(km_train(train, rank1, &params, &a));
     CHECK_OK(km_train(train, dense, &params, &b));
@@ -317,10 +318,10 @@ KM_TEST_CASE(r6_l2krr)
     km_params params = km_params_default();
     params.task = KM_TASK_KRR;
     params.C = 2.0;   /* lambda = 1/C */
-    params.mkl.method = KM_MKL_L2KRR;
-    params.mkl.radius = 1.0;
-    params.mkl.mu0 = KM_MU0_UNIFORM;
-    params.mkl.eps_mkl = 1e-13;
+    km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_L2KRR);
+    km_params_store(&params, KM_PARAM_MKL_RADIUS, 1.0);
+    km_params_store(&params, KM_PARAM_MU0, KM_MU0_UNIFORM);
+    km_params_store(&params, KM_PARAM_MKL_EPS, 1e-13);
     km_model *model = NULL;
     CHECK_OK(km_train(data, set, &params, &model));
     if (model) {

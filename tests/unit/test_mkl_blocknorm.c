@@ -129,10 +129,10 @@ static km_params tight_params(km_task task, double C)
     p.task = task;
     p.C = C;
     p.tolerance = 1e-9;
-    p.mkl.solver = KM_MKL_WRAPPER;
-    p.mkl.gap = 1e-10;
-    p.mkl.eps_mkl = 1e-15;
-    p.mkl.max_outer = 20000;
+    km_params_store(&p, KM_PARAM_MKL_SOLVER, KM_MKL_WRAPPER);
+    km_params_store(&p, KM_PARAM_MKL_GAP, 1e-10);
+    km_params_store(&p, KM_PARAM_MKL_EPS, 1e-15);
+    km_params_store(&p, KM_PARAM_MKL_MAX_OUTER, 20000);
     return p;
 }
 
@@ -171,12 +171,12 @@ static int train_t10(const km_params *params, trained *out)
 static km_params tikhonov_params(km_task task, double C, km_mkl_regularizer reg, double param)
 {
     km_params p = tight_params(task, C);
-    p.mkl.method = KM_MKL_TIKHONOV;
-    p.mkl.regularizer = reg;
+    km_params_store(&p, KM_PARAM_MKL_METHOD, KM_MKL_TIKHONOV);
+    km_params_store(&p, KM_PARAM_REGULARIZER, reg);
     if (reg == KM_REG_ELASTICNET)
-        p.mkl.lambda = param;
+        km_params_store(&p, KM_PARAM_LAMBDA, param);
     else
-        p.mkl.reg_param = param;
+        km_params_store(&p, KM_PARAM_REG_PARAM, param);
     return p;
 }
 
@@ -199,7 +199,7 @@ static void check_monotone(km_mkl_regularizer reg, double param, double C)
     for (size_t k = 1; k < log.count; k++)
         increases += log.values[k] > log.values[k - 1] * (1 + 1e-9) + 1e-12;
     CHECK(increases == 0);
-    CHECK(t.info.converged == (t.info.gap <= p.mkl.gap));
+    CHECK(t.info.converged == (t.info.gap <= km_mkl_params_of(&p).gap));
     CHECK(t.info.gap >= -1e-9 && t.info.gap <= 1e-6);
     CHECK_NEAR(t.info.primal, log.values[log.count - 1], 1e-15);
     km_model_free(t.model);
@@ -218,10 +218,10 @@ static km_status model_ivanov(const km_model *model, size_t machine, km_mkl_para
 {
     km_params *form;
     km_status st = km_model_ivanov(model, machine, &form, theta);
-    *ivanov = km_params_default().mkl; /* defined values when the conversion fails */
+    *ivanov = km_mkl_params_default(); /* defined values when the conversion fails */
     *C = NAN;
     if (!st) {
-        *ivanov = form->mkl;
+        *ivanov = km_mkl_params_of(form);
         *C = form->C;
         km_params_free(form);
     }
@@ -232,9 +232,9 @@ static km_status model_ivanov(const km_model *model, size_t machine, km_mkl_para
 static km_mkl_params model_learning(const km_model *model)
 {
     km_params *params;
-    km_mkl_params mkl = km_params_default().mkl;
+    km_mkl_params mkl = km_mkl_params_default();
     if (km_model_params(model, &params) == KM_OK) {
-        mkl = params->mkl;
+        mkl = km_mkl_params_of(params);
         km_params_free(params);
     }
     return mkl;
@@ -253,12 +253,12 @@ static void check_ivanov(km_task task, km_mkl_regularizer reg, double param, dou
     double C_ivanov, theta[M];
     CHECK_OK(model_ivanov(tik.model, 0, &ivanov, &C_ivanov, theta));
     km_params q = tight_params(task, C_ivanov);
-    q.mkl.method = ivanov.method;
-    q.mkl.lambda = ivanov.lambda;
+    km_params_store(&q, KM_PARAM_MKL_METHOD, ivanov.method);
+    km_params_store(&q, KM_PARAM_LAMBDA, ivanov.lambda);
     if (isnan(ivanov.p))
-        q.mkl.p_block = ivanov.p_block;
+        km_params_store(&q, KM_PARAM_P_BLOCK, ivanov.p_block);
     else
-        q.mkl.p = ivanov.p;
+        km_params_store(&q, KM_PARAM_P, ivanov.p);
     if (reg == KM_REG_ELASTICNET)
         CHECK(ivanov.method == KM_MKL_ELASTICNET);
     else
@@ -355,7 +355,7 @@ static void check_model_file(void)
 
 static void check_errors(void)
 {
-    km_mkl_params in = km_params_default().mkl, out;
+    km_mkl_params in = km_mkl_params_default(), out;
     in.method = KM_MKL_TIKHONOV;
     in.regularizer = KM_REG_BLOCK1;
     in.reg_param = 2;

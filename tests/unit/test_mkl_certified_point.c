@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "core/params.h"
+#include "mkl/mkl_params.h"
 #include "core/rng.h"
 #include "kernelmix.h"
 #include "train/model.h"
@@ -97,9 +98,9 @@ static void check_certified(km_task task, double p, km_mkl_solver solver)
     km_params params = km_params_default();
     params.task = task;
     params.C = 10.0;
-    params.mkl.method = KM_MKL_LP;
-    params.mkl.p = p;
-    params.mkl.solver = solver;
+    km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_LP);
+    km_params_store(&params, KM_PARAM_P, p);
+    km_params_store(&params, KM_PARAM_MKL_SOLVER, solver);
     for (uint64_t seed = 1; seed <= 6; seed++) {
         km_dataset *data = generate(task, 7919 * seed + (uint64_t)task);
         km_model *model = NULL;
@@ -119,7 +120,7 @@ static void check_certified(km_task task, double p, km_mkl_solver solver)
                         (unsigned long long)seed, (P - dual) / fabs(P), info.gap);
                 check_failures++;
             }
-            CHECK(info.gap <= params.mkl.gap || !info.converged);
+            CHECK(info.gap <= km_mkl_params_of(&params).gap || !info.converged);
         }
         km_model_free(model);
         km_dataset_free(data);

@@ -28,6 +28,7 @@
 
 #include "check.h"
 #include "core/params.h"
+#include "mkl/mkl_params.h"
 #include "core/rng.h"
 #include "kernelmix.h"
 #include "mkl/clmkl.h"
@@ -98,14 +99,14 @@ static km_params clmkl_params(double p, long clusters, double tau)
     km_params params = km_params_default();
     params.C = 1.0;
     params.tolerance = 1e-9;
-    params.mkl.method = KM_MKL_CLMKL;
-    params.mkl.p = p;
-    params.mkl.gap = 1e-8;
-    params.mkl.max_outer = 5000;
-    params.mkl.clusters = clusters;
-    params.mkl.cluster_tau = tau;
-    params.mkl.cluster_kernel = 4;
-    params.mkl.cluster_only = 1;
+    km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_CLMKL);
+    km_params_store(&params, KM_PARAM_P, p);
+    km_params_store(&params, KM_PARAM_MKL_GAP, 1e-8);
+    km_params_store(&params, KM_PARAM_MKL_MAX_OUTER, 5000);
+    km_params_store(&params, KM_PARAM_CLUSTERS, clusters);
+    km_params_store(&params, KM_PARAM_CLUSTER_TAU, tau);
+    km_params_store(&params, KM_PARAM_CLUSTER_KERNEL, 4);
+    km_params_store(&params, KM_PARAM_CLUSTER_ONLY, 1);
     return params;
 }
 
@@ -381,11 +382,11 @@ KM_TEST_CASE(one_cluster_is_lp_mkl)
     const double ps[] = {1.0, 4.0 / 3.0, 2.0};
     for (size_t k = 0; k < 3; k++) {
         km_params params = clmkl_params(ps[k], 1, -1);
-        params.mkl.cluster_kernel = 0;
-        params.mkl.cluster_only = 0;
+        km_params_store(&params, KM_PARAM_CLUSTER_KERNEL, 0);
+        km_params_store(&params, KM_PARAM_CLUSTER_ONLY, 0);
         fit local = train_and_predict(data, set, &params, test);
-        params.mkl.method = KM_MKL_LP;
-        params.mkl.solver = KM_MKL_WRAPPER;
+        km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_LP);
+        km_params_store(&params, KM_PARAM_MKL_SOLVER, KM_MKL_WRAPPER);
         fit global = train_and_predict(data, set, &params, test);
         const double *beta = km_model_kernel_weights(local.model, 0), *theta = km_model_kernel_weights(global.model, 0);
         CHECK(km_model_weight_groups(local.model) == 1);
@@ -416,8 +417,8 @@ KM_TEST_CASE(tau_zero_is_lp_mkl_with_C_over_l)
     params.C = 3.0;
     fit local = train_and_predict(data, set, &params, test);
     km_kernel_set *plain = group_kernels(0);
-    params.mkl.method = KM_MKL_LP;
-    params.mkl.solver = KM_MKL_WRAPPER;
+    km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_LP);
+    km_params_store(&params, KM_PARAM_MKL_SOLVER, KM_MKL_WRAPPER);
     params.C = 1.0;
     fit global = train_and_predict(data, plain, &params, test);
     const double *beta = km_model_kernel_weights(local.model, 0), *theta = km_model_kernel_weights(global.model, 0);
@@ -460,7 +461,7 @@ KM_TEST_CASE(one_kernel_is_localized_svm)
     km_dataset *data = localized_data(n, 5, x, y, NULL);
     km_kernel_set *set = kernel_set("linear:features=3-8", LOCATION, NULL);
     km_params params = clmkl_params(4.0 / 3.0, l, -1);
-    params.mkl.cluster_kernel = 2;
+    km_params_store(&params, KM_PARAM_CLUSTER_KERNEL, 2);
     km_model *model = NULL;
     CHECK_OK(km_train(data, set, &params, &model));
     const double *beta = km_model_kernel_weights(model, 0);
@@ -504,7 +505,7 @@ KM_TEST_CASE(duplicated_kernel)
     for (long clusters = 1; clusters <= l; clusters += l - 1) {
         km_kernel_set *set = kernel_set("linear:features=3-8", "linear:features=3-8", LOCATION, NULL);
         km_params params = clmkl_params(p, clusters, -1);
-        params.mkl.cluster_kernel = 3;
+        km_params_store(&params, KM_PARAM_CLUSTER_KERNEL, 3);
         km_model *model = NULL;
         CHECK_OK(km_train(data, set, &params, &model));
         const double *beta = km_model_kernel_weights(model, 0);
@@ -655,7 +656,7 @@ KM_TEST_CASE(optimal_value_is_dual_maximum)
     }
     for (long l = 1; l <= 3; l += 2) {
         km_params params = clmkl_params(2.0, l, -1);
-        params.mkl.cluster_ae = 0.6;
+        km_params_store(&params, KM_PARAM_CLUSTER_AE, 0.6);
         km_model *model = NULL;
         CHECK_OK(km_train(data, set, &params, &model));
         km_machine_info info = KM_MACHINE_INFO_INIT;
@@ -686,7 +687,7 @@ KM_TEST_CASE(decision_function_and_model_file)
     km_dataset *data = localized_data(n, 9, x, y, NULL), *test = localized_data(nt, 10, xt, yt, NULL);
     km_kernel_set *set = group_kernels(1);
     km_params params = clmkl_params(4.0 / 3.0, l, -1);
-    params.mkl.cluster_ae = 0.45;
+    km_params_store(&params, KM_PARAM_CLUSTER_AE, 0.45);
     km_model *model = NULL;
     CHECK_OK(km_train(data, set, &params, &model));
     CHECK(km_model_weight_groups(model) == l);
@@ -761,10 +762,10 @@ KM_TEST_CASE(svr_on_sine)
     params.task = KM_TASK_SVR;
     params.C = 100;
     params.epsilon = 0.1;
-    params.mkl.gap = 1e-4;
+    km_params_store(&params, KM_PARAM_MKL_GAP, 1e-4);
     params.tolerance = 1e-6;
-    params.mkl.cluster_kernel = 0;
-    params.mkl.cluster_only = 0;
+    km_params_store(&params, KM_PARAM_CLUSTER_KERNEL, 0);
+    km_params_store(&params, KM_PARAM_CLUSTER_ONLY, 0);
     km_model *model = NULL;
     CHECK_OK(km_train(data, set, &params, &model));
     double f[n];
@@ -797,9 +798,9 @@ KM_TEST_CASE(one_vs_rest_three_classes)
     CHECK_OK(km_kernel_set_add_spec(set, "rbf:gamma=0.1,1"));
     CHECK_OK(km_kernel_set_add_spec(set, "linear"));
     km_params params = clmkl_params(4.0 / 3.0, 3, -1);
-    params.mkl.cluster_kernel = 3;
-    params.mkl.cluster_only = 0;
-    params.mkl.gap = 1e-4;
+    km_params_store(&params, KM_PARAM_CLUSTER_KERNEL, 3);
+    km_params_store(&params, KM_PARAM_CLUSTER_ONLY, 0);
+    km_params_store(&params, KM_PARAM_MKL_GAP, 1e-4);
     km_model *model = NULL;
     CHECK_STATUS(km_train(data, set, &params, &model), KM_EINVAL); /* one-vs-one is refused */
     params.multiclass = KM_MULTICLASS_OVR;
@@ -922,13 +923,13 @@ KM_TEST_CASE(lmkl_trains_and_predicts)
     km_dataset *data = localized_data(n, 13, x, y, NULL), *test = localized_data(nt, 14, xt, yt, NULL);
     km_kernel_set *set = group_kernels(1);
     km_params params = clmkl_params(2, 3, -1);
-    params.mkl.method = KM_MKL_LMKL;
+    km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_LMKL);
     km_model *model = NULL;
     CHECK_OK(km_train(data, set, &params, &model));
     CHECK(km_model_weight_groups(model) == 4);
     km_machine_info info = KM_MACHINE_INFO_INIT;
     CHECK_OK(km_model_machine_info(model, 0, &info));
-    params.mkl.max_outer = 1; /* stops at the first step: nearly the uniform gates */
+    km_params_store(&params, KM_PARAM_MKL_MAX_OUTER, 1); /* stops at the first step: nearly the uniform gates */
     km_model *first = NULL;
     CHECK_OK(km_train(data, set, &params, &first));
     km_machine_info start = KM_MACHINE_INFO_INIT;
@@ -1031,8 +1032,8 @@ KM_TEST_CASE(hard_memberships_without_bias_are_per_cluster_mkl)
          * around it), so both runs go on to a fixed count of steps at a tight SVM tolerance instead, where
          * the weights have stopped moving (fewer than CLMKL's 20 steps without progress at p = 4/3) */
         params.tolerance = 1e-12;
-        params.mkl.gap = 1e-15;
-        params.mkl.max_outer = k == 0 ? 40 : 90;
+        km_params_store(&params, KM_PARAM_MKL_GAP, 1e-15);
+        km_params_store(&params, KM_PARAM_MKL_MAX_OUTER, k == 0 ? 40 : 90);
         fit local = train_and_predict(data, with_z, &params, data);
         CHECK(local.info.bias == 0.0);
         const double *beta = km_model_kernel_weights(local.model, 0);
@@ -1041,8 +1042,8 @@ KM_TEST_CASE(hard_memberships_without_bias_are_per_cluster_mkl)
         CHECK_OK(km_cluster(data, with_z, &params, labels, c, &tau));
         CHECK(isinf(tau));
         km_params mkl = params;
-        mkl.mkl.method = KM_MKL_LP;
-        mkl.mkl.solver = KM_MKL_WRAPPER;
+        km_params_store(&mkl, KM_PARAM_MKL_METHOD, KM_MKL_LP);
+        km_params_store(&mkl, KM_PARAM_MKL_SOLVER, KM_MKL_WRAPPER);
         for (size_t j = 0; j < l; j++) {
             km_dataset *part = cluster_rows(x, y, n, labels, j, rows, &count);
             fit own = train_and_predict(part, set, &mkl, part);
@@ -1071,9 +1072,9 @@ KM_TEST_CASE(model_params_after_reload)
     km_kernel_set *set = group_kernels(1);
     for (int hard = 0; hard < 2; hard++) {
         km_params params = clmkl_params(4.0 / 3.0, 2, -1);
-        params.mkl.method = hard ? KM_MKL_HLMKL : KM_MKL_CLMKL;
-        params.mkl.cluster_ae = 0.7;
-        params.mkl.gap = 1e-4;
+        km_params_store(&params, KM_PARAM_MKL_METHOD, hard ? KM_MKL_HLMKL : KM_MKL_CLMKL);
+        km_params_store(&params, KM_PARAM_CLUSTER_AE, 0.7);
+        km_params_store(&params, KM_PARAM_MKL_GAP, 1e-4);
         km_model *model = NULL, *loaded = NULL;
         CHECK_OK(km_train(data, set, &params, &model));
         CHECK_OK(km_model_save(model, "reload.km"));
@@ -1249,7 +1250,7 @@ KM_TEST_CASE(primal_non_increasing_at_fixed_tolerance)
                                       .y = y, .C = 2.0, .weight_pos = 1, .weight_neg = 1, .bias = 1,
                                       .solver = km_smo_options_default()};
         machine.solver.tolerance = 1e-8;
-        km_mkl_problem pr = {.machine = &machine, .mkl = km_params_default().mkl, .n_outputs = 1};
+        km_mkl_problem pr = {.machine = &machine, .mkl = km_mkl_params_default(), .n_outputs = 1};
         pr.mkl.p = p;
         pr.mkl.p_block = 2 * p / (p + 1);
         pr.mkl.gap = 1e-12;

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "core/params.h"
+#include "mkl/mkl_params.h"
 #include "core/rng.h"
 #include "kernelmix.h"
 
@@ -67,11 +68,11 @@ static km_params case_params(const method_case *c, warnings *w)
     params.task = c->task;
     params.C = 1.0;
     params.tolerance = 1e-8;
-    params.mkl.method = c->method;
-    params.mkl.solver = c->solver;
+    km_params_store(&params, KM_PARAM_MKL_METHOD, c->method);
+    km_params_store(&params, KM_PARAM_MKL_SOLVER, c->solver);
     if (c->p_block > 0)
-        params.mkl.p_block = c->p_block;
-    params.mkl.shared_weights = c->shared;
+        km_params_store(&params, KM_PARAM_P_BLOCK, c->p_block);
+    km_params_store(&params, KM_PARAM_SHARED_WEIGHTS, c->shared);
     km_params_set_log(&params, collect, w);
     return params;
 }
@@ -189,7 +190,7 @@ KM_TEST_CASE(localized_methods_keep_constant_kernels)
         warnings w = {0};
         params.log = collect;
         params.log_user = &w;
-        params.mkl.method = localized[k];
+        km_params_store(&params, KM_PARAM_MKL_METHOD, localized[k]);
         km_model *model = NULL;
         CHECK_OK(km_train(data, with, &params, &model));
         if (!model)
@@ -226,7 +227,7 @@ KM_TEST_CASE(all_constant_refused)
     CHECK_OK(km_kernel_set_add_spec(set, "rbf:gamma=1e-15"));
     CHECK_OK(km_kernel_set_add_matrix(set, p.zero, KM_NORM_NONE, 0));
     km_params params = km_params_default();
-    params.mkl.method = KM_MKL_LP;
+    km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_LP);
     km_model *model = NULL;
     CHECK_STATUS(km_train(data, set, &params, &model), KM_EINVAL);
     CHECK(model == NULL && strstr(km_last_error(), "every kernel is constant on the training rows") != NULL);

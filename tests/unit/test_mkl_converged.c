@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "core/params.h"
+#include "mkl/mkl_params.h"
 #include "core/rng.h"
 #include "kernelmix.h"
 
@@ -98,18 +99,18 @@ KM_TEST_CASE(converged_means_gap_met)
             params.log_user = &log;
             params.task = s->task;
             params.C = 10.0;
-            params.mkl.method = s->method;
-            params.mkl.solver = s->solver;
-            params.mkl.p = s->p;
+            km_params_store(&params, KM_PARAM_MKL_METHOD, s->method);
+            km_params_store(&params, KM_PARAM_MKL_SOLVER, s->solver);
+            km_params_store(&params, KM_PARAM_P, s->p);
             if (s->method == KM_MKL_OBSCURE)
-                params.mkl.obscure_epochs = variant == 1 ? 1 : 5;
+                km_params_store(&params, KM_PARAM_OBSCURE_EPOCHS, variant == 1 ? 1 : 5);
             if (variant == 1)
-                params.mkl.max_outer = 2;
+                km_params_store(&params, KM_PARAM_MKL_MAX_OUTER, 2);
             if (variant == 2) {
-                params.mkl.gap = 1e-9;
-                params.mkl.eps_mkl = 1e-2;
-                params.mkl.max_outer = 30;
-                params.mkl.obscure_tol = 1e-9;
+                km_params_store(&params, KM_PARAM_MKL_GAP, 1e-9);
+                km_params_store(&params, KM_PARAM_MKL_EPS, 1e-2);
+                km_params_store(&params, KM_PARAM_MKL_MAX_OUTER, 30);
+                km_params_store(&params, KM_PARAM_OBSCURE_TOL, 1e-9);
             }
             km_model *model = NULL;
             km_status st = km_train(s->task == KM_TASK_KRR ? targets : classes, kernels, &params, &model);
@@ -120,7 +121,7 @@ KM_TEST_CASE(converged_means_gap_met)
                 continue;
             km_machine_info info = KM_MACHINE_INFO_INIT;
             CHECK_OK(km_model_machine_info(model, 0, &info));
-            double target = s->method == KM_MKL_OBSCURE ? params.mkl.obscure_tol : params.mkl.gap;
+            double target = s->method == KM_MKL_OBSCURE ? km_mkl_params_of(&params).obscure_tol : km_mkl_params_of(&params).gap;
             printf("%-15s variant %d: gap %.3e (target %g), converged %d\n", s->what, variant, info.gap, target,
                    info.converged);
             CHECK(!isnan(info.gap));
@@ -152,11 +153,11 @@ KM_TEST_CASE(stalled_gap)
         params.log_user = &log;
         params.C = 10.0;
         params.tolerance = 1e-1;
-        params.mkl.method = KM_MKL_LP;
-        params.mkl.p = 1.5;
-        params.mkl.gap = 1e-6;
-        params.mkl.solver = KM_MKL_WRAPPER;
-        params.mkl.shared_weights = shared;
+        km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_LP);
+        km_params_store(&params, KM_PARAM_P, 1.5);
+        km_params_store(&params, KM_PARAM_MKL_GAP, 1e-6);
+        km_params_store(&params, KM_PARAM_MKL_SOLVER, KM_MKL_WRAPPER);
+        km_params_store(&params, KM_PARAM_SHARED_WEIGHTS, shared);
         km_model *model = NULL;
         CHECK_OK(km_train(data, kernels, &params, &model));
         if (!model)
@@ -166,7 +167,7 @@ KM_TEST_CASE(stalled_gap)
         printf("%s: gap %.3e after %ld outer steps, converged %d, %d warnings, %d tightenings\n",
                shared ? "shared" : "wrapper", info.gap, info.mkl_iterations, info.converged, log.warnings,
                log.tightened);
-        CHECK(info.converged == (info.gap <= params.mkl.gap));
+        CHECK(info.converged == (info.gap <= km_mkl_params_of(&params).gap));
         /* the stall tightens the SVM tolerance (down to 1e-4 times -e); what that floor cannot certify
          * ends with one warning, long before max_outer */
         CHECK(log.tightened >= 1 && info.mkl_iterations < 200);

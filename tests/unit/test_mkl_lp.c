@@ -21,6 +21,7 @@
 
 #include "check.h"
 #include "core/params.h"
+#include "mkl/mkl_params.h"
 #include "core/rng.h"
 #include "kernelmix.h"
 #include "train/model.h"
@@ -56,11 +57,11 @@ static km_params mkl_params(km_task task, double p_block, km_mkl_solver solver)
     params.task = task;
     params.C = 1.0;
     params.tolerance = 1e-10;
-    params.mkl.method = KM_MKL_LP;
-    params.mkl.p_block = p_block;
-    params.mkl.solver = solver;
-    params.mkl.gap = 1e-9;
-    params.mkl.max_outer = 100000;
+    km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_LP);
+    km_params_store(&params, KM_PARAM_P_BLOCK, p_block);
+    km_params_store(&params, KM_PARAM_MKL_SOLVER, solver);
+    km_params_store(&params, KM_PARAM_MKL_GAP, 1e-9);
+    km_params_store(&params, KM_PARAM_MKL_MAX_OUTER, 100000);
     return params;
 }
 
@@ -110,7 +111,7 @@ static solved t10_solve(const km_params *params, const size_t *order, double sca
         memcpy(s.theta, km_model_kernel_weights(model, 0), sizeof s.theta);
         s.ok = 1;
         CHECK(s.info.converged);
-        CHECK(s.info.gap <= params->mkl.gap);
+        CHECK(s.info.gap <= km_mkl_params_of(params).gap);
     }
     km_model_free(model);
     free_matrices(K, M);
@@ -202,7 +203,7 @@ static void model_quadratic_terms(const km_model *model, double *a)
 static void check_identities(km_task task, double p_block)
 {
     km_params params = mkl_params(task, p_block, KM_MKL_WRAPPER);
-    params.mkl.gap = 1e-12;
+    km_params_store(&params, KM_PARAM_MKL_GAP, 1e-12);
     params.tolerance = 1e-12;
     km_matrix *K[M] = {0};
     km_model *model = t10_train(&params, NULL, 1.0, KM_NORM_NONE, K);
@@ -260,9 +261,9 @@ static void check_scale_invariance(void)
 static void check_uniform_limit(km_task task)
 {
     km_params uniform = mkl_params(task, 0, KM_MKL_INTERLEAVED);
-    uniform.mkl.method = KM_MKL_FIXED;
+    km_params_store(&uniform, KM_PARAM_MKL_METHOD, KM_MKL_FIXED);
     km_params lp = mkl_params(task, 0, KM_MKL_INTERLEAVED);
-    lp.mkl.p = INFINITY;
+    km_params_store(&lp, KM_PARAM_P, INFINITY);
     km_matrix *Ku[M] = {0}, *Kl[M] = {0};
     km_model *mu = t10_train(&uniform, NULL, 1.0, KM_NORM_NONE, Ku);
     km_model *ml = t10_train(&lp, NULL, 1.0, KM_NORM_NONE, Kl);
@@ -273,7 +274,7 @@ static void check_uniform_limit(km_task task)
             CHECK(theta[m] == 1.0);
         km_params *resolved = NULL;
         CHECK_OK(km_model_params(ml, &resolved));
-        CHECK(resolved && resolved->mkl.p_block == 2.0 && isinf(resolved->mkl.p));
+        CHECK(resolved && km_mkl_params_of(resolved).p_block == 2.0 && isinf(km_mkl_params_of(resolved).p));
         km_params_free(resolved);
         /* predictions on the training rows */
         km_dataset *data;
@@ -328,7 +329,7 @@ static void check_monotone_and_conventions(void)
     const double qs[] = {1.0, 8.0 / 7.0, 2.0, 3.0, 8.0};
     for (size_t k = 0; k < sizeof qs / sizeof *qs; k++) {
         km_params by_p = mkl_params(KM_TASK_SVC, 0, KM_MKL_WRAPPER);
-        by_p.mkl.p = qs[k];
+        km_params_store(&by_p, KM_PARAM_P, qs[k]);
         km_params by_block = mkl_params(KM_TASK_SVC, 2.0 * qs[k] / (qs[k] + 1.0), KM_MKL_WRAPPER);
         solved a = t10_solve(&by_p, NULL, 1.0, KM_NORM_NONE);
         solved b = t10_solve(&by_block, NULL, 1.0, KM_NORM_NONE);
@@ -371,7 +372,7 @@ static void check_degenerate_kernel(void)
     }
     km_model_free(model);
     km_model_free(reference);
-    params.mkl.method = KM_MKL_FIXED;
+    km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_FIXED);
     CHECK_OK(km_train(data, set, &params, &model));
     km_model_free(model);
     km_kernel_set_free(set);
@@ -417,7 +418,7 @@ static void check_solvers_agree(km_rng *rng)
             int ok = 1;
             for (int s = 0; s < 2; s++) {
                 km_params params = mkl_params(tasks[task], p_blocks[k], solvers[s]);
-                params.mkl.gap = 1e-6;
+                km_params_store(&params, KM_PARAM_MKL_GAP, 1e-6);
                 params.C = 2.0;
                 km_model *model = NULL;
                 CHECK_OK(km_train(data, set, &params, &model));

@@ -35,7 +35,7 @@ KM_TEST_CASE(path_parameter_is_read_by_the_method)
     for (size_t k = 0; km_mkl_method_at(k); k++) {
         const km_mkl_method_entry *e = km_mkl_method_at(k);
         for (int reg = KM_REG_LQ; reg <= KM_REG_ELASTICNET; reg++) {
-            km_mkl_params mkl = params->mkl;
+            km_mkl_params mkl = km_mkl_params_of(params);
             mkl.method = e->id;
             mkl.regularizer = (km_mkl_regularizer)reg;
             const char *title = NULL;
@@ -58,7 +58,7 @@ KM_TEST_CASE(settings_are_one_line_and_json_members)
     km_record record = {0};
     double theta[2] = {0.5, 0.25};
     for (size_t k = 0; km_mkl_method_at(k); k++) {
-        km_mkl_params mkl = params->mkl;
+        km_mkl_params mkl = km_mkl_params_of(params);
         mkl.method = km_mkl_method_at(k)->id;
         for (int json = 0; json < 2; json++) {
             char buffer[4096] = {0};

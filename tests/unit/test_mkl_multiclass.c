@@ -18,6 +18,7 @@
 
 #include "check.h"
 #include "core/params.h"
+#include "mkl/mkl_params.h"
 #include "core/rng.h"
 #include "kernelmix.h"
 #include "mkl/diagnostics.h"
@@ -65,11 +66,11 @@ static km_params mkl_params(int shared)
 {
     km_params params = km_params_default();
     params.tolerance = 1e-7;
-    params.mkl.method = KM_MKL_LP;
-    params.mkl.p_block = P_BLOCK;
-    params.mkl.gap = 1e-8;
-    params.mkl.solver = KM_MKL_WRAPPER;
-    params.mkl.shared_weights = shared;
+    km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_LP);
+    km_params_store(&params, KM_PARAM_P_BLOCK, P_BLOCK);
+    km_params_store(&params, KM_PARAM_MKL_GAP, 1e-8);
+    km_params_store(&params, KM_PARAM_MKL_SOLVER, KM_MKL_WRAPPER);
+    km_params_store(&params, KM_PARAM_SHARED_WEIGHTS, shared);
     return params;
 }
 
@@ -99,7 +100,7 @@ static void check_shared(const km_dataset *data, const km_kernel_set *set)
     km_params params = mkl_params(1);
     km_model *shared = NULL, *own = NULL;
     CHECK_OK(km_train(data, set, &params, &shared));
-    params.mkl.shared_weights = 0;
+    km_params_store(&params, KM_PARAM_SHARED_WEIGHTS, 0);
     CHECK_OK(km_train(data, set, &params, &own));
     if (!shared || !own)
         goto done;
@@ -149,7 +150,7 @@ static void check_shared(const km_dataset *data, const km_kernel_set *set)
     /* the shared solve is only for lp-norm MKL */
     km_model *bad = NULL;
     params = mkl_params(1);
-    params.mkl.method = KM_MKL_ELASTICNET;
+    km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_ELASTICNET);
     CHECK_STATUS(km_train(data, set, &params, &bad), KM_EINVAL);
     CHECK(bad == NULL);
 done:
@@ -165,7 +166,7 @@ static void check_two_classes(const double *X, const double *y, const km_kernel_
     km_params params = mkl_params(1);
     km_model *a = NULL, *b = NULL;
     CHECK_OK(km_train(data, set, &params, &a));
-    params.mkl.shared_weights = 0;
+    km_params_store(&params, KM_PARAM_SHARED_WEIGHTS, 0);
     CHECK_OK(km_train(data, set, &params, &b));
     if (a && b) {
         CHECK(km_model_n_machines(a) == 1);
@@ -407,7 +408,7 @@ static void check_many_rows(void)
     CHECK_OK(km_kernel_set_add_spec(set, "linear:features=1-2"));
     CHECK_OK(km_kernel_set_add_spec(set, "linear:features=3-4"));
     km_params params = mkl_params(0);
-    params.mkl.gap = 1e-2;
+    km_params_store(&params, KM_PARAM_MKL_GAP, 1e-2);
     params.tolerance = 1e-3;
     km_model *model = NULL;
     CHECK_OK(km_train(data, set, &params, &model));
@@ -459,7 +460,7 @@ static void check_many_kernels(void)
             CHECK_OK(km_kernel_set_add_spec(two, spec));
     }
     km_params params = mkl_params(0);
-    params.mkl.gap = 1e-2;
+    km_params_store(&params, KM_PARAM_MKL_GAP, 1e-2);
     km_model *a = NULL, *b = NULL;
     CHECK_OK(km_train(data, many, &params, &a));
     CHECK_OK(km_train(data, two, &params, &b));

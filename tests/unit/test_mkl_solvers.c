@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "core/params.h"
+#include "mkl/mkl_params.h"
 #include "core/rng.h"
 #include "kernelmix.h"
 
@@ -49,11 +50,11 @@ static run train(const km_dataset *data, const km_kernel_set *kernels, km_params
     run r;
     memset(&r, 0, sizeof r);
     params.tolerance = 1e-8;
-    params.mkl.method = KM_MKL_LP;
-    params.mkl.p_block = p_block;
-    params.mkl.solver = solver;
-    params.mkl.gap = gap;
-    params.mkl.eps_mkl = 1e-10;
+    km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_LP);
+    km_params_store(&params, KM_PARAM_P_BLOCK, p_block);
+    km_params_store(&params, KM_PARAM_MKL_SOLVER, solver);
+    km_params_store(&params, KM_PARAM_MKL_GAP, gap);
+    km_params_store(&params, KM_PARAM_MKL_EPS, 1e-10);
     km_model *model = NULL;
     r.status = km_train(data, kernels, &params, &model);
     r.without_glpk = r.status == KM_EINVAL && strstr(km_last_error(), "built without GLPK") != NULL;
@@ -145,10 +146,10 @@ static void test_t10_silp_large_C(void)
     km_params params = km_params_default();
     params.C = 10;
     params.tolerance = 1e-6;
-    params.mkl.method = KM_MKL_LP;
-    params.mkl.p = 2.0;
+    km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_LP);
+    km_params_store(&params, KM_PARAM_P, 2.0);
     for (int s = KM_MKL_INTERLEAVED; s <= KM_MKL_SILP; s++) {
-        params.mkl.solver = (km_mkl_solver)s;
+        km_params_store(&params, KM_PARAM_MKL_SOLVER, (km_mkl_solver)s);
         km_model *model = NULL;
         CHECK_OK(km_train(data, kernels, &params, &model));
         if (!model)
@@ -249,12 +250,12 @@ static void check_p1_agreement(const char *what, const km_dataset *data, const k
     km_params params = km_params_default();
     params.C = C;
     params.tolerance = tolerance;
-    params.mkl.method = KM_MKL_LP;
-    params.mkl.p = 1.0;
-    double objective[3] = {0}, gap = params.mkl.gap;
+    km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_LP);
+    km_params_store(&params, KM_PARAM_P, 1.0);
+    double objective[3] = {0}, gap = km_mkl_params_of(&params).gap;
     int with_silp = 1;
     for (int s = KM_MKL_INTERLEAVED; s <= KM_MKL_SILP; s++) {
-        params.mkl.solver = (km_mkl_solver)s;
+        km_params_store(&params, KM_PARAM_MKL_SOLVER, (km_mkl_solver)s);
         km_model *model = NULL;
         km_status st = km_train(data, kernels, &params, &model);
         if (s == KM_MKL_SILP && st == KM_EINVAL && strstr(km_last_error(), "built without GLPK")) {
@@ -335,9 +336,9 @@ static void test_generated_p1_sparse_features(void)
 static void test_parameter_errors(void)
 {
     km_params params = km_params_default();
-    params.mkl.method = KM_MKL_LP;
-    params.mkl.p = 4.0 / 3.0;
-    params.mkl.solver = KM_MKL_SIMPLEMKL;
+    km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_LP);
+    km_params_store(&params, KM_PARAM_P, 4.0 / 3.0);
+    km_params_store(&params, KM_PARAM_MKL_SOLVER, KM_MKL_SIMPLEMKL);
     double y[10];
     for (size_t i = 0; i < 10; i++)
         y[i] = i < 5 ? 1.0 : -1.0;
@@ -347,8 +348,8 @@ static void test_parameter_errors(void)
     km_model *model = NULL;
     CHECK_STATUS(km_train(data, kernels, &params, &model), KM_EINVAL);
     CHECK(strstr(km_last_error(), "SimpleMKL") != NULL);
-    params.mkl.solver = KM_MKL_SILP;
-    params.mkl.p_block = INFINITY;
+    km_params_store(&params, KM_PARAM_MKL_SOLVER, KM_MKL_SILP);
+    km_params_store(&params, KM_PARAM_P_BLOCK, INFINITY);
     CHECK_STATUS(km_train(data, kernels, &params, &model), KM_EINVAL);
     CHECK(strstr(km_last_error(), "SILP") != NULL);
     CHECK(model == NULL);

@@ -40,6 +40,7 @@
 
 #include "check.h"
 #include "core/params.h"
+#include "mkl/mkl_params.h"
 #include "core/rng.h"
 #include "kernelmix.h"
 
@@ -75,9 +76,9 @@ static double select_and_test(const km_dataset *train, const km_dataset *valid, 
     for (int k = -8; k <= 0; k++) {
         km_params params = km_params_default();
         params.C = pow(10.0, 0.5 * k);
-        params.mkl.method = KM_MKL_LP;
-        params.mkl.p = p; /* the default solver (interleaved) */
-        params.mkl.gap = 1e-3; /* the seed's relative duality gap (§4) */
+        km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_LP);
+        km_params_store(&params, KM_PARAM_P, p); /* the default solver (interleaved) */
+        km_params_store(&params, KM_PARAM_MKL_GAP, 1e-3); /* the seed's relative duality gap (§4) */
         km_model *model = NULL;
         CHECK_OK(km_train(train, set, &params, &model));
         if (!model)
@@ -105,9 +106,9 @@ static p1_run train_p1(const km_dataset *train, const km_kernel_set *set, km_mkl
     p1_run r = {.status = KM_EINVAL};
     km_params params = km_params_default();
     params.C = 1.0;
-    params.mkl.method = KM_MKL_LP;
-    params.mkl.p = 1.0;
-    params.mkl.solver = solver;
+    km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_LP);
+    km_params_store(&params, KM_PARAM_P, 1.0);
+    km_params_store(&params, KM_PARAM_MKL_SOLVER, solver);
     km_model *model = NULL;
     r.status = km_train(train, set, &params, &model);
     if (r.status)

@@ -344,7 +344,7 @@ static void test_round_trip(km_model *(*build)(void), const char *path, const ch
                  (unsigned long)km_crc32(0, a, (size_t)(line - a)));
         CHECK(!strcmp(line, expected));
     }
-    CHECK(a && !strncmp(a, "kernelmix-model 2\n", 18));
+    CHECK(a && !strncmp(a, "kernelmix-model 3\n", 18));
     CHECK_OK(km_model_load(path2, &again));
     if (again)
         check_same_model(original, again);
@@ -434,11 +434,11 @@ static void test_headers(const char *path)
     size_t n = 0;
     char *text = read_bytes(path, &n);
     const char *bad = "test_model_file_header.km";
-    text[16] = '3';
+    text[16] = '4';
     write_bytes(bad, text, n);
-    check_format_error(bad, "model format version 3 is newer than this kernelmix supports (2)");
+    check_format_error(bad, "model format version 4 is newer than this kernelmix supports (3)");
     write_bytes(bad, "kernelmix-model 12345678901234567890123\nx\n", 42);
-    check_format_error(bad, "is newer than this kernelmix supports (2)");
+    check_format_error(bad, "is newer than this kernelmix supports (3)");
     write_bytes(bad, "svm_type c_svc\nkernel_type rbf\n", 31);
     check_format_error(bad, "test_model_file_header.km: not a kernelmix model");
     write_bytes(bad, "", 0);

@@ -148,7 +148,7 @@ static void test_buffers(void)
     if (f)
         fclose(f);
     CHECK(got == size && !memcmp(file, buffer, size));
-    CHECK(!strncmp(buffer, "kernelmix-model 2\n[model]\n", 26));
+    CHECK(!strncmp(buffer, "kernelmix-model 3\n[model]\n", 26));
     CHECK_OK(km_model_load_buffer(buffer, size, &again));
     if (again) {
         CHECK_OK(km_model_save_buffer(again, &buffer2, &size2));
@@ -272,8 +272,9 @@ static void test_edited_values(void)
     check_refused("svc", "\nC 1\n", "\nC -1\n", "C -1 is not positive");
     check_refused("svc", "\ntolerance 0.001\n", "\ntolerance 0\n", "tolerance 0 is not positive");
     check_refused("svc", "\ntheta 0.69999999999999996 ", "\ntheta -0.69999999999999996 ", "weight -0.7 is negative");
-    check_refused("ovo_mkl", "\nlambda 0.5\n", "\nlambda 2\n", "lambda 2 is not within [0, 1]");
-    check_refused("ovo_mkl", "\np_block 1.142857142857143\n", "\np_block 0.5\n", "p_block 0.5 is below 1");
+    check_refused("ovo_mkl", "\nmkl_gap 0.001\n", "\nmkl_gap 2e-400\n", "[mkl] mkl_gap: '2e-400' is below the smallest");
+    check_refused("ovo_mkl", "\np_block 1.142857142857143\n", "\np_block 0.5\n", "[mkl] p_block: 0.5 is out of range [1, inf]");
+    check_refused("ovo_mkl", "\nmkl_solver interleaved\n", "\nmkl_solver fast\n", "[mkl] mkl_solver: 'fast' is not interleaved");
     check_refused("oneclass", "\ncol_mean ", "\ncol_mean none\nold_col_mean ", "centred without column means");
     check_refused("svc", "[basis]\n", "[data big]\nm rows 99999999 99999999\n[basis]\n", "rows announced");
     check_refused("svc", "[basis]\n", "[data big]\nm rows 2 99999999999\n1\n2\n[basis]\n", "remaining bytes");

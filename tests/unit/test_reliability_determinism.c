@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "core/params.h"
+#include "mkl/mkl_params.h"
 #include "core/rng.h"
 #include "kernelmix.h"
 
@@ -221,17 +222,17 @@ KM_TEST_CASE(one_class)
 KM_TEST_CASE(lp_mkl_interleaved)
 {
     km_params params = km_params_default();
-    params.mkl.method = KM_MKL_LP;
-    params.mkl.p = 1.5;
+    km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_LP);
+    km_params_store(&params, KM_PARAM_P, 1.5);
     check_deterministic("lp-norm MKL, interleaved", KM_TASK_SVC, 2, dot_kernels, 4, &params);
 }
 
 KM_TEST_CASE(lp_mkl_wrapper)
 {
     km_params params = km_params_default();
-    params.mkl.method = KM_MKL_LP;
-    params.mkl.p = 1.5;
-    params.mkl.solver = KM_MKL_WRAPPER;
+    km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_LP);
+    km_params_store(&params, KM_PARAM_P, 1.5);
+    km_params_store(&params, KM_PARAM_MKL_SOLVER, KM_MKL_WRAPPER);
     check_deterministic("lp-norm MKL, wrapper", KM_TASK_SVC, 5, dot_kernels, 3, &params);
 }
 
