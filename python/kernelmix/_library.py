@@ -106,6 +106,7 @@ _FUNCTIONS = {
     "km_params_set_progress": (None, [handle, PROGRESS_FN, ctypes.c_void_p]),
     "km_param_from_name": (status, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]),
     "km_param_bounds": (status, [ctypes.c_int, c_double_p, c_double_p, ctypes.POINTER(ctypes.c_uint)]),
+    "km_params_set_text": (status, [handle, ctypes.c_int, ctypes.c_char_p]),
     "km_params_set_kernel_weights": (status, [handle, c_double_p, ctypes.c_size_t]),
     "km_params_set_class_weights": (status, [handle, c_double_p, c_double_p, ctypes.c_size_t]),
     "km_train": (status, [handle, handle, handle, handle_p]),

@@ -1,13 +1,12 @@
 """A trained libkernelmix model: training, prediction, the model's figures, pickling as model bytes."""
 import ctypes
 import numbers
-from fractions import Fraction
 
 import numpy as np
 
 from . import _library as L
 from ._data import MatrixList
-from ._messages import parameter_message
+from ._messages import parameter_message, text_message
 
 
 def _integer(value):
@@ -17,17 +16,6 @@ def _integer(value):
     if isinstance(value, numbers.Real) and float(value).is_integer():
         return int(value)
     raise ValueError(value)
-
-
-def _number_from_text(text, parameter):
-    """A number as users write it: a decimal, a fraction such as "4/3", or "inf". The reading of
-    km_params_set_text, which the library does not have yet."""
-    try:
-        return float("inf") if text.strip().lower() in ("inf", "infinity") else float(Fraction(text.strip()))
-    except ZeroDivisionError:
-        raise ValueError(f"{parameter}={text!r}: division by zero") from None
-    except ValueError:
-        raise ValueError(f"{parameter}={text!r} is not a number (e.g. 2, 4/3 or inf)") from None
 
 
 class Params:
@@ -57,9 +45,11 @@ class Params:
             raise ValueError(parameter_message(parameter, value, L.last_error()))
 
     def set_text(self, name, text, parameter=None):
-        """Sets the library parameter name from text as users write it ("4/3", "inf")."""
+        """Sets the library parameter name from text as users write it (km_params_set_text: "2^-3", "4/3"
+        and "inf" where the parameter takes them, an enumeration's name)."""
         parameter = parameter or name
-        self.set(name, _number_from_text(text, parameter), parameter)
+        if L.lib.km_params_set_text(self.handle, L.param_id(name), text.encode()) != L.KM_OK:
+            raise ValueError(text_message(parameter, text, L.last_error()))
 
     def set_class_weights(self, labels, weights):
         labels = np.ascontiguousarray(labels, dtype=np.float64)

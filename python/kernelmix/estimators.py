@@ -39,7 +39,7 @@ def mkl_solvers():
 
 def _norm_value(p, name):
     """p as given when it is a number (np.inf too) or text such as "4/3" or "inf", which the library
-    reads (Params.set)."""
+    reads (Params.set_text, km_params_set_text)."""
     if not isinstance(p, (str, numbers.Real)) or isinstance(p, bool):
         raise ValueError(f"{name}={p!r} is not a number")
     return p

@@ -1,7 +1,7 @@
 """The package's view of the library's numbers agrees with the library and with include/kernelmix.h:
 the few numbers _library.py writes down (success, the km_enum ids, km_dtype, the integer flag), every
 number it reads from the library (tasks through the name tables, status names, which parameters are
-integers), and the name tables against the header's enumerations."""
+integers), the name tables against the header's enumerations, and text values read by the library."""
 import ctypes
 import os
 import re
@@ -96,3 +96,25 @@ def test_integer_parameters_are_the_librarys():
     params.set("clusters", 4.0)     # an integer parameter takes a whole float, refuses a fraction
     with pytest.raises(ValueError, match="clusters=2.5: give an integer"):
         params.set("clusters", 2.5)
+
+
+def test_text_values_are_read_by_the_library():
+    """Params.set of text goes through km_params_set_text: the values the typed setters would store, and
+    refusals that name the estimator's parameter."""
+    L.lib.km_params_get_int.argtypes = [L.handle, ctypes.c_int, ctypes.POINTER(ctypes.c_int64)]
+    L.lib.km_params_get_double.argtypes = [L.handle, ctypes.c_int, L.c_double_p]
+    params = Params()
+    for name, text, expected in (("p", "4/3", 4 / 3), ("p", "inf", np.inf), ("C", "2^-3", 0.125),
+                                 ("tolerance", "1e-4", 1e-4)):
+        params.set(name, text)
+        value = ctypes.c_double()
+        assert L.lib.km_params_get_double(params.handle, L.param_id(name), ctypes.byref(value)) == L.KM_OK
+        assert value.value == expected, (name, text)
+    params.set("clusters", "5")
+    value = ctypes.c_int64()
+    assert L.lib.km_params_get_int(params.handle, L.param_id("clusters"), ctypes.byref(value)) == L.KM_OK
+    assert value.value == 5
+    with pytest.raises(ValueError, match=r"^exponent='0.5' is out of range \[1, inf\]$"):
+        params.set("p", "0.5", parameter="exponent")
+    with pytest.raises(ValueError, match=r"^clusters='2.5' is not an integer$"):
+        params.set("clusters", "2.5")
