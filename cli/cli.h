@@ -26,6 +26,7 @@ int cmd_scale(int argc, char **argv);
 int cmd_bound(int argc, char **argv);
 int cmd_cluster(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_cv(int argc, char **argv);
 
 /* Prints "kernelmix CMD: message" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -149,6 +150,8 @@ int cli_cluster_kernel_option(cli_args *args, km_params *params, const char **cl
  * it from its value (bounds and forms of km_param_describe) and returns 1 with *id the parameter, -1
  * after reporting a bad value; 0 when it is no such option. */
 int cli_param_option(cli_args *args, km_params *params, const km_param *ids, km_param *id);
+/* Whether the current option is the option of a parameter that takes a value (not a switch). */
+int cli_param_value_option(cli_args *args);
 /* The help of parameter id's option: "  OPTION VALUE   PREFIXtext (default D); also ALIASES", wrapped
  * (prefix may be NULL). */
 void cli_param_help(FILE *out, km_param id, const char *prefix);

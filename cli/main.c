@@ -14,6 +14,7 @@ static void usage(FILE *out)
             "\n"
             "commands:\n"
             "  train     learn a model from a training file (or cross-validate with -v)\n"
+            "  cv        choose training options by cross-validation over a grid\n"
             "  predict   apply a model to a test file\n"
             "  info      describe a model\n"
             "  kernel    expand kernel specs; compute and save kernel matrices\n"
@@ -36,7 +37,7 @@ int main(int argc, char **argv)
         int (*run)(int, char **);
     } commands[] = {{"train", cmd_train}, {"predict", cmd_predict}, {"info", cmd_info}, {"kernel", cmd_kernel},
                     {"scale", cmd_scale}, {"bound", cmd_bound},
-                    {"cluster", cmd_cluster}, {"plot", cmd_plot}};
+                    {"cluster", cmd_cluster}, {"plot", cmd_plot}, {"cv", cmd_cv}};
     cli_use_passive_openmp_waits(argv);
     if (argc < 2) {
         usage(stderr);

@@ -131,3 +131,14 @@ void cli_param_help(FILE *out, km_param id, const char *prefix)
              value[0] ? ")" : "", aliases);
     cli_help_paragraph(out, head, text);
 }
+
+int cli_param_value_option(cli_args *args)
+{
+    split_option_names();
+    for (size_t k = 0; k < n_names; k++)
+        if (cli_args_is(args, names[k].text, NULL)) {
+            km_param_info info = KM_PARAM_INFO_INIT;
+            return km_param_describe(names[k].id, &info) == KM_OK && info.value_name != NULL;
+        }
+    return 0;
+}

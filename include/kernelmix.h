@@ -409,7 +409,8 @@ typedef enum km_enum {
     KM_ENUM_NORMALIZATION = 7,    /* km_normalization */
     KM_ENUM_CACHE_VALUES = 8,     /* km_cache_values */
     KM_ENUM_MU0 = 9,              /* km_mu0 */
-    KM_ENUM_RANK1_WEIGHT = 10     /* km_rank1_weight */
+    KM_ENUM_RANK1_WEIGHT = 10,    /* km_rank1_weight */
+    KM_ENUM_SCORE = 11            /* km_score */
 } km_enum;
 
 /* Parameter ids (stable numbers). INT parameters are set with km_params_set_int, the others with
@@ -831,6 +832,108 @@ KM_API km_status km_squared_correlation(const double *truth, const double *predi
  * KM_PARAM_SEED; predicted receives one cross-validated prediction per row. */
 KM_API km_status km_cross_validate(const km_dataset *data, const km_kernel_set *kernels, const km_params *params,
                                    int folds, double *predicted);
+
+/* ------------------------------------------------------------------------------------------------
+ * Model selection (docs/model-selection.md): a grid of settings, each scored by cross-validation on
+ * every split of the rows; the Gram blocks are computed once for all settings and splits, widths and
+ * normalization fitted on each split's training rows only
+ * ---------------------------------------------------------------------------------------------- */
+
+/* What a split is scored by (names: km_enum_name(KM_ENUM_SCORE, ...)). accuracy, balanced-accuracy
+ * and mcc compare labels; auc and average-precision rank a binary classifier's decision values; mse
+ * and r2 (1 - sum of squared errors / sum of squares about the split's mean target) compare
+ * regression outputs; log-loss is -mean log p(true class) of a classifier's probability model
+ * (KM_PARAM_PROBABILITY; probabilities clipped to [1e-15, 1], as scikit-learn's log_loss). mse and
+ * log-loss are better lower. */
+typedef enum km_score {
+    KM_SCORE_ACCURACY = 1,
+    KM_SCORE_BALANCED_ACCURACY = 2,
+    KM_SCORE_AUC = 3,
+    KM_SCORE_MCC = 4,
+    KM_SCORE_AVERAGE_PRECISION = 5,
+    KM_SCORE_MSE = 6,
+    KM_SCORE_R2 = 7,
+    KM_SCORE_LOG_LOSS = 8
+} km_score;
+
+/* 1 when a larger value of score is better, 0 when smaller is (mse, log-loss). */
+KM_API int km_score_higher_is_better(km_score score);
+/* The score of n predictions (labels or regression values) against truth; decision: for auc and
+ * average-precision the binary machine's decision values, oriented so that larger means the larger
+ * label, for log-loss the probability the model gave each row's true class (NULL for the others).
+ * KM_EINVAL where the score is undefined (one class for auc, a constant target for r2, no decision
+ * values where they are needed). */
+KM_API km_status km_score_of(km_score score, const double *truth, const double *predicted, const double *decision,
+                             size_t n, double *value);
+
+/* Value lists of a grid, as the command line writes them: "a,b,c" (each item a value as
+ * km_params_set_text reads it, names included), "a..b" or "a..b:s" (a, a + s, ... up to b; s
+ * defaults to 1) and "B^a..B^b" or "B^a..B^b:s" (B^a, B^(a+s), ... up to B^b: steps on the
+ * exponent), ranges allowed as items of a list. *values receives *n NUL-terminated texts back to back
+ * (free with km_free). KM_EINVAL for a bad range (mixed forms, an empty range, a step <= 0, more
+ * than 10000 values). */
+KM_API km_status km_grid_values(const char *text, char **values, size_t *n);
+
+/* A grid: a list of settings, each the parameters, the kernel set and the options text of one
+ * training (kernels borrowed: they must outlive the grid; settings that share a kernel set share
+ * its Gram blocks). */
+typedef struct km_grid km_grid;
+KM_API km_status km_grid_new(km_grid **out);
+KM_API void km_grid_free(km_grid *grid);
+/* Appends a setting (params and options are copied). */
+KM_API km_status km_grid_add(km_grid *grid, const km_params *params, const km_kernel_set *kernels,
+                             const char *options);
+KM_API size_t km_grid_size(const km_grid *grid);
+/* The setting's options text and parameters; NULL past the end. */
+KM_API const char *km_grid_options(const km_grid *grid, size_t setting);
+KM_API const km_params *km_grid_params(const km_grid *grid, size_t setting);
+
+/* How the rows are split: k-fold (stratified for classification) repeated `repeats` times with seeds
+ * seed, seed + 1, ...; folds = 0: leave-one-out (one fold per row, at most 500 rows); validation:
+ * when not NULL, one split that trains on all rows and scores validation's rows (folds and repeats
+ * ignored). nested_folds > 0: nested cross-validation, the settings chosen on each outer split by
+ * nested_folds inner folds of its training rows. */
+typedef struct km_cv_options {
+    size_t size;                 /* sizeof(km_cv_options): fields past it keep their defaults */
+    int folds;                   /* [5] */
+    int repeats;                 /* [1] */
+    uint64_t seed;               /* [1] */
+    km_score score;              /* [accuracy for classification, mse otherwise] 0: by the task */
+    const km_dataset *validation; /* [NULL] */
+    int nested_folds;            /* [0] */
+    /* called after each setting with the settings done, their total and the best of them so far and
+     * its mean; nonzero stops the run (KM_EINTERRUPTED) */
+    int (*progress)(void *user, size_t done, size_t total, size_t best, double best_mean);
+    void *progress_user;
+} km_cv_options;
+#define KM_CV_OPTIONS_INIT {sizeof(km_cv_options), 5, 1, 1, (km_score)0, NULL, 0, NULL, NULL}
+
+/* The results of a grid: per setting, the score of every split (repeat r's fold f at r folds + f),
+ * their mean and sample standard deviation, the seconds of its fits, its mean support vectors and
+ * kernel weights over the splits; and the chosen setting: the best mean, ties (equal to 1e-12
+ * relative) to the smaller C, then the larger p, then the earlier setting. Nested: the outer splits'
+ * scores of the settings each chose (km_cv_outer_*). */
+typedef struct km_cv_results km_cv_results;
+/* Cross-validates every setting of grid on data; rows of every setting and split are computed as a
+ * cold km_train of that setting on that split's training rows would. */
+KM_API km_status km_cv_run(const km_dataset *data, const km_grid *grid, const km_cv_options *options,
+                           km_cv_results **out);
+KM_API void km_cv_results_free(km_cv_results *results);
+KM_API km_score km_cv_score(const km_cv_results *results);
+KM_API size_t km_cv_n_splits(const km_cv_results *results);
+/* Per setting (past the end: NULL or NAN). */
+KM_API const double *km_cv_scores(const km_cv_results *results, size_t setting);
+KM_API double km_cv_mean(const km_cv_results *results, size_t setting);
+KM_API double km_cv_std(const km_cv_results *results, size_t setting);
+KM_API double km_cv_fit_seconds(const km_cv_results *results, size_t setting);
+KM_API double km_cv_mean_sv(const km_cv_results *results, size_t setting);
+/* The mean over the splits of the first machine's kernel weights (*n_kernels values). */
+KM_API const double *km_cv_mean_weights(const km_cv_results *results, size_t setting, size_t *n_kernels);
+KM_API size_t km_cv_best(const km_cv_results *results);
+/* Nested: the outer splits' count, their scores (km_cv_n_outer values) and chosen settings. */
+KM_API size_t km_cv_n_outer(const km_cv_results *results);
+KM_API const double *km_cv_outer_scores(const km_cv_results *results);
+KM_API const size_t *km_cv_outer_choices(const km_cv_results *results);
 
 /* ------------------------------------------------------------------------------------------------
  * The experimental tier: accessors of one kernel-weight method or one diagnostic

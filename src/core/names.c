@@ -31,6 +31,13 @@ const km_name km_gamma_mode_names[] = {{0, "absolute"}, {1, "relative"}, {0, NUL
 const km_name km_cache_values_names[] = {
     {KM_CACHE_AUTO, "auto"}, {KM_CACHE_DOUBLE, "double"}, {KM_CACHE_FLOAT, "float"}, {0, NULL}};
 
+const km_name km_score_names[] = {
+    {KM_SCORE_ACCURACY, "accuracy"}, {KM_SCORE_BALANCED_ACCURACY, "balanced-accuracy"}, {KM_SCORE_AUC, "auc"},
+    {KM_SCORE_MCC, "mcc"}, {KM_SCORE_AVERAGE_PRECISION, "average-precision"}, {KM_SCORE_MSE, "mse"},
+    {KM_SCORE_R2, "r2"}, {KM_SCORE_LOG_LOSS, "log-loss"}, {KM_SCORE_BALANCED_ACCURACY, "balanced_accuracy"},
+    {KM_SCORE_LOG_LOSS, "log_loss"},
+    {KM_SCORE_AVERAGE_PRECISION, "average_precision"}, {KM_SCORE_AVERAGE_PRECISION, "ap"}, {0, NULL}};
+
 const km_name *km_task_name_table(void)
 {
     return km_task_names;

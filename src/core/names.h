@@ -20,6 +20,7 @@ extern const km_name km_kernel_type_names[];
 extern const km_name km_normalization_names[];
 extern const km_name km_gamma_mode_names[];
 extern const km_name km_cache_values_names[];
+extern const km_name km_score_names[];
 /* The same tables as functions (a parameter row's names, core/param_row.h). */
 const km_name *km_task_name_table(void);
 const km_name *km_multiclass_name_table(void);

@@ -18,6 +18,7 @@ const km_name *km_enum_table(km_enum e)
     case KM_ENUM_CACHE_VALUES: return km_cache_values_names;
     case KM_ENUM_MU0: return km_mu0_name_table();
     case KM_ENUM_RANK1_WEIGHT: return km_rank1_weight_name_table();
+    case KM_ENUM_SCORE: return km_score_names;
     }
     return NULL;
 }

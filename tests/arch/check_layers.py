@@ -30,12 +30,13 @@ LAYERS = {
     "model": 6,
     "eval": 6,
     "plot": 7,
+    "select": 7,
 }
 
 # Files that may name methods, and which ids (None: any).
 METHOD_IDS_ALLOWED = {
     # train's options: --p and the like without --mkl imply lp
-    "cli/cmd_train.c": {"KM_MKL_LP"},
+    "cli/train_options.c": {"KM_MKL_LP"},
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/[^"]+"', re.MULTILINE)

@@ -3,7 +3,7 @@
 
 expect_status 0 "$KM" --help && { grep -q "^usage: kernelmix COMMAND" "$WORK/out" || fail "main help"; }
 expect_status 0 "$KM" --version && { grep -Eq "^kernelmix [0-9]+\.[0-9]+\.[0-9]+$" "$WORK/out" || fail "version"; }
-for cmd in train predict info kernel; do
+for cmd in train cv predict info kernel; do
     expect_status 0 "$KM" $cmd --help && { grep -q "^usage: kernelmix $cmd" "$WORK/out" || fail "$cmd --help"; }
     expect_status 2 "$KM" $cmd --no-such-option x && expect_one_line_error "unknown option --no-such-option"
 done

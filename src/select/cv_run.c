@@ -1,0 +1,323 @@
+/* km_cv_run: every setting of a grid scored on every split of the rows. The (setting x split) tasks
+ * run in one loop (run_tasks), grouped by kernel set so that each set's kernel context — its Gram
+ * blocks over all rows — is computed once for all its settings, splits and inner splits; every task
+ * trains cold on its split's training rows (the provider fits widths and normalization on those rows
+ * only) and writes its result at its (setting, split) place, so the results do not depend on the
+ * order the tasks run in. Nested cross-validation scores every setting on the outer splits as well,
+ * chooses one per outer split from the inner splits of its training rows, and reports the outer
+ * split's score of the setting chosen there. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/params.h"
+#include "core/sized_struct.h"
+#include "data/dataset.h"
+#include "kernel/kernel.h"
+#include "kernel/kernel_context.h"
+#include "select/choose.h"
+#include "select/cv_results.h"
+#include "select/grid.h"
+#include "select/splits.h"
+#include "train/train.h"
+
+/* What one task gives. */
+typedef struct task_result {
+    double score, seconds, n_sv;
+    double *weights;             /* the first machine's kernel weights */
+    size_t n_kernels;
+} task_result;
+
+/* The tasks of one list of splits: results[s * splits->n + f] for setting s and split f. */
+typedef struct evaluation {
+    km_splits splits;
+    task_result *results;
+} evaluation;
+
+/* The decision values as scores that grow with the larger label: a binary machine's decision is
+ * positive for the model's first class. */
+static void orient_decision(const km_model *model, double *decision, size_t n)
+{
+    const double *labels = km_model_labels(model);
+    if (labels && labels[0] < labels[1])
+        for (size_t i = 0; i < n; i++)
+            decision[i] = -decision[i];
+}
+
+/* The probability the model gives each row's true class (n rows of decision values in, of
+ * probabilities out); KM_EINVAL for a model without probability models. */
+static km_status true_class_probabilities(const km_model *model, const double *truth, const double *decision,
+                                          size_t n, double *p_true)
+{
+    if (!km_model_has_probability(model))
+        return km_error(KM_EINVAL, "log-loss scores a probability model (train with -b 1)");
+    size_t k = km_model_n_classes(model);
+    const double *labels = km_model_labels(model);
+    double *probabilities = malloc(n * k * sizeof *probabilities);
+    km_status st = probabilities ? km_probability_from_decision(model, n, decision, NULL, probabilities)
+                                 : km_error_nomem("cross-validation probabilities");
+    for (size_t i = 0; !st && i < n; i++) {
+        p_true[i] = 0.0;   /* a class the training rows did not have */
+        for (size_t c = 0; c < k; c++)
+            if (labels[c] == truth[i])
+                p_true[i] = probabilities[i * k + c];
+    }
+    free(probabilities);
+    return st;
+}
+
+static km_status score_task(const km_model *model, const km_split *split, const km_matrix **matrices,
+                            km_score score, task_result *out)
+{
+    size_t n = split->n_test, nd = km_model_n_decision(model);
+    int binary = km_model_n_classes(model) == 2 && nd == 1;
+    double *truth = malloc(n * sizeof *truth), *predicted = malloc(n * sizeof *predicted);
+    double *decision = malloc((n * nd > 0 ? n * nd : 1) * sizeof *decision);
+    km_status st = truth && predicted && decision ? KM_OK : km_error_nomem("cross-validation predictions");
+    if (!st)
+        st = km_predict_rows(model, split->test_data, split->test, n, matrices, predicted, decision);
+    for (size_t i = 0; !st && i < n; i++)
+        truth[i] = split->test_data->labels ? split->test_data->labels[split->test[i]] : 0.0;
+    if (!st && score == KM_SCORE_LOG_LOSS)
+        st = true_class_probabilities(model, truth, decision, n, decision);   /* n <= n nd values */
+    else if (!st && binary)
+        orient_decision(model, decision, n);
+    if (!st)
+        st = km_score_of(score, truth, predicted, binary || score == KM_SCORE_LOG_LOSS ? decision : NULL, n,
+                         &out->score);
+    free(truth);
+    free(predicted);
+    free(decision);
+    return st;
+}
+
+/* Trains setting on the split's training rows in context and scores its test rows. */
+static km_status run_task(km_kernel_context *context, const km_grid_setting *setting, const km_split *split,
+                          const km_matrix **matrices, km_score score, task_result *out)
+{
+    double start = km_monotonic_seconds();
+    km_model *model = NULL;
+    km_status st = km_train_rows_in_context(context, split->train, split->n_train, setting->params, &model);
+    if (!st)
+        st = score_task(model, split, split->test_data == km_kernel_context_data(context) ? matrices : NULL, score,
+                        out);
+    if (!st) {
+        out->seconds = km_monotonic_seconds() - start;
+        out->n_sv = (double)km_model_n_sv_total(model);
+        out->n_kernels = km_model_n_kernels(model);
+        if (!(out->weights = malloc((out->n_kernels ? out->n_kernels : 1) * sizeof *out->weights)))
+            st = km_error_nomem("cross-validation results");
+        else
+            memcpy(out->weights, km_model_kernel_weights(model, 0), out->n_kernels * sizeof *out->weights);
+    }
+    km_model_free(model);
+    return st;
+}
+
+/* The mean score of setting s over an evaluation's splits. */
+static double mean_score(const evaluation *e, size_t s)
+{
+    double sum = 0.0;
+    for (size_t f = 0; f < e->splits.n; f++)
+        sum += e->results[s * e->splits.n + f].score;
+    return sum / (double)e->splits.n;
+}
+
+/* Runs every (setting, split) task of the evaluations, one kernel context per kernel set; reports
+ * progress after each setting with the best of the settings done so far on evaluations[0]. */
+static km_status run_tasks(const km_dataset *data, const km_grid *grid, evaluation *evaluations,
+                           size_t n_evaluations, const km_cv_options *options, km_score score)
+{
+    size_t n = grid->n, done_count = 0;
+    unsigned char *done = calloc(n, 1);
+    double *means = calloc(n, sizeof *means);
+    const km_matrix **matrices = NULL;
+    km_status st = done && means ? KM_OK : km_error_nomem("cross-validation");
+    for (size_t first = 0; !st && first < n; first++) {
+        const km_grid_setting *lead = &grid->settings[first];
+        if (done[first])
+            continue;
+        const km_kernel_set *set = lead->kernels;
+        km_logger logger = {lead->params->log, lead->params->log_user};
+        km_kernel_context *context = NULL;
+        free(matrices);
+        if (!(matrices = calloc(set->size ? set->size : 1, sizeof *matrices)))
+            st = km_error_nomem("cross-validation");
+        for (size_t m = 0; !st && m < set->size; m++)
+            matrices[m] = set->kernels[m].matrix;
+        if (!st)
+            st = km_kernel_context_new(data, set, km_params_cache_bytes(lead->params), &logger, &context);
+        for (size_t s = first; !st && s < n; s++) {
+            const km_grid_setting *setting = &grid->settings[s];
+            if (setting->kernels != set)
+                continue;
+            for (size_t e = 0; !st && e < n_evaluations; e++)
+                for (size_t f = 0; !st && f < evaluations[e].splits.n; f++) {
+                    st = run_task(context, setting, &evaluations[e].splits.items[f], matrices, score,
+                                  &evaluations[e].results[s * evaluations[e].splits.n + f]);
+                    if (st) {
+                        char where[512];
+                        snprintf(where, sizeof where, "setting %zu (%s), split %zu", s + 1, setting->options, f + 1);
+                        km_error_in(where, st);
+                    }
+                }
+            if (st)
+                break;
+            done[s] = 1;
+            means[s] = mean_score(&evaluations[0], s);
+            size_t best = km_cv_choose(grid, means, done, km_score_higher_is_better(score));
+            if (options->progress &&
+                options->progress(options->progress_user, ++done_count, n, best, means[best]))
+                st = km_error(KM_EINTERRUPTED, "cross-validation interrupted");
+        }
+        km_kernel_context_free(context);
+    }
+    free(matrices);
+    free(done);
+    free(means);
+    return st;
+}
+
+/* The per-setting figures of the evaluation over all rows. */
+static km_status summarize(const evaluation *e, const km_grid *grid, km_cv_results *r)
+{
+    size_t k = e->splits.n;
+    r->n_splits = k;
+    for (size_t s = 0; s < grid->n; s++) {
+        km_cv_setting_result *row = &r->settings[s];
+        if (!(row->scores = malloc(k * sizeof *row->scores)))
+            return km_error_nomem("cross-validation results");
+        row->n_kernels = e->results[s * k].n_kernels;
+        if (!(row->weights = calloc(row->n_kernels ? row->n_kernels : 1, sizeof *row->weights)))
+            return km_error_nomem("cross-validation results");
+        row->mean = mean_score(e, s);
+        double squares = 0.0;
+        for (size_t f = 0; f < k; f++) {
+            const task_result *t = &e->results[s * k + f];
+            row->scores[f] = t->score;
+            squares += (t->score - row->mean) * (t->score - row->mean);
+            row->fit_seconds += t->seconds;
+            row->mean_sv += t->n_sv / (double)k;
+            for (size_t m = 0; m < row->n_kernels && m < t->n_kernels; m++)
+                row->weights[m] += t->weights[m] / (double)k;
+        }
+        row->std = k > 1 ? sqrt(squares / (double)(k - 1)) : 0.0;
+    }
+    return KM_OK;
+}
+
+static void evaluation_clear(evaluation *e, size_t n_settings)
+{
+    for (size_t t = 0; e->results && t < n_settings * e->splits.n; t++)
+        free(e->results[t].weights);
+    free(e->results);
+    km_splits_clear(&e->splits);
+}
+
+static km_status check_run(const km_dataset *data, const km_grid *grid, const km_cv_options *o)
+{
+    if (!data || !grid)
+        return km_error(KM_EINVAL, "km_cv_run: NULL argument");
+    if (grid->n == 0)
+        return km_error(KM_EINVAL, "km_cv_run: the grid has no setting");
+    if (!o->validation && o->folds == 0 && data->n > 500)
+        return km_error(KM_EINVAL, "leave-one-out: %zu rows, more than 500 (use k folds)", data->n);
+    if (o->validation && o->nested_folds)
+        return km_error(KM_EINVAL, "nested cross-validation splits the training rows; a validation file is "
+                        "one fixed split");
+    if (o->nested_folds == 1 || o->nested_folds < 0)
+        return km_error(KM_EINVAL, "nested cross-validation needs at least 2 inner folds (got %d)", o->nested_folds);
+    if (o->score && !km_enum_name(KM_ENUM_SCORE, o->score))
+        return km_error(KM_EINVAL, "km_cv_run: %d is not a score", (int)o->score);
+    return KM_OK;
+}
+
+km_status km_cv_run(const km_dataset *data, const km_grid *grid, const km_cv_options *caller, km_cv_results **out)
+{
+    /* the caller's fields that fit in its size, defaults for the others */
+    km_cv_options read = KM_CV_OPTIONS_INIT, *options = &read;
+    km_status st = caller ? km_sized_struct_read(&read, sizeof read, caller, sizeof read, "km_cv_options")
+                          : km_error(KM_EINVAL, "km_cv_run: NULL options");
+    if (!st)
+        st = check_run(data, grid, options);
+    if (st)
+        return st;
+    *out = NULL;
+    km_task task = grid->settings[0].params->task;
+    int classifies = km_task_classifies(task);
+    km_score score = options->score ? options->score : classifies ? KM_SCORE_ACCURACY : KM_SCORE_MSE;
+    size_t n = data->n, n_settings = grid->n;
+    size_t *all = malloc((n ? n : 1) * sizeof *all);
+    km_cv_results *r = calloc(1, sizeof *r);
+    if (!all || !r || !(r->settings = calloc(n_settings, sizeof *r->settings))) {
+        free(all);
+        free(r);
+        return km_error_nomem("cross-validation");
+    }
+    r->n_settings = n_settings;
+    r->score = score;
+    for (size_t i = 0; i < n; i++)
+        all[i] = i;
+    /* evaluations[0]: the splits of all rows; nested: then each outer split's inner splits */
+    int k = options->folds ? options->folds : (int)(n < 500 ? n : 500);
+    size_t n_outer = options->nested_folds ? (size_t)k * (size_t)(options->repeats > 0 ? options->repeats : 1) : 0;
+    evaluation *evaluations = calloc(1 + n_outer, sizeof *evaluations);
+    if (!evaluations)
+        st = km_error_nomem("cross-validation");
+    else if (options->validation)
+        st = km_splits_validation(data, options->validation, &evaluations[0].splits);
+    else
+        st = km_splits_kfold(data, all, n, k, options->repeats, options->seed, classifies, &evaluations[0].splits);
+    for (size_t o = 0; !st && o < n_outer; o++) {
+        const km_split *outer = &evaluations[0].splits.items[o];
+        st = km_splits_kfold(data, outer->train, outer->n_train, options->nested_folds, 1, options->seed, classifies,
+                             &evaluations[1 + o].splits);
+        if (st) {
+            char where[64];
+            snprintf(where, sizeof where, "nested cross-validation, outer split %zu", o + 1);
+            km_error_in(where, st);
+        }
+    }
+    for (size_t e = 0; !st && e < 1 + n_outer; e++)
+        if (!(evaluations[e].results = calloc(n_settings * evaluations[e].splits.n, sizeof(task_result))))
+            st = km_error_nomem("cross-validation results");
+    if (!st)
+        st = run_tasks(data, grid, evaluations, 1 + n_outer, options, score);
+    if (!st)
+        st = summarize(&evaluations[0], grid, r);
+    double *means = st ? NULL : malloc(n_settings * sizeof *means);
+    if (!st && !means)
+        st = km_error_nomem("cross-validation results");
+    for (size_t s = 0; !st && s < n_settings; s++)
+        means[s] = r->settings[s].mean;
+    if (!st)
+        r->best = km_cv_choose(grid, means, NULL, km_score_higher_is_better(score));
+    if (!st && n_outer) {
+        r->n_outer = n_outer;
+        r->outer_scores = malloc(n_outer * sizeof *r->outer_scores);
+        r->outer_choices = malloc(n_outer * sizeof *r->outer_choices);
+        if (!r->outer_scores || !r->outer_choices)
+            st = km_error_nomem("cross-validation results");
+    }
+    for (size_t o = 0; !st && o < n_outer; o++) {
+        for (size_t s = 0; s < n_settings; s++)
+            means[s] = mean_score(&evaluations[1 + o], s);
+        size_t chosen = km_cv_choose(grid, means, NULL, km_score_higher_is_better(score));
+        r->outer_choices[o] = chosen;
+        r->outer_scores[o] = r->settings[chosen].scores[o];
+    }
+    free(means);
+    for (size_t e = 0; evaluations && e < 1 + n_outer; e++)
+        evaluation_clear(&evaluations[e], n_settings);
+    free(evaluations);
+    free(all);
+    if (st) {
+        km_cv_results_free(r);
+        return st;
+    }
+    *out = r;
+    return KM_OK;
+}
