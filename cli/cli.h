@@ -5,6 +5,11 @@
 #ifndef KM_CLI_CLI_H
 #define KM_CLI_CLI_H
 
+/* The CLI reports what the experimental tier of kernelmix.h reads (info: the evidence, memberships,
+ * the Ivanov form, the diagnostics); it ships with the library it is built with. Every cli/ source
+ * includes this header before any other header of the project. */
+#define KM_EXPERIMENTAL_API
+
 #include <stdio.h>
 
 #include "cli_internals.h"

@@ -18,7 +18,11 @@
  *    struct is refused with KM_EINVAL;
  *  - enum values and parameter ids are explicit numbers, never renumbered or reused;
  *  - the shared library exports exactly the functions declared here (KM_API); anything that
- *    changes the layout or meaning of what exists changes the soname.
+ *    changes the layout or meaning of what exists changes the soname;
+ *  - two tiers: the functions of this header are stable, and grow only as above, except those of its
+ *    last section, the experimental tier (accessors of one kernel-weight method or one diagnostic),
+ *    which are declared only where KM_EXPERIMENTAL_API is defined and may change between minor
+ *    versions.
  */
 #ifndef KERNELMIX_H
 #define KERNELMIX_H
@@ -240,6 +244,18 @@ KM_API size_t km_kernel_set_size(const km_kernel_set *set);
 /* Canonical spec of kernel m (e.g. "rbf:gamma=0.03125:features=1-10:norm=mult") into buf;
  * returns the full length like snprintf. */
 KM_API size_t km_kernel_set_describe(const km_kernel_set *set, size_t m, char *buf, size_t size);
+/* Centred kernel alignment (Cortes, Mohri & Rostamizadeh, "Algorithms for Learning Kernels Based on
+ * Centered Alignment", JMLR 2012, Definitions 1 and 2) of M kernel matrices on the same n rows:
+ * A(K, L) = <K_c, L_c>_F / (||K_c||_F ||L_c||_F), K_c = H K H, H = I - 11'/n.
+ *   matrix  M x M values, row-major: A(K_a, K_b) (NULL: not computed);
+ *   target  M values: A(K_m, Y Y') for the n x n_targets row-major matrix Y: one column of real targets
+ *           (Y Y' = y y'), or one indicator column per class (Y Y' = [y_i = y_j], the "same class"
+ *           kernel) as the model diagnostics use (NULL: not computed; targets may then be NULL).
+ * Every kernel must be n x n, finite and symmetric (to 1e-8 relative), float64 or float32.
+ * KM_EINVAL naming the kernel otherwise, and where an alignment asked for is undefined: a kernel, or
+ * Y Y', that is constant after centring. */
+KM_API km_status km_kernel_alignment(const km_matrix *const *kernels, size_t M, size_t n_targets,
+                                     const double *targets, double *matrix, double *target);
 
 /* ------------------------------------------------------------------------------------------------
  * Training
@@ -611,19 +627,9 @@ KM_API km_status km_model_sigmoid(const km_model *model, size_t machine, double 
 /* The Laplace width of a regression model's residuals (KM_EINVAL when the model has none). */
 KM_API km_status km_model_laplace_sigma(const km_model *model, double *sigma);
 
-/* Empirical-Bayes models (KM_MKL_EB_RW, KM_MKL_EB_MACKAY; docs/blocknorm-bayes.md): the targets, centred
- * by their mean, are read as a Gaussian process with covariance sum_m d_m k_m plus noise sigma^2 I. */
-typedef struct km_evidence_info {
-    size_t size;                 /* sizeof(km_evidence_info) as the caller was compiled (KM_EVIDENCE_INFO_INIT) */
-    double neg_log_evidence;     /* -log p(y | d, sigma^2) at the learned d, with its n/2 log(2 pi) */
-    double noise;                /* sigma^2, given or learned */
-    size_t kernels_kept;         /* kernels with weight d_m > 0 */
-} km_evidence_info;
-#define KM_EVIDENCE_INFO_INIT {.size = sizeof(km_evidence_info)}
-/* Fills the fields of *info that fit in info->size; KM_EINVAL when the model is not an empirical-Bayes
- * model (or machine does not exist). */
-KM_API km_status km_model_evidence(const km_model *model, size_t machine, km_evidence_info *info);
-/* 1 when km_predict_variance serves the model (an empirical-Bayes model), 0 otherwise (and for NULL). */
+/* Predictive variance of empirical-Bayes models (KM_MKL_EB_RW, KM_MKL_EB_MACKAY; docs/blocknorm-bayes.md),
+ * whose targets, centred by their mean, are read as a Gaussian process with covariance sum_m d_m k_m
+ * plus noise sigma^2 I. 1 when km_predict_variance serves the model, 0 otherwise (and for NULL). */
 KM_API int km_model_has_variance(const km_model *model);
 /* The GP posterior variance of the latent function at the rows of test, n_test values:
  * sum_m d_m k_m(x, x) - k_x'(K_d + sigma^2 I)^-1 k_x, k_x = sum_m d_m k_m(X, x) over the training rows X (the noise variance sigma^2 of a new target comes on top). KM_EINVAL when the model has
@@ -657,9 +663,6 @@ KM_API double km_model_bias(const km_model *model, size_t machine);
 /* Kernel-weight sets per machine: 1, or the clusters l of a localized model (KM_MKL_CLMKL,
  * KM_MKL_HLMKL), whose km_model_kernel_weights are then M x l values, cluster j's at [j M, j M + M). */
 KM_API size_t km_model_weight_groups(const km_model *model);
-/* A localized model's memberships: tau (INFINITY: hard) and the average evenness of the training
- * memberships; KM_EINVAL for a model without clusters. */
-KM_API km_status km_model_cluster_tau(const km_model *model, double *tau, double *evenness);
 /* The clustering of localized MKL on its own (docs/clmkl.md): kernel k-means of data's rows on the
  * clustering kernel of params (KM_PARAM_CLUSTERS, KM_PARAM_CLUSTER_KERNEL, KM_PARAM_CLUSTER_RESTARTS,
  * KM_PARAM_SEED) over the kernels of set (fitted on data), and the soft memberships with tau from
@@ -694,14 +697,6 @@ KM_API km_status km_model_machine_info(const km_model *model, size_t machine, km
  * nu, tolerance, multiclass and the kernel-weight learning (method KM_MKL_FIXED when none; p and
  * p_block both filled in); the other parameters have their defaults. */
 KM_API km_status km_model_params(const km_model *model, km_params **out);
-/* Ivanov (constrained) equivalent of a Tikhonov-form solution with kernel weights d (M values): the
- * same decision function is the solution of the constrained problem *ivanov, a copy of tikhonov with
- * KM_MKL_LP (p and p_block) or KM_MKL_ELASTICNET (lambda) and loss weight C / s, with kernel weights
- * theta = s d (M values). KM_EINVAL unless tikhonov's method is KM_MKL_TIKHONOV (as set, or as
- * km_model_params gives it) and d is a solution's weights. */
-KM_API km_status km_mkl_ivanov(const km_params *tikhonov, size_t M, const double *d, km_params **ivanov, double *theta);
-/* The same for machine `machine` of a model trained with KM_MKL_TIKHONOV. */
-KM_API km_status km_model_ivanov(const km_model *model, size_t machine, km_params **ivanov, double *theta);
 /* Total distinct support vectors over all machines. */
 KM_API size_t km_model_n_sv_total(const km_model *model);
 /* The CSV layout of the rows the model was trained on: fields per line (the label's included) and
@@ -709,41 +704,11 @@ KM_API size_t km_model_n_sv_total(const km_model *model);
  * have it. KM_EINVAL when the model was not trained on CSV rows. */
 KM_API km_status km_model_csv_layout(const km_model *model, size_t *fields, int *label_column);
 
-/* Diagnostics of learned kernel weights (docs/mkl.md "Diagnostics"), stored by km_train with MKL.
- * Block norms |w_m| = theta_m sqrt(c'K_m c) of a machine (M values); NULL when the model has none. */
-KM_API const double *km_model_block_norms(const km_model *model, size_t machine);
 /* Values a kernel-weight method keeps in the model beyond the machines (the model file's [data NAME]
  * sections; OBSCURE's section "obscure": weights, weights_pk, objective_online, objective, radius,
  * ...): the entry key of section as a rows x cols matrix, row-major, or NULL when there is none. */
 KM_API const double *km_model_data_values(const km_model *model, const char *section, const char *key, size_t *rows,
                                           size_t *cols);
-/* Centred alignment A(K_m, YY') of each kernel with the training labels (M values; classification:
- * the kernel "same class", regression: the targets), on the training rows; NULL when not stored. */
-KM_API const double *km_model_target_alignment(const km_model *model);
-/* Centred alignments A(K_a, K_b) between the kernels on the training rows (M x M, row-major); NULL
- * when not stored (fixed weights, or more than 100 kernels). */
-KM_API const double *km_model_kernel_alignment(const km_model *model);
-/* Alignment with the training targets y (two classes: +-1; regression: the targets) of kernel m
- * (m < km_model_n_kernels) or, for m = km_model_n_kernels, of machine `machine`'s learned combination
- * sum_m theta_m K_m, on the rows of the diagnostics (Rostamizadeh's thesis Def. 2.4, Eq. 2.41,
- * Def. 2.6): rho the centred alignment, uncentred Cristianini et al.'s A = y'Ky / (||K||_F ||y||^2),
- * eta = <K_c, yy'>_F / n^2. Any output may be NULL; rho and uncentred are NAN where the alignment is
- * undefined (a kernel constant after centring, constant targets). KM_EINVAL when the model stores
- * none (fixed weights, one-class, more than two classes; for the combination more than 100 kernels). */
-KM_API km_status km_model_alignment(const km_model *model, size_t machine, size_t m, double *rho, double *uncentred,
-                                    double *eta);
-/* The p that minimises the global bound factor nu(p) = ||(|w_m|)_m||_p sqrt(s) M^{1/s},
- * s = max(1, min(p/(p-1), 2 ln M)), over block-norm p in [1, 2], from block norms. */
-typedef struct km_bound_choice {
-    size_t size;                 /* sizeof(km_bound_choice) as the caller was compiled (KM_BOUND_CHOICE_INIT) */
-    double p_block;              /* the minimiser (the largest one when the minimum is flat) */
-    double p;                    /* the same in the kernel-weight convention, p_block/(2 - p_block) */
-    double factor;               /* nu at the minimiser */
-    double flat_low, flat_high;  /* block-norm p range on which nu equals its minimum */
-} km_bound_choice;
-#define KM_BOUND_CHOICE_INIT {.size = sizeof(km_bound_choice)}
-/* Fills the fields of *out that fit in out->size. */
-KM_API km_status km_model_bound_choice(const km_model *model, size_t machine, km_bound_choice *out);
 
 /* ------------------------------------------------------------------------------------------------
  * Models in memory, datasets from memory, fold assignment (for bindings and distributed runs)
@@ -969,6 +934,80 @@ KM_API size_t km_cv_best(const km_cv_results *results);
 KM_API size_t km_cv_n_outer(const km_cv_results *results);
 KM_API const double *km_cv_outer_scores(const km_cv_results *results);
 KM_API const size_t *km_cv_outer_choices(const km_cv_results *results);
+
+/* ------------------------------------------------------------------------------------------------
+ * The experimental tier: accessors of one kernel-weight method or one diagnostic
+ *
+ * Visible only where KM_EXPERIMENTAL_API is defined before this header is included (zstd's
+ * ZSTD_STATIC_LINKING_ONLY model):
+ *     #define KM_EXPERIMENTAL_API
+ *     #include <kernelmix.h>
+ * The shared library exports these functions like the others, but their names, arguments and structs
+ * may change between minor versions (they follow the methods and diagnostics they read, which are
+ * still growing), where the rest of this header only grows: a program or binding that uses them
+ * should require the minor version it was written for (KM_VERSION_MINOR, km_version_number). What a
+ * method keeps in its [data NAME] sections of a model the stable, generic km_model_data_values reads.
+ * ---------------------------------------------------------------------------------------------- */
+#ifdef KM_EXPERIMENTAL_API
+
+/* Empirical-Bayes models (KM_MKL_EB_RW, KM_MKL_EB_MACKAY; docs/blocknorm-bayes.md): the targets, centred
+ * by their mean, are read as a Gaussian process with covariance sum_m d_m k_m plus noise sigma^2 I. */
+typedef struct km_evidence_info {
+    size_t size;                 /* sizeof(km_evidence_info) as the caller was compiled (KM_EVIDENCE_INFO_INIT) */
+    double neg_log_evidence;     /* -log p(y | d, sigma^2) at the learned d, with its n/2 log(2 pi) */
+    double noise;                /* sigma^2, given or learned */
+    size_t kernels_kept;         /* kernels with weight d_m > 0 */
+} km_evidence_info;
+#define KM_EVIDENCE_INFO_INIT {.size = sizeof(km_evidence_info)}
+/* Fills the fields of *info that fit in info->size; KM_EINVAL when the model is not an empirical-Bayes
+ * model (or machine does not exist). */
+KM_API km_status km_model_evidence(const km_model *model, size_t machine, km_evidence_info *info);
+
+/* A localized model's memberships: tau (INFINITY: hard) and the average evenness of the training
+ * memberships; KM_EINVAL for a model without clusters. */
+KM_API km_status km_model_cluster_tau(const km_model *model, double *tau, double *evenness);
+
+/* Ivanov (constrained) equivalent of a Tikhonov-form solution with kernel weights d (M values): the
+ * same decision function is the solution of the constrained problem *ivanov, a copy of tikhonov with
+ * KM_MKL_LP (p and p_block) or KM_MKL_ELASTICNET (lambda) and loss weight C / s, with kernel weights
+ * theta = s d (M values). KM_EINVAL unless tikhonov's method is KM_MKL_TIKHONOV (as set, or as
+ * km_model_params gives it) and d is a solution's weights. */
+KM_API km_status km_mkl_ivanov(const km_params *tikhonov, size_t M, const double *d, km_params **ivanov, double *theta);
+/* The same for machine `machine` of a model trained with KM_MKL_TIKHONOV. */
+KM_API km_status km_model_ivanov(const km_model *model, size_t machine, km_params **ivanov, double *theta);
+
+/* Diagnostics of learned kernel weights (docs/mkl.md "Diagnostics"), stored by km_train with MKL. */
+/* Block norms |w_m| = theta_m sqrt(c'K_m c) of a machine (M values); NULL when the model has none. */
+KM_API const double *km_model_block_norms(const km_model *model, size_t machine);
+/* Centred alignment A(K_m, YY') of each kernel with the training labels (M values; classification:
+ * the kernel "same class", regression: the targets), on the training rows; NULL when not stored. */
+KM_API const double *km_model_target_alignment(const km_model *model);
+/* Centred alignments A(K_a, K_b) between the kernels on the training rows (M x M, row-major); NULL
+ * when not stored (fixed weights, or more than 100 kernels). */
+KM_API const double *km_model_kernel_alignment(const km_model *model);
+/* Alignment with the training targets y (two classes: +-1; regression: the targets) of kernel m
+ * (m < km_model_n_kernels) or, for m = km_model_n_kernels, of machine `machine`'s learned combination
+ * sum_m theta_m K_m, on the rows of the diagnostics (Rostamizadeh's thesis Def. 2.4, Eq. 2.41,
+ * Def. 2.6): rho the centred alignment, uncentred Cristianini et al.'s A = y'Ky / (||K||_F ||y||^2),
+ * eta = <K_c, yy'>_F / n^2. Any output may be NULL; rho and uncentred are NAN where the alignment is
+ * undefined (a kernel constant after centring, constant targets). KM_EINVAL when the model stores
+ * none (fixed weights, one-class, more than two classes; for the combination more than 100 kernels). */
+KM_API km_status km_model_alignment(const km_model *model, size_t machine, size_t m, double *rho, double *uncentred,
+                                    double *eta);
+/* The p that minimises the global bound factor nu(p) = ||(|w_m|)_m||_p sqrt(s) M^{1/s},
+ * s = max(1, min(p/(p-1), 2 ln M)), over block-norm p in [1, 2], from block norms. */
+typedef struct km_bound_choice {
+    size_t size;                 /* sizeof(km_bound_choice) as the caller was compiled (KM_BOUND_CHOICE_INIT) */
+    double p_block;              /* the minimiser (the largest one when the minimum is flat) */
+    double p;                    /* the same in the kernel-weight convention, p_block/(2 - p_block) */
+    double factor;               /* nu at the minimiser */
+    double flat_low, flat_high;  /* block-norm p range on which nu equals its minimum */
+} km_bound_choice;
+#define KM_BOUND_CHOICE_INIT {.size = sizeof(km_bound_choice)}
+/* Fills the fields of *out that fit in out->size. */
+KM_API km_status km_model_bound_choice(const km_model *model, size_t machine, km_bound_choice *out);
+
+#endif /* KM_EXPERIMENTAL_API */
 
 #ifdef __cplusplus
 }

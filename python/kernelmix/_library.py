@@ -11,6 +11,7 @@ stop other Python threads (joblib's threading backend, a GUI). The library is lo
 5. the system loader's search path (``ldconfig``, ``LD_LIBRARY_PATH``).
 """
 import ctypes
+import functools
 import os
 
 from ._messages import as_estimator_terms
@@ -30,15 +31,16 @@ handle = ctypes.c_void_p
 handle_p = ctypes.POINTER(ctypes.c_void_p)
 status = ctypes.c_int
 
+# The numbers the package asks the library with, as include/kernelmix.h fixes them (stable, never
+# renumbered; python/tests/test_library_view.py checks them against the header): success, the km_enum
+# ids of the name tables, the km_dtype of wrapped arrays and km_param_bounds' integer flag. Every other
+# number (tasks, methods, solvers, ...: through the name tables; status names; which parameters are
+# integers) is read from the loaded library below.
 KM_OK = 0
-STATUS_NAMES = {1: "KM_EINVAL", 2: "KM_ENOMEM", 3: "KM_EIO", 4: "KM_EFORMAT", 5: "KM_ENOTCONV", 6: "KM_EINTERRUPTED"}
-
-# km_enum, km_task, km_dtype, km_normalization values (include/kernelmix.h)
 ENUM_TASK, ENUM_MULTICLASS, ENUM_MKL_METHOD, ENUM_MKL_SOLVER, ENUM_MKL_REGULARIZER = 1, 2, 3, 4, 5
 ENUM_NORMALIZATION = 7
-TASK_SVC, TASK_SVR, TASK_ONECLASS = 1, 2, 3
-TASK_KRR = 6
 FLOAT64, FLOAT32 = 1, 2
+PARAM_INTEGER = 1
 
 
 class MachineInfo(ctypes.Structure):
@@ -69,6 +71,7 @@ PROGRESS_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(Pro
 # name: (restype, argtypes)
 _FUNCTIONS = {
     "km_last_error": (ctypes.c_char_p, []),
+    "km_status_name": (ctypes.c_char_p, [status]),
     "km_version": (ctypes.c_char_p, []),
     "km_version_number": (ctypes.c_uint, []),
     "km_enum_name_at": (ctypes.c_char_p, [ctypes.c_int, ctypes.c_size_t, ctypes.POINTER(ctypes.c_int)]),
@@ -93,6 +96,8 @@ _FUNCTIONS = {
     "km_kernel_matrix": (status, [handle, ctypes.c_size_t, handle, handle, handle_p]),
     "km_kernel_set_size": (ctypes.c_size_t, [handle]),
     "km_kernel_set_describe": (ctypes.c_size_t, [handle, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t]),
+    "km_kernel_alignment": (status, [ctypes.POINTER(handle), ctypes.c_size_t, ctypes.c_size_t, c_double_p, c_double_p,
+                                     c_double_p]),
     "km_params_new": (status, [handle_p]),
     "km_params_free": (None, [handle]),
     "km_params_set_double": (status, [handle, ctypes.c_int, ctypes.c_double]),
@@ -100,6 +105,8 @@ _FUNCTIONS = {
     "km_params_set_log": (None, [handle, LOG_FN, ctypes.c_void_p]),
     "km_params_set_progress": (None, [handle, PROGRESS_FN, ctypes.c_void_p]),
     "km_param_from_name": (status, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]),
+    "km_param_bounds": (status, [ctypes.c_int, c_double_p, c_double_p, ctypes.POINTER(ctypes.c_uint)]),
+    "km_params_set_text": (status, [handle, ctypes.c_int, ctypes.c_char_p]),
     "km_params_set_kernel_weights": (status, [handle, c_double_p, ctypes.c_size_t]),
     "km_params_set_class_weights": (status, [handle, c_double_p, c_double_p, ctypes.c_size_t]),
     "km_train": (status, [handle, handle, handle, handle_p]),
@@ -124,7 +131,6 @@ _FUNCTIONS = {
     "km_model_weight_groups": (ctypes.c_size_t, [handle]),
     "km_model_n_sv": (ctypes.c_size_t, [handle, ctypes.c_size_t]),
     "km_model_machine_info": (status, [handle, ctypes.c_size_t, ctypes.POINTER(MachineInfo)]),
-    "km_model_target_alignment": (c_double_p, [handle]),
     "km_model_n_basis": (ctypes.c_size_t, [handle]),
     "km_model_basis_rows": (status, [handle, c_size_p]),
     "km_model_machine_support": (status, [handle, ctypes.c_size_t, c_size_p, c_double_p]),
@@ -135,9 +141,12 @@ _FUNCTIONS = {
     "km_predict_probability": (status, [handle, handle, ctypes.POINTER(handle), c_double_p, c_double_p]),
     "km_model_sigmoid": (status, [handle, ctypes.c_size_t, c_double_p, c_double_p]),
     "km_model_laplace_sigma": (status, [handle, c_double_p]),
-    "km_model_evidence": (status, [handle, ctypes.c_size_t, ctypes.POINTER(EvidenceInfo)]),
     "km_model_has_variance": (ctypes.c_int, [handle]),
     "km_predict_variance": (status, [handle, handle, c_double_p]),
+    # the experimental tier of kernelmix.h (KM_EXPERIMENTAL_API): may change between minor versions,
+    # which the package pins (API_MINOR)
+    "km_model_target_alignment": (c_double_p, [handle]),
+    "km_model_evidence": (status, [handle, ctypes.c_size_t, ctypes.POINTER(EvidenceInfo)]),
 }
 
 
@@ -191,16 +200,22 @@ def last_error():
     return as_estimator_terms(lib.km_last_error().decode("utf-8", "replace"))
 
 
+def status_name(st):
+    """The library's name of a status code ("KM_EINVAL")."""
+    return lib.km_status_name(st).decode()
+
+
 def check(st):
     """Raises for a failed call: ValueError for bad input (KM_EINVAL, KM_EFORMAT), else KernelmixError."""
     if st == KM_OK:
         return
-    message = last_error() or STATUS_NAMES.get(st, f"status {st}")
-    if st in (1, 4):
+    name = status_name(st)
+    message = last_error() or name
+    if name in ("KM_EINVAL", "KM_EFORMAT"):
         raise ValueError(message)
-    if st == 2:
+    if name == "KM_ENOMEM":
         raise MemoryError(message)
-    raise KernelmixError(f"{STATUS_NAMES.get(st, st)}: {message}")
+    raise KernelmixError(f"{name}: {message}")
 
 
 def enum_names(e):
@@ -224,10 +239,20 @@ def enum_value(e, name, what):
     return value.value
 
 
+@functools.lru_cache(maxsize=None)
 def param_id(name):
     value = ctypes.c_int()
     check(lib.km_param_from_name(name.encode(), ctypes.byref(value)))
     return value.value
+
+
+@functools.lru_cache(maxsize=None)
+def param_is_integer(name):
+    """Whether the library's parameter name is an integer or enumeration (km_param_bounds'
+    KM_PARAM_INTEGER flag): set with km_params_set_int, else km_params_set_double."""
+    flags = ctypes.c_uint()
+    check(lib.km_param_bounds(param_id(name), None, None, ctypes.byref(flags)))
+    return bool(flags.value & PARAM_INTEGER)
 
 
 def describe(fn, obj, m):
@@ -235,3 +260,8 @@ def describe(fn, obj, m):
     buf = ctypes.create_string_buffer(size + 1)
     fn(obj, m, buf, size + 1)
     return buf.value.decode()
+
+
+# The tasks the estimators train, by their names in the library's table.
+TASK_SVC, TASK_SVR, TASK_ONECLASS, TASK_KRR = (enum_value(ENUM_TASK, name, "task")
+                                               for name in ("svc", "svr", "oneclass", "krr"))

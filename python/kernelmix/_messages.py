@@ -50,3 +50,20 @@ def parameter_message(parameter, value, message):
     if bounds:
         return f"{parameter}={value!r}: {bounds.group(1)}"
     return f"{parameter}={value!r}: {message}"
+
+
+_TEXT_REFUSAL = re.compile(r"^parameter \S+: (.*)$")
+
+
+def text_message(parameter, text, message):
+    """The library's refusal of a value given as text (km_params_set_text), naming the estimator's
+    parameter: "parameter p: 'two' is not a number" reads "p='two' is not a number", "parameter p: 1/0:
+    division by zero" reads "p='1/0': division by zero"."""
+    refusal = _TEXT_REFUSAL.match(message)
+    if not refusal:
+        return f"{parameter}={text!r}: {message}"
+    said = refusal.group(1)
+    for quoted in (repr(text), f"'{text}'", text):
+        if said.startswith(quoted):
+            return f"{parameter}={text!r}{said[len(quoted):]}"
+    return f"{parameter}={text!r}: {said}"

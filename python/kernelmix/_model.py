@@ -6,7 +6,7 @@ import numpy as np
 
 from . import _library as L
 from ._data import MatrixList
-from ._messages import parameter_message
+from ._messages import parameter_message, text_message
 
 
 def _integer(value):
@@ -27,10 +27,15 @@ class Params:
         L.check(L.lib.km_params_new(ctypes.byref(out)))
         self.handle = out
 
-    def set(self, name, value, integer=False, parameter=None):
-        """Sets the library parameter name; a bad value raises a ValueError naming parameter, the
-        estimator's parameter it comes from (default: name)."""
+    def set(self, name, value, parameter=None):
+        """Sets the library parameter name, an integer or a number as the library's table says, from a
+        number or from text as users write it (set_text); a bad value raises a ValueError naming
+        parameter, the estimator's parameter it comes from (default: name)."""
         parameter = parameter or name
+        if isinstance(value, str):
+            self.set_text(name, value, parameter)
+            return
+        integer = L.param_is_integer(name)
         try:
             number = _integer(value) if integer else float(value)
         except (TypeError, ValueError, OverflowError):
@@ -38,6 +43,13 @@ class Params:
         fn = L.lib.km_params_set_int if integer else L.lib.km_params_set_double
         if fn(self.handle, L.param_id(name), number) != L.KM_OK:
             raise ValueError(parameter_message(parameter, value, L.last_error()))
+
+    def set_text(self, name, text, parameter=None):
+        """Sets the library parameter name from text as users write it (km_params_set_text: "2^-3", "4/3"
+        and "inf" where the parameter takes them, an enumeration's name)."""
+        parameter = parameter or name
+        if L.lib.km_params_set_text(self.handle, L.param_id(name), text.encode()) != L.KM_OK:
+            raise ValueError(text_message(parameter, text, L.last_error()))
 
     def set_class_weights(self, labels, weights):
         labels = np.ascontiguousarray(labels, dtype=np.float64)

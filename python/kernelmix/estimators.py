@@ -7,7 +7,6 @@ with test × train matrices; a KernelList of them for scikit-learn's model selec
 """
 import numbers
 from collections import namedtuple
-from fractions import Fraction
 
 import numpy as np
 import scipy.sparse as sp
@@ -39,17 +38,11 @@ def mkl_solvers():
 
 
 def _norm_value(p, name):
-    """p as a float: a number, np.inf, or a string such as "4/3" or "inf"."""
-    if isinstance(p, str):
-        try:
-            return float("inf") if p.strip().lower() in ("inf", "infinity") else float(Fraction(p.strip()))
-        except ZeroDivisionError:
-            raise ValueError(f"{name}={p!r}: division by zero") from None
-        except ValueError:
-            raise ValueError(f"{name}={p!r} is not a number (e.g. 2, 4/3 or inf)") from None
-    if not isinstance(p, numbers.Real) or isinstance(p, bool):
+    """p as given when it is a number (np.inf too) or text such as "4/3" or "inf", which the library
+    reads (Params.set_text, km_params_set_text)."""
+    if not isinstance(p, (str, numbers.Real)) or isinstance(p, bool):
         raise ValueError(f"{name}={p!r} is not a number")
-    return float(p)
+    return p
 
 
 def _flag(value, name):
@@ -123,8 +116,7 @@ class _MKLBase(SuggestsParameters, BaseEstimator):
         """C and the kernel-weight regularizer, of every estimator with a C."""
         params.set("C", self.C)
         params.set("lambda", self.elasticnet_lambda, parameter="elasticnet_lambda")
-        params.set("regularizer", L.enum_value(L.ENUM_MKL_REGULARIZER, self.regularizer, "regularizer"),
-                   integer=True)
+        params.set("regularizer", L.enum_value(L.ENUM_MKL_REGULARIZER, self.regularizer, "regularizer"))
         params.set("reg_param", self.reg_param)
 
     def _svm_params(self, params):
@@ -132,23 +124,23 @@ class _MKLBase(SuggestsParameters, BaseEstimator):
         self._regularizer_params(params)
         params.set("mkl_radius", self.radius, parameter="radius")
         params.set("align_q", self.align_q)
-        params.set("probability", _flag(self.probability, "probability"), integer=True)
+        params.set("probability", _flag(self.probability, "probability"))
 
     def _params(self):
         params = Params()
-        params.set("task", self._task, integer=True)
+        params.set("task", self._task)
         self._task_params(params)
-        params.set("mkl_method", L.enum_value(L.ENUM_MKL_METHOD, self.method, "method"), integer=True)
+        params.set("mkl_method", L.enum_value(L.ENUM_MKL_METHOD, self.method, "method"))
         params.set("p", _norm_value(self.p, "p"))
-        params.set("mkl_solver", L.enum_value(L.ENUM_MKL_SOLVER, self.solver, "solver"), integer=True)
+        params.set("mkl_solver", L.enum_value(L.ENUM_MKL_SOLVER, self.solver, "solver"))
         params.set("tolerance", self.tol, parameter="tol")
         params.set("mkl_gap", self.mkl_tol, parameter="mkl_tol")
         params.set("cache_mb", self.cache_size, parameter="cache_size")
         if not isinstance(self.max_iter, numbers.Integral) or self.max_iter < -1:
             raise ValueError(f"max_iter={self.max_iter!r}: give a positive number of solver iterations, or -1 "
                              f"for the solver's default limit")
-        params.set("max_iter", max(0, self.max_iter), integer=True)
-        params.set("seed", self._seed(), integer=True, parameter="random_state")
+        params.set("max_iter", max(0, self.max_iter))
+        params.set("seed", self._seed(), parameter="random_state")
         log_training(params, self.verbose)
         return params
 
@@ -218,7 +210,7 @@ class _MKLBase(SuggestsParameters, BaseEstimator):
         nothing for an estimator without them."""
         if not hasattr(self, "clusters"):
             return
-        params.set("clusters", self.clusters, integer=True)
+        params.set("clusters", self.clusters)
         params.set("cluster_ae", self.ae, parameter="ae")
         if self.tau is not None and not (isinstance(self.tau, numbers.Real) and self.tau >= 0):
             raise ValueError(f"tau={self.tau!r}: give None or a number >= 0 (np.inf: hard memberships)")
@@ -227,10 +219,10 @@ class _MKLBase(SuggestsParameters, BaseEstimator):
             if self._precomputed:
                 raise ValueError("cluster_kernel: a spec needs features; with precomputed kernels give a kernel "
                                  "number")
-            params.set("cluster_kernel", len(_kernel_specs(self.kernels)) + 1, integer=True)
-            params.set("cluster_only", 1, integer=True)
+            params.set("cluster_kernel", len(_kernel_specs(self.kernels)) + 1)
+            params.set("cluster_only", 1)
         elif self.cluster_kernel is not None:
-            params.set("cluster_kernel", self.cluster_kernel, integer=True)
+            params.set("cluster_kernel", self.cluster_kernel)
 
     def _set_fitted(self):
         model = self.model_
@@ -429,11 +421,11 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
 
     def _task_params(self, params):
         self._svm_params(params)
-        params.set("obscure_epochs", self.epochs, integer=True, parameter="epochs")
-        params.set("obscure_online_epochs", self.online_epochs, integer=True, parameter="online_epochs")
+        params.set("obscure_epochs", self.epochs, parameter="epochs")
+        params.set("obscure_online_epochs", self.online_epochs, parameter="online_epochs")
         params.set("obscure_radius", 0.0 if self.obscure_radius is None else self.obscure_radius)
-        params.set("multiclass", L.enum_value(L.ENUM_MULTICLASS, self.multiclass, "multiclass"), integer=True)
-        params.set("shared_weights", _flag(self.shared_weights, "shared_weights"), integer=True)
+        params.set("multiclass", L.enum_value(L.ENUM_MULTICLASS, self.multiclass, "multiclass"))
+        params.set("shared_weights", _flag(self.shared_weights, "shared_weights"))
         if self.decision_function_shape not in ("ovr", "ovo"):
             raise ValueError(f"decision_function_shape={self.decision_function_shape!r}: give 'ovr' or 'ovo'")
         _flag(self.break_ties, "break_ties")
@@ -707,8 +699,8 @@ class MKLRidge(RegressorMixin, _MKLBase):
     def _task_params(self, params):
         self._regularizer_params(params)
         params.set("eb_noise", self.noise, parameter="noise")
-        params.set("eb_learn_noise", _flag(self.learn_noise, "learn_noise"), integer=True)
-        params.set("eb_inner", self.eb_inner, integer=True)
+        params.set("eb_learn_noise", _flag(self.learn_noise, "learn_noise"))
+        params.set("eb_inner", self.eb_inner)
         params.set("eb_tol", self.eb_tol)
 
     def fit(self, X, y):
@@ -768,8 +760,7 @@ class OneClassMKL(OutlierMixin, _MKLBase):
     def _task_params(self, params):
         params.set("nu", self.nu)
         params.set("lambda", self.elasticnet_lambda, parameter="elasticnet_lambda")
-        params.set("regularizer", L.enum_value(L.ENUM_MKL_REGULARIZER, self.regularizer, "regularizer"),
-                   integer=True)
+        params.set("regularizer", L.enum_value(L.ENUM_MKL_REGULARIZER, self.regularizer, "regularizer"))
         params.set("reg_param", self.reg_param)
 
     def fit(self, X, y=None):

@@ -188,8 +188,22 @@ static void normalize_alignments(size_t M, const double *gram, const double *cen
     }
 }
 
-km_status km_alignments(const km_kernel_access *kernel, size_t n_targets, const double *targets, double *matrix,
-                        double *target)
+/* The first kernel whose centred matrix vanishes, or the targets when H Y Y' H does (|U'U|_F = target_norm,
+ * up to rounding relative to |Y|_F^2 = target_raw) and target alignments are asked for: KM_EINVAL naming
+ * it; KM_OK when every alignment asked for is defined. */
+static km_status check_defined(const alignment_work *w, double target_norm, double target_raw)
+{
+    for (size_t m = 0; m < w->M; m++)
+        if (centred_norm(w->gram[m * w->M + m], w->raw[m]) == 0)
+            return km_error(KM_EINVAL, "the centred alignment of kernel %zu is undefined: the kernel is constant "
+                            "after centring", m + 1);
+    if (w->T && !(target_norm > 1e-12 * target_raw))
+        return km_error(KM_EINVAL, "the centred alignment with the targets is undefined: they are constant");
+    return KM_OK;
+}
+
+static km_status alignments(const km_kernel_access *kernel, size_t n_targets, const double *targets, double *matrix,
+                            double *target, int refuse_undefined)
 {
     size_t T = target && targets ? n_targets : 0;
     if (kernel->n_rows == 0 || kernel->n_kernels == 0)
@@ -211,9 +225,26 @@ km_status km_alignments(const km_kernel_access *kernel, size_t n_targets, const 
             double d = cblas_ddot((int)w.n, w.u + s, (int)T, w.u + t, (int)T);
             target_norm += d * d;
         }
-    normalize_alignments(w.M, w.gram, w.gram, w.M + 1, w.raw, w.target_dot, sqrt(target_norm), matrix, target);
+    double target_raw = 0;
+    for (size_t i = 0; refuse_undefined && i < w.n * T; i++)
+        target_raw += targets[i] * targets[i];
+    st = refuse_undefined ? check_defined(&w, sqrt(target_norm), target_raw) : KM_OK;
+    if (!st)
+        normalize_alignments(w.M, w.gram, w.gram, w.M + 1, w.raw, w.target_dot, sqrt(target_norm), matrix, target);
     work_free(&w);
-    return KM_OK;
+    return st;
+}
+
+km_status km_alignments(const km_kernel_access *kernel, size_t n_targets, const double *targets, double *matrix,
+                        double *target)
+{
+    return alignments(kernel, n_targets, targets, matrix, target, 0);
+}
+
+km_status km_alignments_defined(const km_kernel_access *kernel, size_t n_targets, const double *targets,
+                                double *matrix, double *target)
+{
+    return alignments(kernel, n_targets, targets, matrix, target, 1);
 }
 
 void km_alignments_of_stats(const km_alignment_stats *stats, double *matrix, double *target)

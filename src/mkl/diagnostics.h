@@ -22,6 +22,10 @@
  * matrix costs O(M^2 n^2), the target alignments alone O(M n^2). */
 km_status km_alignments(const km_kernel_access *kernel, size_t n_targets, const double *targets, double *matrix,
                         double *target);
+/* The same, but an alignment asked for that is undefined (a kernel, or Y Y', constant after centring)
+ * fails with KM_EINVAL naming the kernel (1-based) instead of being 0: km_kernel_alignment's rule. */
+km_status km_alignments_defined(const km_kernel_access *kernel, size_t n_targets, const double *targets,
+                                double *matrix, double *target);
 
 /* The alignments of km_alignments from the statistics of mkl/alignment_stats.h, with the one target
  * vector y they were computed on (Y = y), without a pass over the kernels: target[m] = A(K_m, y y')

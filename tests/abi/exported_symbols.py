@@ -2,7 +2,8 @@
 
 Usage: exported_symbols.py LIBRARY HEADER. Lists LIBRARY's defined dynamic symbols (nm -D
 --defined-only) and fails naming every exported symbol the header does not declare and every
-declared function the library does not export."""
+declared function the library does not export. Both tiers count: the stable functions and the
+experimental ones the header declares only under KM_EXPERIMENTAL_API (the library exports them too)."""
 import re
 import subprocess
 import sys
@@ -11,6 +12,12 @@ import sys
 def declared_functions(header_text):
     # a KM_API declaration: KM_API <return type> name( ... -- the name is the last word before '('
     return set(re.findall(r"^KM_API\b[^;(]*?\b(\w+)\s*\(", header_text, flags=re.MULTILINE))
+
+
+def experimental_functions(header_text):
+    # the KM_API declarations of the #ifdef KM_EXPERIMENTAL_API section
+    sections = re.findall(r"^#ifdef KM_EXPERIMENTAL_API$(.*?)^#endif", header_text, flags=re.MULTILINE | re.DOTALL)
+    return set().union(*(declared_functions(section) for section in sections))
 
 
 def unmarked_functions(header_text):
@@ -40,7 +47,9 @@ def main():
     if not declared:
         print(f"no KM_API declarations found in {header}")
         return 1
-    print(f"{len(exported)} exported symbols, {len(declared)} declared functions")
+    experimental = experimental_functions(text)
+    print(f"{len(exported)} exported symbols, {len(declared)} declared functions: "
+          f"{len(declared - experimental)} stable, {len(experimental)} experimental")
     return 1 if extra or missing or unmarked or not declared else 0
 
 
