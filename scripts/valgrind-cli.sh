@@ -7,19 +7,13 @@
 # (killed processes leave partial logs), the memory-limit test (ulimit -v), the install tests
 # (they install the build directory, not the command) and the two reproductions of papers' experiments
 # (alignment_table31, clmkl_localized: hundreds of trainings, tens of minutes under memcheck, on
-# code that test_krr, test_info_alignment and test_clmkl run there), and four tests that repeat,
-# minutes long under memcheck, the training paths the others run there (option_readers: forty
-# trainings that differ in one option; libsvm_parity: the SMO of train_predict and nu_tasks against
-# svm-train; limits: runs that wait for --max-time; kernel_shapes: the families of kernel_command);
-# ASan+UBSan (scripts/sanitize.sh) runs every one of them. Given a TEST_NAME_REGEX, the tests it
-# names run, whichever they are.
+# code that test_krr, test_info_alignment and test_clmkl run there).
 set -eu
 cd "$(dirname "$0")/.."
 root=$PWD
 build=$root/${KM_BUILD_DIR:-build}
 pattern=${1:-.}
 exclude='^test_(hostile_kill|hostile_memory|install|python_install|alignment_table31|clmkl_localized)$'
-repeats='^test_(option_readers|libsvm_parity|limits|kernel_shapes)$'
 [ -x "$build/kernelmix" ] || ./scripts/build.sh >/dev/null
 logs=$build/valgrind
 rm -rf "$logs"
@@ -58,7 +52,7 @@ failed=0
 for script in tests/cli/test_*.sh; do
     name=$(basename "$script" .sh)
     [[ $name =~ $pattern ]] || continue
-    [ "$pattern" = . ] && [[ $name =~ $exclude || $name =~ $repeats ]] && continue
+    [ "$pattern" = . ] && [[ $name =~ $exclude ]] && continue
     while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n || failed=1; done
     run_test "$script" &
 done
