@@ -25,6 +25,8 @@ exec valgrind --quiet --error-exitcode=99 --leak-check=full --show-leak-kinds=de
     --errors-for-leak-kinds=definite --log-file="$logs/%p.log" "$build/kernelmix" "\$@"
 WRAP
 chmod +x "$wrapper"
+# the processors this script may use (nproc reports OMP_NUM_THREADS instead where it is set, as below)
+cpus=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
 # single-threaded BLAS and OpenMP: faster under valgrind, and no thread-pool noise; fewer
 # truncation points in test_hostile_model (the unit tests cover every byte)
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 KM_TRUNCATE_STEP=29
@@ -53,7 +55,7 @@ for script in tests/cli/test_*.sh; do
     name=$(basename "$script" .sh)
     [[ $name =~ $pattern ]] || continue
     [ "$pattern" = . ] && [[ $name =~ $exclude ]] && continue
-    while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n || failed=1; done
+    while [ "$(jobs -rp | wc -l)" -ge "$cpus" ]; do wait -n || failed=1; done
     run_test "$script" &
 done
 while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || failed=1; done
