@@ -111,6 +111,8 @@ int cli_data_option(cli_args *args, cli_input *input);
  * (without precomputed rows), labelled sequences when asked or the name ends in .seq, .fa, .fasta or
  * .fna, else LIBSVM (precomputed rows when precomputed != 0). */
 km_status cli_read_data(const char *path, const cli_input *input, int precomputed, km_dataset **out);
+/* The bytes of the file at path ("-": standard input) into *bytes (malloc'ed, *n of them). */
+km_status cli_read_file(const char *path, void **bytes, size_t *n);
 /* Whether cli_read_data takes the label of path's rows from a column (CSV, numpy arrays): --label-column
  * chooses it. */
 int cli_label_from_column(const char *path, const cli_input *input, int precomputed);

@@ -92,7 +92,7 @@ typedef struct axis {
 typedef struct cv_options {
     int folds, repeats, loo, nested;
     const char *validation_path, *score_name, *settings_path, *output_path, *refit_path;
-    int json, quiet;
+    int json, quiet, broadcast;
     cli_progress_mode progress;
     char **train_argv;           /* argv without cv's own options */
     int train_argc;
@@ -148,6 +148,8 @@ static int cv_option(cv_options *o, cli_args *args)
         o->json = 1;
     } else if (cli_args_is(args, "-q", "--quiet")) {
         o->quiet = 1;
+    } else if (cli_args_is(args, NULL, "--bcast")) {
+        o->broadcast = 1;
     } else if (cli_args_is(args, NULL, "--progress")) {
         return cli_parse_progress(CMD, cli_args_value(args), &o->progress) ? 1 : -1;
     } else {
@@ -666,6 +668,37 @@ static int interrupted(void)
     return 128 + SIGINT;
 }
 
+/* Under MPI the ranks go on together or stop together after a step that may fail on some of them (a
+ * file missing on one host): whether every rank's rc is CLI_OK; a rank whose own step went well then
+ * takes the failed rank's exit status, the failed rank has said why. */
+static int agreed(int *rc)
+{
+    int largest = km_dist_max(*rc);
+    if (largest != CLI_OK && *rc == CLI_OK)
+        *rc = largest;
+    return largest == CLI_OK;
+}
+
+/* --bcast: rank 0 reads the file at path and every rank reads that copy instead of its own file
+ * (NULL path: nothing). 0 after an error, reported by rank 0. */
+static int receive_input(const char *path)
+{
+    void *bytes = NULL;
+    size_t n = 0;
+    km_status st = KM_OK;
+    int rc = CLI_OK;
+    if (!path)
+        return 1;
+    if (km_dist_rank() == 0 && (st = cli_read_file(path, &bytes, &n)))
+        rc = cli_fail(CMD, st);
+    if (!agreed(&rc))
+        return 0;
+    if ((st = km_dist_broadcast_bytes(&bytes, &n)) || (st = km_input_provide(path, bytes, n)))
+        rc = cli_fail(CMD, st);
+    free(bytes);
+    return agreed(&rc);
+}
+
 static int run(cv_options *o, settings *all)
 {
     km_dataset *data = NULL, *validation = NULL;
@@ -674,13 +707,14 @@ static int run(cv_options *o, settings *all)
     km_model *model = NULL;
     cli_inputs inputs = {0};
     const train_options *first = &all->items[0].options;
-    cli_log log = {.cmd = CMD, .verbose = o->quiet ? 0 : first->verbose, .quiet = o->quiet};
+    int lead = km_dist_rank() == 0, quiet = o->quiet || !lead;   /* rank 0 alone speaks and writes */
+    cli_log log = {.cmd = CMD, .verbose = quiet ? 0 : first->verbose, .quiet = quiet};
     int rc = CLI_OK;
     km_status st = KM_OK;
-    if (!check_outputs(o, all, &inputs)) {
+    if (lead && !check_outputs(o, all, &inputs))
         rc = CLI_USAGE;
+    if (!agreed(&rc))
         goto done;
-    }
     km_cv_options cv = KM_CV_OPTIONS_INIT;
     cv.folds = o->loo ? 0 : o->folds ? o->folds : 5;
     cv.repeats = o->repeats ? o->repeats : 1;
@@ -696,15 +730,17 @@ static int run(cv_options *o, settings *all)
         cv.score = (km_score)value;
     }
     int precomputed = train_options_needs_precomputed_rows(first);
-    if ((st = cli_read_data(first->train_path, &first->input, precomputed, &data)) ||
-        (o->validation_path && (st = cli_read_data(o->validation_path, &first->input, precomputed, &validation)))) {
-        rc = cli_fail(CMD, st);
-        goto done;
-    }
-    if (!train_options_check_label_column(first, data) || !build_kernel_sets(all, data)) {
+    if (o->broadcast && (!receive_input(first->train_path) || !receive_input(o->validation_path))) {
         rc = CLI_USAGE;
         goto done;
     }
+    if ((st = cli_read_data(first->train_path, &first->input, precomputed, &data)) ||
+        (o->validation_path && (st = cli_read_data(o->validation_path, &first->input, precomputed, &validation))))
+        rc = cli_fail(CMD, st);
+    else if (!train_options_check_label_column(first, data) || !build_kernel_sets(all, data))
+        rc = CLI_USAGE;
+    if (!agreed(&rc))
+        goto done;
     if ((st = km_grid_new(&grid))) {
         rc = cli_fail(CMD, st);
         goto done;
@@ -718,11 +754,15 @@ static int run(cv_options *o, settings *all)
     cv.validation = validation;
     cv.progress = show_progress;
     cv.progress_user = grid;
-    cli_progress_start(CMD, o->progress ? o->progress : o->quiet ? CLI_PROGRESS_NONE
-                                          : isatty(STDERR_FILENO) ? CLI_PROGRESS_BAR : CLI_PROGRESS_PLAIN, o->quiet);
+    cli_progress_start(CMD, quiet ? CLI_PROGRESS_NONE : o->progress ? o->progress
+                                          : isatty(STDERR_FILENO) ? CLI_PROGRESS_BAR : CLI_PROGRESS_PLAIN, quiet);
     if (!st) {
         cli_progress_show(1, "grid", 0.0, "%zu settings", km_grid_size(grid));
         st = km_cv_run(data, grid, &cv, &results);
+    }
+    if (!lead) {   /* the results are rank 0's to write, and so is a failure's message */
+        rc = st == KM_EINTERRUPTED ? 128 + SIGINT : st ? CLI_FAILURE : CLI_OK;
+        goto done;
     }
     size_t best = st ? 0 : km_cv_best(results);
     if (!st && o->refit_path) {
@@ -744,6 +784,7 @@ done:
     km_grid_free(grid);
     km_dataset_free(validation);
     km_dataset_free(data);
+    km_input_forget_provided();
     return rc;
 }
 
@@ -751,11 +792,16 @@ int cmd_cv(int argc, char **argv)
 {
     cv_options o = {0};
     settings all = {0};
+    km_status st = km_dist_start(NULL, NULL);   /* one process, or a rank of `mpirun -n K kernelmix cv` */
+    if (st)
+        return cli_fail(CMD, st);
     int rc = CLI_USAGE, split = split_arguments(&o, argc, argv);
     if (split == 0)
         rc = CLI_OK;
     else if (split > 0 && check_options(&o) &&
-             (o.settings_path ? read_settings_file(&all, &o) : expand(&all, o.train_argc, o.train_argv, CMD))) {
+             (o.settings_path ? read_settings_file(&all, &o) : expand(&all, o.train_argc, o.train_argv, CMD)))
+        rc = CLI_OK;
+    if (split != 0 && agreed(&rc)) {
         struct sigaction action;
         memset(&action, 0, sizeof action);
         action.sa_handler = request_stop;

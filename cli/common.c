@@ -14,6 +14,8 @@ void cli_error(const char *cmd, const char *fmt, ...)
     va_start(ap, fmt);
     cli_progress_clear();
     fprintf(stderr, "kernelmix %s: ", cmd);
+    if (km_dist_rank() > 0)   /* the other ranks of an MPI job say who they are */
+        fprintf(stderr, "rank %d on %s: ", km_dist_rank(), km_dist_host());
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);

@@ -1,4 +1,5 @@
 /* Input datasets by format. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -30,6 +31,39 @@ int cli_label_from_column(const char *path, const cli_input *input, int precompu
 {
     input_kind kind = input_kind_of(path, input, precomputed);
     return kind == INPUT_CSV || kind == INPUT_NPY;
+}
+
+km_status cli_read_file(const char *path, void **bytes, size_t *n)
+{
+    FILE *stream = NULL;
+    char *buffer = NULL;
+    size_t capacity = 0, used = 0;
+    km_status st = km_open_input(path, &stream);
+    while (!st) {
+        if (used == capacity) {
+            char *grown = km_grow(buffer, &capacity, used + 65536, 1);
+            if (!grown) {
+                st = km_error_nomem(km_input_name(path));
+                break;
+            }
+            buffer = grown;
+        }
+        size_t got = fread(buffer + used, 1, capacity - used, stream);
+        used += got;
+        if (got == 0 && ferror(stream))
+            st = km_error(KM_EIO, "%s: read failed", km_input_name(path));
+        else if (got == 0)
+            break;
+    }
+    if (stream)
+        fclose(stream);
+    if (st) {
+        free(buffer);
+        return st;
+    }
+    *bytes = buffer;
+    *n = used;
+    return KM_OK;
 }
 
 km_status cli_read_data(const char *path, const cli_input *input, int precomputed, km_dataset **out)

@@ -23,6 +23,9 @@
 /* reading plot's and scale's text files, "-" for standard input (km_open_input, km_input_name,
  * km_line_reader, km_grow) */
 #include "data/text_input.h"
+/* the processes of an MPI job: cv's ranks agree, read inputs once and print on rank 0 (km_dist_*);
+ * inputs read from another rank's copy (km_input_provide, in data/text_input.h above) */
+#include "dist/dist.h"
 /* the learning bounds of `kernelmix bound` (km_bound_*) */
 #include "eval/learning_bounds.h"
 /* train's --help: the kernel-weight methods' names, paragraphs and options (km_mkl_method_at, _of) */

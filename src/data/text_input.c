@@ -65,8 +65,66 @@ void km_line_reader_free(km_line_reader *reader)
     reader->capacity = 0;
 }
 
+/* The inputs whose bytes were given in memory (km_input_provide), by path. */
+typedef struct provided_input {
+    char *path;
+    void *bytes;
+    size_t n;
+} provided_input;
+static provided_input *provided;
+static size_t n_provided;
+
+km_status km_input_provide(const char *path, const void *bytes, size_t n)
+{
+    provided_input *grown = realloc(provided, (n_provided + 1) * sizeof *provided);
+    if (!grown)
+        return km_error_nomem("an input's copy");
+    provided = grown;
+    provided_input *p = &provided[n_provided];
+    p->path = strdup(path);
+    p->bytes = malloc(n ? n : 1);
+    if (!p->path || !p->bytes) {
+        free(p->path);
+        free(p->bytes);
+        return km_error_nomem("an input's copy");
+    }
+    memcpy(p->bytes, bytes, n);
+    p->n = n;
+    n_provided++;
+    return KM_OK;
+}
+
+void km_input_forget_provided(void)
+{
+    for (size_t k = 0; k < n_provided; k++) {
+        free(provided[k].path);
+        free(provided[k].bytes);
+    }
+    free(provided);
+    provided = NULL;
+    n_provided = 0;
+}
+
+/* A given input as a stream of its own: an unnamed temporary file holding its bytes, so that readers
+ * that map a file's descriptor read it too. */
+static km_status open_provided(const provided_input *p, FILE **out)
+{
+    FILE *copy = tmpfile();
+    if (!copy || fwrite(p->bytes, 1, p->n, copy) != p->n || fflush(copy) || fseeko(copy, 0, SEEK_SET)) {
+        int error = errno ? errno : EIO;
+        if (copy)
+            fclose(copy);
+        return km_error(KM_EIO, "%s: cannot copy the input received: %s", km_input_name(p->path), strerror(error));
+    }
+    *out = copy;
+    return KM_OK;
+}
+
 km_status km_open_input(const char *path, FILE **out)
 {
+    for (size_t k = 0; k < n_provided; k++)
+        if (!strcmp(provided[k].path, path))
+            return open_provided(&provided[k], out);
     if (strcmp(path, "-") == 0)
         return open_standard_input(out);
     *out = fopen(path, "rb");

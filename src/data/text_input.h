@@ -13,6 +13,10 @@
  * first copied to an unnamed temporary file), so that every reader, binary ones included, reads it as
  * a file. Closing the stream leaves standard input open. */
 km_status km_open_input(const char *path, FILE **out);
+/* From now on km_open_input(path) reads a copy of these n bytes instead of the file (an input that
+ * another process read and sent, `kernelmix cv --bcast`); km_input_forget_provided drops them all. */
+km_status km_input_provide(const char *path, const void *bytes, size_t n);
+void km_input_forget_provided(void);
 /* The name of path in messages: "standard input" for "-", else path. */
 const char *km_input_name(const char *path);
 

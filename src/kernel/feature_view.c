@@ -276,8 +276,9 @@ km_status km_view_gram(const km_view *view, double *gram)
     size_t n = view->n;
     if (view->sparse || view->dim == 0)
         return km_view_dots(view, 0, n, view, gram);
-    cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)n, (int)view->dim, 1.0, view->X, (int)view->dim, 0.0,
-                gram, (int)n);
+    /* the fixed tiles of km_dots_block, not one threaded dsyrk whose split among OpenBLAS's threads
+     * changes the rounding: the Gram, and every result from it, is the same for any thread count */
+    km_dots_block(view->X, n, view->X, n, view->dim, gram);
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < i; j++)
             gram[i * n + j] = gram[j * n + i];

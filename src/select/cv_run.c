@@ -2,8 +2,9 @@
  * run in one loop (run_tasks), grouped by kernel set so that each set's kernel context — its Gram
  * blocks over all rows — is computed once for all its settings, splits and inner splits; every task
  * trains cold on its split's training rows (the provider fits widths and normalization on those rows
- * only) and writes its result at its (setting, split) place, so the results do not depend on the
- * order the tasks run in. Nested cross-validation scores every setting on the outer splits as well,
+ * only) and posts its result as the record of its task number, so the results do not depend on the
+ * order the tasks run in nor on which process runs them: under MPI the task exchange
+ * (dist/task_exchange.h) spreads the tasks over the ranks and gives every rank every record. Nested cross-validation scores every setting on the outer splits as well,
  * chooses one per outer split from the inner splits of its training rows, and reports the outer
  * split's score of the setting chosen there. */
 #include <math.h>
@@ -16,6 +17,7 @@
 #include "core/params.h"
 #include "core/sized_struct.h"
 #include "data/dataset.h"
+#include "dist/task_exchange.h"
 #include "kernel/kernel.h"
 #include "kernel/kernel_context.h"
 #include "select/choose.h"
@@ -24,17 +26,19 @@
 #include "select/splits.h"
 #include "train/train.h"
 
-/* What one task gives. */
-typedef struct task_result {
-    double score, seconds, n_sv;
-    double *weights;             /* the first machine's kernel weights */
-    size_t n_kernels;
-} task_result;
+/* What one task gives, as the record it posts to the task exchange: the score, the seconds of its
+ * fit, its support vectors, then the first machine's kernel count and weights. */
+enum { RECORD_SCORE, RECORD_SECONDS, RECORD_SV, RECORD_N_KERNELS, RECORD_WEIGHTS };
 
-/* The tasks of one list of splits: results[s * splits->n + f] for setting s and split f. */
+/* One (setting x split) task. */
+typedef struct cv_task {
+    size_t setting, evaluation, split;
+} cv_task;
+
+/* The tasks of one list of splits: task[s * splits->n + f] is the task of setting s and split f. */
 typedef struct evaluation {
     km_splits splits;
-    task_result *results;
+    size_t *task;
 } evaluation;
 
 /* The decision values as scores that grow with the larger label: a binary machine's decision is
@@ -70,7 +74,7 @@ static km_status true_class_probabilities(const km_model *model, const double *t
 }
 
 static km_status score_task(const km_model *model, const km_split *split, const km_matrix **matrices,
-                            km_score score, task_result *out)
+                            km_score score, double *out)
 {
     size_t n = split->n_test, nd = km_model_n_decision(model);
     int binary = km_model_n_classes(model) == 2 && nd == 1;
@@ -87,102 +91,190 @@ static km_status score_task(const km_model *model, const km_split *split, const 
         orient_decision(model, decision, n);
     if (!st)
         st = km_score_of(score, truth, predicted, binary || score == KM_SCORE_LOG_LOSS ? decision : NULL, n,
-                         &out->score);
+                         out);
     free(truth);
     free(predicted);
     free(decision);
     return st;
 }
 
-/* Trains setting on the split's training rows in context and scores its test rows. */
+/* Trains setting on the split's training rows in context and scores its test rows: the task's record
+ * (RECORD_WEIGHTS + max_kernels values). */
 static km_status run_task(km_kernel_context *context, const km_grid_setting *setting, const km_split *split,
-                          const km_matrix **matrices, km_score score, task_result *out)
+                          const km_matrix **matrices, km_score score, size_t max_kernels, double *record)
 {
     double start = km_monotonic_seconds();
     km_model *model = NULL;
     km_status st = km_train_rows_in_context(context, split->train, split->n_train, setting->params, &model);
     if (!st)
         st = score_task(model, split, split->test_data == km_kernel_context_data(context) ? matrices : NULL, score,
-                        out);
+                        &record[RECORD_SCORE]);
     if (!st) {
-        out->seconds = km_monotonic_seconds() - start;
-        out->n_sv = (double)km_model_n_sv_total(model);
-        out->n_kernels = km_model_n_kernels(model);
-        if (!(out->weights = malloc((out->n_kernels ? out->n_kernels : 1) * sizeof *out->weights)))
-            st = km_error_nomem("cross-validation results");
-        else
-            memcpy(out->weights, km_model_kernel_weights(model, 0), out->n_kernels * sizeof *out->weights);
+        size_t n_kernels = km_model_n_kernels(model);
+        if (n_kernels > max_kernels)
+            n_kernels = max_kernels;
+        record[RECORD_SECONDS] = km_monotonic_seconds() - start;
+        record[RECORD_SV] = (double)km_model_n_sv_total(model);
+        record[RECORD_N_KERNELS] = (double)n_kernels;
+        memcpy(&record[RECORD_WEIGHTS], km_model_kernel_weights(model, 0), n_kernels * sizeof *record);
     }
     km_model_free(model);
     return st;
 }
 
+/* The record of setting s on split f of an evaluation (NULL where it has not arrived). */
+static const double *record_of(const km_task_exchange *exchange, const evaluation *e, size_t s, size_t f)
+{
+    return km_task_exchange_record(exchange, e->task[s * e->splits.n + f]);
+}
+
 /* The mean score of setting s over an evaluation's splits. */
-static double mean_score(const evaluation *e, size_t s)
+static double mean_score(const km_task_exchange *exchange, const evaluation *e, size_t s)
 {
     double sum = 0.0;
     for (size_t f = 0; f < e->splits.n; f++)
-        sum += e->results[s * e->splits.n + f].score;
+        sum += record_of(exchange, e, s, f)[RECORD_SCORE];
     return sum / (double)e->splits.n;
 }
 
-/* Runs every (setting, split) task of the evaluations, one kernel context per kernel set; reports
- * progress after each setting with the best of the settings done so far on evaluations[0]. */
-static km_status run_tasks(const km_dataset *data, const km_grid *grid, evaluation *evaluations,
-                           size_t n_evaluations, const km_cv_options *options, km_score score)
+/* The tasks in the order they run: grouped by kernel set (in the order of the settings that first use
+ * each set), then by setting, evaluation and split; each evaluation's task numbers filled in. */
+static km_status number_tasks(const km_grid *grid, evaluation *evaluations, size_t n_evaluations, cv_task **out,
+                              size_t *n_out)
 {
-    size_t n = grid->n, done_count = 0;
-    unsigned char *done = calloc(n, 1);
-    double *means = calloc(n, sizeof *means);
-    const km_matrix **matrices = NULL;
-    km_status st = done && means ? KM_OK : km_error_nomem("cross-validation");
-    for (size_t first = 0; !st && first < n; first++) {
-        const km_grid_setting *lead = &grid->settings[first];
-        if (done[first])
-            continue;
-        const km_kernel_set *set = lead->kernels;
-        km_logger logger = {lead->params->log, lead->params->log_user};
-        km_kernel_context *context = NULL;
-        free(matrices);
-        if (!(matrices = calloc(set->size ? set->size : 1, sizeof *matrices)))
-            st = km_error_nomem("cross-validation");
-        for (size_t m = 0; !st && m < set->size; m++)
-            matrices[m] = set->kernels[m].matrix;
-        if (!st)
-            st = km_kernel_context_new(data, set, km_params_cache_bytes(lead->params), &logger, &context);
-        for (size_t s = first; !st && s < n; s++) {
-            const km_grid_setting *setting = &grid->settings[s];
-            if (setting->kernels != set)
-                continue;
-            for (size_t e = 0; !st && e < n_evaluations; e++)
-                for (size_t f = 0; !st && f < evaluations[e].splits.n; f++) {
-                    st = run_task(context, setting, &evaluations[e].splits.items[f], matrices, score,
-                                  &evaluations[e].results[s * evaluations[e].splits.n + f]);
-                    if (st) {
-                        char where[512];
-                        snprintf(where, sizeof where, "setting %zu (%s), split %zu", s + 1, setting->options, f + 1);
-                        km_error_in(where, st);
-                    }
-                }
-            if (st)
-                break;
-            done[s] = 1;
-            means[s] = mean_score(&evaluations[0], s);
-            size_t best = km_cv_choose(grid, means, done, km_score_higher_is_better(score));
-            if (options->progress &&
-                options->progress(options->progress_user, ++done_count, n, best, means[best]))
-                st = km_error(KM_EINTERRUPTED, "cross-validation interrupted");
-        }
-        km_kernel_context_free(context);
+    size_t n = 0, t = 0;
+    for (size_t e = 0; e < n_evaluations; e++)
+        n += grid->n * evaluations[e].splits.n;
+    cv_task *tasks = malloc((n ? n : 1) * sizeof *tasks);
+    unsigned char *numbered = calloc(grid->n, 1);
+    if (!tasks || !numbered) {
+        free(tasks);
+        free(numbered);
+        return km_error_nomem("cross-validation tasks");
     }
+    for (size_t first = 0; first < grid->n; first++)
+        for (size_t s = first; !numbered[first] && s < grid->n; s++) {
+            if (numbered[s] || grid->settings[s].kernels != grid->settings[first].kernels)
+                continue;
+            numbered[s] = 1;
+            for (size_t e = 0; e < n_evaluations; e++)
+                for (size_t f = 0; f < evaluations[e].splits.n; f++) {
+                    evaluations[e].task[s * evaluations[e].splits.n + f] = t;
+                    tasks[t++] = (cv_task){s, e, f};
+                }
+        }
+    free(numbered);
+    *out = tasks;
+    *n_out = n;
+    return KM_OK;
+}
+
+/* Progress of a run, kept by the rank that reports it: the settings whose every task has its record. */
+typedef struct progress_state {
+    size_t *tasks_left;           /* per setting */
+    unsigned char *counted;       /* per task: its record counted */
+    unsigned char *done;          /* per setting */
+    double *means;                /* per setting done: its mean on evaluations[0] */
+    size_t done_count;
+} progress_state;
+
+/* Counts the records that arrived since the last call and reports each setting they completed, with
+ * the best of the settings done so far; KM_EINTERRUPTED when the callback asks to stop. */
+static km_status report_progress(progress_state *p, const km_task_exchange *exchange, const cv_task *tasks,
+                                 size_t n_tasks, const km_grid *grid, const evaluation *evaluations,
+                                 const km_cv_options *options, km_score score)
+{
+    for (size_t t = 0; t < n_tasks; t++) {
+        size_t s = tasks[t].setting;
+        if (p->counted[t] || !km_task_exchange_record(exchange, t))
+            continue;
+        p->counted[t] = 1;
+        if (--p->tasks_left[s])
+            continue;
+        p->done[s] = 1;
+        p->means[s] = mean_score(exchange, &evaluations[0], s);
+        size_t best = km_cv_choose(grid, p->means, p->done, km_score_higher_is_better(score));
+        if (options->progress &&
+            options->progress(options->progress_user, ++p->done_count, grid->n, best, p->means[best]))
+            return km_error(KM_EINTERRUPTED, "cross-validation interrupted");
+    }
+    return KM_OK;
+}
+
+/* The kernel context of a kernel set with the matrices of its precomputed kernels (replacing those of
+ * the previous set). */
+static km_status open_context(const km_dataset *data, const km_grid_setting *setting, km_kernel_context **context,
+                              const km_matrix ***matrices)
+{
+    const km_kernel_set *set = setting->kernels;
+    km_logger logger = {setting->params->log, setting->params->log_user};
+    km_kernel_context_free(*context);
+    *context = NULL;
+    free(*matrices);
+    if (!(*matrices = calloc(set->size ? set->size : 1, sizeof **matrices)))
+        return km_error_nomem("cross-validation");
+    for (size_t m = 0; m < set->size; m++)
+        (*matrices)[m] = set->kernels[m].matrix;
+    return km_kernel_context_new(data, set, km_params_cache_bytes(setting->params), &logger, context);
+}
+
+/* Runs this process's tasks (all of them, or under MPI those of its rank), one kernel context per
+ * kernel set; the rank that leads reports progress as settings complete. Every record is in the
+ * exchange when it returns KM_OK. */
+static km_status run_tasks(const km_dataset *data, const km_grid *grid, const evaluation *evaluations,
+                           const cv_task *tasks, size_t n_tasks, km_task_exchange *exchange, size_t max_kernels,
+                           const km_cv_options *options, km_score score)
+{
+    const km_kernel_set *set = NULL;
+    km_kernel_context *context = NULL;
+    const km_matrix **matrices = NULL;
+    double *record = malloc((RECORD_WEIGHTS + max_kernels) * sizeof *record);
+    progress_state p = {calloc(grid->n, sizeof *p.tasks_left), calloc(n_tasks ? n_tasks : 1, 1), calloc(grid->n, 1),
+                        calloc(grid->n, sizeof *p.means), 0};
+    km_status st = record && p.tasks_left && p.counted && p.done && p.means ? KM_OK
+                                                                             : km_error_nomem("cross-validation");
+    for (size_t t = 0; !st && t < n_tasks; t++)
+        p.tasks_left[tasks[t].setting]++;
+    int leads = km_task_exchange_leads(exchange);
+    for (size_t t = 0; !st && t < n_tasks && !km_task_exchange_stopped(exchange); t++) {
+        const cv_task *task = &tasks[t];
+        const km_grid_setting *setting = &grid->settings[task->setting];
+        if (!km_task_exchange_mine(exchange, t))
+            continue;
+        if (setting->kernels != set) {
+            set = setting->kernels;
+            st = open_context(data, setting, &context, &matrices);
+        }
+        if (!st)
+            st = run_task(context, setting, &evaluations[task->evaluation].splits.items[task->split], matrices, score,
+                          max_kernels, record);
+        if (st) {
+            char where[512];
+            snprintf(where, sizeof where, "setting %zu (%s), split %zu", task->setting + 1, setting->options,
+                     task->split + 1);
+            km_error_in(where, st);
+        }
+        if (!st)
+            st = km_task_exchange_post(exchange, t, record);
+        if (!st && leads)
+            st = report_progress(&p, exchange, tasks, n_tasks, grid, evaluations, options, score);
+    }
+    km_kernel_context_free(context);
     free(matrices);
-    free(done);
-    free(means);
+    while (!st && leads && km_task_exchange_wait(exchange))
+        st = report_progress(&p, exchange, tasks, n_tasks, grid, evaluations, options, score);
+    st = km_task_exchange_finish(exchange, st);
+    free(record);
+    free(p.tasks_left);
+    free(p.counted);
+    free(p.done);
+    free(p.means);
     return st;
 }
 
 /* The per-setting figures of the evaluation over all rows. */
-static km_status summarize(const evaluation *e, const km_grid *grid, km_cv_results *r)
+static km_status summarize(const km_task_exchange *exchange, const evaluation *e, const km_grid *grid,
+                           km_cv_results *r)
 {
     size_t k = e->splits.n;
     r->n_splits = k;
@@ -190,30 +282,28 @@ static km_status summarize(const evaluation *e, const km_grid *grid, km_cv_resul
         km_cv_setting_result *row = &r->settings[s];
         if (!(row->scores = malloc(k * sizeof *row->scores)))
             return km_error_nomem("cross-validation results");
-        row->n_kernels = e->results[s * k].n_kernels;
+        row->n_kernels = (size_t)record_of(exchange, e, s, 0)[RECORD_N_KERNELS];
         if (!(row->weights = calloc(row->n_kernels ? row->n_kernels : 1, sizeof *row->weights)))
             return km_error_nomem("cross-validation results");
-        row->mean = mean_score(e, s);
+        row->mean = mean_score(exchange, e, s);
         double squares = 0.0;
         for (size_t f = 0; f < k; f++) {
-            const task_result *t = &e->results[s * k + f];
-            row->scores[f] = t->score;
-            squares += (t->score - row->mean) * (t->score - row->mean);
-            row->fit_seconds += t->seconds;
-            row->mean_sv += t->n_sv / (double)k;
-            for (size_t m = 0; m < row->n_kernels && m < t->n_kernels; m++)
-                row->weights[m] += t->weights[m] / (double)k;
+            const double *record = record_of(exchange, e, s, f);
+            row->scores[f] = record[RECORD_SCORE];
+            squares += (record[RECORD_SCORE] - row->mean) * (record[RECORD_SCORE] - row->mean);
+            row->fit_seconds += record[RECORD_SECONDS];
+            row->mean_sv += record[RECORD_SV] / (double)k;
+            for (size_t m = 0; m < row->n_kernels && m < (size_t)record[RECORD_N_KERNELS]; m++)
+                row->weights[m] += record[RECORD_WEIGHTS + m] / (double)k;
         }
         row->std = k > 1 ? sqrt(squares / (double)(k - 1)) : 0.0;
     }
     return KM_OK;
 }
 
-static void evaluation_clear(evaluation *e, size_t n_settings)
+static void evaluation_clear(evaluation *e)
 {
-    for (size_t t = 0; e->results && t < n_settings * e->splits.n; t++)
-        free(e->results[t].weights);
-    free(e->results);
+    free(e->task);
     km_splits_clear(&e->splits);
 }
 
@@ -282,12 +372,22 @@ km_status km_cv_run(const km_dataset *data, const km_grid *grid, const km_cv_opt
         }
     }
     for (size_t e = 0; !st && e < 1 + n_outer; e++)
-        if (!(evaluations[e].results = calloc(n_settings * evaluations[e].splits.n, sizeof(task_result))))
-            st = km_error_nomem("cross-validation results");
+        if (!(evaluations[e].task = malloc((n_settings * evaluations[e].splits.n + 1) * sizeof *evaluations[e].task)))
+            st = km_error_nomem("cross-validation tasks");
+    cv_task *tasks = NULL;
+    size_t n_tasks = 0, max_kernels = 0;
+    km_task_exchange *exchange = NULL;
+    for (size_t s = 0; s < n_settings; s++)
+        if (grid->settings[s].kernels->size > max_kernels)
+            max_kernels = grid->settings[s].kernels->size;
     if (!st)
-        st = run_tasks(data, grid, evaluations, 1 + n_outer, options, score);
+        st = number_tasks(grid, evaluations, 1 + n_outer, &tasks, &n_tasks);
     if (!st)
-        st = summarize(&evaluations[0], grid, r);
+        st = km_task_exchange_new(n_tasks, RECORD_WEIGHTS + max_kernels, &exchange);
+    if (!st)
+        st = run_tasks(data, grid, evaluations, tasks, n_tasks, exchange, max_kernels, options, score);
+    if (!st)
+        st = summarize(exchange, &evaluations[0], grid, r);
     double *means = st ? NULL : malloc(n_settings * sizeof *means);
     if (!st && !means)
         st = km_error_nomem("cross-validation results");
@@ -304,14 +404,16 @@ km_status km_cv_run(const km_dataset *data, const km_grid *grid, const km_cv_opt
     }
     for (size_t o = 0; !st && o < n_outer; o++) {
         for (size_t s = 0; s < n_settings; s++)
-            means[s] = mean_score(&evaluations[1 + o], s);
+            means[s] = mean_score(exchange, &evaluations[1 + o], s);
         size_t chosen = km_cv_choose(grid, means, NULL, km_score_higher_is_better(score));
         r->outer_choices[o] = chosen;
         r->outer_scores[o] = r->settings[chosen].scores[o];
     }
     free(means);
+    km_task_exchange_free(exchange);
+    free(tasks);
     for (size_t e = 0; evaluations && e < 1 + n_outer; e++)
-        evaluation_clear(&evaluations[e], n_settings);
+        evaluation_clear(&evaluations[e]);
     free(evaluations);
     free(all);
     if (st) {

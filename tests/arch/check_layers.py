@@ -23,6 +23,7 @@ import sys
 LAYERS = {
     "core": 0,
     "data": 1,
+    "dist": 1,
     "kernel": 2,
     "svm": 3,
     "mkl": 4,

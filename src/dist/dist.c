@@ -1,0 +1,143 @@
+/* The processes of a run (dist.h). */
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#if KM_HAVE_MPI
+#include <mpi.h>
+#endif
+
+#include "core/error.h"
+#include "dist/dist.h"
+
+static int started;              /* MPI started here (and not yet ended) */
+static char host[256];
+
+/* An MPI launcher names the job's size in its processes' environment: Open MPI's mpirun, PMIx and
+ * PMI (MPICH's hydra, Slurm's srun). */
+static int launched_by_mpi(void)
+{
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_SIZE");
+}
+
+km_status km_dist_start(int *argc, char ***argv)
+{
+#if KM_HAVE_MPI
+    int already = 0;
+    MPI_Initialized(&already);
+    if (already || !launched_by_mpi())
+        return KM_OK;
+    int provided;
+    /* only the main thread makes MPI calls; OpenMP threads work inside tasks */
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+        return km_error(KM_EINVAL, "MPI could not be started");
+    started = 1;
+    atexit(km_dist_end);
+    return KM_OK;
+#else
+    (void)argc;
+    (void)argv;
+    if (launched_by_mpi() && getenv("OMPI_COMM_WORLD_SIZE") && strcmp(getenv("OMPI_COMM_WORLD_SIZE"), "1"))
+        return km_error(KM_EINVAL, "started by mpirun as one of %s processes, but this kernelmix was built without "
+                        "MPI (configure with -DKM_WITH_MPI=ON and libopenmpi-dev installed)",
+                        getenv("OMPI_COMM_WORLD_SIZE"));
+    return KM_OK;
+#endif
+}
+
+void km_dist_end(void)
+{
+#if KM_HAVE_MPI
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (started && !finalized)
+        MPI_Finalize();
+#endif
+    started = 0;
+}
+
+/* Whether this process is one of an MPI job's. */
+static int in_job(void)
+{
+#if KM_HAVE_MPI
+    int initialized = 0, finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    return initialized && !finalized;
+#else
+    return 0;
+#endif
+}
+
+int km_dist_rank(void)
+{
+    int rank = 0;
+#if KM_HAVE_MPI
+    if (in_job())
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+#endif
+    return rank;
+}
+
+int km_dist_size(void)
+{
+    int size = 1;
+#if KM_HAVE_MPI
+    if (in_job())
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+#endif
+    return size;
+}
+
+const char *km_dist_host(void)
+{
+    if (!host[0] && gethostname(host, sizeof host - 1))
+        strcpy(host, "unknown host");
+    return host;
+}
+
+int km_dist_max(int value)
+{
+#if KM_HAVE_MPI
+    if (km_dist_size() > 1) {
+        int largest = value;
+        MPI_Allreduce(&value, &largest, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        return largest;
+    }
+#endif
+    return value;
+}
+
+km_status km_dist_broadcast_bytes(void **bytes, size_t *n)
+{
+#if KM_HAVE_MPI
+    if (km_dist_size() == 1)
+        return KM_OK;
+    int rank = km_dist_rank();
+    unsigned long long length = rank == 0 ? (unsigned long long)*n : 0;
+    MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    char *buffer = rank == 0 ? *bytes : malloc(length ? (size_t)length : 1);
+    int ok = buffer != NULL, all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_ok) {
+        if (rank != 0)
+            free(buffer);
+        return km_error_nomem("the broadcast input");
+    }
+    for (unsigned long long sent = 0; sent < length;) {
+        int chunk = length - sent > INT_MAX ? INT_MAX : (int)(length - sent);
+        MPI_Bcast(buffer + sent, chunk, MPI_BYTE, 0, MPI_COMM_WORLD);
+        sent += (unsigned long long)chunk;
+    }
+    if (rank != 0) {
+        *bytes = buffer;
+        *n = (size_t)length;
+    }
+#else
+    (void)bytes;
+    (void)n;
+#endif
+    return KM_OK;
+}

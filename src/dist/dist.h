@@ -1,0 +1,29 @@
+/* The processes of a run: one, or the ranks of an Open MPI job (`mpirun -n K kernelmix cv ...`). This
+ * folder is the only place that includes <mpi.h>; a build without MPI (KM_WITH_MPI off) is always
+ * one process. MPI is started only in a process that an MPI launcher started (its environment names
+ * the job's size), so a program run alone never starts it. */
+#ifndef KM_DIST_DIST_H
+#define KM_DIST_DIST_H
+
+#include <stddef.h>
+
+#include "kernelmix.h"
+
+/* Starts MPI when an MPI launcher started this process (once; later calls do nothing); KM_EINVAL
+ * with a message when it cannot be started. */
+km_status km_dist_start(int *argc, char ***argv);
+/* Ends MPI where km_dist_start started it (safe to call more than once, and registered with atexit). */
+void km_dist_end(void);
+/* This process's rank (0 when alone) and the number of processes (1 when alone). */
+int km_dist_rank(void);
+int km_dist_size(void);
+/* The host this process runs on, as messages name it. */
+const char *km_dist_host(void);
+/* The largest of the ranks' values (value itself when alone): how ranks agree to go on or stop
+ * together after a step that may fail on some of them. Every rank calls it. */
+int km_dist_max(int value);
+/* Rank 0's n bytes at *bytes (malloc'ed) given to every rank: on the others *bytes and *n are
+ * replaced by a malloc'ed copy. Every rank calls it. */
+km_status km_dist_broadcast_bytes(void **bytes, size_t *n);
+
+#endif
