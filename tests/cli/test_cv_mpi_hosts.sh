@@ -33,16 +33,20 @@ for h in 0 1 2; do
 done
 [ "$FAILURES" -eq 0 ] || finish
 
-# the launcher mpirun calls as it would call ssh: HOST COMMAND...
+# the launcher mpirun calls as it would call ssh: HOST COMMAND...; each host has a temporary directory
+# of its own, as separate machines have (Open MPI keeps its session files there, named by host name,
+# which the namespaces share)
+mkdir -p "$WORK/tmp-h0" "$WORK/tmp-h1" "$WORK/tmp-h2"
 cat >"$WORK/launch" <<LAUNCH
 #!/bin/bash
 host="\$1"
 shift
-exec ip netns exec "$prefix-h\$(( \${host##*.} - 1 ))" /bin/sh -c "\$*"
+h=\$(( \${host##*.} - 1 ))
+exec ip netns exec "$prefix-h\$h" env TMPDIR="$WORK/tmp-h\$h" /bin/sh -c "\$*"
 LAUNCH
 chmod +x "$WORK/launch"
 printf '10.213.7.1 slots=1\n10.213.7.2 slots=1\n10.213.7.3 slots=1\n' >"$WORK/hosts"
-MPIRUN=(timeout 120 ip netns exec "$prefix-h0" mpirun --allow-run-as-root --hostfile "$WORK/hosts" -n 3
+MPIRUN=(timeout 120 ip netns exec "$prefix-h0" env TMPDIR="$WORK/tmp-h0" mpirun --allow-run-as-root --hostfile "$WORK/hosts" -n 3
         --mca plm_rsh_agent "$WORK/launch" --mca btl tcp,self --mca btl_tcp_if_include "$subnet"
         --mca oob_tcp_if_include "$subnet")
 "${MPIRUN[@]}" "$KM" cv --help >/dev/null 2>"$WORK/err" || {
