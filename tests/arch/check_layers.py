@@ -11,6 +11,8 @@ the enumeration km_mkl_method in include/kernelmix.h, KM_MKL_FIXED ... ; not the
 KM_MKL_WRAPPER) in src/ outside src/mkl or in cli/ fails, code and comments alike, unless
 METHOD_IDS_ALLOWED lists it for that file; an entry there that is no longer needed fails too.
 
+Only src/dist includes <mpi.h>.
+
 The command-line tool (cli/*.[ch]) includes the public header kernelmix.h, cli_internals.h (the
 library internals it uses, named in one place), its own headers and system headers only.
 
@@ -129,10 +131,21 @@ def cli_violations(root):
     return found
 
 
+def mpi_violations(root):
+    """Includes of <mpi.h> anywhere but src/dist (the one folder that speaks MPI)."""
+    found = []
+    for path in sorted(root.glob("src/*/*.[ch]")) + sorted(root.glob("cli/*.[ch]")):
+        relative = path.relative_to(root).as_posix()
+        if not relative.startswith("src/dist/") and any(
+                header == "mpi.h" for _, header in ANY_INCLUDE.findall(path.read_text(encoding="utf-8"))):
+            found.append(f"{relative} includes mpi.h: MPI is src/dist's (dist.h, task_exchange.h)")
+    return found
+
+
 def main():
     root = pathlib.Path(sys.argv[1])
     graph = include_graph(root / "src")
-    problems = violations(graph) + cli_violations(root)
+    problems = violations(graph) + cli_violations(root) + mpi_violations(root)
     for line in problems:
         print("layers:", line)
     edges = sum(len(e) for e in graph.values())

@@ -1,5 +1,6 @@
 """check_layers.py's method-id guard on small trees: a method id outside src/mkl fails, a solver id or
-an id inside src/mkl does not, an allowed id passes and an allow-list entry no longer needed fails."""
+an id inside src/mkl does not, an allowed id passes and an allow-list entry no longer needed fails. An include of
+mpi.h outside src/dist fails."""
 import pathlib
 import sys
 import tempfile
@@ -56,6 +57,18 @@ class MethodIdGuard(unittest.TestCase):
         self.assertEqual(len(problems), 2)
         self.assertIn("src/model/save.c:1: names the method KM_MKL_FIXED", problems[0])
         self.assertIn("lists KM_MKL_LP, which it no longer names", problems[1])
+
+
+class MpiGuard(unittest.TestCase):
+    tree = MethodIdGuard.tree
+
+    def test_mpi_outside_dist_fails(self):
+        root = self.tree({"src/dist/dist.c": "#include <mpi.h>\n", "src/select/cv.c": "#  include <mpi.h>\n",
+                          "cli/cmd.c": '#include "mpi.h"\n', "src/data/x.c": "/* mpi.h */\n"})
+        problems = check_layers.mpi_violations(root)
+        self.assertEqual(len(problems), 2, problems)
+        self.assertIn("src/select/cv.c includes mpi.h", problems[0])
+        self.assertIn("cli/cmd.c includes mpi.h", problems[1])
 
 
 if __name__ == "__main__":
