@@ -65,10 +65,18 @@ static const char USAGE[] =
 "  -q, --quiet        print nothing on stderr but errors: no progress, no warnings\n";
 
 static const char CLOSING[] =
+"\n"
 "  --progress MODE    bar (default on a terminal): settings done of the total, seconds elapsed\n"
 "                     and left and the best so far on one line; plain (default elsewhere): such\n"
 "                     a line every few seconds; none\n"
 "  --help             show this help\n"
+"\n"
+"many processes (Open MPI; docs/model-selection.md):\n"
+"  mpirun -n K kernelmix cv ...   spreads the (setting x split) tasks over K ranks, on one machine\n"
+"                     or the hosts of a hostfile; the results equal one process's; rank 0 alone\n"
+"                     prints and writes. Every rank reads TRAIN_FILE at the same path (a shared\n"
+"                     filesystem), unless:\n"
+"  --bcast            rank 0 reads TRAIN_FILE and --validation FILE and sends them to the others\n"
 "\n"
 "Exit status: 0 success, 1 failure, 2 bad usage or bad input, 130 interrupted.\n";
 
