@@ -59,6 +59,11 @@ typedef struct km_mkl_method_entry {
     km_status (*resolve)(const km_mkl_params *in, km_mkl_params *out);
     /* Starting weights (M values); NULL: the given weights are kept. */
     void (*start)(const km_mkl_params *mkl, size_t M, double *theta);
+    /* Starting weights from those a neighbouring setting (from: another C or p) learned, M values moved in
+     * place onto this method's feasible set; NULL: the method starts cold only. A method with it reaches
+     * its certified optimum from any such start, and from any feasible coefficients in result->coef (its
+     * solves warm-start from them). */
+    void (*warm_start)(const km_mkl_params *mkl, const km_mkl_params *from, size_t M, double *theta);
     /* Learns theta (problem->machine->kernel->theta, holding the start) together with the machine's
      * solution: coef, bias and, for given weights, the objective; learned weights fill the certificate
      * (dual, primal, gap), whose dual km_mkl_train reports as the objective. */

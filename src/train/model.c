@@ -39,6 +39,8 @@ void km_model_free(km_model *model)
     free(model->machines);
     km_dataset_free(model->basis);
     free(model->basis_kcol);
+    free(model->train_rows);
+    free(model->basis_train_index);
     km_record_clear(&model->data);
     free(model);
 }

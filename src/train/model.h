@@ -9,6 +9,7 @@
 #include "core/record.h"
 #include "mkl/mkl_params.h"
 #include "kernel/kernel.h"
+#include "kernel/kernel_context.h"
 #include "kernelmix.h"
 
 /* One binary, regression or one-class machine:
@@ -56,6 +57,12 @@ struct km_model {
     double *sigmoid_a, *sigmoid_b;      /* classification: per machine, P(class_pos | f) =
                                            1/(1 + exp(A f + B)) (train/probability.h); NULL: none */
     double laplace_sigma;               /* regression: Laplace width of the residuals y - f(x) */
+    /* In memory only, never in model files (NULL for a loaded model): where a model trained in a kernel
+     * context came from, for warm starts (km_train_rows_in_context_from): the context, the data rows it
+     * was trained on (n_train_rows) and, per basis row, its index among them. */
+    const km_kernel_context *context;
+    size_t *train_rows, n_train_rows;
+    size_t *basis_train_index;
 };
 
 /* Allocates a zeroed model with one weight group. */

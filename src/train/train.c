@@ -48,6 +48,8 @@ typedef struct trainer {
     size_t n_used;
     km_model *model;
     unsigned char *is_sv;        /* provider rows used by some machine */
+    const km_model *start;       /* the model each machine warm-starts from (warm_start_fits); NULL: cold */
+    size_t *machine_row;         /* with a start: provider row -> row of the machine being set up */
 } trainer;
 
 static size_t data_row(const trainer *t, size_t provider_row) { return t->rows ? t->rows[provider_row] : provider_row; }
@@ -149,10 +151,11 @@ static km_status check_finite_result(const km_mkl_result *result, size_t n_rows)
 }
 
 /* Solves the machine's problem into result (its coef and products arrays) with the method, from the
- * method's starting weights (or the given ones). */
-static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_machine *machine, km_mkl_result *result)
+ * method's starting weights (or the given ones; warm: from the weights and coefficients already there). */
+static km_status solve_problem(trainer *t, const km_mkl_problem *problem, km_machine *machine, km_mkl_result *result,
+                               int warm)
 {
-    if (t->method->start)
+    if (!warm && t->method->start)
         t->method->start(&t->mkl, problem->machine->kernel->n_kernels, problem->machine->kernel->theta);
     km_status st = km_mkl_train(problem, result);
     if (!st)
@@ -290,6 +293,42 @@ static void set_deadline(const trainer *t, machine_job *jobs, size_t count)
         jobs[k].task.solver.deadline = deadline;
 }
 
+/* A warm start's coefficients (C-SVC, whose box is [0, C w_y]): the start machine's c = y alpha, by machine
+ * row, with alpha scaled by C / C_start, which keeps it in the box and keeps sum y alpha = 0. Where a
+ * support vector is not among the machine's rows or a scaled alpha leaves its box (other class weights),
+ * c stays 0 and the weights alone warm-start. */
+static void warm_coefficients(trainer *t, machine_job *job, const km_machine *from)
+{
+    const km_model *start = t->start;
+    const km_machine_problem *task = &job->task;
+    if (t->params->task != KM_TASK_SVC || outputs_of(from) > 1)
+        return;
+    for (size_t r = 0; r < t->n; r++)
+        t->machine_row[r] = SIZE_MAX;
+    for (size_t i = 0; i < job->n_rows; i++)
+        t->machine_row[job->rows ? job->rows[i] : i] = i;
+    double scale = task->C / start->C;
+    for (size_t j = 0; j < from->n_sv; j++) {
+        size_t i = t->machine_row[start->basis_train_index[from->sv[j]]];
+        double upper = task->C * (i != SIZE_MAX && task->y[i] > 0 ? task->weight_pos : task->weight_neg);
+        double alpha = i != SIZE_MAX ? task->y[i] * from->coef[j] * scale : -1;
+        if (alpha > upper && alpha <= upper * (1 + 1e-12))
+            alpha = upper; /* an alpha at its bound, rounded by the scaling */
+        if (!(alpha >= 0 && alpha <= upper)) {
+            memset(job->coef, 0, job->n_rows * sizeof *job->coef);
+            return;
+        }
+        job->coef[i] = task->y[i] * alpha;
+    }
+}
+
+/* A warm start's weights: the start machine's, moved onto the method's feasible set. */
+static void warm_weights(const trainer *t, const km_machine *from, double *theta)
+{
+    used_weights(t, 1, from->theta, theta);
+    t->method->warm_start(&t->mkl, &t->start->mkl, t->n_used, theta);
+}
+
 /* Solves one machine on the given provider rows (NULL: all) and stores its coefficients, by provider
  * row, in machine->coef/sv (sv holds provider rows until the basis is built). */
 static km_status solve_machine(trainer *t, km_machine *machine, const size_t *machine_rows, size_t n_rows,
@@ -302,10 +341,15 @@ static km_status solve_machine(trainer *t, km_machine *machine, const size_t *ma
         used_weights(t, 1, t->theta, theta);
         st = job_init(t, &job, machine, machine_rows, n_rows, classes, theta);
     }
+    const km_machine *from = t->start ? &t->start->machines[machine - t->model->machines] : NULL;
+    if (!st && from) {
+        warm_weights(t, from, theta);
+        warm_coefficients(t, &job, from);
+    }
     km_mkl_result result = {.coef = job.coef, .products = job.products, .block_norms = job.block_norms};
     set_deadline(t, &job, 1);
     if (!st)
-        st = solve_problem(t, &job.problem, machine, &result);
+        st = solve_problem(t, &job.problem, machine, &result, from != NULL);
     if (!st)
         st = finish_machine(t, &job, theta, machine, &result);
     job_clear(&job);
@@ -356,21 +400,28 @@ static km_status build_basis(trainer *t)
     int all_rows = any_centered(model->kernels) || model->weight_groups > 1;
     size_t *basis_rows = malloc(t->n * sizeof *basis_rows);
     size_t *position = malloc(t->n * sizeof *position);
+    /* per basis row, its training row (kept in memory for warm starts) */
+    size_t *train_index = model->train_rows ? malloc(t->n * sizeof *train_index) : NULL;
     km_status st = KM_OK;
-    if (!basis_rows || !position)
+    if (!basis_rows || !position || (model->train_rows && !train_index))
         st = km_error_nomem("the support-vector basis");
     size_t nb = 0;
     for (size_t r = 0; !st && r < t->n; r++) {
         if (all_rows || t->is_sv[r]) {
             position[r] = nb;
+            if (train_index)
+                train_index[nb] = r;
             basis_rows[nb++] = data_row(t, r);
         }
     }
     if (!st && nb == 0) {
         /* every coefficient is zero (e.g. constant decision): keep one row so the basis is not empty */
         position[0] = 0;
+        if (train_index)
+            train_index[0] = 0;
         basis_rows[nb++] = data_row(t, 0);
     }
+    model->basis_train_index = train_index;
     if (!st)
         st = km_dataset_subset(t->data, basis_rows, nb, &model->basis);
     if (!st && !(model->basis_kcol = malloc(nb * sizeof *model->basis_kcol)))
@@ -546,7 +597,9 @@ static km_status train_machines_shared(trainer *t, const km_classes *classes)
     km_mkl_result *results = calloc(K, sizeof *results);
     double *theta = malloc(M * sizeof *theta);
     km_status st = rows && jobs && problems && results && theta ? KM_OK : km_error_nomem("shared kernel weights");
-    if (!st)
+    if (!st && t->start)
+        warm_weights(t, &t->start->machines[0], theta);
+    else if (!st)
         t->method->start(&t->mkl, M, theta);
     t->progress.now.n_machines = K; /* machine 0: all of them jointly */
     if (!st && km_progress_report(&t->progress, "start"))
@@ -556,6 +609,8 @@ static km_status train_machines_shared(trainer *t, const km_classes *classes)
         size_t n_rows;
         const size_t *machine_rows = machine_rows_of(t, &model->machines[ready], classes, rows, &n_rows);
         st = job_init(t, &jobs[ready], &model->machines[ready], machine_rows, n_rows, classes, theta);
+        if (!st && t->start)
+            warm_coefficients(t, &jobs[ready], &t->start->machines[ready]);
         problems[ready] = jobs[ready].problem;
         results[ready].coef = jobs[ready].coef;
         results[ready].products = jobs[ready].products;
@@ -802,9 +857,50 @@ size_t km_params_cache_bytes(const km_params *params)
     return bytes > 0 ? bytes < (double)SIZE_MAX ? (size_t)bytes : SIZE_MAX : 0;
 }
 
-/* km_train_rows, on the kernel context's budget and Gram matrices when context is given. */
+/* Whether the model start may warm-start this training (km_train_rows_in_context_from): trained in the
+ * same kernel context on the same rows, with the same task, method (one that takes a warm start), kernels
+ * learned on, classes and machines, one weight set per machine. */
+static int warm_start_fits(const trainer *t, const km_model *start, const km_kernel_context *context)
+{
+    const km_model *model = t->model;
+    if (!start || !context || start->context != context || !start->basis_train_index || !t->method->warm_start ||
+        start->n_train_rows != t->n || start->task != model->task || start->mkl.method != t->mkl.method ||
+        start->multiclass != model->multiclass || start->n_classes != model->n_classes ||
+        start->n_machines != model->n_machines || start->weight_groups != 1 || model->weight_groups != 1 ||
+        start->kernels->size != model->kernels->size || !(start->C > 0))
+        return 0;
+    for (size_t i = 0; i < t->n; i++)
+        if (start->train_rows[i] != data_row(t, i))
+            return 0;
+    for (size_t c = 0; c < model->n_classes; c++)
+        if (start->labels[c] != model->labels[c])
+            return 0;
+    for (size_t k = 0; k < model->n_machines; k++) {
+        const km_machine *a = &start->machines[k], *b = &model->machines[k];
+        if (a->class_pos != b->class_pos || a->class_neg != b->class_neg || outputs_of(a) != outputs_of(b))
+            return 0;
+    }
+    return 1;
+}
+
+/* A model trained in a context keeps the context and its training rows, for warm starts. */
+static km_status keep_training_rows(const trainer *t, const km_kernel_context *context)
+{
+    km_model *model = t->model;
+    model->context = context;
+    if (!(model->train_rows = malloc(t->n * sizeof *model->train_rows)))
+        return km_error_nomem("the training rows");
+    model->n_train_rows = t->n;
+    for (size_t i = 0; i < t->n; i++)
+        model->train_rows[i] = data_row(t, i);
+    return KM_OK;
+}
+
+/* km_train_rows, on the kernel context's budget and Gram matrices when context is given, warm-started from
+ * start where it fits (warm_start_fits; NULL: cold). */
 static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *kernels,
-                            km_kernel_context *context, const km_params *params, km_model **out)
+                            km_kernel_context *context, const km_params *params, const km_model *start,
+                            km_model **out)
 {
     *out = NULL;
     if (!rows)
@@ -904,8 +1000,15 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         st = km_model_record_input(t.model, data);
     if (!st)
         st = detach_matrices(t.model->kernels);
+    if (!st && context)
+        st = keep_training_rows(&t, context);
     if (!st)
         st = setup_machines(&t, &classes);
+    if (!st && warm_start_fits(&t, start, context)) {
+        t.start = start;
+        if (!(t.machine_row = malloc(n * sizeof *t.machine_row)))
+            st = km_error_nomem("a warm start");
+    }
     if (!st && (t.method->flags & KM_METHOD_LEARNS_WEIGHTS))
         st = store_alignments(&t, &classes);
     if (!st)
@@ -923,6 +1026,7 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
     free(t.theta);
     free(t.used);
     free(t.is_sv);
+    free(t.machine_row);
     if (st) {
         km_model_free(t.model);
         return st;
@@ -934,13 +1038,20 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
 km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *kernels,
                         const km_params *params, km_model **out)
 {
-    return train_rows(data, rows, n, kernels, NULL, params, out);
+    return train_rows(data, rows, n, kernels, NULL, params, NULL, out);
 }
 
 km_status km_train_rows_in_context(km_kernel_context *context, const size_t *rows, size_t n, const km_params *params,
                                    km_model **out)
 {
-    return train_rows(km_kernel_context_data(context), rows, n, km_kernel_context_set(context), context, params, out);
+    return km_train_rows_in_context_from(context, rows, n, params, NULL, out);
+}
+
+km_status km_train_rows_in_context_from(km_kernel_context *context, const size_t *rows, size_t n,
+                                        const km_params *params, const km_model *start, km_model **out)
+{
+    return train_rows(km_kernel_context_data(context), rows, n, km_kernel_context_set(context), context, params, start,
+                      out);
 }
 
 km_status km_train(const km_dataset *train, const km_kernel_set *kernels, const km_params *params, km_model **out)

@@ -17,6 +17,13 @@ size_t km_params_cache_bytes(const km_params *params);
  * folds of a cross-validation, the points of a grid search). */
 km_status km_train_rows_in_context(km_kernel_context *context, const size_t *rows, size_t n, const km_params *params,
                                    km_model **out);
+/* The same, warm-started from start (NULL: cold): a model trained in the same context on the same rows with
+ * the same task, method, classes and machines, by a method that takes a warm start (lp-norm MKL), at
+ * another C or p. Each machine then starts from start's machine: its kernel weights moved onto this
+ * setting's feasible set and, for C-SVC, its coefficients scaled by C / C_start. It reaches the certified
+ * optimum a cold training reaches, within the duality gaps both certify. Any other start trains cold. */
+km_status km_train_rows_in_context_from(km_kernel_context *context, const size_t *rows, size_t n,
+                                        const km_params *params, const km_model *start, km_model **out);
 
 /* km_predict on rows[0..n) of test (rows NULL: all rows); test_kernels as in km_predict, rows indexed
  * by test rows. */
