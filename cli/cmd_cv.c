@@ -45,6 +45,13 @@ static const char USAGE[] =
 "                     the outer scores (an unbiased estimate) and the settings chosen\n"
 "  --seed S           the fold assignment's seed (train's --seed, default 1)\n"
 "\n"
+"warm starts:\n"
+"  lp-norm MKL settings that differ only in C and p run, on each split and for each C, as a\n"
+"  chain along increasing p, each starting from the previous one's kernel weights and\n"
+"  coefficients; each result equals a cold training within the certified duality gaps, and\n"
+"  the results are the same for any number of MPI ranks\n"
+"  --cold             train every setting and split cold (no warm starts)\n"
+"\n"
 "choosing:\n"
 "  --score METRIC     accuracy (default for classification), balanced-accuracy, auc, mcc,\n"
 "                     average-precision (auc and average-precision: binary classification,\n"
@@ -100,7 +107,7 @@ typedef struct axis {
 typedef struct cv_options {
     int folds, repeats, loo, nested;
     const char *validation_path, *score_name, *settings_path, *output_path, *refit_path;
-    int json, quiet, broadcast;
+    int json, quiet, broadcast, cold;
     cli_progress_mode progress;
     char **train_argv;           /* argv without cv's own options */
     int train_argc;
@@ -121,7 +128,7 @@ typedef struct settings {
 
 /* The long options of cv itself (cv_option), named by the messages of unknown options. */
 static const char *const CV_OPTIONS[] = {"--folds", "--repeats", "--nested", "--loo", "--validation", "--score",
-                                         "--settings", "--output", "--refit", "--json", "--quiet", "--progress",
+                                         "--settings", "--output", "--refit", "--json", "--quiet", "--progress", "--cold",
                                          "--help", NULL};
 
 /* The options of cv itself: 1 taken, -1 bad (reported), 0 not one of them. */
@@ -158,6 +165,8 @@ static int cv_option(cv_options *o, cli_args *args)
         o->quiet = 1;
     } else if (cli_args_is(args, NULL, "--bcast")) {
         o->broadcast = 1;
+    } else if (cli_args_is(args, NULL, "--cold")) {
+        o->cold = 1;
     } else if (cli_args_is(args, NULL, "--progress")) {
         return cli_parse_progress(CMD, cli_args_value(args), &o->progress) ? 1 : -1;
     } else {
@@ -727,6 +736,7 @@ static int run(cv_options *o, settings *all)
     cv.folds = o->loo ? 0 : o->folds ? o->folds : 5;
     cv.repeats = o->repeats ? o->repeats : 1;
     cv.nested_folds = o->nested;
+    cv.cold_starts = o->cold;
     cv.seed = (uint64_t)train_options_get_int(first, KM_PARAM_SEED);
     if (o->score_name) {
         int value;

@@ -905,8 +905,12 @@ typedef struct km_cv_options {
      * its mean; nonzero stops the run (KM_EINTERRUPTED) */
     int (*progress)(void *user, size_t done, size_t total, size_t best, double best_mean);
     void *progress_user;
+    /* [0] 1: every (setting x split) trains cold; 0: lp-norm MKL settings that differ only in C and p
+     * warm-start along p on each split (docs/model-selection.md), equal to cold training within the
+     * certified duality gaps */
+    int cold_starts;
 } km_cv_options;
-#define KM_CV_OPTIONS_INIT {sizeof(km_cv_options), 5, 1, 1, (km_score)0, NULL, 0, NULL, NULL}
+#define KM_CV_OPTIONS_INIT {sizeof(km_cv_options), 5, 1, 1, (km_score)0, NULL, 0, NULL, NULL, 0}
 
 /* The results of a grid: per setting, the score of every split (repeat r's fold f at r folds + f),
  * their mean and sample standard deviation, the seconds of its fits, its mean support vectors and
@@ -915,7 +919,8 @@ typedef struct km_cv_options {
  * scores of the settings each chose (km_cv_outer_*). */
 typedef struct km_cv_results km_cv_results;
 /* Cross-validates every setting of grid on data; rows of every setting and split are computed as a
- * cold km_train of that setting on that split's training rows would. */
+ * cold km_train of that setting on that split's training rows would (with warm starts, to the solver's
+ * certified duality gap), the same for any number of MPI ranks. */
 KM_API km_status km_cv_run(const km_dataset *data, const km_grid *grid, const km_cv_options *options,
                            km_cv_results **out);
 KM_API void km_cv_results_free(km_cv_results *results);

@@ -77,6 +77,45 @@ const km_param_row *km_params_field_rows(size_t *count)
     return field_rows;
 }
 
+static int listed(km_param id, const km_param *except)
+{
+    for (size_t k = 0; except && except[k]; k++)
+        if (except[k] == id)
+            return 1;
+    return 0;
+}
+
+/* n values of two arrays, equal (both NULL included). */
+static int same_values(const double *a, const double *b, size_t n)
+{
+    if (!a || !b)
+        return a == b;
+    for (size_t k = 0; k < n; k++)
+        if (!(a[k] == b[k]))
+            return 0;
+    return 1;
+}
+
+int km_params_same_except(const km_params *a, const km_params *b, const km_param *except)
+{
+    for (size_t k = 0; k < N_FIELD_ROWS; k++) {
+        const km_param_row *row = &field_rows[k];
+        if (!listed(row->id, except) && km_param_row_read(row, a) != km_param_row_read(row, b))
+            return 0;
+    }
+    for (size_t id = 0; id < KM_PARAM_SLOTS; id++) {
+        const km_param_slot *x = &a->slots[id], *y = &b->slots[id];
+        if (!listed((km_param)id, except) && (x->set != y->set || (x->set && (!(x->real == y->real) ||
+                                                                               x->integer != y->integer))))
+            return 0;
+    }
+    return a->n_class_weights == b->n_class_weights && a->n_kernel_weights == b->n_kernel_weights &&
+           same_values(a->class_weight_labels, b->class_weight_labels, a->n_class_weights) &&
+           same_values(a->class_weights, b->class_weights, a->n_class_weights) &&
+           (a->n_kernel_weights ? same_values(a->kernel_weights, b->kernel_weights, a->n_kernel_weights)
+                                : a->kernel_weights == b->kernel_weights);
+}
+
 km_params km_params_default(void)
 {
     km_params p;

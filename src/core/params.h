@@ -61,6 +61,11 @@ const km_param_row *km_params_field_rows(size_t *count);
 /* Sets slot id to value (both forms; no check): a parameter of another layer's rows. */
 void km_params_store(km_params *params, km_param id, double value);
 
+/* Whether two blocks train alike but for the parameters listed in except (0-terminated): every field
+ * row's value, every slot, the class weights and the fixed kernel weights equal (weights without a
+ * count, one per kernel: the same array, or none in both). */
+int km_params_same_except(const km_params *a, const km_params *b, const km_param *except);
+
 /* Checks a block before training with n_kernels kernels: the values a handle's setters check, plus
  * what a block built in code may get wrong (enum values, arrays) and the kernel-weight count. */
 km_status km_params_check(const km_params *params, size_t n_kernels);

@@ -24,6 +24,7 @@ enum { TAG_RESULT = 1, TAG_FINISHED = 2, TAG_STOP = 3 };
 
 struct km_task_exchange {
     size_t n_tasks, length;      /* records of length doubles, stored as rows [t, record...] */
+    int *owner;                  /* per task: the rank that runs it */
     double *rows;
     unsigned char *have;
     size_t due;                  /* rank 0: the other ranks' tasks whose records have not arrived */
@@ -43,7 +44,7 @@ struct km_task_exchange {
 
 static double *row_of(const km_task_exchange *x, size_t t) { return x->rows + t * (x->length + 1); }
 
-km_status km_task_exchange_new(size_t n_tasks, size_t record_length, km_task_exchange **out)
+km_status km_task_exchange_new(size_t n_tasks, const size_t *unit, size_t record_length, km_task_exchange **out)
 {
     km_task_exchange *x = calloc(1, sizeof *x);
     *out = NULL;
@@ -58,12 +59,17 @@ km_status km_task_exchange_new(size_t n_tasks, size_t record_length, km_task_exc
     x->finished = calloc((size_t)x->size, sizeof *x->finished);
     x->stop_sent = calloc((size_t)x->size, 1);
     x->scratch = malloc((record_length + 1) * sizeof *x->scratch);
-    for (size_t t = 0; t < n_tasks; t++)
-        x->due += (int)(t % (size_t)x->size) != x->rank && x->rank == 0;
-    int ok = x->rows && x->have && x->finished && x->stop_sent && x->scratch;
+    x->owner = malloc((n_tasks ? n_tasks : 1) * sizeof *x->owner);
+    int ok = x->rows && x->have && x->finished && x->stop_sent && x->scratch && x->owner;
+    size_t mine = 0;
+    for (size_t t = 0; ok && t < n_tasks; t++) {
+        x->owner[t] = (int)((unit ? unit[t] : t) % (size_t)x->size);
+        x->due += x->owner[t] != x->rank && x->rank == 0;
+        mine += x->owner[t] == x->rank;
+    }
 #if KM_HAVE_MPI
     if (x->size > 1) {
-        x->sends = malloc((n_tasks / (size_t)x->size + 1) * sizeof *x->sends);
+        x->sends = malloc((mine + 1) * sizeof *x->sends);
         ok = ok && x->sends;
         int all_ok = 0;
         MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -95,10 +101,11 @@ void km_task_exchange_free(km_task_exchange *x)
     free(x->finished);
     free(x->stop_sent);
     free(x->scratch);
+    free(x->owner);
     free(x);
 }
 
-int km_task_exchange_mine(const km_task_exchange *x, size_t t) { return (int)(t % (size_t)x->size) == x->rank; }
+int km_task_exchange_mine(const km_task_exchange *x, size_t t) { return t < x->n_tasks && x->owner[t] == x->rank; }
 
 int km_task_exchange_leads(const km_task_exchange *x) { return x->rank == 0; }
 

@@ -1,5 +1,6 @@
-/* The tasks of a run spread over its processes (dist.h): tasks 0 ... n - 1, task t run by rank
- * t mod size (a deterministic static schedule: what a rank computes never depends on the others'
+/* The tasks of a run spread over its processes (dist.h): tasks 0 ... n - 1 in units (a unit: tasks
+ * that one process must run in order, such as a chain of warm starts), the tasks of unit u run by rank
+ * u mod size (a deterministic static schedule: what a rank computes never depends on the others'
  * timing, so the results are the same for every number of ranks), each giving a record of a fixed
  * number of doubles. Rank 0 collects the records as they come and, at the end, every rank has them
  * all, or every rank has the first failure of any rank, its message naming the rank and host. With
@@ -13,8 +14,8 @@
 
 typedef struct km_task_exchange km_task_exchange;
 
-/* Every rank calls it with the same arguments. */
-km_status km_task_exchange_new(size_t n_tasks, size_t record_length, km_task_exchange **out);
+/* Every rank calls it with the same arguments; unit[t] is task t's unit (NULL: each task its own). */
+km_status km_task_exchange_new(size_t n_tasks, const size_t *unit, size_t record_length, km_task_exchange **out);
 void km_task_exchange_free(km_task_exchange *exchange);
 /* Whether this rank runs task t; whether this rank reports progress (rank 0). */
 int km_task_exchange_mine(const km_task_exchange *exchange, size_t t);

@@ -59,8 +59,8 @@ static void lp_start(const km_mkl_params *mkl, size_t M, double *theta) { km_the
 
 /* The weights of a neighbouring setting (from) scaled onto the unit sphere ||theta||_q = 1, q = p/(2-p) in
  * the block-norm convention, for p_block < 2; from another p, halfway to the sphere's centre, the cold
- * start (kernels another p switched off come back at once; measured on heart_scale: 4 kernels, p = 1,
- * 4/3, 2, it takes a third fewer SVM iterations than the neighbour's weights alone). p_block >= 2 and
+ * start (kernels another p switched off come back at once; on heart_scale with 6 kernels and p = 1, 4/3,
+ * 2 it takes a third fewer SVM iterations than the neighbour's weights alone). p_block >= 2 and
  * weights all 0 take the cold start. */
 static void lp_warm_start(const km_mkl_params *mkl, const km_mkl_params *from, size_t M, double *theta)
 {

@@ -1,10 +1,11 @@
 /* km_cv_run: every setting of a grid scored on every split of the rows. The (setting x split) tasks
  * run in one loop (run_tasks), grouped by kernel set so that each set's kernel context — its Gram
  * blocks over all rows — is computed once for all its settings, splits and inner splits; every task
- * trains cold on its split's training rows (the provider fits widths and normalization on those rows
- * only) and posts its result as the record of its task number, so the results do not depend on the
- * order the tasks run in nor on which process runs them: under MPI the task exchange
- * (dist/task_exchange.h) spreads the tasks over the ranks and gives every rank every record. Nested cross-validation scores every setting on the outer splits as well,
+ * trains on its split's training rows (the provider fits widths and normalization on those rows only),
+ * cold or warm-started from the task before it in its chain (number_tasks), and posts its result as the
+ * record of its task number, so the results do not depend on the order the chains run in nor on which
+ * process runs them: under MPI the task exchange (dist/task_exchange.h) spreads the chains over the ranks
+ * and gives every rank every record. Nested cross-validation scores every setting on the outer splits as well,
  * chooses one per outer split from the inner splits of its training rows, and reports the outer
  * split's score of the setting chosen there. */
 #include <math.h>
@@ -30,10 +31,13 @@
  * fit, its support vectors, then the first machine's kernel count and weights. */
 enum { RECORD_SCORE, RECORD_SECONDS, RECORD_SV, RECORD_N_KERNELS, RECORD_WEIGHTS };
 
-/* One (setting x split) task. */
+/* One (setting x split) task: its chain (the unit of tasks that one process runs in order) and the task
+ * before it in its chain, whose model it warm-starts from (NO_TASK: the first of its chain). */
 typedef struct cv_task {
     size_t setting, evaluation, split;
+    size_t chain, previous;
 } cv_task;
+#define NO_TASK SIZE_MAX
 
 /* The tasks of one list of splits: task[s * splits->n + f] is the task of setting s and split f. */
 typedef struct evaluation {
@@ -98,14 +102,15 @@ static km_status score_task(const km_model *model, const km_split *split, const 
     return st;
 }
 
-/* Trains setting on the split's training rows in context and scores its test rows: the task's record
- * (RECORD_WEIGHTS + max_kernels values). */
+/* Trains setting on the split's training rows in context (warm-started from the model start, or cold:
+ * NULL) into *model and scores its test rows: the task's record (RECORD_WEIGHTS + max_kernels values). */
 static km_status run_task(km_kernel_context *context, const km_grid_setting *setting, const km_split *split,
-                          const km_matrix **matrices, km_score score, size_t max_kernels, double *record)
+                          const km_matrix **matrices, km_score score, size_t max_kernels, const km_model *from,
+                          double *record, km_model **out)
 {
     double start = km_monotonic_seconds();
     km_model *model = NULL;
-    km_status st = km_train_rows_in_context(context, split->train, split->n_train, setting->params, &model);
+    km_status st = km_train_rows_in_context_from(context, split->train, split->n_train, setting->params, from, &model);
     if (!st)
         st = score_task(model, split, split->test_data == km_kernel_context_data(context) ? matrices : NULL, score,
                         &record[RECORD_SCORE]);
@@ -118,7 +123,7 @@ static km_status run_task(km_kernel_context *context, const km_grid_setting *set
         record[RECORD_N_KERNELS] = (double)n_kernels;
         memcpy(&record[RECORD_WEIGHTS], km_model_kernel_weights(model, 0), n_kernels * sizeof *record);
     }
-    km_model_free(model);
+    *out = model;
     return st;
 }
 
@@ -137,35 +142,111 @@ static double mean_score(const km_task_exchange *exchange, const evaluation *e, 
     return sum / (double)e->splits.n;
 }
 
-/* The tasks in the order they run: grouped by kernel set (in the order of the settings that first use
- * each set), then by setting, evaluation and split; each evaluation's task numbers filled in. */
+/* What the settings of a chain may differ in. */
+static const km_param CHAIN_PARAMETERS[] = {KM_PARAM_C, KM_PARAM_P, KM_PARAM_P_BLOCK, 0};
+
+/* p in the block-norm convention (p_block = 2p/(p+1)), as given: the order of a chain. */
+static double p_block_of(const km_params *params)
+{
+    double p_block = 0, p = 2;
+    km_params_get_double(params, KM_PARAM_P_BLOCK, &p_block);
+    km_params_get_double(params, KM_PARAM_P, &p);
+    return p_block > 0 ? p_block : isinf(p) ? 2 : 2 * p / (p + 1);
+}
+
+/* The order of the settings of one family in its chains: by C, then by p (increasing p_block). */
+static int chain_order(const km_grid *grid, size_t a, size_t b)
+{
+    double ca = grid->settings[a].params->C, cb = grid->settings[b].params->C;
+    double pa = p_block_of(grid->settings[a].params), pb = p_block_of(grid->settings[b].params);
+    if (ca != cb)
+        return ca < cb ? -1 : 1;
+    if (pa != pb)
+        return pa < pb ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+/* Whether setting b continues the chain of setting a before it (chain_order): the same C. */
+static int same_chain(const km_grid *grid, size_t a, size_t b)
+{
+    return grid->settings[a].params->C == grid->settings[b].params->C;
+}
+
+/* The settings of s's family in their chain order (family: the same kernel set and parameters but for C
+ * and p), into members; their count. */
+static size_t family_of(const km_grid *grid, size_t s, size_t *members)
+{
+    size_t count = 0;
+    for (size_t other = 0; other < grid->n; other++) {
+        const km_grid_setting *a = &grid->settings[s], *b = &grid->settings[other];
+        if (a->kernels != b->kernels || !km_params_same_except(a->params, b->params, CHAIN_PARAMETERS))
+            continue;
+        size_t at = count++; /* insertion into the chain order */
+        while (at > 0 && chain_order(grid, members[at - 1], other) > 0) {
+            members[at] = members[at - 1];
+            at--;
+        }
+        members[at] = other;
+    }
+    return count;
+}
+
+/* The tasks in the order they run, and each evaluation's task numbers: grouped by kernel set (in the order
+ * of the settings that first use each set), then by family of settings (family_of), evaluation and split,
+ * each (family x split) in chains: one per C along increasing p, each task warm-starting from the one
+ * before it (chains along p took less time than chains along C, whose warm starts saved as many SVM
+ * iterations but begin with more support vectors: docs/model-selection.md). The chains depend on the grid
+ * alone, never on the number of ranks. */
 static km_status number_tasks(const km_grid *grid, evaluation *evaluations, size_t n_evaluations, cv_task **out,
                               size_t *n_out)
 {
-    size_t n = 0, t = 0;
+    size_t n = 0, t = 0, chain = 0, current = 0;
     for (size_t e = 0; e < n_evaluations; e++)
         n += grid->n * evaluations[e].splits.n;
     cv_task *tasks = malloc((n ? n : 1) * sizeof *tasks);
     unsigned char *numbered = calloc(grid->n, 1);
-    if (!tasks || !numbered) {
+    size_t *members = malloc(grid->n * sizeof *members);
+    if (!tasks || !numbered || !members) {
         free(tasks);
         free(numbered);
+        free(members);
         return km_error_nomem("cross-validation tasks");
     }
     for (size_t first = 0; first < grid->n; first++)
         for (size_t s = first; !numbered[first] && s < grid->n; s++) {
             if (numbered[s] || grid->settings[s].kernels != grid->settings[first].kernels)
                 continue;
-            numbered[s] = 1;
+            size_t count = family_of(grid, s, members);
             for (size_t e = 0; e < n_evaluations; e++)
-                for (size_t f = 0; f < evaluations[e].splits.n; f++) {
-                    evaluations[e].task[s * evaluations[e].splits.n + f] = t;
-                    tasks[t++] = (cv_task){s, e, f};
-                }
+                for (size_t f = 0; f < evaluations[e].splits.n; f++)
+                    for (size_t k = 0; k < count; k++) {
+                        size_t member = members[k];
+                        int continues = k > 0 && same_chain(grid, members[k - 1], member);
+                        if (!continues)
+                            current = chain++;
+                        evaluations[e].task[member * evaluations[e].splits.n + f] = t;
+                        tasks[t] = (cv_task){member, e, f, current, continues ? t - 1 : NO_TASK};
+                        t++;
+                    }
+            for (size_t k = 0; k < count; k++)
+                numbered[members[k]] = 1;
         }
     free(numbered);
+    free(members);
     *out = tasks;
     *n_out = n;
+    return KM_OK;
+}
+
+/* Each task's chain: the units of the task exchange. */
+static km_status chain_units(const cv_task *tasks, size_t n_tasks, size_t **out)
+{
+    size_t *units = malloc((n_tasks ? n_tasks : 1) * sizeof *units);
+    if (!units)
+        return km_error_nomem("cross-validation tasks");
+    for (size_t t = 0; t < n_tasks; t++)
+        units[t] = tasks[t].chain;
+    *out = units;
     return KM_OK;
 }
 
@@ -228,6 +309,8 @@ static km_status run_tasks(const km_dataset *data, const km_grid *grid, const ev
     const km_kernel_set *set = NULL;
     km_kernel_context *context = NULL;
     const km_matrix **matrices = NULL;
+    km_model *previous = NULL;   /* the model of the task this rank ran last */
+    size_t previous_task = NO_TASK;
     double *record = malloc((RECORD_WEIGHTS + max_kernels) * sizeof *record);
     progress_state p = {calloc(grid->n, sizeof *p.tasks_left), calloc(n_tasks ? n_tasks : 1, 1), calloc(grid->n, 1),
                         calloc(grid->n, sizeof *p.means), 0};
@@ -245,9 +328,15 @@ static km_status run_tasks(const km_dataset *data, const km_grid *grid, const ev
             set = setting->kernels;
             st = open_context(data, setting, &context, &matrices);
         }
+        /* a rank runs whole chains in order: the task before this one in its chain ran just before */
+        const km_model *from = !options->cold_starts && task->previous == previous_task ? previous : NULL;
+        km_model *model = NULL;
         if (!st)
             st = run_task(context, setting, &evaluations[task->evaluation].splits.items[task->split], matrices, score,
-                          max_kernels, record);
+                          max_kernels, from, record, &model);
+        km_model_free(previous);
+        previous = model;
+        previous_task = t;
         if (st) {
             char where[512];
             snprintf(where, sizeof where, "setting %zu (%s), split %zu", task->setting + 1, setting->options,
@@ -259,6 +348,7 @@ static km_status run_tasks(const km_dataset *data, const km_grid *grid, const ev
         if (!st && leads)
             st = report_progress(&p, exchange, tasks, n_tasks, grid, evaluations, options, score);
     }
+    km_model_free(previous);
     km_kernel_context_free(context);
     free(matrices);
     while (!st && leads && km_task_exchange_wait(exchange))
@@ -375,7 +465,7 @@ km_status km_cv_run(const km_dataset *data, const km_grid *grid, const km_cv_opt
         if (!(evaluations[e].task = malloc((n_settings * evaluations[e].splits.n + 1) * sizeof *evaluations[e].task)))
             st = km_error_nomem("cross-validation tasks");
     cv_task *tasks = NULL;
-    size_t n_tasks = 0, max_kernels = 0;
+    size_t n_tasks = 0, max_kernels = 0, *units = NULL;
     km_task_exchange *exchange = NULL;
     for (size_t s = 0; s < n_settings; s++)
         if (grid->settings[s].kernels->size > max_kernels)
@@ -383,7 +473,9 @@ km_status km_cv_run(const km_dataset *data, const km_grid *grid, const km_cv_opt
     if (!st)
         st = number_tasks(grid, evaluations, 1 + n_outer, &tasks, &n_tasks);
     if (!st)
-        st = km_task_exchange_new(n_tasks, RECORD_WEIGHTS + max_kernels, &exchange);
+        st = chain_units(tasks, n_tasks, &units);
+    if (!st)
+        st = km_task_exchange_new(n_tasks, units, RECORD_WEIGHTS + max_kernels, &exchange);
     if (!st)
         st = run_tasks(data, grid, evaluations, tasks, n_tasks, exchange, max_kernels, options, score);
     if (!st)
@@ -412,6 +504,7 @@ km_status km_cv_run(const km_dataset *data, const km_grid *grid, const km_cv_opt
     free(means);
     km_task_exchange_free(exchange);
     free(tasks);
+    free(units);
     for (size_t e = 0; evaluations && e < 1 + n_outer; e++)
         evaluation_clear(&evaluations[e]);
     free(evaluations);

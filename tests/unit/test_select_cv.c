@@ -302,3 +302,46 @@ KM_TEST_CASE(bad_runs_are_refused)
     CHECK(results == NULL);
     km_grid_free(grid);
 }
+
+/* heart_scale, 8 kernels, C = 2^-2..2^4:2, p = 1, 4/3, 2, 4, inf, 5 folds: with warm starts along C
+ * every (setting, split) scores as the cold run does (its solutions differ only within the certified
+ * duality gap, too little to move a test row across the decision threshold here), and a grid of
+ * settings that differ in more than C and p (the tolerance) runs each family alike. */
+KM_TEST_CASE(warm_starts_score_as_cold_runs)
+{
+    km_dataset *heart;
+    km_kernel_set *bank;
+    km_grid *grid;
+    km_params *params;
+    CHECK_OK(km_dataset_read_libsvm(KM_EXAMPLES_DATA_DIR "/heart_scale", 0, &heart));
+    CHECK_OK(km_kernel_set_new(&bank));
+    CHECK_OK(km_kernel_set_add_spec(bank, "rbf:gamma=2^-3..2^3/mean"));
+    CHECK_OK(km_kernel_set_add_spec(bank, "linear"));
+    CHECK_OK(km_grid_new(&grid));
+    CHECK_OK(km_params_new(&params));
+    CHECK_OK(km_params_set_text(params, KM_PARAM_MKL_METHOD, "lp"));
+    const char *p_values[] = {"1", "4/3", "2", "4", "inf"};
+    for (size_t e = 0; e < 2; e++)
+        for (size_t i = 0; i < 5; i++)
+            for (int c = -2; c <= 4; c += 2) {
+                CHECK_OK(km_params_set_double(params, KM_PARAM_TOLERANCE, e ? 1e-4 : 1e-3));
+                CHECK_OK(km_params_set_text(params, KM_PARAM_P, p_values[i]));
+                CHECK_OK(km_params_set_double(params, KM_PARAM_C, ldexp(1, c)));
+                CHECK_OK(km_grid_add(grid, params, bank, ""));
+            }
+    km_cv_options warm = KM_CV_OPTIONS_INIT, cold = KM_CV_OPTIONS_INIT;
+    cold.cold_starts = 1;
+    km_cv_results *warm_results, *cold_results;
+    CHECK_OK(km_cv_run(heart, grid, &warm, &warm_results));
+    CHECK_OK(km_cv_run(heart, grid, &cold, &cold_results));
+    for (size_t s = 0; s < km_grid_size(grid); s++)
+        for (size_t f = 0; f < 5; f++)
+            CHECK(km_cv_scores(warm_results, s)[f] == km_cv_scores(cold_results, s)[f]);
+    CHECK(km_cv_best(warm_results) == km_cv_best(cold_results));
+    km_cv_results_free(warm_results);
+    km_cv_results_free(cold_results);
+    km_params_free(params);
+    km_grid_free(grid);
+    km_kernel_set_free(bank);
+    km_dataset_free(heart);
+}
