@@ -57,6 +57,12 @@ PY
 untimed() { sed 's/, fit [^ ]* s,/,/' "$1"; }   # the seconds differ from run to run
 cmp -s <(untimed "$WORK/text") <(untimed "$WORK/text.out") && [ ! -s "$WORK/stdout" ] || fail "cv -o: not the lines of stdout"
 
+# warm starts along p (lp-norm MKL) score as --cold does, split by split
+"$KM" cv -q --mkl lp "${kernels[@]}" -c 0.5,2 --p 1,4/3,2,inf --folds 3 "$WORK/train" >"$WORK/warm" || fail "cv (warm)"
+"$KM" cv -q --mkl lp "${kernels[@]}" -c 0.5,2 --p 1,4/3,2,inf --folds 3 --cold "$WORK/train" >"$WORK/cold" || fail "cv --cold"
+cmp -s <(sed 's/, fit.*//' "$WORK/warm") <(sed 's/, fit.*//' "$WORK/cold") && [ "$(wc -l <"$WORK/warm")" -eq 9 ] ||
+    fail "cv warm and --cold differ: $(diff "$WORK/warm" "$WORK/cold" | head -c 400)"
+
 # --validation: the one score is the accuracy of train + predict on FILE
 "$KM" cv -q --json "${kernels[@]}" -c 0.5,4 --validation "$WORK/valid" "$WORK/train" >"$WORK/valid.jsonl" || fail "cv --validation"
 for c in 0.5 4; do
