@@ -915,7 +915,11 @@ typedef struct km_cv_options {
  * scores of the settings each chose (km_cv_outer_*). */
 typedef struct km_cv_results km_cv_results;
 /* Cross-validates every setting of grid on data; rows of every setting and split are computed as a
- * cold km_train of that setting on that split's training rows would. */
+ * cold km_train of that setting on that split's training rows would. In a process where MPI is running
+ * (the library built with MPI, and MPI_Init called by the program, or by kernelmix cv under mpirun), it
+ * is collective over MPI_COMM_WORLD: every rank calls it with the same data, grid and options, the
+ * tasks are spread over the ranks, and every rank returns the same results (the progress callback is
+ * called on rank 0 only). */
 KM_API km_status km_cv_run(const km_dataset *data, const km_grid *grid, const km_cv_options *options,
                            km_cv_results **out);
 KM_API void km_cv_results_free(km_cv_results *results);
