@@ -15,7 +15,6 @@ from .estimators import MKLClassifier, MKLRegressor, MKLRidge, OneClassMKL, mkl_
 from .model_selection import GridSearchMKL
 
 __version__ = _lib.km_version().decode()
-__all__ = ["MKLClassifier", "MKLRegressor", "MKLRidge", "OneClassMKL", "KernelCombiner", "KernelList", "GridSearchMKL",
-           "alignment",
-           "KernelmixError",
+__all__ = ["MKLClassifier", "MKLRegressor", "MKLRidge", "OneClassMKL", "KernelCombiner", "KernelList", "alignment",
+           "GridSearchMKL", "KernelmixError",
            "mkl_methods", "mkl_solvers", "plot", "__version__"]

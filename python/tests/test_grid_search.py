@@ -39,7 +39,7 @@ def diabetes():
 
 
 def lp_classifier(**params):
-    return MKLClassifier(kernels=KERNELS, method="lp", tol=1e-6, mkl_tol=1e-6, **params)
+    return MKLClassifier(**{"kernels": KERNELS, "method": "lp", "tol": 1e-6, "mkl_tol": 1e-6, **params})
 
 
 def assert_same_search(ours, theirs, tol=1e-6):
@@ -99,7 +99,8 @@ def test_ties_go_to_the_smaller_c_then_the_larger_p():
     means = ours.cv_results_["mean_test_score"]
     tied = [s for s, m in enumerate(means) if abs(m - means.max()) <= 1e-12]
     assert len(tied) > 1   # the data give a tie, the case the rule decides
-    rule = min(tied, key=lambda s: (float(ours.cv_results_["params"][s]["C"]), -float(ours.cv_results_["params"][s]["p"]), s))
+    params = ours.cv_results_["params"]
+    rule = min(tied, key=lambda s: (float(params[s]["C"]), -float(params[s]["p"]), s))
     assert ours.best_index_ == rule
     theirs = GridSearchCV(lp_classifier(), grid, cv=4).fit(X, y)
     assert theirs.best_index_ == tied[0] != ours.best_index_
@@ -127,7 +128,8 @@ def test_precomputed_kernel_list_as_grid_search_cv(cancer):
 
 
 @pytest.mark.parametrize("estimator, grid", [
-    (MKLRegressor(kernels=KERNELS, method="lp", tol=1e-6, mkl_tol=1e-6), {"C": [1, 100], "epsilon": [0.1, 0.5], "p": [1, 2]}),
+    (MKLRegressor(kernels=KERNELS, method="lp", tol=1e-6, mkl_tol=1e-6),
+     {"C": [1, 100], "epsilon": [0.1, 0.5], "p": [1, 2]}),
     (MKLRidge(kernels=KERNELS, method="lp", mkl_tol=1e-6), {"C": [0.1, 10], "p": [1, 2]}),
 ], ids=["svr", "krr"])
 @pytest.mark.parametrize("scoring", [None, "neg_mean_squared_error"])
@@ -156,6 +158,19 @@ def test_every_classifier_scoring_as_grid_search_cv(cancer, scoring):
     ours = GridSearchMKL(estimator, grid, cv=3, scoring=scoring).fit(X, y)
     theirs = GridSearchCV(estimator, grid, cv=3, scoring=scoring).fit(X, y)
     assert_same_search(ours, theirs)
+
+
+@pytest.mark.parametrize("estimator, grid", [
+    (MKLClassifier(kernels=KERNELS), {"method": ["fixed", "lp", "elasticnet"]}),
+    (lp_classifier(method="elasticnet"), {"elasticnet_lambda": [0.1, 0.5, 0.9], "C": [1, 10]}),
+    (lp_classifier(method="clmkl", clusters=2), {"tau": [0.5, 2, np.inf]}),
+], ids=["method", "elasticnet-lambda", "clmkl-tau"])
+def test_other_parameters_as_grid_search_cv(cancer, estimator, grid):
+    X, y = cancer
+    ours = GridSearchMKL(estimator, grid, cv=3, scoring="roc_auc").fit(X, y)
+    theirs = GridSearchCV(estimator, grid, cv=3, scoring="roc_auc").fit(X, y)
+    assert_same_search(ours, theirs)
+    assert ours.best_params_ == theirs.best_params_
 
 
 def test_kernel_sets_in_the_grid_and_group_folds(cancer):
@@ -217,7 +232,8 @@ def shifted_splits(n):
     (lambda: GridSearchMKL(lp_classifier(), {"C": [1]}, cv=shifted_splits(120)), "split 2 tests row 40"),
     (lambda: GridSearchMKL(lp_classifier(), {"C": [1]}, cv=[(np.arange(60, 120), np.arange(60))]), "1 split"),
     (lambda: GridSearchMKL(lp_classifier(), {"C": [1]}, cv=[(np.arange(60, 120), np.arange(60)),
-                                                           (np.r_[0:60, 119], np.arange(60, 119))]), "row 119 is tested by no"),
+                                                           (np.r_[0:60, 119], np.arange(60, 119))]),
+     "row 119 is tested by no"),
     (lambda: GridSearchMKL(lp_classifier(), {"C": [1]}, cv=[(np.arange(60, 120), np.arange(-1, 60)),
                                                            (np.arange(60), np.arange(60, 120))]), "not a row"),
     (lambda: GridSearchMKL(lp_classifier(class_weight="balanced"), {"C": [1]}), "class_weight='balanced'"),
