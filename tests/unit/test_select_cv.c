@@ -372,10 +372,11 @@ KM_TEST_CASE(caller_folds_unread_past_an_older_size)
     CHECK(km_cv_n_splits(a) == 3 && km_cv_n_splits(b) == 3);
     for (size_t f = 0; f < 3; f++)
         CHECK(km_cv_scores(a, 0)[f] == km_cv_scores(b, 0)[f]);
+    km_cv_results_free(a);
+    km_cv_results_free(b);
     current.fold_of = all_in_one;
     current.n_fold_of = N;
     CHECK_STATUS(km_cv_run(data, grid, &current, &b), KM_EINVAL);
-    km_cv_results_free(a);
     km_grid_free(grid);
 }
 
