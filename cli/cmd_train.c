@@ -192,20 +192,19 @@ static void usage(FILE *out, km_mkl_method method)
 }
 
 
-/* --json: {"options", "metric", "scores" (each fold's metric), "mean", "std" (sample standard deviation
- * over the folds)} on one line, the folds assigned as km_cross_validate assigns them. */
-static int report_cross_validation_json(const train_options *o, const km_dataset *data, const double *predicted)
+/* Each fold's metric (accuracy in percent, or the mean squared error), the folds assigned as
+ * km_cross_validate assigns them, the same as kernelmix cv --folds K with the same seed. */
+static km_status fold_scores(const train_options *o, const km_dataset *data, const double *predicted, double *scores)
 {
     size_t n = km_dataset_rows(data), k = (size_t)o->folds;
     const double *y = km_dataset_labels(data);
     int regresses = km_task_regresses((km_task)train_options_get_int(o, KM_PARAM_TASK));
     int *fold = malloc(n * sizeof *fold);
-    double *truth = malloc(n * sizeof *truth), *guess = malloc(n * sizeof *guess), *scores = malloc(k * sizeof *scores);
-    km_status st = fold && truth && guess && scores ? KM_OK : KM_ENOMEM;
+    double *truth = malloc(n * sizeof *truth), *guess = malloc(n * sizeof *guess);
+    km_status st = fold && truth && guess ? KM_OK : km_error_nomem("the folds' scores");
     if (!st)
         st = km_folds(km_task_classifies((km_task)train_options_get_int(o, KM_PARAM_TASK)) ? y : NULL, n, o->folds,
                       (uint64_t)train_options_get_int(o, KM_PARAM_SEED), fold);
-    double sum = 0, squares = 0;
     for (size_t f = 0; !st && f < k; f++) {
         size_t m = 0;
         for (size_t i = 0; i < n; i++)
@@ -214,43 +213,72 @@ static int report_cross_validation_json(const train_options *o, const km_dataset
                 guess[m++] = predicted[i];
             }
         scores[f] = regresses ? km_mse(truth, guess, m) : 100.0 * km_accuracy(truth, guess, m);
-        sum += scores[f];
-    }
-    double mean = sum / (double)k;
-    for (size_t f = 0; !st && f < k; f++)
-        squares += (scores[f] - mean) * (scores[f] - mean);
-    if (!st) {
-        printf("{\"options\": ");
-        cli_json_string(stdout, o->options_text ? o->options_text : "");
-        printf(", \"metric\": \"%s\", \"scores\": [", regresses ? "mse" : "accuracy");
-        for (size_t f = 0; f < k; f++) {
-            printf(f ? ", " : "");
-            cli_json_number(stdout, scores[f]);
-        }
-        printf("], \"mean\": ");
-        cli_json_number(stdout, mean);
-        printf(", \"std\": ");
-        cli_json_number(stdout, sqrt(squares / (double)(k - 1)));
-        printf("}\n");
     }
     free(fold);
     free(truth);
     free(guess);
-    free(scores);
-    return st ? cli_fail(CMD, st) : CLI_OK;
+    return st;
 }
 
+/* The mean and sample standard deviation of k values. */
+static void mean_and_std(const double *x, size_t k, double *mean, double *std)
+{
+    double sum = 0.0, squares = 0.0;
+    for (size_t f = 0; f < k; f++)
+        sum += x[f];
+    *mean = sum / (double)k;
+    for (size_t f = 0; f < k; f++)
+        squares += (x[f] - *mean) * (x[f] - *mean);
+    *std = k > 1 ? sqrt(squares / (double)(k - 1)) : 0.0;
+}
+
+/* --json: {"options", "metric", "scores" (each fold's metric), "mean", "std" (sample standard deviation
+ * over the folds)} on one line: kernelmix cv's line of this one setting (accuracy in percent). */
+static void print_cross_validation_json(const train_options *o, const double *scores, size_t k, int regresses)
+{
+    double mean, std;
+    mean_and_std(scores, k, &mean, &std);
+    printf("{\"options\": ");
+    cli_json_string(stdout, o->options_text ? o->options_text : "");
+    printf(", \"metric\": \"%s\", \"scores\": [", regresses ? "mse" : "accuracy");
+    for (size_t f = 0; f < k; f++) {
+        printf(f ? ", " : "");
+        cli_json_number(stdout, scores[f]);
+    }
+    printf("], \"mean\": ");
+    cli_json_number(stdout, mean);
+    printf(", \"std\": ");
+    cli_json_number(stdout, std);
+    printf("}\n");
+}
+
+/* LIBSVM's figures pooled over all rows, then each fold's with their mean and standard deviation. */
 static int report_cross_validation(const train_options *o, const km_dataset *data, const double *predicted)
 {
-    if (o->json)
-        return report_cross_validation_json(o, data, predicted);
-    size_t n = km_dataset_rows(data);
+    size_t n = km_dataset_rows(data), k = (size_t)o->folds;
     const double *y = km_dataset_labels(data);
-    if (km_task_regresses((km_task)train_options_get_int(o, KM_PARAM_TASK))) {
-        cli_print_regression_report(stdout, "Cross Validation ", "", y, predicted, n);
-    } else {
-        printf("Cross Validation Accuracy = %g%%\n", 100.0 * km_accuracy(y, predicted, n));
+    int regresses = km_task_regresses((km_task)train_options_get_int(o, KM_PARAM_TASK));
+    double *scores = malloc(k * sizeof *scores);
+    km_status st = scores ? fold_scores(o, data, predicted, scores) : km_error_nomem("the folds' scores");
+    if (st) {
+        free(scores);
+        return cli_fail(CMD, st);
     }
+    if (o->json) {
+        print_cross_validation_json(o, scores, k, regresses);
+    } else {
+        if (regresses)
+            cli_print_regression_report(stdout, "Cross Validation ", "", y, predicted, n);
+        else
+            printf("Cross Validation Accuracy = %g%%\n", 100.0 * km_accuracy(y, predicted, n));
+        double mean, std;
+        mean_and_std(scores, k, &mean, &std);
+        printf("Cross Validation %s per fold:", regresses ? "Mean squared error" : "Accuracy");
+        for (size_t f = 0; f < k; f++)
+            printf(" %g%s", scores[f], regresses ? "" : "%");
+        printf(" (mean %g%s, standard deviation %.3g)\n", mean, regresses ? "" : "%", std);
+    }
+    free(scores);
     return CLI_OK;
 }
 

@@ -891,8 +891,11 @@ KM_API const km_params *km_grid_params(const km_grid *grid, size_t setting);
 /* How the rows are split: k-fold (stratified for classification) repeated `repeats` times with seeds
  * seed, seed + 1, ...; folds = 0: leave-one-out (one fold per row, at most 500 rows); validation:
  * when not NULL, one split that trains on all rows and scores validation's rows (folds and repeats
- * ignored). nested_folds > 0: nested cross-validation, the settings chosen on each outer split by
- * nested_folds inner folds of its training rows. */
+ * ignored); fold_of: when not NULL, the caller's folds (another program's, e.g. scikit-learn's
+ * splitters): row i is scored by split fold_of[i] and trains every other split, n_fold_of values, one
+ * per row, the folds 0 .. max numbered without a gap (folds, repeats and seed ignored). nested_folds
+ * > 0: nested cross-validation, the settings chosen on each outer split by nested_folds inner folds of
+ * its training rows. */
 typedef struct km_cv_options {
     size_t size;                 /* sizeof(km_cv_options): fields past it keep their defaults */
     int folds;                   /* [5] */
@@ -905,12 +908,14 @@ typedef struct km_cv_options {
      * its mean; nonzero stops the run (KM_EINTERRUPTED) */
     int (*progress)(void *user, size_t done, size_t total, size_t best, double best_mean);
     void *progress_user;
+    const int *fold_of;          /* [NULL] */
+    size_t n_fold_of;            /* [0] */
     /* [0] 1: every (setting x split) trains cold; 0: lp-norm MKL settings that differ only in C and p
      * warm-start along p on each split (docs/model-selection.md), equal to cold training within the
      * certified duality gaps */
     int cold_starts;
 } km_cv_options;
-#define KM_CV_OPTIONS_INIT {sizeof(km_cv_options), 5, 1, 1, (km_score)0, NULL, 0, NULL, NULL, 0}
+#define KM_CV_OPTIONS_INIT {sizeof(km_cv_options), 5, 1, 1, (km_score)0, NULL, 0, NULL, NULL, NULL, 0, 0}
 
 /* The results of a grid: per setting, the score of every split (repeat r's fold f at r folds + f),
  * their mean and sample standard deviation, the seconds of its fits, its mean support vectors and
@@ -920,7 +925,11 @@ typedef struct km_cv_options {
 typedef struct km_cv_results km_cv_results;
 /* Cross-validates every setting of grid on data; rows of every setting and split are computed as a
  * cold km_train of that setting on that split's training rows would (with warm starts, to the solver's
- * certified duality gap), the same for any number of MPI ranks. */
+ * certified duality gap). In a process where MPI is running (the library built with MPI, and MPI_Init
+ * called by the program, or by kernelmix cv under mpirun), it is collective over MPI_COMM_WORLD: every
+ * rank calls it with the same data, grid and options, the tasks are spread over the ranks, and every
+ * rank returns the same results, the same for any number of ranks (the progress callback is called on
+ * rank 0 only). */
 KM_API km_status km_cv_run(const km_dataset *data, const km_grid *grid, const km_cv_options *options,
                            km_cv_results **out);
 KM_API void km_cv_results_free(km_cv_results *results);

@@ -12,8 +12,9 @@ from . import alignment, plot
 from .combiner import KernelCombiner
 from .kernel_list import KernelList
 from .estimators import MKLClassifier, MKLRegressor, MKLRidge, OneClassMKL, mkl_methods, mkl_solvers
+from .model_selection import GridSearchMKL
 
 __version__ = _lib.km_version().decode()
 __all__ = ["MKLClassifier", "MKLRegressor", "MKLRidge", "OneClassMKL", "KernelCombiner", "KernelList", "alignment",
-           "KernelmixError",
+           "GridSearchMKL", "KernelmixError",
            "mkl_methods", "mkl_solvers", "plot", "__version__"]

@@ -39,6 +39,7 @@ status = ctypes.c_int
 KM_OK = 0
 ENUM_TASK, ENUM_MULTICLASS, ENUM_MKL_METHOD, ENUM_MKL_SOLVER, ENUM_MKL_REGULARIZER = 1, 2, 3, 4, 5
 ENUM_NORMALIZATION = 7
+ENUM_SCORE = 11
 FLOAT64, FLOAT32 = 1, 2
 PARAM_INTEGER = 1
 
@@ -67,6 +68,18 @@ class Progress(ctypes.Structure):
 # km_log_fn and km_progress_fn
 LOG_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p)
 PROGRESS_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(Progress))
+# km_cv_options.progress: (user, settings done, their total, the best so far, its mean)
+CV_PROGRESS_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_size_t,
+                                  ctypes.c_double)
+
+
+class CvOptions(ctypes.Structure):
+    """km_cv_options (size tells the library which fields are set; cold_starts 0: warm starts along p)."""
+    _fields_ = [("size", ctypes.c_size_t), ("folds", ctypes.c_int), ("repeats", ctypes.c_int),
+                ("seed", ctypes.c_uint64), ("score", ctypes.c_int), ("validation", ctypes.c_void_p),
+                ("nested_folds", ctypes.c_int), ("progress", CV_PROGRESS_FN), ("progress_user", ctypes.c_void_p),
+                ("fold_of", ctypes.POINTER(ctypes.c_int)), ("n_fold_of", ctypes.c_size_t),
+                ("cold_starts", ctypes.c_int)]
 
 # name: (restype, argtypes)
 _FUNCTIONS = {
@@ -143,6 +156,17 @@ _FUNCTIONS = {
     "km_model_laplace_sigma": (status, [handle, c_double_p]),
     "km_model_has_variance": (ctypes.c_int, [handle]),
     "km_predict_variance": (status, [handle, handle, c_double_p]),
+    "km_grid_new": (status, [handle_p]),
+    "km_grid_free": (None, [handle]),
+    "km_grid_add": (status, [handle, handle, handle, ctypes.c_char_p]),
+    "km_cv_run": (status, [handle, handle, ctypes.POINTER(CvOptions), handle_p]),
+    "km_cv_results_free": (None, [handle]),
+    "km_cv_n_splits": (ctypes.c_size_t, [handle]),
+    "km_cv_scores": (c_double_p, [handle, ctypes.c_size_t]),
+    "km_cv_fit_seconds": (ctypes.c_double, [handle, ctypes.c_size_t]),
+    "km_cv_mean_sv": (ctypes.c_double, [handle, ctypes.c_size_t]),
+    "km_cv_mean_weights": (c_double_p, [handle, ctypes.c_size_t, c_size_p]),
+    "km_cv_best": (ctypes.c_size_t, [handle]),
     # the experimental tier of kernelmix.h (KM_EXPERIMENTAL_API): may change between minor versions,
     # which the package pins (API_MINOR)
     "km_model_target_alignment": (c_double_p, [handle]),

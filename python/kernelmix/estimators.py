@@ -175,23 +175,39 @@ class _MKLBase(SuggestsParameters, BaseEstimator):
                 raise ValueError(f"{len(y)} targets for {n} rows of the precomputed kernels")
         return Precomputed(n, kernels), y
 
+    def _training_data(self, X, y):
+        """(X checked, the float targets the library sees) of a regressor's training."""
+        X, y = self._check_input(X, reset=True, y=y, with_y=True)
+        if self._precomputed:
+            y = check_array(y, ensure_2d=False, dtype=np.float64, input_name="y")
+        return X, np.asarray(y, dtype=np.float64)
+
+    def _kernel_set(self, X):
+        """The kernel set of X (checked): its precomputed matrices, or the kernel specs (and localized
+        MKL's clustering kernel) on its features."""
+        if self._precomputed:
+            return KernelSet(norm=self.norm, matrices=MatrixList(X.kernels))
+        specs, clustering = _kernel_specs(self.kernels), self._clustering_specs()
+        return KernelSet(specs + clustering, X.shape[1], self.norm,
+                         parameters=["kernels"] * len(specs) + ["cluster_kernel"] * len(clustering))
+
+    def _dataset(self, X, labels):
+        """The library's rows of X (checked): featureless rows for precomputed kernels."""
+        return Dataset.featureless(X.n, labels) if self._precomputed else Dataset.from_array(X, labels)
+
+    def _training_params(self):
+        """Every parameter of the estimator as the library's parameters of one training."""
+        params = self._params()
+        self._extra_params(params)
+        self._localized_params(params)
+        return params
+
     def _fit(self, X, labels):
         """Trains on X (checked) with the float labels the library sees; sets the fitted attributes."""
         n = X.n if self._precomputed else X.shape[0]
         if n < 2:
             raise ValueError(f"n_samples={n}: {type(self).__name__} needs at least 2 training rows")
-        if self._precomputed:
-            kernel_set = KernelSet(norm=self.norm, matrices=MatrixList(X.kernels))
-            data = Dataset.featureless(X.n, labels)
-        else:
-            specs, clustering = _kernel_specs(self.kernels), self._clustering_specs()
-            kernel_set = KernelSet(specs + clustering, X.shape[1], self.norm,
-                                   parameters=["kernels"] * len(specs) + ["cluster_kernel"] * len(clustering))
-            data = Dataset.from_array(X, labels)
-        params = self._params()
-        self._extra_params(params)
-        self._localized_params(params)
-        self.model_ = Model.train(data, kernel_set, params)
+        self.model_ = Model.train(self._dataset(X, labels), self._kernel_set(X), self._training_params())
         self._set_fitted()
         # as SVC: the support vectors' rows of X (CSR for sparse X); none for precomputed kernels
         self.support_vectors_ = np.empty((0, 0)) if self._precomputed else \
@@ -456,15 +472,20 @@ class MKLClassifier(ClassifierMixin, _MKLBase):
             weights[where[0]] = w
         return weights
 
-    def fit(self, X, y):
-        """Trains on X (n_samples x n_features array or sparse matrix, or precomputed kernels) and y."""
+    def _training_data(self, X, y):
+        """(X checked, the class indices the library sees as labels); sets classes_ and _y_index."""
         X, y = self._check_input(X, reset=True, y=y, with_y=True)
         check_classification_targets(y)
         self.classes_, self._y_index = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
             raise ValueError(f"The number of classes has to be greater than one; got {len(self.classes_)} class")
+        return X, self._y_index.astype(np.float64)
+
+    def fit(self, X, y):
+        """Trains on X (n_samples x n_features array or sparse matrix, or precomputed kernels) and y."""
+        X, labels = self._training_data(X, y)
         try:
-            return self._fit(X, self._y_index.astype(np.float64))
+            return self._fit(X, labels)
         finally:
             del self._y_index
 
@@ -622,10 +643,7 @@ class MKLRegressor(RegressorMixin, _MKLBase):
         params.set("epsilon", self.epsilon)
 
     def fit(self, X, y):
-        X, y = self._check_input(X, reset=True, y=y, with_y=True)
-        if self._precomputed:
-            y = check_array(y, ensure_2d=False, dtype=np.float64, input_name="y")
-        return self._fit(X, np.asarray(y, dtype=np.float64))
+        return self._fit(*self._training_data(X, y))
 
     def _set_fitted(self):
         super()._set_fitted()
@@ -704,10 +722,7 @@ class MKLRidge(RegressorMixin, _MKLBase):
         params.set("eb_tol", self.eb_tol)
 
     def fit(self, X, y):
-        X, y = self._check_input(X, reset=True, y=y, with_y=True)
-        if self._precomputed:
-            y = check_array(y, ensure_2d=False, dtype=np.float64, input_name="y")
-        return self._fit(X, np.asarray(y, dtype=np.float64))
+        return self._fit(*self._training_data(X, y))
 
     def _set_fitted(self):
         super()._set_fitted()

@@ -37,13 +37,14 @@ ENUMS = header_enums()
 TABLES = {"KM_ENUM_TASK": "km_task", "KM_ENUM_MULTICLASS": "km_multiclass", "KM_ENUM_MKL_METHOD": "km_mkl_method",
           "KM_ENUM_MKL_SOLVER": "km_mkl_solver", "KM_ENUM_MKL_REGULARIZER": "km_mkl_regularizer",
           "KM_ENUM_KERNEL_TYPE": "km_kernel_type", "KM_ENUM_NORMALIZATION": "km_normalization",
-          "KM_ENUM_CACHE_VALUES": "km_cache_values", "KM_ENUM_MU0": "km_mu0", "KM_ENUM_RANK1_WEIGHT": "km_rank1_weight"}
+          "KM_ENUM_CACHE_VALUES": "km_cache_values", "KM_ENUM_MU0": "km_mu0", "KM_ENUM_RANK1_WEIGHT": "km_rank1_weight",
+          "KM_ENUM_SCORE": "km_score"}
 
 
 def test_the_numbers_the_package_writes_down_are_the_headers():
     enum_ids, status = ENUMS["km_enum"], ENUMS["km_status"]
     assert L.KM_OK == status["KM_OK"] == 0
-    for name in ("TASK", "MULTICLASS", "MKL_METHOD", "MKL_SOLVER", "MKL_REGULARIZER", "NORMALIZATION"):
+    for name in ("TASK", "MULTICLASS", "MKL_METHOD", "MKL_SOLVER", "MKL_REGULARIZER", "NORMALIZATION", "SCORE"):
         assert getattr(L, f"ENUM_{name}") == enum_ids[f"KM_ENUM_{name}"], name
     assert (L.FLOAT64, L.FLOAT32) == (ENUMS["km_dtype"]["KM_FLOAT64"], ENUMS["km_dtype"]["KM_FLOAT32"])
     assert L.PARAM_INTEGER == header_defines()["KM_PARAM_INTEGER"]
@@ -75,6 +76,19 @@ def test_every_name_table_lists_its_enumeration(table):
         values[name] = value.value
         assert L.enum_value(e, name, table) == value.value
     assert sorted(values.values()) == sorted(ENUMS[TABLES[table]].values())
+
+
+def test_cv_options_are_the_headers_struct():
+    """CvOptions has km_cv_options' fields in the header's order (its size then says which the package
+    sets), and the score names GridSearchMKL maps scikit-learn's to are in the library's table."""
+    with open(HEADER, encoding="utf-8") as f:
+        text = re.sub(r"/\*.*?\*/", "", f.read(), flags=re.DOTALL)
+    body = re.search(r"typedef struct km_cv_options \{(.*?)\} km_cv_options;", text, flags=re.DOTALL).group(1)
+    declarations = [d.strip() for d in body.split(";") if d.strip()]
+    fields = [(re.search(r"\(\*(\w+)\)", d) or re.search(r"(\w+)$", d)).group(1) for d in declarations]
+    assert [name for name, _ in L.CvOptions._fields_] == fields
+    from kernelmix.model_selection import SCORINGS
+    assert sorted(name for name, _, _ in SCORINGS.values()) == sorted(L.enum_names(L.ENUM_SCORE))
 
 
 def test_integer_parameters_are_the_librarys():

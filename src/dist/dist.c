@@ -58,18 +58,16 @@ void km_dist_end(void)
     started = 0;
 }
 
+#if KM_HAVE_MPI
 /* Whether this process is one of an MPI job's. */
 static int in_job(void)
 {
-#if KM_HAVE_MPI
     int initialized = 0, finalized = 0;
     MPI_Initialized(&initialized);
     MPI_Finalized(&finalized);
     return initialized && !finalized;
-#else
-    return 0;
-#endif
 }
+#endif
 
 int km_dist_rank(void)
 {

@@ -208,6 +208,8 @@ int km_task_exchange_wait(km_task_exchange *x)
         take(x, &probed);
         return 1;
     }
+#else
+    (void)x;
 #endif
     return 0;
 }
@@ -272,6 +274,8 @@ km_status km_task_exchange_finish(km_task_exchange *x, km_status local)
         km_status outcome = local ? local : x->failure;
         return broadcast_outcome(x, outcome, local ? own : x->failure_message);
     }
+#else
+    (void)x;
 #endif
     return local;
 }

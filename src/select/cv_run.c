@@ -9,6 +9,7 @@
  * chooses one per outer split from the inner splits of its training rows, and reports the outer
  * split's score of the setting chosen there. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -403,7 +404,11 @@ static km_status check_run(const km_dataset *data, const km_grid *grid, const km
         return km_error(KM_EINVAL, "km_cv_run: NULL argument");
     if (grid->n == 0)
         return km_error(KM_EINVAL, "km_cv_run: the grid has no setting");
-    if (!o->validation && o->folds == 0 && data->n > 500)
+    if (o->validation && o->fold_of)
+        return km_error(KM_EINVAL, "a validation set is one fixed split; give it or the folds (fold_of), not both");
+    if (!o->fold_of && o->n_fold_of)
+        return km_error(KM_EINVAL, "km_cv_run: n_fold_of is %zu but fold_of is NULL", o->n_fold_of);
+    if (!o->validation && !o->fold_of && o->folds == 0 && data->n > 500)
         return km_error(KM_EINVAL, "leave-one-out: %zu rows, more than 500 (use k folds)", data->n);
     if (o->validation && o->nested_folds)
         return km_error(KM_EINVAL, "nested cross-validation splits the training rows; a validation file is "
@@ -419,7 +424,8 @@ km_status km_cv_run(const km_dataset *data, const km_grid *grid, const km_cv_opt
 {
     /* the caller's fields that fit in its size, defaults for the others */
     km_cv_options read = KM_CV_OPTIONS_INIT, *options = &read;
-    km_status st = caller ? km_sized_struct_read(&read, sizeof read, caller, sizeof read, "km_cv_options")
+    km_status st = caller ? km_sized_struct_read(&read, sizeof read, caller, offsetof(km_cv_options, fold_of),
+                                                 "km_cv_options")
                           : km_error(KM_EINVAL, "km_cv_run: NULL options");
     if (!st)
         st = check_run(data, grid, options);
@@ -443,14 +449,21 @@ km_status km_cv_run(const km_dataset *data, const km_grid *grid, const km_cv_opt
         all[i] = i;
     /* evaluations[0]: the splits of all rows; nested: then each outer split's inner splits */
     int k = options->folds ? options->folds : (int)(n < 500 ? n : 500);
-    size_t n_outer = options->nested_folds ? (size_t)k * (size_t)(options->repeats > 0 ? options->repeats : 1) : 0;
-    evaluation *evaluations = calloc(1 + n_outer, sizeof *evaluations);
-    if (!evaluations)
-        st = km_error_nomem("cross-validation");
-    else if (options->validation)
-        st = km_splits_validation(data, options->validation, &evaluations[0].splits);
+    km_splits splits = {NULL, 0};
+    if (options->validation)
+        st = km_splits_validation(data, options->validation, &splits);
+    else if (options->fold_of)
+        st = km_splits_of_folds(data, options->fold_of, options->n_fold_of, &splits);
     else
-        st = km_splits_kfold(data, all, n, k, options->repeats, options->seed, classifies, &evaluations[0].splits);
+        st = km_splits_kfold(data, all, n, k, options->repeats, options->seed, classifies, &splits);
+    size_t n_outer = options->nested_folds ? splits.n : 0;
+    evaluation *evaluations = st ? NULL : calloc(1 + n_outer, sizeof *evaluations);
+    if (evaluations)
+        evaluations[0].splits = splits;
+    else if (!st) {
+        km_splits_clear(&splits);
+        st = km_error_nomem("cross-validation");
+    }
     for (size_t o = 0; !st && o < n_outer; o++) {
         const km_split *outer = &evaluations[0].splits.items[o];
         st = km_splits_kfold(data, outer->train, outer->n_train, options->nested_folds, 1, options->seed, classifies,

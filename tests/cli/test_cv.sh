@@ -49,6 +49,19 @@ assert [r["options"] for r in cv] == [f"-g 2^{e} -c 4 --seed 3" for e in (-3, -1
 for a, b in zip(cv, tv):
     assert all(abs(100 * x - y) < 1e-9 for x, y in zip(a["scores"], b["scores"])), (a, b)
 PY
+# train -v's text: the pooled accuracy, then each fold's with their mean and standard deviation
+"$KM" train -q -v 4 -g 2^-1 -c 4 --seed 3 "$WORK/train" >"$WORK/train-v.txt" || fail "train -v"
+"$PYTHON" - "$WORK/train-v.txt" "$WORK/gamma.jsonl" <<'PY' || fail "train -v's folds line: $(cat "$WORK/train-v.txt")"
+import json, re, sys
+text = open(sys.argv[1]).read().splitlines()
+assert len(text) == 2 and text[0].startswith("Cross Validation Accuracy = "), text
+m = re.fullmatch(r"Cross Validation Accuracy per fold: (.*) \(mean (\S+)%, standard deviation (\S+)\)", text[1])
+folds = [float(v.rstrip("%")) for v in m.group(1).split()]
+cv = [json.loads(l) for l in open(sys.argv[2])][1]   # -g 2^-1
+assert len(folds) == 4 and all(abs(a - 100 * b) < 1e-3 for a, b in zip(folds, cv["scores"])), (folds, cv)
+assert abs(float(m.group(2)) - 100 * cv["mean"]) < 1e-3, (m.group(2), cv["mean"])
+assert abs(float(m.group(3)) - 100 * cv["std"]) <= 5e-3 * 100 * cv["std"], (m.group(3), cv["std"])
+PY
 
 # text lines: one per setting, the best last; -o writes the same lines (times aside)
 "$KM" cv -q "${kernels[@]}" -c 0.5,2 --folds 3 "$WORK/train" >"$WORK/text" || fail "cv (text)"

@@ -9,6 +9,10 @@
 . "$(dirname "$0")/lib.sh" "$@"
 need mpirun
 [ -z "${KM_UNDER_VALGRIND:-}" ] || { echo "skipped: MPI ranks are not run under valgrind" >&2; exit 77; }
+# a sanitized build: what Open MPI keeps until the process ends is not kernelmix's leak (full stacks,
+# so that the suppressions see the MPI frames)
+export ASAN_OPTIONS="${ASAN_OPTIONS:-}:fast_unwind_on_malloc=0"
+export LSAN_OPTIONS="suppressions=$ROOT/tests/cli/openmpi-leaks.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null || { echo "skipped: needs root / ip netns" >&2; exit 77; }
 prefix="km$$"
 subnet=10.213.7.0/24

@@ -2,8 +2,10 @@
  * setting on a dataset holding only the split's training rows (so widths and normalization fitted per
  * split see no test row), repeated folds, leave-one-out and a validation set split as documented, the
  * splits stratified, and nested cross-validation choosing on each outer split what a grid search of
- * its training rows alone chooses. */
+ * its training rows alone chooses; the caller's folds (fold_of) split as given and are checked. */
 #include <math.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -347,4 +349,116 @@ KM_TEST_CASE(warm_starts_score_as_cold_runs)
     km_grid_free(grid);
     km_kernel_set_free(bank);
     km_dataset_free(heart);
+}
+
+/* Unequal folds, not stratified: fold 0 the first 10 rows, the others dealt over folds 1..3. */
+static void uneven_folds(int *fold)
+{
+    for (size_t i = 0; i < N; i++)
+        fold[i] = i < 10 ? 0 : (int)(i % 3) + 1;
+}
+
+KM_TEST_CASE(caller_folds_equal_cold_training_per_fold)
+{
+    const double c[] = {0.25, 4};
+    km_grid *grid = grid_of(c, 2, 4.0 / 3.0);
+    int fold[N];
+    uneven_folds(fold);
+    km_cv_options options = KM_CV_OPTIONS_INIT;
+    options.folds = 7;   /* ignored, as the seed */
+    options.fold_of = fold;
+    options.n_fold_of = N;
+    options.score = KM_SCORE_AUC;
+    km_cv_results *results;
+    CHECK_OK(km_cv_run(data, grid, &options, &results));
+    CHECK(km_cv_n_splits(results) == 4);
+    size_t train[N], test[N], n_train, n_test;
+    for (size_t s = 0; s < 2; s++) {
+        double sum = 0, squares = 0, cold[4];
+        for (int f = 0; f < 4; f++) {
+            fold_rows(fold, f, train, &n_train, test, &n_test);
+            CHECK(n_test == (f == 0 ? 10u : f == 1 ? 16u : 17u));
+            cold[f] = cold_score(km_grid_params(grid, s), data, train, n_train, data, test, n_test, KM_SCORE_AUC);
+            CHECK_NEAR(km_cv_scores(results, s)[f], cold[f], 1e-9);
+            sum += cold[f];
+        }
+        for (int f = 0; f < 4; f++)
+            squares += pow(cold[f] - sum / 4, 2);
+        CHECK_NEAR(km_cv_mean(results, s), sum / 4, 1e-9);
+        CHECK_NEAR(km_cv_std(results, s), sqrt(squares / 3), 1e-9);
+    }
+    km_cv_results_free(results);
+    /* nested: one outer split per fold of the caller's */
+    options.nested_folds = 3;
+    CHECK_OK(km_cv_run(data, grid, &options, &results));
+    CHECK(km_cv_n_outer(results) == 4);
+    for (size_t o = 0; o < 4; o++) {
+        size_t chosen = km_cv_outer_choices(results)[o];
+        CHECK(chosen < 2 && km_cv_outer_scores(results)[o] == km_cv_scores(results, chosen)[o]);
+    }
+    km_cv_results_free(results);
+    km_grid_free(grid);
+}
+
+/* A caller compiled before fold_of existed passes the shorter struct: the fields past its size keep
+ * their defaults, so whatever lies beyond it is not read. */
+KM_TEST_CASE(caller_folds_unread_past_an_older_size)
+{
+    const double c[] = {1};
+    km_grid *grid = grid_of(c, 1, 2);
+    int all_in_one[N] = {0};   /* refused if it were read */
+    km_cv_options older = KM_CV_OPTIONS_INIT, current = KM_CV_OPTIONS_INIT;
+    older.size = offsetof(km_cv_options, fold_of);
+    older.fold_of = all_in_one;
+    older.n_fold_of = N;
+    older.folds = current.folds = 3;
+    km_cv_results *a, *b;
+    CHECK_OK(km_cv_run(data, grid, &older, &a));
+    CHECK_OK(km_cv_run(data, grid, &current, &b));
+    CHECK(km_cv_n_splits(a) == 3 && km_cv_n_splits(b) == 3);
+    for (size_t f = 0; f < 3; f++)
+        CHECK(km_cv_scores(a, 0)[f] == km_cv_scores(b, 0)[f]);
+    km_cv_results_free(a);
+    km_cv_results_free(b);
+    current.fold_of = all_in_one;
+    current.n_fold_of = N;
+    CHECK_STATUS(km_cv_run(data, grid, &current, &b), KM_EINVAL);
+    km_grid_free(grid);
+}
+
+static void check_folds_refused(const km_grid *grid, const int *fold, size_t n_fold, const km_dataset *validation,
+                                const char *message)
+{
+    km_cv_options options = KM_CV_OPTIONS_INIT;
+    options.fold_of = fold;
+    options.n_fold_of = n_fold;
+    options.validation = validation;
+    km_cv_results *results = NULL;
+    CHECK_STATUS(km_cv_run(data, grid, &options, &results), KM_EINVAL);
+    CHECK(results == NULL);
+    if (!strstr(km_last_error(), message))
+        fprintf(stderr, "message '%s' lacks '%s'\n", km_last_error(), message);
+    CHECK(strstr(km_last_error(), message) != NULL);
+}
+
+KM_TEST_CASE(caller_folds_refused)
+{
+    const double c[] = {1};
+    km_grid *grid = grid_of(c, 1, 2);
+    int fold[N];
+    uneven_folds(fold);
+    check_folds_refused(grid, fold, N - 1, NULL, "fold_of: 59 values for 60 rows");
+    check_folds_refused(grid, NULL, N, NULL, "n_fold_of is 60 but fold_of is NULL");
+    check_folds_refused(grid, fold, N, data, "give it or the folds (fold_of), not both");
+    fold[17] = -1;
+    check_folds_refused(grid, fold, N, NULL, "fold_of[17] = -1: folds are numbered 0 to at most 59");
+    fold[17] = N;
+    check_folds_refused(grid, fold, N, NULL, "fold_of[17] = 60: folds are numbered 0 to at most 59");
+    for (size_t i = 0; i < N; i++)
+        fold[i] = i % 2 ? 2 : 0;   /* no fold 1 */
+    check_folds_refused(grid, fold, N, NULL, "fold_of: fold 1 holds no row (the folds 0 to 2 must each hold one)");
+    for (size_t i = 0; i < N; i++)
+        fold[i] = 0;
+    check_folds_refused(grid, fold, N, NULL, "fold_of: 1 fold over 60 rows; cross-validation needs at least 2");
+    km_grid_free(grid);
 }
