@@ -138,6 +138,11 @@ class GridSearchMKL(MetaEstimatorMixin, BaseEstimator):
         matthews_corrcoef score two classes.
     refit : bool
         Fit best_estimator_ on all rows with best_params_ (predict, score, ... delegate to it).
+    warm_start : bool
+        True: lp-norm MKL settings that differ only in C and p start, on each split, from the solution
+        of their neighbour along p (kernelmix cv's warm starts, docs/model-selection.md): each equals a
+        cold training within the duality gap both certify, so scores may differ from GridSearchCV's in
+        the last digits. False: every setting trains cold, as GridSearchCV's fits do.
     verbose : int
         1: log each setting done with the best so far (logger "kernelmix", INFO).
 
@@ -159,12 +164,13 @@ class GridSearchMKL(MetaEstimatorMixin, BaseEstimator):
     than two classes are refused.
     """
 
-    def __init__(self, estimator, param_grid, *, cv=5, scoring=None, refit=True, verbose=0):
+    def __init__(self, estimator, param_grid, *, cv=5, scoring=None, refit=True, warm_start=True, verbose=0):
         self.estimator = estimator
         self.param_grid = param_grid
         self.cv = cv
         self.scoring = scoring
         self.refit = refit
+        self.warm_start = warm_start
         self.verbose = verbose
 
     @property
@@ -249,7 +255,8 @@ class GridSearchMKL(MetaEstimatorMixin, BaseEstimator):
                                           text.encode()))
             options = L.CvOptions(size=ctypes.sizeof(L.CvOptions), folds=int(fold_of.max()) + 1, repeats=1, seed=1,
                                   score=L.enum_value(L.ENUM_SCORE, score, "scoring"),
-                                  fold_of=fold_of.ctypes.data_as(ctypes.POINTER(ctypes.c_int)), n_fold_of=len(fold_of))
+                                  fold_of=fold_of.ctypes.data_as(ctypes.POINTER(ctypes.c_int)), n_fold_of=len(fold_of),
+                                  cold_starts=0 if self.warm_start else 1)
             if self.verbose:
                 def progress(user, done, total, best, best_mean):
                     logger.info("GridSearchMKL: %d of %d settings done; the best so far %s, mean %s %.6g", done,

@@ -70,7 +70,7 @@ def test_classifier_on_features_as_grid_search_cv(cancer):
     X, y = cancer
     grid = {"C": [0.1, 1, 10], "p": [1, "4/3", 2]}
     for scoring in (None, "roc_auc"):
-        ours = GridSearchMKL(lp_classifier(), grid, cv=4, scoring=scoring).fit(X, y)
+        ours = GridSearchMKL(lp_classifier(), grid, warm_start=False, cv=4, scoring=scoring).fit(X, y)
         theirs = GridSearchCV(lp_classifier(), grid, cv=4, scoring=scoring).fit(X, y)
         assert_same_search(ours, theirs)
         assert len(np.unique(ours.cv_results_["mean_test_score"])) > 2   # the settings score differently
@@ -90,12 +90,25 @@ def test_classifier_on_features_as_grid_search_cv(cancer):
     assert np.all(ours.cv_results_["mean_fit_time"] > 0)
 
 
+def test_warm_starts_choose_as_cold_fits(cancer):
+    """warm_start (the default): the C x p grid of lp-norm MKL warm-starts along p on each split; every
+    split's roc_auc equals the cold search's to the solver's tolerance, and so does the choice."""
+    X, y = cancer
+    grid = {"C": [0.1, 1, 10], "p": [1, "4/3", 2, 4]}
+    warm = GridSearchMKL(lp_classifier(), grid, cv=4, scoring="roc_auc").fit(X, y)
+    cold = GridSearchMKL(lp_classifier(), grid, warm_start=False, cv=4, scoring="roc_auc").fit(X, y)
+    for k in range(4):
+        np.testing.assert_allclose(warm.cv_results_[f"split{k}_test_score"], cold.cv_results_[f"split{k}_test_score"],
+                                   rtol=0, atol=1e-3)
+    assert warm.best_params_ == cold.best_params_
+
+
 def test_ties_go_to_the_smaller_c_then_the_larger_p():
     """Accuracy ties among settings (all 30 features, nearly separable): the library's rule (smaller
     C, then larger p, then the earlier setting) where GridSearchCV takes the first in grid order."""
     X, y = breast_cancer(slice(None))
     grid = {"p": [1, 2, 4], "C": [10, 1, 0.1]}
-    ours = GridSearchMKL(lp_classifier(), grid, cv=4).fit(X, y)
+    ours = GridSearchMKL(lp_classifier(), grid, warm_start=False, cv=4).fit(X, y)
     means = ours.cv_results_["mean_test_score"]
     tied = [s for s, m in enumerate(means) if abs(m - means.max()) <= 1e-12]
     assert len(tied) > 1   # the data give a tie, the case the rule decides
@@ -116,12 +129,12 @@ def test_precomputed_kernel_list_as_grid_search_cv(cancer):
     estimator = MKLClassifier(kernels="precomputed", method="lp", norm="mult", tol=1e-6, mkl_tol=1e-6)
     grid = [{"C": [0.1, 10], "p": [1, 2]}, {"C": [1], "p": ["inf"]}]
     cv = StratifiedKFold(3, shuffle=True, random_state=0)
-    ours = GridSearchMKL(estimator, grid, cv=cv, scoring="roc_auc").fit(KernelList(kernels), y)
+    ours = GridSearchMKL(estimator, grid, warm_start=False, cv=cv, scoring="roc_auc").fit(KernelList(kernels), y)
     theirs = GridSearchCV(estimator, grid, cv=cv, scoring="roc_auc").fit(KernelList(kernels), y)
     assert_same_search(ours, theirs)
     assert_same_choice(ours, theirs)
     assert ours._get_tags()["pairwise"]
-    listed = GridSearchMKL(estimator, grid, cv=cv, scoring="roc_auc").fit(kernels, y)
+    listed = GridSearchMKL(estimator, grid, warm_start=False, cv=cv, scoring="roc_auc").fit(kernels, y)
     np.testing.assert_array_equal(listed.cv_results_["mean_test_score"], ours.cv_results_["mean_test_score"])
     test = KernelList(kernels)[np.ix_(np.arange(10), np.arange(len(y)))]
     np.testing.assert_array_equal(ours.predict(test), theirs.predict(test))
@@ -137,7 +150,7 @@ def test_regressor_as_grid_search_cv(diabetes, estimator, grid, scoring):
     """KFold(3) (cv=3 for a regressor), scored by r2 (the estimator's score; the library's r2 is
     r2_score) and by the negated mean squared error."""
     X, y = diabetes
-    ours = GridSearchMKL(estimator, grid, cv=3, scoring=scoring).fit(X, y)
+    ours = GridSearchMKL(estimator, grid, warm_start=False, cv=3, scoring=scoring).fit(X, y)
     theirs = GridSearchCV(estimator, grid, cv=3, scoring=scoring).fit(X, y)
     assert_same_search(ours, theirs, tol=1e-6 if scoring is None else 1e-6 * np.var(y))
     assert_same_choice(ours, theirs)
@@ -155,7 +168,7 @@ def test_every_classifier_scoring_as_grid_search_cv(cancer, scoring):
     X, y = cancer[0][:80], cancer[1][:80]
     estimator = lp_classifier(probability=scoring == "neg_log_loss")
     grid = {"C": [0.05, 2], "p": [1, 2]}
-    ours = GridSearchMKL(estimator, grid, cv=3, scoring=scoring).fit(X, y)
+    ours = GridSearchMKL(estimator, grid, warm_start=False, cv=3, scoring=scoring).fit(X, y)
     theirs = GridSearchCV(estimator, grid, cv=3, scoring=scoring).fit(X, y)
     assert_same_search(ours, theirs)
 
@@ -167,7 +180,7 @@ def test_every_classifier_scoring_as_grid_search_cv(cancer, scoring):
 ], ids=["method", "elasticnet-lambda", "clmkl-tau"])
 def test_other_parameters_as_grid_search_cv(cancer, estimator, grid):
     X, y = cancer
-    ours = GridSearchMKL(estimator, grid, cv=3, scoring="roc_auc").fit(X, y)
+    ours = GridSearchMKL(estimator, grid, warm_start=False, cv=3, scoring="roc_auc").fit(X, y)
     theirs = GridSearchCV(estimator, grid, cv=3, scoring="roc_auc").fit(X, y)
     assert_same_search(ours, theirs)
     assert ours.best_params_ == theirs.best_params_
@@ -179,7 +192,7 @@ def test_kernel_sets_in_the_grid_and_group_folds(cancer):
     groups = np.arange(len(y)) % 7
     grid = {"kernels": [["linear"], ["rbf:gamma=2^-1..2^1/mean", "linear"]], "norm": ["none", "spherical"],
             "C": [0.5, 5]}
-    ours = GridSearchMKL(lp_classifier(), grid, cv=GroupKFold(3), scoring="roc_auc").fit(X, y, groups=groups)
+    ours = GridSearchMKL(lp_classifier(), grid, warm_start=False, cv=GroupKFold(3), scoring="roc_auc").fit(X, y, groups=groups)
     theirs = GridSearchCV(lp_classifier(), grid, cv=GroupKFold(3), scoring="roc_auc").fit(X, y, groups=groups)
     assert_same_search(ours, theirs)
     assert_same_choice(ours, theirs)
@@ -193,10 +206,10 @@ def test_explicit_splits_and_multiclass():
     folds = list(KFold(3).split(X))
     grid = {"C": [0.1, 10]}
     estimator = lp_classifier(multiclass="ovr")
-    ours = GridSearchMKL(estimator, grid, cv=folds).fit(X[rows], y[rows])
+    ours = GridSearchMKL(estimator, grid, warm_start=False, cv=folds).fit(X[rows], y[rows])
     theirs = GridSearchCV(estimator, grid, cv=folds).fit(X[rows], y[rows])
     assert_same_search(ours, theirs)
-    predefined = GridSearchMKL(estimator, grid, cv=PredefinedSplit(np.arange(150) // 50), refit=False)
+    predefined = GridSearchMKL(estimator, grid, warm_start=False, cv=PredefinedSplit(np.arange(150) // 50), refit=False)
     predefined.fit(X[rows], y[rows])
     np.testing.assert_array_equal(predefined.cv_results_["split1_test_score"], ours.cv_results_["split1_test_score"])
     assert not hasattr(predefined, "best_estimator_") and predefined.best_params_ in ({"C": 0.1}, {"C": 10})
