@@ -33,6 +33,8 @@ static const char USAGE[] =
 "    a..b, a..b:S       a, a+S, ... up to b (S defaults to 1)\n"
 "    B^a..B^b:S         B^a, B^(a+S), ... up to B^b: steps on the exponent\n"
 "                       (-c 2^-5..2^15:2 is 2^-5, 2^-3, ..., 2^15); ranges may be list items\n"
+"  --kernels-grid A,B,...  a grid axis of kernel sets: each setting reads its base kernels from\n"
+"                     one spec file, as train's --kernels FILE (-g LIST: single RBF kernels)\n"
 "  --settings FILE    the settings as lines of FILE instead, each line train's options added to\n"
 "                     those of the command line (lists expand there too; '#' starts a comment)\n"
 "\n"
@@ -103,6 +105,7 @@ typedef struct axis {
     size_t prefix_len;
     char *values;                /* km_grid_values: n texts back to back */
     size_t n;
+    int kernel_files;            /* --kernels-grid: each value is a spec file, read as --kernels FILE */
 } axis;
 
 typedef struct cv_options {
@@ -120,6 +123,8 @@ typedef struct setting {
     char *cmd;                   /* "cv", "cv: FILE:LINE", "...: setting K" for messages */
     km_kernel_set *kernels;      /* owned when owns_kernels */
     int owns_kernels;
+    char **arguments;            /* the arguments of its axes, which its options may point into */
+    size_t n_arguments;
 } setting;
 
 typedef struct settings {
@@ -129,7 +134,8 @@ typedef struct settings {
 
 /* The long options of cv itself (cv_option), named by the messages of unknown options. */
 static const char *const CV_OPTIONS[] = {"--folds", "--repeats", "--nested", "--loo", "--validation", "--score",
-                                         "--settings", "--output", "--refit", "--json", "--quiet", "--progress", "--cold",
+                                         "--settings", "--output", "--refit", "--json", "--quiet", "--progress", "--cold", "--bcast",
+                                         "--kernels-grid",
                                          "--help", NULL};
 
 /* The options of cv itself: 1 taken, -1 bad (reported), 0 not one of them. */
@@ -207,7 +213,35 @@ static int split_arguments(cv_options *o, int argc, char **argv)
     return 1;
 }
 
-/* The grid axes of argv: the values of parameter options and -g that hold a list or a range. */
+/* The file names of --kernels-grid A,B,...: n names back to back, as km_grid_values gives values
+ * (file names are taken as written: no ranges). */
+static km_status file_list(const char *value, char **out, size_t *n)
+{
+    size_t length = strlen(value);
+    char *names = malloc(length + 1);
+    if (!names)
+        return km_error_nomem("the kernel files");
+    memcpy(names, value, length + 1);
+    *n = 1;
+    for (size_t k = 0; k < length; k++)
+        if (names[k] == ',') {
+            names[k] = '\0';
+            ++*n;
+        }
+    for (size_t k = 0, start = 0; k <= length; k++)
+        if (names[k] == '\0') {
+            if (k == start) {
+                free(names);
+                return km_error(KM_EINVAL, "'%s': an empty file name", value);
+            }
+            start = k + 1;
+        }
+    *out = names;
+    return KM_OK;
+}
+
+/* The grid axes of argv: the values of parameter options and -g that hold a list or a range, and the
+ * files of --kernels-grid. */
 static int find_axes(int argc, char **argv, axis **out, size_t *n_out)
 {
     cli_args args;
@@ -219,13 +253,14 @@ static int find_axes(int argc, char **argv, axis **out, size_t *n_out)
     while (ok && (kind = cli_args_next(&args, &positional))) {
         if (kind != 1)
             continue;
-        if (!cli_param_value_option(&args) && !cli_args_is(&args, "-g", "--gamma"))
+        int kernel_files = cli_args_is(&args, NULL, "--kernels-grid");
+        if (!kernel_files && !cli_param_value_option(&args) && !cli_args_is(&args, "-g", "--gamma"))
             continue;
         int index = args.inline_value ? args.index : args.index + 1;
         if (index >= argc)
             break;
         const char *value = args.inline_value ? args.inline_value : argv[index];
-        if (!strchr(value, ',') && !strstr(value, ".."))
+        if (!kernel_files && !strchr(value, ',') && !strstr(value, ".."))
             continue;
         axis *grown = realloc(axes, (n + 1) * sizeof *grown);
         if (!grown) {
@@ -237,7 +272,8 @@ static int find_axes(int argc, char **argv, axis **out, size_t *n_out)
         axis *a = &axes[n];
         a->index = index;
         a->prefix_len = args.inline_value ? (size_t)(args.inline_value - argv[index]) : 0;
-        km_status st = km_grid_values(value, &a->values, &a->n);
+        a->kernel_files = kernel_files;
+        km_status st = kernel_files ? file_list(value, &a->values, &a->n) : km_grid_values(value, &a->values, &a->n);
         if (st) {
             cli_error(CMD, "option %.*s: %s", (int)args.name_len, args.name, km_last_error());
             ok = 0;
@@ -272,8 +308,8 @@ static int parse_setting(settings *all, int argc, char **argv, const axis *axes,
                          const char *where)
 {
     char **copy = malloc((size_t)(argc + 1) * sizeof *copy);
-    char **owned = calloc(n_axes ? n_axes : 1, sizeof *owned);
     setting *s = new_setting(all);
+    char **owned = s ? (s->arguments = calloc(n_axes ? n_axes : 1, sizeof *owned)) : NULL;
     char name[600];   /* a setting of a grid is named by its number in messages */
     snprintf(name, sizeof name, n_axes ? "%s: setting %zu" : "%s", where, all->n + 1);
     int ok = copy && owned && s && (s->cmd = strdup(name));
@@ -291,14 +327,21 @@ static int parse_setting(settings *all, int argc, char **argv, const axis *axes,
             ok = 0;
             break;
         }
+        s->n_arguments = a + 1;
         memcpy(owned[a], argv[axes[a].index], prefix);
         memcpy(owned[a] + prefix, value, len + 1);
         copy[axes[a].index] = owned[a];
+        if (axes[a].kernel_files && prefix) {   /* --kernels-grid=FILE: --kernels=FILE */
+            memmove(owned[a] + strlen("--kernels="), owned[a] + prefix, len + 1);
+            memcpy(owned[a], "--kernels=", strlen("--kernels="));
+        } else if (axes[a].kernel_files) {
+            copy[axes[a].index - 1] = "--kernels";
+        }
     }
     if (ok && !train_options_init(&s->options, s->cmd, 1))
         ok = 0;
     else if (ok) {
-        all->n++;
+        all->n++;   /* settings_free frees it from now on */
         s->options.other_options = CV_OPTIONS;
         ok = train_options_parse(&s->options, argc, copy) > 0;
         if (ok && (s->options.folds || s->options.trace_path)) {
@@ -306,9 +349,12 @@ static int parse_setting(settings *all, int argc, char **argv, const axis *axes,
             ok = 0;
         }
     }
-    for (size_t a = 0; owned && a < n_axes; a++)
-        free(owned[a]);
-    free(owned);
+    if (s && (all->n == 0 || &all->items[all->n - 1] != s)) {   /* not kept */
+        for (size_t a = 0; a < s->n_arguments; a++)
+            free(s->arguments[a]);
+        free(s->arguments);
+        free(s->cmd);
+    }
     free(copy);
     return ok;
 }
@@ -424,6 +470,9 @@ static void settings_free(settings *all)
             km_kernel_set_free(all->items[k].kernels);
         train_options_free(&all->items[k].options);
         free(all->items[k].cmd);
+        for (size_t a = 0; a < all->items[k].n_arguments; a++)
+            free(all->items[k].arguments[a]);
+        free(all->items[k].arguments);
     }
     free(all->items);
 }

@@ -63,6 +63,25 @@ assert abs(float(m.group(2)) - 100 * cv["mean"]) < 1e-3, (m.group(2), cv["mean"]
 assert abs(float(m.group(3)) - 100 * cv["std"]) <= 5e-3 * 100 * cv["std"], (m.group(3), cv["std"])
 PY
 
+# --kernels-grid: an axis of kernel sets, each setting as cv with --kernels FILE alone
+printf 'rbf:gamma=2^-2..2^1/mean\nlinear\n' >"$WORK/set-a"
+printf 'poly:degree=2\nlinear\n' >"$WORK/set-b"
+"$KM" cv -q --json --kernels-grid "$WORK/set-a,$WORK/set-b" -c 1,4 --mkl lp --folds 3 "$WORK/train" >"$WORK/sets.jsonl" ||
+    fail "cv --kernels-grid"
+for f in set-a set-b; do
+    "$KM" cv -q --json --kernels "$WORK/$f" -c 1,4 --mkl lp --folds 3 "$WORK/train" | head -n 2
+done >"$WORK/each-set.jsonl"
+"$PYTHON" - "$WORK/sets.jsonl" "$WORK/each-set.jsonl" "$WORK" <<'PY' || fail "--kernels-grid: not the runs of each file"
+import json, sys
+grid = [json.loads(l) for l in open(sys.argv[1])][:-1]
+each = [json.loads(l) for l in open(sys.argv[2])]
+assert [r["options"] for r in grid] == [f"--kernels {sys.argv[3]}/{f} -c {c} --mkl lp" for f in ("set-a", "set-b")
+                                        for c in (1, 4)], [r["options"] for r in grid]
+assert [r["scores"] for r in grid] == [r["scores"] for r in each], (grid, each)
+PY
+expect_status 2 "$KM" cv --kernels-grid "$WORK/set-a,,$WORK/set-b" "$WORK/train" &&
+    expect_one_line_error "option --kernels-grid: .*an empty file name"
+
 # text lines: one per setting, the best last; -o writes the same lines (times aside)
 "$KM" cv -q "${kernels[@]}" -c 0.5,2 --folds 3 "$WORK/train" >"$WORK/text" || fail "cv (text)"
 [ "$(wc -l <"$WORK/text")" -eq 3 ] && tail -n 1 "$WORK/text" | grep -q '^best: --kernel .* -c ' || fail "text lines: $(cat "$WORK/text")"
