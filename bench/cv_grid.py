@@ -76,8 +76,8 @@ def p_value(text):
 
 class Outcome:
     """One run of one contender: seconds (the sum of its processes' wall times), peak RSS (the largest
-    of its processes), per setting (C text, p text) the fold scores, the setting it chose; status
-    'ok', or why it stopped or was skipped."""
+    of its processes), per setting (C text, p text) the fold scores and the seconds of its fits, the
+    setting it chose; status 'ok', or why it stopped or was skipped."""
 
     def __init__(self, name, log):
         self.name = name
@@ -86,6 +86,7 @@ class Outcome:
         self.peak_kib = 0
         self.processes = 0
         self.scores = {}
+        self.setting_seconds = {}
         self.best = None
         self.status = "ok"
 
@@ -128,17 +129,18 @@ def setting_of_options(options):
     return re.search(r"(?:^| )-c (\S+)", options).group(1), re.search(r"--p (\S+)", options).group(1)
 
 
-def read_cv_lines(path):
-    """kernelmix cv --json: (the settings' fold scores, the best setting)."""
-    scores, best = {}, None
+def read_cv_lines(path, outcome):
+    """Fills outcome from a kernelmix cv --json file: the settings' fold scores and fit seconds, the
+    best setting."""
     with open(path) as f:
         for line in f:
             record = json.loads(line)
             if "best" in record:
-                best = setting_of_options(record["best"]["options"])
+                outcome.best = setting_of_options(record["best"]["options"])
             elif "options" in record:
-                scores[setting_of_options(record["options"])] = record["scores"]
-    return scores, best
+                setting = setting_of_options(record["options"])
+                outcome.scores[setting] = record["scores"]
+                outcome.setting_seconds[setting] = record["fit_seconds"]
 
 
 def without_seconds(value):
@@ -196,13 +198,13 @@ class Contenders:
 
     def kernelmix_cv(self, outcome):
         if outcome.run(self.cv_command(self.output("kernelmix-cv.json"))):
-            outcome.scores, outcome.best = read_cv_lines(self.output("kernelmix-cv.json"))
+            read_cv_lines(self.output("kernelmix-cv.json"), outcome)
 
     def kernelmix_train(self, outcome):
         model, predictions = self.output("fold.model"), self.output("fold.predictions")
         truths = [read_labels(path) for path in self.problem["fold_test"]]
         for c, p in self.grid:
-            scores = []
+            scores, start = [], outcome.seconds
             for train, test, truth in zip(self.problem["fold_train"], self.problem["fold_test"], truths):
                 if not (outcome.run([self.o.kernelmix, "train", "--kernel", KERNEL, "--mkl", "lp", "-c", c, "--p", p,
                                      "-q", train, model]) and
@@ -210,16 +212,19 @@ class Contenders:
                     return
                 scores.append(accuracy(truth, read_predictions(predictions)))
             outcome.scores[(c, p)] = scores
+            outcome.setting_seconds[(c, p)] = outcome.seconds - start
         outcome.best = choose(outcome, self.grid)
 
     def kernelmix_train_v(self, outcome):
         for c, p in self.grid:
+            start = outcome.seconds
             if not outcome.run([self.o.kernelmix, "train", "-v", str(self.o.folds), "--seed", str(self.o.seed),
                                 "--kernel", KERNEL, "--mkl", "lp", "-c", c, "--p", p, "--json", "-q",
                                 self.problem["train"]]):
                 return
             # the JSON line gives accuracy in percent
             outcome.scores[(c, p)] = [s / 100.0 for s in json.loads(outcome.last_output_line())["scores"]]
+            outcome.setting_seconds[(c, p)] = outcome.seconds - start
         outcome.best = choose(outcome, self.grid)
 
     def sklearn_grid(self, outcome):
@@ -233,17 +238,20 @@ class Contenders:
             for record in (json.loads(line) for line in f):
                 setting = next(s for s in self.grid if power(s[0]) == record["C"] and s[1] == record["p"])
                 outcome.scores[setting] = record["scores"]
+                outcome.setting_seconds[setting] = record["seconds"]
                 if record["best"]:
                     outcome.best = setting
 
     def libsvm_grid(self, outcome):
         for c in self.o.C.split(","):
+            start = outcome.seconds
             if not outcome.run(["svm-train", "-t", "4", "-v", str(self.o.folds), "-c", repr(power(c)), "-q",
                                 self.problem["train_kernel"]]):
                 return
             # pooled over the rows: the mean of the folds' accuracies, the folds being of equal size
             found = re.search(r"Cross Validation Accuracy = ([0-9.]+)%", outcome.last_output_line())
             outcome.scores[(c, UNIFORM)] = [float(found.group(1)) / 100.0]
+            outcome.setting_seconds[(c, UNIFORM)] = outcome.seconds - start
         outcome.best = choose(outcome, [(c, UNIFORM) for c in self.o.C.split(",")])
 
     def kernelmix_cv_mpi2(self, outcome):
@@ -254,7 +262,7 @@ class Contenders:
         output = self.output("kernelmix-cv-mpi2.json")
         exports = [arg for name in sorted(ONE_THREAD) for arg in ("-x", name)]
         if outcome.run(["mpirun", "--allow-run-as-root", "-n", "2", *exports, *self.cv_command(output)], ONE_THREAD):
-            outcome.scores, outcome.best = read_cv_lines(output)
+            read_cv_lines(output, outcome)
 
     def run(self, name, log):
         outcome = Outcome(name, log)
@@ -358,6 +366,21 @@ def table(rows):
                ("best_accuracy", "its mean accuracy")]
     lines = ["| " + " | ".join(title for _, title in headers) + " |", "|" + "---|" * len(headers)]
     lines += ["| " + " | ".join(cell(row, key) for key, _ in headers) + " |" for row in rows]
+    return lines
+
+
+def setting_table(grid, runs):
+    """Markdown lines: the seconds of each setting's fits, per contender (the last repeat); libsvm-grid's
+    uniform sum on the p = inf rows."""
+    names = [name for name, outcomes in runs.items() if outcomes[-1].setting_seconds]
+    lines = ["| setting | " + " | ".join(names) + " |", "|" + "---|" * (len(names) + 1)]
+    for c, p in grid:
+        cells = []
+        for name in names:
+            seconds = runs[name][-1].setting_seconds
+            value = seconds.get((c, p), seconds.get((c, UNIFORM)) if p == "inf" else None)
+            cells.append("%.2f" % value if value is not None else "")
+        lines.append("| -c %s --p %s | %s |" % (c, p, " | ".join(cells)))
     return lines
 
 
@@ -474,7 +497,11 @@ def main(argv):
     settings_lines = [("command", "bench/cv_grid.py " + " ".join(argv)),
                       ("load average", "%.2f at the start, %.2f at the end (1 minute)" % (load_at_start,
                                                                                          os.getloadavg()[0]))]
+    per_setting = ["Seconds of each setting's fits (kernelmix-cv: its fit_seconds, training and scoring the "
+                   "folds; kernelmix-train: its processes; sklearn-grid: fit and score times):", ""]
+    per_setting += setting_table(contenders.grid, runs)
     markdown = ["# kernelmix benchmarks", "", "## fashion-cv-grid: " + title, ""] + table(rows) + [""] + notes
+    markdown += [""] + per_setting
     markdown += ["", "## Settings", ""] + ["- %s: %s" % item for item in settings_lines]
     markdown += ["", "## Machine", ""] + ["- %s: %s" % item for item in machine] + [""]
     os.makedirs(options.results, exist_ok=True)
@@ -482,7 +509,8 @@ def main(argv):
     write_csv(os.path.join(options.results, name + ".csv"), rows)
     with open(os.path.join(options.results, name + ".md"), "w") as f:
         f.write("\n".join(markdown))
-    print("\n".join([title, ""] + table(rows) + [""] + notes + ["- %s: %s" % item for item in settings_lines]))
+    print("\n".join([title, ""] + table(rows) + [""] + notes + ["- %s: %s" % item for item in settings_lines] +
+                    [""] + per_setting))
     print("\nwritten: %s" % ", ".join(os.path.join(options.results, name + ext) for ext in (".csv", ".md")))
 
 

@@ -3,9 +3,10 @@
 package's MKLClassifier (lp-norm MKL on the kernel spec given), the grid C x p, scored by accuracy on
 the folds of a fold file (fold of every row, 0-based, as JSON; scikit-learn's PredefinedSplit) or on
 scikit-learn's own StratifiedKFold(K) without one. refit=False: the grid alone, as kernelmix cv
-without --refit. Writes one JSON line per setting {"C", "p", "scores", "mean", "best"} to OUTPUT, in
-the order of the grid (C slowest) as kernelmix cv --json does; "best" is true on scikit-learn's choice
-(best_index_: the first setting of the highest mean).
+without --refit. Writes one JSON line per setting {"C", "p", "scores", "mean", "seconds", "best"} to
+OUTPUT, in the order of the grid (C slowest) as kernelmix cv --json does; "seconds": its fits and
+scoring over the splits; "best" is true on scikit-learn's choice (best_index_: the first setting of
+the highest mean).
 
   sklearn_grid.py --kernel SPEC --C 2^-2,2^0 --p 1,4/3,inf [--fold-file FILE | --folds K] TRAIN_FILE OUTPUT
 
@@ -58,6 +59,8 @@ def main(argv):
             scores = [float(results["split%d_test_score" % s][i]) for s in range(n_splits)]
             out.write(json.dumps({"C": params["C"], "p": params["p"], "scores": scores,
                                   "mean": float(results["mean_test_score"][i]),
+                                  "seconds": n_splits * float(results["mean_fit_time"][i] +
+                                                              results["mean_score_time"][i]),
                                   "best": bool(i == search.best_index_)}) + "\n")
 
 
