@@ -23,7 +23,7 @@ Contenders (every one on the same LIBSVM file, prepared once and not timed):
                      fields. Skipped, saying why, when the binary does not run as 2 ranks under
                      mpirun (a build without MPI runs the whole grid in each process)
 
-  bench/cv_grid.py            # N = 2,000, 20 settings x 5 folds (about 15 minutes on 2 cores)
+  bench/cv_grid.py            # N = 2,000, 20 settings x 5 folds (about 10 minutes on 2 cores)
   bench/cv_grid.py --quick    # N = 400, 4 settings (C 2^0, 2^2 x p 4/3, inf): well under a minute
 
 Prints the table (seconds of each contender: the sum of its processes' wall times; peak RSS, the
@@ -70,8 +70,6 @@ def p_value(text):
         return float("inf")
     numerator, _, denominator = text.partition("/")
     return float(numerator) / float(denominator) if denominator else float(text)
-
-
 
 
 class Outcome:
