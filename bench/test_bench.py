@@ -4,6 +4,7 @@ drives a kernelmix binary with the LIBSVM-style command line. No test looks at t
 
 import csv
 import gzip
+import json
 import os
 import struct
 import subprocess
@@ -14,6 +15,7 @@ import unittest
 import numpy as np
 from sklearn.datasets import load_svmlight_file
 
+import cv_grid
 import digits
 import fashion_mnist
 import gram
@@ -25,6 +27,11 @@ from tools import BENCH_DIR, MKL_LP
 from workloads import DEFAULT_WORKLOADS, select
 
 HAVE_FASHION = os.path.exists(os.path.join(fashion_mnist.DATA_DIR, "train-images-idx3-ubyte.gz"))
+# the kernelmix CLI and library the suite built (ctest passes them), else those of build/
+KERNELMIX_CLI = os.environ.get("KERNELMIX_CLI") or os.path.join(os.path.dirname(BENCH_DIR), "build", "kernelmix")
+KERNELMIX_LIBRARY = os.environ.get("KERNELMIX_LIBRARY") or os.path.join(os.path.dirname(KERNELMIX_CLI),
+                                                                        "libkernelmix.so")
+HAVE_KERNELMIX = os.path.exists(KERNELMIX_CLI) and os.path.exists(KERNELMIX_LIBRARY)
 
 # Stands in for the kernelmix CLI: accepts exactly the LIBSVM-style command lines the harness
 # promises (kernelmix train -s 0 -t 2 -g G -c C -m MB -e EPS -q TRAIN MODEL, kernelmix predict
@@ -424,6 +431,115 @@ class KernelFileWorkloadTests(unittest.TestCase):
         K = read_matrix(os.path.join(self.dir.name, "tmp", "runs", "fashion-kernel-n200-m1", "sklearn-kernel.kernel.bin"))
         self.assertEqual(K.shape, (200, 200))
         np.testing.assert_allclose(np.diag(K), 1.0, rtol=1e-12)
+
+
+# Stands in for a kernelmix binary that runs as MPI ranks: rank 0 runs the grid alone (as an MPI
+# build does, in a share of the time), the other ranks print nothing.
+MPI_RANKS_STAND_IN = """#!/bin/sh
+[ "${OMPI_COMM_WORLD_RANK:-0}" = 0 ] || exit 0
+exec %s "$@"
+"""
+
+
+class CvGridRulesTests(unittest.TestCase):
+    """cv_grid.py's comparisons: the MPI results check and kernelmix cv's choice among ties."""
+
+    def test_results_equal_apart_from_seconds(self):
+        line = {"options": "-c 2^0 --p 1", "scores": [0.8, 0.9], "mean": 0.85, "fit_seconds": 1.5,
+                "kernel_weights": [0.5, 0.5]}
+        with tempfile.TemporaryDirectory() as d:
+            def write(name, *records):
+                with open(os.path.join(d, name), "w") as f:
+                    f.writelines(json.dumps(r) + "\n" for r in records)
+                return os.path.join(d, name)
+            one = write("one", line, {"best": line})
+            slower = write("slower", dict(line, fit_seconds=0.7), {"best": dict(line, fit_seconds=0.7)})
+            other_score = write("other_score", dict(line, scores=[0.8, 0.8]), {"best": line})
+            other_weight = write("other_weight", line, {"best": dict(line, kernel_weights=[0.5, 0.4])})
+            self.assertTrue(cv_grid.same_apart_from_seconds(one, slower))
+            self.assertFalse(cv_grid.same_apart_from_seconds(one, other_score))
+            self.assertFalse(cv_grid.same_apart_from_seconds(one, other_weight))   # inside "best" too
+            self.assertFalse(cv_grid.same_apart_from_seconds(one, write("fewer", line)))
+
+    def test_choice_prefers_smaller_C_then_larger_p_among_ties(self):
+        outcome = cv_grid.Outcome("x", None)
+        grid = [(c, p) for c in ("2^-2", "2^0") for p in ("1", "4/3", "inf")]
+        outcome.scores = {s: [0.8, 0.8] for s in grid}
+        outcome.scores[("2^0", "1")] = [0.9, 0.8]
+        self.assertEqual(cv_grid.choose(outcome, grid), ("2^0", "1"))        # the best mean
+        outcome.scores[("2^-2", "4/3")] = [0.8, 0.9]
+        self.assertEqual(cv_grid.choose(outcome, grid), ("2^-2", "4/3"))     # a tie: the smaller C
+        outcome.scores[("2^-2", "inf")] = [0.9, 0.8]
+        self.assertEqual(cv_grid.choose(outcome, grid), ("2^-2", "inf"))     # then the larger p
+        self.assertEqual(cv_grid.setting_of_options("--kernel rbf:gamma=2^-4..2^5/mean --mkl lp -c 2^-2 --p 4/3"),
+                         ("2^-2", "4/3"))
+
+
+@unittest.skipUnless(HAVE_FASHION and HAVE_KERNELMIX, "needs dataset-fashion-mnist and a kernelmix build")
+class CvGridTests(unittest.TestCase):
+    """cv_grid.py end to end on a small problem: every contender on the same folds as kernelmix cv."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory(dir=BENCH_DIR)
+        self.data = os.path.join(self.dir.name, "data")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_data_are_the_first_rows_of_each_class_with_kernelmix_folds(self):
+        done = subprocess.run([sys.executable, os.path.join(BENCH_DIR, "fashion_cv.py"), "--n", "40", "--folds", "4",
+                               "--library", KERNELMIX_LIBRARY, "--out", self.data], capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        meta = json.loads(done.stdout)
+        images, labels = fashion_mnist.load_split(fashion_mnist.DATA_DIR, "train")
+        rows = np.sort(np.concatenate([np.flatnonzero(labels == 0)[:20], np.flatnonzero(labels == 6)[:20]]))
+        X, y = load_svmlight_file(meta["train"], n_features=784)
+        np.testing.assert_array_equal(X.toarray(), images[rows] / 255.0)
+        np.testing.assert_array_equal(y, np.where(labels[rows] == 0, 1.0, -1.0))
+        with open(meta["fold_of_row"]) as f:
+            fold = np.array(json.load(f))
+        for f in range(4):
+            # stratified: 5 rows of each class in every fold; the fold files hold the rows in file order
+            self.assertEqual(((y[fold == f] > 0).sum(), (y[fold == f] < 0).sum()), (5, 5))
+            test = load_svmlight_file(meta["fold_test"][f], n_features=784)[0].toarray()
+            train = load_svmlight_file(meta["fold_train"][f], n_features=784)[0].toarray()
+            np.testing.assert_array_equal(test, X.toarray()[fold == f])
+            np.testing.assert_array_equal(train, X.toarray()[fold != f])
+        # the uniform sum of the 10 widths: 10 on the diagonal
+        K = load_svmlight_file(meta["train_kernel"])[0].toarray()
+        np.testing.assert_allclose(K[:, 1:].diagonal(), 10.0, rtol=1e-9)
+        self.assertEqual(K[:, 0].tolist(), list(range(1, 41)))
+
+    def run_grid(self, *args):
+        done = subprocess.run([sys.executable, os.path.join(BENCH_DIR, "cv_grid.py"), "--n", "60", "-c", "2^0,2^4",
+                               "--p", "4/3,inf", "--library", KERNELMIX_LIBRARY, "--results", self.dir.name,
+                               "--scratch", self.dir.name, *args], capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(os.path.join(self.dir.name, "fashion-cv-grid.csv"), newline="") as f:
+            return done.stdout, {row["contender"]: row for row in csv.DictReader(f)}
+
+    def test_contenders_score_the_same_fits(self):
+        output, rows = self.run_grid("--kernelmix", KERNELMIX_CLI)
+        self.assertEqual(list(rows), list(cv_grid.CONTENDERS))
+        for name in ("kernelmix-train", "kernelmix-train-v", "sklearn-grid"):
+            self.assertEqual(rows[name]["agreement"], "fold accuracies equal to kernelmix-cv's in 4 of 4 settings")
+            self.assertEqual(rows[name]["best_setting"], rows["kernelmix-cv"]["best_setting"])
+            self.assertAlmostEqual(float(rows[name]["time_ratio"]),
+                                   float(rows["kernelmix-cv"]["seconds"]) / float(rows[name]["seconds"]), places=9)
+        self.assertEqual((rows["kernelmix-train"]["processes"], rows["kernelmix-train-v"]["processes"],
+                          rows["libsvm-grid"]["processes"]), ("40", "4", "2"))
+        self.assertGreater(float(rows["libsvm-grid"]["best_accuracy"]), 0.6)
+        # a build without MPI runs the whole grid in each of mpirun's processes: skipped, saying so
+        self.assertIn(rows["kernelmix-cv-mpi2"]["status"], ("ok", "skipped: kernelmix built without MPI"))
+        self.assertIn("| kernelmix-cv | kernelmix cv, one process | 1 |", output)
+
+    def test_ranks_are_checked_against_one_process(self):
+        stand_in = write_script(os.path.join(self.dir.name, "kernelmix"), MPI_RANKS_STAND_IN % KERNELMIX_CLI)
+        output, rows = self.run_grid("--kernelmix", stand_in, "--contenders", "kernelmix-cv,kernelmix-cv-mpi2")
+        self.assertEqual(rows["kernelmix-cv-mpi2"]["status"], "ok")
+        self.assertEqual(rows["kernelmix-cv-mpi2"]["ratio_of"], "kernelmix-cv-mpi2/kernelmix-cv")
+        self.assertIn("- kernelmix-cv-mpi2: results identical to kernelmix-cv's apart from the *_seconds fields",
+                      output)
 
 
 class WorkloadTableTests(unittest.TestCase):
