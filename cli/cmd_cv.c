@@ -46,7 +46,7 @@ static const char USAGE[] =
 "  --nested K         nested cross-validation: on each outer split, K inner folds of its\n"
 "                     training rows choose a setting, scored on the outer split's rows; prints\n"
 "                     the outer scores (an unbiased estimate) and the settings chosen\n"
-"  --seed S           the fold assignment's seed (train's --seed, default 1)\n"
+"  --seed S           the fold assignment's seed (train's --seed, default 0)\n"
 "\n"
 "warm starts:\n"
 "  lp-norm MKL settings that differ only in C and p run, on each split and for each C, as a\n"
