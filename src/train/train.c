@@ -1009,7 +1009,7 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         if (!(t.machine_row = malloc(n * sizeof *t.machine_row)))
             st = km_error_nomem("a warm start");
     }
-    if (!st && (t.method->flags & KM_METHOD_LEARNS_WEIGHTS))
+    if (!st && (t.method->flags & KM_METHOD_LEARNS_WEIGHTS) && !context)   /* a context's models only score */
         st = store_alignments(&t, &classes);
     if (!st)
         st = t.mkl.shared_weights && (t.method->flags & KM_METHOD_LEARNS_WEIGHTS) && t.model->n_machines > 1

@@ -14,7 +14,8 @@ km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, co
 size_t km_params_cache_bytes(const km_params *params);
 
 /* km_train_rows on the context's dataset and kernel set, sharing its budget and Gram matrices (the
- * folds of a cross-validation, the points of a grid search). */
+ * folds of a cross-validation, the points of a grid search). The model is for scoring held-out rows:
+ * it has no alignment diagnostics (km_model_target_alignment and the like give none). */
 km_status km_train_rows_in_context(km_kernel_context *context, const size_t *rows, size_t n, const km_params *params,
                                    km_model **out);
 /* The same, warm-started from start (NULL: cold): a model trained in the same context on the same rows with
