@@ -32,7 +32,6 @@ accuracy as each contender chooses it) and whether the contenders' per-setting a
 Writes RESULTS/fashion-cv-grid.csv and .md (--quick: under the scratch directory)."""
 
 import argparse
-import csv
 import json
 import os
 import re
@@ -44,6 +43,7 @@ import sys
 from libsvm_files import accuracy, read_labels, read_predictions
 from machine import describe
 from measure import run_measured
+from report import write_csv
 from tools import BENCH_DIR
 
 REPOSITORY = os.path.dirname(BENCH_DIR)
@@ -399,14 +399,6 @@ def check_lines(rows, runs, work):
     return lines
 
 
-def write_csv(path, rows):
-    with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS)
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: "" if row[k] is None else row[k] for k in COLUMNS})
-
-
 def parse_options(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="N = %(n)d, -c %(C)s, --p %(p)s" % QUICK)
@@ -507,7 +499,7 @@ def main(argv):
     markdown += ["", "## Machine", ""] + ["- %s: %s" % item for item in machine] + [""]
     os.makedirs(options.results, exist_ok=True)
     name = "fashion-cv-grid" + ("-quick" if options.quick else "")
-    write_csv(os.path.join(options.results, name + ".csv"), rows)
+    write_csv(os.path.join(options.results, name + ".csv"), rows, COLUMNS)
     with open(os.path.join(options.results, name + ".md"), "w") as f:
         f.write("\n".join(markdown))
     print("\n".join([title, ""] + table(rows) + [""] + notes + ["- %s: %s" % item for item in settings_lines] +

@@ -128,12 +128,13 @@ def data_lines(rows):
     return lines
 
 
-def write_csv(path, rows):
+def write_csv(path, rows, columns=COLUMNS):
+    """The rows (dicts holding every column; None written empty) as CSV with the given columns."""
     with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS)
+        writer = csv.DictWriter(f, fieldnames=columns)
         writer.writeheader()
         for row in rows:
-            writer.writerow({k: ("" if row[k] is None else row[k]) for k in COLUMNS})
+            writer.writerow({k: ("" if row[k] is None else row[k]) for k in columns})
 
 
 def memory_lines(rows):

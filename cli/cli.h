@@ -113,6 +113,9 @@ int cli_data_option(cli_args *args, cli_input *input);
 km_status cli_read_data(const char *path, const cli_input *input, int precomputed, km_dataset **out);
 /* The bytes of the file at path ("-": standard input) into *bytes (malloc'ed, *n of them). */
 km_status cli_read_file(const char *path, void **bytes, size_t *n);
+/* The mean and sample standard deviation (0 for one value) of n values: the per-split figures that
+ * cv and train -v print. */
+void cli_mean_std(const double *x, size_t n, double *mean, double *std);
 /* Whether cli_read_data takes the label of path's rows from a column (CSV, numpy arrays): --label-column
  * chooses it. */
 int cli_label_from_column(const char *path, const cli_input *input, int precomputed);

@@ -3,7 +3,6 @@
  * expanded into their Cartesian product (or lines of a --settings file), each parsed by the options
  * code of train (train_options.c) so that every value meets its parameter's bounds and readers. */
 #include <errno.h>
-#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -575,17 +574,6 @@ static void print_setting(FILE *out, const km_cv_results *r, const km_grid *grid
         fprintf(out, " %.4g", weights[m]);
 }
 
-static void mean_std(const double *x, size_t n, double *mean, double *std)
-{
-    double sum = 0.0, squares = 0.0;
-    for (size_t i = 0; i < n; i++)
-        sum += x[i];
-    *mean = sum / (double)n;
-    for (size_t i = 0; i < n; i++)
-        squares += (x[i] - *mean) * (x[i] - *mean);
-    *std = n > 1 ? sqrt(squares / (double)(n - 1)) : 0.0;
-}
-
 /* Nested cross-validation: the outer scores of the settings chosen, and which were chosen. */
 static void print_nested(FILE *out, const km_cv_results *r, const km_grid *grid, int json)
 {
@@ -594,7 +582,7 @@ static void print_nested(FILE *out, const km_cv_results *r, const km_grid *grid,
     const size_t *chosen = km_cv_outer_choices(r);
     const char *metric = km_enum_name(KM_ENUM_SCORE, km_cv_score(r));
     double mean, std;
-    mean_std(scores, n, &mean, &std);
+    cli_mean_std(scores, n, &mean, &std);
     if (json) {
         fprintf(out, "{\"nested\": {\"metric\": \"%s\", \"scores\": [", metric);
         for (size_t o = 0; o < n; o++) {

@@ -220,24 +220,12 @@ static km_status fold_scores(const train_options *o, const km_dataset *data, con
     return st;
 }
 
-/* The mean and sample standard deviation of k values. */
-static void mean_and_std(const double *x, size_t k, double *mean, double *std)
-{
-    double sum = 0.0, squares = 0.0;
-    for (size_t f = 0; f < k; f++)
-        sum += x[f];
-    *mean = sum / (double)k;
-    for (size_t f = 0; f < k; f++)
-        squares += (x[f] - *mean) * (x[f] - *mean);
-    *std = k > 1 ? sqrt(squares / (double)(k - 1)) : 0.0;
-}
-
 /* --json: {"options", "metric", "scores" (each fold's metric), "mean", "std" (sample standard deviation
  * over the folds)} on one line: kernelmix cv's line of this one setting (accuracy in percent). */
 static void print_cross_validation_json(const train_options *o, const double *scores, size_t k, int regresses)
 {
     double mean, std;
-    mean_and_std(scores, k, &mean, &std);
+    cli_mean_std(scores, k, &mean, &std);
     printf("{\"options\": ");
     cli_json_string(stdout, o->options_text ? o->options_text : "");
     printf(", \"metric\": \"%s\", \"scores\": [", regresses ? "mse" : "accuracy");
@@ -272,7 +260,7 @@ static int report_cross_validation(const train_options *o, const km_dataset *dat
         else
             printf("Cross Validation Accuracy = %g%%\n", 100.0 * km_accuracy(y, predicted, n));
         double mean, std;
-        mean_and_std(scores, k, &mean, &std);
+        cli_mean_std(scores, k, &mean, &std);
         printf("Cross Validation %s per fold:", regresses ? "Mean squared error" : "Accuracy");
         for (size_t f = 0; f < k; f++)
             printf(" %g%s", scores[f], regresses ? "" : "%");

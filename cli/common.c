@@ -362,3 +362,14 @@ int cli_cluster_kernel_option(cli_args *args, km_params *params, const char **cl
     km_status st = km_params_set_text_as(params, KM_PARAM_CLUSTER_KERNEL, text, "option --cluster-kernel", 0);
     return st ? (cli_fail(args->cmd, st), -1) : 1;
 }
+
+void cli_mean_std(const double *x, size_t n, double *mean, double *std)
+{
+    double sum = 0.0, squares = 0.0;
+    for (size_t i = 0; i < n; i++)
+        sum += x[i];
+    *mean = sum / (double)n;
+    for (size_t i = 0; i < n; i++)
+        squares += (x[i] - *mean) * (x[i] - *mean);
+    *std = n > 1 ? sqrt(squares / (double)(n - 1)) : 0.0;
+}
