@@ -8,7 +8,8 @@ inf: 20 settings), 5 folds, scored by accuracy.
 
 Contenders (every one on the same LIBSVM file, prepared once and not timed):
   kernelmix-cv       kernelmix cv --mkl lp -c LIST --p LIST --folds K --seed S: one process, the base
-                     kernels' dot products computed once for every setting and fold
+                     kernels' dot products computed once for every setting and fold, chains of
+                     settings trained on a thread a core
   kernelmix-train    the same settings x folds as separate processes: kernelmix train on each fold's
                      training rows and kernelmix predict on its test rows (fold files written from
                      kernelmix's own fold assignment, km_folds: exactly the fits of kernelmix cv)
@@ -18,17 +19,20 @@ Contenders (every one on the same LIBSVM file, prepared once and not timed):
   libsvm-grid        LIBSVM's grid.py loop: svm-train -t 4 -v K -c C for each C on the uniform sum
                      of the 10 kernels (precomputed-kernel text; widths from the mean over all N
                      rows, not per fold; LIBSVM's own folds); the model of p = inf, for reference
+  kernelmix-cv-1thread  kernelmix cv --threads 1 with one OpenMP and BLAS thread: the one-process
+                     baseline of the threads and the ranks, whose results the others must equal
+                     apart from the *_seconds fields
   kernelmix-cv-mpi2  mpirun -n 2 kernelmix cv on the same grid, one thread a rank, against
-                     kernelmix-cv; its results must equal kernelmix-cv's apart from the *_seconds
-                     fields. Skipped, saying why, when the binary does not run as 2 ranks under
-                     mpirun (a build without MPI refuses to run as one of 2 processes)
+                     kernelmix-cv-1thread. Skipped, saying why, when the binary does not run as 2
+                     ranks under mpirun (a build without MPI refuses to run as one of 2 processes)
 
   bench/cv_grid.py            # N = 2,000, 20 settings x 5 folds (about 10 minutes on 2 cores)
   bench/cv_grid.py --quick    # N = 400, 4 settings (C 2^0, 2^2 x p 4/3, inf): well under a minute
 
 Prints the table (seconds of each contender: the sum of its processes' wall times; peak RSS, the
-largest of its processes; kernelmix-cv's time over each contender's; the best setting and its mean
-accuracy as each contender chooses it) and whether the contenders' per-setting accuracies agree.
+largest of its processes; kernelmix-cv's time over each contender's, the one-thread run's over
+kernelmix-cv's and the ranks' over the one-thread run's; the best setting and its mean accuracy as
+each contender chooses it) and whether the contenders' per-setting accuracies agree.
 Writes RESULTS/fashion-cv-grid.csv and .md (--quick: under the scratch directory)."""
 
 import argparse
@@ -52,7 +56,7 @@ WIDTHS = "-4..5"      # the exponents of KERNEL, for the precomputed uniform sum
 FULL = {"n": 2000, "C": "2^-2,2^0,2^2,2^4", "p": "1,4/3,2,4,inf"}
 QUICK = {"n": 400, "C": "2^0,2^2", "p": "4/3,inf"}
 CONTENDERS = ("kernelmix-cv", "kernelmix-train", "kernelmix-train-v", "sklearn-grid", "libsvm-grid",
-              "kernelmix-cv-mpi2")
+              "kernelmix-cv-1thread", "kernelmix-cv-mpi2")
 ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
 TIE = 1e-12    # kernelmix cv's tie tolerance on means (relative)
 UNIFORM = "uniform sum"    # the p of libsvm-grid's settings: the fixed uniform sum (p = inf)
@@ -255,6 +259,11 @@ class Contenders:
             outcome.setting_seconds[(c, UNIFORM)] = outcome.seconds - start
         outcome.best = choose(outcome, [(c, UNIFORM) for c in self.o.C.split(",")])
 
+    def kernelmix_cv_1thread(self, outcome):
+        output = self.output("kernelmix-cv-1thread.json")
+        if outcome.run([*self.cv_command(output), "--threads", "1"], ONE_THREAD):
+            read_cv_lines(output, outcome)
+
     def kernelmix_cv_mpi2(self, outcome):
         reason = mpi_unavailable(self.o.kernelmix, self.problem["fold_test"][0])
         if reason:
@@ -271,21 +280,26 @@ class Contenders:
         return outcome
 
 
-# contender -> (its ratio, the target): kernelmix-cv's time over the contender's, except for
-# kernelmix-cv-mpi2 (its time over kernelmix-cv's); None: for reference, no target
+# contender -> (numerator, denominator, target) of its time ratio: kernelmix-cv's time over the
+# contender's, but the one-thread run's over kernelmix-cv's and the ranks' over the one-thread run's
+# (both on one core a process); target None: for reference
 RATIOS = {
-    "kernelmix-train": ("kernelmix-cv/kernelmix-train", 0.25),
-    "kernelmix-train-v": ("kernelmix-cv/kernelmix-train-v", None),
-    "sklearn-grid": ("kernelmix-cv/sklearn-grid", 0.25),
-    "libsvm-grid": ("kernelmix-cv/libsvm-grid", None),
-    "kernelmix-cv-mpi2": ("kernelmix-cv-mpi2/kernelmix-cv", 0.6),
+    "kernelmix-train": ("kernelmix-cv", "kernelmix-train", 0.25),
+    "kernelmix-train-v": ("kernelmix-cv", "kernelmix-train-v", None),
+    "sklearn-grid": ("kernelmix-cv", "sklearn-grid", 0.25),
+    "libsvm-grid": ("kernelmix-cv", "libsvm-grid", None),
+    "kernelmix-cv-1thread": ("kernelmix-cv", "kernelmix-cv-1thread", None),
+    "kernelmix-cv-mpi2": ("kernelmix-cv-mpi2", "kernelmix-cv-1thread", 0.6),
 }
+# contenders whose results file must equal kernelmix-cv-1thread's apart from the *_seconds fields
+SAME_RESULTS = ("kernelmix-cv", "kernelmix-cv-mpi2")
 WHAT = {
-    "kernelmix-cv": "kernelmix cv, one process",
+    "kernelmix-cv": "kernelmix cv, one process, a thread a core",
     "kernelmix-train": "kernelmix train + predict per setting x fold",
     "kernelmix-train-v": "kernelmix train -v K per setting",
     "sklearn-grid": "GridSearchCV(MKLClassifier), one process",
     "libsvm-grid": "svm-train -t 4 -v K per C, uniform sum",
+    "kernelmix-cv-1thread": "kernelmix cv --threads 1, one process, one thread",
     "kernelmix-cv-mpi2": "mpirun -n 2 kernelmix cv, 1 thread a rank",
 }
 COLUMNS = ["contender", "what", "status", "repeats", "processes", "seconds", "seconds_all", "peak_rss_mib",
@@ -324,18 +338,15 @@ def summarize(runs):
     for name, outcomes in runs.items():
         last = outcomes[-1]
         status = next((o.status for o in outcomes if o.status != "ok"), "ok")
-        ratio_of, target = RATIOS.get(name, ("", None))
-        ratio = None
-        if name in medians and "kernelmix-cv" in medians and ratio_of:
-            mine, theirs = (medians[name], medians["kernelmix-cv"]) if name == "kernelmix-cv-mpi2" else \
-                (medians["kernelmix-cv"], medians[name])
-            ratio = mine / theirs
+        numerator, denominator, target = RATIOS.get(name, (None, None, None))
+        ratio = medians[numerator] / medians[denominator] if numerator in medians and denominator in medians else None
+        ratio_of = "%s/%s" % (numerator, denominator) if ratio is not None else ""
         rows.append({
             "contender": name, "what": WHAT[name], "status": status, "repeats": len(outcomes),
             "processes": last.processes, "seconds": medians.get(name),
             "seconds_all": ";".join("%.3f" % o.seconds for o in outcomes),
             "peak_rss_mib": max(o.peak_kib for o in outcomes) / 1024 if name in medians else None,
-            "ratio_of": ratio_of if ratio is not None else "", "time_ratio": ratio,
+            "ratio_of": ratio_of, "time_ratio": ratio,
             "target": "<= %g" % target if target else "",
             "best_setting": setting_text(last.best) if last.best else "",
             "best_accuracy": last.mean(last.best) if last.best else None,
@@ -387,15 +398,16 @@ def setting_table(grid, runs):
 
 def check_lines(rows, runs, work):
     """Markdown lines: the agreement of each contender with kernelmix-cv, skipped contenders, and the
-    MPI run's identity with the one-process run."""
+    identity of the threads' and the ranks' results with the one-thread run's."""
     lines = ["- %s: %s" % (row["contender"], row["agreement"]) for row in rows if row["agreement"]]
     lines += ["- %s: %s" % (row["contender"], row["status"]) for row in rows if row["status"] != "ok"]
-    if all(o.status == "ok" for o in runs.get("kernelmix-cv-mpi2", [])) and "kernelmix-cv" in runs:
-        one, two = os.path.join(work, "kernelmix-cv.json"), os.path.join(work, "kernelmix-cv-mpi2.json")
-        if os.path.exists(one) and os.path.exists(two):
-            same = same_apart_from_seconds(one, two)
-            lines.append("- kernelmix-cv-mpi2: results %s kernelmix-cv's apart from the *_seconds fields"
-                         % ("identical to" if same else "DIFFERENT from"))
+    one = os.path.join(work, "kernelmix-cv-1thread.json")
+    for name in SAME_RESULTS:
+        other = os.path.join(work, name + ".json")
+        if runs.get(name) and all(o.status == "ok" for o in runs[name]) and os.path.exists(one) and \
+                os.path.exists(other):
+            lines.append("- %s: results %s kernelmix-cv-1thread's apart from the *_seconds fields"
+                         % (name, "identical to" if same_apart_from_seconds(one, other) else "DIFFERENT from"))
     return lines
 
 

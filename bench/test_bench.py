@@ -528,15 +528,18 @@ class CvGridTests(unittest.TestCase):
         # a build without MPI refuses to run as one of mpirun's processes: skipped, saying so
         self.assertEqual(rows["kernelmix-cv-mpi2"]["status"],
                          "ok" if KERNELMIX_MPI else "skipped: kernelmix built without MPI")
-        self.assertIn("| kernelmix-cv | kernelmix cv, one process | 1 |", output)
+        self.assertIn("| kernelmix-cv | kernelmix cv, one process, a thread a core | 1 |", output)
 
     @unittest.skipUnless(KERNELMIX_MPI, "kernelmix built without MPI")
     def test_ranks_are_checked_against_one_process(self):
-        output, rows = self.run_grid("--kernelmix", KERNELMIX_CLI, "--contenders", "kernelmix-cv,kernelmix-cv-mpi2")
+        output, rows = self.run_grid("--kernelmix", KERNELMIX_CLI, "--contenders",
+                                     "kernelmix-cv,kernelmix-cv-1thread,kernelmix-cv-mpi2")
         self.assertEqual(rows["kernelmix-cv-mpi2"]["status"], "ok")
-        self.assertEqual(rows["kernelmix-cv-mpi2"]["ratio_of"], "kernelmix-cv-mpi2/kernelmix-cv")
-        self.assertIn("- kernelmix-cv-mpi2: results identical to kernelmix-cv's apart from the *_seconds fields",
-                      output)
+        self.assertEqual(rows["kernelmix-cv-mpi2"]["ratio_of"], "kernelmix-cv-mpi2/kernelmix-cv-1thread")
+        self.assertEqual(rows["kernelmix-cv-1thread"]["ratio_of"], "kernelmix-cv/kernelmix-cv-1thread")
+        for name in ("kernelmix-cv", "kernelmix-cv-mpi2"):
+            self.assertIn("- %s: results identical to kernelmix-cv-1thread's apart from the *_seconds fields" % name,
+                          output)
 
 
 class WorkloadTableTests(unittest.TestCase):

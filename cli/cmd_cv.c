@@ -53,6 +53,9 @@ static const char USAGE[] =
 "  coefficients; each result equals a cold training within the certified duality gaps, and\n"
 "  the results are the same for any number of MPI ranks\n"
 "  --cold             train every setting and split cold (no warm starts)\n"
+"  --threads T        train T chains at once, on T threads, each with a 1/T share of the -m\n"
+"                     budget beyond the Gram matrices that all share (default: OMP_NUM_THREADS,\n"
+"                     else the cores; under mpirun, per rank)\n"
 "\n"
 "choosing:\n"
 "  --score METRIC     accuracy (default for classification), balanced-accuracy, auc, mcc,\n"
@@ -110,7 +113,7 @@ typedef struct axis {
 typedef struct cv_options {
     int folds, repeats, loo, nested;
     const char *validation_path, *score_name, *settings_path, *output_path, *refit_path;
-    int json, quiet, broadcast, cold;
+    int json, quiet, broadcast, cold, threads;
     cli_progress_mode progress;
     char **train_argv;           /* argv without cv's own options */
     int train_argc;
@@ -133,7 +136,7 @@ typedef struct settings {
 
 /* The long options of cv itself (cv_option), named by the messages of unknown options. */
 static const char *const CV_OPTIONS[] = {"--folds", "--repeats", "--nested", "--loo", "--validation", "--score",
-                                         "--settings", "--output", "--refit", "--json", "--quiet", "--progress", "--cold", "--bcast",
+                                         "--settings", "--output", "--refit", "--json", "--quiet", "--progress", "--cold", "--threads", "--bcast",
                                          "--kernels-grid",
                                          "--help", NULL};
 
@@ -173,6 +176,10 @@ static int cv_option(cv_options *o, cli_args *args)
         o->broadcast = 1;
     } else if (cli_args_is(args, NULL, "--cold")) {
         o->cold = 1;
+    } else if (cli_args_is(args, NULL, "--threads")) {
+        if (!cli_parse_long(CMD, "--threads", cli_args_value(args), 1, 4096, &l))
+            return -1;
+        o->threads = (int)l;
     } else if (cli_args_is(args, NULL, "--progress")) {
         return cli_parse_progress(CMD, cli_args_value(args), &o->progress) ? 1 : -1;
     } else {
@@ -775,6 +782,7 @@ static int run(cv_options *o, settings *all)
     cv.repeats = o->repeats ? o->repeats : 1;
     cv.nested_folds = o->nested;
     cv.cold_starts = o->cold;
+    cv.threads = o->threads;
     cv.seed = (uint64_t)train_options_get_int(first, KM_PARAM_SEED);
     if (o->score_name) {
         int value;

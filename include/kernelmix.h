@@ -914,8 +914,13 @@ typedef struct km_cv_options {
      * warm-start along p on each split (docs/model-selection.md), equal to cold training within the
      * certified duality gaps */
     int cold_starts;
+    /* [0] threads that train chains of tasks at once, each with a 1/threads share of the -m budget beyond
+     * the Gram blocks they share; 0: OpenMP's number (OMP_NUM_THREADS, else the cores). The results equal
+     * one thread's wherever a share holds the kernel matrices that the whole budget holds (otherwise
+     * kernel values computed on demand may differ from stored ones in their last bits). */
+    int threads;
 } km_cv_options;
-#define KM_CV_OPTIONS_INIT {sizeof(km_cv_options), 5, 1, 1, (km_score)0, NULL, 0, NULL, NULL, NULL, 0, 0}
+#define KM_CV_OPTIONS_INIT {sizeof(km_cv_options), 5, 1, 1, (km_score)0, NULL, 0, NULL, NULL, NULL, 0, 0, 0}
 
 /* The results of a grid: per setting, the score of every split (repeat r's fold f at r folds + f),
  * their mean and sample standard deviation, the seconds of its fits, its mean support vectors and

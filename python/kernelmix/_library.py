@@ -74,12 +74,13 @@ CV_PROGRESS_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t
 
 
 class CvOptions(ctypes.Structure):
-    """km_cv_options (size tells the library which fields are set; cold_starts 0: warm starts along p)."""
+    """km_cv_options (size tells the library which fields are set; cold_starts 0: warm starts along p;
+    threads 0: OpenMP's number)."""
     _fields_ = [("size", ctypes.c_size_t), ("folds", ctypes.c_int), ("repeats", ctypes.c_int),
                 ("seed", ctypes.c_uint64), ("score", ctypes.c_int), ("validation", ctypes.c_void_p),
                 ("nested_folds", ctypes.c_int), ("progress", CV_PROGRESS_FN), ("progress_user", ctypes.c_void_p),
                 ("fold_of", ctypes.POINTER(ctypes.c_int)), ("n_fold_of", ctypes.c_size_t),
-                ("cold_starts", ctypes.c_int)]
+                ("cold_starts", ctypes.c_int), ("threads", ctypes.c_int)]
 
 # name: (restype, argtypes)
 _FUNCTIONS = {

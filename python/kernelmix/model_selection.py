@@ -143,6 +143,11 @@ class GridSearchMKL(MetaEstimatorMixin, BaseEstimator):
         of their neighbour along p (kernelmix cv's warm starts, docs/model-selection.md): each equals a
         cold training within the duality gap both certify, so scores may differ from GridSearchCV's in
         the last digits. False: every setting trains cold, as GridSearchCV's fits do.
+    n_jobs : int or None
+        Threads that train at once (kernelmix cv --threads), each on chains of (setting, split) trainings
+        with its share of the estimator's cache_size beyond the Gram blocks all share; None or -1:
+        OpenMP's number (OMP_NUM_THREADS, else the cores). Unlike GridSearchCV's processes, the threads
+        share the Gram blocks, and the scores do not depend on their number.
     verbose : int
         1: log each setting done with the best so far (logger "kernelmix", INFO).
 
@@ -164,13 +169,15 @@ class GridSearchMKL(MetaEstimatorMixin, BaseEstimator):
     than two classes are refused.
     """
 
-    def __init__(self, estimator, param_grid, *, cv=5, scoring=None, refit=True, warm_start=True, verbose=0):
+    def __init__(self, estimator, param_grid, *, cv=5, scoring=None, refit=True, warm_start=True, n_jobs=None,
+                 verbose=0):
         self.estimator = estimator
         self.param_grid = param_grid
         self.cv = cv
         self.scoring = scoring
         self.refit = refit
         self.warm_start = warm_start
+        self.n_jobs = n_jobs
         self.verbose = verbose
 
     @property
@@ -244,6 +251,14 @@ class GridSearchMKL(MetaEstimatorMixin, BaseEstimator):
             key = (tuple(_kernel_specs(estimator.kernels)), tuple(estimator._clustering_specs()), estimator.norm)
         return {"estimator": estimator, "params": estimator._training_params(), "kernel_set": key}
 
+    def _threads(self):
+        """km_cv_options.threads of n_jobs (0: OpenMP's number)."""
+        if self.n_jobs is None or self.n_jobs == -1:
+            return 0
+        if not isinstance(self.n_jobs, numbers.Integral) or self.n_jobs < 1:
+            raise ValueError(f"n_jobs must be None, -1 or a positive integer, got {self.n_jobs!r}")
+        return int(self.n_jobs)
+
     def _run(self, data, candidates, settings, kernel_sets, fold_of, score):
         """The library's km_cv_results of the settings on the folds (the caller frees them)."""
         grid = ctypes.c_void_p()
@@ -256,7 +271,7 @@ class GridSearchMKL(MetaEstimatorMixin, BaseEstimator):
             options = L.CvOptions(size=ctypes.sizeof(L.CvOptions), folds=int(fold_of.max()) + 1, repeats=1, seed=1,
                                   score=L.enum_value(L.ENUM_SCORE, score, "scoring"),
                                   fold_of=fold_of.ctypes.data_as(ctypes.POINTER(ctypes.c_int)), n_fold_of=len(fold_of),
-                                  cold_starts=0 if self.warm_start else 1)
+                                  cold_starts=0 if self.warm_start else 1, threads=self._threads())
             if self.verbose:
                 def progress(user, done, total, best, best_mean):
                     logger.info("GridSearchMKL: %d of %d settings done; the best so far %s, mean %s %.6g", done,

@@ -103,6 +103,22 @@ def test_warm_starts_choose_as_cold_fits(cancer):
     assert warm.best_params_ == cold.best_params_
 
 
+def test_threads_give_the_results_of_one(cancer):
+    """n_jobs: chains trained on two threads at once give one thread's cv_results_ to the last bit (times
+    aside), with verbose progress logged from the threads; n_jobs=0 is refused."""
+    X, y = cancer
+    grid = {"C": [0.1, 1, 10], "p": [1, 2, "inf"]}
+    one = GridSearchMKL(lp_classifier(), grid, cv=4, n_jobs=1, refit=False).fit(X, y)
+    two = GridSearchMKL(lp_classifier(), grid, cv=4, n_jobs=2, refit=False, verbose=1).fit(X, y)
+    for key, value in one.cv_results_.items():
+        if key == "mean_kernel_weights":
+            np.testing.assert_array_equal(np.stack(two.cv_results_[key]), np.stack(value))
+        elif "time" not in key:
+            assert list(two.cv_results_[key]) == list(value), key
+    with pytest.raises(ValueError, match="n_jobs"):
+        GridSearchMKL(lp_classifier(), grid, n_jobs=0).fit(X, y)
+
+
 def test_ties_go_to_the_smaller_c_then_the_larger_p():
     """Accuracy ties among settings (all 30 features, nearly separable): the library's rule (smaller
     C, then larger p, then the earlier setting) where GridSearchCV takes the first in grid order."""

@@ -30,8 +30,8 @@ km_status km_dist_start(int *argc, char ***argv)
     if (already || !launched_by_mpi())
         return KM_OK;
     int provided;
-    /* only the main thread makes MPI calls; OpenMP threads work inside tasks */
-    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+    /* the threads of a rank make MPI calls one at a time (cv's chains, select/cv_run.c) */
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
         return km_error(KM_EINVAL, "MPI could not be started");
     started = 1;
     atexit(km_dist_end);
@@ -68,6 +68,18 @@ static int in_job(void)
     return initialized && !finalized;
 }
 #endif
+
+int km_dist_threads_may_call(void)
+{
+#if KM_HAVE_MPI
+    int level = MPI_THREAD_SERIALIZED;
+    if (in_job())
+        MPI_Query_thread(&level);
+    return level >= MPI_THREAD_SERIALIZED;
+#else
+    return 1;
+#endif
+}
 
 int km_dist_rank(void)
 {

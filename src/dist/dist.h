@@ -14,6 +14,9 @@
 km_status km_dist_start(int *argc, char ***argv);
 /* Ends MPI where km_dist_start started it (safe to call more than once, and registered with atexit). */
 void km_dist_end(void);
+/* Whether any thread of this process may make the calls of this folder, one thread at a time (MPI's
+ * "serialized" level; always when alone); where not, only the thread that started MPI may. */
+int km_dist_threads_may_call(void);
 /* This process's rank (0 when alone) and the number of processes (1 when alone). */
 int km_dist_rank(void);
 int km_dist_size(void);

@@ -21,6 +21,7 @@ struct km_kernel_context {
     size_t reserved;             /* bytes of the Gram matrices */
     size_t n_grams;
     context_gram *grams;
+    int owns_grams;              /* 0: a worker's, borrowed from its parent */
 };
 
 static const context_gram *find_gram(const km_kernel_context *c, const km_kernel *k)
@@ -70,6 +71,7 @@ km_status km_kernel_context_new(const km_dataset *data, const km_kernel_set *set
         return km_error_nomem("a kernel context");
     c->data = data;
     c->set = set;
+    c->owns_grams = 1;
     km_logger quiet = {0};
     size_t n = data->n;
     size_t gram_bytes = n && n <= SIZE_MAX / n / sizeof(double) ? n * n * sizeof(double) : SIZE_MAX;
@@ -89,17 +91,38 @@ km_status km_kernel_context_new(const km_dataset *data, const km_kernel_set *set
     return KM_OK;
 }
 
+km_status km_kernel_context_worker(const km_kernel_context *parent, size_t workers, km_kernel_context **out)
+{
+    *out = NULL;
+    size_t budget = km_cache_budget(parent->cache), share = (budget - parent->reserved) / (workers ? workers : 1);
+    km_kernel_context *c = calloc(1, sizeof *c);
+    if (!c)
+        return km_error_nomem("a kernel context");
+    *c = *parent;
+    c->owns_grams = 0;
+    c->cache = NULL;
+    km_status st = km_cache_new(parent->reserved + share, &c->cache);
+    if (st) {
+        km_kernel_context_free(c);
+        return st;
+    }
+    km_cache_reserve(c->cache, c->reserved); /* fits: the budget counts it */
+    *out = c;
+    return KM_OK;
+}
+
 void km_kernel_context_free(km_kernel_context *c)
 {
     if (!c)
         return;
-    for (size_t g = 0; g < c->n_grams; g++)
+    for (size_t g = 0; c->owns_grams && g < c->n_grams; g++)
         free(c->grams[g].gram);
     if (c->cache) {
         km_cache_unreserve(c->cache, c->reserved);
         km_cache_free(c->cache);
     }
-    free(c->grams);
+    if (c->owns_grams)
+        free(c->grams);
     free(c);
 }
 

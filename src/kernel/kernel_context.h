@@ -19,6 +19,11 @@ typedef struct km_kernel_context km_kernel_context;
 /* data and set must outlive the context. */
 km_status km_kernel_context_new(const km_dataset *data, const km_kernel_set *set, size_t cache_bytes,
                                 const km_logger *logger, km_kernel_context **out);
+/* A context for one of `workers` threads that train at once on the parent's rows: the parent's Gram
+ * matrices (borrowed: the parent must outlive it) and a budget of its own, the parent's Gram bytes
+ * (reserved) plus its share 1/workers of the rest, so that the workers together stay within the parent's
+ * budget; with one worker its budget is the parent's. */
+km_status km_kernel_context_worker(const km_kernel_context *parent, size_t workers, km_kernel_context **out);
 void km_kernel_context_free(km_kernel_context *context);
 
 const km_dataset *km_kernel_context_data(const km_kernel_context *context);

@@ -14,11 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/params.h"
 #include "core/sized_struct.h"
 #include "data/dataset.h"
+#include "dist/dist.h"
 #include "dist/task_exchange.h"
 #include "kernel/kernel.h"
 #include "kernel/kernel_context.h"
@@ -300,66 +305,187 @@ static km_status open_context(const km_dataset *data, const km_grid_setting *set
     return km_kernel_context_new(data, set, km_params_cache_bytes(setting->params), &logger, context);
 }
 
-/* Runs this process's tasks (all of them, or under MPI those of its rank), one kernel context per
- * kernel set; the rank that leads reports progress as settings complete. Every record is in the
- * exchange when it returns KM_OK. */
-static km_status run_tasks(const km_dataset *data, const km_grid *grid, const evaluation *evaluations,
-                           const cv_task *tasks, size_t n_tasks, km_task_exchange *exchange, size_t max_kernels,
-                           const km_cv_options *options, km_score score)
+/* What the threads of a run share. Every call that touches the exchange, the progress or the failure
+ * runs in the critical section km_cv_exchange (under MPI, one thread at a time may call it:
+ * km_dist_threads_may_call). */
+typedef struct run_state {
+    const km_grid *grid;
+    const evaluation *evaluations;
+    const cv_task *tasks;
+    size_t n_tasks, max_kernels;
+    km_task_exchange *exchange;
+    const km_cv_options *options;
+    km_score score;
+    int leads;                   /* this rank reports progress */
+    progress_state progress;
+    km_status failure;           /* the first failure of a thread of this process */
+    char message[1024];          /* its message */
+} run_state;
+
+/* Keeps the first failure (its thread's message); returns status. */
+static km_status fail(run_state *run, km_status status)
 {
-    const km_kernel_set *set = NULL;
-    km_kernel_context *context = NULL;
-    const km_matrix **matrices = NULL;
-    km_model *previous = NULL;   /* the model of the task this rank ran last */
-    size_t previous_task = NO_TASK;
-    double *record = malloc((RECORD_WEIGHTS + max_kernels) * sizeof *record);
-    progress_state p = {calloc(grid->n, sizeof *p.tasks_left), calloc(n_tasks ? n_tasks : 1, 1), calloc(grid->n, 1),
-                        calloc(grid->n, sizeof *p.means), 0};
-    km_status st = record && p.tasks_left && p.counted && p.done && p.means ? KM_OK
-                                                                             : km_error_nomem("cross-validation");
-    for (size_t t = 0; !st && t < n_tasks; t++)
-        p.tasks_left[tasks[t].setting]++;
-    int leads = km_task_exchange_leads(exchange);
-    for (size_t t = 0; !st && t < n_tasks && !km_task_exchange_stopped(exchange); t++) {
-        const cv_task *task = &tasks[t];
-        const km_grid_setting *setting = &grid->settings[task->setting];
-        if (!km_task_exchange_mine(exchange, t))
-            continue;
-        if (setting->kernels != set) {
-            set = setting->kernels;
-            st = open_context(data, setting, &context, &matrices);
-        }
-        /* a rank runs whole chains in order: the task before this one in its chain ran just before */
-        const km_model *from = !options->cold_starts && task->previous == previous_task ? previous : NULL;
+#pragma omp critical(km_cv_exchange)
+    if (!run->failure) {
+        run->failure = status;
+        snprintf(run->message, sizeof run->message, "%s", km_last_error());
+    }
+    return status;
+}
+
+/* Whether the run stops: a thread of this process failed, or another rank. */
+static int stopping(run_state *run)
+{
+    int stop;
+#pragma omp critical(km_cv_exchange)
+    stop = run->failure || km_task_exchange_stopped(run->exchange);
+    return stop;
+}
+
+/* Posts task t's record and reports the progress it makes. */
+static km_status post(run_state *run, size_t t, const double *record)
+{
+    km_status st;
+#pragma omp critical(km_cv_exchange)
+    {
+        st = km_task_exchange_post(run->exchange, t, record);
+        if (!st && run->leads)
+            st = report_progress(&run->progress, run->exchange, run->tasks, run->n_tasks, run->grid, run->evaluations,
+                                 run->options, run->score);
+    }
+    return st;
+}
+
+/* Runs the tasks first .. end - 1 of one chain in order in a worker's context, each warm-started from the
+ * one before it (unless cold starts are asked for), until one fails or the run stops. */
+static km_status run_chain(run_state *run, km_kernel_context *context, const km_matrix **matrices, size_t first,
+                           size_t end, double *record)
+{
+    km_model *previous = NULL;
+    km_status st = KM_OK;
+    for (size_t t = first; !st && t < end && !stopping(run); t++) {
+        const cv_task *task = &run->tasks[t];
+        const km_grid_setting *setting = &run->grid->settings[task->setting];
+        const km_model *from = !run->options->cold_starts && task->previous != NO_TASK ? previous : NULL;
         km_model *model = NULL;
-        if (!st)
-            st = run_task(context, setting, &evaluations[task->evaluation].splits.items[task->split], matrices, score,
-                          max_kernels, from, record, &model);
+        st = run_task(context, setting, &run->evaluations[task->evaluation].splits.items[task->split], matrices,
+                      run->score, run->max_kernels, from, record, &model);
         km_model_free(previous);
         previous = model;
-        previous_task = t;
         if (st) {
             char where[512];
             snprintf(where, sizeof where, "setting %zu (%s), split %zu", task->setting + 1, setting->options,
                      task->split + 1);
             km_error_in(where, st);
+        } else {
+            st = post(run, t, record);
         }
-        if (!st)
-            st = km_task_exchange_post(exchange, t, record);
-        if (!st && leads)
-            st = report_progress(&p, exchange, tasks, n_tasks, grid, evaluations, options, score);
     }
     km_model_free(previous);
+    return st;
+}
+
+/* The threads a process runs its chains on: the caller's number, or OpenMP's (OMP_NUM_THREADS, else the
+ * cores); one where OpenMP is off or MPI allows calls from the main thread only. */
+static size_t threads_of(const km_cv_options *options)
+{
+#ifdef _OPENMP
+    if (!km_dist_threads_may_call())
+        return 1;
+    return options->threads > 0 ? (size_t)options->threads : (size_t)omp_get_max_threads();
+#else
+    (void)options;
+    return 1;
+#endif
+}
+
+/* Runs this process's chains among the tasks first .. end - 1, which share one kernel set: one kernel
+ * context for them all, and as many threads as there are chains, up to threads_of, each training in a
+ * worker context of its own (its share of the budget) and taking the next chain when done. The chains
+ * run from the last to the first, so that those of the largest C, the slowest to train, start first. */
+static km_status run_kernel_set(run_state *run, const km_dataset *data, size_t first, size_t end)
+{
+    size_t n_chains = 0, record_length = RECORD_WEIGHTS + run->max_kernels;
+    size_t *chain_first = malloc((end - first) * sizeof *chain_first);
+    if (!chain_first)
+        return km_error_nomem("cross-validation tasks");
+    for (size_t t = first; t < end; t++)
+        if (km_task_exchange_mine(run->exchange, t) && (t == first || run->tasks[t].chain != run->tasks[t - 1].chain))
+            chain_first[n_chains++] = t;
+    size_t workers = threads_of(run->options);
+    if (workers > n_chains)
+        workers = n_chains;
+    km_kernel_context *context = NULL, **contexts = calloc(workers ? workers : 1, sizeof *contexts);
+    const km_matrix **matrices = NULL;
+    double *records = malloc((workers ? workers : 1) * record_length * sizeof *records);
+    km_status st = contexts && records ? KM_OK : km_error_nomem("cross-validation");
+    if (!st && n_chains)
+        st = open_context(data, &run->grid->settings[run->tasks[first].setting], &context, &matrices);
+    for (size_t w = 0; !st && w < workers; w++)
+        st = km_kernel_context_worker(context, workers, &contexts[w]);
+    size_t next = 0;
+#pragma omp parallel num_threads(workers ? workers : 1) if (!st && workers > 1)
+    {
+#ifdef _OPENMP
+        size_t w = (size_t)omp_get_thread_num();
+#else
+        size_t w = 0;
+#endif
+        for (;;) {
+            size_t c;
+#pragma omp atomic capture
+            c = next++;
+            if (st || c >= n_chains)
+                break;
+            size_t chain_start = chain_first[n_chains - 1 - c], chain_end = chain_start;
+            while (chain_end < end && run->tasks[chain_end].chain == run->tasks[chain_start].chain)
+                chain_end++;
+            km_status chain_st = run_chain(run, contexts[w], matrices, chain_start, chain_end, records + w * record_length);
+            if (chain_st) {
+                fail(run, chain_st);
+                break;
+            }
+        }
+    }
+    for (size_t w = 0; contexts && w < workers; w++)
+        km_kernel_context_free(contexts[w]);
     km_kernel_context_free(context);
+    free(contexts);
     free(matrices);
-    while (!st && leads && km_task_exchange_wait(exchange))
-        st = report_progress(&p, exchange, tasks, n_tasks, grid, evaluations, options, score);
+    free(records);
+    free(chain_first);
+    return st ? st : run->failure ? km_error(run->failure, "%s", run->message) : KM_OK;
+}
+
+/* Runs this process's tasks (all of them, or under MPI those of its rank), kernel set by kernel set
+ * (number_tasks keeps each set's tasks together); the rank that leads reports progress as settings
+ * complete. Every record is in the exchange when it returns KM_OK. */
+static km_status run_tasks(const km_dataset *data, const km_grid *grid, const evaluation *evaluations,
+                           const cv_task *tasks, size_t n_tasks, km_task_exchange *exchange, size_t max_kernels,
+                           const km_cv_options *options, km_score score)
+{
+    run_state run = {grid, evaluations, tasks, n_tasks, max_kernels, exchange, options, score,
+                     km_task_exchange_leads(exchange),
+                     {calloc(grid->n, sizeof(size_t)), calloc(n_tasks ? n_tasks : 1, 1), calloc(grid->n, 1),
+                      calloc(grid->n, sizeof(double)), 0},
+                     KM_OK, ""};
+    progress_state *p = &run.progress;
+    km_status st = p->tasks_left && p->counted && p->done && p->means ? KM_OK : km_error_nomem("cross-validation");
+    for (size_t t = 0; !st && t < n_tasks; t++)
+        p->tasks_left[tasks[t].setting]++;
+    for (size_t first = 0, end; !st && first < n_tasks && !km_task_exchange_stopped(exchange); first = end) {
+        for (end = first + 1; end < n_tasks; end++)
+            if (grid->settings[tasks[end].setting].kernels != grid->settings[tasks[first].setting].kernels)
+                break;
+        st = run_kernel_set(&run, data, first, end);
+    }
+    while (!st && run.leads && km_task_exchange_wait(exchange))
+        st = report_progress(p, exchange, tasks, n_tasks, grid, evaluations, options, score);
     st = km_task_exchange_finish(exchange, st);
-    free(record);
-    free(p.tasks_left);
-    free(p.counted);
-    free(p.done);
-    free(p.means);
+    free(p->tasks_left);
+    free(p->counted);
+    free(p->done);
+    free(p->means);
     return st;
 }
 

@@ -351,6 +351,62 @@ KM_TEST_CASE(warm_starts_score_as_cold_runs)
     km_dataset_free(heart);
 }
 
+/* Stops the run at the third setting done. */
+static int stop_at_third(void *user, size_t done, size_t total, size_t best, double best_mean)
+{
+    (void)user;
+    (void)total;
+    (void)best;
+    (void)best_mean;
+    return done >= 3;
+}
+
+/* Chains trained on 2 and 3 threads at once give what one thread gives, to the last bit (this grid's
+ * budget shares hold what one thread's budget holds), and a stop asked for on a thread reaches the
+ * caller as KM_EINTERRUPTED with its message. */
+KM_TEST_CASE(threads_give_the_results_of_one)
+{
+    const double c[] = {0.25, 1, 4};
+    km_grid *grid = grid_of(c, 3, 4.0 / 3.0);
+    km_params *params;
+    CHECK_OK(km_params_new(&params));
+    CHECK_OK(km_params_set_text(params, KM_PARAM_MKL_METHOD, "lp"));
+    const char *p_values[] = {"1", "2", "inf"};
+    for (size_t i = 0; i < 3; i++)
+        for (size_t k = 0; k < 3; k++) {
+            CHECK_OK(km_params_set_text(params, KM_PARAM_P, p_values[i]));
+            CHECK_OK(km_params_set_double(params, KM_PARAM_C, c[k]));
+            CHECK_OK(km_grid_add(grid, params, kernels, ""));
+        }
+    km_cv_options options = KM_CV_OPTIONS_INIT;
+    options.folds = 4;
+    options.nested_folds = 2;
+    options.threads = 1;
+    km_cv_results *one, *many;
+    CHECK_OK(km_cv_run(data, grid, &options, &one));
+    for (int threads = 2; threads <= 3; threads++) {
+        options.threads = threads;
+        CHECK_OK(km_cv_run(data, grid, &options, &many));
+        for (size_t s = 0; s < km_grid_size(grid); s++) {
+            size_t n_one, n_many;
+            const double *w_one = km_cv_mean_weights(one, s, &n_one), *w_many = km_cv_mean_weights(many, s, &n_many);
+            CHECK(n_one == n_many && memcmp(w_one, w_many, n_one * sizeof *w_one) == 0);
+            CHECK(memcmp(km_cv_scores(one, s), km_cv_scores(many, s), 4 * sizeof(double)) == 0);
+            CHECK(km_cv_mean_sv(one, s) == km_cv_mean_sv(many, s));
+        }
+        CHECK(memcmp(km_cv_outer_choices(one), km_cv_outer_choices(many), 4 * sizeof(size_t)) == 0);
+        CHECK(km_cv_best(one) == km_cv_best(many));
+        km_cv_results_free(many);
+    }
+    km_cv_results_free(one);
+    options.progress = stop_at_third;
+    km_cv_results *stopped = NULL;
+    CHECK_STATUS(km_cv_run(data, grid, &options, &stopped), KM_EINTERRUPTED);
+    CHECK(stopped == NULL && strstr(km_last_error(), "interrupted"));
+    km_params_free(params);
+    km_grid_free(grid);
+}
+
 /* Unequal folds, not stratified: fold 0 the first 10 rows, the others dealt over folds 1..3. */
 static void uneven_folds(int *fold)
 {
