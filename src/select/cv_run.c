@@ -306,7 +306,7 @@ static km_status open_context(const km_dataset *data, const km_grid_setting *set
 }
 
 /* What the threads of a run share. Every call that touches the exchange, the progress or the failure
- * runs in the critical section km_cv_exchange (under MPI, one thread at a time may call it:
+ * runs in one critical section (under MPI, one thread at a time may call it:
  * km_dist_threads_may_call). */
 typedef struct run_state {
     const km_grid *grid;
@@ -325,7 +325,7 @@ typedef struct run_state {
 /* Keeps the first failure (its thread's message); returns status. */
 static km_status fail(run_state *run, km_status status)
 {
-#pragma omp critical(km_cv_exchange)
+#pragma omp critical
     if (!run->failure) {
         run->failure = status;
         snprintf(run->message, sizeof run->message, "%s", km_last_error());
@@ -337,7 +337,7 @@ static km_status fail(run_state *run, km_status status)
 static int stopping(run_state *run)
 {
     int stop;
-#pragma omp critical(km_cv_exchange)
+#pragma omp critical
     stop = run->failure || km_task_exchange_stopped(run->exchange);
     return stop;
 }
@@ -346,7 +346,7 @@ static int stopping(run_state *run)
 static km_status post(run_state *run, size_t t, const double *record)
 {
     km_status st;
-#pragma omp critical(km_cv_exchange)
+#pragma omp critical
     {
         st = km_task_exchange_post(run->exchange, t, record);
         if (!st && run->leads)
