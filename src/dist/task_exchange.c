@@ -44,6 +44,15 @@ struct km_task_exchange {
 
 static double *row_of(const km_task_exchange *x, size_t t) { return x->rows + t * (x->length + 1); }
 
+/* The rank of unit u: the units are dealt to the K ranks in rounds of K, every other round in reverse
+ * (ranks 0, 1, ..., K-1, then K-1, ..., 1, 0, ...), so that where the units' costs grow along the
+ * order (a split's chains by increasing C) each rank gets a like share of them. */
+static int owner_of(size_t u, int size)
+{
+    size_t round = u / (size_t)size, at = u % (size_t)size;
+    return (int)(round % 2 ? (size_t)size - 1 - at : at);
+}
+
 km_status km_task_exchange_new(size_t n_tasks, const size_t *unit, size_t record_length, km_task_exchange **out)
 {
     km_task_exchange *x = calloc(1, sizeof *x);
@@ -63,7 +72,7 @@ km_status km_task_exchange_new(size_t n_tasks, const size_t *unit, size_t record
     int ok = x->rows && x->have && x->finished && x->stop_sent && x->scratch && x->owner;
     size_t mine = 0;
     for (size_t t = 0; ok && t < n_tasks; t++) {
-        x->owner[t] = (int)((unit ? unit[t] : t) % (size_t)x->size);
+        x->owner[t] = owner_of(unit ? unit[t] : t, x->size);
         x->due += x->owner[t] != x->rank && x->rank == 0;
         mine += x->owner[t] == x->rank;
     }

@@ -1,7 +1,8 @@
 /* The tasks of a run spread over its processes (dist.h): tasks 0 ... n - 1 in units (a unit: tasks
- * that one process must run in order, such as a chain of warm starts), the tasks of unit u run by rank
- * u mod size (a deterministic static schedule: what a rank computes never depends on the others'
- * timing, so the results are the same for every number of ranks), each giving a record of a fixed
+ * that one process must run in order, such as a chain of warm starts), the units dealt to the ranks in
+ * rounds of size, every other round in reverse (a deterministic static schedule: what a rank computes
+ * never depends on the others' timing, so the results are the same for every number of ranks), each
+ * giving a record of a fixed
  * number of doubles. Rank 0 collects the records as they come and, at the end, every rank has them
  * all, or every rank has the first failure of any rank, its message naming the rank and host. With
  * one process every call is local. */

@@ -56,12 +56,14 @@ status=$?
 [ -e "$WORK/missing.jsonl" ] && fail "a rank without its data: a results file was written"
 
 # a rank killed mid-run: mpirun names it and its host; rank 0 writes nothing
-long=(-q --json --kernel 'rbf:gamma=2^-6..2^6/mean' -c 2^-2..2^8:1 --p 1,4/3,2 --mkl lp --folds 10)
+# (long: it must still run when the kill comes, whatever the machine's speed; killed, it costs nothing)
+long=(-q --json --kernel 'rbf:gamma=2^-6..2^6/mean' -c 2^-2..2^8:1 --p 1,4/3,2 --mkl lp --folds 10 --repeats 50)
 "${MPIRUN[@]}" -n 2 "$KM" cv "${long[@]}" -o "$WORK/killed.jsonl" "$WORK/train" 2>"$WORK/err.killed" &
 job=$!
 victim=""
 for _ in $(seq 100); do
-    for pid in $(pgrep -f "$KM cv"); do
+    # this run's own ranks (children of its mpirun, under timeout), not a finishing run's
+    for pid in $(pgrep -P "$(pgrep -P "$job" -x mpirun || echo 0)"); do
         tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=1 && victim=$pid
     done
     [ -n "$victim" ] && break
@@ -71,7 +73,7 @@ if [ -z "$victim" ]; then
     fail "rank 1 of the long run was not found"
 else
     sleep 0.5
-    kill -9 "$victim"
+    kill -9 "$victim" || { fail "rank 1 ended before it was killed"; kill "$job"; }
 fi
 wait "$job"
 status=$?
