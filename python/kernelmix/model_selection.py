@@ -147,7 +147,8 @@ class GridSearchMKL(MetaEstimatorMixin, BaseEstimator):
         Threads that train at once (kernelmix cv --threads), each on chains of (setting, split) trainings
         with its share of the estimator's cache_size beyond the Gram blocks all share; None or -1:
         OpenMP's number (OMP_NUM_THREADS, else the cores). Unlike GridSearchCV's processes, the threads
-        share the Gram blocks, and the scores do not depend on their number.
+        share the Gram blocks; the scores do not depend on their number where each share holds the kernel
+        matrices that the whole cache_size holds (docs/model-selection.md, "Threads").
     verbose : int
         1: log each setting done with the best so far (logger "kernelmix", INFO).
 

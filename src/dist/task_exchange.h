@@ -2,10 +2,9 @@
  * that one process must run in order, such as a chain of warm starts), the units dealt to the ranks in
  * rounds of size, every other round in reverse (a deterministic static schedule: what a rank computes
  * never depends on the others' timing, so the results are the same for every number of ranks), each
- * giving a record of a fixed
- * number of doubles. Rank 0 collects the records as they come and, at the end, every rank has them
- * all, or every rank has the first failure of any rank, its message naming the rank and host. With
- * one process every call is local. */
+ * giving a record of a fixed number of doubles. Rank 0 collects the records as they come and, at the
+ * end, every rank has them all, or every rank has the first failure of any rank, its message naming
+ * the rank and host. With one process every call is local. */
 #ifndef KM_DIST_TASK_EXCHANGE_H
 #define KM_DIST_TASK_EXCHANGE_H
 
