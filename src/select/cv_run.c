@@ -37,13 +37,11 @@
  * fit, its support vectors, then the first machine's kernel count and weights. */
 enum { RECORD_SCORE, RECORD_SECONDS, RECORD_SV, RECORD_N_KERNELS, RECORD_WEIGHTS };
 
-/* One (setting x split) task: its chain (the unit of tasks that one process runs in order) and the task
- * before it in its chain, whose model it warm-starts from (NO_TASK: the first of its chain). */
+/* One (setting x split) task and its chain: the consecutive tasks that one thread runs in order, each
+ * but the first warm-starting from the model of the task before it. */
 typedef struct cv_task {
-    size_t setting, evaluation, split;
-    size_t chain, previous;
+    size_t setting, evaluation, split, chain;
 } cv_task;
-#define NO_TASK SIZE_MAX
 
 /* The tasks of one list of splits: task[s * splits->n + f] is the task of setting s and split f. */
 typedef struct evaluation {
@@ -227,11 +225,10 @@ static km_status number_tasks(const km_grid *grid, evaluation *evaluations, size
                 for (size_t f = 0; f < evaluations[e].splits.n; f++)
                     for (size_t k = 0; k < count; k++) {
                         size_t member = members[k];
-                        int continues = k > 0 && same_chain(grid, members[k - 1], member);
-                        if (!continues)
+                        if (k == 0 || !same_chain(grid, members[k - 1], member))
                             current = chain++;
                         evaluations[e].task[member * evaluations[e].splits.n + f] = t;
-                        tasks[t] = (cv_task){member, e, f, current, continues ? t - 1 : NO_TASK};
+                        tasks[t] = (cv_task){member, e, f, current};
                         t++;
                     }
             for (size_t k = 0; k < count; k++)
@@ -366,7 +363,7 @@ static km_status run_chain(run_state *run, km_kernel_context *context, const km_
     for (size_t t = first; !st && t < end && !stopping(run); t++) {
         const cv_task *task = &run->tasks[t];
         const km_grid_setting *setting = &run->grid->settings[task->setting];
-        const km_model *from = !run->options->cold_starts && task->previous != NO_TASK ? previous : NULL;
+        const km_model *from = !run->options->cold_starts && t > first ? previous : NULL;
         km_model *model = NULL;
         st = run_task(context, setting, &run->evaluations[task->evaluation].splits.items[task->split], matrices,
                       run->score, run->max_kernels, from, record, &model);
