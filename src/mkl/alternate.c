@@ -6,11 +6,25 @@
 #include <time.h>
 
 #include "core/error.h"
+#include "mkl/theta.h"
 
 km_status km_alternating_evaluate(void *ctx)
 {
     km_alternating_state *s = ctx;
     return km_mkl_evaluate(s->pr, s->result, s->h, s->a);
+}
+
+/* Sets the solver's SVM tolerance tighter than used for a gap the SVM accounts for svm_gap of
+ * (km_mkl_tighter_tolerance); 0 when the solver keeps its tolerance or it is at its floor. */
+static int tighten(const km_mkl_problem *pr, const km_alternating_solver *solver, double used, double dual,
+                   double svm_gap)
+{
+    double tighter = solver->tolerance ? km_mkl_tighter_tolerance(pr, used, dual, svm_gap) : 0;
+    if (!(tighter > 0))
+        return 0;
+    km_log(&pr->logger, KM_LOG_INFO, "mkl: SVM tolerance %g -> %g for the gap", used, tighter);
+    *solver->tolerance = tighter;
+    return 1;
 }
 
 km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, const km_alternating_solver *solver,
@@ -21,8 +35,7 @@ km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, co
     double *theta_used = malloc(M * sizeof *theta_used);
     km_status st = theta_used ? KM_OK : km_error_nomem("the MKL outer loop");
     int evaluated = 0;
-    double anchor = 0;    /* a gap, and the outer iterations since whose gaps all stayed within */
-    long flat = 0;               /* KM_STALL_CHANGE of it */
+    km_gap_progress progress = km_gap_progress_from(1);
     *converged = 0;
     *iterations = 0;
     for (long t = 1; !st && t <= pr->mkl.max_outer; t++) {
@@ -39,29 +52,24 @@ km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, co
         km_mkl_report_certified(pr, t, theta_used, M, certified.dual, certified.primal, certified.gap);
         if (*converged || settled || km_mkl_limit_reached(pr, t, elapsed, certified.gap))
             break;
-        int stalled = 0;
-        if (t == 1 || !(fabs(certified.gap - anchor) <= KM_STALL_CHANGE * anchor)) {
-            anchor = certified.gap;
-            flat = 0;
-        } else {
-            stalled = ++flat >= KM_STALL_STEPS;
-        }
+        double used = solver->tolerance && *solver->tolerance > 0 ? *solver->tolerance : pr->machine->solver.tolerance;
+        int stalled = km_gap_stalled(&progress, t, certified.gap, KM_STALL_STEPS);
         km_weight_move move = KM_MOVED;
         if (!stalled && (st = solver->step(solver->ctx, theta_used, &move)))
             break;
+        /* theta has settled but the SVM's own gap holds the certificate open: no theta step closes it; the
+         * next solve, at the stepped theta, is tighter */
+        if (move == KM_MOVED && km_theta_largest_change(M, theta_used, theta) <= pr->mkl.theta_tol &&
+            km_mkl_svm_limits_gap(pr, certified.gap, certified.dual, certified.primal, certified.svm_share) &&
+            tighten(pr, solver, used, certified.dual, certified.svm_share))
+            progress = km_gap_progress_from(t + 1);
         if (stalled || move == KM_AT_FIXED_POINT || move == KM_NOTHING_TO_LEARN) {
             /* theta stays (or the gap does) while the gap is open: the SVM tolerance limits the certificate
              * (warm-started solves that already meet it stay unchanged while theta moves; every a_m = 0
              * where a tolerance so loose left c = 0); solve the same theta more tightly, or warn */
-            double used = solver->tolerance && *solver->tolerance > 0 ? *solver->tolerance
-                                                                      : pr->machine->solver.tolerance;
-            double tighter = solver->tolerance ? km_mkl_tighter_tolerance(pr, used, certified.dual, certified.primal)
-                                               : 0;
-            if (tighter > 0) {
-                km_log(&pr->logger, KM_LOG_INFO, "mkl: SVM tolerance %g -> %g for the gap", used, tighter);
-                *solver->tolerance = tighter;
+            if (tighten(pr, solver, used, certified.dual, certified.primal - certified.dual)) {
                 evaluated = 0;
-                flat = 0;
+                progress = km_gap_progress_from(t + 1);
                 continue;
             }
             if (move != KM_NOTHING_TO_LEARN)

@@ -20,9 +20,11 @@ typedef enum km_weight_move {
                                     solver tolerance left c = 0: tightened, else stop) */
 } km_weight_move;
 
-/* The objectives of a certified point and their relative gap (P - D) / |P|. */
+/* The objectives of a certified point and their relative gap (P - D) / |P|; svm_share: a lower bound on the
+ * part of P - D that is the SVM's own gap (km_mkl_svm_share; 0 where the method has none). */
 typedef struct km_certified_values {
     double dual, primal, gap;
+    double svm_share;
 } km_certified_values;
 
 typedef struct km_alternating_solver {
@@ -38,8 +40,8 @@ typedef struct km_alternating_solver {
     const char *fixed_point;     /* how the warning names a theta the step does not move: "fixed",
                                     "stationary" */
     double *tolerance;           /* the SVM tolerance evaluate solves with (0: the machine's -e), which a
-                                    gap stalled at a fixed point or over KM_STALL_STEPS outer iterations
-                                    tightens; NULL: never tightened */
+                                    gap held open by the SVM's own gap (km_mkl_svm_limits_gap), at a fixed
+                                    point or stalled (km_gap_stalled) tightens; NULL: never tightened */
 } km_alternating_solver;
 
 /* What every alternating solver keeps of its last solve; a solver's state begins with it, so that
@@ -52,13 +54,6 @@ typedef struct km_alternating_state {
 
 /* The evaluate callback of a state beginning with km_alternating_state: km_mkl_evaluate into h, a. */
 km_status km_alternating_evaluate(void *ctx);
-
-/* An outer loop whose certified gap stays within KM_STALL_CHANGE (relative) of one value over
- * KM_STALL_STEPS outer iterations has stalled (a gap that falls slowly or oscillates, as the wrapper's
- * at p = 1 does, has not): its solver tightens the SVM tolerance if it can, else the loop stops, with
- * one warning, at its last point. */
-#define KM_STALL_STEPS 20
-#define KM_STALL_CHANGE 1e-3
 
 /* Runs the loop on problem (its limits and logger) over theta (M values, the problem's kernel
  * weights); on return theta is the one the final solution belongs to, *iterations the outer

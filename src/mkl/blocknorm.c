@@ -214,7 +214,7 @@ static km_status tikhonov_certify(void *ctx, long t, double elapsed, km_certifie
            result->dual, result->gap, elapsed);
     /* stop at the duality gap, or when the objective stops moving (kernelmix's rule;
      * Tomioka & Suzuki give none) */
-    *out = (km_certified_values){result->dual, result->primal, result->gap};
+    *out = (km_certified_values){result->dual, result->primal, result->gap, 0.0};
     *settled = change < pr->mkl.eps_mkl;
     if (*settled && result->gap > pr->mkl.gap)
         km_log(&pr->logger, KM_LOG_WARNING,

@@ -96,6 +96,27 @@ static double regularizer(const km_mkl_problem *pr, const double *w)
     return 0.5 * (1.0 - lambda) * l1 * l1 + 0.5 * lambda * l2;
 }
 
+/* With L = lin - 1/2 sum_m theta_m a_m the SVM's dual at theta, P - D = (P - L) + (L - D). For lp-norm MKL with
+ * p_block <= 2 the regularizer is at most the SVM's 1/2 sum theta_m a_m (1/2 ||w||_{2,p_block}^2 is the least
+ * 1/2 sum |w_m|^2 / beta_m over ||beta||_p <= 1, theta among them; Kloft's thesis, Problem II.4), so P - L is at
+ * most the SVM's own gap at theta; L - D >= 0 (1/2 ||a||_r is the largest 1/2 sum beta_m a_m over the same
+ * beta) is the part theta steps can close. Hence the SVM's gap is at least P - D - (L - D). */
+double km_mkl_svm_share(const km_mkl_problem *pr, const double *a, double kernel_term, double absolute_gap)
+{
+    if (pr->mkl.method != KM_MKL_LP || !(pr->mkl.p_block <= 2))
+        return 0.0; /* no such variational form: the bound says nothing */
+    const double *theta = pr->machine->kernel->theta;
+    size_t M = pr->machine->kernel->n_kernels;
+    double combined = 0;
+    for (size_t m = 0; m < M; m++)
+        combined += theta[m] * a[m];
+    double weights_share = kernel_term - 0.5 * combined;
+    /* theta on the boundary of its set makes L - D a difference of equal sums: rounding may leave it below 0 */
+    if (weights_share < -1e-12 * fabs(kernel_term))
+        return 0.0; /* theta outside its feasible set: the bound says nothing */
+    return fmax(absolute_gap - fmax(weights_share, 0.0), 0.0);
+}
+
 void km_mkl_certify(const km_mkl_problem *pr, const double *coef, double bias, const double *a, const double *h,
                     km_mkl_certificate *out)
 {
@@ -134,6 +155,7 @@ void km_mkl_certify(const km_mkl_problem *pr, const double *coef, double bias, c
     /* equal objectives certify the optimum, also where both are 0 (a constant target fitted by the bias
      * alone), whose relative gap would be 0/0 */
     out->gap = out->primal == out->dual ? 0.0 : (out->primal - out->dual) / fabs(out->primal);
+    out->svm_share = km_mkl_svm_share(pr, as, kernel_term, out->primal - out->dual);
     free(g);
     free(w);
     free(as);

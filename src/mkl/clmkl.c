@@ -209,7 +209,7 @@ static km_status clmkl_certify(void *ctx, long t, double elapsed, km_certified_v
     result->dual = lin - kernel_term;
     result->primal = regularizer + loss;
     result->gap = fmax(0.0, result->primal - result->dual) / fmax(fabs(result->primal), DBL_MIN);
-    *out = (km_certified_values){result->dual, result->primal, result->gap};
+    *out = (km_certified_values){result->dual, result->primal, result->gap, 0.0};
     km_log(&pr->logger, KM_LOG_INFO, "clmkl %4ld: dual %.10g primal %.10g gap %.3e %.2fs", t, result->dual,
            result->primal, result->gap, elapsed);
     return KM_OK;

@@ -18,6 +18,7 @@
 
 #include "core/error.h"
 #include "mkl/mkl.h"
+#include "mkl/theta.h"
 
 /* A theta step waits until the KKT violation is at most this fraction of the one after the last step. */
 #define STEP_PROGRESS 0.5
@@ -60,10 +61,7 @@ static double propose_theta(interleaved *s, const double *theta)
     memcpy(s->proposal, theta, M * sizeof *theta);
     if (!km_mkl_theta_step(s->pr, s->a, s->proposal) || !theta_moved(theta, s->proposal, M))
         return -1.0;
-    double largest = 0.0;
-    for (size_t m = 0; m < M; m++)
-        largest = fmax(largest, fabs(s->proposal[m] - theta[m]));
-    return largest;
+    return km_theta_largest_change(M, theta, s->proposal);
 }
 
 /* Takes the proposed step. */

@@ -70,6 +70,8 @@ typedef struct km_mkl_certificate {
     double bias;                     /* the bias of the certified point: the given one refined */
     double lin;
     double dual, primal, gap;
+    double svm_share;                /* at least this much of P - D is the SVM's own duality gap at theta
+                                        (km_mkl_svm_share) */
 } km_mkl_certificate;
 
 /* h[m n + i] = (K_m c)_i over the rows, from kernel columns of the rows with c != 0 (polling the
@@ -80,6 +82,11 @@ km_status km_mkl_products(const km_mkl_problem *problem, const double *coef, dou
 km_status km_mkl_result_products(const km_mkl_problem *problem, km_mkl_result *result);
 /* a[m] = c'K_m c from the products. */
 void km_mkl_quadratic_terms(size_t n, size_t M, const double *coef, const double *h, double *a);
+/* A lower bound on the part of the absolute gap P - D that is the SVM's own duality gap at the problem's theta,
+ * which no theta step closes, from the kernel term of D (1/2 ||a||_r) and a_m = c'K_m c in the certificate's
+ * scaling; 0 where the bound says nothing (other than lp-norm MKL with p_block <= 2, or theta outside its
+ * feasible set). */
+double km_mkl_svm_share(const km_mkl_problem *problem, const double *a, double kernel_term, double absolute_gap);
 /* Certificate of (coef, bias, theta) with a = c'K_m c and h = K_m c; the bias is refined by exact
  * minimisation of the primal loss over its breakpoints (which only lowers P). */
 void km_mkl_certify(const km_mkl_problem *problem, const double *coef, double bias, const double *a,
@@ -102,12 +109,34 @@ double km_mkl_seconds_since(const struct timespec *start);
  * (of max_time, or past the machine's solver deadline) with the given gap; logs a warning naming the
  * limit when it must. */
 int km_mkl_limit_reached(const km_mkl_problem *problem, long t, double elapsed, double gap);
-/* theta is at its fixed point while the certified relative gap (primal - dual) / |primal| stays above the
- * target, because the SVM solved at that theta only to the given tolerance: the tighter tolerance to solve
- * the same theta again with (an estimate of what reaches the target, at least ten times smaller, down to
- * 1e-4 times the machine's -e), or 0 when the tolerance is already at that floor or no tolerance could
- * reach the target. */
-double km_mkl_tighter_tolerance(const km_mkl_problem *problem, double tolerance, double dual, double primal);
+/* The certified relative gap (primal - dual) / |primal| stays above the target, because the SVM solved at
+ * theta only to the given tolerance, which accounts for svm_gap of the absolute gap (all of it at a fixed
+ * point of theta): the tighter tolerance to solve the same theta again with (an estimate of what reaches the
+ * target, at least ten times smaller, down to 1e-4 times the machine's -e), or 0 when the tolerance is
+ * already at that floor or no tolerance could reach the target. */
+double km_mkl_tighter_tolerance(const km_mkl_problem *problem, double tolerance, double dual, double svm_gap);
+/* The relative gap stays above the target and the SVM's own gap at theta (at least svm_share, absolute) is
+ * over half the target and at least half of the gap: theta steps alone cannot certify the point, a tighter
+ * SVM tolerance must (km_mkl_tighter_tolerance). While the weights' part is the larger, their steps go
+ * first: a tighter tolerance then only makes each step dearer. */
+int km_mkl_svm_limits_gap(const km_mkl_problem *problem, double gap, double dual, double primal, double svm_share);
+
+/* A certified gap of an outer loop and the certified point since which every gap stayed within
+ * KM_STALL_CHANGE (relative) of it. A loop whose gap stays so over a window of certified points
+ * (KM_STALL_STEPS outer iterations of an alternating solver) has stalled (a gap that falls slowly or
+ * oscillates, as the wrapper's at p = 1 does, has not): its solver tightens the SVM tolerance if it can,
+ * else stops, with one warning, at its last point. */
+#define KM_STALL_STEPS 20
+#define KM_STALL_CHANGE 1e-3
+typedef struct km_gap_progress {
+    double anchor;
+    long since;
+} km_gap_progress;
+/* Progress from certified point t on: no gap yet. */
+km_gap_progress km_gap_progress_from(long t);
+/* Records the gap of certified point t; 1 when the loop has stalled over the last window points. */
+int km_gap_stalled(km_gap_progress *progress, long t, double gap, long window);
+
 /* The gap still stays above the target at the floor (theta_kind: "fixed", "stationary", "stalled"; tolerance: the SVM
  * tolerance reached). When a smaller SVM tolerance would reach the target: a warning naming it, KM_OK. When
  * none could: for a gap already below 1e-9 (a target below rounding) a warning, KM_OK; otherwise (the

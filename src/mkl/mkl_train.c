@@ -102,33 +102,52 @@ static double largest_kernel_value(const km_kernel_access *k, size_t *kernel)
     return top;
 }
 
-/* The SVM tolerance that should let the relative gap reach the target at a fixed theta: the absolute gap
- * P - D shrinks with the SVM tolerance e, so the target is met at about e * target |D| / (P - D), taken to
- * the power of ten at or below (the estimate is rough). A dual of 0 (a tolerance so loose that the solver
- * left every variable at 0) tells nothing: a tenth of e. */
-static double tolerance_for_target(const km_mkl_problem *pr, double tolerance, double dual, double primal)
+/* The SVM tolerance that should let the relative gap reach the target at a fixed theta: the absolute gap the
+ * SVM accounts for (P - D at a fixed point) shrinks with the SVM tolerance e, so the target is met at about
+ * e * target |D| / absolute, taken to the power of ten at or below (the estimate is rough). A dual of 0 (a
+ * tolerance so loose that the solver left every variable at 0) tells nothing: a tenth of e. */
+static double tolerance_for_target(const km_mkl_problem *pr, double tolerance, double dual, double absolute)
 {
     if (dual == 0)
         return 0.1 * tolerance;
-    double absolute = primal - dual;
     double needed = absolute > 0 ? tolerance * pr->mkl.gap * fabs(dual) / absolute : tolerance;
     return needed > 0 ? pow(10, floor(log10(needed))) : needed;
 }
 
-double km_mkl_tighter_tolerance(const km_mkl_problem *pr, double tolerance, double dual, double primal)
+double km_mkl_tighter_tolerance(const km_mkl_problem *pr, double tolerance, double dual, double svm_gap)
 {
     double floor_tolerance = fmax(pr->machine->solver.tolerance * KM_TOLERANCE_REACH, KM_SMALLEST_USEFUL_TOLERANCE);
-    double needed = tolerance_for_target(pr, tolerance, dual, primal);
+    double needed = tolerance_for_target(pr, tolerance, dual, svm_gap);
     if (tolerance <= floor_tolerance * (1 + 1e-9) || needed < KM_SMALLEST_USEFUL_TOLERANCE)
         return 0; /* at the floor, or no tolerance could reach the target: km_mkl_gap_stuck says which */
     double next = fmin(needed, 0.1 * tolerance);
     return fmax(next, floor_tolerance);
 }
 
+int km_mkl_svm_limits_gap(const km_mkl_problem *pr, double gap, double dual, double primal, double svm_share)
+{
+    return gap > pr->mkl.gap && svm_share > 0.5 * pr->mkl.gap * fabs(primal) && svm_share >= 0.5 * (primal - dual);
+}
+
+km_gap_progress km_gap_progress_from(long t)
+{
+    return (km_gap_progress){.anchor = NAN, .since = t};
+}
+
+int km_gap_stalled(km_gap_progress *progress, long t, double gap, long window)
+{
+    if (!(fabs(gap - progress->anchor) <= KM_STALL_CHANGE * progress->anchor)) {
+        progress->anchor = gap;
+        progress->since = t;
+        return 0;
+    }
+    return t - progress->since >= window;
+}
+
 km_status km_mkl_gap_stuck(const km_mkl_problem *pr, double tolerance, double dual, double primal, double gap,
                            const char *theta_kind)
 {
-    double needed = tolerance_for_target(pr, tolerance, dual, primal);
+    double needed = tolerance_for_target(pr, tolerance, dual, primal - dual);
     if (needed >= KM_SMALLEST_USEFUL_TOLERANCE) {
         double asked = pr->machine->solver.tolerance;
         if (tolerance < asked)

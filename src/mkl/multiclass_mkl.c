@@ -101,7 +101,9 @@ static km_status shared_certify(void *ctx, long t, double elapsed, km_certified_
     s->dual = s->joint.lin - 0.5 * km_mkl_dual_norm(M, p, s->joint.a);
     s->primal = 0.5 * km_block_norm_squared(M, p, s->w) + s->joint.loss;
     s->gap = (s->primal - s->dual) / fabs(s->primal);
-    *out = (km_certified_values){s->dual, s->primal, s->gap};
+    double kernel_term = s->joint.lin - s->dual;
+    *out = (km_certified_values){s->dual, s->primal, s->gap,
+                                 km_mkl_svm_share(first, s->joint.a, kernel_term, s->primal - s->dual)};
     km_log(&first->logger, KM_LOG_INFO, "shared mkl %4ld: dual %.10g primal %.10g gap %.3e over %zu machines %.2fs", t,
            s->dual, s->primal, s->gap, s->count, elapsed);
     return KM_OK;

@@ -469,7 +469,7 @@ static km_status silp_certify(void *ctx, long t, double elapsed, km_certified_va
     result->dual = s->best_dual;
     result->primal = cert.primal;
     result->gap = (cert.primal - s->best_dual) / fabs(cert.primal);
-    *out = (km_certified_values){result->dual, result->primal, result->gap};
+    *out = (km_certified_values){result->dual, result->primal, result->gap, cert.svm_share};
     double agreement = fabs(1.0 - svm_value / s->bound);
     km_log(&pr->logger, KM_LOG_INFO,
            "silp %4ld: dual %.10g primal %.10g gap %.3e master bound %.10g active kernels %zu/%zu %.2fs", t,

@@ -141,7 +141,7 @@ static km_status simplemkl_certify(void *ctx, long t, double elapsed, km_certifi
     result->dual = s->best_dual;
     result->primal = s->cert.primal;
     result->gap = (s->cert.primal - s->best_dual) / fabs(s->cert.primal);
-    *out = (km_certified_values){result->dual, result->primal, result->gap};
+    *out = (km_certified_values){result->dual, result->primal, result->gap, s->cert.svm_share};
     km_log(&s->pr->logger, KM_LOG_INFO, "simplemkl %4ld: J %.10g dual %.10g primal %.10g gap %.3e %.2fs", t, s->value,
            s->best_dual, s->cert.primal, result->gap, elapsed);
     return KM_OK;

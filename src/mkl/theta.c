@@ -163,6 +163,14 @@ double km_block_norm_squared(size_t M, double p, const double *block_norm)
     return top * top * pow(sum, 2.0 / p);
 }
 
+double km_theta_largest_change(size_t M, const double *before, const double *after)
+{
+    double largest = 0.0;
+    for (size_t m = 0; m < M; m++)
+        largest = fmax(largest, fabs(after[m] - before[m]));
+    return largest;
+}
+
 int km_theta_moved(size_t M, const double *before, const double *after)
 {
     double top = 0;

@@ -33,6 +33,8 @@ int km_theta_elasticnet_step(size_t M, double lambda, const double *a, double *t
 /* Whether some weight moved from before to after by more than 1e-12 of the largest weight: a smaller move
  * is the rounding of a step at its fixed point. */
 int km_theta_moved(size_t M, const double *before, const double *after);
+/* The largest |after_m - before_m|: the size of a weight step. */
+double km_theta_largest_change(size_t M, const double *before, const double *after);
 
 /* The Tikhonov family of Tomioka & Suzuki (Table 1, eqs. (5)-(6)): d_m = 1/(2 g'(|f_m|^2)) from the block
  * norms |f_m| = d_m sqrt(a_m). */

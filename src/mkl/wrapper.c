@@ -17,7 +17,7 @@ static km_status wrapper_certify(void *ctx, long t, double elapsed, km_certified
     km_mkl_certificate cert;
     km_mkl_certify(w->pr, w->result->coef, w->result->bias, w->a, w->h, &cert);
     km_mkl_result_certified(w->result, &cert);
-    *out = (km_certified_values){cert.dual, cert.primal, cert.gap};
+    *out = (km_certified_values){cert.dual, cert.primal, cert.gap, cert.svm_share};
     km_log(&w->pr->logger, KM_LOG_INFO, "mkl %4ld: dual %.10g primal %.10g gap %.3e active kernels %zu/%zu %.2fs",
            t, cert.dual, cert.primal, cert.gap, km_mkl_count_active(k->theta, k->n_kernels), k->n_kernels, elapsed);
     return KM_OK;
