@@ -35,7 +35,8 @@ km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, co
     double *theta_used = malloc(M * sizeof *theta_used);
     km_status st = theta_used ? KM_OK : km_error_nomem("the MKL outer loop");
     int evaluated = 0;
-    km_gap_progress progress = km_gap_progress_from(1);
+    double anchor = 0;    /* a gap, and the outer iterations since whose gaps all stayed within */
+    long flat = 0;               /* KM_STALL_CHANGE of it */
     *converged = 0;
     *iterations = 0;
     for (long t = 1; !st && t <= pr->mkl.max_outer; t++) {
@@ -53,7 +54,13 @@ km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, co
         if (*converged || settled || km_mkl_limit_reached(pr, t, elapsed, certified.gap))
             break;
         double used = solver->tolerance && *solver->tolerance > 0 ? *solver->tolerance : pr->machine->solver.tolerance;
-        int stalled = km_gap_stalled(&progress, t, certified.gap, KM_STALL_STEPS);
+        int stalled = 0;
+        if (t == 1 || !(fabs(certified.gap - anchor) <= KM_STALL_CHANGE * anchor)) {
+            anchor = certified.gap;
+            flat = 0;
+        } else {
+            stalled = ++flat >= KM_STALL_STEPS;
+        }
         km_weight_move move = KM_MOVED;
         if (!stalled && (st = solver->step(solver->ctx, theta_used, &move)))
             break;
@@ -62,14 +69,14 @@ km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, co
         if (move == KM_MOVED && km_theta_largest_change(M, theta_used, theta) <= pr->mkl.theta_tol &&
             km_mkl_svm_limits_gap(pr, certified.gap, certified.dual, certified.primal, certified.svm_share) &&
             tighten(pr, solver, used, certified.dual, certified.svm_share))
-            progress = km_gap_progress_from(t + 1);
+            flat = 0;
         if (stalled || move == KM_AT_FIXED_POINT || move == KM_NOTHING_TO_LEARN) {
             /* theta stays (or the gap does) while the gap is open: the SVM tolerance limits the certificate
              * (warm-started solves that already meet it stay unchanged while theta moves; every a_m = 0
              * where a tolerance so loose left c = 0); solve the same theta more tightly, or warn */
             if (tighten(pr, solver, used, certified.dual, certified.primal - certified.dual)) {
                 evaluated = 0;
-                progress = km_gap_progress_from(t + 1);
+                flat = 0;
                 continue;
             }
             if (move != KM_NOTHING_TO_LEARN)

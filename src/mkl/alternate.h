@@ -41,7 +41,8 @@ typedef struct km_alternating_solver {
                                     "stationary" */
     double *tolerance;           /* the SVM tolerance evaluate solves with (0: the machine's -e), which a
                                     gap held open by the SVM's own gap (km_mkl_svm_limits_gap), at a fixed
-                                    point or stalled (km_gap_stalled) tightens; NULL: never tightened */
+                                    point or stalled over KM_STALL_STEPS outer iterations tightens; NULL:
+                                    never tightened */
 } km_alternating_solver;
 
 /* What every alternating solver keeps of its last solve; a solver's state begins with it, so that
@@ -54,6 +55,13 @@ typedef struct km_alternating_state {
 
 /* The evaluate callback of a state beginning with km_alternating_state: km_mkl_evaluate into h, a. */
 km_status km_alternating_evaluate(void *ctx);
+
+/* An outer loop whose certified gap stays within KM_STALL_CHANGE (relative) of one value over
+ * KM_STALL_STEPS outer iterations has stalled (a gap that falls slowly or oscillates, as the wrapper's
+ * at p = 1 does, has not): its solver tightens the SVM tolerance if it can, else the loop stops, with
+ * one warning, at its last point. */
+#define KM_STALL_STEPS 20
+#define KM_STALL_CHANGE 1e-3
 
 /* Runs the loop on problem (its limits and logger) over theta (M values, the problem's kernel
  * weights); on return theta is the one the final solution belongs to, *iterations the outer

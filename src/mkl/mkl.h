@@ -121,22 +121,6 @@ double km_mkl_tighter_tolerance(const km_mkl_problem *problem, double tolerance,
  * first: a tighter tolerance then only makes each step dearer. */
 int km_mkl_svm_limits_gap(const km_mkl_problem *problem, double gap, double dual, double primal, double svm_share);
 
-/* A certified gap of an outer loop and the certified point since which every gap stayed within
- * KM_STALL_CHANGE (relative) of it. A loop whose gap stays so over a window of certified points
- * (KM_STALL_STEPS outer iterations of an alternating solver) has stalled (a gap that falls slowly or
- * oscillates, as the wrapper's at p = 1 does, has not): its solver tightens the SVM tolerance if it can,
- * else stops, with one warning, at its last point. */
-#define KM_STALL_STEPS 20
-#define KM_STALL_CHANGE 1e-3
-typedef struct km_gap_progress {
-    double anchor;
-    long since;
-} km_gap_progress;
-/* Progress from certified point t on: no gap yet. */
-km_gap_progress km_gap_progress_from(long t);
-/* Records the gap of certified point t; 1 when the loop has stalled over the last window points. */
-int km_gap_stalled(km_gap_progress *progress, long t, double gap, long window);
-
 /* The gap still stays above the target at the floor (theta_kind: "fixed", "stationary", "stalled"; tolerance: the SVM
  * tolerance reached). When a smaller SVM tolerance would reach the target: a warning naming it, KM_OK. When
  * none could: for a gap already below 1e-9 (a target below rounding) a warning, KM_OK; otherwise (the

@@ -53,7 +53,8 @@ static const km_param_row rows[] = {
     {ROW(KM_PARAM_MKL_THETA_TOL, "mkl_theta_tol", KM_FIELD_DOUBLE, theta_tol), .lower = 0, .upper = INFINITY,
      .default_value = 1e-4, .options = "--mkl-theta-eps", .value_name = "T",
      .help = "interleaved: also stop only where the next weight step moves no weight by more than T (unit "
-             "norm; 1: the gap alone)"},
+             "norm; 1: the gap alone); alternating solvers: weights that moved by at most T have settled, and "
+             "a gap the SVMs' own gap holds open then tightens their tolerance"},
     {ROW(KM_PARAM_MKL_MAX_OUTER, "mkl_max_outer", KM_FIELD_LONG, max_outer), .lower = 1, .upper = BIG,
      .flags = INT, .default_value = 10000, .options = "--max-outer", .value_name = "N",
      .help = "at most N weight steps / outer iterations"},

@@ -129,21 +129,6 @@ int km_mkl_svm_limits_gap(const km_mkl_problem *pr, double gap, double dual, dou
     return gap > pr->mkl.gap && svm_share > 0.5 * pr->mkl.gap * fabs(primal) && svm_share >= 0.5 * (primal - dual);
 }
 
-km_gap_progress km_gap_progress_from(long t)
-{
-    return (km_gap_progress){.anchor = NAN, .since = t};
-}
-
-int km_gap_stalled(km_gap_progress *progress, long t, double gap, long window)
-{
-    if (!(fabs(gap - progress->anchor) <= KM_STALL_CHANGE * progress->anchor)) {
-        progress->anchor = gap;
-        progress->since = t;
-        return 0;
-    }
-    return t - progress->since >= window;
-}
-
 km_status km_mkl_gap_stuck(const km_mkl_problem *pr, double tolerance, double dual, double primal, double gap,
                            const char *theta_kind)
 {
