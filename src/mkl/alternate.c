@@ -14,16 +14,17 @@ km_status km_alternating_evaluate(void *ctx)
     return km_mkl_evaluate(s->pr, s->result, s->h, s->a);
 }
 
-/* Sets the solver's SVM tolerance tighter than used for a gap the SVM accounts for svm_gap of
- * (km_mkl_tighter_tolerance); 0 when the solver keeps its tolerance or it is at its floor. */
+/* Tightens the solver's SVM tolerance (km_mkl_tighten) from the one used; 0 when the solver keeps its
+ * tolerance or it is at its floor. */
 static int tighten(const km_mkl_problem *pr, const km_alternating_solver *solver, double used, double dual,
                    double svm_gap)
 {
-    double tighter = solver->tolerance ? km_mkl_tighter_tolerance(pr, used, dual, svm_gap) : 0;
-    if (!(tighter > 0))
+    if (!solver->tolerance)
         return 0;
-    km_log(&pr->logger, KM_LOG_INFO, "mkl: SVM tolerance %g -> %g for the gap", used, tighter);
-    *solver->tolerance = tighter;
+    double tolerance = used;
+    if (!km_mkl_tighten(pr, &tolerance, dual, svm_gap))
+        return 0;
+    *solver->tolerance = tolerance;
     return 1;
 }
 

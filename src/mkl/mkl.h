@@ -61,7 +61,7 @@ typedef struct km_mkl_result {
     double *block_norms;             /* M values |w_m|, caller-allocated (may be NULL) */
     int block_norms_valid;           /* set by a method that filled block_norms itself (no products needed) */
     double tolerance;                /* the SVM tolerance of km_mkl_evaluate's solves where a stalled gap
-                                        tightened it (km_mkl_tighter_tolerance); 0: the machine's -e */
+                                        tightened it (km_mkl_tighten); 0: the machine's -e */
 } km_mkl_result;
 
 /* Duality certificate of a point (c, b, theta) from the products h_m = K_m c (M blocks of n values):
@@ -109,15 +109,15 @@ double km_mkl_seconds_since(const struct timespec *start);
  * (of max_time, or past the machine's solver deadline) with the given gap; logs a warning naming the
  * limit when it must. */
 int km_mkl_limit_reached(const km_mkl_problem *problem, long t, double elapsed, double gap);
-/* The certified relative gap (primal - dual) / |primal| stays above the target, because the SVM solved at
- * theta only to the given tolerance, which accounts for svm_gap of the absolute gap (all of it at a fixed
- * point of theta): the tighter tolerance to solve the same theta again with (an estimate of what reaches the
- * target, at least ten times smaller, down to 1e-4 times the machine's -e), or 0 when the tolerance is
- * already at that floor or no tolerance could reach the target. */
-double km_mkl_tighter_tolerance(const km_mkl_problem *problem, double tolerance, double dual, double svm_gap);
+/* The certified relative gap (primal - D) / |primal| stays above the target, because the SVM solved at theta
+ * only to *tolerance, which accounts for svm_gap of the absolute gap (all of it at a fixed point of theta):
+ * sets *tolerance to the tighter one to solve with (an estimate of what reaches the target, at least ten
+ * times smaller, down to 1e-4 times the machine's -e), logs it and returns 1; 0 (unchanged) when the
+ * tolerance is already at that floor or no tolerance could reach the target. */
+int km_mkl_tighten(const km_mkl_problem *problem, double *tolerance, double dual, double svm_gap);
 /* The relative gap stays above the target and the SVM's own gap at theta (at least svm_share, absolute) is
  * over half the target and at least half of the gap: theta steps alone cannot certify the point, a tighter
- * SVM tolerance must (km_mkl_tighter_tolerance). While the weights' part is the larger, their steps go
+ * SVM tolerance must (km_mkl_tighten). While the weights' part is the larger, their steps go
  * first: a tighter tolerance then only makes each step dearer. */
 int km_mkl_svm_limits_gap(const km_mkl_problem *problem, double gap, double dual, double primal, double svm_share);
 

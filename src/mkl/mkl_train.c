@@ -114,14 +114,16 @@ static double tolerance_for_target(const km_mkl_problem *pr, double tolerance, d
     return needed > 0 ? pow(10, floor(log10(needed))) : needed;
 }
 
-double km_mkl_tighter_tolerance(const km_mkl_problem *pr, double tolerance, double dual, double svm_gap)
+int km_mkl_tighten(const km_mkl_problem *pr, double *tolerance, double dual, double svm_gap)
 {
     double floor_tolerance = fmax(pr->machine->solver.tolerance * KM_TOLERANCE_REACH, KM_SMALLEST_USEFUL_TOLERANCE);
-    double needed = tolerance_for_target(pr, tolerance, dual, svm_gap);
-    if (tolerance <= floor_tolerance * (1 + 1e-9) || needed < KM_SMALLEST_USEFUL_TOLERANCE)
+    double needed = tolerance_for_target(pr, *tolerance, dual, svm_gap);
+    if (*tolerance <= floor_tolerance * (1 + 1e-9) || needed < KM_SMALLEST_USEFUL_TOLERANCE)
         return 0; /* at the floor, or no tolerance could reach the target: km_mkl_gap_stuck says which */
-    double next = fmin(needed, 0.1 * tolerance);
-    return fmax(next, floor_tolerance);
+    double tighter = fmax(fmin(needed, 0.1 * *tolerance), floor_tolerance);
+    km_log(&pr->logger, KM_LOG_INFO, "mkl: SVM tolerance %g -> %g for the gap", *tolerance, tighter);
+    *tolerance = tighter;
+    return 1;
 }
 
 int km_mkl_svm_limits_gap(const km_mkl_problem *pr, double gap, double dual, double primal, double svm_share)
