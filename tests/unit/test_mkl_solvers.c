@@ -280,8 +280,8 @@ static void check_p1_agreement(const char *what, const km_dataset *data, const k
 /* 200 points of two Gaussian classes in 5 dimensions (classes differ in the first two), kernels rbf
  * with nine widths and one linear kernel per feature, C = 1. Before the spec §3.6 floor and the
  * interleaved pace rule, the interleaved solver stalled here (weights at exactly 0, 10^4 theta steps,
- * gap 8e-3); either change alone ends the stall. The SVM tolerance is 1e-6: with the default 1e-3 the
- * SVM's own inaccuracy keeps the MKL gap above 1e-3. */
+ * gap 8e-3); either change alone ends the stall. At the default SVM tolerance 1e-3 the SVM's own gap
+ * holds the MKL gap above 1e-3 until the solvers tighten it (the certificate's bound on that share). */
 static void test_generated_p1_rbf(void)
 {
     enum { N = 200, D = 5 };
@@ -301,7 +301,7 @@ static void test_generated_p1_rbf(void)
     CHECK_OK(km_kernel_set_add_spec(kernels, "rbf:gamma=2^-4..2^4/mean"));
     CHECK_OK(km_kernel_set_add_spec(kernels, "linear:features=each"));
     CHECK(km_kernel_set_size(kernels) == 14);
-    check_p1_agreement("generated rbf + linear, C = 1", data, kernels, 1.0, 1e-6);
+    check_p1_agreement("generated rbf + linear, C = 1", data, kernels, 1.0, 1e-3);
     km_kernel_set_free(kernels);
     km_dataset_free(data);
 }
