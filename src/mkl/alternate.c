@@ -67,7 +67,7 @@ km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, co
             break;
         /* theta has settled but the SVM's own gap holds the certificate open: no theta step closes it; the
          * next solve, at the stepped theta, is tighter */
-        if (move == KM_MOVED && km_theta_largest_change(M, theta_used, theta) <= pr->mkl.theta_tol &&
+        if (!stalled && move == KM_MOVED && km_theta_largest_change(M, theta_used, theta) <= pr->mkl.theta_tol &&
             km_mkl_svm_limits_gap(pr, certified.gap, certified.dual, certified.primal, certified.svm_share) &&
             tighten(pr, solver, used, certified.dual, certified.svm_share))
             flat = 0;

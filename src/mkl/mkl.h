@@ -109,7 +109,7 @@ double km_mkl_seconds_since(const struct timespec *start);
  * (of max_time, or past the machine's solver deadline) with the given gap; logs a warning naming the
  * limit when it must. */
 int km_mkl_limit_reached(const km_mkl_problem *problem, long t, double elapsed, double gap);
-/* The certified relative gap (primal - D) / |primal| stays above the target, because the SVM solved at theta
+/* The certified relative gap (P - D) / |P| stays above the target, because the SVM solved at theta
  * only to *tolerance, which accounts for svm_gap of the absolute gap (all of it at a fixed point of theta):
  * sets *tolerance to the tighter one to solve with (an estimate of what reaches the target, at least ten
  * times smaller, down to 1e-4 times the machine's -e), logs it and returns 1; 0 (unchanged) when the
