@@ -101,9 +101,10 @@ expect_status 0 "$KM" train -q --kernel linear --kernel rbf:gamma=1e-15 "$DATA/h
 # p = 1 at a large C (heart_scale, 10 RBF widths): the SVM's own gap at -e 1e-3 holds the certificate at
 # 5e-3 (C = 16) and 1.4e-2 (C = 64) while the weights creep, and the interleaved solver used to run to its
 # 10,000-step limit. Once the weights settle the certificate shows where the gap is, the tolerance is
-# tightened, and the run certifies 1e-3 in some 700 steps, its objective within that gap of a tight solve.
+# tightened, and the run certifies 1e-3 in some 700 steps, its objective within the larger of the two gaps
+# of a tighter solve's (-e 1e-4, gap 1e-4: both primals lie above the optimum by at most their own gap).
 P1_MKL="--mkl lp --p 1 --kernel rbf:gamma=2^-4..2^5/mean"
-expect_status 0 "$KM" train -q $P1_MKL -c 16 -e 1e-6 --mkl-gap 1e-5 "$DATA/heart_scale" "$WORK/p1_tight.model" &&
+expect_status 0 "$KM" train -q $P1_MKL -c 16 -e 1e-4 --mkl-gap 1e-4 "$DATA/heart_scale" "$WORK/p1_tight.model" &&
     expect_status 0 "$KM" info --json "$WORK/p1_tight.model" && cp "$WORK/out" "$WORK/p1_tight.json"
 for C in 16 64; do
     if expect_status 0 "$KM" train $P1_MKL -c $C "$DATA/heart_scale" "$WORK/p1.model"; then
@@ -114,7 +115,9 @@ import json, sys
 (m,), (t,) = (json.load(open(path))["machines"] for path in sys.argv[1:3])
 assert m["converged"] and m["duality_gap"] <= 1e-3 and m["mkl_iterations"] <= 2000, (m["duality_gap"], m["mkl_iterations"])
 if sys.argv[3] == "16":
-    assert abs(m["primal"] - t["primal"]) <= m["duality_gap"] * abs(m["primal"]), (m["primal"], t["primal"])
+    assert t["converged"] and t["duality_gap"] <= 1e-4, t["duality_gap"]
+    bound = max(m["duality_gap"] * abs(m["primal"]), t["duality_gap"] * abs(t["primal"]))
+    assert abs(m["primal"] - t["primal"]) <= bound, (m["primal"], t["primal"])
 PY
     fi
 done
