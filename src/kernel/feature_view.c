@@ -271,18 +271,32 @@ km_status km_view_dots(const km_view *a, size_t a0, size_t na, const km_view *b,
     return failed ? km_error_nomem("a dot-product workspace") : KM_OK;
 }
 
+/* The Gram matrix of the n dense rows X (n×dim) into gram, both triangles: the fixed tiles of
+ * km_dots_block, not one threaded dsyrk whose split among OpenBLAS's threads changes the rounding, so
+ * that the Gram, and every result from it, is the same for any thread count. */
+static void dense_gram(const double *X, size_t n, size_t dim, double *gram)
+{
+    km_dots_block(X, n, X, n, dim, gram);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++)
+            gram[i * n + j] = gram[j * n + i];
+}
+
 km_status km_view_gram(const km_view *view, double *gram)
 {
     size_t n = view->n;
     if (view->sparse || view->dim == 0)
         return km_view_dots(view, 0, n, view, gram);
-    /* the fixed tiles of km_dots_block, not one threaded dsyrk whose split among OpenBLAS's threads
-     * changes the rounding: the Gram, and every result from it, is the same for any thread count */
-    km_dots_block(view->X, n, view->X, n, view->dim, gram);
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < i; j++)
-            gram[i * n + j] = gram[j * n + i];
+    dense_gram(view->X, n, view->dim, gram);
     return KM_OK;
+}
+
+void km_view_gram_of_rows(const km_view *view, const size_t *rows, size_t n, double *work, double *gram)
+{
+    size_t dim = view->dim;
+    for (size_t k = 0; k < n; k++)
+        memcpy(work + k * dim, view->X + rows[k] * dim, dim * sizeof *work);
+    dense_gram(work, n, dim, gram);
 }
 
 void km_view_dot_vector(const km_view *view, const double *y, double *out)

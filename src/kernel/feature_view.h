@@ -51,6 +51,9 @@ double km_view_min_value(const km_view *view);
 km_status km_view_dots(const km_view *a, size_t a0, size_t na, const km_view *b, double *out);
 /* Full Gram matrix G = X X^T (n×n, both triangles). */
 km_status km_view_gram(const km_view *view, double *gram);
+/* The n×n Gram matrix of rows rows[0..n) of a dense view with dim > 0, both triangles, by the tiles of
+ * km_view_gram; work: n×dim values. */
+void km_view_gram_of_rows(const km_view *view, const size_t *rows, size_t n, double *work, double *gram);
 /* Length of the view's column vectors and workspaces: n_slots for a sparse view, dim for a dense one. */
 size_t km_view_width(const km_view *view);
 /* out[r] = <x_r, y> for every row r (y: km_view_width values, one per slot of a sparse view). */

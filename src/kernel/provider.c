@@ -219,6 +219,7 @@ void km_provider_free(km_provider *p)
     for (size_t v = 0; p->views && v < p->n_views; v++) {
         km_view_free(&p->views[v].view);
         free(p->views[v].own_gram);
+        free(p->views[v].focus_gram);
         free(p->views[v].work);
         free(p->views[v].gathered_rows);
         free(p->views[v].gathered_X);
@@ -236,7 +237,7 @@ void km_provider_free(km_provider *p)
     km_rank1_block_free(p->rank1);
     km_cache_client_free(p->columns);
     if (p->cache)
-        km_cache_unreserve(p->cache, p->gram_reserved);
+        km_cache_unreserve(p->cache, p->gram_reserved + p->focus_reserved);
     if (p->owns_cache)
         km_cache_free(p->cache);
     km_kernel_set_free(p->fitted);
@@ -244,6 +245,8 @@ void km_provider_free(km_provider *p)
     free(p->kernels);
     free(p->rows);
     free(p->identity);
+    free(p->focus_position);
+    free(p->dots_computed);
     free(p->base);
     free(p->scratch);
     free(p->dist);

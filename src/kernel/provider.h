@@ -41,6 +41,13 @@ km_status km_provider_new(const km_dataset *data, const size_t *rows, size_t n, 
 km_status km_provider_new_shared(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *set,
                                  km_cache *cache, km_provider_use use, const km_logger *logger, km_provider **out);
 void km_provider_free(km_provider *provider);
+/* Until km_provider_unfocus (or the next focus), only rows[0..n) (provider rows, ascending) are asked
+ * for, as by one machine of a multiclass split: each dense feature view without an N×N Gram matrix
+ * then takes the n×n one of these rows where it fits in the Gram matrices' share of the budget, and
+ * serves their dot products from it instead of recomputing N-value columns. rows NULL or n = N: no
+ * focus. A view whose Gram does not fit (or cannot be allocated) keeps its columns. */
+void km_provider_focus(km_provider *provider, const size_t *rows, size_t n);
+void km_provider_unfocus(km_provider *provider);
 
 size_t km_provider_n_rows(const km_provider *provider);
 size_t km_provider_n_kernels(const km_provider *provider);

@@ -36,8 +36,10 @@ km_status km_provider_fetch_dots(km_provider *p, km_provider_view *v, size_t i, 
     km_status st = km_provider_cached_column(p, v->source, i, &column, &fresh);
     if (st)
         return st;
-    if (fresh)
+    if (fresh) {
+        km_provider_dots_computed(p, v->source, i);
         km_view_dot_column(&v->view, i, v->work, column);
+    }
     gather(column, rows, nrows, out);
     return KM_OK;
 }

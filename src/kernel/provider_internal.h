@@ -26,6 +26,7 @@ typedef struct km_provider_view {
     size_t n_dot_kernels;
     const double *gram;          /* all dot products: gram[map(i) * gram_ld + map(j)], or NULL */
     double *own_gram;            /* the provider's own n×n Gram matrix (map: identity) */
+    double *focus_gram;          /* the Gram matrix of the focus rows (km_provider_focus; map: focus_position) */
     size_t gram_ld;
     const size_t *gram_rows;     /* map: provider row -> row of a kernel context's Gram matrix, or NULL */
     size_t source;               /* cache source of dot-product columns when there is no gram */
@@ -85,6 +86,11 @@ struct km_provider {
     int owns_cache;
     km_cache_client *columns;    /* dot-product and pairwise columns, key source * n + column */
     size_t gram_reserved;        /* bytes of the Gram matrices reserved in the cache */
+    size_t gram_limit;           /* bytes of the cache Gram matrices may take */
+    size_t gram_views_missing;   /* views that need a Gram matrix the budget could not hold, until warned */
+    unsigned char *dots_computed; /* while gram_views_missing: source * n + i, dot-product column i computed */
+    size_t *focus_position;      /* provider row -> position among the focus rows (km_provider_focus) */
+    size_t focus_reserved;       /* bytes of the focus rows' Gram matrices reserved in the cache */
     const struct km_kernel_context *context;   /* Gram matrices over all dataset rows, or NULL */
     struct km_rank1_block *rank1;  /* the rank-1 kernels' combinations (rank1_block.h), or NULL */
     double *base;                /* scratch columns, n values each */
@@ -105,6 +111,10 @@ static inline double km_provider_stored_value(const km_provider_kernel *pk, size
 km_status km_provider_setup_precomputed(km_provider *p, const km_kernel *k, km_provider_kernel *pk);
 /* Full Gram matrices within gram_limit bytes of the cache, the column cache client (provider_storage.c). */
 km_status km_provider_setup_storage(km_provider *p, km_provider_use use);
+/* The solver's dot-product column i of source is being computed from the features, to be cached: the
+ * second time, warns once, for kernel-weight learning, that columns are recomputed for want of -m
+ * (provider_storage.c). */
+void km_provider_dots_computed(km_provider *p, size_t source, size_t i);
 /* The cached column of source (n values), computed by the caller when *fresh is set (provider_storage.c). */
 km_status km_provider_cached_column(km_provider *p, size_t source, size_t i, double **column, int *fresh);
 /* Widths and normalization constants of every kernel, normalized diagonals (provider_fit.c). */

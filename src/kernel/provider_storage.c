@@ -9,19 +9,26 @@
 
 /* Kernel-weight learning reads every base kernel's column at every step: without the Gram matrices
  * they are recomputed from the features each time (at N = 10,000 with -m 100, most of the training
- * time). Says so once, with the -m that would hold them. */
-static void warn_columns_only(const km_provider *p, size_t gram_views, size_t gram_bytes, size_t budget)
+ * time). Says so once, with the -m that would hold them, when a column is computed a second time (the
+ * machines of a multiclass split may each find the Gram of their own rows, km_provider_focus). */
+void km_provider_dots_computed(km_provider *p, size_t source, size_t i)
 {
-    double mib = 1048576.0, share = p->owns_cache ? 1 : 2;
-    double needed = gram_bytes == SIZE_MAX ? INFINITY : share * (double)gram_views * (double)gram_bytes / mib;
-    if (!isfinite(needed))
+    if (!p->gram_views_missing)
         return;
+    unsigned char *seen = &p->dots_computed[source * p->n + i];
+    if (!*seen) {
+        *seen = 1;
+        return;
+    }
+    size_t n = p->n, gram_views = p->gram_views_missing, budget = km_cache_budget(p->cache);
+    p->gram_views_missing = 0;
+    double mib = 1048576.0, share = p->owns_cache ? 1 : 2;
+    double gram_bytes = (double)n * (double)n * sizeof(double), needed = share * (double)gram_views * gram_bytes / mib;
     km_log(&p->logger, KM_LOG_WARNING,
            "the %zu x %zu dot products of %zu feature view%s (%.0f MiB each) do not fit in the kernel cache "
            "(-m %.0f): kernel columns are recomputed whenever the solver needs them, which can make kernel-weight "
            "learning several times slower; -m %.0f would hold them",
-           p->n, p->n, gram_views, gram_views == 1 ? "" : "s", (double)gram_bytes / mib, (double)budget / mib,
-           ceil(needed) + 1);
+           n, n, gram_views, gram_views == 1 ? "" : "s", gram_bytes / mib, (double)budget / mib, ceil(needed) + 1);
 }
 
 /* The Gram matrices of the views whose n×n dot products fit in the cache (when the solver shares it,
@@ -32,6 +39,7 @@ km_status km_provider_setup_storage(km_provider *p, km_provider_use use)
 {
     size_t n = p->n, sources = 0, budget = km_cache_budget(p->cache), gram_views = 0, columns_only = 0;
     size_t gram_limit = use == KM_PROVIDER_COMBINED ? 0 : p->owns_cache ? budget : budget / 2;
+    p->gram_limit = gram_limit;
     size_t gram_bytes = (n <= SIZE_MAX / n / sizeof(double)) ? n * n * sizeof(double) : SIZE_MAX;
     for (size_t v = 0; v < p->n_views; v++) {
         km_provider_view *view = &p->views[v];
@@ -63,8 +71,11 @@ km_status km_provider_setup_storage(km_provider *p, km_provider_use use)
             columns_only++;
         }
     }
-    if (columns_only && use != KM_PROVIDER_COMBINED)
-        warn_columns_only(p, gram_views, gram_bytes, budget);
+    if (columns_only && use != KM_PROVIDER_COMBINED) {
+        p->gram_views_missing = gram_views;
+        if (!(p->dots_computed = calloc(sources * n, 1)))
+            return km_error_nomem("the dot-product column index");
+    }
     for (size_t m = 0; m < p->fitted->size; m++) {
         if (p->kernels[m].family->input == KM_INPUT_ROWS)
             p->kernels[m].source = sources++;
@@ -85,4 +96,57 @@ km_status km_provider_cached_column(km_provider *p, size_t source, size_t i, dou
     *column = data;
     *fresh = valid < p->n;
     return KM_OK;
+}
+
+/* The views that compute dot-product columns from dense features: a Gram matrix of the focus rows
+ * each, n×n values where N×N did not fit, within what the Gram matrices may take of the budget (the
+ * rows gathered for the product counted while it runs). */
+void km_provider_focus(km_provider *p, const size_t *rows, size_t n)
+{
+    km_provider_unfocus(p);
+    if (!rows || n == 0 || n >= p->n || n > SIZE_MAX / n / sizeof(double))
+        return;
+    size_t gram_bytes = n * n * sizeof(double);
+    for (size_t v = 0; v < p->n_views; v++) {
+        km_provider_view *view = &p->views[v];
+        if (!view->n_dot_kernels || view->direct || view->gram || view->view.sparse || view->view.dim == 0 ||
+            n > SIZE_MAX / view->view.dim / sizeof(double))
+            continue;
+        size_t work_bytes = n * view->view.dim * sizeof(double), reserved = p->gram_reserved + p->focus_reserved;
+        if (p->gram_limit < reserved || gram_bytes > SIZE_MAX - work_bytes ||
+            gram_bytes + work_bytes > p->gram_limit - reserved || !km_cache_reserve(p->cache, gram_bytes + work_bytes))
+            continue;
+        double *work = malloc(work_bytes);
+        if (!p->focus_position)
+            p->focus_position = malloc(p->n * sizeof *p->focus_position);
+        if (work && p->focus_position && (view->focus_gram = malloc(gram_bytes))) {
+            km_view_gram_of_rows(&view->view, rows, n, work, view->focus_gram);
+            p->focus_reserved += gram_bytes;
+            view->gram = view->focus_gram;
+            view->gram_ld = n;
+            view->gram_rows = p->focus_position;
+        }
+        free(work);
+        km_cache_unreserve(p->cache, view->focus_gram ? work_bytes : gram_bytes + work_bytes);
+    }
+    if (p->focus_reserved) {
+        for (size_t k = 0; k < n; k++)
+            p->focus_position[rows[k]] = k;
+        km_log(&p->logger, KM_LOG_DEBUG, "dot products of the %zu focus rows from their %zu x %zu Gram matrix", n, n, n);
+    }
+}
+
+void km_provider_unfocus(km_provider *p)
+{
+    for (size_t v = 0; v < p->n_views; v++) {
+        km_provider_view *view = &p->views[v];
+        if (!view->focus_gram)
+            continue;
+        free(view->focus_gram);
+        view->focus_gram = NULL;
+        view->gram = NULL;
+        view->gram_rows = NULL;
+    }
+    km_cache_unreserve(p->cache, p->focus_reserved);
+    p->focus_reserved = 0;
 }

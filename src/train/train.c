@@ -348,8 +348,10 @@ static km_status solve_machine(trainer *t, km_machine *machine, const size_t *ma
     }
     km_mkl_result result = {.coef = job.coef, .products = job.products, .block_norms = job.block_norms};
     set_deadline(t, &job, 1);
+    km_provider_focus(t->provider, machine_rows, n_rows);
     if (!st)
         st = solve_problem(t, &job.problem, machine, &result, from != NULL);
+    km_provider_unfocus(t->provider);
     if (!st)
         st = finish_machine(t, &job, theta, machine, &result);
     job_clear(&job);
