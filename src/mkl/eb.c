@@ -96,13 +96,115 @@ static km_status mackay_iteration(km_evidence *ev, const double *y, double *d, d
     return km_evidence_eval(ev, y, d, *noise, 1);
 }
 
+/* The points of a SQUAREM cycle (Varadhan & Roland, "Simple and globally convergent methods for
+ * accelerating the convergence of any EM algorithm", Scand. J. Statist. 35, 2008: the SqS3 step length)
+ * on MacKay's iteration F, in the logarithms of the weights and the noise (which keeps them positive):
+ * from x0, x1 = F(x0) and x2 = F(x1), r = x1 - x0, v = x2 - 2 x1 + x0, the extrapolation
+ * x0 - 2 a r + a^2 v with a = -|r|/|v| (a = -1 gives x2), then one step F from there. */
+typedef struct squarem {
+    double *d0, *d1, *d2;        /* the weights at x0, x1, x2 */
+    double noise0, noise1, noise2;
+    double value2;               /* (10) at x2 */
+    double step_max;             /* the bound on -a: 1 at the start, 4 times larger each time a reaches it
+                                    (unless the extrapolation fails), 4 times smaller when it fails */
+    int points;                  /* how many of x0, x1, x2 the cycle holds */
+} squarem;
+
+/* Adds the point just reached to the cycle. */
+static void keep_point(squarem *q, size_t M, const double *d, double noise, double value)
+{
+    double *to = q->points == 0 ? q->d0 : q->points == 1 ? q->d1 : q->d2;
+    double *noise_to = q->points == 0 ? &q->noise0 : q->points == 1 ? &q->noise1 : &q->noise2;
+    memcpy(to, d, M * sizeof *d);
+    *noise_to = noise;
+    if (q->points == 2)
+        q->value2 = value;
+    q->points++;
+}
+
+/* Log-space component of the extrapolation: x0 - 2 a r + a^2 v, from the three values. */
+static double extrapolated(double x0, double x1, double x2, double a)
+{
+    double l0 = log(x0), r = log(x1) - l0, v = log(x2) - 2.0 * log(x1) + l0;
+    return exp(l0 - 2.0 * a * r + a * a * v);
+}
+
+/* x2 (or the point the kept extrapolation reached) starts the next cycle. */
+static void restart_cycle(squarem *q, size_t M, const double *d, double noise)
+{
+    memcpy(q->d0, d, M * sizeof *d);
+    q->noise0 = noise;
+    q->points = 1;
+}
+
+/* After a MacKay step that brought the cycle its third point, tries the extrapolation: keeps it (one
+ * more MacKay step from it, whose (10) must be at most x2's) or goes back to x2. Returns with ev
+ * evaluated at d and *noise; *taken: the extrapolation was kept (one more outer iteration). */
+static km_status squarem_extrapolate(km_evidence *ev, const double *y, double *d, double *noise,
+                                     const km_eb_options *o, squarem *q, double *scratch, long *fallbacks, int *taken)
+{
+    size_t M = ev->M;
+    *taken = 0;
+    double r2 = 0, v2 = 0;
+    for (size_t m = 0; m <= M; m++) {   /* m = M: the noise, where it is learned */
+        double x0 = m < M ? q->d0[m] : q->noise0, x1 = m < M ? q->d1[m] : q->noise1;
+        double x2 = m < M ? q->d2[m] : q->noise2;
+        if ((m == M && !o->learn_noise) || !(x0 > 0 && x1 > 0 && x2 > 0))
+            continue;
+        double r = log(x1 / x0), v = log(x2 / x1) - r;
+        r2 += r * r;
+        v2 += v * v;
+    }
+    double a = fmax(v2 > 0 ? -sqrt(r2 / v2) : -1.0, -q->step_max);
+    int at_bound = a <= -q->step_max;
+    if (!(a < -1.0)) {   /* the extrapolation would be x2, where d is */
+        if (at_bound)
+            q->step_max *= 4.0;
+        restart_cycle(q, M, q->d2, q->noise2);
+        return KM_OK;
+    }
+    for (size_t m = 0; m < M; m++)
+        d[m] = q->d0[m] > 0 && q->d1[m] > 0 && q->d2[m] > 0 ? extrapolated(q->d0[m], q->d1[m], q->d2[m], a) : 0.0;
+    prune(M, d);
+    if (o->learn_noise)
+        *noise = fmax(o->noise_floor, extrapolated(q->noise0, q->noise1, q->noise2, a));
+    km_status st = km_evidence_eval(ev, y, d, *noise, 1);
+    if (st == KM_EINVAL) {   /* the extrapolated Kbar is not positive definite: back to x2 */
+        km_error_clear();
+        st = KM_OK;
+    } else if (!st) {
+        st = mackay_iteration(ev, y, d, noise, o, scratch, fallbacks);
+        *taken = !st && ev->value <= q->value2;
+    }
+    if (st)
+        return st;
+    if (*taken) {
+        if (at_bound)
+            q->step_max *= 4.0;
+        restart_cycle(q, M, d, *noise);
+        return KM_OK;
+    }
+    q->step_max = fmax(1.0, q->step_max / 4.0);
+    memcpy(d, q->d2, M * sizeof *d);
+    *noise = q->noise2;
+    restart_cycle(q, M, q->d2, q->noise2);
+    return km_evidence_eval(ev, y, d, *noise, 1);
+}
+
 /* Iterates one update from d and *noise until the tolerance, the outer limit, the deadline or the
  * caller's interrupt; out accumulates iterations and fallbacks, and history (NULL: none) gets (10)
- * after each of them, continuing at out->iterations. */
+ * after each of them, continuing at out->iterations. With o->accelerate, MacKay's iteration is
+ * extrapolated after every two steps (squarem_extrapolate), the kept extrapolations counting as
+ * iterations. */
 static km_status iterate(km_evidence *ev, const double *y, double *d, double *noise, const km_eb_options *o,
                          km_eb_update update, double *history, km_eb_outcome *out, double *scratch)
 {
+    size_t M = ev->M;
+    int accelerate = o->accelerate && update == KM_EB_MACKAY_UPDATE;
+    squarem q = {.d0 = scratch + 3 * M, .d1 = scratch + 4 * M, .d2 = scratch + 5 * M, .step_max = 1.0};
     km_status st = km_evidence_eval(ev, y, d, *noise, 1);
+    if (!st && accelerate)
+        keep_point(&q, M, d, *noise, ev->value);
     if (!st && history)
         history[out->iterations] = ev->value;
     out->converged = 0;
@@ -119,8 +221,19 @@ static km_status iterate(km_evidence *ev, const double *y, double *d, double *no
             break;
         }
         double before = ev->value;
-        st = update == KM_EB_MACKAY_UPDATE ? mackay_iteration(ev, y, d, noise, o, scratch, &out->fallbacks)
-                                           : reweighted_iteration(ev, y, d, noise, o, scratch);
+        if (accelerate && q.points == 3) {
+            int kept = 0;
+            st = squarem_extrapolate(ev, y, d, noise, o, &q, scratch, &out->fallbacks, &kept);
+            if (!st && !kept) {   /* back at x2: the step from it is this iteration's */
+                st = mackay_iteration(ev, y, d, noise, o, scratch, &out->fallbacks);
+                keep_point(&q, M, d, *noise, ev->value);
+            }
+        } else {
+            st = update == KM_EB_MACKAY_UPDATE ? mackay_iteration(ev, y, d, noise, o, scratch, &out->fallbacks)
+                                               : reweighted_iteration(ev, y, d, noise, o, scratch);
+            if (!st && accelerate)
+                keep_point(&q, M, d, *noise, ev->value);
+        }
         if (st)
             break;
         out->iterations++;
@@ -196,7 +309,7 @@ km_status km_eb_fit(km_evidence *ev, const double *y, double *d, double *noise, 
     size_t M = ev->M;
     memset(out, 0, sizeof *out);
     out->last_change = INFINITY;
-    double *scratch = malloc(3 * (M ? M : 1) * sizeof *scratch);
+    double *scratch = malloc(6 * (M ? M : 1) * sizeof *scratch);   /* a MacKay step's 3 M, SQUAREM's 3 M */
     km_status st = !scratch ? km_error_nomem("empirical-Bayes MKL")
                    : o->update == KM_EB_MACKAY_UPDATE
                        ? iterate(ev, y, d, noise, o, KM_EB_MACKAY_UPDATE, o->history, out, scratch)

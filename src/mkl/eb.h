@@ -13,6 +13,8 @@
  *  - EB-MK, MacKay's update (13)-(14): f_m = d_m K_m alpha, d_m <- ||f_m||^2 / Tr(Kbar^-1 d_m K_m) =
  *    d_m Q_m / T_m, from the zero-gradient condition T_m = Q_m. It has no monotonicity guarantee: an
  *    iteration that would increase (10) takes the one-step EB-RW update instead.
+ * MacKay's iteration converges linearly, slowly where the evidence is flat (thousands of steps); it is
+ * extrapolated by SQUAREM (eb.c) after every two steps, the extrapolation kept only where it lowers (10).
  * Both have the fixed points d_m = 0 or T_m = Q_m. The learned noise is a kernel I with weight sigma^2
  * (T = Tr(Kbar^-1), Q = alpha'alpha) kept at or above a floor. Weights below 1e-12 of the largest are
  * set to 0 (zero weights are absorbing). */
@@ -34,6 +36,8 @@ typedef struct km_eb_options {
     long max_outer;              /* outer iterations */
     long max_inner;              /* EB-RW: weight steps per tightening of z (1: the one-step variant) */
     double tolerance;            /* stop when (10) changes by at most this, relative */
+    int accelerate;              /* MacKay's iteration (also eb-rw's steps of it) extrapolated by SQUAREM
+                                    after every two steps, where that lowers (10) (eb.c) */
     int learn_noise;             /* 1: sigma^2 is learned as the weight of a kernel I */
     double noise_floor;          /* the learned sigma^2 stays at or above it */
     double *history;             /* NULL, or max_outer + 1 values: (10) at the start and after every

@@ -110,7 +110,7 @@ static km_status eb_train(const km_mkl_problem *pr, km_mkl_result *result, km_eb
     ev.interrupted = pr->machine->solver.interrupted; /* the factorizations of every evaluation */
     ev.interrupt_ctx = pr->machine->solver.interrupt_ctx;
     double noise = pr->mkl.eb_noise > 0 ? pr->mkl.eb_noise : EB_DEFAULT_NOISE * var;
-    km_eb_options options = {.update = update, .max_outer = pr->mkl.max_outer, .max_inner = pr->mkl.eb_inner,
+    km_eb_options options = {.update = update, .accelerate = 1, .max_outer = pr->mkl.max_outer, .max_inner = pr->mkl.eb_inner,
                              .tolerance = pr->mkl.eb_tol, .learn_noise = pr->mkl.eb_learn_noise,
                              .noise_floor = EB_NOISE_FLOOR * var, .logger = &pr->logger,
                              .interrupted = pr->machine->solver.interrupted,
