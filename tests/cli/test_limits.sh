@@ -98,28 +98,28 @@ if expect_status 0 "$KM" train --mkl lp --kernel rbf:gamma=0.001,0.01,0.1 -m 10 
 fi
 
 # The machines of a multiclass split each take the Gram matrix of their own rows: with 3 classes of about
-# 300 rows, -m 8 cannot hold the 900 x 900 dot products (6.2 MiB, over half of it) but holds a pair's
-# (at most 615 x 615, 2.9 MiB, and its gathered rows): no columns are recomputed, so no warning; -m 4
-# holds neither and warns once. Both predict the training rows alike.
+# 200 rows, -m 4 cannot hold the 600 x 600 dot products (2.7 MiB, over half of it) but holds a pair's (at
+# most 417 x 417, 1.3 MiB, and its gathered rows): no columns are recomputed, so no warning; -m 2 holds
+# neither and warns once. Both predict the training rows alike.
 "$PYTHON" - "$WORK/three" <<'PY'
 import sys
 import numpy as np
 rng = np.random.default_rng(2)
-X = rng.normal(size=(900, 40))
+X = rng.normal(size=(600, 40))
 y = np.where(X[:, 0] > 0.45, 2, np.where(X[:, 0] < -0.45, 0, 1))
 with open(sys.argv[1], "w") as f:
-    for i in range(900):
+    for i in range(600):
         f.write("%d %s\n" % (y[i], " ".join("%d:%.4f" % (j + 1, X[i, j]) for j in range(40))))
 PY
-for m in 8 4; do
+for m in 4 2; do
     expect_status 0 "$KM" train --mkl lp --kernel rbf:gamma=0.002,0.02,0.2 -m $m "$WORK/three" "$WORK/three$m.model" &&
         grep warning "$WORK/err" >"$WORK/three$m.err"
     expect_status 0 "$KM" predict -q "$WORK/three" "$WORK/three$m.model" "$WORK/three$m.predictions"
 done
-[ ! -s "$WORK/three8.err" ] || fail "multiclass machines with -m 8 warn: $(cat "$WORK/three8.err")"
-[ "$(grep -c "do not fit in the kernel cache (-m 4)" "$WORK/three4.err")" = 1 ] ||
-    fail "multiclass machines with -m 4: $(cat "$WORK/three4.err")"
-cmp -s "$WORK/three8.predictions" "$WORK/three4.predictions" || fail "-m 8 and -m 4 predict differently"
+[ ! -s "$WORK/three4.err" ] || fail "multiclass machines with -m 4 warn: $(cat "$WORK/three4.err")"
+[ "$(grep -c "do not fit in the kernel cache (-m 2)" "$WORK/three2.err")" = 1 ] ||
+    fail "multiclass machines with -m 2: $(cat "$WORK/three2.err")"
+cmp -s "$WORK/three4.predictions" "$WORK/three2.predictions" || fail "-m 4 and -m 2 predict differently"
 
 # --max-time ends an SVM solve in progress too: with 0.3 s, the first solve of the wrapper and SILP
 # (8,000 noisy rows, C = 1000, -e 1e-6: tens of thousands of iterations) stops at the deadline,
