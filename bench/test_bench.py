@@ -17,6 +17,7 @@ from sklearn.datasets import load_svmlight_file
 
 import cv_grid
 import digits
+import eb_gp
 import fashion_mnist
 import gram
 from kernels import mean_squared_distance, rbf_sum, squared_distances
@@ -435,6 +436,26 @@ class KernelFileWorkloadTests(unittest.TestCase):
 
 # Whether the kernelmix under test runs as MPI ranks (KERNELMIX_MPI from the build: 1 or 0).
 KERNELMIX_MPI = os.environ.get("KERNELMIX_MPI", "1") == "1"
+
+
+class EbGpTests(unittest.TestCase):
+    """eb_gp.py's widths and its reading of the evidence from a model file."""
+
+    def test_widths_span_two_to_the_minus_five_to_four(self):
+        gammas = eb_gp.gamma_list(0.5, 20)
+        self.assertEqual(len(gammas), 20)
+        self.assertAlmostEqual(gammas[0], 0.5 / 32)
+        self.assertAlmostEqual(gammas[-1], 0.5 * 16)
+        self.assertTrue(all(b > a for a, b in zip(gammas, gammas[1:])))
+
+    def test_reads_the_eb_section_of_a_model(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "m.model")
+            with open(path, "w") as f:
+                f.write("[mkl]\nneg_log_evidence_1 rows 1 1\n7\n[data eb]\nneg_log_evidence_1 rows 1 1\n"
+                        "324.5\nnoise_1 rows 1 1\n0.0125\nkernels_kept_1 rows 1 1\n3\n[basis]\nnoise_1 rows 1 1\n9\n")
+            self.assertEqual(eb_gp.model_data(path), {"neg_log_evidence_1": 324.5, "noise_1": 0.0125,
+                                                      "kernels_kept_1": 3.0})
 
 
 class CvGridRulesTests(unittest.TestCase):

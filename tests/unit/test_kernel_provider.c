@@ -562,7 +562,68 @@ static void test_precomputed_float32(void)
 
 KM_TEST_CASE(formulas_dense_and_sparse) { test_formulas_dense_and_sparse(); }
 KM_TEST_CASE(default_widths) { test_default_widths(); }
+/* Counts the debug messages that say a focus Gram matrix serves the dot products. */
+static void count_focus(void *user, km_log_level level, const char *message)
+{
+    if (level == KM_LOG_DEBUG && strstr(message, "focus rows"))
+        (*(int *)user)++;
+}
+
+/* A provider without room for the N x N dot products takes the Gram matrix of a machine's rows while
+ * focused (km_provider_focus): the focus rows' kernel columns equal those of a provider holding the
+ * whole Gram to 1e-13 (relative), a budget too small for the focus Gram leaves the columns as they were,
+ * and after km_provider_unfocus every row is served again. */
+static void test_focus(void)
+{
+    size_t n = 200, d = 30, half = 100;
+    double *X = random_matrix(31, n, d, 0.2);
+    km_dataset *data = dense(X, n, d);
+    const char *specs[] = {"rbf:gamma=0.05", "poly:degree=2:gamma=0.1:coef0=1", "linear:norm=spherical"};
+    km_kernel_set *set = kernels(specs, 3);
+    size_t gram = n * n * sizeof(double);
+    int focused = 0, unfocusable = 0;
+    km_logger counter = {count_focus, &focused}, other = {count_focus, &unfocusable};
+    km_provider *small, *tiny, *full;
+    CHECK_OK(km_provider_new(data, NULL, 0, set, gram / 2, &counter, &small));
+    CHECK_OK(km_provider_new(data, NULL, 0, set, half * half * sizeof(double) / 2, &other, &tiny));
+    CHECK_OK(km_provider_new(data, NULL, 0, set, 64 * gram, NULL, &full));
+    size_t rows[200], all[200];
+    for (size_t k = 0; k < half; k++)
+        rows[k] = 2 * k + 1;
+    for (size_t k = 0; k < n; k++)
+        all[k] = k;
+    km_provider_focus(small, rows, half);
+    km_provider_focus(tiny, rows, half);
+    CHECK(focused == 1 && unfocusable == 0);
+    double a[200], b[200], c[200], worst = 0.0;
+    for (size_t m = 0; m < 3; m++)
+        for (size_t k = 0; k < half; k += 7) {
+            CHECK_OK(km_provider_column(small, m, rows[k], rows, half, a));
+            CHECK_OK(km_provider_column(tiny, m, rows[k], rows, half, b));
+            CHECK_OK(km_provider_column(full, m, rows[k], rows, half, c));
+            for (size_t r = 0; r < half; r++)
+                worst = fmax(worst, fmax(fabs(a[r] - c[r]), fabs(b[r] - c[r])) / fmax(1.0, fabs(c[r])));
+        }
+    km_provider_unfocus(small);
+    km_provider_unfocus(tiny);
+    for (size_t m = 0; m < 3; m++)
+        for (size_t i = 0; i < n; i += 13) {
+            CHECK_OK(km_provider_column(small, m, i, all, n, a));
+            CHECK_OK(km_provider_column(full, m, i, all, n, c));
+            for (size_t r = 0; r < n; r++)
+                worst = fmax(worst, fabs(a[r] - c[r]) / fmax(1.0, fabs(c[r])));
+        }
+    CHECK(worst <= 1e-13);
+    km_provider_free(small);
+    km_provider_free(tiny);
+    km_provider_free(full);
+    km_kernel_set_free(set);
+    km_dataset_free(data);
+    free(X);
+}
+
 KM_TEST_CASE(cache_sizes) { test_cache_sizes(); }
+KM_TEST_CASE(focus) { test_focus(); }
 KM_TEST_CASE(combined_and_subsets) { test_combined_and_subsets(); }
 KM_TEST_CASE(precomputed) { test_precomputed(); }
 KM_TEST_CASE(precomputed_float32) { test_precomputed_float32(); }
