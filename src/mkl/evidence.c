@@ -20,7 +20,7 @@ km_status km_evidence_alloc(size_t n, size_t M, const double *K, km_evidence *ev
         return km_error(KM_ENOMEM, "the evidence of %zu rows needs more memory than can be addressed", n);
     ev->factor = malloc(n * n * sizeof *ev->factor);
     ev->alpha = malloc(n * sizeof *ev->alpha);
-    ev->outer = malloc(2 * n * n * sizeof *ev->outer);
+    ev->outer = malloc(n * n * sizeof *ev->outer);
     ev->T = calloc(M ? M : 1, sizeof *ev->T);
     ev->Q = calloc(M ? M : 1, sizeof *ev->Q);
     if (ev->factor && ev->alpha && ev->outer && ev->T && ev->Q)
@@ -38,9 +38,6 @@ void km_evidence_free(km_evidence *ev)
     free(ev->Q);
     memset(ev, 0, sizeof *ev);
 }
-
-/* Kernels per product of the fused Q and T pass (its output lives on the stack). */
-#define KM_EVIDENCE_BLOCK 256
 
 km_status km_evidence_eval(km_evidence *ev, const double *y, const double *d, double noise, int with_traces)
 {
@@ -72,25 +69,17 @@ km_status km_evidence_eval(km_evidence *ev, const double *y, const double *d, do
     ev->alpha_sq = cblas_ddot((int)n, ev->alpha, 1, ev->alpha, 1);
     memset(ev->outer, 0, nn * sizeof *ev->outer);
     cblas_dger(CblasColMajor, (int)n, (int)n, 1.0, ev->alpha, 1, ev->alpha, 1, ev->outer, (int)n);
-    if (!with_traces) {
-        cblas_dgemv(CblasColMajor, CblasTrans, (int)nn, (int)M, 1.0, ev->K, (int)nn, ev->outer, 1, 0.0, ev->Q, 1);
+    cblas_dgemv(CblasColMajor, CblasTrans, (int)nn, (int)M, 1.0, ev->K, (int)nn, ev->outer, 1, 0.0, ev->Q, 1);
+    if (!with_traces)
         return KM_OK;
-    }
-    /* T_m = sum_ij (Kbar^-1)_ij (K_m)_ij = vec(Kbar^-1)'vec(K_m), beside vec(alpha alpha'): Q and T from one
-     * pass over the Gram matrices (a product with two columns) instead of two */
-    double *inverse = ev->outer + nn, QT[2 * KM_EVIDENCE_BLOCK];
+    /* T_m = sum_ij (Kbar^-1)_ij (K_m)_ij = vec(Kbar^-1)'vec(K_m); Kbar^-1 replaces alpha alpha' */
+    double *inverse = ev->outer;
     if ((st = km_cholesky_inverse(n, A, n, inverse, ev->interrupted, ev->interrupt_ctx)))
         return st;
     ev->trace_inverse = 0;
     for (size_t j = 0; j < n; j++)
         ev->trace_inverse += inverse[j * n + j];
-    for (size_t m0 = 0; m0 < M; m0 += KM_EVIDENCE_BLOCK) {
-        size_t count = M - m0 < KM_EVIDENCE_BLOCK ? M - m0 : KM_EVIDENCE_BLOCK;
-        cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)count, 2, (int)nn, 1.0, ev->K + m0 * nn, (int)nn,
-                    ev->outer, (int)nn, 0.0, QT, (int)count);
-        memcpy(ev->Q + m0, QT, count * sizeof *QT);
-        memcpy(ev->T + m0, QT + count, count * sizeof *QT);
-    }
+    cblas_dgemv(CblasColMajor, CblasTrans, (int)nn, (int)M, 1.0, ev->K, (int)nn, inverse, 1, 0.0, ev->T, 1);
     return KM_OK;
 }
 

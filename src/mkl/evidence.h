@@ -29,7 +29,7 @@ typedef struct km_evidence {
     double half_log_det;         /* 1/2 log|Kbar| */
     double value;                /* data_fit + half_log_det: eq. (10) without its constant */
     double log_2pi_term;         /* n/2 log(2 pi) */
-    double *outer;               /* 2 n x n: alpha alpha', then Kbar^-1 (full, with traces) */
+    double *outer;               /* n x n: alpha alpha', then Kbar^-1 (full, with traces) */
     int (*interrupted)(void *ctx); /* polled between the steps of an evaluation (NULL: never); non-zero
                                     stops it with KM_EINTERRUPTED */
     void *interrupt_ctx;
