@@ -26,9 +26,9 @@ static void usage(FILE *out)
 "            duality gap (log axis) against the iteration or --x seconds\n"
 "  cv        JSON lines {\"options\", \"scores\", \"mean\", \"std\"} (kernelmix train -v K --json,\n"
 "            appended over a sweep) and an optional last line {\"best\": {...}}: the numeric\n"
-"            options that vary are the axes: one, mean +- std against it; two, a heat map\n"
-"            of the mean, the best cell outlined (best: higher accuracy, lower mse, or as\n"
-"            the options say)\n"
+"            options that vary are the axes (--p inf among them): one, mean +- std against\n"
+"            it; two, a heat map of the mean, the best cell outlined (best: the higher mean,\n"
+"            the lower for mse and log-loss, or as the options say); \"metric\" names the axis\n"
 "  path      kernel weights against p (lp) or lambda (elasticnet) of several models\n"
 "\n"
 "Exit status: 0 success, 1 failure, 2 bad usage or bad input.\n");

@@ -25,15 +25,21 @@ typedef struct results {
     result *lines;
     size_t n, capacity;
     char *best;                  /* the options of the {"best": {...}} line, or NULL */
-    int lower_is_better;         /* from "metric": mse */
+    char *metric;                /* the first line's "metric", or NULL */
+    char *title;                 /* of a {"title": "..."} line, or NULL (the default title) */
+    int lower_is_better;         /* from "metric": mse, log-loss */
 } results;
 
-/* A number as the CLI reads it: NUMBER, BASE^EXPONENT or a fraction A/B (--p 4/3). */
+/* A number as the CLI reads it: NUMBER, BASE^EXPONENT, a fraction A/B (--p 4/3) or inf (--p inf). */
 static int option_number(const char *text, double *out)
 {
     double base, exponent, a, b;
     if (km_parse_user_number(text, out, &base, &exponent) == KM_USER_NUMBER_OK)
         return 1;
+    if (!strcmp(text, "inf")) {
+        *out = INFINITY;
+        return 1;
+    }
     const char *slash = strchr(text, '/');
     char head[64];
     if (!slash || (size_t)(slash - text) >= sizeof head)
@@ -119,6 +125,11 @@ static km_status read_result(void *ctx, size_t line, const km_json *v)
 {
     results *rs = ctx;
     const km_json *best = km_json_get(v, "best"), *options = km_json_get(v, "options"), *metric;
+    const km_json *title = km_json_get(v, "title");
+    if (title && title->type == KM_JSON_STRING && !options) {
+        free(rs->title);
+        return (rs->title = strdup(title->string)) ? KM_OK : km_error_nomem("the cross-validation figure");
+    }
     if (best) {
         const km_json *o = km_json_get(best, "options");
         free(rs->best);
@@ -139,8 +150,11 @@ static km_status read_result(void *ctx, size_t line, const km_json *v)
         rs->lines = grown;
         rs->capacity = capacity;
     }
-    if ((metric = km_json_get(v, "metric")) && metric->type == KM_JSON_STRING)
-        rs->lower_is_better = !strcmp(metric->string, "mse");
+    if (!rs->metric && (metric = km_json_get(v, "metric")) && metric->type == KM_JSON_STRING) {
+        if (!(rs->metric = strdup(metric->string)))
+            return km_error_nomem("the cross-validation figure");
+        rs->lower_is_better = !strcmp(metric->string, "mse") || !strcmp(metric->string, "log-loss");
+    }
     result *r = &rs->lines[rs->n];
     memset(r, 0, sizeof *r);
     r->mean = mean;
@@ -248,43 +262,66 @@ static size_t index_of(const double *values, size_t n, double v)
     return 0;
 }
 
+/* The label of the metric's axis or colour bar: "mean squared error" for mse, else the metric's name. */
+static const char *metric_label(const results *rs)
+{
+    return !rs->metric ? "score" : !strcmp(rs->metric, "mse") ? "mean squared error" : rs->metric;
+}
+
+/* Mean +- std against one option; an axis with an infinite value (--p inf) places the values as
+ * evenly spaced categories in ascending order. */
 static void line_figure(km_svg *svg, const results *rs, const char *axis, size_t best)
 {
     double *x = malloc(rs->n * sizeof *x), *y = malloc(rs->n * sizeof *y), *e = malloc(rs->n * sizeof *e);
-    if (!x || !y || !e) {
+    double *sorted = malloc(rs->n * sizeof *sorted);
+    if (!x || !y || !e || !sorted) {
         svg->failed = 1;
     } else {
-        double *sorted = malloc(rs->n * sizeof *sorted);
-        size_t n = sorted ? distinct(rs, axis, sorted) : 0, m = 0;
+        size_t n = distinct(rs, axis, sorted), m = 0;
+        int categorical = !isfinite(sorted[0]) || !isfinite(sorted[n - 1]);
         for (size_t k = 0; k < n; k++) /* the points in ascending order of the option */
             for (size_t i = 0; i < rs->n; i++)
                 if (value_of(&rs->lines[i], axis) == sorted[k]) {
-                    x[m] = sorted[k];
+                    x[m] = categorical ? (double)k + 0.5 : sorted[k];
                     y[m] = rs->lines[i].mean;
                     e[m++] = rs->lines[i].std;
                 }
-        free(sorted);
-        km_panel p = {.x = 90, .y = 50, .width = 520, .height = 300, .title = "cross-validation: mean +- std over folds"};
+        km_panel p = {.x = 90, .y = 50, .width = 520, .height = 300,
+                      .title = rs->title ? rs->title : "cross-validation: mean +- std over folds"};
         km_axis_init(&p.x_axis, axis, 0);
-        km_axis_include(&p.x_axis, x, m);
-        p.x_axis.log = p.x_axis.lo > 0 && p.x_axis.hi / p.x_axis.lo > 20;
-        km_axis_init(&p.y_axis, rs->lower_is_better ? "mean squared error" : "accuracy (%)", 0);
+        if (categorical) {
+            p.x_axis.categorical = 1;
+            p.x_axis.lo = 0;
+            p.x_axis.hi = (double)n;
+        } else {
+            km_axis_include(&p.x_axis, x, m);
+            p.x_axis.log = p.x_axis.lo > 0 && p.x_axis.hi / p.x_axis.lo > 20;
+        }
+        km_axis_init(&p.y_axis, metric_label(rs), 0);
         for (size_t i = 0; i < m; i++) {
             double span[3] = {y[i], y[i] - e[i], y[i] + e[i]}; /* an end may overflow: the mean stays */
             km_axis_include(&p.y_axis, span, isfinite(e[i]) ? 3 : 1);
         }
-        km_axis_finish(&p.x_axis);
+        if (!categorical)
+            km_axis_finish(&p.x_axis);
         km_axis_finish(&p.y_axis);
         int failed = svg->failed;
         km_svg_begin(svg, 660, 430);
         svg->failed = failed;
         km_chart_frame(svg, &p);
+        for (size_t k = 0; categorical && k < n; k++) {
+            char label[32];
+            km_chart_number(label, sizeof label, sorted[k], 4);
+            km_svg_text(svg, km_panel_x(&p, (double)k + 0.5), p.y + p.height + 17, "middle", 12, 0, "tick", label);
+        }
         km_chart_line(svg, &p, "mean", 0, x, y, e, m);
-        double bx = value_of(&rs->lines[best], axis), by = rs->lines[best].mean;
+        double bv = value_of(&rs->lines[best], axis), by = rs->lines[best].mean;
+        double bx = categorical ? (double)index_of(sorted, n, bv) + 0.5 : bv;
         if (km_axis_shows(&p.x_axis, bx))
             km_svg_printf(svg, "<circle class=\"best\" cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"none\" stroke=\"#D55E00\" "
                                "stroke-width=\"3\"/>\n", km_panel_x(&p, bx), km_panel_y(&p, by));
     }
+    free(sorted);
     free(x);
     free(y);
     free(e);
@@ -311,17 +348,20 @@ static void grid_figure(km_svg *svg, const results *rs, const char *const *axes,
             km_chart_number(labels[k], sizeof labels[k], k < n_rows ? rows[k] : cols[k - n_rows], 4);
             names[k] = labels[k];
         }
+        char value_label[96];
+        snprintf(value_label, sizeof value_label, "mean %s", metric_label(rs));
         double cw = n_cols > 12 ? 40 : 60, ch = n_rows > 16 ? 22 : 32;
         km_heatmap map = {.rows = n_rows, .cols = n_cols, .values = values, .row_labels = names,
                           .col_labels = names + n_rows, .row_title = axes[0], .col_title = axes[1],
-                          .value_label = rs->lower_is_better ? "mean squared error" : "mean accuracy (%)",
+                          .value_label = value_label,
                           .best_row = index_of(rows, n_rows, value_of(&rs->lines[best], axes[0])),
                           .best_col = index_of(cols, n_cols, value_of(&rs->lines[best], axes[1]))};
         double left, bottom;
         km_heatmap_margins(&map, cw, &left, &bottom);
         double x = left + 10, y = 50;
         km_svg_begin(svg, fmax(x + cw * (double)n_cols + 150, 420), y + ch * (double)n_rows + bottom + 10);
-        km_svg_text(svg, 10, y - 22, "start", 14, 0, "title", "cross-validation: mean over folds, best outlined");
+        km_svg_text(svg, 10, y - 22, "start", 14, 0, "title",
+                    rs->title ? rs->title : "cross-validation: mean over folds, best outlined");
         km_chart_heatmap(svg, x, y, cw * (double)n_cols, ch * (double)n_rows, &map);
     }
     free(rows);
@@ -365,5 +405,7 @@ km_status km_plot_cv(const char *text, int higher_is_better, char **out)
     }
     free(rs.lines);
     free(rs.best);
+    free(rs.metric);
+    free(rs.title);
     return st;
 }

@@ -34,6 +34,9 @@ done >"$WORK/grid.jsonl"
 "$KM" plot cv "$WORK/grid.jsonl" "$WORK/grid.svg" || fail "plot cv (grid)"
 grep -e '--p 2"' "$WORK/grid.jsonl" >"$WORK/line.jsonl"
 "$KM" plot cv "$WORK/line.jsonl" "$WORK/line.svg" || fail "plot cv (line)"
+"$KM" cv -q --json --folds 3 -c 1 --p 1,2,inf --kernel 'rbf:gamma=2^-1..2^1/mean' "$WORK/train" >"$WORK/pinf.jsonl"
+{ echo '{"title": "p up to inf"}'; cat "$WORK/pinf.jsonl"; } >"$WORK/titled.jsonl"
+"$KM" plot cv "$WORK/titled.jsonl" "$WORK/pinf.svg" || fail "plot cv (p up to inf)"
 models=()
 for p in 1 4/3 2 4; do
     "$KM" train -q "${kernels[@]}" --mkl lp --p "$p" --solver wrapper "$WORK/train" "$WORK/p$((${#models[@]})).model"
@@ -94,6 +97,21 @@ assert len(marks(svg("line.svg"), "point")) == 3 and len(marks(svg("line.svg"), 
 (circle,) = marks(svg("line.svg"), "best")
 top = min(marks(svg("line.svg"), "point"), key=lambda p: float(p["cy"]))  # the highest mean: smallest y
 assert circle["cx"] == top["cx"] and circle["cy"] == top["cy"]
+
+# p = inf among the values: evenly spaced categories in ascending order, labelled; the metric names the axis
+import xml.etree.ElementTree as ET
+texts = {e.get("class"): [] for e in ET.parse(svg("pinf.svg")).getroot().iter()}
+for e in ET.parse(svg("pinf.svg")).getroot().iter():
+    texts[e.get("class")].append(e.text)
+points = sorted(float(p["cx"]) for p in marks(svg("pinf.svg"), "point"))
+assert len(points) == 3 and abs((points[2] - points[1]) - (points[1] - points[0])) < 0.2, points
+assert {"1", "2", "inf"} <= set(texts["tick"]), texts["tick"]
+assert "accuracy" in texts["axis-label"] and "--p" in texts["axis-label"], texts["axis-label"]
+assert texts["title"] == ["p up to inf"], texts["title"]
+pinf = [json.loads(l) for l in open(svg("pinf.jsonl"))]
+best = pinf[-1]["best"]["options"].split("--p ")[1].split()[0]
+(circle,) = marks(svg("pinf.svg"), "best")
+assert abs(float(circle["cx"]) - points[["1", "2", "inf"].index(best)]) < 0.06, (circle, points, best)
 
 # path: a line per kernel through a point per model; trace: objective, dual and gap per machine and fold
 series = marks(svg("path.svg"), "series")

@@ -1,0 +1,88 @@
+"""What the gallery's experiments share (docs/gallery.md): the command line, running kernelmix, the
+checks of a paper's conclusion, and writing a table as Markdown and a figure with `kernelmix plot`.
+
+An experiment's script imports this module from the folder above its own:
+
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    import gallery
+
+and runs at its reduced size by default (minutes, as the test suite runs it) or at the paper's size
+with --full. It writes table.md, figure.svg and the raw results into --out, and exits with status 1
+when a check of the paper's conclusion fails (77 when data it needs is not installed)."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SKIPPED = 77
+
+
+def arguments(doc, name, extra=None):
+    """The experiment's command line: --kernelmix, --full, --out, --jobs, and what extra(parser) adds."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--kernelmix", default=os.environ.get("KERNELMIX", os.path.join(ROOT, "build", "kernelmix")),
+                        help="the kernelmix command (default: $KERNELMIX, else build/kernelmix of this repository)")
+    parser.add_argument("--full", action="store_true", help="run at the paper's size instead of the reduced one")
+    parser.add_argument("--out", default=name, help=f"the folder for table.md, figure.svg and the results "
+                                                   f"(default: ./{name})")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="kernelmix processes at once (default: the cores)")
+    if extra:
+        extra(parser)
+    args = parser.parse_args()
+    if not os.access(args.kernelmix, os.X_OK):
+        parser.error(f"{args.kernelmix}: not an executable kernelmix (build it, or give --kernelmix)")
+    os.makedirs(args.out, exist_ok=True)
+    return args
+
+
+def kernelmix(args, *command):
+    """Runs kernelmix with the command's arguments; its standard output. A failure ends the experiment
+    with kernelmix's own message."""
+    done = subprocess.run([args.kernelmix, *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        sys.exit(f"kernelmix {' '.join(command)}: exit status {done.returncode}: {done.stderr.strip()}")
+    return done.stdout
+
+
+def json_lines(text):
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def write_table(path, headers, rows, caption=None):
+    """A Markdown table (cells as given, str() of anything else)."""
+    with open(path, "w") as out:
+        if caption:
+            out.write(caption + "\n\n")
+        out.write("| " + " | ".join(headers) + " |\n")
+        out.write("|" + "|".join("---" for _ in headers) + "|\n")
+        for row in rows:
+            out.write("| " + " | ".join(str(cell) for cell in row) + " |\n")
+
+
+def plot_cv(args, title, lines, name, lower_is_better):
+    """Writes lines (cross-validation style results: options, metric, scores, mean, std) as JSON lines
+    NAME.jsonl in --out and draws them with `kernelmix plot cv` into NAME.svg, titled title."""
+    results = os.path.join(args.out, name + ".jsonl")
+    with open(results, "w") as out:
+        out.write(json.dumps({"title": title}) + "\n")
+        for line in lines:
+            out.write(json.dumps(line) + "\n")
+    kernelmix(args, "plot", "cv", "--lower-is-better" if lower_is_better else "--higher-is-better", results,
+              os.path.join(args.out, name + ".svg"))
+
+
+class Checks:
+    """The paper's conclusions as checks: each prints one line, and finish() gives the exit status."""
+
+    def __init__(self):
+        self.failed = 0
+
+    def expect(self, holds, text):
+        print(("holds: " if holds else "FAILS: ") + text, flush=True)
+        self.failed += not holds
+
+    def finish(self):
+        return 1 if self.failed else 0
