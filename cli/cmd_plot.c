@@ -12,7 +12,7 @@ static void usage(FILE *out)
     fprintf(out,
 "usage: kernelmix plot weights MODEL [OUT.svg]\n"
 "       kernelmix plot trace [--x iteration|seconds] TRACE [OUT.svg]\n"
-"       kernelmix plot cv [--higher-is-better|--lower-is-better] RESULTS [OUT.svg]\n"
+"       kernelmix plot cv [--higher-is-better|--lower-is-better] [--series OPTION] RESULTS [OUT.svg]\n"
 "       kernelmix plot path [-o OUT.svg] MODEL MODEL...\n"
 "\n"
 "Draws a figure as a standalone SVG file (default OUT: the input's name with .svg appended;\n"
@@ -28,7 +28,9 @@ static void usage(FILE *out)
 "            appended over a sweep) and an optional last line {\"best\": {...}}: the numeric\n"
 "            options that vary are the axes (--p inf among them): one, mean +- std against\n"
 "            it; two, a heat map of the mean, the best cell outlined (best: the higher mean,\n"
-"            the lower for mse and log-loss, or as the options say); \"metric\" names the axis\n"
+"            the lower for mse and log-loss, or as the options say); \"metric\" names the axis;\n"
+"            --series OPTION: a line per value of OPTION (--p, --solver, ...) against the\n"
+"            one other option that varies; a line {\"title\": \"...\"} titles the figure\n"
 "  path      kernel weights against p (lp) or lambda (elasticnet) of several models\n"
 "\n"
 "Exit status: 0 success, 1 failure, 2 bad usage or bad input.\n");
@@ -125,6 +127,7 @@ typedef struct plot_args {
     const char **models;         /* path: every model, and -o */
     size_t n_models;
     const char *output;
+    const char *series;          /* cv: the option with a line per value, or NULL */
     int x_seconds, higher;
 } plot_args;
 
@@ -156,6 +159,13 @@ static int parse(const char *figure, int argc, char **argv, plot_args *a)
             a->higher = 1;
         } else if (!strcmp(figure, "cv") && cli_args_is(&args, NULL, "--lower-is-better")) {
             a->higher = 0;
+        } else if (!strcmp(figure, "cv") && cli_args_is(&args, NULL, "--series")) {
+            if (!(a->series = cli_args_value(&args)))
+                return -1;
+            if (!*a->series) {
+                cli_error(CMD, "option --series: an empty option name");
+                return -1;
+            }
         } else {
             cli_args_unknown(&args);
             return -1;
@@ -240,7 +250,7 @@ int cmd_plot(int argc, char **argv)
         if (!text)
             st = KM_EIO;
         else if ((st = !strcmp(figure, "trace") ? km_plot_trace(text, a.x_seconds, &svg)
-                                                 : km_plot_cv(text, a.higher, &svg)))
+                                                 : km_plot_cv_series(text, a.higher, a.series, &svg)))
             rc = input_error(input, st);
         free(text);
     }

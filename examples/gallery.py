@@ -62,16 +62,17 @@ def write_table(path, headers, rows, caption=None):
             out.write("| " + " | ".join(str(cell) for cell in row) + " |\n")
 
 
-def plot_cv(args, title, lines, name, lower_is_better):
+def plot_cv(args, title, lines, name, lower_is_better, series=None):
     """Writes lines (cross-validation style results: options, metric, scores, mean, std) as JSON lines
-    NAME.jsonl in --out and draws them with `kernelmix plot cv` into NAME.svg, titled title."""
+    NAME.jsonl in --out and draws them with `kernelmix plot cv` into NAME.svg, titled title (series: a
+    line per value of that option)."""
     results = os.path.join(args.out, name + ".jsonl")
     with open(results, "w") as out:
         out.write(json.dumps({"title": title}) + "\n")
         for line in lines:
             out.write(json.dumps(line) + "\n")
-    kernelmix(args, "plot", "cv", "--lower-is-better" if lower_is_better else "--higher-is-better", results,
-              os.path.join(args.out, name + ".svg"))
+    kernelmix(args, "plot", "cv", "--lower-is-better" if lower_is_better else "--higher-is-better",
+              *(["--series", series] if series else []), results, os.path.join(args.out, name + ".svg"))
 
 
 class Checks:

@@ -736,6 +736,11 @@ KM_API km_status km_plot_trace(const char *text, int x_seconds, char **svg);
  * the lines' "metric" (mse: lower). KM_EFORMAT naming the line on a bad line or more than two varying
  * options. */
 KM_API km_status km_plot_cv(const char *text, int higher_is_better, char **svg);
+/* km_plot_cv with a line per value of the option series ("--p", "--solver"; its value as written in
+ * each line's options, numbers in ascending order) through the mean +- std against the one other
+ * option that varies; KM_EFORMAT naming the line where the option is missing. A line {"title": "..."}
+ * titles either figure. */
+KM_API km_status km_plot_cv_series(const char *text, int higher_is_better, const char *series, char **svg);
 /* Kernel weights against the regularization parameter of n models trained alike (p of lp-norm MKL,
  * lambda of the elastic net, from each model's parameters): a line per kernel. KM_EINVAL when the
  * models differ in their kernel count or method, or have several machines. */

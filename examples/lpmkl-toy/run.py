@@ -109,10 +109,10 @@ def main():
     gallery.write_table(os.path.join(args.out, "table.md"), ["sparsity", *(f"p = {p}" for p in NORMS), "best p"], rows,
                         f"Test error (%) over {repetitions} draws (mean ± standard error), C chosen on the validation "
                         f"rows for each p; Bayes error {BAYES_ERROR:.2f} %.")
-    gallery.plot_cv(args, f"test error (%), mean over {repetitions} draws, lowest outlined", [{"options": f"--sparsity {sparsity(k)} --p {p}", "metric": "test error (%)",
-                            "scores": errors[k, p], "mean": mean[k, p],
-                            "std": statistics.stdev(errors[k, p])} for k in INFORMATIVE for p in NORMS],
-                    "figure", lower_is_better=True)
+    gallery.plot_cv(args, f"test error: mean +- standard error over {repetitions} draws",
+                    [{"options": f"--sparsity {sparsity(k)} --p {p}", "metric": "test error (%)", "scores": errors[k, p],
+                      "mean": mean[k, p], "std": sem[k, p]} for k in INFORMATIVE for p in NORMS],
+                    "figure", lower_is_better=True, series="--p")
     with open(os.path.join(args.out, "table.md")) as table:
         print(table.read())
 

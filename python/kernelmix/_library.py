@@ -132,7 +132,7 @@ _FUNCTIONS = {
     "km_free": (None, [ctypes.c_void_p]),
     "km_plot_weights": (status, [handle, ctypes.POINTER(ctypes.c_void_p)]),
     "km_plot_trace": (status, [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)]),
-    "km_plot_cv": (status, [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)]),
+    "km_plot_cv_series": (status, [ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]),
     "km_plot_path": (status, [handle_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p)]),
     "km_model_task": (ctypes.c_int, [handle]),
     "km_model_n_decision": (ctypes.c_size_t, [handle]),

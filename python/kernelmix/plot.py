@@ -54,12 +54,13 @@ def trace(source, x="iteration"):
     return _svg(L.lib.km_plot_trace, _text(source).encode(), int(x == "seconds"))
 
 
-def cv(source, higher_is_better=None):
+def cv(source, higher_is_better=None, series=None):
     """Cross-validation results (a path, JSON lines as text, or a list of dicts with "options",
     "scores", "mean", "std"; ``kernelmix train -v K --json``): a heat map over two varying options or
-    mean +- std over one. higher_is_better None: from the results' "metric" (mse: lower)."""
+    mean +- std over one; series="--p" (any option): a line per value of that option against the
+    other varying one. higher_is_better None: from the results' "metric" (mse, log-loss: lower)."""
     flag = -1 if higher_is_better is None else int(bool(higher_is_better))
-    return _svg(L.lib.km_plot_cv, _text(source).encode(), flag)
+    return _svg(L.lib.km_plot_cv_series, _text(source).encode(), flag, series.encode() if series else None)
 
 
 def path(estimators):

@@ -78,6 +78,10 @@ def test_trace_and_cv_from_records():
     assert len(marks(svg, "cell")) == 4 and len(marks(svg, "best")) == 1
     text = "".join(json.dumps(r) + "\n" for r in results)
     assert plot.cv(text) == svg
+    lines = marks(plot.cv(results, series="--p"), "series")  # a line per p through its two C
+    assert len(lines) == 2 and all(len(s.get("points").split()) == 2 for s in lines), lines
+    with pytest.raises(ValueError, match="no option --q"):
+        plot.cv(results, series="--q")
 
 
 def test_bad_input_raises():

@@ -19,6 +19,7 @@ typedef struct result {
     size_t n;
     double mean, std;
     size_t line;                 /* in the text */
+    char *series;                /* the value of the series option as written, or NULL (no series) */
 } result;
 
 typedef struct results {
@@ -175,14 +176,15 @@ static double value_of(const result *r, const char *name)
     return NAN;
 }
 
-/* The options whose values differ across the lines (at most two, in order of first appearance). */
-static km_status varying(const results *rs, const char **axes, size_t *n_axes)
+/* The options whose values differ across the lines (at most two, in order of first appearance), the
+ * series option (NULL: none) left out. */
+static km_status varying(const results *rs, const char *series, const char **axes, size_t *n_axes)
 {
     *n_axes = 0;
     for (size_t i = 0; i < rs->n; i++)
         for (size_t k = 0; k < rs->lines[i].n; k++) {
             const char *name = rs->lines[i].names[k];
-            int known = 0, differs = 0;
+            int known = series && !strcmp(name, series), differs = 0;
             for (size_t a = 0; a < *n_axes; a++)
                 known |= !strcmp(axes[a], name);
             double first = value_of(&rs->lines[0], name);
@@ -207,7 +209,7 @@ static km_status varying(const results *rs, const char **axes, size_t *n_axes)
     /* two lines at one point of the axes must not differ elsewhere (a figure would hide one) */
     for (size_t i = 0; i < rs->n; i++)
         for (size_t j = i + 1; j < rs->n; j++) {
-            int same = 1;
+            int same = !series || !strcmp(rs->lines[i].series, rs->lines[j].series);
             for (size_t a = 0; a < *n_axes; a++)
                 same &= value_of(&rs->lines[i], axes[a]) == value_of(&rs->lines[j], axes[a]);
             if (same && strcmp(rs->lines[i].options, rs->lines[j].options)) {
@@ -217,6 +219,32 @@ static km_status varying(const results *rs, const char **axes, size_t *n_axes)
                                 shown(rs->lines[j].options, b, sizeof b));
             }
         }
+    if (series && *n_axes == 2)
+        return km_error(KM_EFORMAT, "with the series %s one other option may vary, not two (%s, %s)", series, axes[0],
+                        axes[1]);
+    return KM_OK;
+}
+
+/* Each line's value of the series option as written (NAME VALUE or NAME=VALUE in its options). */
+static km_status series_values(results *rs, const char *series)
+{
+    size_t length = strlen(series);
+    for (size_t i = 0; i < rs->n; i++) {
+        const char *text = rs->lines[i].options, *value = NULL;
+        while (*text && !value) {
+            text += strspn(text, " \t");
+            size_t word = strcspn(text, " \t");
+            if (word > length && !strncmp(text, series, length) && text[length] == '=')
+                value = text + length + 1;
+            else if (word == length && !strncmp(text, series, length))
+                value = text + word + strspn(text + word, " \t");
+            text += word;
+        }
+        if (!value || !*value)
+            return km_error(KM_EFORMAT, "line %zu: no option %s (the series)", rs->lines[i].line, series);
+        if (!(rs->lines[i].series = strndup(value, strcspn(value, " \t"))))
+            return km_error_nomem("the cross-validation figure");
+    }
     return KM_OK;
 }
 
@@ -327,6 +355,93 @@ static void line_figure(km_svg *svg, const results *rs, const char *axis, size_t
     free(e);
 }
 
+/* A line per value of the series option (numeric values ascending, others in order of appearance)
+ * through its mean +- std against the one other varying option. */
+static void series_figure(km_svg *svg, const results *rs, const char *series, const char *axis, size_t best)
+{
+    double *x = malloc(rs->n * sizeof *x), *y = malloc(rs->n * sizeof *y), *e = malloc(rs->n * sizeof *e);
+    double *sorted = malloc(rs->n * sizeof *sorted), *order = malloc(rs->n * 2 * sizeof *order);
+    char (*names)[96] = malloc(rs->n * sizeof *names);
+    const char **legend = malloc(rs->n * sizeof *legend);
+    if (!x || !y || !e || !sorted || !order || !names || !legend) {
+        svg->failed = 1;
+    } else {
+        size_t n = distinct(rs, axis, sorted), n_series = 0, all_numbers = 1;
+        int categorical = !isfinite(sorted[0]) || !isfinite(sorted[n - 1]);
+        for (size_t i = 0; i < rs->n; i++) { /* (number or rank, first line) of each series value */
+            size_t g = 0;
+            while (g < n_series && strcmp(rs->lines[(size_t)order[2 * g + 1]].series, rs->lines[i].series))
+                g++;
+            if (g == n_series) {
+                all_numbers &= option_number(rs->lines[i].series, &order[2 * g]);
+                order[2 * g + 1] = (double)i;
+                n_series++;
+            }
+        }
+        for (size_t g = 0; !all_numbers && g < n_series; g++)
+            order[2 * g] = (double)g;
+        qsort(order, n_series, 2 * sizeof *order, compare_doubles);
+        km_panel p = {.x = 90, .y = 50, .width = 520, .height = 300,
+                      .title = rs->title ? rs->title : "cross-validation: mean +- std over folds"};
+        km_axis_init(&p.x_axis, axis, 0);
+        if (categorical) {
+            p.x_axis.categorical = 1;
+            p.x_axis.lo = 0;
+            p.x_axis.hi = (double)n;
+        } else {
+            km_axis_include(&p.x_axis, sorted, n);
+            p.x_axis.log = p.x_axis.lo > 0 && p.x_axis.hi / p.x_axis.lo > 20;
+            km_axis_finish(&p.x_axis);
+        }
+        km_axis_init(&p.y_axis, metric_label(rs), 0);
+        for (size_t i = 0; i < rs->n; i++) {
+            double span[3] = {rs->lines[i].mean, rs->lines[i].mean - rs->lines[i].std, rs->lines[i].mean + rs->lines[i].std};
+            km_axis_include(&p.y_axis, span, isfinite(rs->lines[i].std) ? 3 : 1);
+        }
+        km_axis_finish(&p.y_axis);
+        double legend_width = 0;
+        for (size_t g = 0; g < n_series; g++) {
+            snprintf(names[g], sizeof names[g], "%s %s", series, rs->lines[(size_t)order[2 * g + 1]].series);
+            legend[g] = names[g];
+            legend_width = fmax(legend_width, km_svg_text_width(names[g], 12));
+        }
+        int failed = svg->failed;
+        km_svg_begin(svg, p.x + p.width + 60 + legend_width, 430);
+        svg->failed = failed;
+        km_chart_frame(svg, &p);
+        for (size_t k = 0; categorical && k < n; k++) {
+            char label[32];
+            km_chart_number(label, sizeof label, sorted[k], 4);
+            km_svg_text(svg, km_panel_x(&p, (double)k + 0.5), p.y + p.height + 17, "middle", 12, 0, "tick", label);
+        }
+        for (size_t g = 0; g < n_series; g++) {
+            const char *value = rs->lines[(size_t)order[2 * g + 1]].series;
+            size_t m = 0;
+            for (size_t k = 0; k < n; k++) /* the series' points in ascending order of the option */
+                for (size_t i = 0; i < rs->n; i++)
+                    if (!strcmp(rs->lines[i].series, value) && value_of(&rs->lines[i], axis) == sorted[k]) {
+                        x[m] = categorical ? (double)k + 0.5 : sorted[k];
+                        y[m] = rs->lines[i].mean;
+                        e[m++] = rs->lines[i].std;
+                    }
+            km_chart_line(svg, &p, names[g], g, x, y, e, m);
+        }
+        km_chart_legend(svg, p.x + p.width + 20, p.y + 10, legend, n_series, 1);
+        double bv = value_of(&rs->lines[best], axis), by = rs->lines[best].mean;
+        double bx = categorical ? (double)index_of(sorted, n, bv) + 0.5 : bv;
+        if (km_axis_shows(&p.x_axis, bx))
+            km_svg_printf(svg, "<circle class=\"best\" cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"none\" stroke=\"#D55E00\" "
+                               "stroke-width=\"3\"/>\n", km_panel_x(&p, bx), km_panel_y(&p, by));
+    }
+    free(x);
+    free(y);
+    free(e);
+    free(sorted);
+    free(order);
+    free(names);
+    free(legend);
+}
+
 static void grid_figure(km_svg *svg, const results *rs, const char *const *axes, size_t best)
 {
     double *rows = malloc(rs->n * sizeof *rows), *cols = malloc(rs->n * sizeof *cols);
@@ -373,8 +488,15 @@ static void grid_figure(km_svg *svg, const results *rs, const char *const *axes,
 
 km_status km_plot_cv(const char *text, int higher_is_better, char **out)
 {
+    return km_plot_cv_series(text, higher_is_better, NULL, out);
+}
+
+km_status km_plot_cv_series(const char *text, int higher_is_better, const char *series, char **out)
+{
     if (!text || !out)
         return km_error(KM_EINVAL, "km_plot_cv: no text or no output");
+    if (series && !*series)
+        return km_error(KM_EINVAL, "km_plot_cv: an empty series option");
     results rs = {0};
     km_numeric_locale locale;
     km_status st = km_numeric_locale_enter(&locale);
@@ -385,13 +507,17 @@ km_status km_plot_cv(const char *text, int higher_is_better, char **out)
         st = km_error(KM_EFORMAT, "no cross-validation results");
     const char *axes[2];
     size_t n_axes = 0;
+    if (!st && series)
+        st = series_values(&rs, series);
     if (!st)
-        st = varying(&rs, axes, &n_axes);
+        st = varying(&rs, series, axes, &n_axes);
     if (!st) {
         int higher = higher_is_better >= 0 ? higher_is_better : !rs.lower_is_better;
         size_t best = best_line(&rs, higher);
         km_svg svg = {0};
-        if (n_axes == 1)
+        if (series)
+            series_figure(&svg, &rs, series, axes[0], best);
+        else if (n_axes == 1)
             line_figure(&svg, &rs, axes[0], best);
         else
             grid_figure(&svg, &rs, axes, best);
@@ -400,6 +526,7 @@ km_status km_plot_cv(const char *text, int higher_is_better, char **out)
     km_numeric_locale_leave(&locale);
     for (size_t i = 0; i < rs.n; i++) {
         free(rs.lines[i].options);
+        free(rs.lines[i].series);
         for (size_t k = 0; k < rs.lines[i].n; k++)
             free(rs.lines[i].names[k]);
     }

@@ -32,6 +32,8 @@ for c in 0.5 2 8; do
     done
 done >"$WORK/grid.jsonl"
 "$KM" plot cv "$WORK/grid.jsonl" "$WORK/grid.svg" || fail "plot cv (grid)"
+"$KM" plot cv --series --p "$WORK/grid.jsonl" "$WORK/series.svg" || fail "plot cv --series"
+"$KM" plot cv --series=-c "$WORK/grid.jsonl" "$WORK/series-c.svg" || fail "plot cv --series=-c"
 grep -e '--p 2"' "$WORK/grid.jsonl" >"$WORK/line.jsonl"
 "$KM" plot cv "$WORK/line.jsonl" "$WORK/line.svg" || fail "plot cv (line)"
 "$KM" cv -q --json --folds 3 -c 1 --p 1,2,inf --kernel 'rbf:gamma=2^-1..2^1/mean' "$WORK/train" >"$WORK/pinf.jsonl"
@@ -98,6 +100,16 @@ assert len(marks(svg("line.svg"), "point")) == 3 and len(marks(svg("line.svg"), 
 top = min(marks(svg("line.svg"), "point"), key=lambda p: float(p["cy"]))  # the highest mean: smallest y
 assert circle["cx"] == top["cx"] and circle["cy"] == top["cy"]
 
+# a series: a line per p (numbers ascending) through a point per C, each at that setting's mean; -c: per C
+for name, values, points in (("series.svg", ["1", "2"], 3), ("series-c.svg", ["0.5", "2", "8"], 2)):
+    lines = marks(svg(name), "series")
+    assert [l["data-name"].split()[-1] for l in lines] == values, lines
+    assert all(len(l["points"].split()) == points for l in lines), lines
+means = sorted((r["mean"] for r in grid), reverse=True)  # y grows downwards: the highest mean is the smallest y
+ys = sorted(float(p["cy"]) for p in marks(svg("series.svg"), "point"))
+scale = (ys[-1] - ys[0]) / (means[0] - means[-1])
+assert all(abs((y - ys[0]) - (means[0] - m) * scale) < 0.2 for y, m in zip(ys, means)), (ys, means)
+
 # p = inf among the values: evenly spaced categories in ascending order, labelled; the metric names the axis
 import xml.etree.ElementTree as ET
 texts = {e.get("class"): [] for e in ET.parse(svg("pinf.svg")).getroot().iter()}
@@ -140,6 +152,11 @@ printf '{"options": "-c 1", "mean": 80}\n{"options": "-c 2", "mean": 81}\n{"opti
 expect_status 2 "$KM" plot cv "$WORK/noc.jsonl" "$WORK/bad.svg" && expect_one_line_error "noc.jsonl:3: no number for -c"
 printf '{"options": "-c 1", "mean": 80}\n{"options": "-c 2"}\n' >"$WORK/nomean.jsonl"
 expect_status 2 "$KM" plot cv "$WORK/nomean.jsonl" "$WORK/bad.svg" && expect_one_line_error "nomean.jsonl:2: no number \"mean\""
+printf '{"options": "-c 1 --p 1", "mean": 80}\n{"options": "-c 2", "mean": 81}\n' >"$WORK/nop.jsonl"
+expect_status 2 "$KM" plot cv --series --p "$WORK/nop.jsonl" "$WORK/bad.svg" &&
+    expect_one_line_error "nop.jsonl:2: no option --p .the series."
+expect_status 2 "$KM" plot cv --series -c "$WORK/three.jsonl" "$WORK/bad.svg" &&
+    expect_one_line_error "with the series -c one other option may vary, not two .-e, --p."
 expect_status 2 "$KM" plot weights "$WORK/train" "$WORK/bad.svg" && expect_one_line_error "train"
 expect_status 2 "$KM" plot trace "$WORK/missing" "$WORK/bad.svg" && expect_one_line_error "missing: cannot open: No such file"
 expect_status 2 "$KM" plot path -o "$WORK/bad.svg" "$WORK/lp.model" "$WORK/three.model" &&
