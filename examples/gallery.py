@@ -47,8 +47,46 @@ def kernelmix(args, *command):
     return done.stdout
 
 
+def progress(done, total, what):
+    """'done/total what' on standard error: rewritten in place on a terminal, else a line per tenth."""
+    if sys.stderr.isatty():
+        print(f"\r{done}/{total} {what}", end="\n" if done == total else "", file=sys.stderr, flush=True)
+    elif done == total or done * 10 // total != (done - 1) * 10 // total:
+        print(f"{done}/{total} {what}", file=sys.stderr, flush=True)
+
+
 def json_lines(text):
     return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def option(options, name):
+    """The value of option name in a result's options string ("-c 10^-2 --p 4/3 ...")."""
+    words = options.split()
+    return words[words.index(name) + 1]
+
+
+def validated_test_scores(args, options, c_grid, norms, train, validation, test, work):
+    """For each p of norms: C chosen from c_grid on the validation rows (the smaller C of equal
+    scores), and the test score of that setting, trained on train; {p: test score}. options: the
+    kernels and anything else every setting shares (a --score among them)."""
+    # cold fits, so that the test run trains the very models the validation run scored: at the smallest
+    # C every coefficient may sit at its bound, which leaves the offset free in an interval (the primal
+    # is flat in it), and a warm start may settle elsewhere in it than a cold one
+    common = ["cv", "-q", "--json", "--cold", "--threads", "1", *options]
+    chosen = {}
+    # settings come C-major, so the first of equal validation scores is the smaller C
+    for line in json_lines(kernelmix(args, *common, "-c", c_grid, "--p", ",".join(norms), "--validation", validation,
+                                     train)):
+        if "options" in line:
+            p = option(line["options"], "--p")
+            if p not in chosen or line["mean"] > chosen[p]["mean"]:
+                chosen[p] = line
+    settings = os.path.join(work, "settings")
+    with open(settings, "w") as out:
+        out.write("".join(f"-c {option(chosen[p]['options'], '-c')} --p {p}\n" for p in norms))
+    return {option(line["options"], "--p"): line["mean"]
+            for line in json_lines(kernelmix(args, *common, "--settings", settings, "--validation", test, train))
+            if "options" in line}
 
 
 def write_table(path, headers, rows, caption=None):

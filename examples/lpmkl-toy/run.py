@@ -54,37 +54,15 @@ def write_sample(path, rng, n, k):
             out.write(f"{label:+d} " + " ".join(f"{j + 1}:{v:.9g}" for j, v in enumerate(row)) + "\n")
 
 
-def option(options, name):
-    """The value of option name in a result's options string."""
-    words = options.split()
-    return words[words.index(name) + 1]
-
-
 def repetition(args, repetition_seed, k):
     """One draw at k informative features: the test error (%) of each p at its validation-chosen C."""
     rng = np.random.default_rng([args.seed, repetition_seed, k])
     with tempfile.TemporaryDirectory() as work:
-        train, validation, test, settings = (os.path.join(work, f) for f in ("train", "valid", "test", "settings"))
+        train, validation, test = (os.path.join(work, f) for f in ("train", "valid", "test"))
         for path, n in ((train, N_TRAIN), (validation, N_VALIDATION), (test, N_TEST)):
             write_sample(path, rng, n, k)
-        # cold fits, so that the test run trains the very models the validation run scored: at the smallest
-        # C every coefficient may sit at its bound, which leaves the offset free in an interval (the primal
-        # is flat in it), and a warm start may settle elsewhere in it than a cold one
-        common = ["cv", "-q", "--json", "--cold", "--threads", "1", *KERNELS]
-        chosen = {}
-        # settings come C-major, so the first of equal validation accuracies is the smaller C
-        for line in gallery.json_lines(gallery.kernelmix(args, *common, "-c", C_GRID, "--p", ",".join(NORMS),
-                                                         "--validation", validation, train)):
-            if "options" in line:
-                p = option(line["options"], "--p")
-                if p not in chosen or line["mean"] > chosen[p]["mean"]:
-                    chosen[p] = line
-        with open(settings, "w") as out:
-            out.write("".join(f"-c {option(chosen[p]['options'], '-c')} --p {p}\n" for p in NORMS))
-        return {option(line["options"], "--p"): 100 * (1 - line["mean"])
-                for line in gallery.json_lines(gallery.kernelmix(args, *common, "--settings", settings,
-                                                                 "--validation", test, train))
-                if "options" in line}
+        return {p: 100 * (1 - accuracy) for p, accuracy in
+                gallery.validated_test_scores(args, KERNELS, C_GRID, NORMS, train, validation, test, work).items()}
 
 
 def main():
@@ -98,8 +76,7 @@ def main():
         for done, job in enumerate(concurrent.futures.as_completed(jobs), 1):
             for p, error in job.result().items():
                 errors[jobs[job], p].append(error)
-            print(f"\r{done}/{len(jobs)} draws", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
+            gallery.progress(done, len(jobs), "draws")
 
     mean = {key: statistics.mean(values) for key, values in errors.items()}
     sem = {key: statistics.stdev(values) / math.sqrt(len(values)) for key, values in errors.items()}
