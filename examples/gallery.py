@@ -10,10 +10,14 @@ and runs at its reduced size by default (minutes, as the test suite runs it) or 
 with --full. It writes table.md, figure.svg and the raw results into --out, and exits with status 1
 when a check of the paper's conclusion fails (77 when data it needs is not installed)."""
 import argparse
+import concurrent.futures
 import json
 import os
+import shutil
 import subprocess
 import sys
+
+import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SKIPPED = 77
@@ -53,6 +57,35 @@ def progress(done, total, what):
         print(f"\r{done}/{total} {what}", end="\n" if done == total else "", file=sys.stderr, flush=True)
     elif done == total or done * 10 // total != (done - 1) * 10 // total:
         print(f"{done}/{total} {what}", file=sys.stderr, flush=True)
+
+
+def parallel(args, calls, what):
+    """Runs the calls, each (function, arguments...), on --jobs threads (each a kernelmix process at a
+    time); their results in the order of the calls, with progress counted in what."""
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = [pool.submit(*call) for call in calls]
+        for done, _ in enumerate(concurrent.futures.as_completed(futures), 1):
+            progress(done, len(futures), what)
+        return [future.result() for future in futures]
+
+
+def r_table(work, code):
+    """The numeric table an R expression makes (code: R statements that leave it in `table`, after the
+    packages they load), as a numpy array; None when Rscript or a package is missing."""
+    if not shutil.which("Rscript"):
+        return None
+    path = os.path.join(work, "r-table.csv")
+    done = subprocess.run(["Rscript", "--vanilla", "-e", f"suppressMessages({{ {code} }}); write.table(table, "
+                           f"'{path}', sep = ',', row.names = FALSE, col.names = FALSE)"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return np.loadtxt(path, delimiter=",", ndmin=2) if done.returncode == 0 else None
+
+
+def write_libsvm(path, x, y):
+    """Rows x with labels y as a LIBSVM file (zeros left out, 6 significant digits)."""
+    with open(path, "w") as out:
+        for label, row in zip(y, x):
+            out.write(f"{label} " + " ".join(f"{j + 1}:{v:.6g}" for j, v in enumerate(row) if v) + "\n")
 
 
 def json_lines(text):

@@ -17,7 +17,6 @@ uniform sum does not.
     /usr/bin/python3 examples/lpmkl-toy/run.py [--full] [--out DIR] [--kernelmix PATH]
 
 Reduced size: 10 repetitions (about two minutes on two cores); --full: the paper's 250."""
-import concurrent.futures
 import fractions
 import math
 import os
@@ -70,13 +69,11 @@ def main():
         parser.add_argument("--repetitions", type=int, help="draws per sparsity (default 10; --full: 250)"),
         parser.add_argument("--seed", type=int, default=1, help="the draws' seed (default 1)")))
     repetitions = args.repetitions or (250 if args.full else 10)
+    calls = [(repetition, args, r, k) for r in range(repetitions) for k in INFORMATIVE]
     errors = {(k, p): [] for k in INFORMATIVE for p in NORMS}
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        jobs = {pool.submit(repetition, args, r, k): k for r in range(repetitions) for k in INFORMATIVE}
-        for done, job in enumerate(concurrent.futures.as_completed(jobs), 1):
-            for p, error in job.result().items():
-                errors[jobs[job], p].append(error)
-            gallery.progress(done, len(jobs), "draws")
+    for (_, _, _, k), result in zip(calls, gallery.parallel(args, calls, "draws")):
+        for p, error in result.items():
+            errors[k, p].append(error)
 
     mean = {key: statistics.mean(values) for key, values in errors.items()}
     sem = {key: statistics.stdev(values) / math.sqrt(len(values)) for key, values in errors.items()}
@@ -87,8 +84,9 @@ def main():
                         f"Test error (%) over {repetitions} draws (mean ± standard error), C chosen on the validation "
                         f"rows for each p; Bayes error {BAYES_ERROR:.2f} %.")
     gallery.plot_cv(args, f"test error: mean +- standard error over {repetitions} draws",
-                    [{"options": f"--sparsity {sparsity(k)} --p {p}", "metric": "test error (%)", "scores": errors[k, p],
-                      "mean": mean[k, p], "std": sem[k, p]} for k in INFORMATIVE for p in NORMS],
+                    [{"options": f"--sparsity {sparsity(k)} --p {p}", "metric": "test error (%)",
+                      "scores": errors[k, p], "mean": mean[k, p], "std": sem[k, p]}
+                     for k in INFORMATIVE for p in NORMS],
                     "figure", lower_is_better=True, series="--p")
     with open(os.path.join(args.out, "table.md")) as table:
         print(table.read())

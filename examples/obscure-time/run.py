@@ -27,8 +27,6 @@ measured and shown, not asserted: they depend on the machine and its load.
 Reduced size: 1,000 training and 1,000 test rows (about a minute on two cores); --full: the
 4,435 / 2,000 rows of the UCI split's sizes."""
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -50,25 +48,10 @@ MARGIN = 1.5
 
 
 def export_satellite(work):
-    """Satellite's rows as (features, labels 1..6), read through Rscript; None without R's mlbench."""
-    if not shutil.which("Rscript"):
-        return None
-    path = os.path.join(work, "satellite.csv")
-    done = subprocess.run(["Rscript", "--vanilla", "-e",
-                           "suppressMessages(library(mlbench)); data(Satellite); "
-                           f"write.table(cbind(as.integer(Satellite$classes), Satellite[, 1:36]), '{path}', "
-                           "sep = ',', row.names = FALSE, col.names = FALSE)"],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if done.returncode != 0:
-        return None
-    table = np.loadtxt(path, delimiter=",")
-    return table[:, 1:], table[:, 0].astype(int)
-
-
-def write_libsvm(path, x, y):
-    with open(path, "w") as out:
-        for label, row in zip(y, x):
-            out.write(f"{label} " + " ".join(f"{j + 1}:{v:.6g}" for j, v in enumerate(row) if v) + "\n")
+    """Satellite's rows as (features, labels 1..6); None without R's mlbench."""
+    table = gallery.r_table(work, "library(mlbench); data(Satellite); "
+                                  "table <- cbind(as.integer(Satellite$classes), Satellite[, 1:36])")
+    return None if table is None else (table[:, 1:], table[:, 0].astype(int))
 
 
 def timed_run(args, options, train, test, model):
@@ -96,28 +79,26 @@ def main():
         low, high = x[train_rows].min(axis=0), x[train_rows].max(axis=0)
         scaled = (x - low) / np.where(high > low, high - low, 1)
         train, test, model = (os.path.join(work, name) for name in ("train", "test", "model"))
-        write_libsvm(train, scaled[train_rows], y[train_rows])
-        write_libsvm(test, scaled[test_rows], y[test_rows])
+        gallery.write_libsvm(train, scaled[train_rows], y[train_rows])
+        gallery.write_libsvm(test, scaled[test_rows], y[test_rows])
 
+        runs = [("OBSCURE", f"{e} epoch{'s' if e > 1 else ''}", ["--mkl", "obscure", "--epochs", str(e)])
+                for e in [1, 2, 5, 10, 20] + ([50] if args.full else [])]
+        runs += [(name, f"{k} step{'s' if k > 1 else ''}" if k else "to the gap",
+                  options + (["--max-outer", str(k)] if k else []))
+                 for name, options in BATCH.items() for k in BATCH_STEPS[name]]
         points = {}  # solver -> [(budget, seconds, accuracy)]
-        for epochs in [1, 2, 5, 10, 20] + ([50] if args.full else []):
-            points.setdefault("OBSCURE", []).append(
-                (f"{epochs} epochs", *timed_run(args, ["--mkl", "obscure", "--epochs", str(epochs)], train, test, model)))
-            print(f"OBSCURE {epochs} epochs: {points['OBSCURE'][-1][1]:.1f} s, {points['OBSCURE'][-1][2]:.2f} %",
-                  file=sys.stderr, flush=True)
-        for name, options in BATCH.items():
-            for steps in BATCH_STEPS[name]:
-                budget = ["--max-outer", str(steps)] if steps else []
-                points.setdefault(name, []).append(
-                    (f"{steps} steps" if steps else "to the gap", *timed_run(args, options + budget, train, test, model)))
-                print(f"{name} {points[name][-1][0]}: {points[name][-1][1]:.1f} s, {points[name][-1][2]:.2f} %",
-                      file=sys.stderr, flush=True)
+        for name, budget, options in runs:
+            seconds, accuracy = timed_run(args, options, train, test, model)
+            points.setdefault(name, []).append((budget, seconds, accuracy))
+            print(f"{name} {budget}: {seconds:.1f} s, {accuracy:.2f} %", file=sys.stderr, flush=True)
 
     rows = [[name, budget, f"{seconds:.2f}", f"{accuracy:.2f}"]
             for name, runs in points.items() for budget, seconds, accuracy in runs]
-    gallery.write_table(os.path.join(args.out, "table.md"), ["solver", "budget", "training seconds", "test accuracy (%)"],
-                        rows, f"Satellite, {n_train} training and {n_test} test rows, 10 RBF kernels, C = 10; one "
-                              f"run per budget (wall time of kernelmix train on this machine).")
+    gallery.write_table(os.path.join(args.out, "table.md"),
+                        ["solver", "budget", "training seconds", "test accuracy (%)"], rows,
+                        f"Satellite, {n_train} training and {n_test} test rows, 10 RBF kernels, C = 10; one run per "
+                        f"budget (wall time of kernelmix train on this machine).")
     gallery.plot_cv(args, f"Satellite ({n_train} training rows): test accuracy against training time",
                     [{"options": f"--solver {name.replace(' ', '-')} --seconds {seconds:.4g}",
                       "metric": "test accuracy (%)", "scores": [accuracy], "mean": accuracy, "std": 0}

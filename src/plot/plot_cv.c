@@ -296,68 +296,16 @@ static const char *metric_label(const results *rs)
     return !rs->metric ? "score" : !strcmp(rs->metric, "mse") ? "mean squared error" : rs->metric;
 }
 
-/* Mean +- std against one option; an axis with an infinite value (--p inf) places the values as
- * evenly spaced categories in ascending order. */
-static void line_figure(km_svg *svg, const results *rs, const char *axis, size_t best)
+/* Whether line i belongs to the series of line first (no series option: every line does). */
+static int same_series(const results *rs, size_t i, size_t first)
 {
-    double *x = malloc(rs->n * sizeof *x), *y = malloc(rs->n * sizeof *y), *e = malloc(rs->n * sizeof *e);
-    double *sorted = malloc(rs->n * sizeof *sorted);
-    if (!x || !y || !e || !sorted) {
-        svg->failed = 1;
-    } else {
-        size_t n = distinct(rs, axis, sorted), m = 0;
-        int categorical = !isfinite(sorted[0]) || !isfinite(sorted[n - 1]);
-        for (size_t k = 0; k < n; k++) /* the points in ascending order of the option */
-            for (size_t i = 0; i < rs->n; i++)
-                if (value_of(&rs->lines[i], axis) == sorted[k]) {
-                    x[m] = categorical ? (double)k + 0.5 : sorted[k];
-                    y[m] = rs->lines[i].mean;
-                    e[m++] = rs->lines[i].std;
-                }
-        km_panel p = {.x = 90, .y = 50, .width = 520, .height = 300,
-                      .title = rs->title ? rs->title : "cross-validation: mean +- std over folds"};
-        km_axis_init(&p.x_axis, axis, 0);
-        if (categorical) {
-            p.x_axis.categorical = 1;
-            p.x_axis.lo = 0;
-            p.x_axis.hi = (double)n;
-        } else {
-            km_axis_include(&p.x_axis, x, m);
-            p.x_axis.log = p.x_axis.lo > 0 && p.x_axis.hi / p.x_axis.lo > 20;
-        }
-        km_axis_init(&p.y_axis, metric_label(rs), 0);
-        for (size_t i = 0; i < m; i++) {
-            double span[3] = {y[i], y[i] - e[i], y[i] + e[i]}; /* an end may overflow: the mean stays */
-            km_axis_include(&p.y_axis, span, isfinite(e[i]) ? 3 : 1);
-        }
-        if (!categorical)
-            km_axis_finish(&p.x_axis);
-        km_axis_finish(&p.y_axis);
-        int failed = svg->failed;
-        km_svg_begin(svg, 660, 430);
-        svg->failed = failed;
-        km_chart_frame(svg, &p);
-        for (size_t k = 0; categorical && k < n; k++) {
-            char label[32];
-            km_chart_number(label, sizeof label, sorted[k], 4);
-            km_svg_text(svg, km_panel_x(&p, (double)k + 0.5), p.y + p.height + 17, "middle", 12, 0, "tick", label);
-        }
-        km_chart_line(svg, &p, "mean", 0, x, y, e, m);
-        double bv = value_of(&rs->lines[best], axis), by = rs->lines[best].mean;
-        double bx = categorical ? (double)index_of(sorted, n, bv) + 0.5 : bv;
-        if (km_axis_shows(&p.x_axis, bx))
-            km_svg_printf(svg, "<circle class=\"best\" cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"none\" stroke=\"#D55E00\" "
-                               "stroke-width=\"3\"/>\n", km_panel_x(&p, bx), km_panel_y(&p, by));
-    }
-    free(sorted);
-    free(x);
-    free(y);
-    free(e);
+    return !rs->lines[i].series || !strcmp(rs->lines[i].series, rs->lines[first].series);
 }
 
-/* A line per value of the series option (numeric values ascending, others in order of appearance)
- * through its mean +- std against the one other varying option. */
-static void series_figure(km_svg *svg, const results *rs, const char *series, const char *axis, size_t best)
+/* Mean +- std against one option: one line, or with a series option a line per its value (numbers in
+ * ascending order, other values in order of appearance) and a legend. An axis with an infinite value
+ * (--p inf) places the values as evenly spaced categories in ascending order. */
+static void line_figure(km_svg *svg, const results *rs, const char *series, const char *axis, size_t best)
 {
     double *x = malloc(rs->n * sizeof *x), *y = malloc(rs->n * sizeof *y), *e = malloc(rs->n * sizeof *e);
     double *sorted = malloc(rs->n * sizeof *sorted), *order = malloc(rs->n * 2 * sizeof *order);
@@ -366,14 +314,14 @@ static void series_figure(km_svg *svg, const results *rs, const char *series, co
     if (!x || !y || !e || !sorted || !order || !names || !legend) {
         svg->failed = 1;
     } else {
-        size_t n = distinct(rs, axis, sorted), n_series = 0, all_numbers = 1;
-        int categorical = !isfinite(sorted[0]) || !isfinite(sorted[n - 1]);
-        for (size_t i = 0; i < rs->n; i++) { /* (number or rank, first line) of each series value */
+        size_t n = distinct(rs, axis, sorted), n_series = 0;
+        int categorical = !isfinite(sorted[0]) || !isfinite(sorted[n - 1]), all_numbers = 1;
+        for (size_t i = 0; i < rs->n; i++) { /* (number or rank, first line) of each series */
             size_t g = 0;
-            while (g < n_series && strcmp(rs->lines[(size_t)order[2 * g + 1]].series, rs->lines[i].series))
+            while (g < n_series && !same_series(rs, i, (size_t)order[2 * g + 1]))
                 g++;
             if (g == n_series) {
-                all_numbers &= option_number(rs->lines[i].series, &order[2 * g]);
+                all_numbers &= series && option_number(rs->lines[i].series, &order[2 * g]);
                 order[2 * g + 1] = (double)i;
                 n_series++;
             }
@@ -394,19 +342,21 @@ static void series_figure(km_svg *svg, const results *rs, const char *series, co
             km_axis_finish(&p.x_axis);
         }
         km_axis_init(&p.y_axis, metric_label(rs), 0);
-        for (size_t i = 0; i < rs->n; i++) {
-            double span[3] = {rs->lines[i].mean, rs->lines[i].mean - rs->lines[i].std, rs->lines[i].mean + rs->lines[i].std};
-            km_axis_include(&p.y_axis, span, isfinite(rs->lines[i].std) ? 3 : 1);
+        for (size_t i = 0; i < rs->n; i++) { /* an end of mean +- std may overflow: the mean stays */
+            const result *r = &rs->lines[i];
+            double span[3] = {r->mean, r->mean - r->std, r->mean + r->std};
+            km_axis_include(&p.y_axis, span, isfinite(r->std) ? 3 : 1);
         }
         km_axis_finish(&p.y_axis);
         double legend_width = 0;
         for (size_t g = 0; g < n_series; g++) {
-            snprintf(names[g], sizeof names[g], "%s %s", series, rs->lines[(size_t)order[2 * g + 1]].series);
+            const result *first = &rs->lines[(size_t)order[2 * g + 1]];
+            snprintf(names[g], sizeof names[g], "%s %s", series ? series : "mean", series ? first->series : "");
             legend[g] = names[g];
             legend_width = fmax(legend_width, km_svg_text_width(names[g], 12));
         }
         int failed = svg->failed;
-        km_svg_begin(svg, p.x + p.width + 60 + legend_width, 430);
+        km_svg_begin(svg, series ? p.x + p.width + 60 + legend_width : 660, 430);
         svg->failed = failed;
         km_chart_frame(svg, &p);
         for (size_t k = 0; categorical && k < n; k++) {
@@ -415,18 +365,18 @@ static void series_figure(km_svg *svg, const results *rs, const char *series, co
             km_svg_text(svg, km_panel_x(&p, (double)k + 0.5), p.y + p.height + 17, "middle", 12, 0, "tick", label);
         }
         for (size_t g = 0; g < n_series; g++) {
-            const char *value = rs->lines[(size_t)order[2 * g + 1]].series;
-            size_t m = 0;
+            size_t m = 0, first = (size_t)order[2 * g + 1];
             for (size_t k = 0; k < n; k++) /* the series' points in ascending order of the option */
                 for (size_t i = 0; i < rs->n; i++)
-                    if (!strcmp(rs->lines[i].series, value) && value_of(&rs->lines[i], axis) == sorted[k]) {
+                    if (same_series(rs, i, first) && value_of(&rs->lines[i], axis) == sorted[k]) {
                         x[m] = categorical ? (double)k + 0.5 : sorted[k];
                         y[m] = rs->lines[i].mean;
                         e[m++] = rs->lines[i].std;
                     }
-            km_chart_line(svg, &p, names[g], g, x, y, e, m);
+            km_chart_line(svg, &p, series ? names[g] : "mean", g, x, y, e, m);
         }
-        km_chart_legend(svg, p.x + p.width + 20, p.y + 10, legend, n_series, 1);
+        if (series)
+            km_chart_legend(svg, p.x + p.width + 20, p.y + 10, legend, n_series, 1);
         double bv = value_of(&rs->lines[best], axis), by = rs->lines[best].mean;
         double bx = categorical ? (double)index_of(sorted, n, bv) + 0.5 : bv;
         if (km_axis_shows(&p.x_axis, bx))
@@ -515,10 +465,8 @@ km_status km_plot_cv_series(const char *text, int higher_is_better, const char *
         int higher = higher_is_better >= 0 ? higher_is_better : !rs.lower_is_better;
         size_t best = best_line(&rs, higher);
         km_svg svg = {0};
-        if (series)
-            series_figure(&svg, &rs, series, axes[0], best);
-        else if (n_axes == 1)
-            line_figure(&svg, &rs, axes[0], best);
+        if (series || n_axes == 1)
+            line_figure(&svg, &rs, series, axes[0], best);
         else
             grid_figure(&svg, &rs, axes, best);
         st = km_svg_end(&svg, out);
