@@ -10,5 +10,7 @@ export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:detect_stack_use_afte
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 cd build-asan
 # cli_test_install is left out: a program linked against the installed sanitized library would
-# need the sanitizer flags, which the installed pkg-config file does not carry
-ctest --output-on-failure -j "$(nproc)" -E '^cli_test_install$' "$@"
+# need the sanitizer flags, which the installed pkg-config file does not carry. So are the gallery's
+# experiments (docs/gallery.md): minutes of the same train, cv and plot commands that the cli tests
+# run under the sanitizers, repeated over many draws.
+ctest --output-on-failure -j "$(nproc)" -E '^(cli_test_install|gallery_.*)$' "$@"

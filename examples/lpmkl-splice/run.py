@@ -18,7 +18,7 @@ as both the sparse l1 and the uniform sum, within 0.5 points of AUC.
     /usr/bin/python3 examples/lpmkl-splice/run.py [--full] [--out DIR] [--kernelmix PATH]
 
 Reduced size: n = 100, 200 and 400, 10 splits (under a minute on two cores); --full: n = 50, 100, 200,
-400 and 800, 20 splits."""
+400 and 800, 50 splits."""
 import math
 import os
 import statistics
@@ -64,7 +64,7 @@ def main():
     args = gallery.arguments(__doc__, "lpmkl-splice",
                              lambda parser: parser.add_argument("--seed", type=int, default=1,
                                                                 help="the splits' seed (default 1)"))
-    sizes, splits = ([50, 100, 200, 400, 800], 20) if args.full else ([100, 200, 400], 10)
+    sizes, splits = ([50, 100, 200, 400, 800], 50) if args.full else ([100, 200, 400], 10)
     with tempfile.TemporaryDirectory() as work:
         data = export_dna(work)
     if data is None:
