@@ -28,6 +28,7 @@ def main():
     save("int64.npy", np.arange(6).reshape(2, 3))
     save("big_endian.npy", a.astype(">f8"))
     save("one_dim.npy", np.ones(4))
+    save("labels_only.npy", np.array([[1.0], [-1.0], [1.0]]))
     save("three_dim.npy", np.ones((2, 1, 2)))
     with open(os.path.join(OUT, "truncated.npy"), "wb") as f:
         f.write(plain[:-5])
