@@ -296,6 +296,18 @@ static const char *metric_label(const results *rs)
     return !rs->metric ? "score" : !strcmp(rs->metric, "mse") ? "mean squared error" : rs->metric;
 }
 
+/* A series of the line figure: its place in the legend (the value as a number, or the order of first
+ * appearance when some value is not a number) and its first line. */
+typedef struct series_entry {
+    double key;
+    size_t first;
+} series_entry;
+
+static int by_key(const void *a, const void *b)
+{
+    return compare_doubles(&((const series_entry *)a)->key, &((const series_entry *)b)->key);
+}
+
 /* Whether line i belongs to the series of line first (no series option: every line does). */
 static int same_series(const results *rs, size_t i, size_t first)
 {
@@ -308,7 +320,8 @@ static int same_series(const results *rs, size_t i, size_t first)
 static void line_figure(km_svg *svg, const results *rs, const char *series, const char *axis, size_t best)
 {
     double *x = malloc(rs->n * sizeof *x), *y = malloc(rs->n * sizeof *y), *e = malloc(rs->n * sizeof *e);
-    double *sorted = malloc(rs->n * sizeof *sorted), *order = malloc(rs->n * 2 * sizeof *order);
+    double *sorted = malloc(rs->n * sizeof *sorted);
+    series_entry *order = malloc(rs->n * sizeof *order);
     char (*names)[96] = malloc(rs->n * sizeof *names);
     const char **legend = malloc(rs->n * sizeof *legend);
     if (!x || !y || !e || !sorted || !order || !names || !legend) {
@@ -316,19 +329,18 @@ static void line_figure(km_svg *svg, const results *rs, const char *series, cons
     } else {
         size_t n = distinct(rs, axis, sorted), n_series = 0;
         int categorical = !isfinite(sorted[0]) || !isfinite(sorted[n - 1]), all_numbers = 1;
-        for (size_t i = 0; i < rs->n; i++) { /* (number or rank, first line) of each series */
+        for (size_t i = 0; i < rs->n; i++) {
             size_t g = 0;
-            while (g < n_series && !same_series(rs, i, (size_t)order[2 * g + 1]))
+            while (g < n_series && !same_series(rs, i, order[g].first))
                 g++;
             if (g == n_series) {
-                all_numbers &= series && option_number(rs->lines[i].series, &order[2 * g]);
-                order[2 * g + 1] = (double)i;
-                n_series++;
+                all_numbers &= series && option_number(rs->lines[i].series, &order[g].key);
+                order[n_series++].first = i;
             }
         }
         for (size_t g = 0; !all_numbers && g < n_series; g++)
-            order[2 * g] = (double)g;
-        qsort(order, n_series, 2 * sizeof *order, compare_doubles);
+            order[g].key = (double)g;
+        qsort(order, n_series, sizeof *order, by_key);
         km_panel p = {.x = 90, .y = 50, .width = 520, .height = 300,
                       .title = rs->title ? rs->title : "cross-validation: mean +- std over folds"};
         km_axis_init(&p.x_axis, axis, 0);
@@ -350,7 +362,7 @@ static void line_figure(km_svg *svg, const results *rs, const char *series, cons
         km_axis_finish(&p.y_axis);
         double legend_width = 0;
         for (size_t g = 0; g < n_series; g++) {
-            const result *first = &rs->lines[(size_t)order[2 * g + 1]];
+            const result *first = &rs->lines[order[g].first];
             snprintf(names[g], sizeof names[g], "%s %s", series ? series : "mean", series ? first->series : "");
             legend[g] = names[g];
             legend_width = fmax(legend_width, km_svg_text_width(names[g], 12));
@@ -365,7 +377,7 @@ static void line_figure(km_svg *svg, const results *rs, const char *series, cons
             km_svg_text(svg, km_panel_x(&p, (double)k + 0.5), p.y + p.height + 17, "middle", 12, 0, "tick", label);
         }
         for (size_t g = 0; g < n_series; g++) {
-            size_t m = 0, first = (size_t)order[2 * g + 1];
+            size_t m = 0, first = order[g].first;
             for (size_t k = 0; k < n; k++) /* the series' points in ascending order of the option */
                 for (size_t i = 0; i < rs->n; i++)
                     if (same_series(rs, i, first) && value_of(&rs->lines[i], axis) == sorted[k]) {

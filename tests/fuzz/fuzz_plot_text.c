@@ -3,14 +3,13 @@
  * attributes are all finite; a failure a one-line message and no document. */
 #include "fuzz_support.h"
 
-/* Whether the value of a coordinate attribute (its text up to the closing quote) holds a token
- * nan or inf ("points" is "x,y x,y ..."). */
+/* Whether the value of a coordinate attribute (its text up to the closing quote) holds a number nan
+ * or inf: one that starts the value or follows a space, comma, sign or parenthesis ("points" is
+ * "x,y x,y ...", "transform" "rotate(a x y)"). */
 static int non_finite(const char *value)
 {
     for (const char *v = value; *v && *v != '"'; v++)
-        if ((v == value || *v == ' ' || *v == ',' || *v == '-') &&
-            (!strncmp(v + (*v == ' ' || *v == ',' || *v == '-'), "nan", 3) ||
-             !strncmp(v + (*v == ' ' || *v == ',' || *v == '-'), "inf", 3)))
+        if ((v == value || strchr(" ,-(", v[-1])) && (!strncmp(v, "nan", 3) || !strncmp(v, "inf", 3)))
             return 1;
     return 0;
 }
