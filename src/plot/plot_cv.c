@@ -64,13 +64,16 @@ static const char *shown(const char *text, char *buf, size_t size)
     return buf;
 }
 
-/* Adds option name = v to r. */
+/* Adds option name = v to r; the name as a one-line message shows it, since messages and axis titles
+ * name it. */
 static km_status add_option(result *r, size_t line, const char *name, double v)
 {
     if (r->n == MAX_OPTIONS)
         return km_error(KM_EFORMAT, "line %zu: more than %d numeric options", line, MAX_OPTIONS);
-    if (!(r->names[r->n] = strdup(name)))
+    size_t size = strlen(name) + 1;
+    if (!(r->names[r->n] = malloc(size)))
         return km_error_nomem("the cross-validation figure");
+    shown(name, r->names[r->n], size);
     r->values[r->n++] = v;
     return KM_OK;
 }
@@ -219,9 +222,10 @@ static km_status varying(const results *rs, const char *series, const char **axe
                                 shown(rs->lines[j].options, b, sizeof b));
             }
         }
+    char name[160];
     if (series && *n_axes == 2)
-        return km_error(KM_EFORMAT, "with the series %s one other option may vary, not two (%s, %s)", series, axes[0],
-                        axes[1]);
+        return km_error(KM_EFORMAT, "with the series %s one other option may vary, not two (%s, %s)",
+                        shown(series, name, sizeof name), axes[0], axes[1]);
     return KM_OK;
 }
 
@@ -240,8 +244,10 @@ static km_status series_values(results *rs, const char *series)
                 value = text + word + strspn(text + word, " \t");
             text += word;
         }
+        char name[160];
         if (!value || !*value)
-            return km_error(KM_EFORMAT, "line %zu: no option %s (the series)", rs->lines[i].line, series);
+            return km_error(KM_EFORMAT, "line %zu: no option %s (the series)", rs->lines[i].line,
+                            shown(series, name, sizeof name));
         if (!(rs->lines[i].series = strndup(value, strcspn(value, " \t"))))
             return km_error_nomem("the cross-validation figure");
     }
