@@ -122,10 +122,15 @@ static void pair_loop(const km_view *v, size_t i, const size_t *rows, size_t cou
         out[r] = f(km_view_get_row(v, rows ? rows[r] : r), xi);
 }
 
+static void chi2_distances(const void *v, size_t i, const size_t *rows, size_t count, double *out)
+{
+    pair_loop(v, i, rows, count, chi2_distance, out);
+}
+
 /* chi2 columns as the distances, then one vectorised exp pass */
 static void chi2_column(const km_kernel *k, const void *v, size_t i, const size_t *rows, size_t count, double *out)
 {
-    pair_loop(v, i, rows, count, chi2_distance, out);
+    chi2_distances(v, i, rows, count, out);
     km_vexp(out, -k->gamma, count, out);
 }
 
@@ -163,6 +168,7 @@ const km_kernel_family km_family_chi2 = {
     .source_free = view_source_free,
     .value = chi2_value,
     .column = chi2_column,
+    .distance_column = chi2_distances,
 };
 
 const km_kernel_family km_family_histint = {

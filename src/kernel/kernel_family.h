@@ -11,7 +11,8 @@
  *  - KM_INPUT_ROWS: the family reads the dataset rows itself, through a source it builds over some
  *    rows (the histogram kernels: a feature view; string kernels: the strings), and computes values
  *    pair by pair or a column at a time. Kernels of one family on one feature subset share a source;
- *    the provider caches their columns.
+ *    the provider caches their columns (one distance column for all widths of a family that is the exp
+ *    of a distance).
  *  - KM_INPUT_MATRIX: stored values, from a precomputed matrix or the dataset's kernel rows. */
 #ifndef KM_KERNEL_KERNEL_FAMILY_H
 #define KM_KERNEL_KERNEL_FAMILY_H
@@ -80,6 +81,10 @@ typedef struct km_kernel_family {
     /* out[r] = k(s_{rows[r]}, s_i) on one source (rows NULL: r), on several threads when large */
     void (*column)(const km_kernel *kernel, const void *source, size_t i, const size_t *rows, size_t count,
                    double *out);
+    /* k = exp(-gamma D) for a distance D of the source's rows (KM_INPUT_ROWS): out[r] = D(s_{rows[r]}, s_i)
+     * (rows NULL: r), so that every width on one source comes from one distance column, one vectorised
+     * exp pass each; NULL: the family's values are no exp of a distance */
+    void (*distance_column)(const void *source, size_t i, const size_t *rows, size_t count, double *out);
 } km_kernel_family;
 
 /* The family of a type, or NULL for an unknown type. */

@@ -6,6 +6,7 @@
 #include "kernel/kernel_eval.h"
 #include "kernel/normalization.h"
 #include "kernel/provider_internal.h"
+#include "kernel/vector_exp.h"
 
 static void gather(const double *column, const size_t *rows, size_t nrows, double *out)
 {
@@ -84,9 +85,15 @@ static km_status fetch_raw(km_provider *p, size_t m, size_t i, const size_t *row
         matrix_values(p, m, i, rows, nrows, out);
         return KM_OK;
     }
+    void (*distances)(const void *, size_t, const size_t *, size_t, double *) = pk->family->distance_column;
     const double *cached = km_cache_find(p->columns, pk->source * p->n + i, p->n);
     if (!cached && 2 * nrows < p->n) {
-        pk->family->column(k, pk->rows, i, rows, nrows, out);
+        if (distances) {
+            distances(pk->rows, i, rows, nrows, out);
+            km_vexp(out, -k->gamma, nrows, out);
+        } else {
+            pk->family->column(k, pk->rows, i, rows, nrows, out);
+        }
         return KM_OK;
     }
     if (!cached) {
@@ -95,10 +102,15 @@ static km_status fetch_raw(km_provider *p, size_t m, size_t i, const size_t *row
         km_status st = km_provider_cached_column(p, pk->source, i, &column, &fresh);
         if (st)
             return st;
-        pk->family->column(k, pk->rows, i, NULL, p->n, column);
+        if (distances)
+            distances(pk->rows, i, NULL, p->n, column);
+        else
+            pk->family->column(k, pk->rows, i, NULL, p->n, column);
         cached = column;
     }
     gather(cached, rows, nrows, out);
+    if (distances)   /* the cached column holds the distances, shared by every width */
+        km_vexp(out, -k->gamma, nrows, out);
     return KM_OK;
 }
 

@@ -31,9 +31,21 @@ void km_provider_dots_computed(km_provider *p, size_t source, size_t i)
            n, n, gram_views, gram_views == 1 ? "" : "s", gram_bytes / mib, (double)budget / mib, ceil(needed) + 1);
 }
 
+/* The first kernel before m that caches its distance columns in the same source as m: another width of
+ * the same distance on the same rows source (kernel_family.h distance_column); NULL: none. */
+static const km_provider_kernel *distance_sharer(const km_provider *p, size_t m)
+{
+    const km_provider_kernel *pk = &p->kernels[m];
+    for (size_t earlier = 0; pk->family->distance_column && earlier < m; earlier++)
+        if (p->kernels[earlier].rows == pk->rows && p->kernels[earlier].family == pk->family)
+            return &p->kernels[earlier];
+    return NULL;
+}
+
 /* The Gram matrices of the views whose n×n dot products fit in the cache (when the solver shares it,
  * in half of its budget: the other half stays for the solver's per-kernel columns); the dot-product
- * columns of the other views and the pairwise columns in the cache, held only while used when the
+ * columns of the other views and the pairwise columns (or distance columns, one for all widths) in the
+ * cache, held only while used when the
  * caller caches combined columns itself. */
 km_status km_provider_setup_storage(km_provider *p, km_provider_use use)
 {
@@ -76,10 +88,9 @@ km_status km_provider_setup_storage(km_provider *p, km_provider_use use)
         if (!(p->dots_computed = calloc(sources * n, 1)))
             return km_error_nomem("the dot-product column index");
     }
-    for (size_t m = 0; m < p->fitted->size; m++) {
+    for (size_t m = 0; m < p->fitted->size; m++)
         if (p->kernels[m].family->input == KM_INPUT_ROWS)
-            p->kernels[m].source = sources++;
-    }
+            p->kernels[m].source = distance_sharer(p, m) ? distance_sharer(p, m)->source : sources++;
     if (!sources)
         return KM_OK;
     size_t limit = use == KM_PROVIDER_COMBINED ? 0 : SIZE_MAX;

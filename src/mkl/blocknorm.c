@@ -18,11 +18,8 @@
  * the bound finite before convergence, and the elastic net s = 1. */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 #include "core/error.h"
-#include "mkl/alternate.h"
 #include "mkl/method.h"
 #include "mkl/mkl.h"
 #include "mkl/theta.h"
@@ -172,87 +169,6 @@ int km_tikhonov_step(const km_mkl_params *mkl, size_t M, const double *a, double
         if (d[m] < 1e-12 * largest)
             d[m] = 0.0;
     return 1;
-}
-
-/* J and D at the SVM solution (coef, bias) on the current d: the loss (with the bias refined as the
- * certificate refines it) comes from the certificate of the uniform block-2 problem at theta = d, whose
- * primal is 1/2 sum |f_m|^2 + loss and whose lin is the task's. */
-static void tikhonov_values(const km_mkl_problem *pr, const double *coef, double bias, const double *a,
-                            const double *h, double *block_norm, km_mkl_result *result)
-{
-    const km_kernel_access *k = pr->machine->kernel;
-    size_t M = k->n_kernels;
-    km_mkl_problem uniform = *pr;
-    uniform.mkl.method = KM_MKL_LP;
-    uniform.mkl.p_block = 2.0;
-    km_mkl_certificate cert;
-    km_mkl_certify(&uniform, coef, bias, a, h, &cert);
-    for (size_t m = 0; m < M; m++)
-        block_norm[m] = a[m] > 0 ? k->theta[m] * sqrt(a[m]) : 0.0;
-    double loss = cert.primal - 0.5 * km_block_norm_squared(M, 2.0, block_norm);
-    result->bias = cert.bias;
-    result->primal = km_tikhonov_penalty(&pr->mkl, M, block_norm) + loss;
-    result->dual = km_tikhonov_dual(&pr->mkl, M, cert.lin, a);
-    result->gap = (result->primal - result->dual) / fabs(result->primal);
-}
-
-/* The alternation's state: buffers at the last solve and the objective before it. */
-typedef struct tikhonov {
-    km_alternating_state last;   /* first: km_alternating_evaluate's state */
-    double *block_norm;
-    double previous;             /* J at the solve before, for the relative-change stop */
-} tikhonov;
-
-static km_status tikhonov_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *settled)
-{
-    tikhonov *s = ctx;
-    const km_mkl_problem *pr = s->last.pr;
-    km_mkl_result *result = s->last.result;
-    tikhonov_values(pr, result->coef, result->bias, s->last.a, s->last.h, s->block_norm, result);
-    double change = fabs(s->previous - result->primal) / fabs(result->primal);
-    km_log(&pr->logger, KM_LOG_INFO, "tikhonov %4ld: objective %.17g dual %.17g gap %.3e %.2fs", t, result->primal,
-           result->dual, result->gap, elapsed);
-    /* stop at the duality gap, or when the objective stops moving (kernelmix's rule;
-     * Tomioka & Suzuki give none) */
-    *out = (km_certified_values){result->dual, result->primal, result->gap, 0.0};
-    *settled = change < pr->mkl.eps_mkl;
-    if (*settled && result->gap > pr->mkl.gap)
-        km_log(&pr->logger, KM_LOG_WARNING,
-               "Tikhonov objective settled (relative change %.3g < %g) with gap %.3e above %g; lower the "
-               "SVM tolerance (-e) or the step tolerance",
-               change, pr->mkl.eps_mkl, result->gap, pr->mkl.gap);
-    s->previous = result->primal;
-    return KM_OK;
-}
-
-static km_status tikhonov_step(void *ctx, const double *d_used, km_weight_move *move)
-{
-    (void)d_used;
-    tikhonov *s = ctx;
-    const km_kernel_access *k = s->last.pr->machine->kernel;
-    *move = km_tikhonov_step(&s->last.pr->mkl, k->n_kernels, s->last.a, s->block_norm, k->theta) ? KM_MOVED
-                                                                                              : KM_NOTHING_TO_LEARN;
-    return KM_OK;
-}
-
-km_status km_mkl_tikhonov(const km_mkl_problem *pr, km_mkl_result *result)
-{
-    if (!pr->machine->ops->loss_weighted)
-        return km_error(KM_EINVAL, "the Tikhonov form needs a loss weight C: C-SVC or epsilon-SVR, not %s",
-                        pr->machine->ops->name);
-    const km_kernel_access *k = pr->machine->kernel;
-    size_t n = k->n_rows, M = k->n_kernels;
-    tikhonov s = {.last = {.pr = pr, .result = result, .h = malloc(n * M * sizeof(double)),
-                           .a = malloc(M * sizeof(double))},
-                  .previous = INFINITY, .block_norm = malloc(M * sizeof *s.block_norm)};
-    km_alternating_solver solver = {&s, km_alternating_evaluate, tikhonov_certify, tikhonov_step, "fixed", NULL};
-    km_status st = s.last.h && s.last.a && s.block_norm
-                       ? km_mkl_alternate(pr, k->theta, M, &solver, &result->mkl_iterations, &result->converged)
-                       : km_error_nomem("the Tikhonov block-norm solver");
-    free(s.last.h);
-    free(s.last.a);
-    free(s.block_norm);
-    return st;
 }
 
 km_status km_mkl_ivanov_form(const km_mkl_params *tikhonov, double C, size_t M, const double *d,

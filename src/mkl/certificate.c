@@ -13,13 +13,21 @@
 
 km_status km_mkl_products(const km_mkl_problem *problem, const double *coef, double *h)
 {
+    return km_mkl_products_of(problem, coef, NULL, h);
+}
+
+km_status km_mkl_products_of(const km_mkl_problem *problem, const double *coef, const unsigned char *wanted,
+                             double *h)
+{
     const km_machine_problem *machine = problem->machine;
     km_interruptible_access polled; /* up to M columns per support vector */
     km_interruptible_access_init(&polled, machine->kernel, machine->solver.interrupted, machine->solver.interrupt_ctx,
                                  "the kernel products");
     const km_kernel_access *k = &polled.access;
     size_t n = k->n_rows, M = k->n_kernels;
-    memset(h, 0, n * M * sizeof *h);
+    for (size_t m = 0; m < M; m++)
+        if (!wanted || wanted[m])
+            memset(h + m * n, 0, n * sizeof *h);
     size_t *rows = malloc(n * sizeof *rows);
     double *column = malloc(n * sizeof *column);
     km_status st = rows && column ? KM_OK : km_error_nomem("kernel products");
@@ -29,6 +37,8 @@ km_status km_mkl_products(const km_mkl_problem *problem, const double *coef, dou
         if (coef[j] == 0.0)
             continue;
         for (size_t m = 0; !st && m < M; m++) {
+            if (wanted && !wanted[m])
+                continue;
             st = k->column(k->column_ctx, m, j, rows, n, column);
             for (size_t i = 0; !st && i < n; i++)
                 h[m * n + i] += coef[j] * column[i];

@@ -77,6 +77,9 @@ typedef struct km_mkl_certificate {
 /* h[m n + i] = (K_m c)_i over the rows, from kernel columns of the rows with c != 0 (polling the
  * machine's interrupt). */
 km_status km_mkl_products(const km_mkl_problem *problem, const double *coef, double *h);
+/* The same for the kernels m with wanted[m] set (NULL: all); the other blocks of h are left as they are. */
+km_status km_mkl_products_of(const km_mkl_problem *problem, const double *coef, const unsigned char *wanted,
+                             double *h);
 /* Makes result->products hold K_m c at result->coef: kept when a solver left them valid (the
  * interleaved solver's running products, the wrapper's last evaluation), computed otherwise. */
 km_status km_mkl_result_products(const km_mkl_problem *problem, km_mkl_result *result);
@@ -103,12 +106,16 @@ int km_mkl_theta_step(const km_mkl_problem *problem, const double *a, double *th
  * interrupt (KM_EINTERRUPTED), solves the SVM warm-started from result->coef (bias and working-set
  * steps go into result), and computes the products h = K_m c and a_m = c'K_m c. */
 km_status km_mkl_evaluate(const km_mkl_problem *problem, km_mkl_result *result, double *h, double *a);
+/* Its first half: the interrupt poll and the warm-started solve at the current theta. */
+km_status km_mkl_solve(const km_mkl_problem *problem, km_mkl_result *result);
 /* Seconds since start (CLOCK_MONOTONIC), for time limits and logs. */
 double km_mkl_seconds_since(const struct timespec *start);
 /* Whether an alternating solver must stop at outer iteration t (of max_outer) after elapsed seconds
  * (of max_time, or past the machine's solver deadline) with the given gap; logs a warning naming the
  * limit when it must. */
 int km_mkl_limit_reached(const km_mkl_problem *problem, long t, double elapsed, double gap);
+/* The same test without the warning: whether outer iteration t, after elapsed seconds, is at a limit. */
+int km_mkl_at_limit(const km_mkl_problem *problem, long t, double elapsed);
 /* The certified relative gap (P - D) / |P| stays above the target, because the SVM solved at theta
  * only to *tolerance, which accounts for svm_gap of the absolute gap (all of it at a fixed point of theta):
  * sets *tolerance to the tighter one to solve with (an estimate of what reaches the target, at least ten
@@ -162,10 +169,11 @@ km_status km_mkl_simplemkl(const km_mkl_problem *problem, km_mkl_result *result)
  * joint dual, primal, gap and outer iterations. lp-norm MKL only (KM_EINVAL otherwise). */
 km_status km_mkl_shared_train(const km_mkl_problem *problems, size_t count, km_mkl_result *results);
 
-/* The Tikhonov form of the block-norm family (blocknorm.c; Tomioka & Suzuki eq. (3), Table 1): alternate the
+/* The Tikhonov form of the block-norm family (tikhonov.c; Tomioka & Suzuki eq. (3), Table 1): alternate the
  * SVM on K_d = sum d_m K_m (loss weight C) and the closed-form d_m = 1/(2 g'(|f_m|^2)), from d = 1, until the
  * relative duality gap or the relative change of the objective J = sum g(|f_m|^2) + C sum loss is
- * reached. theta holds d; the result's primal is J and dual the Fenchel dual D (C-SVC, SVR). */
+ * reached (the elastic net: on a working set of the kernels with d_m > 0, certified over all kernels).
+ * theta holds d; the result's primal is J and dual the Fenchel dual D (C-SVC, SVR). */
 km_status km_mkl_tikhonov(const km_mkl_problem *problem, km_mkl_result *result);
 /* Parameters of the Tikhonov form: regularizer, its parameter (defaults applied), p and p_block of the
  * penalty's block norm, tolerances. */

@@ -35,7 +35,7 @@ km_status km_mkl_result_products(const km_mkl_problem *problem, km_mkl_result *r
     return st;
 }
 
-km_status km_mkl_evaluate(const km_mkl_problem *pr, km_mkl_result *result, double *h, double *a)
+km_status km_mkl_solve(const km_mkl_problem *pr, km_mkl_result *result)
 {
     /* the SMO polls the caller every 100 steps, which a warm-started solve may never reach */
     const km_machine_problem *machine = pr->machine;
@@ -50,7 +50,13 @@ km_status km_mkl_evaluate(const km_mkl_problem *pr, km_mkl_result *result, doubl
         return st;
     result->bias = solution.bias;
     result->smo_iterations += solution.iterations;
-    if ((st = km_mkl_products(pr, result->coef, h)))
+    return KM_OK;
+}
+
+km_status km_mkl_evaluate(const km_mkl_problem *pr, km_mkl_result *result, double *h, double *a)
+{
+    km_status st = km_mkl_solve(pr, result);
+    if (st || (st = km_mkl_products(pr, result->coef, h)))
         return st;
     km_mkl_quadratic_terms(pr->machine->kernel->n_rows, pr->machine->kernel->n_kernels, result->coef, h, a);
     return KM_OK;
@@ -63,12 +69,22 @@ double km_mkl_seconds_since(const struct timespec *start)
     return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
 }
 
+/* the machine's deadline also counts the time spent before this solver (a clustering) */
+static int at_time_limit(const km_mkl_problem *pr, double elapsed)
+{
+    double deadline = pr->machine->solver.deadline;
+    return pr->mkl.max_time > 0 &&
+           (elapsed >= pr->mkl.max_time || (deadline > 0 && km_monotonic_seconds() >= deadline));
+}
+
+int km_mkl_at_limit(const km_mkl_problem *pr, long t, double elapsed)
+{
+    return at_time_limit(pr, elapsed) || t >= pr->mkl.max_outer;
+}
+
 int km_mkl_limit_reached(const km_mkl_problem *pr, long t, double elapsed, double gap)
 {
-    /* the machine's deadline also counts the time spent before this solver (a clustering) */
-    double deadline = pr->machine->solver.deadline;
-    if (pr->mkl.max_time > 0 &&
-        (elapsed >= pr->mkl.max_time || (deadline > 0 && km_monotonic_seconds() >= deadline))) {
+    if (at_time_limit(pr, elapsed)) {
         km_log(&pr->logger, KM_LOG_WARNING, "MKL stopped at the time limit (%gs) with gap %.3e", pr->mkl.max_time, gap);
         return 1;
     }

@@ -1,5 +1,5 @@
 /* The block-norm family in Tikhonov form with the squared loss (kernel ridge regression, -s krr;
- * Tomioka & Suzuki eqs. (3)-(6), Table 1), solved by the alternating loop of blocknorm.c with its
+ * Tomioka & Suzuki eqs. (3)-(6), Table 1), solved by the alternating loop of tikhonov.c with its
  * closed-form weight step:
  *  - J = sum_m g(||f_m||^2) + C/2 sum_i r_i^2 and the weights d equal an independent minimisation in
  *    scipy (L-BFGS-B) of the same convex problem written in d alone,
@@ -42,6 +42,17 @@ static void make_data(void)
     }
 }
 
+/* The Tikhonov form with regularizer reg (param: its lambda or parameter), solved to a gap of 1e-9. */
+static void set_tikhonov(km_params *params, km_mkl_regularizer reg, double param)
+{
+    CHECK_OK(km_params_set_int(params, KM_PARAM_MKL_METHOD, KM_MKL_TIKHONOV));
+    CHECK_OK(km_params_set_int(params, KM_PARAM_REGULARIZER, reg));
+    CHECK_OK(km_params_set_double(params, reg == KM_REG_ELASTICNET ? KM_PARAM_LAMBDA : KM_PARAM_REG_PARAM, param));
+    CHECK_OK(km_params_set_double(params, KM_PARAM_MKL_GAP, 1e-9));
+    CHECK_OK(km_params_set_double(params, KM_PARAM_MKL_EPS, 1e-13));
+    CHECK_OK(km_params_set_int(params, KM_PARAM_MKL_MAX_OUTER, 20000));
+}
+
 /* Trains KRR (C, bias) with the given MKL setup; f: predictions at XT (may be NULL). */
 static km_model *train(double C, km_mkl_method method, km_mkl_regularizer reg, double param, const double *weights,
                        double *f)
@@ -59,16 +70,8 @@ static km_model *train(double C, km_mkl_method method, km_mkl_regularizer reg, d
     CHECK_OK(km_params_set_int(params, KM_PARAM_TASK, KM_TASK_KRR));
     CHECK_OK(km_params_set_double(params, KM_PARAM_C, C));
     CHECK_OK(km_params_set_int(params, KM_PARAM_MKL_METHOD, method));
-    if (method == KM_MKL_TIKHONOV) {
-        CHECK_OK(km_params_set_int(params, KM_PARAM_REGULARIZER, reg));
-        if (reg == KM_REG_ELASTICNET)
-            CHECK_OK(km_params_set_double(params, KM_PARAM_LAMBDA, param));
-        else
-            CHECK_OK(km_params_set_double(params, KM_PARAM_REG_PARAM, param));
-        CHECK_OK(km_params_set_double(params, KM_PARAM_MKL_GAP, 1e-9));
-        CHECK_OK(km_params_set_double(params, KM_PARAM_MKL_EPS, 1e-13));
-        CHECK_OK(km_params_set_int(params, KM_PARAM_MKL_MAX_OUTER, 20000));
-    }
+    if (method == KM_MKL_TIKHONOV)
+        set_tikhonov(params, reg, param);
     if (weights)
         CHECK_OK(km_params_set_kernel_weights(params, weights, MK));
     CHECK_OK(km_train(data, set, params, &model));
@@ -134,6 +137,99 @@ KM_TEST_CASE(scipy_block1) { check_against_scipy(KM_REG_BLOCK1, 0, 4.0); }
 KM_TEST_CASE(scipy_lq_2) { check_against_scipy(KM_REG_LQ, 2.0, 4.0); }
 KM_TEST_CASE(scipy_lq_4_3) { check_against_scipy(KM_REG_LQ, 4.0 / 3.0, 1.0); }
 KM_TEST_CASE(scipy_elasticnet) { check_against_scipy(KM_REG_ELASTICNET, 0.5, 4.0); }
+
+/* The elastic net on twelve kernels, rbf of three widths and linear on each feature alone (the third
+ * feature does not enter y): the working set (tikhonov.c) drops kernels, the result is scipy's minimum
+ * over all twelve weights, and the certified gap is over all of them. */
+enum { MW = 12 };
+static const double WIDTHS[3] = {0.1, 1, 10};
+
+static const char scipy_features_script[] =
+    "import numpy as np\n"
+    "from scipy.optimize import minimize\n"
+    "X = np.loadtxt('x.txt'); y = np.loadtxt('y.txt'); C, lam = np.loadtxt('p.txt')\n"
+    "Ks = []\n"
+    "for j in range(3):\n"
+    "    x = X[:, j]\n"
+    "    Ks += [np.exp(-g * (x[:, None] - x[None, :]) ** 2) for g in (0.1, 1, 10)] + [np.outer(x, x)]\n"
+    "n = len(y); U = np.eye(n) - 1.0 / n; t = U @ y; Kc = [U @ K @ U for K in Ks]\n"
+    "def J(d):\n"
+    "    A = sum(dm * K for dm, K in zip(d, Kc)) + np.eye(n) / C\n"
+    "    a = np.linalg.solve(A, t)\n"
+    "    h = (1 - lam) ** 2 * d / (1 - lam * d); dh = (1 - lam) ** 2 / (1 - lam * d) ** 2\n"
+    "    return 0.5 * t @ a + 0.5 * h.sum(), np.array([-0.5 * a @ K @ a for K in Kc]) + 0.5 * dh\n"
+    "best = None\n"
+    "for start in (0.5, 0.05, 1.0):\n"
+    "    r = minimize(J, np.full(len(Ks), start), jac=True, method='L-BFGS-B', bounds=[(0, 1 / lam - 1e-9)] * len(Ks),\n"
+    "                 options={'ftol': 1e-15, 'gtol': 1e-11, 'maxiter': 20000})\n"
+    "    if best is None or r.fun < best.fun: best = r\n"
+    "for v in np.r_[best.fun, best.x]: print('%.17g' % v)\n";
+
+typedef struct working_set_trace {
+    size_t smallest;             /* the smallest working set a step reported */
+} working_set_trace;
+
+static void trace_working_set(void *user, km_log_level level, const char *message)
+{
+    working_set_trace *trace = user;
+    size_t working, M;
+    (void)level;
+    const char *at = strchr(message, ',');
+    if (at && strstr(at, " kernels in the working set") && sscanf(at, ", %zu of %zu", &working, &M) == 2 &&
+        working < trace->smallest)
+        trace->smallest = working;
+}
+
+KM_TEST_CASE(working_set_elasticnet)
+{
+    make_data();
+    const double C = 4.0, lambda = 0.5;
+    double p[2] = {C, lambda};
+    CHECK(numpy_write("x.txt", N, D, X) && numpy_write("y.txt", N, 1, Y) && numpy_write("p.txt", 1, 2, p));
+    double want[1 + MW];
+    int got = numpy_run(scipy_features_script, want, 1 + MW);
+    CHECK(got == 1 + MW);
+    km_dataset *data = NULL;
+    km_kernel_set *set = NULL;
+    km_params *params = NULL;
+    km_model *model = NULL;
+    CHECK_OK(km_dataset_from_dense(N, D, X, Y, &data));
+    CHECK_OK(km_kernel_set_new(&set));
+    for (int j = 1; j <= D; j++) {
+        char spec[64];
+        for (size_t w = 0; w < 3; w++) {
+            snprintf(spec, sizeof spec, "rbf:gamma=%g:features=%d", WIDTHS[w], j);
+            CHECK_OK(km_kernel_set_add_spec(set, spec));
+        }
+        snprintf(spec, sizeof spec, "linear:features=%d", j);
+        CHECK_OK(km_kernel_set_add_spec(set, spec));
+    }
+    CHECK_OK(km_params_new(&params));
+    CHECK_OK(km_params_set_int(params, KM_PARAM_TASK, KM_TASK_KRR));
+    CHECK_OK(km_params_set_double(params, KM_PARAM_C, C));
+    set_tikhonov(params, KM_REG_ELASTICNET, lambda);
+    working_set_trace trace = {.smallest = MW};
+    km_params_set_log(params, trace_working_set, &trace);
+    CHECK_OK(km_train(data, set, params, &model));
+    if (model && got == 1 + MW) {
+        km_machine_info info = KM_MACHINE_INFO_INIT;
+        CHECK_OK(km_model_machine_info(model, 0, &info));
+        const double *d = km_model_kernel_weights(model, 0);
+        CHECK_NEAR(info.primal, want[0], 1e-6 * fabs(want[0]));
+        CHECK(info.gap <= 1e-6);
+        size_t zero = 0;
+        for (size_t m = 0; m < MW; m++) {
+            CHECK_NEAR(d[m], want[1 + m], 2e-3);
+            zero += d[m] == 0;
+        }
+        CHECK(zero > 0);                  /* the elastic net is sparse here */
+        CHECK(trace.smallest < MW);       /* and steps ran on a working set */
+    }
+    km_model_free(model);
+    km_params_free(params);
+    km_kernel_set_free(set);
+    km_dataset_free(data);
+}
 
 KM_TEST_CASE(elasticnet_ends)
 {
@@ -229,12 +325,7 @@ static void check_solver(km_mkl_regularizer reg, double param, double C)
     CHECK_OK(km_params_new(&params));
     CHECK_OK(km_params_set_int(params, KM_PARAM_TASK, KM_TASK_KRR));
     CHECK_OK(km_params_set_double(params, KM_PARAM_C, C));
-    CHECK_OK(km_params_set_int(params, KM_PARAM_MKL_METHOD, KM_MKL_TIKHONOV));
-    CHECK_OK(km_params_set_int(params, KM_PARAM_REGULARIZER, reg));
-    CHECK_OK(km_params_set_double(params, reg == KM_REG_ELASTICNET ? KM_PARAM_LAMBDA : KM_PARAM_REG_PARAM, param));
-    CHECK_OK(km_params_set_double(params, KM_PARAM_MKL_GAP, 1e-9));
-    CHECK_OK(km_params_set_double(params, KM_PARAM_MKL_EPS, 1e-13));
-    CHECK_OK(km_params_set_int(params, KM_PARAM_MKL_MAX_OUTER, 20000));
+    set_tikhonov(params, reg, param);
     km_params_set_log(params, trace_objective, &trace);
     CHECK_OK(km_train(data, set, params, &model));
     double f[N];
