@@ -1,4 +1,5 @@
-"""Runs one command as a child process and measures its wall time and peak resident memory.
+"""Runs one command as a child process and measures its wall time, CPU time (user + system, all its
+threads) and peak resident memory.
 
 Peak memory is the child's ru_maxrss from os.wait4. On Linux the kernel also folds the resident size
 of the process that started the child into that value (the fork/vfork copy is the child's memory
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 @dataclass
 class Measurement:
     wall_s: float
+    cpu_s: float
     peak_rss_kib: int
     returncode: int
 
@@ -28,7 +30,8 @@ def run_measured(command, log_path, env=None):
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
     child.returncode = os.waitstatus_to_exitcode(status)
-    return Measurement(wall_s=wall, peak_rss_kib=usage.ru_maxrss, returncode=child.returncode)
+    return Measurement(wall_s=wall, cpu_s=usage.ru_utime + usage.ru_stime, peak_rss_kib=usage.ru_maxrss,
+                       returncode=child.returncode)
 
 
 def floor_kib(log_path):

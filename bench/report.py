@@ -5,15 +5,16 @@ import statistics
 from dataclasses import dataclass, field
 from typing import List
 
-# time_s: the workload's phase (training, or kernel computation alone), median over the repeats
+# time_s: the workload's phase (training, or kernel computation alone), median over the repeats; cpu_s:
+# its CPU seconds (user + system), median
 COLUMNS = ["workload", "phase", "n_train", "n_test", "kernels", "mean_sq_dist", "gamma_min", "gamma_max",
            "tool", "status", "repeats",
-           "time_s", "predict_s", "peak_rss_mib", "accuracy", "ratio_of", "time_ratio", "memory_ratio",
+           "time_s", "cpu_s", "predict_s", "peak_rss_mib", "accuracy", "ratio_of", "time_ratio", "memory_ratio",
            "time_s_all", "predict_s_all", "peak_rss_mib_all", "cache_mb",
            "dgemm_gflops", "gram_s", "gram_gflops", "gram_percent_of_dgemm", "command"]
 
 HEADERS = [("workload", "workload"), ("n_train", "N"), ("kernels", "M"), ("tool", "tool"),
-           ("time_s", "%s s"), ("predict_s", "predict s"), ("peak_rss_mib", "peak RSS MiB"),
+           ("time_s", "%s s"), ("cpu_s", "CPU s"), ("predict_s", "predict s"), ("peak_rss_mib", "peak RSS MiB"),
            ("accuracy", "test accuracy"), ("time_ratio", "time %s/peer"), ("memory_ratio", "memory %s/peer")]
 
 
@@ -25,6 +26,7 @@ class ToolRuns:
     command: List[str]                                   # the timed first command (training or kernel)
     status: str = "ok"
     time_s: List[float] = field(default_factory=list)
+    cpu_s: List[float] = field(default_factory=list)
     predict_s: List[float] = field(default_factory=list)
     peak_kib: List[int] = field(default_factory=list)    # max of the processes of one repeat
     accuracy: List[float] = field(default_factory=list)
@@ -57,6 +59,7 @@ def summarize(workload, problem, runs, cache_mb=None):
             "gamma_max": max(problem["gammas"], default=None), "tool": r.tool, "status": r.status,
             "repeats": len(r.time_s),
             "time_s": _median(r.time_s) if done else None,
+            "cpu_s": _median(r.cpu_s) if done else None,
             "predict_s": _median(r.predict_s) if done else None,
             "peak_rss_mib": _median(r.peak_kib, 1024) if done else None,
             "accuracy": _median(r.accuracy) if done else None,
@@ -83,7 +86,7 @@ def _cell(row, key):
     value = row[key]
     if value is None:
         return row["status"] if key == "time_s" and row["status"] != "ok" else ""
-    if key in ("time_s", "predict_s"):
+    if key in ("time_s", "cpu_s", "predict_s"):
         return "%.3f" % value
     if key == "peak_rss_mib":
         return "%.1f" % value

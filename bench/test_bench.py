@@ -177,7 +177,8 @@ class SummaryTests(unittest.TestCase):
         problem = {"n_train": 10, "n_test": 5, "gammas": [1.0, 2.0], "mean_sq_dist": 1.0}
 
         def runs(tool, time_s, kib):
-            return ToolRuns(tool, ["x"], time_s=[time_s], predict_s=[1], peak_kib=[kib], accuracy=[0.8])
+            return ToolRuns(tool, ["x"], time_s=[time_s], cpu_s=[2 * time_s], predict_s=[1], peak_kib=[kib],
+                            accuracy=[0.8])
         workload = select("py")[0]
         rows = summarize(workload, problem, [runs("kernelmix", 1.0, 1024), runs("python-kernelmix", 2.0, 4096),
                                              runs("kernelmix-mkl", 3.0, 2048), runs("python-kernelmix-mkl", 4.0, 4096),
@@ -186,9 +187,9 @@ class SummaryTests(unittest.TestCase):
                          [("", "", ""), ("kernelmix", "0.50", "0.25"), ("", "", ""),
                           ("kernelmix-mkl", "0.75", "0.50"), ("kernelmix", "0.20", "1.00")])
         table = markdown_table(rows, workload)
-        self.assertIn("| python-kernelmix-mkl | 4.000 | 1.000 | 4.0 | 0.8000 | 0.75 (kernelmix-mkl) | "
+        self.assertIn("| python-kernelmix-mkl | 4.000 | 8.000 | 1.000 | 4.0 | 0.8000 | 0.75 (kernelmix-mkl) | "
                       "0.50 (kernelmix-mkl) |", table)
-        self.assertIn("| python-kernelmix | 2.000 | 1.000 | 4.0 | 0.8000 | 0.50 | 0.25 |", table)
+        self.assertIn("| python-kernelmix | 2.000 | 4.000 | 1.000 | 4.0 | 0.8000 | 0.50 | 0.25 |", table)
 
     def test_ratio_of_default_threads_over_one_thread(self):
         """Workload a-lp-busy: the one-thread row, a kernelmix row, carries default threads / one thread."""
