@@ -105,9 +105,14 @@ static km_status mean_chi2_distance(const void *source, double *mean)
     return KM_OK;
 }
 
+static double chi2_pair_distance(const void *a, size_t i, const void *b, size_t j)
+{
+    return chi2_distance(km_view_get_row(a, i), km_view_get_row(b, j));
+}
+
 static double chi2_value(const km_kernel *k, const void *a, size_t i, const void *b, size_t j)
 {
-    return exp(-k->gamma * chi2_distance(km_view_get_row(a, i), km_view_get_row(b, j)));
+    return exp(-k->gamma * chi2_pair_distance(a, i, b, j));
 }
 
 /* out[r] = f(x_{rows[r]}, x_i) for a pair function f, on threads for large columns. */
@@ -169,6 +174,7 @@ const km_kernel_family km_family_chi2 = {
     .value = chi2_value,
     .column = chi2_column,
     .distance_column = chi2_distances,
+    .distance = chi2_pair_distance,
 };
 
 const km_kernel_family km_family_histint = {

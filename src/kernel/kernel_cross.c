@@ -1,6 +1,7 @@
 /* Kernel values between new rows and training (basis) rows with the fitted constants of a kernel set
  * (provider.h km_kernel_cross), for prediction and cross-validation. Dot-product kernels on one
  * feature subset share one dgemm of dot products. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -30,6 +31,7 @@ struct km_cross_basis {
     km_view *views;                  /* views[m]: set when kernel m leads its dot-product group */
     unsigned char *has_view;
     void **sources;                  /* sources[m]: KM_INPUT_ROWS kernels */
+    const unsigned char *wanted;     /* the kernels computed (km_cross_basis_only); NULL: all */
 };
 
 /* One call: rows of a against the prepared basis. */
@@ -123,6 +125,53 @@ static km_status rows_kernel_block(const km_kernel *k, const cross_request *r, v
     return st;
 }
 
+static int wanted(const km_cross_basis *basis, size_t m)
+{
+    return !basis->wanted || basis->wanted[m];
+}
+
+/* The distances of the last exp-of-distance kernel (kernel_family.h distance) of one cross call: every
+ * later width of the same family on the same features takes its values from them. */
+typedef struct distance_block {
+    const km_kernel *lead;           /* the kernel they were computed for; NULL: none yet */
+    double *pairs, *self_a, *self_b; /* na x nb, na and nb distances */
+} distance_block;
+
+/* Raw block and self-similarities of an exp-of-distance kernel, exp(-gamma D), from the distances held
+ * in held (computed first when they belong to another family or feature subset). The same values as the
+ * family's value function, one exp per value. */
+static km_status distance_kernel_block(const km_kernel *k, const cross_request *r, void *b, distance_block *held,
+                                       double *block, double *diag_a, double *diag_b)
+{
+    const km_kernel_family *family = km_family(k);
+    size_t na = r->na, nb = r->nb;
+    if (!held->lead || km_family(held->lead) != family || !km_kernel_same_features(held->lead, k)) {
+        void *a = NULL;
+        km_status st = family->source_new(k, r->a, r->arows, na, r->basis->dim_all, &a);
+        if (st)
+            return st;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 8) if (na * nb > KM_PARALLEL_MIN_PAIRS)
+#endif
+        for (size_t t = 0; t < na; t++) {
+            for (size_t j = 0; j < nb; j++)
+                held->pairs[t * nb + j] = family->distance(a, t, b, j);
+            held->self_a[t] = family->distance(a, t, a, t);
+        }
+        for (size_t j = 0; j < nb; j++)
+            held->self_b[j] = family->distance(b, j, b, j);
+        family->source_free(a);
+        held->lead = k;
+    }
+    for (size_t e = 0; e < na * nb; e++)
+        block[e] = exp(-k->gamma * held->pairs[e]);
+    for (size_t t = 0; t < na; t++)
+        diag_a[t] = exp(-k->gamma * held->self_a[t]);
+    for (size_t j = 0; j < nb; j++)
+        diag_b[j] = exp(-k->gamma * held->self_b[j]);
+    return KM_OK;
+}
+
 /* 1 when k is a dot-product kernel on the feature subset of lead. */
 static int in_group(const km_kernel *k, const km_kernel *lead)
 {
@@ -142,10 +191,14 @@ static km_status feature_group(const km_kernel_set *set, size_t first, const cro
     double *dots = NULL, *owned_dots = NULL;
     size_t dot_kernels = 0, only_dot = 0;
     for (size_t m = first; m < set->size; m++) {
-        if (in_group(&set->kernels[m], lead)) {
+        if (in_group(&set->kernels[m], lead) && wanted(r->basis, m)) {
             dot_kernels++;
             only_dot = m;
         }
+    }
+    if (dot_kernels == 0) {
+        km_view_free(&va);
+        return KM_OK;
     }
     /* one dot-product kernel: its own block holds the dot products, turned into values in place */
     if (dot_kernels == 1)
@@ -156,7 +209,7 @@ static km_status feature_group(const km_kernel_set *set, size_t first, const cro
         st = km_view_dots(&va, 0, r->na, vb, dots);
     for (size_t m = first; !st && m < set->size; m++) {
         const km_kernel *k = &set->kernels[m];
-        if (!in_group(k, lead))
+        if (!in_group(k, lead) || !wanted(r->basis, m))
             continue;
         double *block = out + m * r->na * r->nb;
         dot_kernel_block(k, &va, vb, dots, block, diag_a, diag_b);
@@ -263,10 +316,15 @@ static km_status cross(const cross_request *r, double *out)
             return km_error(KM_EINVAL, "row %zu requested from data of %zu rows", r->arows[t] + 1, r->a->n);
     double *diag_a = malloc((r->na ? r->na : 1) * sizeof *diag_a);
     double *diag_b = malloc((r->nb ? r->nb : 1) * sizeof *diag_b);
-    km_status st = (diag_a && diag_b) ? KM_OK : km_error_nomem("cross-kernel diagonals");
+    distance_block held = {NULL, malloc((r->na * r->nb + r->na + r->nb + 1) * sizeof(double)), NULL, NULL};
+    held.self_a = held.pairs ? held.pairs + r->na * r->nb : NULL;
+    held.self_b = held.pairs ? held.self_a + r->na : NULL;
+    km_status st = (diag_a && diag_b && held.pairs) ? KM_OK : km_error_nomem("cross-kernel diagonals");
     for (size_t m = 0; !st && m < set->size; m++) {
         const km_kernel *k = &set->kernels[m];
         double *block = out + m * r->na * r->nb;
+        if (km_family(k)->input != KM_INPUT_DOT && !wanted(r->basis, m))
+            continue;   /* a dot-product group skips its own kernels */
         if (km_family(k)->input == KM_INPUT_MATRIX) {
             const double *td = r->test_diag ? r->test_diag[m] : NULL;
             if (k->matrix || k->file) {
@@ -279,7 +337,8 @@ static km_status cross(const cross_request *r, double *out)
             if (!st)
                 st = normalize_block(k, block, r->na, r->nb, diag_a, diag_b);
         } else if (km_family(k)->input == KM_INPUT_ROWS) {
-            st = rows_kernel_block(k, r, r->basis->sources[m], block, diag_a, diag_b);
+            st = km_family(k)->distance ? distance_kernel_block(k, r, r->basis->sources[m], &held, block, diag_a, diag_b)
+                                        : rows_kernel_block(k, r, r->basis->sources[m], block, diag_a, diag_b);
             if (!st)
                 st = normalize_block(k, block, r->na, r->nb, diag_a, diag_b);
         } else if (r->basis->has_view[m]) {
@@ -288,6 +347,7 @@ static km_status cross(const cross_request *r, double *out)
     }
     free(diag_a);
     free(diag_b);
+    free(held.pairs);
     return st;
 }
 
@@ -340,6 +400,8 @@ static km_status prepare_basis(km_cross_basis *basis)
     }
     return KM_OK;
 }
+
+void km_cross_basis_only(km_cross_basis *basis, const unsigned char *wanted) { basis->wanted = wanted; }
 
 km_status km_cross_basis_new(const km_kernel_set *fitted, const km_dataset *a, const km_dataset *b,
                              const size_t *brows, size_t nb, const size_t *kcol, km_cross_basis **out)

@@ -85,6 +85,9 @@ typedef struct km_kernel_family {
      * (rows NULL: r), so that every width on one source comes from one distance column, one vectorised
      * exp pass each; NULL: the family's values are no exp of a distance */
     void (*distance_column)(const void *source, size_t i, const size_t *rows, size_t count, double *out);
+    /* the same distance between row i of source a and row j of source b (cross values: every width
+     * from one block of distances) */
+    double (*distance)(const void *a, size_t i, const void *b, size_t j);
 } km_kernel_family;
 
 /* The family of a type, or NULL for an unknown type. */

@@ -117,6 +117,10 @@ km_status km_kernel_cross(const km_kernel_set *fitted, const km_dataset *a, cons
 typedef struct km_cross_basis km_cross_basis;
 km_status km_cross_basis_new(const km_kernel_set *fitted, const km_dataset *a, const km_dataset *b,
                              const size_t *brows, size_t nb, const size_t *kcol, km_cross_basis **out);
+/* Computes only the kernels m with wanted[m] set (M flags, kept by the caller while the basis is used;
+ * NULL: every kernel): a model's kernels that every machine weighs 0. The blocks of the others are left
+ * as they were. */
+void km_cross_basis_only(km_cross_basis *basis, const unsigned char *wanted);
 /* out[(m*na + t)*nb + j] = K_m(a_{arows[t]}, b_j) (arows NULL: 0..na-1). */
 km_status km_cross_basis_values(const km_cross_basis *basis, const size_t *arows, size_t na,
                                 const km_matrix *const *test_kernels, const double *const *test_diag, double *out);

@@ -87,6 +87,17 @@ static void start_decisions(const km_model *model, size_t nb_rows, size_t nd, do
     }
 }
 
+/* M flags: the kernels some machine weighs other than 0; NULL when out of memory. */
+static unsigned char *used_kernels(const km_model *model)
+{
+    size_t M = model->kernels->size;
+    unsigned char *used = calloc(M ? M : 1, 1);
+    for (size_t k = 0; used && k < model->n_machines; k++)
+        for (size_t m = 0; m < M; m++)
+            used[m] |= model->machines[k].theta[m] != 0.0;
+    return used;
+}
+
 /* Decision values of each machine (one per output) for the test rows of one block,
  * f = b + sum_m theta_m K_m c: with the dense coefficients C, one product K_m C per kernel
  * (Y: nb_rows × nd workspace); without, machine by machine over its support rows. */
@@ -178,8 +189,14 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
     double *Y = dense ? malloc(block * nm * sizeof *Y) : NULL;
     if ((!K && !rank1) || !dec || !block_rows || !votes || (dense && (!C || !Y)))
         st = km_error_nomem("prediction buffers");
+    /* a localized model weighs its kernels by cluster (km_localized_decisions): all of them */
+    unsigned char *used = rank1 || localized ? NULL : used_kernels(model);
+    if (!st && !rank1 && !localized && !used)
+        st = km_error_nomem("prediction buffers");
     if (!st && !rank1)
         st = km_cross_basis_new(model->kernels, test, model->basis, NULL, nb, model->basis_kcol, &basis);
+    if (!st && !rank1)
+        km_cross_basis_only(basis, used);
     for (size_t start = 0; !st && start < n; start += block) {
         size_t len = n - start < block ? n - start : block;
         for (size_t t = 0; t < len; t++)
@@ -213,6 +230,7 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
     free(C);
     free(Y);
     km_cross_basis_free(basis);
+    free(used);
     km_dataset_free(restricted);
     return st;
 }

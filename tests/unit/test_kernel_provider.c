@@ -110,7 +110,9 @@ static km_kernel_set *kernels(const char *const *specs, size_t count)
 static const char *const formula_specs[] = {
     "linear", "poly:gamma=0.3:degree=3:coef0=1", "rbf:gamma=0.7", "sigmoid:gamma=0.05:coef0=-0.2",
     "chi2:gamma=0.4", "histint", "linear:features=2,4", "rbf:gamma=0.5:features=1-3", "poly:degree=2:features=5",
-    "chi2:gamma=1.5:features=1,3-5", "histint:features=2-3"};
+    "chi2:gamma=1.5:features=1,3-5", "histint:features=2-3",
+    /* more widths of the chi2 kernels above: their distance columns are shared */
+    "chi2:gamma=0.9", "chi2:gamma=3:features=1,3-5"};
 #define N_FORMULAS (sizeof formula_specs / sizeof formula_specs[0])
 
 /* Every column of every kernel equals direct evaluation, and so does the diagonal. */
@@ -169,14 +171,15 @@ static void test_formulas_dense_and_sparse(void)
     X = random_matrix(12, n, d, 0.97);
     a = dense(X, n, d);
     b = sparse(X, n, d);
-    const char *specs[] = {"linear", "rbf:gamma=0.1", "chi2:gamma=0.05", "histint", "poly:degree=2:coef0=1:gamma=0.5"};
-    km_kernel_set *set = kernels(specs, 5);
+    const char *specs[] = {"linear", "rbf:gamma=0.1", "chi2:gamma=0.05", "histint", "poly:degree=2:coef0=1:gamma=0.5",
+                           "chi2:gamma=0.5"};   /* two chi2 widths: cross values share one distance block */
+    km_kernel_set *set = kernels(specs, 6);
     km_provider *pa, *pb;
     CHECK_OK(km_provider_new(a, NULL, 0, set, 1u << 20, NULL, &pa));
     CHECK_OK(km_provider_new(b, NULL, 0, set, 0, NULL, &pb));
     double ca[40], cb[40];
     double worst = 0.0;
-    for (size_t m = 0; m < 5; m++)
+    for (size_t m = 0; m < 6; m++)
         for (size_t i = 0; i < n; i++) {
             CHECK_OK(km_provider_column(pa, m, i, NULL, n, ca));
             CHECK_OK(km_provider_column(pb, m, i, NULL, n, cb));
@@ -189,12 +192,12 @@ static void test_formulas_dense_and_sparse(void)
     CHECK(worst <= 1e-12);
     /* cross kernels: sparse x sparse, dense x sparse and sparse x dense views give the training values */
     const km_kernel_set *fitted = km_provider_fitted_set(pb);
-    double *cross = malloc(5 * n * n * sizeof *cross);
+    double *cross = malloc(6 * n * n * sizeof *cross);
     const km_dataset *pairs[3][2] = {{b, b}, {a, b}, {b, a}};
     worst = 0.0;
     for (size_t c = 0; c < 3; c++) {
         CHECK_OK(km_kernel_cross(fitted, pairs[c][0], NULL, n, pairs[c][1], NULL, n, NULL, NULL, NULL, cross));
-        for (size_t m = 0; m < 5; m++)
+        for (size_t m = 0; m < 6; m++)
             for (size_t i = 0; i < n; i++) {
                 CHECK_OK(km_provider_column(pb, m, i, NULL, n, cb));
                 for (size_t t = 0; t < n; t++)

@@ -225,6 +225,12 @@ KM_TEST_CASE(working_set_elasticnet)
         }
         CHECK(zero > 0);                  /* the elastic net is sparse here */
         CHECK(trace.smallest < MW);       /* and steps ran on a working set */
+        /* prediction, which computes only the kernels with d_m > 0: the KRR residual at d is coef / C */
+        double f[N];
+        CHECK_OK(km_predict(model, data, NULL, f, NULL));
+        const km_machine *machine = &model->machines[0];
+        for (size_t j = 0; j < machine->n_sv; j++)
+            CHECK_NEAR(Y[machine->sv[j]] - f[machine->sv[j]], machine->coef[j] / C, 1e-9);
     }
     km_model_free(model);
     km_params_free(params);
