@@ -5,7 +5,7 @@
  * after minimising 1/2 sum_m (sum_k |w_km|^2)/theta_m over theta, is
  * P = 1/2 ||W||_{2,p}^2 + sum_k L_k with W_m = theta_m sqrt(sum_k a_km). Alternating as the wrapper
  * (thesis Alg. 3.1): solve every machine at theta (warm-started), add lin and a over the machines, take one
- * theta step with the sum, and stop on the relative gap of the sum. */
+ * theta step with the sum (extrapolated by SQUAREM, squarem.h), and stop on the relative gap of the sum. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "mkl/alternate.h"
 #include "mkl/mkl.h"
+#include "mkl/squarem.h"
 #include "mkl/theta.h"
 
 typedef struct joint_point {
@@ -72,6 +73,8 @@ typedef struct shared {
     double *h, *a, *w;           /* one machine's K_m c and a_m; the joint block norms */
     joint_point joint;           /* over every machine at the current theta */
     double dual, primal, gap;
+    int extrapolate;             /* lp-norm weights with a finite p */
+    km_squarem q;
 } shared;
 
 static km_status shared_evaluate(void *ctx)
@@ -104,17 +107,41 @@ static km_status shared_certify(void *ctx, long t, double elapsed, km_certified_
     double kernel_term = s->joint.lin - s->dual;
     *out = (km_certified_values){s->dual, s->primal, s->gap,
                                  km_mkl_svm_share(first, s->joint.a, kernel_term, s->primal - s->dual)};
-    km_log(&first->logger, KM_LOG_INFO, "shared mkl %4ld: dual %.10g primal %.10g gap %.3e over %zu machines %.2fs", t,
-           s->dual, s->primal, s->gap, s->count, elapsed);
+    km_log(&first->logger, KM_LOG_INFO, "shared mkl %4ld%s: dual %.10g primal %.10g gap %.3e over %zu machines %.2fs",
+           t, s->q.pending ? " (extrapolated)" : "", s->dual, s->primal, s->gap, s->count, elapsed);
     return KM_OK;
 }
 
+/* F: the method's theta step from the sum of the machines' a_m. */
+static int weight_step(void *ctx, const double *a, double *theta)
+{
+    shared *s = ctx;
+    return km_mkl_theta_step(&s->problems[0], a, theta);
+}
+
+/* An extrapolated theta scaled back onto ||theta||_p = 1. */
+static void onto_lp_sphere(void *ctx, double *theta)
+{
+    shared *s = ctx;
+    size_t M = s->problems[0].machine->kernel->n_kernels;
+    double norm = km_mkl_norm(M, s->problems[0].mkl.p, theta);
+    for (size_t m = 0; norm > 0 && m < M; m++)
+        theta[m] /= norm;
+}
+
+/* The step from the point solved at; lp-norm weights (finite p) extrapolated by SQUAREM (squarem.h) on the
+ * joint primal. */
 static km_status shared_step(void *ctx, const double *theta_used, km_weight_move *move)
 {
-    (void)theta_used;
     shared *s = ctx;
     const km_mkl_problem *first = &s->problems[0];
-    *move = km_mkl_theta_step(first, s->joint.a, first->machine->kernel->theta) ? KM_MOVED : KM_NOTHING_TO_LEARN;
+    double *theta = first->machine->kernel->theta;
+    int plain;
+    if (s->extrapolate)
+        *move = km_squarem_step(&s->q, theta_used, s->primal, s->joint.a, theta, weight_step, onto_lp_sphere, s,
+                                &plain);
+    else
+        *move = weight_step(s, s->joint.a, theta) ? KM_MOVED : KM_NOTHING_TO_LEARN;
     return KM_OK;
 }
 
@@ -127,7 +154,10 @@ km_status km_mkl_shared_train(const km_mkl_problem *problems, size_t count, km_m
     size_t M = first->machine->kernel->n_kernels, max_rows = 0;
     for (size_t k = 0; k < count; k++)
         max_rows = problems[k].machine->kernel->n_rows > max_rows ? problems[k].machine->kernel->n_rows : max_rows;
-    shared s = {.problems = problems, .count = count, .results = results, .dual = NAN, .primal = NAN, .gap = NAN};
+    shared s = {.problems = problems, .count = count, .results = results, .dual = NAN, .primal = NAN, .gap = NAN,
+                .extrapolate = first->mkl.method == KM_MKL_LP && isfinite(first->mkl.p)};
+    if ((st = km_squarem_init(&s.q, M)))
+        return st;
     s.h = malloc(max_rows * M * sizeof *s.h);
     s.a = malloc(M * sizeof *s.a);
     s.w = malloc(M * sizeof *s.w);
@@ -149,5 +179,6 @@ km_status km_mkl_shared_train(const km_mkl_problem *problems, size_t count, km_m
     free(s.a);
     free(s.w);
     free(s.joint.a);
+    km_squarem_free(&s.q);
     return st;
 }

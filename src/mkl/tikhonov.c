@@ -1,5 +1,6 @@
 /* The Tikhonov form's alternation (blocknorm.c has its formulas): solve the machine at d, certify the
- * point, step d = 1/(2 g'(||f_m||^2)) (km_tikhonov_step), in km_mkl_alternate's loop.
+ * point, step d = 1/(2 g'(||f_m||^2)) (km_tikhonov_step), in km_mkl_alternate's loop; the step is
+ * extrapolated by SQUAREM (squarem.h).
  *
  * The elastic net (lambda > 0) keeps a working set: the kernels with d_m > 0. A kernel with d_m = 0
  * takes no part in the machine, and no step moves it (zero weights are absorbing), so its products
@@ -27,6 +28,7 @@
 #include "core/error.h"
 #include "mkl/alternate.h"
 #include "mkl/mkl.h"
+#include "mkl/squarem.h"
 #include "mkl/theta.h"
 
 /* A kernel still shrinking (sqrt(a_m) < 1 - lambda) leaves the working set once its weight is below this
@@ -57,23 +59,6 @@ static void tikhonov_values(const km_mkl_problem *pr, const double *coef, double
     result->gap = (result->primal - result->dual) / fabs(result->primal);
 }
 
-/* The points of a SQUAREM cycle (Varadhan & Roland, "Simple and globally convergent methods for
- * accelerating the convergence of any EM algorithm", Scand. J. Statist. 35, 2008: the SqS3 step length)
- * on the weight step F, in the logarithms of the weights (which keeps them positive): from x0,
- * x1 = F(x0) and x2 = F(x1), r = x1 - x0, v = x2 - 2 x1 + x0, the point x0 - 2 a r + a^2 v with
- * a = -|r|/|v| (a = -1 gives x2) is solved at and kept where its J is at most x2's; else the loop
- * steps from x2 as it would have. Any f is a feasible point, so J and the certificate hold at the
- * extrapolated d as at any other. */
-typedef struct squarem {
-    double *d0, *d1, *d2;        /* the weights at x0, x1, x2 */
-    double *a2;                  /* a_m at x2, for the step from it when the extrapolation is refused */
-    double value2;               /* J at x2 */
-    double step_max;             /* the bound on -a: 1 at the start, 4 times larger each time a reaches it
-                                    and the point is kept, 4 times smaller when it is refused */
-    int points;                  /* how many of x0, x1, x2 the cycle holds */
-    int pending;                 /* the weights being solved at are the extrapolation */
-} squarem;
-
 /* The alternation's state: buffers at the last solve and the objective before it. */
 typedef struct tikhonov {
     km_alternating_state last;   /* first: the loop's state; h and a hold the known kernels' values */
@@ -81,7 +66,7 @@ typedef struct tikhonov {
     unsigned char *known;        /* M flags: K_m c and a_m are those of the last solve (else 0) */
     int working_set;             /* the elastic net with lambda > 0 (see the top of this file) */
     double previous;             /* J at the solve before, for the relative-change stop */
-    squarem q;
+    km_squarem q;                /* the step's extrapolation (squarem.h) */
 } tikhonov;
 
 static size_t known_count(const tikhonov *s, size_t M)
@@ -195,83 +180,22 @@ static void update_working_set(const tikhonov *s, const double *d_used, size_t M
     }
 }
 
-/* Adds the point just solved at (d, with J value and a) to the cycle. */
-static void keep_point(squarem *q, size_t M, const double *d, double value, const double *a)
+/* F: the closed-form step of the row (km_tikhonov_step). */
+static int weight_step(void *ctx, const double *a, double *d)
 {
-    memcpy(q->points == 0 ? q->d0 : q->points == 1 ? q->d1 : q->d2, d, M * sizeof *d);
-    if (q->points == 2) {
-        q->value2 = value;
-        memcpy(q->a2, a, M * sizeof *a);
-    }
-    q->points++;
+    tikhonov *s = ctx;
+    return km_tikhonov_step(&s->last.pr->mkl, s->last.pr->machine->kernel->n_kernels, a, s->block_norm, d);
 }
 
-/* The extrapolation of a full cycle into d; a kernel not positive at all three points (one that left or
- * entered the working set during the cycle) stays at x2. 0 when the extrapolation would be x2 itself
- * (a >= -1). */
-static int extrapolate(squarem *q, size_t M, double *d)
-{
-    double r2 = 0, v2 = 0;
-    for (size_t m = 0; m < M; m++) {
-        if (!(q->d0[m] > 0 && q->d1[m] > 0 && q->d2[m] > 0))
-            continue;
-        double r = log(q->d1[m] / q->d0[m]), v = log(q->d2[m] / q->d1[m]) - r;
-        r2 += r * r;
-        v2 += v * v;
-    }
-    double a = fmax(v2 > 0 ? -sqrt(r2 / v2) : -1.0, -q->step_max);
-    if (!(a < -1.0)) {
-        if (a <= -q->step_max)
-            q->step_max *= 4.0;
-        return 0;
-    }
-    for (size_t m = 0; m < M; m++) {
-        if (!(q->d0[m] > 0 && q->d1[m] > 0 && q->d2[m] > 0)) {
-            d[m] = q->d2[m];
-            continue;
-        }
-        double l0 = log(q->d0[m]), r = log(q->d1[m]) - l0, v = log(q->d2[m]) - 2.0 * log(q->d1[m]) + l0;
-        d[m] = exp(l0 - 2.0 * a * r + a * a * v);
-    }
-    q->pending = a <= -q->step_max ? 2 : 1;   /* 2: at the bound */
-    return 1;
-}
-
-/* The weight step from the point solved at (d_used, with a): F, its working-set changes and the
- * SQUAREM cycle; an extrapolation just solved at is kept (the cycle restarts from it) or refused (the
- * step is F from x2, with x2's a). */
+/* The step from the point solved at, extrapolated (squarem.h); a plain step also updates the working set. */
 static km_status tikhonov_step(void *ctx, const double *d_used, km_weight_move *move)
 {
     tikhonov *s = ctx;
-    squarem *q = &s->q;
     const km_kernel_access *k = s->last.pr->machine->kernel;
-    size_t M = k->n_kernels;
-    const double *a = s->last.a;
-    if (q->pending) {
-        int kept = s->previous <= q->value2, at_bound = q->pending == 2;
-        q->pending = 0;
-        q->points = 0;
-        q->step_max = kept ? (at_bound ? 4.0 * q->step_max : q->step_max) : fmax(1.0, q->step_max / 4.0);
-        if (!kept) {   /* back to x2: the step from it (with the working set it had) */
-            memcpy(k->theta, q->d2, M * sizeof *k->theta);
-            *move = km_tikhonov_step(&s->last.pr->mkl, M, q->a2, s->block_norm, k->theta) ? KM_MOVED
-                                                                                          : KM_NOTHING_TO_LEARN;
-            keep_point(q, M, q->d2, q->value2, q->a2);
-            return KM_OK;
-        }
-    }
-    keep_point(q, M, d_used, s->previous, a);
-    if (q->points == 3) {
-        if (extrapolate(q, M, k->theta)) {
-            *move = KM_MOVED;
-            return KM_OK;
-        }
-        q->points = 0;
-        keep_point(q, M, d_used, s->previous, a);
-    }
-    *move = km_tikhonov_step(&s->last.pr->mkl, M, a, s->block_norm, k->theta) ? KM_MOVED : KM_NOTHING_TO_LEARN;
-    if (*move == KM_MOVED && s->working_set)
-        update_working_set(s, d_used, M, k->theta);
+    int plain;
+    *move = km_squarem_step(&s->q, d_used, s->previous, s->last.a, k->theta, weight_step, NULL, s, &plain);
+    if (plain && *move == KM_MOVED && s->working_set)
+        update_working_set(s, d_used, k->n_kernels, k->theta);
     return KM_OK;
 }
 
@@ -282,16 +206,16 @@ km_status km_mkl_tikhonov(const km_mkl_problem *pr, km_mkl_result *result)
                         pr->machine->ops->name);
     const km_kernel_access *k = pr->machine->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
-    double *cycle = malloc(4 * (M ? M : 1) * sizeof *cycle);
     tikhonov s = {.last = {.pr = pr, .result = result, .h = malloc(n * M * sizeof(double)),
                            .a = malloc(M * sizeof(double))},
                   .previous = INFINITY, .block_norm = malloc(M * sizeof *s.block_norm), .known = calloc(M ? M : 1, 1),
-                  .working_set = pr->mkl.regularizer == KM_REG_ELASTICNET && pr->mkl.lambda > 0,
-                  .q = {.d0 = cycle, .d1 = cycle + M, .d2 = cycle + 2 * M, .a2 = cycle + 3 * M, .step_max = 1.0}};
+                  .working_set = pr->mkl.regularizer == KM_REG_ELASTICNET && pr->mkl.lambda > 0};
     km_alternating_solver solver = {&s, tikhonov_evaluate, tikhonov_certify, tikhonov_step, "fixed", NULL};
-    km_status st = s.last.h && s.last.a && s.block_norm && s.known && cycle
-                       ? km_mkl_alternate(pr, k->theta, M, &solver, &result->mkl_iterations, &result->converged)
-                       : km_error_nomem("the Tikhonov block-norm solver");
+    km_status st = km_squarem_init(&s.q, M);
+    if (!st)
+        st = s.last.h && s.last.a && s.block_norm && s.known
+                 ? km_mkl_alternate(pr, k->theta, M, &solver, &result->mkl_iterations, &result->converged)
+                 : km_error_nomem("the Tikhonov block-norm solver");
     /* a loop that ended on the working set's point (a limit reached between the checks) certifies it */
     if (!st && known_count(&s, M) < M && !(st = complete(&s)))
         result->converged = result->gap <= pr->mkl.gap;
@@ -299,6 +223,6 @@ km_status km_mkl_tikhonov(const km_mkl_problem *pr, km_mkl_result *result)
     free(s.last.a);
     free(s.block_norm);
     free(s.known);
-    free(cycle);
+    km_squarem_free(&s.q);
     return st;
 }
