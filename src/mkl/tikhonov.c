@@ -114,13 +114,21 @@ static km_status complete(tikhonov *s)
     return KM_OK;
 }
 
-/* Kernels outside the working set whose sqrt(a_m) exceeds 1 - lambda (every a_m known). */
+/* Kernel m, at weight d_m, is outside the working set and enters it: its a_m is known and sqrt(a_m)
+ * exceeds 1 - lambda. */
+static int enters(const tikhonov *s, size_t m, double d_m)
+{
+    double threshold = 1.0 - s->last.pr->mkl.lambda;
+    return s->working_set && d_m == 0 && s->known[m] && s->last.a[m] > threshold * threshold;
+}
+
+/* The kernels that enter the working set after the last solve (every a_m known). */
 static size_t violators(const tikhonov *s, size_t M)
 {
-    const double *theta = s->last.pr->machine->kernel->theta, threshold = 1.0 - s->last.pr->mkl.lambda;
+    const double *theta = s->last.pr->machine->kernel->theta;
     size_t count = 0;
-    for (size_t m = 0; s->working_set && m < M; m++)
-        count += theta[m] == 0 && s->last.a[m] > threshold * threshold;
+    for (size_t m = 0; m < M; m++)
+        count += enters(s, m, theta[m]);
     return count;
 }
 
@@ -175,7 +183,7 @@ static void update_working_set(const tikhonov *s, const double *d_used, size_t M
         double root = a[m] > 0 ? sqrt(a[m]) : 0.0;
         if (d_used[m] > 0 && root < threshold && d[m] < KM_WORKING_SET_FLOOR * largest)
             d[m] = 0.0;
-        else if (d_used[m] == 0 && s->known[m] && root > threshold)
+        else if (enters(s, m, d_used[m]))
             d[m] = (root - threshold) / (lambda * root);
     }
 }

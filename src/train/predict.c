@@ -100,18 +100,16 @@ static unsigned char *used_kernels(const km_model *model)
 
 /* Decision values of each machine (one per output) for the test rows of one block,
  * f = b + sum_m theta_m K_m c: with the dense coefficients C, one product K_m C per kernel
- * (Y: nb_rows × nd workspace); without, machine by machine over its support rows. */
-static void block_decisions(const km_model *model, const double *C, const double *K, size_t nb_rows,
-                            size_t n_basis, size_t nd, double *Y, double *decision /* nb_rows × nd */)
+ * (Y: nb_rows × nd workspace); without, machine by machine over its support rows. used: used_kernels,
+ * the only kernels K holds. */
+static void block_decisions(const km_model *model, const unsigned char *used, const double *C, const double *K,
+                            size_t nb_rows, size_t n_basis, size_t nd, double *Y, double *decision /* nb_rows × nd */)
 {
     size_t M = model->kernels->size;
     start_decisions(model, nb_rows, nd, decision);
     for (size_t m = 0; m < M && n_basis > 0; m++) {
         const double *Km = K + m * nb_rows * n_basis;
-        int used = 0;   /* by a machine: kernels every machine weighs 0 (switched off) cost nothing */
-        for (size_t k = 0; k < model->n_machines; k++)
-            used |= model->machines[k].theta[m] != 0.0;
-        if (!used)
+        if (!used[m])   /* kernels every machine weighs 0 (switched off) cost nothing */
             continue;
         if (C)
             cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nb_rows, (int)nd, (int)n_basis, 1.0, Km,
@@ -210,7 +208,7 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
         if (localized)
             st = km_localized_decisions(model, K, len, nb, dec);
         else if (!rank1)
-            block_decisions(model, C, K, len, nb, nm, Y, dec);
+            block_decisions(model, used, C, K, len, nb, nm, Y, dec);
         if (st)
             break;
         if ((st = check_finite_decisions(test, block_rows, len, nm, dec)))

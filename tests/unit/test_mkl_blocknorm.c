@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "test_tikhonov_log.h"
 #include "core/params.h"
 #include "kernelmix.h"
 #include "mkl/mkl.h"
@@ -111,13 +112,9 @@ static void record_objective(void *user, km_log_level level, const char *message
 {
     objective_log *log = user;
     double J;
-    long t;
-    int at = 0;
+    int extrapolated;
     (void)level;
-    if (sscanf(message, "tikhonov %ld%n", &t, &at) != 1 || log->count >= 100000)
-        return;
-    int extrapolated = strncmp(message + at, " (extrapolated)", 15) == 0;
-    if (sscanf(message + at + (extrapolated ? 15 : 0), ": objective %lf", &J) == 1) {
+    if (log->count < 100000 && tikhonov_log_objective(message, &J, &extrapolated)) {
         log->extrapolated[log->count] = (unsigned char)extrapolated;
         log->values[log->count++] = J;
     }

@@ -23,6 +23,7 @@
 #include "core/rng.h"
 #include "kernelmix.h"
 #include "test_numpy.h"
+#include "test_tikhonov_log.h"
 #include "train/model.h"
 
 enum { N = 40, NT = 15, D = 3, MK = 4 };
@@ -299,14 +300,10 @@ typedef struct objective_trace {
 static void trace_objective(void *user, km_log_level level, const char *message)
 {
     objective_trace *trace = user;
-    long t;
     double J;
-    int at = 0;
+    int extrapolated;
     (void)level;
-    if (sscanf(message, "tikhonov %ld%n", &t, &at) != 1 || trace->count >= 20000)
-        return;
-    int extrapolated = strncmp(message + at, " (extrapolated)", 15) == 0;
-    if (sscanf(message + at + (extrapolated ? 15 : 0), ": objective %lf", &J) == 1) {
+    if (trace->count < 20000 && tikhonov_log_objective(message, &J, &extrapolated)) {
         trace->extrapolated[trace->count] = (unsigned char)extrapolated;
         trace->values[trace->count++] = J;
     }
