@@ -88,12 +88,7 @@ static km_status fetch_raw(km_provider *p, size_t m, size_t i, const size_t *row
     void (*distances)(const void *, size_t, const size_t *, size_t, double *) = pk->family->distance_column;
     const double *cached = km_cache_find(p->columns, pk->source * p->n + i, p->n);
     if (!cached && 2 * nrows < p->n) {
-        if (distances) {
-            distances(pk->rows, i, rows, nrows, out);
-            km_vexp(out, -k->gamma, nrows, out);
-        } else {
-            pk->family->column(k, pk->rows, i, rows, nrows, out);
-        }
+        pk->family->column(k, pk->rows, i, rows, nrows, out);
         return KM_OK;
     }
     if (!cached) {

@@ -88,9 +88,12 @@ km_status km_provider_setup_storage(km_provider *p, km_provider_use use)
         if (!(p->dots_computed = calloc(sources * n, 1)))
             return km_error_nomem("the dot-product column index");
     }
-    for (size_t m = 0; m < p->fitted->size; m++)
-        if (p->kernels[m].family->input == KM_INPUT_ROWS)
-            p->kernels[m].source = distance_sharer(p, m) ? distance_sharer(p, m)->source : sources++;
+    for (size_t m = 0; m < p->fitted->size; m++) {
+        if (p->kernels[m].family->input != KM_INPUT_ROWS)
+            continue;
+        const km_provider_kernel *sharer = distance_sharer(p, m);
+        p->kernels[m].source = sharer ? sharer->source : sources++;
+    }
     if (!sources)
         return KM_OK;
     size_t limit = use == KM_PROVIDER_COMBINED ? 0 : SIZE_MAX;
