@@ -17,11 +17,15 @@ struct km_matrix {
     struct km_matrix_mapping *mapping;  /* the file mapping the values live in, or NULL */
     int borrowed;       /* the values are the caller's (km_matrix_wrap): read only, not freed */
     char *source;       /* the file the values were read from (for messages), or NULL */
+    int finiteness_deferred;   /* a training kernel file's values, not yet checked finite: the kernel
+                                * provider checks them in its symmetry pass (km_matrix_read_training) */
 };
 
 /* km_matrix_read for the training kernel of a precomputed:file= spec: precomputed-kernel text must
  * list the training rows in order, row i starting with 0:i (KM_EFORMAT naming the first row that does
- * not); binary files carry no ids. */
+ * not); binary files carry no ids. The values of a binary file are left finiteness_deferred: the
+ * kernel provider, which reads every value of a training kernel in its symmetry pass, tests them
+ * there, so that a thousand kernel files are read once before training instead of twice. */
 km_status km_matrix_read_training(const char *path, km_matrix **out);
 
 /* Whether values are stored little-endian in memory (as the binary file format stores them). */
@@ -40,9 +44,13 @@ km_status km_matrix_map(int fd, size_t rows, size_t cols, km_dtype dtype, size_t
 /* The rows×cols values of dtype, little-endian and row-major, that fill a binary file from byte offset
  * to its end (KMMATRIX and .npy files): refuses an empty or oversized shape and a file size other than
  * offset plus the payload (KM_EFORMAT naming the file, "NAME: problem"), maps large payloads, reads the
- * others, and refuses non-finite values. The stream must be seekable. */
+ * others, and refuses non-finite values, unless defer_finiteness is set: then the matrix is marked
+ * finiteness_deferred and its reader's caller takes over the check. The stream must be seekable. */
 km_status km_matrix_read_payload(FILE *stream, const char *name, uint64_t rows, uint64_t cols, km_dtype dtype,
-                                 uint64_t offset, km_matrix **out);
+                                 uint64_t offset, int defer_finiteness, km_matrix **out);
+
+/* Every value finite (core/finite.h), else KM_EFORMAT naming name and the first offending entry. */
+km_status km_matrix_check_finite(const km_matrix *matrix, const char *name);
 
 /* km_matrix_write in two steps, for callers that publish several files together: whether matrix can
  * be stored as dtype (KM_EINVAL naming path and the first value that cannot), then the binary format

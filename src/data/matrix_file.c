@@ -98,8 +98,7 @@ static km_status read_values(FILE *stream, const char *name, uint64_t offset, in
     return KM_OK;
 }
 
-/* Every value finite (core/finite.h), else the first offending entry. */
-static km_status check_finite(const char *name, const km_matrix *matrix)
+km_status km_matrix_check_finite(const km_matrix *matrix, const char *name)
 {
     size_t total = matrix->rows * matrix->cols;
     if (matrix->data ? km_all_finite(matrix->data, total) : km_all_finite_float(matrix->data32, total))
@@ -111,7 +110,8 @@ static km_status check_finite(const char *name, const km_matrix *matrix)
 }
 
 /* Validates the header, then reads the payload that follows it (the stream is past the magic). */
-static km_status read_binary(FILE *stream, const char *name, const unsigned char *magic, km_matrix **out)
+static km_status read_binary(FILE *stream, const char *name, const unsigned char *magic, int defer_finiteness,
+                             km_matrix **out)
 {
     unsigned char header[HEADER_BYTES];
     memcpy(header, magic, MAGIC_BYTES);
@@ -126,11 +126,11 @@ static km_status read_binary(FILE *stream, const char *name, const unsigned char
         return km_error(KM_EFORMAT, "%s: unknown matrix dtype %lu (1 = float64, 2 = float32)", name,
                         (unsigned long)dtype);
     return km_matrix_read_payload(stream, name, load_le(header + 16, 8), load_le(header + 24, 8), (km_dtype)dtype,
-                                  HEADER_BYTES, out);
+                                  HEADER_BYTES, defer_finiteness, out);
 }
 
 km_status km_matrix_read_payload(FILE *stream, const char *name, uint64_t rows, uint64_t cols, km_dtype dtype,
-                                 uint64_t offset, km_matrix **out)
+                                 uint64_t offset, int defer_finiteness, km_matrix **out)
 {
     *out = NULL;
     int width = dtype == KM_FLOAT64 ? 8 : 4;
@@ -162,8 +162,10 @@ km_status km_matrix_read_payload(FILE *stream, const char *name, uint64_t rows, 
         st = read_values(stream, name, offset, width, matrix);
     else if (st)
         st = km_error_in(name, st);   /* the mapping's or allocation's failure */
-    if (!st)
-        st = check_finite(name, matrix);
+    if (!st && defer_finiteness)
+        matrix->finiteness_deferred = 1;
+    else if (!st)
+        st = km_matrix_check_finite(matrix, name);
     if (st) {
         km_matrix_free(matrix);
         return st;
@@ -217,10 +219,10 @@ static km_status read_matrix(FILE *stream, const char *name, int training, km_ma
     if (ferror(stream))
         return km_error(KM_EIO, "%s: read error: %s", name, strerror(errno));
     if (got == MAGIC_BYTES && memcmp(magic, MAGIC, MAGIC_BYTES) == 0)
-        return read_binary(stream, name, magic, out);
+        return read_binary(stream, name, magic, training, out);
     /* a file that starts like the .npy magic is one, if only a truncated one */
     if (got > 0 && memcmp(magic, KM_NPY_MAGIC, got < KM_NPY_MAGIC_BYTES ? got : KM_NPY_MAGIC_BYTES) == 0)
-        return km_read_npy_stream(stream, name, out);
+        return km_read_npy_stream(stream, name, training, out);
     if (got > 0 && got < MAGIC_BYTES && memcmp(magic, MAGIC, got) == 0)
         return km_error(KM_EFORMAT, "%s: truncated matrix header (%zu of %d bytes)", name, got, HEADER_BYTES);
     if (fseeko(stream, 0, SEEK_SET) != 0)

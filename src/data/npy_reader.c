@@ -275,12 +275,14 @@ static km_status transpose_into_rows(const char *name, km_matrix *columns, km_ma
             else
                 rows->data32[i * rows->cols + j] = columns->data32[j * columns->cols + i];
         }
+    if (!st)
+        rows->finiteness_deferred = columns->finiteness_deferred;
     km_matrix_free(columns);
     *out = st ? NULL : rows;
     return st;
 }
 
-km_status km_read_npy_stream(FILE *stream, const char *name, km_matrix **out)
+km_status km_read_npy_stream(FILE *stream, const char *name, int defer_finiteness, km_matrix **out)
 {
     *out = NULL;
     npy_header h = {0};
@@ -298,7 +300,7 @@ km_status km_read_npy_stream(FILE *stream, const char *name, km_matrix **out)
                         h.n_dims != 2 ? "a matrix needs 2 dimensions" : "empty");
     }
     uint64_t rows = h.fortran_order ? h.dims[1] : h.dims[0], cols = h.fortran_order ? h.dims[0] : h.dims[1];
-    if ((st = km_matrix_read_payload(stream, name, rows, cols, h.dtype, offset, out)))
+    if ((st = km_matrix_read_payload(stream, name, rows, cols, h.dtype, offset, defer_finiteness, out)))
         return st;
     return h.fortran_order ? transpose_into_rows(name, *out, out) : KM_OK;
 }
@@ -307,7 +309,7 @@ km_status km_read_npy_dataset_stream(FILE *stream, const char *name, int label_c
 {
     *out = NULL;
     km_matrix *m;
-    km_status st = km_read_npy_stream(stream, name, &m);
+    km_status st = km_read_npy_stream(stream, name, 0, &m);
     if (st)
         return st;
     int has_label = label_column != KM_CSV_NO_LABEL;

@@ -22,8 +22,9 @@ km_status km_matrix_read_stream(FILE *stream, const char *name, km_matrix **out)
 #define KM_NPY_MAGIC "\x93NUMPY"
 #define KM_NPY_MAGIC_BYTES 6
 /* A 2-D numpy .npy array of float64 ('<f8') or float32 ('<f4') as a matrix of the same dtype (a
- * Fortran-order array is transposed on read); the stream is read from its start and must be seekable. */
-km_status km_read_npy_stream(FILE *stream, const char *name, km_matrix **out);
+ * Fortran-order array is transposed on read); the stream is read from its start and must be seekable.
+ * defer_finiteness as in km_matrix_read_payload. */
+km_status km_read_npy_stream(FILE *stream, const char *name, int defer_finiteness, km_matrix **out);
 /* A 2-D .npy array as dense rows: label_column as in km_csv_options (one column holds the labels;
  * KM_CSV_NO_LABEL: none), the other columns are the features. */
 km_status km_read_npy_dataset_stream(FILE *stream, const char *name, int label_column, km_dataset **out);

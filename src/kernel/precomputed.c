@@ -2,6 +2,7 @@
  * or of the dataset's own kernel rows, checked for symmetry (an error) and for the 2 x 2
  * positive-semidefiniteness test (a warning). */
 #include <cblas.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -53,11 +54,15 @@ static inline double minor_margin(double a, double dii, double djj)
 static inline int asymmetric(double a, double b, double floor_slack) { return !(asymmetry_margin(a, b, floor_slack) <= 0); }
 static inline int beyond_cauchy_schwarz(double a, double dii, double djj) { return minor_margin(a, dii, djj) > 0; }
 
-/* The larger of the two margins: > 0 when the pair fails a test. */
+/* The larger of the two margins: > 0 when the pair fails a test; +infinity when a or b is infinite or
+ * not a number (their margins would be NaN, which no comparison sees), so that the pass also tests
+ * the values' finiteness. */
 static inline double pair_excess(double a, double b, double dii, double djj, double floor_slack)
 {
     double asymmetry = asymmetry_margin(a, b, floor_slack), minor = minor_margin(a, dii, djj);
-    return asymmetry > minor ? asymmetry : minor;
+    double larger = asymmetry > minor ? asymmetry : minor;
+    double guard = fabs(a) <= DBL_MAX && fabs(b) <= DBL_MAX ? -INFINITY : INFINITY;
+    return larger > guard ? larger : guard;
 }
 
 /* The largest pair_excess of row i's pairs (K[i][j], K[j][i]) for j in [j0, j1): row holds K[i][.],
@@ -77,16 +82,16 @@ static KM_VECTOR_CLONES double row_excess(const float *row, const float *mirrore
     return worst;
 }
 
-/* Whether every pair of a float matrix without row map passes both tests: a branch-free pass (the
- * common case, and most of a thousand kernels' set-up time); check_precomputed then only runs its
- * reporting pass when something is to be reported. The rows are taken in blocks of KM_CHECK_TILE,
+/* Whether every pair of a float matrix without row map passes both tests and every value is finite: a
+ * branch-free pass (the common case, and most of a thousand kernels' set-up time); check_precomputed
+ * then only runs its reporting pass when something is to be reported. The rows are taken in blocks of KM_CHECK_TILE,
  * shared among the threads; the block's columns, transposed chunk by chunk into a buffer, are then
  * compared with its rows, both read in order. */
 static int float_block_passes(const km_provider_kernel *pk, size_t n, const double *diag, double floor_slack)
 {
     int bad = 0;
     for (size_t i = 0; i < n; i++)
-        bad |= diag[i] < 0;
+        bad |= !(diag[i] >= 0 && diag[i] <= DBL_MAX);
     size_t blocks = (n + KM_CHECK_TILE - 1) / KM_CHECK_TILE;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic) reduction(| : bad) if (n >= 4 * KM_CHECK_TILE)
@@ -115,9 +120,11 @@ static int float_block_passes(const km_provider_kernel *pk, size_t n, const doub
  * KM_SYMMETRY_TOLERANCE relative), else an error; and a positive semidefinite matrix has K[i][i] >= 0
  * and K[i][j]^2 <= K[i][i] K[j][j] (Cauchy-Schwarz on every 2 x 2 principal minor). A matrix failing
  * this necessary test gives the solver negative curvature, so it may stop away from the optimum:
- * warn once, naming an offending entry. diag: n values of workspace. */
+ * warn once, naming an offending entry. diag: n values of workspace. unchecked: the matrix whose
+ * finiteness its reader left to this pass (km_matrix_read_training), or NULL: the float pass over
+ * all rows tests it on the way; any other pass tests the whole matrix first. */
 static km_status check_precomputed(const km_provider *p, const km_kernel *k, const km_provider_kernel *pk, size_t n,
-                                   const char *source, double *diag)
+                                   const char *source, const km_matrix *unchecked, double *diag)
 {
     double largest = 0.0;
     int warned = 0;
@@ -128,6 +135,9 @@ static km_status check_precomputed(const km_provider *p, const km_kernel *k, con
     double floor_slack = 1e-14 * largest;
     if (pk->K32 && !pk->map && float_block_passes(pk, n, diag, floor_slack))
         return KM_OK;
+    km_status st = unchecked ? km_matrix_check_finite(unchecked, source) : KM_OK;
+    if (st)
+        return st;
     for (size_t i = 0; i < n && !warned; i++) {
         if (diag[i] < 0) {
             warn_not_psd(p, k, pk, i, i, source);
@@ -182,7 +192,7 @@ km_status km_provider_setup_precomputed(km_provider *p, const km_kernel *k, km_p
         pk->K32 = k->matrix->data32;
         pk->ld = data->n;
         pk->map = p->identity_rows ? NULL : p->rows;
-        return check_precomputed(p, k, pk, n, name, p->scratch);
+        return check_precomputed(p, k, pk, n, name, k->matrix->finiteness_deferred ? k->matrix : NULL, p->scratch);
     }
     const char *name = data->source ? data->source : "the training data";
     if (!data->ids)
@@ -201,5 +211,5 @@ km_status km_provider_setup_precomputed(km_provider *p, const km_kernel *k, km_p
     pk->K = pk->owned_K;
     pk->ld = n;
     pk->map = NULL;
-    return check_precomputed(p, k, pk, n, name, p->scratch);
+    return check_precomputed(p, k, pk, n, name, NULL, p->scratch);
 }

@@ -7,14 +7,16 @@
 
 printf '1 1:1\n-1 1:2\n1 1:3\n' >"$WORK/data"
 
-# matrix NAME ROWS COLS VERSION VALUES...: a binary KMMATRIX float64 file
+# matrix NAME ROWS COLS VERSION VALUES...: a binary KMMATRIX float64 file (DTYPE=2 in the
+# environment: float32)
 matrix() {
-    "$PYTHON" - "$WORK/$1" "$2" "$3" "$4" "${@:5}" <<'PY'
+    "$PYTHON" - "$WORK/$1" "$2" "$3" "$4" "${DTYPE:-1}" "${@:5}" <<'PY'
 import struct, sys
-path, rows, cols, version = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-values = [float(v) for v in sys.argv[5:]]
+path, rows, cols, version, dtype = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+values = [float(v) for v in sys.argv[6:]]
 with open(path, "wb") as f:
-    f.write(b"KMMATRIX" + struct.pack("<IIQQ", version, 1, rows, cols) + struct.pack("<%dd" % len(values), *values))
+    f.write(b"KMMATRIX" + struct.pack("<IIQQ", version, dtype, rows, cols)
+            + struct.pack("<%d%s" % (len(values), "d" if dtype == 1 else "f"), *values))
 PY
 }
 
@@ -36,7 +38,18 @@ bad_kernel mismatch "two_rows.bin is 2 x 2 but the data has 3 rows" --kernel pre
 matrix asymmetric.bin 3 3 1   1 0.5 0  0.1 1 0  0 0 1
 bad_kernel asymmetric "asymmetric.bin is not symmetric: K\[2\]\[1\] = 0.1.* but K\[1\]\[2\] = 0.5" --kernel precomputed:file=asymmetric.bin
 matrix nan.bin 3 3 1   1 0 0  0 nan 0  0 0 1
-bad_kernel nan_entry "nan.bin.*(finite|NaN)" --kernel precomputed:file=nan.bin
+bad_kernel nan_entry "nan.bin: entry \\(1, 1\\) is not finite" --kernel precomputed:file=nan.bin
+# a training kernel's values are tested finite in the symmetry pass over its rows (float32, all rows),
+# or before it (a fold's rows): the same one line either way
+DTYPE=2 matrix nan32.bin 3 3 1   1 0 0  0 1 nan  0 nan 1
+bad_kernel nan32_entry "nan32.bin: entry \\(1, 2\\) is not finite" --kernel precomputed:file=nan32.bin
+DTYPE=2 matrix inf32.bin 3 3 1   1 0 0  0 1 0  0 0 inf
+bad_kernel inf32_entry "inf32.bin: entry \\(2, 2\\) is not finite" --kernel precomputed:file=inf32.bin
+DTYPE=2 matrix lower_inf32.bin 3 3 1   1 0 0  -inf 1 0  0 0 1
+bad_kernel lower_inf32_entry "lower_inf32.bin: entry \\(1, 0\\) is not finite" --kernel precomputed:file=lower_inf32.bin
+if expect_status 2 "$KM" train -v 3 --kernel precomputed:file=nan32.bin "$WORK/data"; then
+    expect_one_line_error "nan32.bin: entry \\(1, 2\\) is not finite"
+fi
 matrix newer.bin 3 3 2   1 0 0  0 1 0  0 0 1
 bad_kernel newer "newer.bin: unsupported matrix format version 2" --kernel precomputed:file=newer.bin
 matrix short.bin 3 3 1   1 0 0  0 1

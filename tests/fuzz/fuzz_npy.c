@@ -12,7 +12,7 @@ static void read_matrix(const uint8_t *data, size_t size)
     if (!stream)
         return;
     km_matrix *m = NULL;
-    km_status st = km_read_npy_stream(stream, "fuzz.npy", &m);
+    km_status st = km_read_npy_stream(stream, "fuzz.npy", 0, &m);
     if (st == KM_OK) {
         if (m->rows == 0 || m->cols == 0)
             fuzz_fail("an empty matrix was read");
