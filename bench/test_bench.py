@@ -375,6 +375,12 @@ class DigitsTests(unittest.TestCase):
         self.assertEqual((X.min(), X.max()), (0.0, 16.0))
         self.assertEqual(y[:10].tolist(), [-1, 1, -1, 1, -1, 1, -1, 1, -1, 1])   # digits 0..9 in order
 
+    def test_ten_class_labels(self):
+        """The shared-weights workload's labels: the digits themselves, all ten in the training rows."""
+        _, y = digits.load(digits.DIGITS, "ten-class")
+        self.assertEqual(y[:10].tolist(), list(range(10)))
+        self.assertEqual(sorted(set(y[:digits.TRAIN_ROWS].tolist())), list(range(10)))
+
 
 @unittest.skipUnless(HAVE_FASHION, "needs Debian's dataset-fashion-mnist")
 class KernelFileWorkloadTests(unittest.TestCase):

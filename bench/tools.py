@@ -10,6 +10,8 @@ BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 
 # lp-norm MKL as the benchmarks run it: p = 4/3, the default solver (interleaved) and stopping gap (1e-3)
 MKL_LP = ("--mkl", "lp", "--p", "4/3")
+# the same, one set of weights shared by all the machines of a multiclass problem
+MKL_LP_SHARED = MKL_LP + ("--shared-weights",)
 # OBSCURE at block norm 1.1 (kernel-weight p 11/9): one epoch of each stage (with the pass that gives R
 # and the final objective's), or the online stage alone (at most 5 epochs and the R pass); beside it
 # lp-norm MKL at the same p, one-vs-rest

@@ -101,6 +101,20 @@ WORKLOADS = [
              tools=("kernelmix-mkl", "kernelmix-mkl-m2000"), data_script="fashion_mnist.py",
              cases=fashion("-5..4", task="ten-class", default_sizes=(10000,)), reference="kernelmix-mkl",
              references=(("kernelmix-mkl-m2000", "kernelmix-mkl"),)),
+    Workload(key="shared", name="fashion-rbf10-lp-shared",
+             title="fashion-MNIST, all 10 classes (N default 2,000), lp-norm MKL (p = 4/3) over 10 RBF kernels "
+                   "gamma0 * 2^k (k = -5..4), one-vs-one: one set of weights for the 45 machines "
+                   "(--shared-weights) against a set per machine",
+             tools=("kernelmix-mkl-shared", "kernelmix-mkl"), data_script="fashion_mnist.py",
+             cases=fashion("-5..4", task="ten-class"), reference="kernelmix-mkl-shared",
+             references=(("kernelmix-mkl", "kernelmix-mkl-shared"),)),
+    Workload(key="shared-digits", name="digits-rbf16-lp-shared",
+             title="digits, all 10 classes (1,000 train / 797 test), lp-norm MKL (p = 4/3) over 16 RBF kernels "
+                   "gamma = 2^-k (k = 0..15), one-vs-one: one set of weights for the 45 machines "
+                   "(--shared-weights) against a set per machine",
+             tools=("kernelmix-mkl-shared", "kernelmix-mkl"), data_script="digits.py",
+             cases=lambda options: [["--task", "ten-class", "--base", "2", "--count", "16"]],
+             reference="kernelmix-mkl-shared", references=(("kernelmix-mkl", "kernelmix-mkl-shared"),)),
     Workload(key="py", name="digits-rbf50-python",
              title="digits odd vs even (1,000 train / 797 test), 50 RBF kernels 2 sigma^2 = 1.2^k, C-SVC: the Python "
                    "package on the CLI's jobs (uniform sum and lp-norm MKL p = 4/3) beside scikit-learn on the "
@@ -122,7 +136,7 @@ WORKLOADS = [
              tools=("kernelmix-eb-mackay", "kernelmix-elasticnet-krr"), data_script="eb_bank.py",
              cases=lambda options: [["--n", str(n), "--test-size", str(options.test_size), "--seed",
                                      str(options.seed)] for n in options.sizes or (50, 500)],
-             reference="kernelmix-eb-mackay"),
+             reference="kernelmix-eb-mackay", references=(("kernelmix-elasticnet-krr", "kernelmix-eb-mackay"),)),
     Workload(key="obscure", name="fashion-obscure",
              title="fashion-MNIST, 10 classes (t10k test images), 12 kernels = 4 blocks of 14x14 x {linear, "
                    "quadratic, RBF}: OBSCURE (p-block 1.1), one online and one stochastic epoch",
