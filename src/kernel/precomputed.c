@@ -121,8 +121,7 @@ static int float_block_passes(const km_provider_kernel *pk, size_t n, const doub
  * and K[i][j]^2 <= K[i][i] K[j][j] (Cauchy-Schwarz on every 2 x 2 principal minor). A matrix failing
  * this necessary test gives the solver negative curvature, so it may stop away from the optimum:
  * warn once, naming an offending entry. diag: n values of workspace. unchecked: the matrix whose
- * finiteness its reader left to this pass (km_matrix_read_training), or NULL: the float pass over
- * all rows tests it on the way; any other pass tests the whole matrix first. */
+ * finiteness its reader left to this pass (km_matrix_read_training), or NULL. */
 static km_status check_precomputed(const km_provider *p, const km_kernel *k, const km_provider_kernel *pk, size_t n,
                                    const char *source, const km_matrix *unchecked, double *diag)
 {
@@ -133,10 +132,15 @@ static km_status check_precomputed(const km_provider *p, const km_kernel *k, con
         largest = fabs(diag[i]) > largest ? fabs(diag[i]) : largest;
     }
     double floor_slack = 1e-14 * largest;
+    /* the float pass tests the finiteness of what it reads: of the whole matrix when the training rows
+     * are all of its rows, in order; any other unchecked matrix is tested first */
+    int pass_reads_all = unchecked && pk->K32 && !pk->map && n == unchecked->rows;
+    km_status st = unchecked && !pass_reads_all ? km_matrix_check_finite(unchecked, source) : KM_OK;
+    if (st)
+        return st;
     if (pk->K32 && !pk->map && float_block_passes(pk, n, diag, floor_slack))
         return KM_OK;
-    km_status st = unchecked ? km_matrix_check_finite(unchecked, source) : KM_OK;
-    if (st)
+    if (pass_reads_all && (st = km_matrix_check_finite(unchecked, source)))
         return st;
     for (size_t i = 0; i < n && !warned; i++) {
         if (diag[i] < 0) {

@@ -1,12 +1,15 @@
 /* Kernel provider: every formula against direct evaluation, default widths, dense and sparse data,
  * cache sizes (tiny LRU, large LRU, full Gram), combined columns, row subsets, precomputed kernels. */
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "core/rng.h"
 #include "data/dataset.h"
+#include "data/matrix.h"
 #include "kernel/provider.h"
 #include "kernelmix.h"
 
@@ -374,6 +377,26 @@ static void test_combined_and_subsets(void)
     free(X);
 }
 
+/* An n x n binary matrix file (KMMATRIX version 1, float32, little-endian) of the values, whatever
+ * they are. */
+static void write_float32_file(const char *path, const double *values, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    unsigned char header[32] = "KMMATRIX";
+    uint64_t fields[3] = {1 | (uint64_t)KM_FLOAT32 << 32, n, n};   /* version 1, dtype; rows; cols */
+    CHECK(km_host_is_little_endian());
+    memcpy(header + 8, fields, sizeof fields);
+    fwrite(header, 1, sizeof header, f);
+    for (size_t v = 0; v < n * n; v++) {
+        float x = (float)values[v];
+        fwrite(&x, sizeof x, 1, f);
+    }
+    fclose(f);
+}
+
 /* Precomputed kernels: an in-memory matrix, a matrix file, and the dataset's own kernel rows all
  * give the values of the kernel they hold; bad matrices are refused. */
 static void test_precomputed(void)
@@ -456,6 +479,24 @@ static void test_precomputed(void)
     CHECK_OK(km_provider_new(data, without, 4, set, 0, NULL, &p));
     km_provider_free(p);
     km_kernel_set_free(set);
+    /* a training matrix file's values are tested finite by the provider (km_matrix_read_training
+     * leaves them to it), all of them whichever rows it trains on: the first 11 rows (a float pass
+     * over them would not read row 12), all rows, other rows */
+    K->data[2 * n + 5] -= 1e-6;
+    K->data[2 * n + 11] = K->data[11 * n + 2] = NAN;
+    write_float32_file("test_kernel_provider_K.bin", K->data, n);   /* km_matrix_write refuses NaN */
+    size_t prefix[11];
+    for (size_t r = 0; r < 11; r++)
+        prefix[r] = r;
+    const size_t *subsets[] = {prefix, NULL, without};
+    const size_t counts[] = {11, 0, 4};
+    for (size_t t = 0; t < 3; t++) {
+        CHECK_OK(km_kernel_set_new(&set));
+        CHECK_OK(km_kernel_set_add_spec(set, "precomputed:file=test_kernel_provider_K.bin"));
+        CHECK_STATUS(km_provider_new(data, subsets[t], counts[t], set, 0, NULL, &p), KM_EFORMAT);
+        CHECK(strstr(km_last_error(), "test_kernel_provider_K.bin: entry (2, 11) is not finite") != NULL);
+        km_kernel_set_free(set);
+    }
     remove("test_kernel_provider_K.bin");
     km_matrix_free(small);
     km_matrix_free(K);
