@@ -84,9 +84,9 @@ static KM_VECTOR_CLONES double row_excess(const float *row, const float *mirrore
 
 /* Whether every pair of a float matrix without row map passes both tests and every value is finite: a
  * branch-free pass (the common case, and most of a thousand kernels' set-up time); check_precomputed
- * then only runs its reporting pass when something is to be reported. The rows are taken in blocks of KM_CHECK_TILE,
- * shared among the threads; the block's columns, transposed chunk by chunk into a buffer, are then
- * compared with its rows, both read in order. */
+ * then only runs its reporting pass when something is to be reported. The rows are taken in blocks of
+ * KM_CHECK_TILE, shared among the threads; the block's columns, transposed chunk by chunk into a
+ * buffer, are then compared with its rows, both read in order. */
 static int float_block_passes(const km_provider_kernel *pk, size_t n, const double *diag, double floor_slack)
 {
     int bad = 0;
