@@ -132,16 +132,14 @@ static km_status check_precomputed(const km_provider *p, const km_kernel *k, con
         largest = fabs(diag[i]) > largest ? fabs(diag[i]) : largest;
     }
     double floor_slack = 1e-14 * largest;
-    /* the float pass tests the finiteness of what it reads: of the whole matrix when the training rows
-     * are all of its rows, in order; any other unchecked matrix is tested first */
-    int pass_reads_all = unchecked && pk->K32 && !pk->map && n == unchecked->rows;
-    km_status st = unchecked && !pass_reads_all ? km_matrix_check_finite(unchecked, source) : KM_OK;
-    if (st)
+    int passes = pk->K32 && !pk->map && float_block_passes(pk, n, diag, floor_slack);
+    /* the float pass tests the finiteness of what it reads, which is the whole matrix only when the
+     * training rows are all of its rows, in order */
+    km_status st;
+    if (unchecked && !(passes && n == unchecked->rows) && (st = km_matrix_check_finite(unchecked, source)))
         return st;
-    if (pk->K32 && !pk->map && float_block_passes(pk, n, diag, floor_slack))
+    if (passes)
         return KM_OK;
-    if (pass_reads_all && (st = km_matrix_check_finite(unchecked, source)))
-        return st;
     for (size_t i = 0; i < n && !warned; i++) {
         if (diag[i] < 0) {
             warn_not_psd(p, k, pk, i, i, source);
