@@ -59,9 +59,7 @@ km_status km_alternating_evaluate(void *ctx);
 /* An outer loop whose certified gap stays within KM_STALL_CHANGE (relative) of one value over
  * KM_STALL_STEPS outer iterations has stalled (a gap that falls slowly or oscillates, as the wrapper's
  * at p = 1 does, has not): its solver tightens the SVM tolerance if it can, else the loop stops, with
- * one warning, at its last point. */
-#define KM_STALL_STEPS 20
-#define KM_STALL_CHANGE 1e-3
+ * one warning, at its last point (the constants are mkl.h's). */
 
 /* Runs the loop on problem (its limits and logger) over theta (M values, the problem's kernel
  * weights); on return theta is the one the final solution belongs to, *iterations the outer

@@ -10,7 +10,13 @@
  * every 2-variable step, theta chases alpha instead: near p = 1 the primal form
  * theta_m ~ (theta_m sqrt a_m)^{2-p} hardly contracts (log-slope 2 - p), and on the thesis's toy problem
  * (§5.2; M = n = 50, C = 1, p = 1 to 1.2) theta and alpha cycled for 10^6 steps without the fixed-theta
- * problem ever being solved. */
+ * problem ever being solved.
+ *
+ * Its gap, certified at every solved fixed-theta point, keeps swinging near p = 1 while theta and alpha
+ * chase each other, so the alternating loops' stall rule (a gap within KM_STALL_CHANGE of one value,
+ * alternate.h) seldom sees it stand still. Once the SVM tolerance is at its floor (nothing left to tighten),
+ * the run has stalled when its smallest gap has not fallen by KM_STALL_CHANGE over as many theta steps as
+ * it took to reach it (at least KM_STALL_STEPS); it then stops there with one warning. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +43,8 @@ typedef struct interleaved {
     double violation_after_step; /* KKT violation at the first working-set step after the last theta
                                     step; < 0: none seen yet */
     long steps;                 /* theta steps taken */
+    double best_gap;            /* the smallest certified gap since the SVM tolerance reached its floor, and */
+    long best_at;               /* the theta steps taken when it last fell by KM_STALL_CHANGE */
     int certified;              /* the result holds the certificate of the point the SMO stops at */
     km_status status;           /* a gap no SVM tolerance can certify (km_mkl_gap_stuck) */
     struct timespec start;
@@ -137,11 +145,20 @@ static km_hook_action on_step(void *ctx, const km_smo_step *step, double *theta)
     if (step_size >= 0 && step_size <= SETTLED * pr->mkl.theta_tol &&
         km_mkl_svm_limits_gap(pr, cert.gap, cert.dual, cert.primal, cert.svm_share))
         km_mkl_tighten(pr, step->tolerance, cert.dual, cert.svm_share);
-    if (step_size < 0) {
-        /* theta is at its fixed point but the gap stays: the SVM tolerance limits the certificate */
+    int stalled = 0;
+    if (!km_mkl_tolerance_at_floor(pr, *step->tolerance) || cert.gap < s->best_gap * (1 - KM_STALL_CHANGE)) {
+        s->best_gap = cert.gap;
+        s->best_at = s->steps;
+    } else {
+        stalled = s->steps - s->best_at >= (s->best_at > KM_STALL_STEPS ? s->best_at : KM_STALL_STEPS);
+    }
+    if (step_size < 0 || stalled) {
+        /* theta is at its fixed point, or the gap has stopped falling, while the gap stays open: the SVM
+         * tolerance limits the certificate; solve the same theta more tightly, or stop here with one warning */
         if (km_mkl_tighten(pr, step->tolerance, cert.dual, cert.primal - cert.dual))
             return KM_HOOK_CONTINUE;
-        s->status = km_mkl_gap_stuck(pr, *step->tolerance, cert.dual, cert.primal, cert.gap, "fixed");
+        s->status = km_mkl_gap_stuck(pr, *step->tolerance, cert.dual, cert.primal, cert.gap,
+                                     stalled ? "stalled" : "fixed");
         return stop_certified(s, step);
     }
     return take_theta_step(s, theta);
@@ -150,7 +167,8 @@ static km_hook_action on_step(void *ctx, const km_smo_step *step, double *theta)
 km_status km_mkl_interleaved(const km_mkl_problem *pr, km_mkl_result *result)
 {
     size_t n = pr->machine->kernel->n_rows, M = pr->machine->kernel->n_kernels;
-    interleaved s = {.pr = pr, .result = result, .previous_dual = -INFINITY, .violation_after_step = -1};
+    interleaved s = {.pr = pr, .result = result, .previous_dual = -INFINITY, .violation_after_step = -1,
+                     .best_gap = INFINITY};
     clock_gettime(CLOCK_MONOTONIC, &s.start);
     s.a = malloc(M * sizeof *s.a);
     s.coef = malloc(n * sizeof *s.coef);

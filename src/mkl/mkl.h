@@ -122,11 +122,20 @@ int km_mkl_at_limit(const km_mkl_problem *problem, long t, double elapsed);
  * times smaller, down to 1e-4 times the machine's -e), logs it and returns 1; 0 (unchanged) when the
  * tolerance is already at that floor or no tolerance could reach the target. */
 int km_mkl_tighten(const km_mkl_problem *problem, double *tolerance, double dual, double svm_gap);
+/* Whether tolerance is the tightest km_mkl_tighten goes to (1e-4 times the machine's -e). */
+int km_mkl_tolerance_at_floor(const km_mkl_problem *problem, double tolerance);
 /* The relative gap stays above the target and the SVM's own gap at theta (at least svm_share, absolute) is
  * over half the target and at least half of the gap: theta steps alone cannot certify the point, a tighter
  * SVM tolerance must (km_mkl_tighten). While the weights' part is the larger, their steps go
  * first: a tighter tolerance then only makes each step dearer. */
 int km_mkl_svm_limits_gap(const km_mkl_problem *problem, double gap, double dual, double primal, double svm_share);
+
+/* When an outer loop's certified gap has stopped falling (alternate.h and interleaved.c say over what
+ * window): KM_STALL_STEPS outer steps at least, and a change below KM_STALL_CHANGE (relative) counts as
+ * none. A stalled loop tightens the SVM tolerance if it can (km_mkl_tighten), else stops with one
+ * warning (km_mkl_gap_stuck, theta_kind "stalled"). */
+#define KM_STALL_STEPS 20
+#define KM_STALL_CHANGE 1e-3
 
 /* The gap still stays above the target at the floor (theta_kind: "fixed", "stationary", "stalled"; tolerance: the SVM
  * tolerance reached). When a smaller SVM tolerance would reach the target: a warning naming it, KM_OK. When

@@ -130,11 +130,21 @@ static double tolerance_for_target(const km_mkl_problem *pr, double tolerance, d
     return needed > 0 ? pow(10, floor(log10(needed))) : needed;
 }
 
+static double tolerance_floor(const km_mkl_problem *pr)
+{
+    return fmax(pr->machine->solver.tolerance * KM_TOLERANCE_REACH, KM_SMALLEST_USEFUL_TOLERANCE);
+}
+
+int km_mkl_tolerance_at_floor(const km_mkl_problem *pr, double tolerance)
+{
+    return tolerance <= tolerance_floor(pr) * (1 + 1e-9);
+}
+
 int km_mkl_tighten(const km_mkl_problem *pr, double *tolerance, double dual, double svm_gap)
 {
-    double floor_tolerance = fmax(pr->machine->solver.tolerance * KM_TOLERANCE_REACH, KM_SMALLEST_USEFUL_TOLERANCE);
+    double floor_tolerance = tolerance_floor(pr);
     double needed = tolerance_for_target(pr, *tolerance, dual, svm_gap);
-    if (*tolerance <= floor_tolerance * (1 + 1e-9) || needed < KM_SMALLEST_USEFUL_TOLERANCE)
+    if (km_mkl_tolerance_at_floor(pr, *tolerance) || needed < KM_SMALLEST_USEFUL_TOLERANCE)
         return 0; /* at the floor, or no tolerance could reach the target: km_mkl_gap_stuck says which */
     double tighter = fmax(fmin(needed, 0.1 * *tolerance), floor_tolerance);
     km_log(&pr->logger, KM_LOG_INFO, "mkl: SVM tolerance %g -> %g for the gap", *tolerance, tighter);
