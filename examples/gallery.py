@@ -122,6 +122,49 @@ def validated_test_scores(args, options, c_grid, norms, train, validation, test,
             if "options" in line}
 
 
+MASK64 = (1 << 64) - 1
+
+
+def splitmix64(state):
+    """One step of splitmix64: (new state, output)."""
+    state = (state + 0x9E3779B97F4A7C15) & MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return state, z ^ (z >> 31)
+
+
+def five_folds(n, seed):
+    """The folds of Rostamizadeh's protocol (thesis §3.3.2: trial t tests on fold t, selects on fold t+1
+    mod 5, trains on the rest): a Fisher-Yates permutation of the n rows driven by splitmix64(seed), cut
+    into 5 contiguous folds, each sorted."""
+    perm = list(range(n))
+    state = seed & MASK64
+    for i in range(n - 1, 0, -1):
+        state, r = splitmix64(state)
+        j = r % (i + 1)
+        perm[i], perm[j] = perm[j], perm[i]
+    return [sorted(perm[t * n // 5:(t + 1) * n // 5]) for t in range(5)]
+
+
+def error_of(task, predicted, y):
+    """RMSE for krr, else the misclassification in %."""
+    if task == "krr":
+        return float(np.sqrt(np.mean((predicted - y) ** 2)))
+    return float(100.0 * np.mean(predicted != y))
+
+
+def centred_alignment(K, y):
+    """The centred alignment of the kernel matrix K with yy' (Cortes, Mohri & Rostamizadeh, Def. 2.4 on
+    the sample): <K_c, y_c y_c'>_F / (||K_c||_F ||y_c||^2), K_c = UKU, U = I - 11'/n; NaN when a norm is 0."""
+    n = len(y)
+    U = np.eye(n) - 1.0 / n
+    Kc = U @ K @ U
+    yc = y - y.mean()
+    norm = np.linalg.norm(Kc) * (yc @ yc)
+    return float(yc @ Kc @ yc / norm) if norm > 0 else float("nan")
+
+
 def write_table(path, headers, rows, caption=None):
     """A Markdown table (cells as given, str() of anything else)."""
     with open(path, "w") as out:

@@ -5,15 +5,15 @@
 # usage: scripts/valgrind-cli.sh [TEST_NAME_REGEX]
 # By default every CLI test runs except those that cannot run under valgrind: the SIGKILL test
 # (killed processes leave partial logs), the memory-limit test (ulimit -v), the install tests
-# (they install the build directory, not the command) and the two reproductions of papers' experiments
-# (alignment_table31, clmkl_localized: hundreds of trainings, tens of minutes under memcheck, on
-# code that test_krr, test_info_alignment and test_clmkl run there).
+# (they install the build directory, not the command) and the reproduction of a paper's experiment
+# (clmkl_localized: hundreds of trainings, tens of minutes under memcheck, on code that test_clmkl
+# runs there).
 set -eu
 cd "$(dirname "$0")/.."
 root=$PWD
 build=$root/${KM_BUILD_DIR:-build}
 pattern=${1:-.}
-exclude='^test_(hostile_kill|hostile_memory|install|python_install|alignment_table31|clmkl_localized)$'
+exclude='^test_(hostile_kill|hostile_memory|install|python_install|clmkl_localized)$'
 [ -x "$build/kernelmix" ] || ./scripts/build.sh >/dev/null
 logs=$build/valgrind
 rm -rf "$logs"
