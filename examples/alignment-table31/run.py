@@ -127,10 +127,10 @@ def uncentred_alignments(X, y, gammas):
     return alignments
 
 
-def trial(args, name, data, lambdas, seed, t, methods, table21):
+def trial(args, name, data, lambdas, seed, t, methods):
     """Trial t of the fold seed: per method the test error at the chosen Lambda, the test alignment,
-    the test error at every Lambda, and (table21) each base kernel's test error and the training
-    alignments of the first learned model."""
+    the test error at every Lambda; for Table 2.1 each base kernel's test error, its uncentred training
+    alignment and the centred training alignments that the first model of learned weights keeps."""
     task, (g0, g1), _, _, _ = SETS[name]
     lines, X, y = data
     folds = gallery.five_folds(len(y), seed)
@@ -138,7 +138,7 @@ def trial(args, name, data, lambdas, seed, t, methods, table21):
     train = sorted(i for f in range(5) if f not in (t, (t + 1) % 5) for i in folds[f])
     gammas = list(range(g0, g1 + 1))
     out = {"methods": {}, "single": [], "training_alignment": None,
-           "uncentred": uncentred_alignments(X[train], y[train], gammas) if table21 else None}
+           "uncentred": uncentred_alignments(X[train], y[train], gammas)}
     with tempfile.TemporaryDirectory() as work:
         files = {}
         for part, rows in (("train", train), ("valtest", validation + test)):
@@ -170,18 +170,17 @@ def trial(args, name, data, lambdas, seed, t, methods, table21):
                                       "alignment": test_alignment(info, X[test], y[test])}
             if info["alignment"] and out["training_alignment"] is None:  # models of learned weights keep them
                 out["training_alignment"] = info["alignment"]["targets"]["rho"]
-        if table21:
-            out["single"] = [select(lambda scale: method_options(task, "unif", 1, scale),
-                                    ["--kernel", gaussians(g, g)])[0] for g in gammas]
+        out["single"] = [select(lambda scale: method_options(task, "unif", 1, scale),
+                                ["--kernel", gaussians(g, g)])[0] for g in gammas]
     return out
 
 
-def run_set(args, name, path, seeds, methods, table21):
+def run_set(args, name, path, seeds, methods):
     """The protocol on one set, the trials of every seed pooled."""
     _, (g0, g1), (l0, l1), _, _ = SETS[name]
     data = read_libsvm(path)
     lambdas = [2.0 ** e for e in range(l0, l1 + 1, args.grid_step)]
-    calls = [(trial, args, name, data, lambdas, seed, t, methods, table21) for seed in seeds for t in range(5)]
+    calls = [(trial, args, name, data, lambdas, seed, t, methods) for seed in seeds for t in range(5)]
     trials = gallery.parallel(args, calls, f"{name} trials")
     out = {"lambda_exponents": list(range(l0, l1 + 1, args.grid_step)), "seeds": seeds}
     for method in methods:
@@ -190,13 +189,11 @@ def run_set(args, name, path, seeds, methods, table21):
         out[method] = {"error": float(np.mean(errors)), "std": float(np.std(errors, ddof=1)),
                        "alignment": float(np.mean(alignments)), "errors": errors, "alignments": alignments,
                        "curves": [r["methods"][method]["curve"] for r in trials]}
-    learned = [r["training_alignment"] for r in trials if r["training_alignment"]]
-    if table21 and learned:
-        mean_error = np.mean([r["single"] for r in trials], axis=0)
-        out["table21"] = {
-            "gamma_exponents": list(range(g0, g1 + 1)), "single_errors": [float(e) for e in mean_error],
-            "rho": float(np.corrcoef(mean_error, np.mean(learned, axis=0))[0, 1]),
-            "uncentred": float(np.corrcoef(mean_error, np.mean([r["uncentred"] for r in trials], axis=0))[0, 1])}
+    mean_error = np.mean([r["single"] for r in trials], axis=0)
+    out["table21"] = {
+        "gamma_exponents": list(range(g0, g1 + 1)), "single_errors": [float(e) for e in mean_error],
+        "rho": float(np.corrcoef(mean_error, np.mean([r["training_alignment"] for r in trials], axis=0))[0, 1]),
+        "uncentred": float(np.corrcoef(mean_error, np.mean([r["uncentred"] for r in trials], axis=0))[0, 1])}
     return out
 
 
@@ -226,10 +223,9 @@ def write_outputs(args, results):
                   "training alignment\n\n| set | centred (rho), kernelmix | thesis | uncentred (A), kernelmix | thesis |\n"
                   "|---|---|---|---|---|\n")
         for s in sets:
-            if "table21" in results[s]:
-                t = results[s]["table21"]
-                rho, uncentred = THESIS_TABLE21[s]
-                out.write(f"| {s} | {t['rho']:+.4f} | {rho:+.4f} | {t['uncentred']:+.4f} | {uncentred:+.4f} |\n")
+            t = results[s]["table21"]
+            rho, uncentred = THESIS_TABLE21[s]
+            out.write(f"| {s} | {t['rho']:+.4f} | {rho:+.4f} | {t['uncentred']:+.4f} | {uncentred:+.4f} |\n")
     for index, s in enumerate(sets):
         r = results[s]
         lines = []
@@ -266,19 +262,17 @@ def check(checks, results, full):
                       f"within 0.01 of align ({r['alignf']['error']:.3f})")
         checks.expect(bool(np.all(aligned["alignf"] > aligned["align"]) and np.all(aligned["align"] > aligned["unif"])),
                       "Ionosphere: test alignments alignf > align > unif on every seed")
-        if "table21" in r:
-            t = r["table21"]
-            checks.expect(t["rho"] < -0.98 and t["uncentred"] < -0.95,
-                          f"Ionosphere, Table 2.1: single-kernel RMSE falls as the training alignment rises "
-                          f"(rho {t['rho']:+.4f}, A {t['uncentred']:+.4f})")
+        t = r["table21"]
+        checks.expect(t["rho"] < -0.98 and t["uncentred"] < -0.95,
+                      f"Ionosphere, Table 2.1: single-kernel RMSE falls as the training alignment rises "
+                      f"(rho {t['rho']:+.4f}, A {t['uncentred']:+.4f})")
     for s, r in results.items():
-        if "table21" in r:
-            t = r["table21"]
-            checks.expect(t["rho"] < t["uncentred"], f"{s}, Table 2.1: the centred alignment is the better "
-                                                     f"correlated with the error (rho {t['rho']:+.4f}, A "
-                                                     f"{t['uncentred']:+.4f})")
+        t = r["table21"]
+        checks.expect(t["rho"] < t["uncentred"], f"{s}, Table 2.1: the centred alignment is the better "
+                                                 f"correlated with the error (rho {t['rho']:+.4f}, A "
+                                                 f"{t['uncentred']:+.4f})")
     if full:
-        if "table21" in results.get("splice", {}):
+        if "splice" in results:
             checks.expect(results["splice"]["table21"]["uncentred"] > 0,
                           f"splice, Table 2.1: the uncentred alignment grows with the error "
                           f"(A {results['splice']['table21']['uncentred']:+.4f})")
@@ -319,7 +313,7 @@ def main():
             if not all(os.path.exists(os.path.join(data, s + ".libsvm")) for s in sets):
                 print("skipped: the data need Rscript and R's mlbench, caret and kernlab")
                 return gallery.SKIPPED
-        results = {s: run_set(args, s, os.path.join(data, s + ".libsvm"), seeds, SETS[s][3], True) for s in sets}
+        results = {s: run_set(args, s, os.path.join(data, s + ".libsvm"), seeds, SETS[s][3]) for s in sets}
     with open(os.path.join(args.out, "results.json"), "w") as out:
         json.dump(results, out, indent=1)
     write_outputs(args, results)
