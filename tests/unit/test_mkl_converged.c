@@ -186,15 +186,20 @@ KM_TEST_CASE(stalled_gap)
 }
 
 /* p = 1, C = 100 and a target of 1e-6 over nine RBF widths: the interleaved solver tightens the SVM
- * tolerance to its floor, after which its gap wanders around 1-4e-6 (weights that the loose early
- * solves drove to the 1e-12 floor come back by factors near 1 a step). It stops with one warning once
- * the smallest gap has stopped falling, long before max_outer (10,000 theta steps, where these runs
- * ended without the stall stop), and the model it keeps is the certified point and predicts. */
+ * tolerance to its floor, after which its gap mostly wanders around 1-4e-6 (weights that the loose early
+ * solves drove to the 1e-12 floor come back by factors near 1 a step). Each run ends long before
+ * max_outer (10,000 theta steps, where all five ran without the stall stop): certified, or with one
+ * warning once the smallest gap has stopped falling, keeping the certified point, which predicts.
+ * Where a run certifies depends on rounding (the sanitizer build's certifies seed 5), so the test asks
+ * for both outcomes to follow the rule and for at least one stall among the five. */
 KM_TEST_CASE(interleaved_stalled_gap)
 {
     static const char *const specs[] = {"rbf:gamma=2^-4..2^4/mean"};
     km_kernel_set *kernels = kernels_of(specs, 1);
-    for (uint64_t seed = 4; seed <= 6; seed++) {
+    static const uint64_t seeds[] = {4, 5, 6, 9, 28};
+    int stalled = 0;
+    for (size_t k = 0; k < sizeof seeds / sizeof *seeds; k++) {
+        uint64_t seed = seeds[k];
         km_dataset *data = generate(2, seed, 1.0);
         km_params params = km_params_default();
         log_count log = {0};
@@ -213,9 +218,10 @@ KM_TEST_CASE(interleaved_stalled_gap)
         CHECK_OK(km_model_machine_info(model, 0, &info));
         printf("seed %d: gap %.3e after %ld theta steps, converged %d, %d warnings, %d tightenings\n", (int)seed,
                info.gap, info.mkl_iterations, info.converged, log.warnings, log.tightened);
-        CHECK(!info.converged && info.gap > 1e-6 && info.gap < 1e-5);
-        CHECK(log.tightened == 1 && log.warnings == 1);
+        CHECK(info.converged == (info.gap <= 1e-6) && info.gap < 1e-5);
+        CHECK(log.tightened >= 1 && log.warnings == !info.converged);
         CHECK(info.mkl_iterations < km_mkl_params_of(&params).max_outer / 2);
+        stalled += !info.converged;
         double labels[N];
         CHECK_OK(km_predict(model, data, NULL, labels, NULL));
         size_t right = 0;
@@ -225,5 +231,6 @@ KM_TEST_CASE(interleaved_stalled_gap)
         km_model_free(model);
         km_dataset_free(data);
     }
+    CHECK(stalled >= 1);
     km_kernel_set_free(kernels);
 }
