@@ -50,6 +50,17 @@ static km_kernel_set *kernels_of(const char *const *specs, size_t count)
     return kernels;
 }
 
+/* How many of data's rows the model predicts right. */
+static size_t rows_predicted_right(const km_model *model, const km_dataset *data)
+{
+    double labels[N];
+    CHECK_OK(km_predict(model, data, NULL, labels, NULL));
+    size_t right = 0;
+    for (size_t i = 0; i < N; i++)
+        right += labels[i] == km_dataset_labels(data)[i];
+    return right;
+}
+
 typedef struct log_count {
     int warnings, tightened;
 } log_count;
@@ -173,12 +184,7 @@ KM_TEST_CASE(stalled_gap)
          * ends with one warning, long before max_outer */
         CHECK(log.tightened >= 1 && info.mkl_iterations < 200);
         CHECK(log.warnings == (info.converged ? 0 : 1));
-        double labels[N];
-        CHECK_OK(km_predict(model, data, NULL, labels, NULL));
-        size_t right = 0;
-        for (size_t i = 0; i < N; i++)
-            right += labels[i] == km_dataset_labels(data)[i];
-        CHECK(right >= N * 7 / 10);
+        CHECK(rows_predicted_right(model, data) >= N * 7 / 10);
         km_model_free(model);
         km_dataset_free(data);
     }
@@ -222,12 +228,7 @@ KM_TEST_CASE(interleaved_stalled_gap)
         CHECK(log.tightened >= 1 && log.warnings == !info.converged);
         CHECK(info.mkl_iterations < km_mkl_params_of(&params).max_outer / 2);
         stalled += !info.converged;
-        double labels[N];
-        CHECK_OK(km_predict(model, data, NULL, labels, NULL));
-        size_t right = 0;
-        for (size_t i = 0; i < N; i++)
-            right += labels[i] == km_dataset_labels(data)[i];
-        CHECK(right >= N * 8 / 10);
+        CHECK(rows_predicted_right(model, data) >= N * 8 / 10);
         km_model_free(model);
         km_dataset_free(data);
     }
