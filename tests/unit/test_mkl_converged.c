@@ -72,6 +72,20 @@ static void count_log(void *user, km_log_level level, const char *message)
     c->tightened += strstr(message, "mkl: SVM tolerance") != NULL;
 }
 
+/* Trains with params, counting the log in *log; the model (NULL when training failed, which CHECK_OK
+ * has reported) and its first machine's info in *info. */
+static km_model *train_counting_log(const km_dataset *data, const km_kernel_set *kernels, km_params *params,
+                                    log_count *log, km_machine_info *info)
+{
+    params->log = count_log;
+    params->log_user = log;
+    km_model *model = NULL;
+    CHECK_OK(km_train(data, kernels, params, &model));
+    if (model)
+        CHECK_OK(km_model_machine_info(model, 0, info));
+    return model;
+}
+
 typedef struct setting {
     const char *what;
     km_task task;
@@ -160,9 +174,6 @@ KM_TEST_CASE(stalled_gap)
     for (int shared = 0; shared < 2; shared++) {
         km_dataset *data = generate(shared ? 3 : 2, 21, 100.0);
         km_params params = km_params_default();
-        log_count log = {0};
-        params.log = count_log;
-        params.log_user = &log;
         params.C = 10.0;
         params.tolerance = 1e-1;
         km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_LP);
@@ -170,12 +181,11 @@ KM_TEST_CASE(stalled_gap)
         km_params_store(&params, KM_PARAM_MKL_GAP, 1e-6);
         km_params_store(&params, KM_PARAM_MKL_SOLVER, KM_MKL_WRAPPER);
         km_params_store(&params, KM_PARAM_SHARED_WEIGHTS, shared);
-        km_model *model = NULL;
-        CHECK_OK(km_train(data, kernels, &params, &model));
+        log_count log = {0};
+        km_machine_info info = KM_MACHINE_INFO_INIT;
+        km_model *model = train_counting_log(data, kernels, &params, &log, &info);
         if (!model)
             continue;
-        km_machine_info info = KM_MACHINE_INFO_INIT;
-        CHECK_OK(km_model_machine_info(model, 0, &info));
         printf("%s: gap %.3e after %ld outer steps, converged %d, %d warnings, %d tightenings\n",
                shared ? "shared" : "wrapper", info.gap, info.mkl_iterations, info.converged, log.warnings,
                log.tightened);
@@ -208,20 +218,16 @@ KM_TEST_CASE(interleaved_stalled_gap)
         uint64_t seed = seeds[k];
         km_dataset *data = generate(2, seed, 1.0);
         km_params params = km_params_default();
-        log_count log = {0};
-        params.log = count_log;
-        params.log_user = &log;
         params.C = 100.0;
         km_params_store(&params, KM_PARAM_MKL_METHOD, KM_MKL_LP);
         km_params_store(&params, KM_PARAM_MKL_SOLVER, KM_MKL_INTERLEAVED);
         km_params_store(&params, KM_PARAM_P, 1.0);
         km_params_store(&params, KM_PARAM_MKL_GAP, 1e-6);
-        km_model *model = NULL;
-        CHECK_OK(km_train(data, kernels, &params, &model));
+        log_count log = {0};
+        km_machine_info info = KM_MACHINE_INFO_INIT;
+        km_model *model = train_counting_log(data, kernels, &params, &log, &info);
         if (!model)
             continue;
-        km_machine_info info = KM_MACHINE_INFO_INIT;
-        CHECK_OK(km_model_machine_info(model, 0, &info));
         printf("seed %d: gap %.3e after %ld theta steps, converged %d, %d warnings, %d tightenings\n", (int)seed,
                info.gap, info.mkl_iterations, info.converged, log.warnings, log.tightened);
         CHECK(info.converged == (info.gap <= 1e-6) && info.gap < 1e-5);
