@@ -49,7 +49,7 @@ static void rank1_source_free(void *source)
 
 /* mean and centred squared norm of the training column; a column whose centred norm is rounding of
  * its uncentred one (constant) gets gamma 0 */
-static km_status rank1_fit(km_kernel *k, const void *source)
+static km_status rank1_fit(km_kernel *k, void *source)
 {
     const rank1_source *s = source;
     double mean = 0.0, centred = 0.0, raw = 0.0;

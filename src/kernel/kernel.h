@@ -28,6 +28,8 @@ typedef struct km_kernel {
     int center;              /* 1: centre in feature space before norm */
     size_t kmer;             /* spectrum: the k-mer length k */
     size_t shift;            /* wd, positional: the largest shift S (0: matches at equal positions only) */
+    size_t rank;             /* spec rank=R: the kernel's Nystrom approximation on R landmark rows
+                                (family_nystrom.c); 0: the exact kernel */
 
     /* precomputed kernels */
     char *file;              /* training matrix file named in the spec, or NULL */
@@ -42,6 +44,13 @@ typedef struct km_kernel {
     double *col_mean;        /* centering: mean_i k(x_i, x_j) over training rows j, n_train values */
     double mean_all;         /* centering: mean_ij k(x_i, x_j) */
     size_t n_train;          /* length of col_mean */
+    /* the Nystrom map of a kernel with rank > 0, fitted on the training rows:
+     * k~(x, x') = <phi(x), phi(x')>, phi(x) = P^T k(Z, x) */
+    size_t n_landmarks;      /* rows of Z, training rows on the kernel's features */
+    size_t landmark_dim;     /* values of each landmark row */
+    double *landmarks;       /* Z, n_landmarks x landmark_dim, row-major */
+    size_t rank_kept;        /* r: the eigenvalues of k(Z, Z) kept */
+    double *projection;      /* P, n_landmarks x rank_kept, row-major */
 } km_kernel;
 
 struct km_kernel_set {
@@ -68,8 +77,9 @@ km_status km_kernel_error(const km_kernel *kernel, const char *fmt, ...) __attri
 uint64_t km_kernel_features_hash(const km_kernel *k);
 /* 1 when both kernels read the same feature subset (both all features, or equal lists). */
 int km_kernel_same_features(const km_kernel *a, const km_kernel *b);
-/* 1 for the kernels computed from dot products (linear, poly, rbf, sigmoid). */
-int km_kernel_uses_dot(km_kernel_type type);
+/* 1 for the kernels computed from dot products of their feature rows (linear, poly, rbf, sigmoid; not
+ * their low-rank approximations). */
+int km_kernel_uses_dot(const km_kernel *kernel);
 /* KM_OK when every data-dependent value of the kernel is known (gamma resolved, normalization
  * constants fitted or fixed); otherwise KM_EINVAL naming the kernel. */
 km_status km_kernel_check_fitted(const km_kernel *kernel);

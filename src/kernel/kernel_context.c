@@ -80,7 +80,7 @@ km_status km_kernel_context_new(const km_dataset *data, const km_kernel_set *set
         st = km_error_nomem("a kernel context");
     for (size_t m = 0; !st && m < set->size; m++) {
         const km_kernel *k = &set->kernels[m];
-        if (km_kernel_uses_dot(k->type) && !find_gram(c, k))
+        if (km_kernel_uses_dot(k) && !find_gram(c, k))
             st = add_gram(c, k, gram_bytes, logger ? logger : &quiet);
     }
     if (st) {

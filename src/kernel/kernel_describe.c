@@ -107,6 +107,8 @@ size_t km_kernel_describe(const km_kernel *k, char *buf, size_t size)
     }
     if (k->file)
         append(&t, ":file=%s", k->file);
+    if (k->rank)
+        append(&t, ":rank=%zu", k->rank);
     return t.length;
 }
 

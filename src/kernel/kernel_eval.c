@@ -5,9 +5,9 @@
 #include "core/names.h"
 #include "kernel/kernel_family.h"
 
-int km_kernel_uses_dot(km_kernel_type type)
+int km_kernel_uses_dot(const km_kernel *kernel)
 {
-    const km_kernel_family *family = km_kernel_family_of(type);
+    const km_kernel_family *family = km_family(kernel);
     return family && family->input == KM_INPUT_DOT;
 }
 
@@ -46,6 +46,8 @@ km_status km_kernel_check_fitted(const km_kernel *kernel)
         problem = "its width is relative to the training data";
     else if (family->gamma_per_feature && !(kernel->gamma > 0))
         problem = "its default gamma depends on the training data";
+    else if (kernel->rank && !kernel->projection)
+        problem = "its landmark rows are not chosen";
     else if (kernel->center && (!kernel->fitted || !kernel->col_mean))
         problem = "centering needs the training means";
     else if ((kernel->norm == KM_NORM_MULTIPLICATIVE || kernel->norm == KM_NORM_TRACE) && !(kernel->scale > 0))

@@ -13,7 +13,10 @@
  *    pair by pair or a column at a time. Kernels of one family on one feature subset share a source;
  *    the provider caches their columns (one distance column for all widths of a family that is the exp
  *    of a distance).
- *  - KM_INPUT_MATRIX: stored values, from a precomputed matrix or the dataset's kernel rows. */
+ *  - KM_INPUT_MATRIX: stored values, from a precomputed matrix or the dataset's kernel rows.
+ *
+ * A kernel with rank= is served by the Nystrom family (family_nystrom.c), KM_INPUT_ROWS on features of
+ * its own, whatever its type: km_family gives that family, km_kernel_family_of(type) the base one. */
 #ifndef KM_KERNEL_KERNEL_FAMILY_H
 #define KM_KERNEL_KERNEL_FAMILY_H
 
@@ -59,8 +62,10 @@ typedef struct km_kernel_family {
      * the family itself: the spec takes no norm, center or scale (rank-1 kernels) */
     int one_kernel_per_feature;
     /* fits the family's own data-dependent values (KM_INPUT_ROWS) on the source over the training rows,
-     * before the normalization is fitted; NULL: none */
-    km_status (*fit)(km_kernel *kernel, const void *source);
+     * before the normalization is fitted (and may complete the source with what they give); NULL: none */
+    km_status (*fit)(km_kernel *kernel, void *source);
+    /* 1: each kernel has a source of its own, never shared by the family's kernels on its features */
+    int source_per_kernel;
     /* 1: reads the string rows of sequences (KM_INPUT_ROWS); 0: numeric features or stored values */
     int reads_strings;
     /* 1 when the spec makes the kernel zero on every pair of the source's rows (KM_INPUT_ROWS: a k-mer
@@ -92,8 +97,12 @@ typedef struct km_kernel_family {
 
 /* The family of a type, or NULL for an unknown type. */
 const km_kernel_family *km_kernel_family_of(km_kernel_type type);
-/* The family of a kernel of a known type. */
-static inline const km_kernel_family *km_family(const km_kernel *kernel) { return km_kernel_family_of(kernel->type); }
+extern const km_kernel_family km_family_nystrom;   /* family_nystrom.c */
+/* The family that serves a kernel of a known type: its type's, or the Nystrom family for rank= kernels. */
+static inline const km_kernel_family *km_family(const km_kernel *kernel)
+{
+    return kernel->rank ? &km_family_nystrom : km_kernel_family_of(kernel->type);
+}
 /* The family named name, or NULL. */
 const km_kernel_family *km_kernel_family_named(const char *name);
 

@@ -17,6 +17,8 @@ void km_kernel_clear(km_kernel *kernel)
     free(kernel->features);
     free(kernel->file);
     free(kernel->col_mean);
+    free(kernel->landmarks);
+    free(kernel->projection);
     km_matrix_free(kernel->owned_matrix);
     memset(kernel, 0, sizeof *kernel);
 }
@@ -72,6 +74,8 @@ km_status km_kernel_set_copy(const km_kernel_set *src, km_kernel_set **out)
         copy.features = duplicate(k->features, k->n_features * sizeof *k->features, &failed);
         copy.file = k->file ? duplicate(k->file, strlen(k->file) + 1, &failed) : NULL;
         copy.col_mean = duplicate(k->col_mean, k->n_train * sizeof *k->col_mean, &failed);
+        copy.landmarks = duplicate(k->landmarks, k->n_landmarks * k->landmark_dim * sizeof *k->landmarks, &failed);
+        copy.projection = duplicate(k->projection, k->n_landmarks * k->rank_kept * sizeof *k->projection, &failed);
         copy.owned_matrix = NULL; /* the matrix stays with src */
         if (failed || km_kernel_set_append(dst, &copy)) {
             km_kernel_clear(&copy);

@@ -23,17 +23,21 @@
 
 typedef enum spec_key {
     KEY_GAMMA, KEY_SIGMA, KEY_DEGREE, KEY_COEF0, KEY_FEATURES, KEY_NORM, KEY_CENTER, KEY_SCALE, KEY_FILE, KEY_KMER,
-    KEY_SHIFT, KEY_COUNT
+    KEY_SHIFT, KEY_RANK, KEY_COUNT
 } spec_key;
 
 static const char *const key_names[KEY_COUNT] = {"gamma",    "sigma", "degree", "coef0", "features",
                                                  "norm",     "center", "scale", "file",  "k",
-                                                 "shift"};
+                                                 "shift",    "rank"};
 
 #define BIT(k) (1u << (k))
 #define COMMON_KEYS (BIT(KEY_FEATURES) | BIT(KEY_NORM) | BIT(KEY_CENTER) | BIT(KEY_SCALE))
 
-/* The keys of a family: its parameters (kernel_family.h KM_PARAM_*) and norm, center, scale. */
+/* Largest rank= (landmark rows) of a low-rank kernel. */
+#define KM_SPEC_MAX_RANK 1000000
+
+/* The keys of a family: its parameters (kernel_family.h KM_PARAM_*), norm, center, scale, and rank for
+ * the dot-product kernels (their Nystrom approximation, family_nystrom.c). */
 static unsigned keys_of_type(km_kernel_type type)
 {
     static const struct { unsigned param; spec_key key; } param_keys[] = {
@@ -43,6 +47,8 @@ static unsigned keys_of_type(km_kernel_type type)
     const km_kernel_family *family = km_kernel_family_of(type);
     unsigned params = family->params;
     unsigned keys = family->one_kernel_per_feature ? 0u : BIT(KEY_NORM) | BIT(KEY_CENTER) | BIT(KEY_SCALE);
+    if (family->input == KM_INPUT_DOT)
+        keys |= BIT(KEY_RANK);
     for (size_t t = 0; t < sizeof param_keys / sizeof *param_keys; t++)
         if (params & param_keys[t].param)
             keys |= BIT(param_keys[t].key);
@@ -272,6 +278,10 @@ static km_status check_values(const spec_parser *p, const option *o)
             if (!(v >= 1) || v != floor(v) || v > 1024)
                 return spec_error(p, "k must be a positive integer up to 1024 (got %g)", v);
             break;
+        case KEY_RANK:
+            if (!(v >= 1) || v != floor(v) || v > KM_SPEC_MAX_RANK)
+                return spec_error(p, "rank must be a positive integer up to %d (got %g)", KM_SPEC_MAX_RANK, v);
+            break;
         case KEY_SHIFT:
             if (!(v >= 0) || v != floor(v) || v > 1024)
                 return spec_error(p, "shift must be an integer from 0 to 1024 (got %g)", v);
@@ -386,6 +396,7 @@ static void apply(km_kernel *k, const option *o, size_t a, uint32_t *single_feat
     case KEY_FILE: break;
     case KEY_KMER: k->kmer = (size_t)v; break;
     case KEY_SHIFT: k->shift = (size_t)v; break;
+    case KEY_RANK: k->rank = (size_t)v; break;
     case KEY_FEATURES:
         if (o->each) {
             *single_feature = o->features ? o->features[a] : (uint32_t)a;

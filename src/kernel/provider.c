@@ -16,7 +16,8 @@ static km_status rows_source(km_provider *p, size_t m, void **source)
     const km_kernel_family *family = p->kernels[m].family;
     for (size_t s = 0; s < p->n_rows_sources; s++) {
         const km_provider_rows *r = &p->rows_sources[s];
-        if (r->family->source_new == family->source_new && km_kernel_same_features(&p->fitted->kernels[r->lead], k)) {
+        if (!family->source_per_kernel && r->family->source_new == family->source_new &&
+            km_kernel_same_features(&p->fitted->kernels[r->lead], k)) {
             *source = r->source;
             return KM_OK;
         }
@@ -268,7 +269,7 @@ int km_provider_columns_from_dots(const km_provider *p)
 {
     size_t M = p->fitted->size;
     for (size_t m = 0; m < M; m++)
-        if (!km_kernel_uses_dot(p->fitted->kernels[m].type))
+        if (!km_kernel_uses_dot(&p->fitted->kernels[m]))
             return 0;
     return M > 0 && 2 * p->n_views <= M;
 }

@@ -228,7 +228,7 @@ km_status km_provider_combined_columns(km_provider *p, const double *weights, co
     memset(out, 0, ncols * nrows * sizeof *out);
     km_status st = dot_part(p, weights, cols, ncols, rows, nrows, nrows, out);
     for (size_t m = 0; !st && m < p->fitted->size; m++) {
-        if (weights[m] == 0.0 || km_kernel_uses_dot(p->fitted->kernels[m].type) ||
+        if (weights[m] == 0.0 || km_kernel_uses_dot(&p->fitted->kernels[m]) ||
             p->fitted->kernels[m].type == KM_KERNEL_RANK1)
             continue;
         for (size_t t = 0; !st && t < ncols; t++) {
@@ -265,7 +265,7 @@ km_status km_provider_kernel_blocks(km_provider *p, const size_t *cols, size_t n
         for (size_t t = 0; p->kernels[m].family->input == KM_INPUT_MATRIX && t < ncols; t++)
             km_provider_matrix_column(p, m, cols[t], rows, nrows, out + (t * M + m) * nrows);
     for (size_t m = 0; !st && m < M; m++) {
-        if (km_kernel_uses_dot(p->fitted->kernels[m].type) || p->kernels[m].family->input == KM_INPUT_MATRIX)
+        if (km_kernel_uses_dot(&p->fitted->kernels[m]) || p->kernels[m].family->input == KM_INPUT_MATRIX)
             continue;
         for (size_t t = 0; !st && t < ncols; t++)
             st = km_provider_kernel_column(p, m, cols[t], rows, nrows, NULL, out + (t * M + m) * nrows);

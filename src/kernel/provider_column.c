@@ -124,7 +124,7 @@ km_status km_provider_kernel_column(km_provider *p, size_t m, size_t i, const si
 {
     const km_kernel *k = &p->fitted->kernels[m];
     km_status st = KM_OK;
-    if (km_kernel_uses_dot(k->type)) {
+    if (km_kernel_uses_dot(k)) {
         const km_provider_view *v = &p->views[p->kernels[m].view];
         if (!dots) {
             st = km_provider_fetch_dots(p, &p->views[p->kernels[m].view], i, rows, nrows, out);

@@ -361,6 +361,35 @@ static km_status read_mkl_section(layout *l, const section *s, km_mkl_params *mk
     return st;
 }
 
+/* "[ROWS] COLS values...": ROWS x COLS values, ROWS read when read_rows is set. */
+static km_status read_matrix_values(layout *l, const char *key, int read_rows, size_t *rows, size_t *cols,
+                                    double **values)
+{
+    km_status st = read_rows ? km_text_parse_size(l->r, key, rows) : KM_OK;
+    if (!st)
+        st = km_text_parse_size(l->r, key, cols);
+    if (!st && *cols && *rows > SIZE_MAX / *cols)
+        st = km_error(KM_EFORMAT, "%s:%zu: %s of %zu x %zu values overflow", l->r->path, l->r->line_no, key, *rows, *cols);
+    return st ? st : km_text_parse_doubles(l->r, key, *rows * *cols, values);
+}
+
+/* rank, and the Nystrom map of a fitted low-rank kernel (kernel/family_nystrom.c). */
+static km_status read_nystrom_map(layout *l, const section *s, km_kernel *k)
+{
+    long rank = 0;
+    int found;
+    km_status st = get_long(l, s, "rank", 0, 1, 1000000, &rank);
+    k->rank = (size_t)rank;
+    if (!st && k->rank)
+        st = open_key(l, s, "landmarks", k->fitted, &found);
+    if (st || !k->rank || !found)
+        return st;
+    st = read_matrix_values(l, "landmarks", 1, &k->n_landmarks, &k->landmark_dim, &k->landmarks);
+    if (!st)
+        st = open_key(l, s, "projection", 1, &found);
+    return st ? st : read_matrix_values(l, "projection", 0, &k->n_landmarks, &k->rank_kept, &k->projection);
+}
+
 static km_status read_kernel_section(layout *l, const section *s, km_kernel *k, size_t dimension)
 {
     int type = 0, gamma_mode = 0, norm = 0, found;
@@ -405,6 +434,8 @@ static km_status read_kernel_section(layout *l, const section *s, km_kernel *k, 
         st = open_key(l, s, "col_mean", 1, &found);
     if (!st && !km_text_rest_is_none(l->r))
         st = km_text_parse_double_list(l->r, "col_mean", &k->n_train, &k->col_mean);
+    if (!st)
+        st = read_nystrom_map(l, s, k);
     return st ? st : check_unknown_keys(l, s);
 }
 

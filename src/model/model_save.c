@@ -274,6 +274,24 @@ static void write_kernel(writer *w, const km_kernel *k, size_t m)
         line_doubles(w, "col_mean", k->col_mean, k->n_train);
     else
         put_text(w, "col_mean none\n");
+    if (!k->rank)
+        return;
+    line_size(w, "rank", k->rank);
+    if (!k->projection)
+        return;
+    /* the Nystrom map (kernel/family_nystrom.c): "landmarks L D" then L x D values; "projection R" then L x R */
+    put_key(w, "landmarks");
+    put_size(w, k->n_landmarks);
+    put_text(w, " ");
+    put_size(w, k->landmark_dim);
+    put_text(w, " ");
+    put_doubles(w, k->landmarks, k->n_landmarks * k->landmark_dim, "landmark value");
+    put_text(w, "\n");
+    put_key(w, "projection");
+    put_size(w, k->rank_kept);
+    put_text(w, " ");
+    put_doubles(w, k->projection, k->n_landmarks * k->rank_kept, "projection value");
+    put_text(w, "\n");
 }
 
 static void write_machine(writer *w, const km_model *model, size_t p)

@@ -43,6 +43,13 @@ static km_status check_kernel(const km_kernel *k, size_t m, const char *path)
                         m + 1, k->scale);
     if (k->center && k->fitted && !k->col_mean)
         return km_error(KM_EFORMAT, "%s: kernel %zu: centred without column means", path, m + 1);
+    if (k->rank && k->fitted && !k->projection)
+        return km_error(KM_EFORMAT, "%s: kernel %zu: a low-rank kernel without landmarks", path, m + 1);
+    if (k->projection && !(k->n_landmarks <= k->rank && k->rank_kept >= 1 && k->rank_kept <= k->n_landmarks &&
+                           k->landmark_dim == (k->features ? k->n_features : k->landmark_dim)))
+        return km_error(KM_EFORMAT, "%s: kernel %zu: %zu landmarks of %zu values and a projection to %zu "
+                        "dimensions do not fit rank %zu and its features", path, m + 1, k->n_landmarks,
+                        k->landmark_dim, k->rank_kept, k->rank);
     return KM_OK;
 }
 

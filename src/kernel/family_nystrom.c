@@ -1,0 +1,285 @@
+/* Low-rank kernels by the Nystrom method (Williams & Seeger, "Using the Nystrom method to speed up kernel
+ * machines", NIPS 2000; Kumar, Mohri & Talwalkar, "Sampling methods for the Nystrom method", JMLR 2012):
+ * a kernel k with rank=R is replaced by
+ *     k~(x, x') = k(x, Z) K_ZZ^+ k(Z, x') = <phi(x), phi(x')>,   phi(x) = P^T k(Z, x),
+ * Z the L = min(R, n) landmark rows drawn uniformly without replacement from the training rows, and
+ * P = U_r diag(lambda_r)^(-1/2) from the eigenvectors of K_ZZ = k(Z, Z) whose eigenvalues exceed
+ * KM_NYSTROM_EIGEN_CUT times the largest (the others would only amplify rounding). On the landmark rows
+ * k~ equals k; with L = n it is k itself, up to the cut eigenvalues.
+ *
+ * The family serves any dot-product kernel (linear, poly, rbf, sigmoid: their values from km_kernel_from_dots)
+ * as KM_INPUT_ROWS: a source holds the rows' features phi (n x r), so a value is an r-term dot product
+ * and a column one matrix-vector product. Uniform landmarks are the default: they cost nothing to draw,
+ * need no pass over the data, and Kumar et al. find them as accurate as the adaptive schemes on most
+ * sets at the ranks used in practice. The landmarks and P are fitted values of the kernel (model files
+ * keep them), so the features of new rows, and hence prediction, need only Z and P. */
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "kernel/feature_view.h"
+#include "kernel/kernel_eval.h"
+#include "kernel/kernel_family.h"
+
+/* Eigenvalues of K_ZZ below this fraction of the largest are cut (docs/large-scale.md). */
+#define KM_NYSTROM_EIGEN_CUT 1e-10
+/* The seed of the landmark draw: the same training rows give the same landmarks for every kernel on them. */
+#define KM_NYSTROM_SEED 0x6b6d6e79u
+/* Most values the landmark rows may hold (L x features, 512 MiB). */
+#define KM_NYSTROM_MAX_LANDMARK_VALUES ((size_t)1 << 26)
+/* Rows of k(rows, Z) computed at once when mapping rows to features. */
+#define KM_NYSTROM_BLOCK_ROWS 256
+
+typedef struct nystrom_source {
+    km_view view;     /* the rows on the kernel's features (first member: the base family's mean distance
+                         reads it); freed once phi is computed */
+    const km_kernel_family *base;   /* the kernel type's own family */
+    size_t n;
+    size_t r;
+    double *phi;      /* n x r, NULL until the kernel is fitted */
+} nystrom_source;
+
+/* The landmark rows as a dense view (borrowing the kernel's values) with their squared norms. */
+static km_status landmark_view(const km_kernel *k, km_view *z)
+{
+    memset(z, 0, sizeof *z);
+    z->n = k->n_landmarks;
+    z->dim = k->landmark_dim;
+    z->X = k->landmarks;
+    if (!(z->sqnorm = malloc((z->n ? z->n : 1) * sizeof *z->sqnorm)))
+        return km_error_nomem("the landmark rows");
+    for (size_t l = 0; l < z->n; l++)
+        z->sqnorm[l] = cblas_ddot((int)z->dim, z->X + l * z->dim, 1, z->X + l * z->dim, 1);
+    return KM_OK;
+}
+
+/* out (count x L) = k(rows r0.., Z) of the base kernel, from the dot products of the two views. */
+static km_status base_values(const km_kernel *k, const km_view *rows, size_t r0, size_t count, const km_view *z,
+                             double *out)
+{
+    km_status st = km_view_dots(rows, r0, count, z, out);
+    for (size_t t = 0; !st && t < count; t++)
+        km_kernel_from_dots(k, out + t * z->n, z->sqnorm, NULL, rows->sqnorm[r0 + t], z->n, out + t * z->n);
+    return st;
+}
+
+/* phi = k(rows, Z) P for every row of the source's view, in blocks of rows; frees the view. */
+static km_status compute_features(const km_kernel *k, nystrom_source *s)
+{
+    km_view z;
+    km_status st = landmark_view(k, &z);
+    size_t L = k->n_landmarks, r = k->rank_kept, block = KM_NYSTROM_BLOCK_ROWS;
+    double *values = st ? NULL : malloc(block * L * sizeof *values);
+    free(s->phi);
+    s->phi = st ? NULL : malloc((s->n ? s->n : 1) * (r ? r : 1) * sizeof *s->phi);
+    if (!st && (!values || !s->phi))
+        st = km_error_nomem("Nystrom features");
+    for (size_t r0 = 0; !st && r0 < s->n; r0 += block) {
+        size_t count = s->n - r0 < block ? s->n - r0 : block;
+        st = base_values(k, &s->view, r0, count, &z, values);
+        for (size_t e = 0; !st && e < count * L; e++)
+            if (!isfinite(values[e]))
+                st = km_kernel_error(k, "a kernel value to a landmark row is %g: the kernel overflows double "
+                                        "precision (scale the features or choose smaller kernel parameters)",
+                                     values[e]);
+        if (!st && r)
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)count, (int)r, (int)L, 1.0, values, (int)L,
+                        k->projection, (int)r, 0.0, s->phi + r0 * r, (int)r);
+    }
+    free(values);
+    free(z.sqnorm);
+    s->r = r;
+    km_view_free(&s->view);
+    return st;
+}
+
+static km_status nystrom_source_new(const km_kernel *k, const km_dataset *data, const size_t *rows, size_t n,
+                                    size_t dim_all, void **source)
+{
+    if (data->text)
+        return km_kernel_error(k, "a low-rank kernel needs numeric feature rows, not strings");
+    nystrom_source *s = calloc(1, sizeof *s);
+    if (!s)
+        return km_error_nomem("a low-rank kernel's rows");
+    s->n = n;
+    s->base = km_kernel_family_of(k->type);
+    /* on all features, a fitted kernel reads the training rows' features: the landmarks have no others */
+    size_t dim = k->projection && !k->features ? k->landmark_dim : dim_all;
+    km_status st = km_view_build(data, rows, n, k->features, k->n_features, dim, &s->view);
+    if (!st && k->projection)   /* a fitted kernel: the rows' features at once */
+        st = compute_features(k, s);
+    if (st) {
+        km_view_free(&s->view);
+        free(s->phi);
+        free(s);
+        return st;
+    }
+    *source = s;
+    return KM_OK;
+}
+
+static void nystrom_source_free(void *source)
+{
+    nystrom_source *s = source;
+    km_view_free(&s->view);
+    free(s->phi);
+    free(s);
+}
+
+/* The base family's mean distance (relative widths), on the rows' features. */
+static km_status nystrom_mean_distance(const void *source, double *mean)
+{
+    const nystrom_source *s = source;
+    if (!s->base->mean_distance)
+        return km_error(KM_EINVAL, "a low-rank %s kernel has no width relative to the mean distance",
+                        km_kernel_type_name(s->base->type));
+    return s->base->mean_distance(&s->view, mean);
+}
+
+/* L distinct rows of 0..n-1, drawn uniformly (a partial Fisher-Yates shuffle), in ascending order. */
+static km_status draw_landmarks(size_t n, size_t L, size_t **out)
+{
+    size_t *order = malloc(n * sizeof *order);
+    if (!order)
+        return km_error_nomem("the landmark draw");
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    km_rng rng;
+    km_rng_seed(&rng, KM_NYSTROM_SEED);
+    for (size_t i = 0; i < L; i++) {
+        size_t j = i + (size_t)km_rng_below(&rng, n - i), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    for (size_t i = 1; i < L; i++)   /* insertion sort of the L drawn rows */
+        for (size_t j = i; j > 0 && order[j - 1] > order[j]; j--) {
+            size_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    *out = order;
+    return KM_OK;
+}
+
+/* The landmark rows' values, dense, from the source's view. */
+static km_status copy_landmarks(km_kernel *k, const km_view *view, const size_t *chosen, size_t L)
+{
+    size_t dim = view->dim;
+    if (dim && L > KM_NYSTROM_MAX_LANDMARK_VALUES / dim)
+        return km_kernel_error(k, "%zu landmark rows of %zu features exceed the %zu values they may hold: "
+                                  "choose a smaller rank or fewer features", L, dim, KM_NYSTROM_MAX_LANDMARK_VALUES);
+    double *Z = calloc(L && dim ? L * dim : 1, sizeof *Z);
+    if (!Z)
+        return km_error_nomem("the landmark rows");
+    for (size_t l = 0; l < L; l++) {
+        km_view_row row = km_view_get_row(view, chosen[l]);
+        for (size_t e = 0; e < row.nnz; e++)
+            Z[l * dim + (row.col ? row.col[e] : e)] = row.val[e];
+    }
+    free(k->landmarks);
+    k->landmarks = Z;
+    k->n_landmarks = L;
+    k->landmark_dim = dim;
+    return KM_OK;
+}
+
+/* P = U_r diag(lambda_r)^(-1/2) over the eigenvalues of K_ZZ above the cut, largest first. */
+static km_status fit_projection(km_kernel *k)
+{
+    size_t L = k->n_landmarks;
+    km_view z;
+    km_status st = landmark_view(k, &z);
+    double *K = st ? NULL : malloc(L * L * sizeof *K), *lambda = st ? NULL : malloc(L * sizeof *lambda);
+    if (!st && (!K || !lambda))
+        st = km_error_nomem("the landmark kernel matrix");
+    if (!st)
+        st = base_values(k, &z, 0, L, &z, K);
+    for (size_t e = 0; !st && e < L * L; e++)
+        if (!isfinite(K[e]))
+            st = km_kernel_error(k, "a kernel value between landmark rows is %g: the kernel overflows double "
+                                    "precision (scale the features or choose smaller kernel parameters)", K[e]);
+    if (!st && LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', (lapack_int)L, K, (lapack_int)L, lambda) != 0)
+        st = km_kernel_error(k, "the eigendecomposition of the landmark kernel matrix failed");
+    size_t r = 0;
+    double top = !st && L ? lambda[L - 1] : 0.0;
+    while (!st && r < L && lambda[L - 1 - r] > KM_NYSTROM_EIGEN_CUT * top)
+        r++;
+    double *P = st ? NULL : malloc((r ? L * r : 1) * sizeof *P);
+    if (!st && !P)
+        st = km_error_nomem("the Nystrom projection");
+    for (size_t c = 0; !st && c < r; c++) {   /* column c: eigenvector L-1-c (dsyevd sorts ascending) */
+        double scale = 1.0 / sqrt(lambda[L - 1 - c]);
+        for (size_t l = 0; l < L; l++)
+            P[l * r + c] = K[l * L + (L - 1 - c)] * scale;
+    }
+    if (!st) {
+        free(k->projection);
+        k->projection = P;
+        k->rank_kept = r;
+    } else {
+        free(P);
+    }
+    free(K);
+    free(lambda);
+    free(z.sqnorm);
+    return st;
+}
+
+/* The landmarks, P and the training rows' features; the base kernel's default gamma first. */
+static km_status nystrom_fit(km_kernel *k, void *source)
+{
+    nystrom_source *s = source;
+    if (s->base->gamma_per_feature && !(k->gamma > 0)) {
+        if (s->view.dim == 0)
+            return km_kernel_error(k, "no features for the default gamma");
+        k->gamma = 1.0 / (double)s->view.dim;
+    }
+    size_t L = k->rank < s->n ? k->rank : s->n, *chosen = NULL;
+    km_status st = draw_landmarks(s->n, L, &chosen);
+    if (st)
+        return st;
+    st = copy_landmarks(k, &s->view, chosen, L);
+    free(chosen);
+    if (!st)
+        st = fit_projection(k);
+    if (!st && k->rank_kept == 0)
+        st = km_kernel_error(k, "it is 0 on every landmark row: nothing to approximate");
+    return st ? st : compute_features(k, s);
+}
+
+static double nystrom_value(const km_kernel *k, const void *a, size_t i, const void *b, size_t j)
+{
+    (void)k;
+    const nystrom_source *sa = a, *sb = b;
+    return cblas_ddot((int)sa->r, sa->phi + i * sa->r, 1, sb->phi + j * sb->r, 1);
+}
+
+static void nystrom_column(const km_kernel *k, const void *source, size_t i, const size_t *rows, size_t count,
+                           double *out)
+{
+    (void)k;
+    const nystrom_source *s = source;
+    const double *x = s->phi + i * s->r;
+    if (!rows) {
+        cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)count, (int)s->r, 1.0, s->phi, (int)s->r, x, 1, 0.0, out, 1);
+        return;
+    }
+    for (size_t t = 0; t < count; t++)
+        out[t] = cblas_ddot((int)s->r, s->phi + rows[t] * s->r, 1, x, 1);
+}
+
+const km_kernel_family km_family_nystrom = {
+    .type = (km_kernel_type)-1,   /* no type of its own: km_family serves rank= kernels by it */
+    .input = KM_INPUT_ROWS,
+    .mean_distance = nystrom_mean_distance,
+    .fit = nystrom_fit,
+    .source_per_kernel = 1,
+    .source_new = nystrom_source_new,
+    .source_free = nystrom_source_free,
+    .value = nystrom_value,
+    .column = nystrom_column,
+};
