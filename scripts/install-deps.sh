@@ -22,7 +22,7 @@ BUILD_PACKAGES="build-essential cmake pkg-config libopenblas-openmp-dev liblapac
 libopenmpi-dev openmpi-bin"
 TEST_PACKAGES="python3 python3-numpy python3-sklearn python3-cffi python3-pytest python3-pip \
 python3-setuptools libsvm-tools r-base-core r-cran-mlbench r-cran-caret r-cran-kernlab clang \
-libclang-rt-14-dev valgrind chromium libxml2-utils iproute2"
+libclang-rt-14-dev valgrind chromium libxml2-utils iproute2 liblinear-tools"
 BENCH_PACKAGES="python3 python3-numpy python3-sklearn libsvm-tools dataset-fashion-mnist"
 
 [ $# -eq 0 ] && set -- build test bench

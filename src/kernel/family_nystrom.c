@@ -272,6 +272,13 @@ static void nystrom_column(const km_kernel *k, const void *source, size_t i, con
         out[t] = cblas_ddot((int)s->r, s->phi + rows[t] * s->r, 1, x, 1);
 }
 
+static void nystrom_features(const void *source, const double **phi, size_t *r)
+{
+    const nystrom_source *s = source;
+    *phi = s->phi;
+    *r = s->r;
+}
+
 const km_kernel_family km_family_nystrom = {
     .type = (km_kernel_type)-1,   /* no type of its own: km_family serves rank= kernels by it */
     .input = KM_INPUT_ROWS,
@@ -282,4 +289,5 @@ const km_kernel_family km_family_nystrom = {
     .source_free = nystrom_source_free,
     .value = nystrom_value,
     .column = nystrom_column,
+    .features = nystrom_features,
 };

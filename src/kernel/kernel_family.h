@@ -93,6 +93,9 @@ typedef struct km_kernel_family {
     /* the same distance between row i of source a and row j of source b (cross values: every width
      * from one block of distances) */
     double (*distance)(const void *a, size_t i, const void *b, size_t j);
+    /* k(s_i, s_j) = <phi_i, phi_j> for explicit features of the source's rows (phi: r values a row,
+     * row-major), once the kernel is fitted; NULL: the family has none */
+    void (*features)(const void *source, const double **phi, size_t *r);
 } km_kernel_family;
 
 /* The family of a type, or NULL for an unknown type. */

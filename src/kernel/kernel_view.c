@@ -56,6 +56,16 @@ int km_kernel_view_rank1(const km_kernel_view *view)
     return view->plain;
 }
 
+void km_kernel_view_feature_block(void *ctx, size_t v, km_feature_block *out)
+{
+    km_kernel_view *view = ctx;
+    *out = (km_feature_block){0};
+    if (view->scale && view->scale[v])
+        return;
+    km_provider_feature_block(view->provider, view->base[v], out);
+    out->rows = view->to_provider;
+}
+
 /* Diagonal of view kernel v: the provider's own when the view neither maps rows nor scales. */
 static km_status view_diagonal(km_kernel_view *view, size_t v)
 {

@@ -39,6 +39,9 @@ int km_kernel_view_columns_derived(const km_kernel_view *view);
  * km_provider_in_place_size): the view is its provider's kernels on all its rows, in order, unscaled;
  * 0 otherwise. */
 size_t km_kernel_view_in_place_size(const km_kernel_view *view);
+/* View kernel v as explicit features over the view's rows (feature_block.h) when its provider kernel
+ * has them and the view does not scale it; out->phi NULL otherwise. ctx: the view. */
+void km_kernel_view_feature_block(void *ctx, size_t v, km_feature_block *out);
 /* diag[v][i] = K'_v(i, i) for every view kernel v and view row i. */
 const double *const *km_kernel_view_diag(const km_kernel_view *view);
 

@@ -1,4 +1,5 @@
 /* The kernel provider (provider.h): construction, the feature views of the kernel set, release. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -302,4 +303,15 @@ void km_provider_columns_in_place(const km_provider *p, size_t i, const void **v
 }
 
 const km_kernel_set *km_provider_fitted_set(const km_provider *p) { return p->fitted; }
+
+void km_provider_feature_block(const km_provider *p, size_t m, km_feature_block *out)
+{
+    const km_provider_kernel *pk = &p->kernels[m];
+    *out = (km_feature_block){0};
+    if (!pk->family->features || p->fitted->kernels[m].center)
+        return;
+    pk->family->features(pk->rows, &out->phi, &out->r);
+    out->factor = pk->factor;
+    out->root_scale = sqrt(pk->global);
+}
 const double *km_provider_diag(const km_provider *p, size_t m) { return m < p->fitted->size ? p->kernels[m].diag : NULL; }

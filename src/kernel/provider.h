@@ -13,6 +13,7 @@
 
 #include "core/log.h"
 #include "kernel/cache.h"
+#include "kernel/feature_block.h"
 #include "kernel/kernel.h"
 
 typedef struct km_provider km_provider;
@@ -91,6 +92,9 @@ km_status km_provider_combined_column(km_provider *provider, const double *weigh
  * several threads; values may differ from km_provider_combined_column's in the last bits. */
 km_status km_provider_combined_columns(km_provider *provider, const double *weights, const size_t *cols,
                                        size_t ncols, const size_t *rows, size_t nrows, double *out);
+/* Kernel m as explicit features over the provider's rows (feature_block.h, rows NULL) when it has them
+ * (low-rank kernels) and is not centred; out->phi NULL otherwise. */
+void km_provider_feature_block(const km_provider *provider, size_t m, km_feature_block *out);
 /* Diagonal K_m(i, i) of the normalized kernel m, n values. */
 const double *km_provider_diag(const km_provider *provider, size_t m);
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cblas.h>
+
 #include "core/error.h"
 #include "mkl/mkl.h"
 #include "mkl/theta.h"
@@ -16,10 +18,44 @@ km_status km_mkl_products(const km_mkl_problem *problem, const double *coef, dou
     return km_mkl_products_of(problem, coef, NULL, h);
 }
 
+/* h_m = K_m c from explicit features: K_m c = s_m o (Phi_m v_m), v_m = Phi_m' (s_m o c), O(n r_m). */
+static km_status feature_products(const km_kernel_access *k, const km_feature_block *blocks, const double *coef,
+                                  const unsigned char *wanted, double *h)
+{
+    size_t n = k->n_rows, r_max = 1;
+    for (size_t m = 0; m < k->n_kernels; m++)
+        r_max = blocks[m].r > r_max ? blocks[m].r : r_max;
+    double *v = malloc(r_max * sizeof *v);
+    if (!v)
+        return km_error_nomem("kernel products");
+    for (size_t m = 0; m < k->n_kernels; m++) {
+        const km_feature_block *b = &blocks[m];
+        if (wanted && !wanted[m])
+            continue;
+        memset(v, 0, b->r * sizeof *v);
+        for (size_t j = 0; j < n; j++)
+            if (coef[j] != 0.0)
+                cblas_daxpy((int)b->r, coef[j] * km_feature_row_scale(b, j), km_feature_row(b, j), 1, v, 1);
+        for (size_t i = 0; i < n; i++)
+            h[m * n + i] = km_feature_row_scale(b, i) * cblas_ddot((int)b->r, km_feature_row(b, i), 1, v, 1);
+    }
+    free(v);
+    return KM_OK;
+}
+
 km_status km_mkl_products_of(const km_mkl_problem *problem, const double *coef, const unsigned char *wanted,
                              double *h)
 {
     const km_machine_problem *machine = problem->machine;
+    km_feature_block *blocks = malloc(machine->kernel->n_kernels * sizeof *blocks);
+    if (!blocks)
+        return km_error_nomem("kernel products");
+    if (km_kernel_access_features(machine->kernel, blocks)) {
+        km_status st = feature_products(machine->kernel, blocks, coef, wanted, h);
+        free(blocks);
+        return st;
+    }
+    free(blocks);
     km_interruptible_access polled; /* up to M columns per support vector */
     km_interruptible_access_init(&polled, machine->kernel, machine->solver.interrupted, machine->solver.interrupt_ctx,
                                  "the kernel products");

@@ -164,6 +164,11 @@ static km_hook_action on_step(void *ctx, const km_smo_step *step, double *theta)
     return take_theta_step(s, theta);
 }
 
+int km_mkl_interleaves(const km_machine_problem *machine)
+{
+    return machine->ops->coef_from_alpha && !(machine->ops->on_features && machine->ops->on_features(machine));
+}
+
 km_status km_mkl_interleaved(const km_mkl_problem *pr, km_mkl_result *result)
 {
     size_t n = pr->machine->kernel->n_rows, M = pr->machine->kernel->n_kernels;

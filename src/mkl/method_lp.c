@@ -103,9 +103,9 @@ static km_status run_solver(const km_mkl_problem *problem, km_mkl_result *result
     switch (problem->mkl.solver) {
     case KM_MKL_WRAPPER: return km_mkl_wrapper(problem, result);
     case KM_MKL_INTERLEAVED:
-        /* a task without the SMO (KRR) has no steps to interleave with */
-        return problem->machine->ops->coef_from_alpha ? km_mkl_interleaved(problem, result)
-                                                      : km_mkl_wrapper(problem, result);
+        /* a task without the SMO (KRR), or solved on explicit features, has no steps to interleave with */
+        return km_mkl_interleaves(problem->machine) ? km_mkl_interleaved(problem, result)
+                                                    : km_mkl_wrapper(problem, result);
     case KM_MKL_SILP: return km_mkl_silp(problem, result);
     case KM_MKL_SIMPLEMKL: return km_mkl_simplemkl(problem, result);
     default: break;

@@ -167,6 +167,9 @@ size_t km_mkl_count_active(const double *theta, size_t M);
 /* Solvers. On entry theta is the starting point (km_mkl_start); the result holds the solution. */
 km_status km_mkl_wrapper(const km_mkl_problem *problem, km_mkl_result *result);
 km_status km_mkl_interleaved(const km_mkl_problem *problem, km_mkl_result *result);
+/* 1 when the machine's solves run the SMO, whose steps the interleaved solver hooks: not KRR (a linear
+ * system), nor a machine on explicit features (svm/machine.h on_features). */
+int km_mkl_interleaves(const km_machine_problem *machine);
 /* Cutting planes (silp.c; thesis App. D): GLPK's LP master for p_block = 1, the exact master over the cut
  * weights for the other finite p_block. */
 km_status km_mkl_silp(const km_mkl_problem *problem, km_mkl_result *result);

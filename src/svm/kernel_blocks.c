@@ -1,5 +1,5 @@
-/* Per-kernel columns of several rows through whatever a kernel access offers (svm/svm.h
- * km_kernel_access_blocks). */
+/* What a kernel access offers beyond single columns (svm/svm.h): per-kernel columns of several rows
+ * (km_kernel_access_blocks) and explicit features (km_kernel_access_features). */
 #include "svm/svm.h"
 
 size_t km_costly_block_columns(size_t nrows, size_t M)
@@ -25,4 +25,16 @@ km_status km_kernel_access_blocks(const km_kernel_access *k, const size_t *cols,
             st = k->column(k->column_ctx, m, cols[t], rows, nrows, block + m * nrows);
     }
     return st;
+}
+
+int km_kernel_access_features(const km_kernel_access *k, km_feature_block *blocks)
+{
+    if (!k->feature_block)
+        return 0;
+    for (size_t m = 0; m < k->n_kernels; m++) {
+        k->feature_block(k->column_ctx, m, &blocks[m]);
+        if (!blocks[m].phi)
+            return 0;
+    }
+    return 1;
 }

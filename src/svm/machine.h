@@ -46,6 +46,10 @@ struct km_machine_ops {
      * solution->coef when it is non-zero; solution->coef receives c. */
     km_status (*solve)(const km_machine_problem *problem, const km_smo_options *options,
                        km_svm_solution *solution);
+    /* 1 when solve, without an SMO hook, works on the kernels' explicit features (svm/dcd.c), linear in
+     * the rows: kernel-weight methods then alternate with whole solves instead of hooking SMO steps;
+     * NULL: never. */
+    int (*on_features)(const km_machine_problem *problem);
     /* c from the SMO variables alpha (what an SMO hook sees). */
     void (*coef_from_alpha)(const km_machine_problem *problem, const double *alpha, double *coef);
     /* lin(c): the linear part of the dual objective at c (in the certificate's scaling). */

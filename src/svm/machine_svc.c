@@ -1,6 +1,6 @@
 /* C-SVC as a machine: labels y_i = +-1, loss sum_i C_i max(0, 1 - y_i f(x_i)), c_i = y_i alpha_i,
  * lin = sum_i y_i c_i = sum_i alpha_i; with bias 0 (--no-bias) f has no bias term and its dual no
- * constraint sum_i y_i alpha_i = 0. */
+ * constraint sum_i y_i alpha_i = 0, which on explicit features is solved by coordinate descent. */
 #include <stdlib.h>
 
 #include "core/error.h"
@@ -12,6 +12,21 @@ static double row_weight(const km_machine_problem *pr, size_t i)
     return pr->C * (pr->y[i] > 0 ? pr->weight_pos : pr->weight_neg);
 }
 
+/* Without bias, on kernels that all have explicit features (low-rank kernels), a solve without an SMO
+ * hook runs dual coordinate descent on the features (svm/dcd.c): linear in the rows. */
+static int svc_on_features(const km_machine_problem *pr)
+{
+    if (pr->bias || !pr->kernel->feature_block)
+        return 0;
+    km_feature_block block;
+    for (size_t m = 0; m < pr->kernel->n_kernels; m++) {
+        pr->kernel->feature_block(pr->kernel->column_ctx, m, &block);
+        if (!block.phi)
+            return 0;
+    }
+    return 1;
+}
+
 static km_status svc_solve(const km_machine_problem *pr, const km_smo_options *options, km_svm_solution *solution)
 {
     size_t n = pr->kernel->n_rows;
@@ -21,8 +36,10 @@ static km_status svc_solve(const km_machine_problem *pr, const km_smo_options *o
         return km_error_nomem("a warm start");
     for (size_t i = 0; warm && i < n; i++)
         start[i] = pr->y[i] * solution->coef[i];
-    km_status st = (pr->bias ? km_svc_solve : km_svc_solve_without_bias)(pr->kernel, pr->y, pr->C, pr->weight_pos,
-                                                                          pr->weight_neg, options, start, solution);
+    km_status (*solver)(const km_kernel_access *, const signed char *, double, double, double,
+                        const km_smo_options *, const double *, km_svm_solution *) =
+        pr->bias ? km_svc_solve : options->hook || !svc_on_features(pr) ? km_svc_solve_without_bias : km_svc_solve_features;
+    km_status st = solver(pr->kernel, pr->y, pr->C, pr->weight_pos, pr->weight_neg, options, start, solution);
     free(start);
     return st;
 }
@@ -77,6 +94,7 @@ const km_machine_ops km_machine_svc = {
     .params = svc_params,
     .loss_weighted = 1,
     .solve = svc_solve,
+    .on_features = svc_on_features,
     .coef_from_alpha = svc_coef_from_alpha,
     .linear_term = svc_linear_term,
     .loss = svc_loss,

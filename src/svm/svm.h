@@ -3,6 +3,7 @@
 #ifndef KM_SVM_SVM_H
 #define KM_SVM_SVM_H
 
+#include "kernel/feature_block.h"
 #include "svm/smo.h"
 
 /* Kernel access for the task solvers: the same callback and diagonal as km_qp. Made from a kernel view
@@ -23,7 +24,12 @@ typedef struct km_kernel_access {
     size_t kernel_rows_size;        /* the size of their values (sizeof(float) or sizeof(double)) */
     int costly_values;              /* kernel values cost microseconds each (kernel_view.h
                                        km_kernel_view_costly_values): passes poll between smaller blocks */
+    /* optional (same ctx): kernel m as explicit features (kernel/feature_block.h; out->phi NULL: none) */
+    void (*feature_block)(void *ctx, size_t m, km_feature_block *out);
 } km_kernel_access;
+
+/* 1 when every kernel of the access has explicit features (blocks: M of them, filled), 0 otherwise. */
+int km_kernel_access_features(const km_kernel_access *kernel, km_feature_block *blocks);
 
 /* Kernel values in a block of columns between two polls of the interrupt where values are costly
  * (about 0.1 s of string kernels); a fixed number, so that blocks, and with them the last bits of
@@ -58,6 +64,13 @@ km_status km_svc_solve(const km_kernel_access *kernel, const signed char *y, dou
 km_status km_svc_solve_without_bias(const km_kernel_access *kernel, const signed char *y, double C,
                                     double weight_pos, double weight_neg, const km_smo_options *options,
                                     const double *alpha_start, km_svm_solution *solution);
+
+/* km_svc_solve_without_bias where every kernel has explicit features (km_kernel_access_features): dual
+ * coordinate descent with shrinking, O(sum_m r_m) a step and no kernel value computed (svm/dcd.c). The
+ * tolerance bounds the largest projected gradient, as the SMO's without bias does. */
+km_status km_svc_solve_features(const km_kernel_access *kernel, const signed char *y, double C, double weight_pos,
+                                double weight_neg, const km_smo_options *options, const double *alpha_start,
+                                km_svm_solution *solution);
 
 /* epsilon-SVR on real targets z. alpha_start (may be NULL) holds the 2n solver variables: alpha_1..alpha_n,
  * then alpha*_1..alpha*_n (from a previous coef: alpha_i = max(coef_i, 0), alpha*_i = max(-coef_i, 0)). */

@@ -18,6 +18,7 @@ km_kernel_access km_kernel_access_from_view(km_kernel_view *view, double *theta)
         .kernel_rows = in_place ? km_kernel_view_columns_in_place : NULL,
         .kernel_rows_size = in_place,
         .costly_values = km_kernel_view_costly_values(view),
+        .feature_block = km_kernel_view_feature_block,
     };
 }
 

@@ -133,7 +133,7 @@ static void check_reports(int every)
     hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 0, NULL, 0, last_alpha, 0};
     opt.hook_ctx = &hs;
     opt.hook_every = every;
-    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0, NULL, 0, 0};
+    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, NULL, &sol));
     CHECK(sol.converged);
@@ -179,7 +179,7 @@ KM_TEST_CASE(derived_columns_same_solution)
     for (size_t i = 0; i < N; i++)
         p[i] = -1;
     hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 0, NULL, 0, last_alpha, 0};
-    km_kernel_access cached = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0, NULL, 0, 0};
+    km_kernel_access cached = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
     km_kernel_access derived = cached;
     derived.columns_derived = 1;
     check_same_solution(&hs, &cached, &derived);
@@ -236,7 +236,7 @@ static void check_in_place(int single)
     hook_state hs = {single ? (const double *const *)rounded : (const double *const *)gx, NULL, y, p, N, N, 0, 0, 0,
                      0, 0, 0, NULL, 0, last_alpha, 0};
     const double *const *diag = single ? diag32 : dx;
-    km_kernel_access copied = {N, M, theta, stored_column, &grams, diag, NULL, NULL, NULL, 0, NULL, 0, 0};
+    km_kernel_access copied = {N, M, theta, stored_column, &grams, diag, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
     km_kernel_access in_place = copied;
     in_place.kernel_rows = stored_rows;
     in_place.kernel_rows_size = single ? sizeof(float) : sizeof(double);
@@ -265,7 +265,7 @@ static void check_theta_change(int at_optimum)
     hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0,
                      at_optimum ? 0 : 40, at_optimum, final_theta, 0, last_alpha, 0};
     opt.hook_ctx = &hs;
-    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0, NULL, 0, 0};
+    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svc_solve(&access, y, 2.0, 1.0, 1.0, &opt, NULL, &sol));
     for (int m = 0; m < M; m++)
@@ -307,7 +307,7 @@ KM_TEST_CASE(svr)
     hook_state hs = {(const double *const *)gr, row_of, ysvr, p, 2 * N, N, 0, 0, 0, 0, 25, 0, final_theta, 0,
                      last_alpha, 0};
     opt.hook_ctx = &hs;
-    km_kernel_access access = {N, M, theta, test_kernel_column, kr, dr, NULL, NULL, NULL, 0, NULL, 0, 0};
+    km_kernel_access access = {N, M, theta, test_kernel_column, kr, dr, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svr_solve(&access, z, 1.0, epsilon, &opt, NULL, &sol));
     CHECK(hs.calls > 25);
@@ -360,7 +360,7 @@ KM_TEST_CASE(endless_theta_changes)
     hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 2, final_theta, 0, last_alpha, 0};
     opt.hook_ctx = &hs;
     opt.max_iter = 1000;
-    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0, NULL, 0, 0};
+    km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, NULL, &sol));
     CHECK(!sol.converged);

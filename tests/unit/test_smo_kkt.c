@@ -244,7 +244,7 @@ KM_TEST_CASE(svc_alpha_start)
         alpha_start[i] = pb.alpha[i];
     }
     const double *diag[1] = {kx[0].diag};
-    km_kernel_access access = {N, 1, &theta, test_kernel_column, &kx[0], diag, NULL, NULL, NULL, 0, NULL, 0, 0};
+    km_kernel_access access = {N, 1, &theta, test_kernel_column, &kx[0], diag, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 2.5, &opt, alpha_start, &sol));
     CHECK(sol.iterations == 0);
@@ -328,7 +328,7 @@ KM_TEST_CASE(svr_and_oneclass_warm_starts)
     km_smo_result svr = solve_svr();
     double theta = 1, coef[N], start[2 * N];
     const double *diag[1] = {kr.diag};
-    km_kernel_access access = {N, 1, &theta, test_kernel_column, &kr, diag, NULL, NULL, NULL, 0, NULL, 0, 0};
+    km_kernel_access access = {N, 1, &theta, test_kernel_column, &kr, diag, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     CHECK_OK(km_svr_solve(&access, z, 2.0, 0.1, &opt, NULL, &sol));
     CHECK_NEAR(sol.objective, svr.objective, 1e-9);
@@ -342,7 +342,7 @@ KM_TEST_CASE(svr_and_oneclass_warm_starts)
     CHECK_STATUS(km_svr_solve(&access, z, 2.0, -0.1, &opt, NULL, &sol), KM_EINVAL);
 
     const double *diag_x[1] = {kx[0].diag};
-    km_kernel_access access_x = {N, 1, &theta, test_kernel_column, &kx[0], diag_x, NULL, NULL, NULL, 0, NULL, 0, 0};
+    km_kernel_access access_x = {N, 1, &theta, test_kernel_column, &kx[0], diag_x, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
     CHECK_OK(km_oneclass_solve(&access_x, 0.37, &opt, NULL, &sol));
     double total = 0;
     for (size_t i = 0; i < N; i++) {

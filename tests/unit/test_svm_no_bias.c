@@ -40,7 +40,7 @@ static void problem_init(problem *pb, double linear_weight)
     pb->diag[1] = pb->kernels[1].diag;
     pb->theta[0] = 1;
     pb->theta[1] = linear_weight;
-    pb->access = (km_kernel_access){N, 2, pb->theta, test_kernel_column, pb->kernels, pb->diag, NULL, NULL, NULL, 0, NULL, 0, 0};
+    pb->access = (km_kernel_access){N, 2, pb->theta, test_kernel_column, pb->kernels, pb->diag, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
 }
 
 static void problem_free(problem *pb)

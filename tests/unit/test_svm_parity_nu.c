@@ -53,7 +53,7 @@ KM_TEST_CASE(nu_svc_infeasible)
     test_kernel_init(&k, Xs, 6, 1, 0, 0);
     double theta = 1.0, coef[6];
     const double *diag[1] = {k.diag};
-    km_kernel_access access = {6, 1, &theta, test_kernel_column, &k, diag, NULL, NULL, NULL, 0, NULL, 0, 0};
+    km_kernel_access access = {6, 1, &theta, test_kernel_column, &k, diag, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
     km_svm_solution sol = {coef, 0, 0, 0, 0};
     km_smo_options options = km_smo_options_default();
     CHECK(km_nu_svc_solve(&access, ys, 0.7, &options, NULL, &sol) == KM_EINVAL);  /* 0.7 * 6 / 2 = 2.1 > 2 */
@@ -71,7 +71,7 @@ static void warm_start(test_task task)
     test_kernel_init(&k, train, N, D, 1, 0.3);
     double theta = 1.0;
     const double *diag[1] = {k.diag};
-    km_kernel_access access = {N, 1, &theta, test_kernel_column, &k, diag, NULL, NULL, NULL, 0, NULL, 0, 0};
+    km_kernel_access access = {N, 1, &theta, test_kernel_column, &k, diag, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
     km_smo_options options = km_smo_options_default();
     options.tolerance = 1e-8;
     signed char labels[N];

@@ -293,7 +293,7 @@ static inline void test_parity(const test_parity_case *pc)
     test_kernel_init(&k, pc->X, pc->n, pc->d, pc->rbf, pc->gamma);
     double theta = 1.0;
     const double *diag[1] = {k.diag};
-    km_kernel_access access = {pc->n, 1, &theta, test_kernel_column, &k, diag, NULL, NULL, NULL, 0, NULL, 0, 0};
+    km_kernel_access access = {pc->n, 1, &theta, test_kernel_column, &k, diag, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
     km_smo_options options = km_smo_options_default();
     options.tolerance = pc->tolerance;
     options.shrinking = pc->shrinking;

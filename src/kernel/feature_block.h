@@ -1,0 +1,31 @@
+/* A kernel given by explicit features (a low-rank kernel, family_nystrom.c), as the solvers that work
+ * in the primal read it: on rows i, j of a machine,
+ *     K(i, j) = s_i s_j <phi_{rows[i]}, phi_{rows[j]}>,   s_i = root_scale * factor[rows[i]],
+ * phi the feature rows (r values each, row-major) of the provider's rows, factor those of spherical
+ * normalization (NULL: 1) and root_scale the square root of a global normalization constant. */
+#ifndef KM_KERNEL_FEATURE_BLOCK_H
+#define KM_KERNEL_FEATURE_BLOCK_H
+
+#include <stddef.h>
+
+typedef struct km_feature_block {
+    const double *phi;       /* NULL: the kernel has no explicit features */
+    size_t r;
+    const size_t *rows;      /* machine row -> row of phi; NULL: identity */
+    const double *factor;    /* per row of phi, or NULL */
+    double root_scale;
+} km_feature_block;
+
+/* phi of machine row i. */
+static inline const double *km_feature_row(const km_feature_block *b, size_t i)
+{
+    return b->phi + (b->rows ? b->rows[i] : i) * b->r;
+}
+
+/* s_i of machine row i. */
+static inline double km_feature_row_scale(const km_feature_block *b, size_t i)
+{
+    return b->factor ? b->root_scale * b->factor[b->rows ? b->rows[i] : i] : b->root_scale;
+}
+
+#endif

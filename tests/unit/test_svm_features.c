@@ -1,0 +1,136 @@
+/* C-SVC without bias on explicit features (svm/dcd.c, km_svc_solve_features) against the SMO without
+ * bias (km_svc_solve_without_bias) on the same kernels: three low-rank kernels (spherical, multiplicative
+ * and no normalization, so that the features' row and global scales are exercised), weighted, on a view
+ * of half the rows in another order (the feature blocks' row map):
+ *  - the two dual objectives agree to 1e-8 relative and the coefficients to 1e-4;
+ *  - the coordinate descent's solution meets the KKT conditions, checked from the kernel columns the
+ *    provider serves (not from the features): the largest projected gradient is below the tolerance;
+ *  - a warm start from the solution stops at once with the same objective;
+ *  - an access whose kernels have no features is refused. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "core/rng.h"
+#include "kernel/kernel_view.h"
+#include "kernel/provider.h"
+#include "kernelmix.h"
+#include "svm/svm.h"
+#include "svm/view_access.h"
+
+enum { N = 80, D = 4, V = 40, M = 3 };
+
+typedef struct fixture {
+    double X[N * D], labels[N];
+    km_dataset *data;
+    km_kernel_set *set;
+    km_provider *provider;
+    km_kernel_view *view;
+    signed char y[V];
+    double theta[M];
+    km_kernel_access access;
+} fixture;
+
+static void fixture_init(fixture *f, const char *const specs[M])
+{
+    km_rng rng;
+    km_rng_seed(&rng, 17);
+    for (size_t i = 0; i < N; i++) {
+        for (size_t j = 0; j < D; j++)
+            f->X[i * D + j] = km_rng_normal(&rng);
+        double t = f->X[i * D] * f->X[i * D + 1] + 0.5 * f->X[i * D + 2] + 0.3 * km_rng_normal(&rng);
+        f->labels[i] = t > 0 ? 1 : -1;
+    }
+    CHECK_OK(km_dataset_from_dense(N, D, f->X, f->labels, &f->data));
+    CHECK_OK(km_kernel_set_new(&f->set));
+    for (size_t m = 0; m < M; m++)
+        CHECK_OK(km_kernel_set_add_spec(f->set, specs[m]));
+    CHECK_OK(km_provider_new(f->data, NULL, 0, f->set, 1 << 22, NULL, &f->provider));
+    size_t rows[V];
+    for (size_t k = 0; k < V; k++) {   /* every second row, from the last */
+        rows[k] = N - 2 - 2 * k;
+        f->y[k] = f->labels[rows[k]] > 0 ? 1 : -1;
+    }
+    CHECK_OK(km_kernel_view_new(f->provider, rows, V, &f->view));
+    f->theta[0] = 0.5;
+    f->theta[1] = 0.3;
+    f->theta[2] = 0.2;
+    f->access = km_kernel_access_from_view(f->view, f->theta);
+}
+
+static void fixture_free(fixture *f)
+{
+    km_kernel_view_free(f->view);
+    km_provider_free(f->provider);
+    km_kernel_set_free(f->set);
+    km_dataset_free(f->data);
+}
+
+static const char *const low_rank[M] = {"rbf:gamma=0.5:rank=30:norm=spherical", "poly:degree=2:rank=12:norm=mult",
+                                        "linear:rank=4"};
+
+/* The largest projected gradient of min 1/2 a'Qa - 1'a over 0 <= a <= C at c = y a, Q from the
+ * provider's kernel columns. */
+static double largest_violation(const fixture *f, const double *coef, double C)
+{
+    double worst = 0, column[V];
+    for (size_t i = 0; i < V; i++) {
+        double g = 0;
+        for (size_t m = 0; m < M; m++) {
+            CHECK_OK(f->access.column(f->access.column_ctx, m, i, NULL, V, column));
+            for (size_t j = 0; j < V; j++)
+                g += f->theta[m] * column[j] * coef[j];
+        }
+        double G = f->y[i] * g - 1, a = f->y[i] * coef[i];
+        double PG = a <= 0 ? fmin(G, 0) : a >= C ? fmax(G, 0) : G;
+        worst = fmax(worst, fabs(PG));
+    }
+    return worst;
+}
+
+KM_TEST_CASE(coordinate_descent_solves_the_smo_problem)
+{
+    fixture f;
+    fixture_init(&f, low_rank);
+    km_feature_block blocks[M];
+    CHECK(km_kernel_access_features(&f.access, blocks));
+    km_smo_options options = km_smo_options_default();
+    options.tolerance = 1e-8;
+    double smo_coef[V], dcd_coef[V], C = 2.0;
+    km_svm_solution smo = {smo_coef, 0, 0, 0, 0}, dcd = {dcd_coef, 0, 0, 0, 0};
+    CHECK_OK(km_svc_solve_without_bias(&f.access, f.y, C, 1.0, 1.0, &options, NULL, &smo));
+    CHECK_OK(km_svc_solve_features(&f.access, f.y, C, 1.0, 1.0, &options, NULL, &dcd));
+    CHECK(dcd.converged && dcd.bias == 0.0);
+    CHECK_NEAR(dcd.objective, smo.objective, 1e-8 * fabs(smo.objective));
+    size_t bounded = 0;
+    for (size_t i = 0; i < V; i++) {
+        CHECK_NEAR(dcd_coef[i], smo_coef[i], 1e-4);
+        bounded += fabs(dcd_coef[i]) == C;
+    }
+    CHECK(bounded > 0 && bounded < V);   /* a problem with free and bounded variables */
+    CHECK(largest_violation(&f, dcd_coef, C) <= 1e-6);
+
+    /* warm start from the solution: no step moves it */
+    double warm_coef[V], alpha[V];
+    for (size_t i = 0; i < V; i++)
+        alpha[i] = f.y[i] * dcd_coef[i];
+    km_svm_solution warm = {warm_coef, 0, 0, 0, 0};
+    CHECK_OK(km_svc_solve_features(&f.access, f.y, C, 1.0, 1.0, &options, alpha, &warm));
+    CHECK(warm.converged && warm.iterations <= 2 * V);
+    CHECK_NEAR(warm.objective, dcd.objective, 1e-10 * fabs(dcd.objective));
+    fixture_free(&f);
+}
+
+KM_TEST_CASE(exact_kernels_have_no_features)
+{
+    static const char *const exact[M] = {"rbf:gamma=0.5", "poly:degree=2:rank=12", "linear:rank=4"};
+    fixture f;
+    fixture_init(&f, exact);
+    km_feature_block blocks[M];
+    CHECK(!km_kernel_access_features(&f.access, blocks));
+    double coef[V];
+    km_svm_solution solution = {coef, 0, 0, 0, 0};
+    km_smo_options options = km_smo_options_default();
+    CHECK_STATUS(km_svc_solve_features(&f.access, f.y, 1.0, 1.0, 1.0, &options, NULL, &solution), KM_EINVAL);
+    fixture_free(&f);
+}
