@@ -24,6 +24,7 @@
 #include "kernel/feature_view.h"
 #include "kernel/kernel_eval.h"
 #include "kernel/kernel_family.h"
+#include "kernel/nystrom.h"
 
 /* Eigenvalues of K_ZZ below this fraction of the largest are cut (docs/large-scale.md). */
 #define KM_NYSTROM_EIGEN_CUT 1e-10
@@ -270,6 +271,79 @@ static void nystrom_column(const km_kernel *k, const void *source, size_t i, con
     }
     for (size_t t = 0; t < count; t++)
         out[t] = cblas_ddot((int)s->r, s->phi + rows[t] * s->r, 1, x, 1);
+}
+
+int km_nystrom_same_landmarks(const km_kernel *a, const km_kernel *b)
+{
+    return a->projection && b->projection && km_kernel_same_features(a, b) && a->n_landmarks == b->n_landmarks &&
+           a->landmark_dim == b->landmark_dim &&
+           (a->landmarks == b->landmarks ||
+            memcmp(a->landmarks, b->landmarks, a->n_landmarks * a->landmark_dim * sizeof *a->landmarks) == 0);
+}
+
+km_status km_nystrom_dots(const km_kernel *k, const km_dataset *data, const size_t *rows, size_t n, double *dots,
+                          double *sqnorm)
+{
+    km_view x, z;
+    km_status st = km_view_build(data, rows, n, k->features, k->n_features, k->features ? data->d : k->landmark_dim, &x);
+    if (st)
+        return st;
+    st = landmark_view(k, &z);
+    if (!st)
+        st = km_view_dots(&x, 0, n, &z, dots);
+    if (!st)
+        memcpy(sqnorm, x.sqnorm, n * sizeof *sqnorm);
+    free(z.sqnorm);
+    km_view_free(&x);
+    return st;
+}
+
+km_status km_nystrom_values(const km_kernel *k, const double *dots, const double *sqnorm, size_t n, double *values)
+{
+    km_view z;
+    km_status st = landmark_view(k, &z);
+    size_t L = k->n_landmarks;
+    for (size_t t = 0; !st && t < n; t++) {
+        km_kernel_from_dots(k, dots + t * L, z.sqnorm, NULL, sqnorm[t], L, values + t * L);
+        for (size_t l = 0; l < L; l++)
+            if (!isfinite(values[t * L + l])) {
+                st = km_kernel_error(k, "a kernel value to a landmark row is %g: the kernel overflows double "
+                                        "precision (scale the features or choose smaller kernel parameters)",
+                                     values[t * L + l]);
+                break;
+            }
+    }
+    free(z.sqnorm);
+    return st;
+}
+
+km_status km_nystrom_project(const km_kernel *k, const double *v, double *u)
+{
+    size_t L = k->n_landmarks, r = k->rank_kept;
+    double *t = malloc((r ? r : 1) * sizeof *t);
+    if (!t)
+        return km_error_nomem("a projection onto the landmarks");
+    cblas_dgemv(CblasRowMajor, CblasTrans, (int)L, (int)r, 1.0, k->projection, (int)r, v, 1, 0.0, t, 1);
+    cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)L, (int)r, 1.0, k->projection, (int)r, t, 1, 0.0, u, 1);
+    free(t);
+    return KM_OK;
+}
+
+km_status km_nystrom_self_values(const km_kernel *k, const double *values, size_t n, double *sq)
+{
+    size_t L = k->n_landmarks, r = k->rank_kept, block = KM_NYSTROM_BLOCK_ROWS;
+    double *phi = malloc(block * (r ? r : 1) * sizeof *phi);
+    if (!phi)
+        return km_error_nomem("the rows' features");
+    for (size_t r0 = 0; r0 < n; r0 += block) {
+        size_t count = n - r0 < block ? n - r0 : block;
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)count, (int)r, (int)L, 1.0, values + r0 * L,
+                    (int)L, k->projection, (int)r, 0.0, phi, (int)r);
+        for (size_t t = 0; t < count; t++)
+            sq[r0 + t] = cblas_ddot((int)r, phi + t * r, 1, phi + t * r, 1);
+    }
+    free(phi);
+    return KM_OK;
 }
 
 static void nystrom_features(const void *source, const double **phi, size_t *r)

@@ -373,8 +373,29 @@ static km_status read_matrix_values(layout *l, const char *key, int read_rows, s
     return st ? st : km_text_parse_doubles(l->r, key, *rows * *cols, values);
 }
 
-/* rank, and the Nystrom map of a fitted low-rank kernel (kernel/family_nystrom.c). */
-static km_status read_nystrom_map(layout *l, const section *s, km_kernel *k)
+/* "landmarks same K": a copy of the landmark rows of the earlier kernel K of set. */
+static km_status same_landmarks(layout *l, const km_kernel_set *set, km_kernel *k)
+{
+    size_t g;
+    km_status st = km_text_parse_size(l->r, "landmarks same", &g);
+    if (!st && !(g < set->size && set->kernels[g].landmarks))
+        st = km_error(KM_EFORMAT, "%s:%zu: landmarks same %zu: no earlier low-rank kernel %zu", l->r->path,
+                      l->r->line_no, g, g);
+    if (st)
+        return st;
+    const km_kernel *from = &set->kernels[g];
+    size_t values = from->n_landmarks * from->landmark_dim;
+    if (!(k->landmarks = malloc((values ? values : 1) * sizeof *k->landmarks)))
+        return km_error_nomem("landmark rows");
+    memcpy(k->landmarks, from->landmarks, values * sizeof *k->landmarks);
+    k->n_landmarks = from->n_landmarks;
+    k->landmark_dim = from->landmark_dim;
+    return km_text_end_of_line(l->r, "landmarks same");
+}
+
+/* rank, and the Nystrom map of a fitted low-rank kernel (kernel/family_nystrom.c); set: the kernels read
+ * before it. */
+static km_status read_nystrom_map(layout *l, const section *s, const km_kernel_set *set, km_kernel *k)
 {
     long rank = 0;
     int found;
@@ -384,13 +405,20 @@ static km_status read_nystrom_map(layout *l, const section *s, km_kernel *k)
         st = open_key(l, s, "landmarks", k->fitted, &found);
     if (st || !k->rank || !found)
         return st;
-    st = read_matrix_values(l, "landmarks", 1, &k->n_landmarks, &k->landmark_dim, &k->landmarks);
+    const char *rest = l->r->cursor + strspn(l->r->cursor, " \t");
+    if (strncmp(rest, "same", 4) == 0 && (rest[4] == ' ' || rest[4] == '\t')) {
+        km_text_token(l->r);
+        st = same_landmarks(l, set, k);
+    } else {
+        st = read_matrix_values(l, "landmarks", 1, &k->n_landmarks, &k->landmark_dim, &k->landmarks);
+    }
     if (!st)
         st = open_key(l, s, "projection", 1, &found);
     return st ? st : read_matrix_values(l, "projection", 0, &k->n_landmarks, &k->rank_kept, &k->projection);
 }
 
-static km_status read_kernel_section(layout *l, const section *s, km_kernel *k, size_t dimension)
+static km_status read_kernel_section(layout *l, const section *s, const km_kernel_set *set, km_kernel *k,
+                                     size_t dimension)
 {
     int type = 0, gamma_mode = 0, norm = 0, found;
     km_status st = get_name(l, s, "type", km_kernel_type_names, &type);
@@ -435,7 +463,7 @@ static km_status read_kernel_section(layout *l, const section *s, km_kernel *k, 
     if (!st && !km_text_rest_is_none(l->r))
         st = km_text_parse_double_list(l->r, "col_mean", &k->n_train, &k->col_mean);
     if (!st)
-        st = read_nystrom_map(l, s, k);
+        st = read_nystrom_map(l, s, set, k);
     return st ? st : check_unknown_keys(l, s);
 }
 
@@ -705,7 +733,7 @@ static km_status read_sections(layout *l, km_model *model)
         model->kernels->dimension = dimension;
     for (size_t m = 0; !st && m < n_kernels; m++) {
         km_kernel k = {0};
-        st = read_kernel_section(l, f.kernels[m], &k, dimension);
+        st = read_kernel_section(l, f.kernels[m], model->kernels, &k, dimension);
         if (!st)
             st = km_kernel_set_append(model->kernels, &k);
         if (st)

@@ -10,6 +10,7 @@
 #include "core/locale.h"
 #include "core/names.h"
 #include "data/dataset.h"
+#include "kernel/nystrom.h"
 #include "mkl/method.h"
 #include "mkl/mkl_names.h"
 #include "model/model_io.h"
@@ -241,8 +242,19 @@ static void write_mkl_section(writer *w, const km_mkl_params *mkl)
     }
 }
 
-static void write_kernel(writer *w, const km_kernel *k, size_t m)
+/* The first kernel before m with the same landmark rows as k (written once), or m. */
+static size_t landmarks_of(const km_kernel_set *set, size_t m)
 {
+    const km_kernel *k = &set->kernels[m];
+    for (size_t g = 0; g < m; g++)
+        if (km_nystrom_same_landmarks(&set->kernels[g], k))
+            return g;
+    return m;
+}
+
+static void write_kernel(writer *w, const km_kernel_set *set, size_t m)
+{
+    const km_kernel *k = &set->kernels[m];
     numbered_section(w, "kernel", m);
     line_name(w, "type", km_kernel_type_names, k->type);
     line_double(w, "gamma", k->gamma);
@@ -279,13 +291,20 @@ static void write_kernel(writer *w, const km_kernel *k, size_t m)
     line_size(w, "rank", k->rank);
     if (!k->projection)
         return;
-    /* the Nystrom map (kernel/family_nystrom.c): "landmarks L D" then L x D values; "projection R" then L x R */
+    /* the Nystrom map (kernel/family_nystrom.c): "landmarks L D" then L x D values, or "landmarks same K"
+     * for those of kernel K (every width of a grid); "projection R" then L x R values */
+    size_t same = landmarks_of(set, m);
     put_key(w, "landmarks");
-    put_size(w, k->n_landmarks);
-    put_text(w, " ");
-    put_size(w, k->landmark_dim);
-    put_text(w, " ");
-    put_doubles(w, k->landmarks, k->n_landmarks * k->landmark_dim, "landmark value");
+    if (same < m) {
+        put_text(w, "same ");
+        put_size(w, same);
+    } else {
+        put_size(w, k->n_landmarks);
+        put_text(w, " ");
+        put_size(w, k->landmark_dim);
+        put_text(w, " ");
+        put_doubles(w, k->landmarks, k->n_landmarks * k->landmark_dim, "landmark value");
+    }
     put_text(w, "\n");
     put_key(w, "projection");
     put_size(w, k->rank_kept);
@@ -432,7 +451,7 @@ static void write_model(writer *w, const km_model *model)
     write_model_section(w, model);
     write_mkl_section(w, &model->mkl);
     for (size_t m = 0; m < model->kernels->size; m++)
-        write_kernel(w, &model->kernels->kernels[m], m);
+        write_kernel(w, model->kernels, m);
     for (size_t p = 0; p < model->n_machines; p++)
         write_machine(w, model, p);
     write_probability_section(w, model);

@@ -11,6 +11,7 @@
 #include "train/clmkl_predict.h"
 #include "train/model.h"
 #include "train/multiclass.h"
+#include "train/low_rank_predict.h"
 #include "train/rank1_predict.h"
 #include "train/train.h"
 
@@ -170,30 +171,35 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
         return st;
     size_t M = model->kernels->size, nb = model->basis->n, nm = km_model_n_decision(model);
     km_rank1_predictor *rank1 = NULL;   /* rank-1 kernels: a weighted dot product, no kernel values */
+    km_low_rank_predictor *low_rank = NULL;   /* low-rank kernels: the landmarks' space */
     st = km_rank1_predictor_new(model, &rank1);
-    size_t block = KM_PREDICT_BLOCK_VALUES / ((rank1 ? 0 : M * nb) + nm + 1);   /* kernel and decision values */
+    if (!st && !rank1)
+        st = km_low_rank_predictor_new(model, &low_rank);
+    int primal = rank1 || low_rank;
+    size_t row_values = rank1 ? 0 : low_rank ? km_low_rank_predictor_row_values(low_rank) + nm : M * nb;
+    size_t block = KM_PREDICT_BLOCK_VALUES / (row_values + nm + 1);   /* kernel (or feature) and decision values */
     if (block < 1)
         block = 1;
     if (block > n)
         block = n ? n : 1;
-    double *K = rank1 ? NULL : malloc(block * M * nb * sizeof *K);
+    double *K = primal ? NULL : malloc(block * M * nb * sizeof *K);
     double *dec = malloc(block * nm * sizeof *dec);
     size_t *block_rows = malloc(block * sizeof *block_rows);
     size_t *votes = malloc((model->n_classes + 1) * sizeof *votes);
     km_cross_basis *basis = NULL;       /* the basis side of the kernel values, built once */
     int localized = model->weight_groups > 1;
-    int dense = !rank1 && !localized && nb * nm <= KM_PREDICT_DENSE_COEFFICIENTS;
+    int dense = !primal && !localized && nb * nm <= KM_PREDICT_DENSE_COEFFICIENTS;
     double *C = dense ? dense_coefficients(model, nb, nm) : NULL;
     double *Y = dense ? malloc(block * nm * sizeof *Y) : NULL;
-    if ((!K && !rank1) || !dec || !block_rows || !votes || (dense && (!C || !Y)))
+    if ((!K && !primal) || !dec || !block_rows || !votes || (dense && (!C || !Y)))
         st = km_error_nomem("prediction buffers");
     /* a localized model weighs its kernels by cluster (km_localized_decisions): all of them */
-    unsigned char *used = rank1 || localized ? NULL : used_kernels(model);
-    if (!st && !rank1 && !localized && !used)
+    unsigned char *used = primal || localized ? NULL : used_kernels(model);
+    if (!st && !primal && !localized && !used)
         st = km_error_nomem("prediction buffers");
-    if (!st && !rank1)
+    if (!st && !primal)
         st = km_cross_basis_new(model->kernels, test, model->basis, NULL, nb, model->basis_kcol, &basis);
-    if (!st && !rank1)
+    if (!st && !primal)
         km_cross_basis_only(basis, used);
     for (size_t start = 0; !st && start < n; start += block) {
         size_t len = n - start < block ? n - start : block;
@@ -201,13 +207,15 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
             block_rows[t] = rows ? rows[start + t] : start + t;
         if (rank1)
             km_rank1_decisions(rank1, test, block_rows, len, dec);
+        else if (low_rank)
+            st = km_low_rank_decisions(low_rank, test, block_rows, len, dec);
         else
             st = km_cross_basis_values(basis, block_rows, len, test_kernels, NULL, K);
         if (st)
             break;
         if (localized)
             st = km_localized_decisions(model, K, len, nb, dec);
-        else if (!rank1)
+        else if (!primal)
             block_decisions(model, used, C, K, len, nb, nm, Y, dec);
         if (st)
             break;
@@ -221,6 +229,7 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
         }
     }
     km_rank1_predictor_free(rank1);
+    km_low_rank_predictor_free(low_rank);
     free(K);
     free(dec);
     free(block_rows);

@@ -34,7 +34,9 @@ PY
 # rank 30: the map is in the model (30 landmarks of 13 features, a projection per kernel), prediction
 # reads it, and the training accuracy stays that of a working classifier
 expect_status 0 "$KM" train -q --mkl lp --p 4/3 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=30' "$H" "$WORK/low.model"
-[ "$(grep -c '^landmarks 30 13 ' "$WORK/low.model")" -eq 5 ] || fail "the model does not hold 5 maps of 30 landmarks"
+# (the five widths share one draw of landmarks: written once, then "landmarks same 0")
+[ "$(grep -c '^landmarks 30 13 ' "$WORK/low.model")" -eq 1 ] && [ "$(grep -c '^landmarks same 0$' "$WORK/low.model")" -eq 4 ] ||
+    fail "the model does not hold one set of 30 landmarks shared by the 5 kernels"
 [ "$(grep -c '^projection ' "$WORK/low.model")" -eq 5 ] || fail "the model does not hold 5 projections"
 expect_status 0 "$KM" predict "$H" "$WORK/low.model" "$WORK/low.pred" &&
     "$PYTHON" -c "import sys,re; a=float(re.search(r'Accuracy = ([0-9.]+)%', open(sys.argv[1]).read()).group(1)); sys.exit(0 if a > 80 else 1)" \
@@ -42,18 +44,30 @@ expect_status 0 "$KM" predict "$H" "$WORK/low.model" "$WORK/low.pred" &&
 expect_status 0 "$KM" info "$WORK/low.model"
 grep -q 'rank=30' "$WORK/out" || fail "info does not show the kernels' rank"
 
-# a map cut short: one line naming the model file, exit 2, no predictions written
-"$PYTHON" - "$WORK/low.model" "$WORK/cut.model" <<'PY'
-import sys
-lines = open(sys.argv[1]).read().split("\n")
-for i, l in enumerate(lines):
-    if l.startswith("projection "):
-        lines[i] = " ".join(l.split()[:-7])
-        break
-open(sys.argv[2], "w").write("\n".join(lines))
+# hostile maps, sealed with a correct checksum so that they reach the model's reader: one line naming
+# the model file, exit 2, no predictions written
+seal() {   # seal IN OUT SED-EXPRESSION: the edited model with its checksum recomputed
+    "$PYTHON" - "$1" "$2" "$3" <<'PY'
+import re, sys, zlib
+data = open(sys.argv[1], "rb").read()
+body = data[:data.rindex(b"checksum crc32 ")].decode()
+pattern, replacement = sys.argv[3].split("/")[1:3]
+lines = body.split("\n")
+at = next(i for i, l in enumerate(lines) if re.match(pattern, l))
+lines[at] = re.sub(pattern, replacement, lines[at]) if replacement != "CUT" else " ".join(lines[at].split()[:-7])
+body = "\n".join(lines).encode()
+open(sys.argv[2], "wb").write(body + b"checksum crc32 %08x\n" % zlib.crc32(body))
 PY
-expect_status 2 "$KM" predict "$H" "$WORK/cut.model" "$WORK/cut.pred" && expect_one_line_error 'cut\.model'
-[ -e "$WORK/cut.pred" ] && fail "a prediction file was written from a broken model"
+}
+seal "$WORK/low.model" "$WORK/cut.model" 's/^projection .*/CUT/'
+seal "$WORK/low.model" "$WORK/same.model" 's/^landmarks same 0$/landmarks same 3/'
+seal "$WORK/low.model" "$WORK/dim.model" 's/^landmarks 30 13 /landmarks 30 12 /'
+for broken in cut same dim; do
+    expect_status 2 "$KM" predict "$H" "$WORK/$broken.model" "$WORK/$broken.pred" &&
+        expect_one_line_error "$broken\.model"
+    [ -e "$WORK/$broken.pred" ] && fail "a prediction file was written from the broken model $broken"
+    grep -q checksum "$WORK/err" && fail "the broken model $broken did not reach the reader: $(cat "$WORK/err")"
+done
 
 # specs refused with the spec named
 expect_status 2 "$KM" train -q --kernel 'chi2:rank=10' "$H" "$WORK/x.model" &&
