@@ -31,6 +31,22 @@ sys.exit(0 if ok else 1)
 PY
     fail "rank = N: the model is not the exact kernels' (theta, objective within the gaps, predictions)"
 
+# the normalizations through the landmarks' space: rank = N against the exact kernels with spherical and
+# multiplicative normalization and fixed weights (one SMO solve each, -e 1e-9): decision values to 1e-6
+expect_status 0 "$KM" train -q -e 1e-9 --kernel 'rbf:gamma=1/mean:norm=spherical' --kernel 'poly:degree=2:norm=mult' \
+    "$H" "$WORK/norm-exact.model"
+expect_status 0 "$KM" train -q -e 1e-9 --kernel 'rbf:gamma=1/mean:norm=spherical:rank=270' \
+    --kernel 'poly:degree=2:norm=mult:rank=270' "$H" "$WORK/norm-low.model"
+expect_status 0 "$KM" predict --decision-values "$H" "$WORK/norm-exact.model" "$WORK/norm-exact.pred"
+expect_status 0 "$KM" predict --decision-values "$H" "$WORK/norm-low.model" "$WORK/norm-low.pred"
+"$PYTHON" - "$WORK/norm-exact.pred" "$WORK/norm-low.pred" <<'PY' ||
+import sys
+a = [float(l.split()[-1]) for l in open(sys.argv[1])]
+b = [float(l.split()[-1]) for l in open(sys.argv[2])]
+sys.exit(0 if len(a) == len(b) == 270 and max(abs(x - y) for x, y in zip(a, b)) <= 1e-6 else 1)
+PY
+    fail "rank = N with spherical and multiplicative normalization: decision values differ from the exact kernels'"
+
 # rank 30: the map is in the model (30 landmarks of 13 features, a projection per kernel), prediction
 # reads it, and the training accuracy stays that of a working classifier
 expect_status 0 "$KM" train -q --mkl lp --p 4/3 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=30' "$H" "$WORK/low.model"
