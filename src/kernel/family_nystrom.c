@@ -34,15 +34,48 @@
 #define KM_NYSTROM_MAX_LANDMARK_VALUES ((size_t)1 << 26)
 /* Rows of k(rows, Z) computed at once when mapping rows to features. */
 #define KM_NYSTROM_BLOCK_ROWS 256
+/* Most bytes of the dot products of the training rows with the landmark rows that the kernels on one
+ * feature subset share (beyond it each kernel computes them block by block). */
+#define KM_NYSTROM_SHARED_DOTS_BYTES ((double)(1u << 28))
+
+/* The rows of the low-rank kernels on one feature subset (family_nystrom's shared source data): the
+ * view, held until every kernel sharing it has computed its features, and the dot products of the rows
+ * with the last landmark rows drawn, which every kernel drawing as many shares (the draw's seed is fixed)
+ * when they fit in KM_NYSTROM_SHARED_DOTS_BYTES. */
+typedef struct nystrom_rows {
+    km_view view;
+    size_t users;            /* sources that still need the view */
+    double *landmarks;       /* a copy of the landmark rows the dots are for, or NULL */
+    size_t n_landmarks, landmark_dim;
+    double *dots;            /* view.n x n_landmarks: <x_i, z_l> */
+} nystrom_rows;
 
 typedef struct nystrom_source {
-    km_view view;     /* the rows on the kernel's features (first member: the base family's mean distance
-                         reads it); freed once phi is computed */
+    nystrom_rows *rows;      /* NULL once phi is computed */
     const km_kernel_family *base;   /* the kernel type's own family */
     size_t n;
     size_t r;
-    double *phi;      /* n x r, NULL until the kernel is fitted */
+    double *phi;             /* n x r, NULL until the kernel is fitted */
 } nystrom_source;
+
+static void rows_release(nystrom_rows *rows)
+{
+    if (!rows || --rows->users > 0)
+        return;
+    km_view_free(&rows->view);
+    free(rows->landmarks);
+    free(rows->dots);
+    free(rows);
+}
+
+static void nystrom_source_free_rows(nystrom_source *s)
+{
+    rows_release(s->rows);
+    free(s->phi);
+    free(s);
+}
+
+static void nystrom_source_free(void *source) { nystrom_source_free_rows(source); }
 
 /* The landmark rows as a dense view (borrowing the kernel's values) with their squared norms. */
 static km_status landmark_view(const km_kernel *k, km_view *z)
@@ -68,20 +101,60 @@ static km_status base_values(const km_kernel *k, const km_view *rows, size_t r0,
     return st;
 }
 
-/* phi = k(rows, Z) P for every row of the source's view, in blocks of rows; frees the view. */
+/* The rows' dot products with the kernel's landmarks, shared: computed when the rows hold those of
+ * other landmarks (or none) and fit the budget; NULL when they do not (then computed block by block). */
+static km_status shared_dots(const km_kernel *k, nystrom_rows *rows, const km_view *z, const double **dots)
+{
+    size_t n = rows->view.n, L = k->n_landmarks, values = k->n_landmarks * k->landmark_dim;
+    *dots = NULL;
+    if (rows->dots && rows->n_landmarks == L && rows->landmark_dim == k->landmark_dim &&
+        memcmp(rows->landmarks, k->landmarks, values * sizeof *k->landmarks) == 0) {
+        *dots = rows->dots;
+        return KM_OK;
+    }
+    if ((double)n * (double)L * sizeof(double) > KM_NYSTROM_SHARED_DOTS_BYTES)
+        return KM_OK;
+    free(rows->dots);
+    free(rows->landmarks);
+    rows->dots = malloc((n && L ? n * L : 1) * sizeof *rows->dots);
+    rows->landmarks = malloc((values ? values : 1) * sizeof *rows->landmarks);
+    rows->n_landmarks = rows->landmark_dim = 0;
+    if (!rows->dots || !rows->landmarks)
+        return km_error_nomem("the rows' dot products with the landmarks");
+    km_status st = km_view_dots(&rows->view, 0, n, z, rows->dots);
+    if (st)
+        return st;
+    memcpy(rows->landmarks, k->landmarks, values * sizeof *k->landmarks);
+    rows->n_landmarks = L;
+    rows->landmark_dim = k->landmark_dim;
+    *dots = rows->dots;
+    return KM_OK;
+}
+
+/* phi = k(rows, Z) P for every row of the source's view, in blocks of rows; then the source lets go of
+ * the shared rows. */
 static km_status compute_features(const km_kernel *k, nystrom_source *s)
 {
     km_view z;
+    const km_view *view = &s->rows->view;
     km_status st = landmark_view(k, &z);
     size_t L = k->n_landmarks, r = k->rank_kept, block = KM_NYSTROM_BLOCK_ROWS;
+    const double *dots = NULL;
     double *values = st ? NULL : malloc(block * L * sizeof *values);
     free(s->phi);
     s->phi = st ? NULL : malloc((s->n ? s->n : 1) * (r ? r : 1) * sizeof *s->phi);
     if (!st && (!values || !s->phi))
         st = km_error_nomem("Nystrom features");
+    if (!st)
+        st = shared_dots(k, s->rows, &z, &dots);
     for (size_t r0 = 0; !st && r0 < s->n; r0 += block) {
         size_t count = s->n - r0 < block ? s->n - r0 : block;
-        st = base_values(k, &s->view, r0, count, &z, values);
+        if (dots)
+            memcpy(values, dots + r0 * L, count * L * sizeof *values);
+        else
+            st = km_view_dots(view, r0, count, &z, values);
+        for (size_t t = 0; !st && t < count; t++)
+            km_kernel_from_dots(k, values + t * L, z.sqnorm, NULL, view->sqnorm[r0 + t], L, values + t * L);
         for (size_t e = 0; !st && e < count * L; e++)
             if (!isfinite(values[e]))
                 st = km_kernel_error(k, "a kernel value to a landmark row is %g: the kernel overflows double "
@@ -94,7 +167,8 @@ static km_status compute_features(const km_kernel *k, nystrom_source *s)
     free(values);
     free(z.sqnorm);
     s->r = r;
-    km_view_free(&s->view);
+    rows_release(s->rows);
+    s->rows = NULL;
     return st;
 }
 
@@ -104,31 +178,40 @@ static km_status nystrom_source_new(const km_kernel *k, const km_dataset *data, 
     if (data->text)
         return km_kernel_error(k, "a low-rank kernel needs numeric feature rows, not strings");
     nystrom_source *s = calloc(1, sizeof *s);
-    if (!s)
+    if (!s || !(s->rows = calloc(1, sizeof *s->rows))) {
+        free(s);
         return km_error_nomem("a low-rank kernel's rows");
+    }
     s->n = n;
     s->base = km_kernel_family_of(k->type);
+    s->rows->users = 1;
     /* on all features, a fitted kernel reads the training rows' features: the landmarks have no others */
     size_t dim = k->projection && !k->features ? k->landmark_dim : dim_all;
-    km_status st = km_view_build(data, rows, n, k->features, k->n_features, dim, &s->view);
+    km_status st = km_view_build(data, rows, n, k->features, k->n_features, dim, &s->rows->view);
     if (!st && k->projection)   /* a fitted kernel: the rows' features at once */
         st = compute_features(k, s);
     if (st) {
-        km_view_free(&s->view);
-        free(s->phi);
-        free(s);
+        nystrom_source_free_rows(s);
         return st;
     }
     *source = s;
     return KM_OK;
 }
 
-static void nystrom_source_free(void *source)
+/* A source for kernel k on the rows of lead's (the same feature subset), before either is fitted. */
+static km_status nystrom_source_share(const km_kernel *k, void *lead, void **source)
 {
-    nystrom_source *s = source;
-    km_view_free(&s->view);
-    free(s->phi);
-    free(s);
+    nystrom_source *from = lead, *s;
+    if (!from->rows)
+        return km_kernel_error(k, "the rows it would share are released");
+    if (!(s = calloc(1, sizeof *s)))
+        return km_error_nomem("a low-rank kernel's rows");
+    s->n = from->n;
+    s->base = km_kernel_family_of(k->type);
+    s->rows = from->rows;
+    s->rows->users++;
+    *source = s;
+    return KM_OK;
 }
 
 /* The base family's mean distance (relative widths), on the rows' features. */
@@ -138,7 +221,7 @@ static km_status nystrom_mean_distance(const void *source, double *mean)
     if (!s->base->mean_distance)
         return km_error(KM_EINVAL, "a low-rank %s kernel has no width relative to the mean distance",
                         km_kernel_type_name(s->base->type));
-    return s->base->mean_distance(&s->view, mean);
+    return s->base->mean_distance(&s->rows->view, mean);
 }
 
 /* L distinct rows of 0..n-1, drawn uniformly (a partial Fisher-Yates shuffle), in ascending order. */
@@ -235,15 +318,15 @@ static km_status nystrom_fit(km_kernel *k, void *source)
 {
     nystrom_source *s = source;
     if (s->base->gamma_per_feature && !(k->gamma > 0)) {
-        if (s->view.dim == 0)
+        if (s->rows->view.dim == 0)
             return km_kernel_error(k, "no features for the default gamma");
-        k->gamma = 1.0 / (double)s->view.dim;
+        k->gamma = 1.0 / (double)s->rows->view.dim;
     }
     size_t L = k->rank < s->n ? k->rank : s->n, *chosen = NULL;
     km_status st = draw_landmarks(s->n, L, &chosen);
     if (st)
         return st;
-    st = copy_landmarks(k, &s->view, chosen, L);
+    st = copy_landmarks(k, &s->rows->view, chosen, L);
     free(chosen);
     if (!st)
         st = fit_projection(k);
@@ -360,6 +443,7 @@ const km_kernel_family km_family_nystrom = {
     .fit = nystrom_fit,
     .source_per_kernel = 1,
     .source_new = nystrom_source_new,
+    .source_share = nystrom_source_share,
     .source_free = nystrom_source_free,
     .value = nystrom_value,
     .column = nystrom_column,

@@ -64,8 +64,11 @@ typedef struct km_kernel_family {
     /* fits the family's own data-dependent values (KM_INPUT_ROWS) on the source over the training rows,
      * before the normalization is fitted (and may complete the source with what they give); NULL: none */
     km_status (*fit)(km_kernel *kernel, void *source);
-    /* 1: each kernel has a source of its own, never shared by the family's kernels on its features */
+    /* 1: each kernel has a source of its own, never shared by the family's kernels on its features; the
+     * provider then makes the later ones by source_share from the first on their features, when the
+     * family has it (they may share its rows until fitted) */
     int source_per_kernel;
+    km_status (*source_share)(const km_kernel *kernel, void *lead, void **source);
     /* 1: reads the string rows of sequences (KM_INPUT_ROWS); 0: numeric features or stored values */
     int reads_strings;
     /* 1 when the spec makes the kernel zero on every pair of the source's rows (KM_INPUT_ROWS: a k-mer

@@ -10,7 +10,8 @@
 #include "kernel/provider_internal.h"
 #include "kernel/rank1_block.h"
 
-/* The shared source of a KM_INPUT_ROWS kernel: one per family and feature subset. */
+/* The shared source of a KM_INPUT_ROWS kernel: one per family and feature subset (or one per kernel,
+ * kernel_family.h source_per_kernel). */
 static km_status rows_source(km_provider *p, size_t m, void **source)
 {
     const km_kernel *k = &p->fitted->kernels[m];
@@ -23,8 +24,13 @@ static km_status rows_source(km_provider *p, size_t m, void **source)
             return KM_OK;
         }
     }
+    void *lead = NULL;   /* a per-kernel source may share the rows of the first on its features */
+    for (size_t s = 0; family->source_share && !lead && s < p->n_rows_sources; s++)
+        if (p->rows_sources[s].family == family && km_kernel_same_features(&p->fitted->kernels[p->rows_sources[s].lead], k))
+            lead = p->rows_sources[s].source;
     km_provider_rows *r = &p->rows_sources[p->n_rows_sources];
-    km_status st = family->source_new(k, p->data, p->rows, p->n, p->data->d, &r->source);
+    km_status st = lead ? family->source_share(k, lead, &r->source)
+                        : family->source_new(k, p->data, p->rows, p->n, p->data->d, &r->source);
     if (st)
         return st;
     r->family = family;
@@ -261,7 +267,8 @@ size_t km_provider_n_kernels(const km_provider *p) { return p->fitted->size; }
 int km_provider_costly_values(const km_provider *p)
 {
     for (size_t m = 0; m < p->fitted->size; m++)
-        if (p->kernels[m].family->input == KM_INPUT_ROWS && p->fitted->kernels[m].type != KM_KERNEL_RANK1)
+        if (p->kernels[m].family->input == KM_INPUT_ROWS && !p->kernels[m].family->features &&
+            p->fitted->kernels[m].type != KM_KERNEL_RANK1)
             return 1;
     return 0;
 }

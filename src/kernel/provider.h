@@ -53,7 +53,7 @@ void km_provider_unfocus(km_provider *provider);
 size_t km_provider_n_rows(const km_provider *provider);
 size_t km_provider_n_kernels(const km_provider *provider);
 /* 1 when a kernel's values are computed one by one from its rows (string and histogram kernels:
- * microseconds each, against nanoseconds for a dot-product kernel's from a matrix product). */
+ * microseconds each, against nanoseconds for a dot-product or low-rank kernel's from a matrix product). */
 int km_provider_costly_values(const km_provider *provider);
 /* 1 when every kernel is a dot-product kernel (linear, polynomial, RBF, ...) and they share at most
  * half as many feature views as there are kernels: then the M columns of a row come from at most

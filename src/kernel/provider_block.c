@@ -220,6 +220,47 @@ static km_status dot_part(km_provider *p, const double *weights, const size_t *c
     return st;
 }
 
+/* Rows rows[0..count) of a feature matrix phi (r values a row), gathered (rows NULL: phi itself). */
+static const double *feature_rows(const double *phi, size_t r, const size_t *rows, size_t count, double *gathered)
+{
+    if (!rows)
+        return phi;
+    for (size_t k = 0; k < count; k++)
+        memcpy(gathered + k * r, phi + rows[k] * r, r * sizeof *gathered);
+    return gathered;
+}
+
+/* out[t * ld + k] = K_m(rows[k], cols[t]), normalized, of a kernel with explicit features (a low-rank
+ * kernel): one product of the rows' and the columns' features. */
+static km_status feature_kernel_block(km_provider *p, size_t m, const size_t *cols, size_t ncols, const size_t *rows,
+                                      size_t nrows, double *out, size_t ld)
+{
+    const km_provider_kernel *pk = &p->kernels[m];
+    const double *phi;
+    size_t r;
+    pk->family->features(pk->rows, &phi, &r);
+    int all_rows = rows == p->identity && nrows == p->n;
+    double *a = all_rows ? NULL : malloc((nrows ? nrows : 1) * (r ? r : 1) * sizeof *a);
+    double *b = malloc((ncols ? ncols : 1) * (r ? r : 1) * sizeof *b);
+    if ((!all_rows && !a) || !b) {
+        free(a);
+        free(b);
+        return km_error_nomem("a block of low-rank kernel values");
+    }
+    const double *A = feature_rows(phi, r, all_rows ? NULL : rows, nrows, a), *B = feature_rows(phi, r, cols, ncols, b);
+    if (r)
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)ncols, (int)nrows, (int)r, 1.0, B, (int)r, A, (int)r,
+                    0.0, out, (int)ld);
+    else
+        for (size_t t = 0; t < ncols; t++)
+            memset(out + t * ld, 0, nrows * sizeof *out);
+    for (size_t t = 0; t < ncols; t++)
+        km_provider_normalize(p, m, cols[t], rows, nrows, out + t * ld);
+    free(a);
+    free(b);
+    return KM_OK;
+}
+
 km_status km_provider_combined_columns(km_provider *p, const double *weights, const size_t *cols, size_t ncols,
                                        const size_t *rows, size_t nrows, double *out)
 {
@@ -267,6 +308,10 @@ km_status km_provider_kernel_blocks(km_provider *p, const size_t *cols, size_t n
     for (size_t m = 0; !st && m < M; m++) {
         if (km_kernel_uses_dot(&p->fitted->kernels[m]) || p->kernels[m].family->input == KM_INPUT_MATRIX)
             continue;
+        if (p->kernels[m].family->features) {
+            st = feature_kernel_block(p, m, cols, ncols, rows, nrows, out + m * nrows, M * nrows);
+            continue;
+        }
         for (size_t t = 0; !st && t < ncols; t++)
             st = km_provider_kernel_column(p, m, cols[t], rows, nrows, NULL, out + (t * M + m) * nrows);
     }
