@@ -140,6 +140,33 @@ static km_status build_views(km_provider *p)
     return st ? st : group_dot_kernels(p);
 }
 
+/* The features of the low-rank kernels (n x min(rank, n) doubles each) are held in the kernel cache's
+ * budget, before any Gram matrix: a set whose features do not fit is refused, naming -m. */
+static km_status reserve_features(km_provider *p)
+{
+    size_t bytes = 0, count = 0;
+    for (size_t m = 0; m < p->fitted->size; m++) {
+        const km_kernel *k = &p->fitted->kernels[m];
+        if (!p->kernels[m].family->features)
+            continue;
+        double need = (double)p->n * (double)(k->rank < p->n ? k->rank : p->n) * sizeof(double);
+        if (need > (double)(SIZE_MAX / 2) - (double)bytes)
+            bytes = SIZE_MAX / 2;
+        else
+            bytes += (size_t)need;
+        count++;
+    }
+    if (!count)
+        return KM_OK;
+    if (!km_cache_reserve(p->cache, bytes))
+        return km_error(KM_EINVAL, "the features of %zu low-rank kernel%s on %zu training rows take %.0f MiB, more "
+                        "than the kernel cache holds (-m %.0f): -m %.0f would hold them, or lower the rank", count,
+                        count > 1 ? "s" : "", p->n, (double)bytes / 1048576.0,
+                        (double)km_cache_budget(p->cache) / 1048576.0, ceil((double)bytes / 1048576.0) + 1);
+    p->features_reserved = bytes;
+    return KM_OK;
+}
+
 /* A provider on cache (owned when cache_bytes is given instead: cache NULL), reading the Gram
  * matrices of context when given. */
 static km_status provider_new(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *set,
@@ -187,6 +214,8 @@ static km_status provider_new(const km_dataset *data, const size_t *rows, size_t
     }
     if (!st)
         st = build_views(p);
+    if (!st)
+        st = reserve_features(p);
     if (!st)
         st = km_provider_setup_storage(p, use);
     if (!st)
@@ -245,7 +274,7 @@ void km_provider_free(km_provider *p)
     km_rank1_block_free(p->rank1);
     km_cache_client_free(p->columns);
     if (p->cache)
-        km_cache_unreserve(p->cache, p->gram_reserved + p->focus_reserved);
+        km_cache_unreserve(p->cache, p->gram_reserved + p->focus_reserved + p->features_reserved);
     if (p->owns_cache)
         km_cache_free(p->cache);
     km_kernel_set_free(p->fitted);

@@ -86,6 +86,7 @@ struct km_provider {
     int owns_cache;
     km_cache_client *columns;    /* dot-product and pairwise columns, key source * n + column */
     size_t gram_reserved;        /* bytes of the Gram matrices reserved in the cache */
+    size_t features_reserved;    /* bytes of the low-rank kernels' features reserved in the cache */
     size_t gram_limit;           /* bytes of the cache Gram matrices may take */
     size_t gram_views_missing;   /* views that need a Gram matrix the budget could not hold, until warned */
     unsigned char *dots_computed; /* while gram_views_missing: source * n + i, dot-product column i computed */

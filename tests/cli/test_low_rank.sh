@@ -3,7 +3,7 @@
 # weights and predictions), with fewer
 # it trains, keeps its landmarks and projection in the model and predicts; a model whose map was cut
 # short is refused with one line naming the file (exit 2); rank= on a kernel without a low-rank form and
-# rank=0 are refused naming the spec.
+# rank=0 are refused naming the spec; features beyond -m are refused naming the -m that holds them.
 . "$(dirname "$0")/lib.sh" "$@"
 
 H="$DATA/heart_scale"
@@ -84,6 +84,13 @@ for broken in cut same dim; do
     [ -e "$WORK/$broken.pred" ] && fail "a prediction file was written from the broken model $broken"
     grep -q checksum "$WORK/err" && fail "the broken model $broken did not reach the reader: $(cat "$WORK/err")"
 done
+
+# the features count against -m: 5 kernels of rank 200 on 270 rows (about 2 MiB) with -m 1 are refused
+# with one line saying what -m would hold them, and no model is written
+expect_status 2 "$KM" train -q -m 1 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=200' "$H" "$WORK/m.model" &&
+    expect_one_line_error "features of 5 low-rank kernels on 270 training rows take 2 MiB.*-m 1\).*-m 4 would hold them"
+[ -e "$WORK/m.model" ] && fail "a model was written although the features do not fit in -m"
+expect_status 0 "$KM" train -q -m 4 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=200' "$H" "$WORK/m.model"
 
 # specs refused with the spec named
 expect_status 2 "$KM" train -q --kernel 'chi2:rank=10' "$H" "$WORK/x.model" &&
