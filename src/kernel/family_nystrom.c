@@ -2,7 +2,8 @@
  * machines", NIPS 2000; Kumar, Mohri & Talwalkar, "Sampling methods for the Nystrom method", JMLR 2012):
  * a kernel k with rank=R is replaced by
  *     k~(x, x') = k(x, Z) K_ZZ^+ k(Z, x') = <phi(x), phi(x')>,   phi(x) = P^T k(Z, x),
- * Z the L = min(R, n) landmark rows drawn uniformly without replacement from the training rows, and
+ * Z the L = min(R, n) landmark rows drawn uniformly without replacement from the training rows (or,
+ * with icd=TOL, the pivots of an incomplete Cholesky factorization: icd_pivots), and
  * P = U_r diag(lambda_r)^(-1/2) from the eigenvectors of K_ZZ = k(Z, Z) whose eigenvalues exceed
  * KM_NYSTROM_EIGEN_CUT times the largest (the others would only amplify rounding). On the landmark rows
  * k~ equals k; with L = n it is k itself, up to the cut eigenvalues.
@@ -26,7 +27,7 @@
 #include "kernel/kernel_family.h"
 #include "kernel/nystrom.h"
 
-/* Eigenvalues of K_ZZ below this fraction of the largest are cut (docs/large-scale.md). */
+/* Eigenvalues of K_ZZ below this fraction of the largest are cut (docs/kernels.md, "Low-rank kernels"). */
 #define KM_NYSTROM_EIGEN_CUT 1e-10
 /* The seed of the landmark draw: the same training rows give the same landmarks for every kernel on them. */
 #define KM_NYSTROM_SEED 0x6b6d6e79u
@@ -313,6 +314,68 @@ static km_status fit_projection(km_kernel *k)
     return st;
 }
 
+/* The landmark rows chosen by pivoted incomplete Cholesky (Fine & Scheinberg, "Efficient SVM training
+ * using low-rank kernel representations", JMLR 2001; mklaren's ICD): K ~ G G', each step taking as pivot
+ * the row of the largest residual diagonal d_p and adding the column g = (k(., x_p) - G G_p') / sqrt(d_p),
+ * until the residual trace sum_i d_i falls to k->icd_tolerance of the trace, or rank pivots. The Nystrom
+ * approximation on the pivots is G G' itself, so its trace error is at most the tolerance. *chosen: the
+ * pivots in ascending order, *count of them. */
+static km_status icd_pivots(const km_kernel *k, const km_view *view, size_t **chosen, size_t *count)
+{
+    size_t n = view->n, R = k->rank < n ? k->rank : n;
+    double *d = malloc((n ? n : 1) * sizeof *d), *G = malloc((n ? n : 1) * (R ? R : 1) * sizeof *G);
+    double *column = malloc((n ? n : 1) * sizeof *column), *work = calloc(km_view_width(view) + 1, sizeof *work);
+    size_t *pivots = malloc((R ? R : 1) * sizeof *pivots);
+    if (!d || !G || !column || !work || !pivots) {
+        free(d);
+        free(G);
+        free(column);
+        free(work);
+        free(pivots);
+        return km_error_nomem("the incomplete Cholesky factor");
+    }
+    double trace = 0, residual;
+    for (size_t i = 0; i < n; i++)
+        trace += d[i] = km_kernel_from_dot(k, view->sqnorm[i], view->sqnorm[i], view->sqnorm[i]);
+    residual = trace;
+    size_t j = 0;
+    while (j < R && residual > k->icd_tolerance * trace) {
+        size_t p = 0;
+        for (size_t i = 1; i < n; i++)
+            p = d[i] > d[p] ? i : p;
+        if (!(d[p] > 0))
+            break;
+        km_view_dot_column(view, p, work, column);   /* <x_i, x_p>, then k(x_i, x_p) */
+        km_kernel_from_dots(k, column, view->sqnorm, NULL, view->sqnorm[p], n, column);
+        /* g = (k(., x_p) - G G_p') / sqrt(d_p), G row-major n x R, its first j columns filled */
+        if (j)
+            cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)n, (int)j, -1.0, G, (int)R, G + p * R, 1, 1.0, column, 1);
+        double root = sqrt(d[p]);
+        for (size_t i = 0; i < n; i++)
+            G[i * R + j] = column[i] / root;
+        for (size_t i = 0; i < n; i++)
+            d[i] = fmax(d[i] - G[i * R + j] * G[i * R + j], 0.0);
+        d[p] = 0.0;
+        residual = 0;
+        for (size_t i = 0; i < n; i++)
+            residual += d[i];
+        pivots[j++] = p;
+    }
+    for (size_t a = 1; a < j; a++)   /* ascending, as the uniform draw's */
+        for (size_t b = a; b > 0 && pivots[b - 1] > pivots[b]; b--) {
+            size_t t = pivots[b];
+            pivots[b] = pivots[b - 1];
+            pivots[b - 1] = t;
+        }
+    free(d);
+    free(G);
+    free(column);
+    free(work);
+    *chosen = pivots;
+    *count = j;
+    return KM_OK;
+}
+
 /* The landmarks, P and the training rows' features; the base kernel's default gamma first. */
 static km_status nystrom_fit(km_kernel *k, void *source)
 {
@@ -323,9 +386,13 @@ static km_status nystrom_fit(km_kernel *k, void *source)
         k->gamma = 1.0 / (double)s->rows->view.dim;
     }
     size_t L = k->rank < s->n ? k->rank : s->n, *chosen = NULL;
-    km_status st = draw_landmarks(s->n, L, &chosen);
-    if (st)
+    km_status st = k->icd_tolerance > 0 ? icd_pivots(k, &s->rows->view, &chosen, &L) : draw_landmarks(s->n, L, &chosen);
+    if (!st && L == 0)
+        st = km_kernel_error(k, "it is 0 on every training row: nothing to approximate");
+    if (st) {
+        free(chosen);
         return st;
+    }
     st = copy_landmarks(k, &s->rows->view, chosen, L);
     free(chosen);
     if (!st)

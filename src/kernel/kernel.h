@@ -30,6 +30,9 @@ typedef struct km_kernel {
     size_t shift;            /* wd, positional: the largest shift S (0: matches at equal positions only) */
     size_t rank;             /* spec rank=R: the kernel's Nystrom approximation on R landmark rows
                                 (family_nystrom.c); 0: the exact kernel */
+    double icd_tolerance;    /* spec icd=TOL: the landmark rows are the pivots of an incomplete Cholesky
+                                factorization to a residual trace of TOL times the trace (at most R);
+                                0: drawn uniformly */
 
     /* precomputed kernels */
     char *file;              /* training matrix file named in the spec, or NULL */

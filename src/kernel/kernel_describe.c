@@ -109,6 +109,10 @@ size_t km_kernel_describe(const km_kernel *k, char *buf, size_t size)
         append(&t, ":file=%s", k->file);
     if (k->rank)
         append(&t, ":rank=%zu", k->rank);
+    if (k->icd_tolerance > 0) {
+        append(&t, ":icd=");
+        append_number(&t, k->icd_tolerance);
+    }
     return t.length;
 }
 

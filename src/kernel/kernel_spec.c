@@ -23,12 +23,12 @@
 
 typedef enum spec_key {
     KEY_GAMMA, KEY_SIGMA, KEY_DEGREE, KEY_COEF0, KEY_FEATURES, KEY_NORM, KEY_CENTER, KEY_SCALE, KEY_FILE, KEY_KMER,
-    KEY_SHIFT, KEY_RANK, KEY_COUNT
+    KEY_SHIFT, KEY_RANK, KEY_ICD, KEY_COUNT
 } spec_key;
 
 static const char *const key_names[KEY_COUNT] = {"gamma",    "sigma", "degree", "coef0", "features",
                                                  "norm",     "center", "scale", "file",  "k",
-                                                 "shift",    "rank"};
+                                                 "shift",    "rank",   "icd"};
 
 #define BIT(k) (1u << (k))
 #define COMMON_KEYS (BIT(KEY_FEATURES) | BIT(KEY_NORM) | BIT(KEY_CENTER) | BIT(KEY_SCALE))
@@ -48,7 +48,7 @@ static unsigned keys_of_type(km_kernel_type type)
     unsigned params = family->params;
     unsigned keys = family->one_kernel_per_feature ? 0u : BIT(KEY_NORM) | BIT(KEY_CENTER) | BIT(KEY_SCALE);
     if (family->input == KM_INPUT_DOT)
-        keys |= BIT(KEY_RANK);
+        keys |= BIT(KEY_RANK) | BIT(KEY_ICD);
     for (size_t t = 0; t < sizeof param_keys / sizeof *param_keys; t++)
         if (params & param_keys[t].param)
             keys |= BIT(param_keys[t].key);
@@ -278,6 +278,10 @@ static km_status check_values(const spec_parser *p, const option *o)
             if (!(v >= 1) || v != floor(v) || v > 1024)
                 return spec_error(p, "k must be a positive integer up to 1024 (got %g)", v);
             break;
+        case KEY_ICD:
+            if (!(v > 0 && v < 1))
+                return spec_error(p, "icd must be a tolerance between 0 and 1, exclusive (got %g)", v);
+            break;
         case KEY_RANK:
             if (!(v >= 1) || v != floor(v) || v > KM_SPEC_MAX_RANK)
                 return spec_error(p, "rank must be a positive integer up to %d (got %g)", KM_SPEC_MAX_RANK, v);
@@ -397,6 +401,7 @@ static void apply(km_kernel *k, const option *o, size_t a, uint32_t *single_feat
     case KEY_KMER: k->kmer = (size_t)v; break;
     case KEY_SHIFT: k->shift = (size_t)v; break;
     case KEY_RANK: k->rank = (size_t)v; break;
+    case KEY_ICD: k->icd_tolerance = v; break;
     case KEY_FEATURES:
         if (o->each) {
             *single_feature = o->features ? o->features[a] : (uint32_t)a;
@@ -456,6 +461,13 @@ static km_status check_combination(const spec_parser *p, size_t *total)
 {
     *total = 1;
     const option *norm = NULL, *scale = NULL;
+    int rank = 0, icd = 0;
+    for (size_t k = 0; k < p->n_options; k++) {
+        rank |= p->options[k].key == KEY_RANK;
+        icd |= p->options[k].key == KEY_ICD;
+    }
+    if (icd && !rank)
+        return spec_error(p, "icd= chooses the landmark rows of a low-rank kernel: give rank= too (the most of them)");
     for (size_t k = 0; k < p->n_options; k++) {
         const option *o = &p->options[k];
         if (o->key == KEY_NORM)

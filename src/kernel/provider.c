@@ -140,30 +140,34 @@ static km_status build_views(km_provider *p)
     return st ? st : group_dot_kernels(p);
 }
 
-/* The features of the low-rank kernels (n x min(rank, n) doubles each) are held in the kernel cache's
- * budget, before any Gram matrix: a set whose features do not fit is refused, naming -m. */
+/* What a low-rank kernel holds while fitted, in doubles: its rows' features (n x L), the landmark rows
+ * (L x features), the projection and the landmarks' kernel matrix it comes from (2 L x L), L = min(rank, n). */
+static double low_rank_values(const km_provider *p, const km_kernel *k)
+{
+    double L = (double)(k->rank < p->n ? k->rank : p->n);
+    double dim = (double)(k->features ? k->n_features : p->data->d);
+    return L * ((double)p->n + dim + 2.0 * L);
+}
+
+/* The low-rank kernels' fitted values are held in the kernel cache's budget, before any Gram matrix: a set
+ * whose values do not fit is refused, naming the -m that would hold them. */
 static km_status reserve_features(km_provider *p)
 {
-    size_t bytes = 0, count = 0;
-    for (size_t m = 0; m < p->fitted->size; m++) {
-        const km_kernel *k = &p->fitted->kernels[m];
-        if (!p->kernels[m].family->features)
-            continue;
-        double need = (double)p->n * (double)(k->rank < p->n ? k->rank : p->n) * sizeof(double);
-        if (need > (double)(SIZE_MAX / 2) - (double)bytes)
-            bytes = SIZE_MAX / 2;
-        else
-            bytes += (size_t)need;
-        count++;
-    }
+    double bytes = 0;
+    size_t count = 0;
+    for (size_t m = 0; m < p->fitted->size; m++)
+        if (p->kernels[m].family->features) {
+            bytes += low_rank_values(p, &p->fitted->kernels[m]) * sizeof(double);
+            count++;
+        }
     if (!count)
         return KM_OK;
-    if (!km_cache_reserve(p->cache, bytes))
+    if (bytes > (double)(SIZE_MAX / 2) || !km_cache_reserve(p->cache, (size_t)bytes))
         return km_error(KM_EINVAL, "the features of %zu low-rank kernel%s on %zu training rows take %.0f MiB, more "
                         "than the kernel cache holds (-m %.0f): -m %.0f would hold them, or lower the rank", count,
-                        count > 1 ? "s" : "", p->n, (double)bytes / 1048576.0,
-                        (double)km_cache_budget(p->cache) / 1048576.0, ceil((double)bytes / 1048576.0) + 1);
-    p->features_reserved = bytes;
+                        count > 1 ? "s" : "", p->n, bytes / 1048576.0, (double)km_cache_budget(p->cache) / 1048576.0,
+                        ceil(bytes / 1048576.0) + 1);
+    p->features_reserved = (size_t)bytes;
     return KM_OK;
 }
 

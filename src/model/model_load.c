@@ -401,6 +401,15 @@ static km_status read_nystrom_map(layout *l, const section *s, const km_kernel_s
     int found;
     km_status st = get_long(l, s, "rank", 0, 1, 1000000, &rank);
     k->rank = (size_t)rank;
+    if (!st)
+        st = open_key(l, s, "icd", 0, &found);
+    if (!st && found)
+        st = km_text_parse_double(l->r, "icd", &k->icd_tolerance);
+    if (!st && found)
+        st = km_text_end_of_line(l->r, "icd");
+    if (!st && found && !(k->rank && k->icd_tolerance > 0 && k->icd_tolerance < 1))
+        st = km_error(KM_EFORMAT, "%s:%zu: icd %g is not a tolerance in (0, 1) of a low-rank kernel", l->r->path,
+                      l->r->line_no, k->icd_tolerance);
     if (!st && k->rank)
         st = open_key(l, s, "landmarks", k->fitted, &found);
     if (st || !k->rank || !found)

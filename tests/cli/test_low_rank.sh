@@ -85,12 +85,13 @@ for broken in cut same dim; do
     grep -q checksum "$WORK/err" && fail "the broken model $broken did not reach the reader: $(cat "$WORK/err")"
 done
 
-# the features count against -m: 5 kernels of rank 200 on 270 rows (about 2 MiB) with -m 1 are refused
-# with one line saying what -m would hold them, and no model is written
+# the fitted values count against -m: 5 kernels of rank 200 on 270 rows of 13 features (features,
+# landmarks, projection and the landmarks' kernel matrix: 200 x (270 + 13 + 2 x 200) doubles each, 5 MiB)
+# with -m 1 are refused with one line saying what -m would hold them, and no model is written
 expect_status 2 "$KM" train -q -m 1 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=200' "$H" "$WORK/m.model" &&
-    expect_one_line_error "features of 5 low-rank kernels on 270 training rows take 2 MiB.*-m 1\).*-m 4 would hold them"
+    expect_one_line_error "features of 5 low-rank kernels on 270 training rows take 5 MiB.*-m 1\).*-m 7 would hold them"
 [ -e "$WORK/m.model" ] && fail "a model was written although the features do not fit in -m"
-expect_status 0 "$KM" train -q -m 4 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=200' "$H" "$WORK/m.model"
+expect_status 0 "$KM" train -q -m 7 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=200' "$H" "$WORK/m.model"
 
 # specs refused with the spec named
 expect_status 2 "$KM" train -q --kernel 'chi2:rank=10' "$H" "$WORK/x.model" &&

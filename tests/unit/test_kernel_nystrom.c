@@ -5,7 +5,8 @@
  *  - a linear kernel on D features is reproduced by D generic landmarks;
  *  - values of new rows (km_kernel_cross) equal k(a, Z) K_ZZ^-1 k(Z, b) solved here by Gaussian
  *    elimination, independently of the eigendecomposition the family uses;
- *  - the spec key rank= and its errors. */
+ *  - the spec key rank= and its errors;
+ *  - icd=TOL: the pivots of an incomplete Cholesky factorization meet the trace tolerance. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,4 +240,47 @@ KM_TEST_CASE(spec_key_rank)
     CHECK(strstr(km_last_error(), "not valid for chi2") != NULL);
     CHECK(bad->size == 0);
     km_kernel_set_free(bad);
+}
+
+/* icd=TOL: the pivots of an incomplete Cholesky factorization as landmarks. The approximation on them is
+ * the factorization G G', whose trace error is at most TOL of the trace; a wider kernel needs fewer
+ * pivots; rank caps them. */
+KM_TEST_CASE(incomplete_cholesky_pivots_meet_the_trace_tolerance)
+{
+    double X[N * D], K[N * N], Kt[N * N];
+    km_dataset *data = random_rows(7, X);
+    static const struct { const char *exact, *icd; double tol; } cases[] = {
+        {"rbf:gamma=0.1", "rbf:gamma=0.1:rank=40:icd=1e-2", 1e-2},
+        {"rbf:gamma=0.1", "rbf:gamma=0.1:rank=40:icd=1e-6", 1e-6},
+        {"rbf:gamma=2", "rbf:gamma=2:rank=40:icd=1e-2", 1e-2},
+    };
+    size_t landmarks[3];
+    for (size_t c = 0; c < 3; c++) {
+        gram(data, cases[c].exact, K, NULL);
+        km_provider *p;
+        gram(data, cases[c].icd, Kt, &p);
+        landmarks[c] = km_provider_fitted_set(p)->kernels[0].n_landmarks;
+        double trace = 0, error = 0;
+        for (size_t i = 0; i < N; i++) {
+            trace += K[i * N + i];
+            error += K[i * N + i] - Kt[i * N + i];
+            CHECK(K[i * N + i] - Kt[i * N + i] > -1e-9);
+        }
+        CHECK(error <= cases[c].tol * trace + 1e-9);
+        km_provider_free(p);
+    }
+    CHECK(landmarks[0] < landmarks[1]);   /* a tighter tolerance takes more pivots */
+    CHECK(landmarks[0] < landmarks[2]);   /* a narrower kernel too */
+    km_provider *p;
+    gram(data, "rbf:gamma=2:rank=5:icd=1e-9", Kt, &p);   /* rank caps the pivots */
+    CHECK(km_provider_fitted_set(p)->kernels[0].n_landmarks == 5);
+    km_provider_free(p);
+    km_kernel_set *bad;
+    CHECK_OK(km_kernel_set_new(&bad));
+    CHECK_STATUS(km_kernel_set_add_spec(bad, "rbf:icd=1e-3"), KM_EINVAL);
+    CHECK(strstr(km_last_error(), "give rank= too") != NULL);
+    CHECK_STATUS(km_kernel_set_add_spec(bad, "rbf:rank=5:icd=1"), KM_EINVAL);
+    CHECK_STATUS(km_kernel_set_add_spec(bad, "rbf:rank=5:icd=0"), KM_EINVAL);
+    km_kernel_set_free(bad);
+    km_dataset_free(data);
 }
