@@ -32,9 +32,12 @@ int km_kernel_access_features(const km_kernel_access *k, km_feature_block *block
     if (!k->feature_block)
         return 0;
     for (size_t m = 0; m < k->n_kernels; m++) {
-        k->feature_block(k->column_ctx, m, &blocks[m]);
-        if (!blocks[m].phi)
+        km_feature_block block;
+        k->feature_block(k->column_ctx, m, &block);
+        if (!block.phi)
             return 0;
+        if (blocks)
+            blocks[m] = block;
     }
     return 1;
 }

@@ -16,15 +16,7 @@ static double row_weight(const km_machine_problem *pr, size_t i)
  * hook runs dual coordinate descent on the features (svm/dcd.c): linear in the rows. */
 static int svc_on_features(const km_machine_problem *pr)
 {
-    if (pr->bias || !pr->kernel->feature_block)
-        return 0;
-    km_feature_block block;
-    for (size_t m = 0; m < pr->kernel->n_kernels; m++) {
-        pr->kernel->feature_block(pr->kernel->column_ctx, m, &block);
-        if (!block.phi)
-            return 0;
-    }
-    return 1;
+    return !pr->bias && km_kernel_access_features(pr->kernel, NULL);
 }
 
 static km_status svc_solve(const km_machine_problem *pr, const km_smo_options *options, km_svm_solution *solution)

@@ -28,7 +28,8 @@ typedef struct km_kernel_access {
     void (*feature_block)(void *ctx, size_t m, km_feature_block *out);
 } km_kernel_access;
 
-/* 1 when every kernel of the access has explicit features (blocks: M of them, filled), 0 otherwise. */
+/* 1 when every kernel of the access has explicit features (blocks, unless NULL: M of them, filled), 0
+ * otherwise. */
 int km_kernel_access_features(const km_kernel_access *kernel, km_feature_block *blocks);
 
 /* Kernel values in a block of columns between two polls of the interrupt where values are costly
