@@ -12,6 +12,7 @@ BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 MKL_LP = ("--mkl", "lp", "--p", "4/3")
 # the same, one set of weights shared by all the machines of a multiclass problem
 MKL_LP_SHARED = MKL_LP + ("--shared-weights",)
+MKL_LP_NO_BIAS = MKL_LP + ("--no-bias",)   # C-SVC without bias: on low-rank kernels, coordinate descent
 # OBSCURE at block norm 1.1 (kernel-weight p 11/9): one epoch of each stage (with the pass that gives R
 # and the final objective's), or the online stage alone (at most 5 epochs and the R pass); beside it
 # lp-norm MKL at the same p, one-vs-rest
@@ -51,12 +52,13 @@ class Kernelmix:
     kernel matrix files a --kernels spec file (and --test-kernel files for prediction). mkl: the
     training options that learn the kernel weights (none: the fixed uniform combination)."""
 
-    def __init__(self, binary, name="kernelmix", mkl=(), env=None, cache_mb=None):
+    def __init__(self, binary, name="kernelmix", mkl=(), env=None, cache_mb=None, rank=None):
         self.binary = binary
         self.name = name
         self.mkl = list(mkl)
         self.env = env or {}    # environment variables the tool runs with, on top of the harness's
         self.cache_mb = cache_mb   # -m of this tool instead of the run's
+        self.rank = rank        # every RBF kernel low-rank (spec key rank=) on this many landmarks
 
     def unavailable(self):
         return _missing_program(self.binary)
@@ -68,7 +70,8 @@ class Kernelmix:
         elif len(gammas) == 1:
             kernels = ["-t", "2", "-g", _number(gammas[0])]
         else:
-            kernels = [arg for g in gammas for arg in ("--kernel", "rbf:gamma=" + _number(g))]
+            low_rank = ":rank=%d" % self.rank if self.rank else ""
+            kernels = [arg for g in gammas for arg in ("--kernel", "rbf:gamma=" + _number(g) + low_rank)]
         return [self.binary, "train", "-s", "0", *kernels, *self.mkl, "-c", _number(settings.C),
                 "-m", _number(self.cache_mb or settings.cache_mb), "-e", _number(settings.epsilon), "-q",
                 problem["train"], model]

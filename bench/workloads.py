@@ -101,6 +101,15 @@ WORKLOADS = [
              tools=("kernelmix-mkl", "kernelmix-mkl-m2000"), data_script="fashion_mnist.py",
              cases=fashion("-5..4", task="ten-class", default_sizes=(10000,)), reference="kernelmix-mkl",
              references=(("kernelmix-mkl-m2000", "kernelmix-mkl"),)),
+    Workload(key="lowrank", name="fashion-rbf10-lp-lowrank",
+             title="fashion-MNIST T-shirt/shirt (N default 12,000: every training row of the two classes), lp-norm "
+                   "MKL (p = 4/3, --no-bias) over 10 RBF kernels gamma0 * 2^k (k = -5..4): the exact kernels "
+                   "(SMO) against their Nystrom approximations on 1,000 and 2,000 landmarks (coordinate descent on "
+                   "the features, -m 4000 for all)",
+             tools=("kernelmix-mkl-nobias", "kernelmix-rank1000", "kernelmix-rank2000"), data_script="fashion_mnist.py",
+             cases=fashion("-5..4", task="tshirt-shirt", default_sizes=(12000,)), reference="kernelmix-mkl-nobias",
+             references=(("kernelmix-rank1000", "kernelmix-mkl-nobias"), ("kernelmix-rank2000", "kernelmix-mkl-nobias")),
+             cache_mb=4000.0),
     Workload(key="shared", name="fashion-rbf10-lp-shared",
              title="fashion-MNIST, all 10 classes (N default 2,000), lp-norm MKL (p = 4/3) over 10 RBF kernels "
                    "gamma0 * 2^k (k = -5..4), one-vs-one: one set of weights for the 45 machines "
