@@ -5,6 +5,8 @@
 
 #include "core/error.h"
 #include "data/dataset.h"
+#include "kernel/kernel_eval.h"
+#include "kernel/kernel_family.h"
 #include "mkl/method.h"
 #include "model/model_io.h"
 
@@ -43,6 +45,10 @@ static km_status check_kernel(const km_kernel *k, size_t m, const char *path)
                         m + 1, k->scale);
     if (k->center && k->fitted && !k->col_mean)
         return km_error(KM_EFORMAT, "%s: kernel %zu: centred without column means", path, m + 1);
+    const km_kernel_family *base = km_kernel_family_of(k->type);
+    if (k->rank && (!base || base->input != KM_INPUT_DOT))
+        return km_error(KM_EFORMAT, "%s: kernel %zu: a %s kernel has no low-rank form (rank %zu)", path, m + 1,
+                        km_kernel_type_name(k->type), k->rank);
     if (k->rank && k->fitted && !k->projection)
         return km_error(KM_EFORMAT, "%s: kernel %zu: a low-rank kernel without landmarks", path, m + 1);
     if (k->projection && !(k->n_landmarks <= k->rank && k->rank_kept >= 1 && k->rank_kept <= k->n_landmarks &&

@@ -78,7 +78,8 @@ PY
 seal "$WORK/low.model" "$WORK/cut.model" 's/^projection .*/CUT/'
 seal "$WORK/low.model" "$WORK/same.model" 's/^landmarks same 0$/landmarks same 3/'
 seal "$WORK/low.model" "$WORK/dim.model" 's/^landmarks 30 13 /landmarks 30 12 /'
-for broken in cut same dim; do
+seal "$WORK/low.model" "$WORK/type.model" 's/^type rbf$/type chi2/'   # a type without a low-rank form
+for broken in cut same dim type; do
     expect_status 2 "$KM" predict "$H" "$WORK/$broken.model" "$WORK/$broken.pred" &&
         expect_one_line_error "$broken\.model"
     [ -e "$WORK/$broken.pred" ] && fail "a prediction file was written from the broken model $broken"
