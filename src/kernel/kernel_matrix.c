@@ -10,13 +10,17 @@
 #include "data/matrix.h"
 #include "kernel/provider.h"
 
-/* Fitting needs no kernel cache beyond the provider's minimum. */
+/* Fitting needs no kernel cache beyond the provider's minimum, and what its low-rank kernels hold. */
 #define KM_FIT_CACHE_BYTES ((size_t)16 << 20)
 
 km_status km_kernel_set_fit(const km_kernel_set *set, const km_dataset *train, km_kernel_set **fitted)
 {
     km_provider *provider;
-    km_status st = km_provider_new(train, NULL, train->n, set, KM_FIT_CACHE_BYTES, NULL, &provider);
+    double low_rank = km_provider_low_rank_bytes(set, train->n, train->d);
+    if (low_rank > (double)(SIZE_MAX / 2))
+        return km_error(KM_EINVAL, "the low-rank kernels' features on %zu rows exceed the memory they may take: lower "
+                        "the rank", train->n);
+    km_status st = km_provider_new(train, NULL, train->n, set, KM_FIT_CACHE_BYTES + (size_t)low_rank, NULL, &provider);
     if (st)
         return st;
     st = km_kernel_set_copy(km_provider_fitted_set(provider), fitted);

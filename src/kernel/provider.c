@@ -142,24 +142,30 @@ static km_status build_views(km_provider *p)
 
 /* What a low-rank kernel holds while fitted, in doubles: its rows' features (n x L), the landmark rows
  * (L x features), the projection and the landmarks' kernel matrix it comes from (2 L x L), L = min(rank, n). */
-static double low_rank_values(const km_provider *p, const km_kernel *k)
+static double low_rank_values(const km_kernel *k, size_t n, size_t dim_all)
 {
-    double L = (double)(k->rank < p->n ? k->rank : p->n);
-    double dim = (double)(k->features ? k->n_features : p->data->d);
-    return L * ((double)p->n + dim + 2.0 * L);
+    double L = (double)(k->rank < n ? k->rank : n);
+    double dim = (double)(k->features ? k->n_features : dim_all);
+    return L * ((double)n + dim + 2.0 * L);
+}
+
+double km_provider_low_rank_bytes(const km_kernel_set *set, size_t n, size_t dim_all)
+{
+    double bytes = 0;
+    for (size_t m = 0; m < set->size; m++)
+        if (km_family(&set->kernels[m])->features)
+            bytes += low_rank_values(&set->kernels[m], n, dim_all) * sizeof(double);
+    return bytes;
 }
 
 /* The low-rank kernels' fitted values are held in the kernel cache's budget, before any Gram matrix: a set
  * whose values do not fit is refused, naming the -m that would hold them. */
 static km_status reserve_features(km_provider *p)
 {
-    double bytes = 0;
+    double bytes = km_provider_low_rank_bytes(p->fitted, p->n, p->data->d);
     size_t count = 0;
     for (size_t m = 0; m < p->fitted->size; m++)
-        if (p->kernels[m].family->features) {
-            bytes += low_rank_values(p, &p->fitted->kernels[m]) * sizeof(double);
-            count++;
-        }
+        count += p->kernels[m].family->features != NULL;
     if (!count)
         return KM_OK;
     if (bytes > (double)(SIZE_MAX / 2) || !km_cache_reserve(p->cache, (size_t)bytes))

@@ -92,6 +92,9 @@ km_status km_provider_combined_column(km_provider *provider, const double *weigh
  * several threads; values may differ from km_provider_combined_column's in the last bits. */
 km_status km_provider_combined_columns(km_provider *provider, const double *weights, const size_t *cols,
                                        size_t ncols, const size_t *rows, size_t nrows, double *out);
+/* Bytes the low-rank kernels of a set hold while fitted on n rows of dim_all features (their features,
+ * landmarks, projection and landmarks' kernel matrix), which a provider reserves in its cache. */
+double km_provider_low_rank_bytes(const km_kernel_set *set, size_t n, size_t dim_all);
 /* Kernel m as explicit features over the provider's rows (feature_block.h, rows NULL) when it has them
  * (low-rank kernels) and is not centred; out->phi NULL otherwise. */
 void km_provider_feature_block(const km_provider *provider, size_t m, km_feature_block *out);

@@ -94,6 +94,23 @@ expect_status 2 "$KM" train -q -m 1 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=200'
 [ -e "$WORK/m.model" ] && fail "a model was written although the features do not fit in -m"
 expect_status 0 "$KM" train -q -m 7 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=200' "$H" "$WORK/m.model"
 
+# kernel matrices of low-rank kernels (km_kernel_set_fit, km_kernel_matrix): ten widths of rank 270 hold
+# 18 MB while fitted, more than fitting's own cache, and at rank = N the matrix is the exact kernel's
+expect_status 0 "$KM" kernel --list --kernel 'rbf:gamma=2^-5..2^4/mean:rank=270' "$H"
+[ "$(wc -l <"$WORK/out")" -eq 10 ] || fail "kernel --list of ten low-rank kernels: $(cat "$WORK/out")"
+expect_status 0 "$KM" kernel --text --kernel 'rbf:gamma=1/mean' "$H" "$WORK/exact.txt"
+expect_status 0 "$KM" kernel --text --kernel 'rbf:gamma=1/mean:rank=270' "$H" "$WORK/low.txt"
+"$PYTHON" - "$WORK/exact.txt" "$WORK/low.txt" <<'PY' || fail "kernel matrix at rank = N differs from the exact kernel's"
+import sys
+def matrix(path):   # LIBSVM precomputed rows: label 0:i 1:K(i,1) ...
+    return [[float(item.split(":")[1]) for item in line.split()[2:]] for line in open(path) if line.strip()]
+a, b = matrix(sys.argv[1]), matrix(sys.argv[2])
+ok = len(a) == len(b) == 270 and all(len(r) == 270 for r in a + b)
+sys.exit(0 if ok and max(abs(x - y) for ra, rb in zip(a, b) for x, y in zip(ra, rb)) <= 1e-7 else 1)
+PY
+expect_status 0 "$KM" kernel --help
+grep -q "rank (linear, poly, rbf, sigmoid" "$WORK/out" || fail "kernel --help does not show the rank key"
+
 # specs refused with the spec named
 expect_status 2 "$KM" train -q --kernel 'chi2:rank=10' "$H" "$WORK/x.model" &&
     expect_one_line_error "chi2:rank=10.*not valid for chi2"
