@@ -69,14 +69,13 @@ static void rows_release(nystrom_rows *rows)
     free(rows);
 }
 
-static void nystrom_source_free_rows(nystrom_source *s)
+static void nystrom_source_free(void *source)
 {
+    nystrom_source *s = source;
     rows_release(s->rows);
     free(s->phi);
     free(s);
 }
-
-static void nystrom_source_free(void *source) { nystrom_source_free_rows(source); }
 
 /* The landmark rows as a dense view (borrowing the kernel's values) with their squared norms. */
 static km_status landmark_view(const km_kernel *k, km_view *z)
@@ -92,14 +91,19 @@ static km_status landmark_view(const km_kernel *k, km_view *z)
     return KM_OK;
 }
 
-/* out (count x L) = k(rows r0.., Z) of the base kernel, from the dot products of the two views. */
-static km_status base_values(const km_kernel *k, const km_view *rows, size_t r0, size_t count, const km_view *z,
-                             double *out)
+/* values (count x L): the base kernel's k(x_t, z_l) from the dot products they hold, in place (sqnorm:
+ * the count rows' squared norms), each checked finite; `between` names the pairs in the message. */
+static km_status values_from_dots(const km_kernel *k, const km_view *z, const double *sqnorm, size_t count,
+                                  const char *between, double *values)
 {
-    km_status st = km_view_dots(rows, r0, count, z, out);
-    for (size_t t = 0; !st && t < count; t++)
-        km_kernel_from_dots(k, out + t * z->n, z->sqnorm, NULL, rows->sqnorm[r0 + t], z->n, out + t * z->n);
-    return st;
+    size_t L = z->n;
+    for (size_t t = 0; t < count; t++)
+        km_kernel_from_dots(k, values + t * L, z->sqnorm, NULL, sqnorm[t], L, values + t * L);
+    for (size_t e = 0; e < count * L; e++)
+        if (!isfinite(values[e]))
+            return km_kernel_error(k, "a kernel value %s is %g: the kernel overflows double precision (scale the "
+                                      "features or choose smaller kernel parameters)", between, values[e]);
+    return KM_OK;
 }
 
 /* The rows' dot products with the kernel's landmarks, shared: computed when the rows hold those of
@@ -154,13 +158,8 @@ static km_status compute_features(const km_kernel *k, nystrom_source *s)
             memcpy(values, dots + r0 * L, count * L * sizeof *values);
         else
             st = km_view_dots(view, r0, count, &z, values);
-        for (size_t t = 0; !st && t < count; t++)
-            km_kernel_from_dots(k, values + t * L, z.sqnorm, NULL, view->sqnorm[r0 + t], L, values + t * L);
-        for (size_t e = 0; !st && e < count * L; e++)
-            if (!isfinite(values[e]))
-                st = km_kernel_error(k, "a kernel value to a landmark row is %g: the kernel overflows double "
-                                        "precision (scale the features or choose smaller kernel parameters)",
-                                     values[e]);
+        if (!st)
+            st = values_from_dots(k, &z, view->sqnorm + r0, count, "to a landmark row", values);
         if (!st && r)
             cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)count, (int)r, (int)L, 1.0, values, (int)L,
                         k->projection, (int)r, 0.0, s->phi + r0 * r, (int)r);
@@ -192,7 +191,7 @@ static km_status nystrom_source_new(const km_kernel *k, const km_dataset *data, 
     if (!st && k->projection)   /* a fitted kernel: the rows' features at once */
         st = compute_features(k, s);
     if (st) {
-        nystrom_source_free_rows(s);
+        nystrom_source_free(s);
         return st;
     }
     *source = s;
@@ -282,11 +281,9 @@ static km_status fit_projection(km_kernel *k)
     if (!st && (!K || !lambda))
         st = km_error_nomem("the landmark kernel matrix");
     if (!st)
-        st = base_values(k, &z, 0, L, &z, K);
-    for (size_t e = 0; !st && e < L * L; e++)
-        if (!isfinite(K[e]))
-            st = km_kernel_error(k, "a kernel value between landmark rows is %g: the kernel overflows double "
-                                    "precision (scale the features or choose smaller kernel parameters)", K[e]);
+        st = km_view_dots(&z, 0, L, &z, K);
+    if (!st)
+        st = values_from_dots(k, &z, z.sqnorm, L, "between landmark rows", K);
     if (!st && LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', (lapack_int)L, K, (lapack_int)L, lambda) != 0)
         st = km_kernel_error(k, "the eigendecomposition of the landmark kernel matrix failed");
     size_t r = 0;
@@ -452,17 +449,10 @@ km_status km_nystrom_values(const km_kernel *k, const double *dots, const double
 {
     km_view z;
     km_status st = landmark_view(k, &z);
-    size_t L = k->n_landmarks;
-    for (size_t t = 0; !st && t < n; t++) {
-        km_kernel_from_dots(k, dots + t * L, z.sqnorm, NULL, sqnorm[t], L, values + t * L);
-        for (size_t l = 0; l < L; l++)
-            if (!isfinite(values[t * L + l])) {
-                st = km_kernel_error(k, "a kernel value to a landmark row is %g: the kernel overflows double "
-                                        "precision (scale the features or choose smaller kernel parameters)",
-                                     values[t * L + l]);
-                break;
-            }
-    }
+    if (!st && values != dots)
+        memcpy(values, dots, n * k->n_landmarks * sizeof *values);
+    if (!st)
+        st = values_from_dots(k, &z, sqnorm, n, "to a landmark row", values);
     free(z.sqnorm);
     return st;
 }
