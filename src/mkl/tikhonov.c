@@ -65,7 +65,7 @@ typedef struct tikhonov {
     double *block_norm;
     unsigned char *known;        /* M flags: K_m c and a_m are those of the last solve (else 0) */
     int working_set;             /* the elastic net with lambda > 0 (see the top of this file) */
-    double previous;             /* J at the solve before, for the relative-change stop */
+    double previous;             /* J at the solve before (the working set's check, SQUAREM) */
     km_squarem q;                /* the step's extrapolation (squarem.h) */
 } tikhonov;
 
@@ -134,6 +134,7 @@ static size_t violators(const tikhonov *s, size_t M)
 
 static km_status tikhonov_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *settled)
 {
+    (void)settled;
     tikhonov *s = ctx;
     const km_mkl_problem *pr = s->last.pr;
     km_mkl_result *result = s->last.result;
@@ -146,7 +147,6 @@ static km_status tikhonov_certify(void *ctx, long t, double elapsed, km_certifie
         km_log(&pr->logger, KM_LOG_INFO, "tikhonov %4ld%s: objective %.17g, %zu of %zu kernels in the working set "
                "(their gap %.3e) %.2fs", t, extrapolated, result->primal, working, M, result->gap, elapsed);
         *out = (km_certified_values){NAN, result->primal, NAN, 0.0};
-        *settled = 0;
         return KM_OK;
     }
     km_status st = working < M ? complete(s) : KM_OK;
@@ -158,15 +158,10 @@ static km_status tikhonov_certify(void *ctx, long t, double elapsed, km_certifie
         snprintf(kernels, sizeof kernels, " (all kernels; %zu enter the working set)", entering);
     km_log(&pr->logger, KM_LOG_INFO, "tikhonov %4ld%s: objective %.17g dual %.17g gap %.3e%s %.2fs", t, extrapolated,
            result->primal, result->dual, result->gap, kernels, elapsed);
-    /* stop at the duality gap, or when the objective stops moving with no kernel left to enter (kernelmix's
-     * rule; Tomioka & Suzuki give none) */
+    /* stop at the duality gap only: near the block-1 and elastic-net optima the alternation moves J by
+     * less than 1e-5 an iteration while the gap still falls steadily (2e-3 to 1e-3 over a hundred
+     * iterations on a bank of 1,760 kernels); a gap that stops falling is km_mkl_alternate's stall */
     *out = (km_certified_values){result->dual, result->primal, result->gap, 0.0};
-    *settled = change < pr->mkl.eps_mkl && entering == 0;
-    if (*settled && result->gap > pr->mkl.gap)
-        km_log(&pr->logger, KM_LOG_WARNING,
-               "Tikhonov objective settled (relative change %.3g < %g) with gap %.3e above %g; lower the "
-               "SVM tolerance (-e) or the step tolerance",
-               change, pr->mkl.eps_mkl, result->gap, pr->mkl.gap);
     return KM_OK;
 }
 
