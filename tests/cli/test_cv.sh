@@ -147,6 +147,11 @@ expect_status 2 "$KM" cv -q -c 1 --score log-loss "$WORK/train" && expect_one_li
 # regression: mse by default, r2 on request
 awk '{ $1 = NR % 7; print }' "$WORK/train" >"$WORK/regression"
 "$KM" cv -q --json -s svr -c 1,4 --folds 3 --score r2 "$WORK/regression" | grep -q '"metric": "r2"' || fail "regression --score r2"
+# a class score of a regression model (its real-valued predictions never equal a label) is refused
+for score in accuracy balanced-accuracy mcc auc; do
+    expect_status 2 "$KM" cv -q -s krr -c 1,4 --folds 3 --score $score "$WORK/regression" &&
+        expect_one_line_error "^kernelmix cv: $score scores classes, and -s krr predicts real values"
+done
 
 # --progress plain: a line naming the settings; SIGINT stops the grid: status 130, one line, nothing written
 "$KM" cv --progress plain "${kernels[@]}" -c 0.5,2 --folds 3 "$WORK/train" >/dev/null 2>"$WORK/progress"
