@@ -560,7 +560,8 @@ km_status km_cv_run(const km_dataset *data, const km_grid *grid, const km_cv_opt
     km_score score = options->score ? options->score : classifies ? KM_SCORE_ACCURACY : KM_SCORE_MSE;
     /* a regression model's real-valued predictions are never equal to a class label: accuracy would be 0 */
     if (km_task_regresses(task) && score != KM_SCORE_MSE && score != KM_SCORE_R2)
-        return km_error(KM_EINVAL, "%s scores classes, and -s %s predicts real values: score it by mse or r2",
+        return km_error(KM_EINVAL,
+                        "%s scores classes, and %s (a regression task) predicts real values: score it by mse or r2",
                         km_enum_name(KM_ENUM_SCORE, score), km_enum_name(KM_ENUM_TASK, task));
     size_t n = data->n, n_settings = grid->n;
     size_t *all = malloc((n ? n : 1) * sizeof *all);

@@ -150,7 +150,7 @@ awk '{ $1 = NR % 7; print }' "$WORK/train" >"$WORK/regression"
 # a class score of a regression model (its real-valued predictions never equal a label) is refused
 for score in accuracy balanced-accuracy mcc auc; do
     expect_status 2 "$KM" cv -q -s krr -c 1,4 --folds 3 --score $score "$WORK/regression" &&
-        expect_one_line_error "^kernelmix cv: $score scores classes, and -s krr predicts real values"
+        expect_one_line_error "^kernelmix cv: $score scores classes, and krr [(]a regression task[)] predicts real values"
 done
 
 # --progress plain: a line naming the settings; SIGINT stops the grid: status 130, one line, nothing written
