@@ -123,10 +123,7 @@ static int weight_step(void *ctx, const double *a, double *theta)
 static void onto_lp_sphere(void *ctx, double *theta)
 {
     shared *s = ctx;
-    size_t M = s->problems[0].machine->kernel->n_kernels;
-    double norm = km_mkl_norm(M, s->problems[0].mkl.p, theta);
-    for (size_t m = 0; norm > 0 && m < M; m++)
-        theta[m] /= norm;
+    km_theta_onto_lp_sphere(s->problems[0].machine->kernel->n_kernels, s->problems[0].mkl.p, theta);
 }
 
 /* The step from the point solved at; lp-norm weights (finite p) extrapolated by SQUAREM (squarem.h) on the

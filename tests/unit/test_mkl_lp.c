@@ -325,7 +325,8 @@ static void check_monotone_and_conventions(void)
         CHECK_NEAR(b.info.objective, a.info.objective, 1e-8);
     }
 
-    /* --p q and --p-block 2q/(q+1) are the same problem */
+    /* --p q and --p-block 2q/(q+1) are the same problem (p from p_block = 2q/(q+1) may differ from q in its
+     * last bits, which the wrapper's extrapolation carries into the weights' 12th digit) */
     const double qs[] = {1.0, 8.0 / 7.0, 2.0, 3.0, 8.0};
     for (size_t k = 0; k < sizeof qs / sizeof *qs; k++) {
         km_params by_p = mkl_params(KM_TASK_SVC, 0, KM_MKL_WRAPPER);
@@ -337,7 +338,7 @@ static void check_monotone_and_conventions(void)
             continue;
         CHECK_NEAR(a.info.objective, b.info.objective, 1e-12);
         for (size_t m = 0; m < M; m++)
-            CHECK_NEAR(a.theta[m], b.theta[m], 1e-12);
+            CHECK_NEAR(a.theta[m], b.theta[m], 1e-10);
     }
 }
 
