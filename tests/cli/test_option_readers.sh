@@ -14,8 +14,10 @@ refused() {
     fi
     [ -e "$WORK/m" ] && fail "a model was written: $*"
 }
+# the accepted runs train on 60 rows: what they check is that no option is refused or warned about
+head -n 60 "$TRAIN" >"$WORK/small"
 accepted() {
-    expect_status 0 "$KM" train -q "$@" "$TRAIN" "$WORK/ok" && [ -s "$WORK/err" ] && fail "warned: $* : $(cat "$WORK/err")"
+    expect_status 0 "$KM" train -q "$@" "$WORK/small" "$WORK/ok" && [ -s "$WORK/err" ] && fail "warned: $* : $(cat "$WORK/err")"
 }
 K2="--kernel linear --kernel rbf:gamma=0.1"
 
