@@ -46,13 +46,12 @@ km_status km_mkl_alternate(const km_mkl_problem *pr, double *theta, size_t M, co
             break;
         double elapsed = km_mkl_seconds_since(&start);
         km_certified_values certified;
-        int settled = 0;
-        if ((st = solver->certify(solver->ctx, t, elapsed, &certified, &settled)))
+        if ((st = solver->certify(solver->ctx, t, elapsed, &certified)))
             break;
         *iterations = t;
         *converged = certified.gap <= pr->mkl.gap;
         km_mkl_report_certified(pr, t, theta_used, M, certified.dual, certified.primal, certified.gap);
-        if (*converged || settled || km_mkl_limit_reached(pr, t, elapsed, certified.gap))
+        if (*converged || km_mkl_limit_reached(pr, t, elapsed, certified.gap))
             break;
         double used = solver->tolerance && *solver->tolerance > 0 ? *solver->tolerance : pr->machine->solver.tolerance;
         int stalled = 0;

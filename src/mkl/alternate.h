@@ -32,9 +32,8 @@ typedef struct km_alternating_solver {
     /* Solves the machine(s) at the current theta, warm-started. */
     km_status (*evaluate)(void *ctx);
     /* Certifies the evaluated point at outer iteration t (elapsed seconds): sets *out (and logs its
-     * line); *settled = 1 when the method's own rule says the point no longer improves although the gap
-     * may be open (it logs why), which ends the run unconverged unless the gap meets its target. */
-    km_status (*certify)(void *ctx, long t, double elapsed, km_certified_values *out, int *settled);
+     * line). */
+    km_status (*certify)(void *ctx, long t, double elapsed, km_certified_values *out);
     /* Steps theta; theta_used is the theta of the evaluated point. */
     km_status (*step)(void *ctx, const double *theta_used, km_weight_move *move);
     const char *fixed_point;     /* how the warning names a theta the step does not move: "fixed",

@@ -178,9 +178,8 @@ static km_status clmkl_evaluate(void *ctx)
 }
 
 /* The certificate of §4: D from Q, the primal (9) at w_jm = beta_jm sum_i a_i c_ij phi_m(x_i). */
-static km_status clmkl_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *settled)
+static km_status clmkl_certify(void *ctx, long t, double elapsed, km_certified_values *out)
 {
-    (void)settled;
     clmkl_state *s = ctx;
     const km_mkl_problem *pr = s->base.pr;
     const km_machine_problem *machine = pr->machine;

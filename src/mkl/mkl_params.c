@@ -49,7 +49,8 @@ static const km_param_row rows[] = {
      .default_value = 1e-5, .options = "--mkl-step-eps", .value_name = "E",
      .help = "interleaved: weight step while the dual moved by more than E; silp: also stop when the SVM "
              "value and the master's bound agree to E; tikhonov: check every kernel, not only the "
-             "working set, when the objective moved by less than E (relative); l2krr: stop when alpha moves by less than E (relative)"},
+             "working set, when the objective moved by less than E (relative); l2krr: stop when alpha "
+             "moves by less than E (relative)"},
     {ROW(KM_PARAM_MKL_THETA_TOL, "mkl_theta_tol", KM_FIELD_DOUBLE, theta_tol), .lower = 0, .upper = INFINITY,
      .default_value = 1e-4, .options = "--mkl-theta-eps", .value_name = "T",
      .help = "interleaved: also stop only where the next weight step moves no weight by more than T (unit "

@@ -91,9 +91,8 @@ static km_status shared_evaluate(void *ctx)
     return st;
 }
 
-static km_status shared_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *settled)
+static km_status shared_certify(void *ctx, long t, double elapsed, km_certified_values *out)
 {
-    (void)settled;
     shared *s = ctx;
     const km_mkl_problem *first = &s->problems[0];
     const double *theta = first->machine->kernel->theta;

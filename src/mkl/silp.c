@@ -441,9 +441,8 @@ typedef struct silp {
     int agreed;                  /* the SVM value at the master's theta meets its bound (thesis App. D) */
 } silp;
 
-static km_status silp_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *settled)
+static km_status silp_certify(void *ctx, long t, double elapsed, km_certified_values *out)
 {
-    (void)settled;
     silp *s = ctx;
     const km_mkl_problem *pr = s->last.pr;
     const km_kernel_access *k = pr->machine->kernel;

@@ -132,9 +132,8 @@ static km_status line_search(simplemkl *s, const double *base, const double *dir
 
 static km_status simplemkl_evaluate(void *ctx) { return evaluate(ctx); }
 
-static km_status simplemkl_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *settled)
+static km_status simplemkl_certify(void *ctx, long t, double elapsed, km_certified_values *out)
 {
-    (void)settled;
     simplemkl *s = ctx;
     km_mkl_result *result = s->result;
     result->bias = s->cert.bias;

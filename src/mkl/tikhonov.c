@@ -132,9 +132,8 @@ static size_t violators(const tikhonov *s, size_t M)
     return count;
 }
 
-static km_status tikhonov_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *settled)
+static km_status tikhonov_certify(void *ctx, long t, double elapsed, km_certified_values *out)
 {
-    (void)settled;
     tikhonov *s = ctx;
     const km_mkl_problem *pr = s->last.pr;
     km_mkl_result *result = s->last.result;

@@ -21,9 +21,8 @@ typedef struct wrapper {
     km_squarem q;
 } wrapper;
 
-static km_status wrapper_certify(void *ctx, long t, double elapsed, km_certified_values *out, int *settled)
+static km_status wrapper_certify(void *ctx, long t, double elapsed, km_certified_values *out)
 {
-    (void)settled;
     wrapper *w = ctx;
     const km_mkl_problem *pr = w->last.pr;
     const km_kernel_access *k = pr->machine->kernel;
