@@ -111,33 +111,14 @@ static km_status shared_certify(void *ctx, long t, double elapsed, km_certified_
     return KM_OK;
 }
 
-/* F: the method's theta step from the sum of the machines' a_m. */
-static int weight_step(void *ctx, const double *a, double *theta)
-{
-    shared *s = ctx;
-    return km_mkl_theta_step(&s->problems[0], a, theta);
-}
-
-/* An extrapolated theta scaled back onto ||theta||_p = 1. */
-static void onto_lp_sphere(void *ctx, double *theta)
-{
-    shared *s = ctx;
-    km_theta_onto_lp_sphere(s->problems[0].machine->kernel->n_kernels, s->problems[0].mkl.p, theta);
-}
-
-/* The step from the point solved at; lp-norm weights (finite p) extrapolated by SQUAREM (squarem.h) on the
- * joint primal. */
+/* The step from the point solved at, from the sum of the machines' a_m; lp-norm weights (finite p)
+ * extrapolated by SQUAREM (squarem.h) on the joint primal. */
 static km_status shared_step(void *ctx, const double *theta_used, km_weight_move *move)
 {
     shared *s = ctx;
     const km_mkl_problem *first = &s->problems[0];
-    double *theta = first->machine->kernel->theta;
-    int plain;
-    if (s->extrapolate)
-        *move = km_squarem_step(&s->q, theta_used, s->primal, s->joint.a, theta, weight_step, onto_lp_sphere, s,
-                                &plain);
-    else
-        *move = weight_step(s, s->joint.a, theta) ? KM_MOVED : KM_NOTHING_TO_LEARN;
+    *move = km_squarem_lp_step(first, s->extrapolate ? &s->q : NULL, theta_used, s->primal, s->joint.a,
+                               first->machine->kernel->theta);
     return KM_OK;
 }
 

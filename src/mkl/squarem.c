@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mkl/mkl.h"
+#include "mkl/theta.h"
+
 km_status km_squarem_init(km_squarem *q, size_t M)
 {
     double *buffer = malloc(4 * (M ? M : 1) * sizeof *buffer);
@@ -85,4 +88,28 @@ km_weight_move km_squarem_step(km_squarem *q, const double *theta_used, double v
     }
     *plain = 1;
     return step(ctx, a, theta) ? KM_MOVED : KM_NOTHING_TO_LEARN;
+}
+
+/* km_squarem_lp_step's F and projection; ctx is the problem, which neither changes. */
+static int lp_theta_step(void *problem, const double *a, double *theta)
+{
+    return km_mkl_theta_step(problem, a, theta);
+}
+
+static void onto_lp_sphere(void *problem, double *theta)
+{
+    const km_mkl_problem *pr = problem;
+    size_t M = pr->machine->kernel->n_kernels;
+    double norm = km_mkl_norm(M, pr->mkl.p, theta);
+    for (size_t m = 0; norm > 0 && m < M; m++)
+        theta[m] /= norm;
+}
+
+km_weight_move km_squarem_lp_step(const km_mkl_problem *problem, km_squarem *q, const double *theta_used,
+                                  double value, const double *a, double *theta)
+{
+    int plain;
+    if (q)
+        return km_squarem_step(q, theta_used, value, a, theta, lp_theta_step, onto_lp_sphere, (void *)problem, &plain);
+    return km_mkl_theta_step(problem, a, theta) ? KM_MOVED : KM_NOTHING_TO_LEARN;
 }

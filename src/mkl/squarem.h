@@ -41,4 +41,12 @@ void km_squarem_free(km_squarem *q);
 km_weight_move km_squarem_step(km_squarem *q, const double *theta_used, double value, const double *a, double *theta,
                                km_weight_step_fn step, km_weight_project_fn project, void *ctx, int *plain);
 
+/* The step of lp-norm weights (finite p) from the point solved at, for the loops that solve the machine(s)
+ * and then step theta (the wrapper, shared multiclass weights): the problem's closed-form theta step from
+ * a, extrapolated by q on value (the loop's objective there) and put back on ||theta||_p = 1; the plain
+ * step where q is NULL. */
+struct km_mkl_problem;
+km_weight_move km_squarem_lp_step(const struct km_mkl_problem *problem, km_squarem *q, const double *theta_used,
+                                  double value, const double *a, double *theta);
+
 #endif

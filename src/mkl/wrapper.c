@@ -37,29 +37,12 @@ static km_status wrapper_certify(void *ctx, long t, double elapsed, km_certified
     return KM_OK;
 }
 
-/* F: the method's closed-form theta step. */
-static int weight_step(void *ctx, const double *a, double *theta)
-{
-    wrapper *w = ctx;
-    return km_mkl_theta_step(w->last.pr, a, theta);
-}
-
-/* An extrapolated theta scaled back onto ||theta||_p = 1. */
-static void onto_lp_sphere(void *ctx, double *theta)
-{
-    wrapper *w = ctx;
-    km_theta_onto_lp_sphere(w->last.pr->machine->kernel->n_kernels, w->last.pr->mkl.p, theta);
-}
-
 static km_status wrapper_step(void *ctx, const double *theta_used, km_weight_move *move)
 {
     wrapper *w = ctx;
     const km_kernel_access *k = w->last.pr->machine->kernel;
-    int plain;
-    km_weight_move stepped = w->extrapolate ? km_squarem_step(&w->q, theta_used, w->primal, w->last.a, k->theta,
-                                                              weight_step, onto_lp_sphere, w, &plain)
-                             : weight_step(w, w->last.a, k->theta) ? KM_MOVED
-                                                                   : KM_NOTHING_TO_LEARN;
+    km_weight_move stepped = km_squarem_lp_step(w->last.pr, w->extrapolate ? &w->q : NULL, theta_used, w->primal,
+                                                w->last.a, k->theta);
     if (stepped == KM_NOTHING_TO_LEARN)
         *move = KM_NOTHING_TO_LEARN;
     else /* at p = 2 theta is always at its fixed point: the next solve would repeat this one */
