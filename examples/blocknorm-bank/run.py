@@ -79,9 +79,10 @@ def fit(args, work, method):
     return np.loadtxt(predictions, ndmin=1), kept, chosen, seconds, warnings_of(done.stderr)
 
 
-def one_draw(args, data, per_class, draw_index, shape):
-    """Every method on one draw: {method: (accuracy, kept, chosen C, seconds, warnings)} and the bank's size."""
-    pool, test = compare.images(data)
+def one_draw(args, images, per_class, draw_index, shape):
+    """Every method on one draw from images (compare.images' pools): {method: (accuracy, kept, chosen C,
+    seconds, warnings)} and the bank's size."""
+    pool, test = images
     rng = np.random.default_rng([per_class, draw_index])
     X, t, Xt, tt = compare.draw(pool, test, per_class, args.test_rows, rng)
     with tempfile.TemporaryDirectory() as work:
@@ -111,7 +112,8 @@ def main():
         print("skipped: the data sets need scikit-learn's digits")
         return gallery.SKIPPED
     os.environ.setdefault("OMP_NUM_THREADS", "1")  # one fit per job
-    calls = [(one_draw, args, data, n, k, shape) for data in available for n in sizes for k in range(draws)]
+    images = {data: compare.images(data) for data in available}
+    calls = [(one_draw, args, images[data], n, k, shape) for data in available for n in sizes for k in range(draws)]
     outcomes = iter(gallery.parallel(args, calls, "draws"))
     results = {(data, n): [next(outcomes) for _ in range(draws)] for data in available for n in sizes}
 
