@@ -3,6 +3,10 @@
 set -u
 KM="$1"
 ROOT="$2"
+# the command for a reference solve that a check compares the tested command with (a tight solve, the
+# same fit at a larger -m): the tested binary itself, but under scripts/valgrind-cli.sh the binary
+# without memcheck, which the tests whose subject these settings are run it under
+KM_REFERENCE="${KM_REFERENCE:-$KM}"
 DATA="$ROOT/examples/data"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kmtest.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT

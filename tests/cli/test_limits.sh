@@ -92,7 +92,7 @@ if expect_status 0 "$KM" train --mkl lp --kernel rbf:gamma=0.001,0.01,0.1 -m 10 
     [ "$(grep -c warning "$WORK/err")" = 1 ] && grep -q "do not fit in the kernel cache (-m 10).*-m 36 would hold them" "$WORK/err" ||
         fail "cache warning: $(grep warning "$WORK/err")"
     small=$(weights)
-    expect_status 0 "$KM" train --mkl lp --kernel rbf:gamma=0.001,0.01,0.1 -m 36 "$WORK/wide60" "$WORK/w36.model" &&
+    expect_status 0 "$KM_REFERENCE" train --mkl lp --kernel rbf:gamma=0.001,0.01,0.1 -m 36 "$WORK/wide60" "$WORK/w36.model" &&
         { grep -q warning "$WORK/err" && fail "-m 36 still warns: $(cat "$WORK/err")"; }
     [ -n "$small" ] && [ "$small" = "$(weights)" ] || fail "cache warning: weights '$small' and '$(weights)' differ"
 fi

@@ -59,7 +59,7 @@ weights() { "$KM" info --json "$1" >"$WORK/w.json" && json_get "$WORK/w.json" "'
 widths='rbf:gamma=2^-5..2^4/mean'
 if expect_status 0 "$KM" train -q --kernel "$widths" --mkl lp --p 4/3 "$DATA/heart_scale" "$WORK/default" &&
     expect_status 0 "$KM" train -q --kernel "$widths" --mkl lp --p 4/3 --mkl-theta-eps 1 "$DATA/heart_scale" "$WORK/gap" &&
-    expect_status 0 "$KM" train -q --kernel "$widths" --mkl lp --p 4/3 -e 1e-6 --mkl-eps 1e-6 --mkl-theta-eps 1e-7 "$DATA/heart_scale" "$WORK/tight"; then
+    expect_status 0 "$KM_REFERENCE" train -q --kernel "$widths" --mkl lp --p 4/3 -e 1e-6 --mkl-eps 1e-6 --mkl-theta-eps 1e-7 "$DATA/heart_scale" "$WORK/tight"; then
     largest() { "$PYTHON" -c "import sys; a, b = (list(map(float, s.split())) for s in sys.argv[1:]); print(max(abs(x - y) for x, y in zip(a, b)))" "$1" "$2"; }
     off=$(largest "$(weights "$WORK/default")" "$(weights "$WORK/tight")")
     near "$off" 0 1e-3 || fail "default weights are $off from the tight solve (at most 1e-3)"
@@ -104,7 +104,7 @@ expect_status 0 "$KM" train -q --kernel linear --kernel rbf:gamma=1e-15 "$DATA/h
 # tightened, and the run certifies 1e-3 in some 700 steps, its objective within the larger of the two gaps
 # of a tighter solve's (-e 1e-4, gap 1e-4: both primals lie above the optimum by at most their own gap).
 P1_MKL="--mkl lp --p 1 --kernel rbf:gamma=2^-4..2^5/mean"
-expect_status 0 "$KM" train -q $P1_MKL -c 16 -e 1e-4 --mkl-gap 1e-4 "$DATA/heart_scale" "$WORK/p1_tight.model" &&
+expect_status 0 "$KM_REFERENCE" train -q $P1_MKL -c 16 -e 1e-4 --mkl-gap 1e-4 "$DATA/heart_scale" "$WORK/p1_tight.model" &&
     expect_status 0 "$KM" info --json "$WORK/p1_tight.model" && cp "$WORK/out" "$WORK/p1_tight.json"
 for C in 16 64; do
     if expect_status 0 "$KM" train $P1_MKL -c $C "$DATA/heart_scale" "$WORK/p1.model"; then
@@ -134,7 +134,7 @@ if [ -r "$DIGITS" ]; then
     "$PYTHON" -c "import gzip,sys; sys.stdout.writelines(gzip.open(sys.argv[1], 'rt').readlines()[:300])" "$DIGITS" \
         >"$WORK/digits.csv"
     DIGITS_MKL="--mkl lp --kernel rbf:gamma=2^-3..2^1/mean --kernel linear"
-    expect_status 0 "$KM" train -q $DIGITS_MKL -e 1e-9 --mkl-eps 1e-7 --mkl-theta-eps 1e-7 "$WORK/digits.csv" \
+    expect_status 0 "$KM_REFERENCE" train -q $DIGITS_MKL -e 1e-9 --mkl-eps 1e-7 --mkl-theta-eps 1e-7 "$WORK/digits.csv" \
         "$WORK/digits_tight.model" && expect_status 0 "$KM" info --json "$WORK/digits_tight.model" &&
         cp "$WORK/out" "$WORK/digits_tight.json"
     for solver in interleaved:1e-4 wrapper:1e-2 silp:1e-2; do
