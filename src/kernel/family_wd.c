@@ -11,9 +11,12 @@
  *
  * Evaluation by runs: if x[l + s] = x'[l] on maximal runs of r_1, r_2, ... consecutive positions l,
  * the d-mers that match with shift s number sum_t max(0, r_t - d + 1), so every degree comes from one
- * pass over the positions per shift, O(L (2S + 1)) per pair. */
+ * pass over the positions per shift, O(L (2S + 1)) per pair. The positional kernels of several degrees
+ * (Lei et al.'s 20 base kernels) come from the same pass: with N_d and S_d the number and the total
+ * length of the runs of at least d positions, the matching d-mers number S_d - (d - 1) N_d. */
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "kernel/kernel_family.h"
 #include "kernel/string_rows.h"
@@ -60,6 +63,68 @@ static double wd_value(const km_kernel *k, const void *a, size_t i, const void *
     return total;
 }
 
+/* matches[d - 1] = sum over the maximal runs of l with x[l + s] = y[l] of max(0, r - d + 1), d = 1..D, from
+ * the runs counted by length (runs[e - 1] of e positions, runs[D] of more than D, of total length longer),
+ * summed from the longest; the same integers as shifted_runs of the positional kernel of each degree. */
+static void shifted_matches(const char *x, size_t lx, const char *y, size_t ly, size_t s, size_t D, double *runs,
+                            double *matches)
+{
+    memset(runs, 0, (D + 1) * sizeof *runs);
+    double longer = 0.0;
+    size_t positions = s >= lx ? 0 : lx - s < ly ? lx - s : ly, run = 0;
+    const char *xs = x + s;
+    for (size_t l = 0; l <= positions; l++) {
+        if (l < positions && xs[l] == y[l]) {
+            run++;
+            continue;
+        }
+        if (run > D)
+            longer += (double)run;
+        if (run)
+            runs[run > D ? D : run - 1] += 1.0;
+        run = 0;
+    }
+    double count = runs[D], length = longer;
+    for (size_t d = D; d >= 1; d--) {
+        count += runs[d - 1];
+        length += runs[d - 1] * (double)d;
+        matches[d - 1] = length - (double)(d - 1) * count;
+    }
+}
+
+/* out[g * stride] = k_g(a_i, b_j) for positional kernels of one shift (kernel_family.h columns), combined
+ * over the shifts as wd_value combines them */
+static void positional_values(const km_kernel *const *kernels, size_t G, const void *a, size_t i, const void *b,
+                              size_t j, double *out, size_t stride)
+{
+    const km_string_rows *sa = a, *sb = b;
+    const char *x = sa->text[i], *y = sb->text[j];
+    size_t lx = sa->length[i], ly = sb->length[j], D = 0, S = kernels[0]->shift;
+    for (size_t g = 0; g < G; g++)
+        D = (size_t)kernels[g]->degree > D ? (size_t)kernels[g]->degree : D;
+    double runs[KM_KERNEL_DEGREE_MAX + 1], total[KM_KERNEL_DEGREE_MAX], forward[KM_KERNEL_DEGREE_MAX],
+        backward[KM_KERNEL_DEGREE_MAX];
+    shifted_matches(x, lx, y, ly, 0, D, runs, total);
+    for (size_t s = 1; s <= S; s++) {
+        shifted_matches(x, lx, y, ly, s, D, runs, forward);
+        shifted_matches(y, ly, x, lx, s, D, runs, backward);
+        for (size_t d = 0; d < D; d++)
+            total[d] += (forward[d] + backward[d]) / (2.0 * (double)(s + 1));
+    }
+    for (size_t g = 0; g < G; g++)
+        out[g * stride] = total[(size_t)kernels[g]->degree - 1];
+}
+
+static void positional_columns(const km_kernel *const *kernels, size_t G, const void *source, size_t i,
+                               const size_t *rows, size_t count, double *out)
+{
+    const km_string_rows *s = source;
+    km_string_columns(kernels, G, source, i, rows, count, positional_values, s->length[i] * (2 * kernels[0]->shift + 1),
+                      out);
+}
+
+static int positional_together(const km_kernel *a, const km_kernel *b) { return a->shift == b->shift; }
+
 static void wd_column(const km_kernel *k, const void *source, size_t i, const size_t *rows, size_t count, double *out)
 {
     const km_string_rows *s = source;
@@ -101,6 +166,8 @@ const km_kernel_family km_family_positional = {
     .source_free = km_string_source_free,
     .value = wd_value,
     .column = wd_column,
+    .columns = positional_columns,
+    .together = positional_together,
     .reads_strings = 1,
     .zero_on = wd_zero_on,
 };

@@ -9,6 +9,9 @@
 #include "data/matrix.h"
 #include "kernelmix.h"
 
+/* The largest degree a kernel spec takes (poly, positional, wd). */
+#define KM_KERNEL_DEGREE_MAX 1024
+
 /* How gamma was given; data-dependent forms are resolved to an absolute value when fitted. */
 typedef enum km_gamma_mode {
     KM_GAMMA_ABSOLUTE = 0,   /* gamma as given */

@@ -93,6 +93,12 @@ typedef struct km_kernel_family {
      * (rows NULL: r), so that every width on one source comes from one distance column, one vectorised
      * exp pass each; NULL: the family's values are no exp of a distance */
     void (*distance_column)(const void *source, size_t i, const size_t *rows, size_t count, double *out);
+    /* several kernels of the family on one source in one pass (KM_INPUT_ROWS): out[g * count + r] =
+     * k_g(s_{rows[r]}, s_i) for kernels[0..G), each value the one column gives; NULL: a kernel at a time */
+    void (*columns)(const km_kernel *const *kernels, size_t G, const void *source, size_t i, const size_t *rows,
+                    size_t count, double *out);
+    /* 1 when columns computes kernels a and b in one pass */
+    int (*together)(const km_kernel *a, const km_kernel *b);
     /* the same distance between row i of source a and row j of source b (cross values: every width
      * from one block of distances) */
     double (*distance)(const void *a, size_t i, const void *b, size_t j);

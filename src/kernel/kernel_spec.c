@@ -271,7 +271,7 @@ static km_status check_values(const spec_parser *p, const option *o)
                 return spec_error(p, "sigma=%g gives gamma = 1/(2 sigma^2) outside the range of doubles", v);
             break;
         case KEY_DEGREE:
-            if (!(v >= 1) || v != floor(v) || v > 1024)
+            if (!(v >= 1) || v != floor(v) || v > KM_KERNEL_DEGREE_MAX)
                 return spec_error(p, "degree must be a positive integer (got %g)", v);
             break;
         case KEY_KMER:

@@ -297,6 +297,9 @@ void km_provider_free(km_provider *p)
     free(p->base);
     free(p->scratch);
     free(p->dist);
+    free(p->together_work);
+    free(p->together_kernels);
+    free(p->together_members);
     free(p);
 }
 

@@ -76,6 +76,33 @@ void km_provider_matrix_column(const km_provider *p, size_t m, size_t i, const s
     km_provider_normalize(p, m, i, rows, nrows, out);
 }
 
+/* Column i (all n rows, raw values) of kernel m and of the kernels the family computes in one pass with it
+ * (kernel_family.h columns) whose column i the cache lacks, up to together_most of them: each put in the
+ * cache; *values: m's (the provider's work buffer, until the next call). */
+static km_status together_columns(km_provider *p, size_t m, size_t i, const double **values)
+{
+    size_t n = p->n, lead = p->kernels[m].together, G = 1;
+    p->together_members[0] = m;
+    for (size_t o = lead; G < p->together_most && o < p->fitted->size; o++)
+        if (o != m && p->kernels[o].together == lead && !km_cache_find(p->columns, p->kernels[o].source * n + i, n))
+            p->together_members[G++] = o;
+    for (size_t g = 0; g < G; g++)
+        p->together_kernels[g] = &p->fitted->kernels[p->together_members[g]];
+    const km_provider_kernel *pk = &p->kernels[m];
+    pk->family->columns(p->together_kernels, G, pk->rows, i, NULL, n, p->together_work);
+    for (size_t g = 0; g < G; g++) {
+        double *column;
+        int fresh;
+        km_status st = km_provider_cached_column(p, p->kernels[p->together_members[g]].source, i, &column, &fresh);
+        if (st)
+            return st;
+        if (fresh)
+            memcpy(column, p->together_work + g * n, n * sizeof *column);
+    }
+    *values = p->together_work;
+    return KM_OK;
+}
+
 /* Raw (unnormalized) values k_m(x_rows[k], x_i) of a pairwise or precomputed kernel. */
 static km_status fetch_raw(km_provider *p, size_t m, size_t i, const size_t *rows, size_t nrows, double *out)
 {
@@ -90,6 +117,11 @@ static km_status fetch_raw(km_provider *p, size_t m, size_t i, const size_t *row
     if (!cached && 2 * nrows < p->n) {
         pk->family->column(k, pk->rows, i, rows, nrows, out);
         return KM_OK;
+    }
+    if (!cached && pk->together != KM_PROVIDER_NONE && p->together_most > 1) {
+        km_status st = together_columns(p, m, i, &cached);
+        if (st)
+            return st;
     }
     if (!cached) {
         double *column;

@@ -57,6 +57,8 @@ typedef struct km_provider_kernel {
     size_t view;                 /* dot-product kernels: their feature view, else KM_PROVIDER_NONE */
     void *rows;                  /* KM_INPUT_ROWS kernels: their source */
     size_t source;               /* cache source of KM_INPUT_ROWS columns */
+    size_t together;             /* the first of the kernels whose columns the family computes in one pass
+                                    with this one's (kernel_family.h columns); KM_PROVIDER_NONE: none */
     const double *K;             /* precomputed: K[map(i) * ld + map(j)] (double storage) */
     const float *K32;            /* or K32[map(i) * ld + map(j)] (float storage) */
     size_t ld;
@@ -97,6 +99,10 @@ struct km_provider {
     double *base;                /* scratch columns, n values each */
     double *scratch;
     double *dist;
+    size_t together_most;        /* kernels computed in one pass at most (together_work: that many columns) */
+    double *together_work;
+    const km_kernel **together_kernels;
+    size_t *together_members;
     km_logger logger;
 };
 

@@ -42,6 +42,54 @@ static const km_provider_kernel *distance_sharer(const km_provider *p, size_t m)
     return NULL;
 }
 
+/* Columns of kernels the family computes in one pass (kernel_family.h columns) are computed together
+ * at most this many bytes at a time. */
+#define KM_TOGETHER_BYTES ((size_t)8 << 20)
+
+/* The first kernel before m that the family computes in one pass with m, or m. */
+static size_t together_lead(const km_provider *p, size_t m)
+{
+    const km_provider_kernel *pk = &p->kernels[m];
+    for (size_t earlier = 0; pk->family->columns && earlier < m; earlier++)
+        if (p->kernels[earlier].together == earlier && p->kernels[earlier].rows == pk->rows &&
+            p->kernels[earlier].family == pk->family &&
+            pk->family->together(&p->fitted->kernels[earlier], &p->fitted->kernels[m]))
+            return earlier;
+    return m;
+}
+
+/* Each kernel's together (provider_internal.h) and the work buffers of the largest set computed in one
+ * pass, at most KM_TOGETHER_BYTES of columns. */
+static km_status setup_together(km_provider *p)
+{
+    size_t M = p->fitted->size, most = 1;
+    for (size_t m = 0; m < M; m++)
+        p->kernels[m].together = p->kernels[m].family->input == KM_INPUT_ROWS ? together_lead(p, m) : m;
+    for (size_t m = 0; m < M; m++) {
+        size_t members = 0, lead = p->kernels[m].together;
+        for (size_t o = lead; lead == m && o < M; o++)
+            members += p->kernels[o].together == lead;
+        most = members > most ? members : most;
+    }
+    for (size_t m = M; m-- > 0;) {   /* a kernel computed alone: none (leads last, their partners first) */
+        size_t lead = p->kernels[m].together, partners = 0;
+        for (size_t o = lead; lead != KM_PROVIDER_NONE && o < M; o++)
+            partners += o != m && p->kernels[o].together == lead;
+        if (!partners)
+            p->kernels[m].together = KM_PROVIDER_NONE;
+    }
+    size_t fit = KM_TOGETHER_BYTES / (p->n ? p->n : 1) / sizeof(double);
+    p->together_most = most < fit ? most : fit > 1 ? fit : 1;
+    if (p->together_most < 2)
+        return KM_OK;
+    p->together_work = malloc(p->together_most * p->n * sizeof *p->together_work);
+    p->together_kernels = malloc(p->together_most * sizeof *p->together_kernels);
+    p->together_members = malloc(p->together_most * sizeof *p->together_members);
+    return p->together_work && p->together_kernels && p->together_members
+               ? KM_OK
+               : km_error_nomem("the kernel columns computed together");
+}
+
 /* The Gram matrices of the views whose n×n dot products fit in the cache (when the solver shares it,
  * in half of its budget: the other half stays for the solver's per-kernel columns); the dot-product
  * columns of the other views and the pairwise columns (or distance columns, one for all widths) in the
@@ -94,8 +142,9 @@ km_status km_provider_setup_storage(km_provider *p, km_provider_use use)
         const km_provider_kernel *sharer = distance_sharer(p, m);
         p->kernels[m].source = sharer ? sharer->source : sources++;
     }
-    if (!sources)
-        return KM_OK;
+    km_status st = setup_together(p);
+    if (st || !sources)
+        return st;
     size_t limit = use == KM_PROVIDER_COMBINED ? 0 : SIZE_MAX;
     return km_cache_client_new(p->cache, n * sources, sizeof(double), n, limit, &p->columns);
 }

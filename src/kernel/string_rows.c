@@ -78,3 +78,17 @@ void km_string_column(const km_kernel *kernel, const void *source, size_t i, con
     for (size_t r = 0; r < count; r++)
         out[r] = value(kernel, source, rows ? rows[r] : r, source, i);
 }
+
+void km_string_columns(const km_kernel *const *kernels, size_t G, const void *source, size_t i, const size_t *rows,
+                       size_t count,
+                       void (*values)(const km_kernel *const *, size_t, const void *, size_t, const void *, size_t,
+                                      double *, size_t),
+                       size_t work, double *out)
+{
+    (void)work;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (count * (work + 1) > KM_STRING_PARALLEL_MIN_WORK)
+#endif
+    for (size_t r = 0; r < count; r++)
+        values(kernels, G, source, rows ? rows[r] : r, source, i, out + r, count);
+}

@@ -30,5 +30,12 @@ void km_string_source_free(void *source);
 void km_string_column(const km_kernel *kernel, const void *source, size_t i, const size_t *rows, size_t count,
                       double (*value)(const km_kernel *, const void *, size_t, const void *, size_t), size_t work,
                       double *out);
+/* The same for G kernels computed together: values(kernels, G, a, i, b, j, out, stride) sets out[g * stride]
+ * = k_g(a_i, b_j), and out[g * count + r] = k_g(s_{rows[r]}, s_i); work: the cost of one call. */
+void km_string_columns(const km_kernel *const *kernels, size_t G, const void *source, size_t i, const size_t *rows,
+                       size_t count,
+                       void (*values)(const km_kernel *const *, size_t, const void *, size_t, const void *, size_t,
+                                      double *, size_t),
+                       size_t work, double *out);
 
 #endif

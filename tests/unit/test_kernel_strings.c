@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "kernel/provider.h"
 #include "kernelmix.h"
 
 #define N_STRINGS 9
@@ -155,6 +156,53 @@ KM_TEST_CASE(positional_run_length_equals_brute_force)
             snprintf(spec, sizeof spec, "positional:degree=%zu:shift=%zu", d, shift);
             CHECK(worst_error(spec, data, brute_single_degree, d, shift) < 1e-14);
         }
+    km_dataset_free(data);
+}
+
+/* The positional kernels of one shift come from one pass over each pair (the provider computes their
+ * columns together, any cache size): the same values, to the last bit, as each kernel alone, and the
+ * definition's. The kernels of two shifts and a wd kernel interleave, so that each set has gaps. */
+KM_TEST_CASE(positional_degrees_together_equal_each_alone)
+{
+    km_dataset *data = random_strings(0);
+    const char *const specs[] = {"positional:degree=1..3", "positional:degree=2:shift=3", "wd:degree=3:shift=1",
+                                 "positional:degree=7..9", "positional:degree=5:shift=3", "positional:degree=12"};
+    km_kernel_set *set = NULL;
+    CHECK_OK(km_kernel_set_new(&set));
+    for (size_t t = 0; t < sizeof specs / sizeof specs[0]; t++)
+        CHECK_OK(km_kernel_set_add_spec(set, specs[t]));
+    size_t M = km_kernel_set_size(set), n = N_STRINGS, column_bytes = n * sizeof(double);
+    double col[N_STRINGS];
+    size_t rows[N_STRINGS];
+    for (size_t r = 0; r < n; r++)
+        rows[r] = (r * 4 + 1) % n;   /* a permutation */
+    for (size_t cache = 0; cache < 3; cache++) {
+        km_provider *p = NULL;
+        size_t bytes[] = {1, 3 * column_bytes, 1u << 20};
+        CHECK_OK(km_provider_new(data, NULL, 0, set, bytes[cache], NULL, &p));
+        if (!p)
+            break;
+        const km_kernel_set *fitted = km_provider_fitted_set(p);
+        km_matrix *K[16] = {NULL};   /* each kernel alone: its values by the family's value */
+        CHECK(M <= 16);
+        for (size_t m = 0; m < M && m < 16; m++)
+            CHECK_OK(km_kernel_matrix(fitted, m, data, data, &K[m]));
+        for (size_t i = 0; i < n; i++)
+            for (size_t m = (i * 5) % M, t = 0; t < M; t++, m = (m + 1) % M) {   /* every kernel, from a different one */
+                const km_kernel *k = &fitted->kernels[m];
+                CHECK_OK(km_provider_column(p, m, i, rows, n, col));
+                for (size_t r = 0; K[m] && r < n; r++) {
+                    CHECK(col[r] == km_matrix_value(K[m], rows[r], i));
+                    double want = brute_single_degree(strings[rows[r]], strings[i], (size_t)k->degree, k->shift);
+                    if (k->type == KM_KERNEL_POSITIONAL)
+                        CHECK(fabs(col[r] - want) <= 1e-14 * fmax(1.0, want));
+                }
+            }
+        for (size_t m = 0; m < M && m < 16; m++)
+            km_matrix_free(K[m]);
+        km_provider_free(p);
+    }
+    km_kernel_set_free(set);
     km_dataset_free(data);
 }
 
