@@ -5,7 +5,10 @@
  *     beta_jm = |w_jm|^{2/(p+1)} / (sum_k |w_jk|^{2p/(p+1)})^{1/p},   |w_jm|^2 = beta_jm^2 Q_jm,
  * until the relative duality gap between the beta-eliminated primal (9) and the dual (Problem 2),
  *     D = lin(a) - 1/2 sum_j ||Q_j(a)||_{p*},
- * reaches the target. Every cluster's step is lp-norm MKL's (theta.h) on its Q_j. */
+ * reaches the target. Every cluster's step is lp-norm MKL's (theta.h) on its Q_j. Near p = 1 that step
+ * shrinks the weights of kernels on their way out by a nearly constant factor per iteration: once the
+ * solves are at their final tolerance, the steps are extrapolated by SQUAREM (squarem.h) on the primal,
+ * as the global wrapper's are. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@
 #include "mkl/kernel_kmeans.h"
 #include "mkl/memberships.h"
 #include "mkl/method.h"
+#include "mkl/squarem.h"
 #include "mkl/theta.h"
 #include "svm/interruptible_access.h"
 
@@ -161,6 +165,9 @@ typedef struct clmkl_state {
     double *g;                   /* n decision values */
     double *w, *q;               /* M values each: |w_jm| and Q_jm of one cluster */
     km_machine_problem *machine; /* the localized machine (its solver tolerance tightens) */
+    double primal;               /* the primal (9) at the last solve, SQUAREM's objective */
+    int extrapolate;             /* a finite p */
+    km_squarem extrapolation;
 } clmkl_state;
 
 /* The SVM solves start crude and tighten tenfold per outer iteration (Lei et al. §3) down to
@@ -209,19 +216,44 @@ static km_status clmkl_certify(void *ctx, long t, double elapsed, km_certified_v
     result->primal = regularizer + loss;
     result->gap = fmax(0.0, result->primal - result->dual) / fmax(fabs(result->primal), DBL_MIN);
     *out = (km_certified_values){result->dual, result->primal, result->gap, 0.0};
-    km_log(&pr->logger, KM_LOG_INFO, "clmkl %4ld: dual %.10g primal %.10g gap %.3e %.2fs", t, result->dual,
-           result->primal, result->gap, elapsed);
+    s->primal = result->primal;
+    km_log(&pr->logger, KM_LOG_INFO, "clmkl %4ld%s: dual %.10g primal %.10g gap %.3e %.2fs", t,
+           s->extrapolation.pending ? " (extrapolated)" : "", result->dual, result->primal, result->gap, elapsed);
     return KM_OK;
 }
 
-/* Eq. (7) per cluster; a cluster without support-vector mass (every Q_jm = 0) keeps its weights. */
+/* Eq. (7) per cluster from a (V values, Q_jm); a cluster without support-vector mass (every Q_jm = 0)
+ * keeps its weights. 0 when no cluster has any. */
+static int clusters_step(void *ctx, const double *a, double *theta)
+{
+    clmkl_state *s = ctx;
+    int any = 0;
+    for (size_t j = 0; j < s->l; j++)
+        any |= km_theta_lp_step(s->M, s->base.pr->mkl.p_block, a + j * s->M, theta + j * s->M);
+    return any;
+}
+
+/* Extrapolated weights back on ||beta_j||_p = 1, cluster by cluster. */
+static void onto_cluster_spheres(void *ctx, double *theta)
+{
+    clmkl_state *s = ctx;
+    for (size_t j = 0; j < s->l; j++) {
+        double *beta = theta + j * s->M, norm = km_mkl_norm(s->M, s->base.pr->mkl.p, beta);
+        for (size_t m = 0; norm > 0 && m < s->M; m++)
+            beta[m] /= norm;
+    }
+}
+
 static km_status clmkl_step(void *ctx, const double *theta_used, km_weight_move *move)
 {
     clmkl_state *s = ctx;
     const km_kernel_access *k = s->base.pr->machine->kernel;
-    int any = 0;
-    for (size_t j = 0; j < s->l; j++)
-        any |= km_theta_lp_step(s->M, s->base.pr->mkl.p_block, s->base.a + j * s->M, k->theta + j * s->M);
+    int any, plain;
+    if (s->extrapolate && s->solved_tolerance <= s->final_tolerance)
+        any = km_squarem_step(&s->extrapolation, theta_used, s->primal, s->base.a, k->theta, clusters_step,
+                              onto_cluster_spheres, s, &plain) != KM_NOTHING_TO_LEARN;
+    else
+        any = clusters_step(s, s->base.a, k->theta);
     int moved = memcmp(k->theta, theta_used, s->M * s->l * sizeof *theta_used) != 0;
     if (!any)
         *move = KM_NOTHING_TO_LEARN;
@@ -245,12 +277,15 @@ km_status km_clmkl_solve(const km_mkl_problem *pr, const km_kernel_access *kerne
                               .a = malloc(V * sizeof(double))},
                      .M = M, .l = l, .final_tolerance = fmin(pr->machine->solver.tolerance, CLMKL_TOLERANCE_FLOOR),
                      .g = malloc(n * sizeof(double)), .w = malloc(M * sizeof(double)),
-                     .q = malloc(M * sizeof(double)), .machine = &machine};
+                     .q = malloc(M * sizeof(double)), .machine = &machine, .primal = NAN,
+                     .extrapolate = isfinite(pr->mkl.p)};
     km_alternating_solver solver = {&s, clmkl_evaluate, clmkl_certify, clmkl_step, "fixed", NULL};
-    km_status st = s.base.h && s.base.a && s.g && s.w && s.q
-                       ? km_mkl_alternate(&localized, kernels->theta, V, &solver, &result->mkl_iterations,
-                                          &result->converged)
-                       : km_error_nomem("the localized MKL solver");
+    km_status st = km_squarem_init(&s.extrapolation, V);
+    if (!st)
+        st = s.base.h && s.base.a && s.g && s.w && s.q
+                 ? km_mkl_alternate(&localized, kernels->theta, V, &solver, &result->mkl_iterations, &result->converged)
+                 : km_error_nomem("the localized MKL solver");
+    km_squarem_free(&s.extrapolation);
     free(s.base.h);
     free(s.base.a);
     free(s.g);

@@ -1211,8 +1211,11 @@ KM_TEST_CASE(inner_svm_matches_libsvm)
 /* Algorithm 1 with the SVM tolerance fixed at 1e-8 (no crude-to-fine schedule) on soft memberships,
  * stopped after t = 1, 2, ... outer iterations (deterministic, so run t repeats the first t - 1 steps of
  * run t + 1): each run's certified P^ is at most the previous one's (block coordinate descent on the
- * objective of Problem 1, Lei et al. §3), P^ - D >= -1e-9 |P^|, and every beta_j it returns (the weights
- * after t - 1 updates of Eq. 7) has ||beta_j||_p = 1. */
+ * objective of Problem 1, Lei et al. §3) unless the last weights were a SQUAREM extrapolation the loop
+ * then refuses: P^ rises at most once in a row, and the next run, a step from the point before the
+ * rise, is at most that point's P^ again (each to 1e-9 relative, the solves' accuracy at -e 1e-8).
+ * P^ - D >= -1e-9 |P^|, and every beta_j it returns (the weights after t - 1 updates of Eq. 7 or
+ * extrapolations) has ||beta_j||_p = 1. */
 KM_TEST_CASE(primal_non_increasing_at_fixed_tolerance)
 {
     enum { l = 3, T = 15 };
@@ -1243,7 +1246,8 @@ KM_TEST_CASE(primal_non_increasing_at_fixed_tolerance)
     const size_t all[GM] = {0, 1, 2};
     const double ps[] = {1.0, 4.0 / 3.0, 2.0};
     for (size_t k = 0; k < 3; k++) {
-        double p = ps[k], beta[l * GM], previous = INFINITY;
+        double p = ps[k], beta[l * GM], previous = INFINITY, before_rise = NAN;
+        long rises = 0;
         km_localized_access *access = NULL;
         CHECK_OK(km_localized_access_new(&base, all, GM, l, c, beta, &access));
         km_machine_problem machine = {.ops = km_machine_ops_of(KM_TASK_SVC), .kernel = km_localized_access_kernels(access),
@@ -1262,7 +1266,13 @@ KM_TEST_CASE(primal_non_increasing_at_fixed_tolerance)
             km_mkl_result result = {.coef = coef};
             pr.mkl.max_outer = t;
             CHECK_OK(km_clmkl_solve(&pr, machine.kernel, GM, l, 1e-8, &result));
-            CHECK(result.primal <= previous * (1 + 1e-12));
+            if (isnan(before_rise) && result.primal > previous * (1 + 1e-9)) {
+                before_rise = previous;
+                rises++;
+            } else {
+                CHECK(result.primal <= (isnan(before_rise) ? previous : before_rise) * (1 + 1e-9));
+                before_rise = NAN;
+            }
             CHECK(result.primal - result.dual >= -1e-9 * fabs(result.primal));
             for (size_t j = 0; j < l; j++)
                 CHECK_NEAR(norm_p(beta + j * GM, GM, p), 1.0, 1e-12);
@@ -1271,7 +1281,7 @@ KM_TEST_CASE(primal_non_increasing_at_fixed_tolerance)
             if (result.converged)
                 break;
         }
-        CHECK(steps >= 3); /* the sequence has steps to compare */
+        CHECK(steps >= 3 && rises < steps / 2); /* the sequence has steps to compare, most of them descents */
         km_localized_access_free(access);
     }
 }
