@@ -132,6 +132,8 @@ typedef struct setting {
 typedef struct settings {
     setting *items;
     size_t n, capacity;
+    char **lines;                /* the lines of a --settings file, which the settings' options point into */
+    size_t n_lines;
 } settings;
 
 /* The long options of cv itself (cv_option), named by the messages of unknown options. */
@@ -439,11 +441,22 @@ static int read_settings_file(settings *all, const cv_options *o)
     size_t size = 0, number = 0, before = all->n;
     int ok = 1;
     while (ok && getline(&line, &size, f) >= 0) {
+        char **kept = realloc(all->lines, (all->n_lines + 1) * sizeof *kept);
+        if (!kept) {
+            cli_error(CMD, "out of memory");
+            ok = 0;
+            break;
+        }
+        all->lines = kept;
+        all->lines[all->n_lines++] = line;   /* each line stays while the settings use its words */
+        line = NULL;
+        size = 0;
+        char *text = all->lines[all->n_lines - 1];
         number++;
         char where[512], **words;
         int n_words;
         snprintf(where, sizeof where, "%s: %s:%zu", CMD, o->settings_path, number);
-        if (!(ok = split_words(line, &words, &n_words, where + strlen(CMD) + 2)) || n_words == 0) {
+        if (!(ok = split_words(text, &words, &n_words, where + strlen(CMD) + 2)) || n_words == 0) {
             free(words);
             continue;
         }
@@ -481,6 +494,9 @@ static void settings_free(settings *all)
         free(all->items[k].arguments);
     }
     free(all->items);
+    for (size_t k = 0; k < all->n_lines; k++)
+        free(all->lines[k]);
+    free(all->lines);
 }
 
 /* The kernel set of every setting (shared by settings whose kernel options are the same) and its

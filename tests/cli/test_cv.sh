@@ -123,6 +123,21 @@ printf -- '-c 0.5\n# a comment\n\n-c 2 --mkl lp --p 1,inf\n' >"$WORK/settings"
 "$KM" cv -q --json "${kernels[@]}" --folds 3 --settings "$WORK/settings" "$WORK/train" >"$WORK/settings.jsonl" || fail "--settings"
 [ "$(grep -c '"options"' "$WORK/settings.jsonl")" -eq 4 ] && grep -q '"options": "--kernel.*--mkl lp --p inf"' "$WORK/settings.jsonl" ||
     fail "--settings lines: $(cat "$WORK/settings.jsonl")"
+# a settings line may name everything, kernels included, as --json writes the options: the best line of a
+# grid, given back as the only setting, scores alike (the options point into the file's lines, which
+# stay while the settings are used)
+"$KM" cv -q --json "${kernels[@]}" -c 0.5,4 --mkl lp --p 4/3 --folds 3 "$WORK/train" >"$WORK/grid.jsonl" || fail "cv grid"
+tail -n 1 "$WORK/grid.jsonl" | "$PYTHON" -c 'import json,sys; print(json.loads(sys.stdin.read())["best"]["options"])' \
+    >"$WORK/best.settings"
+printf -- '-c 0.25\n' >>"$WORK/best.settings"
+"$KM" cv -q --json --folds 3 --settings "$WORK/best.settings" "$WORK/train" >"$WORK/again.jsonl" || fail "--settings with kernels"
+"$PYTHON" - "$WORK/grid.jsonl" "$WORK/again.jsonl" <<'PY' || fail "--settings with kernels: $(cat "$WORK/again.jsonl")"
+import json, sys
+best = json.loads(open(sys.argv[1]).read().splitlines()[-1])["best"]
+again = [json.loads(line) for line in open(sys.argv[2])][:-1]
+assert len(again) == 2 and again[0]["options"] == best["options"] and again[0]["scores"] == best["scores"], again
+assert again[1]["options"].endswith("-c 0.25"), again[1]["options"]
+PY
 
 # --nested: the outer scores and the settings chosen, before the best line
 "$KM" cv -q --json "${kernels[@]}" -c 0.1,10 --folds 3 --nested 2 "$WORK/train" >"$WORK/nested.jsonl" || fail "--nested"
