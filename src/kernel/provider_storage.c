@@ -50,7 +50,7 @@ static const km_provider_kernel *distance_sharer(const km_provider *p, size_t m)
 static size_t together_lead(const km_provider *p, size_t m)
 {
     const km_provider_kernel *pk = &p->kernels[m];
-    for (size_t earlier = 0; pk->family->columns && earlier < m; earlier++)
+    for (size_t earlier = 0; earlier < m; earlier++)
         if (p->kernels[earlier].together == earlier && p->kernels[earlier].rows == pk->rows &&
             p->kernels[earlier].family == pk->family &&
             pk->family->together(&p->fitted->kernels[earlier], &p->fitted->kernels[m]))
@@ -63,19 +63,22 @@ static size_t together_lead(const km_provider *p, size_t m)
 static km_status setup_together(km_provider *p)
 {
     size_t M = p->fitted->size, most = 1;
-    for (size_t m = 0; m < M; m++)
-        p->kernels[m].together = p->kernels[m].family->input == KM_INPUT_ROWS ? together_lead(p, m) : m;
-    for (size_t m = 0; m < M; m++) {
-        size_t members = 0, lead = p->kernels[m].together;
-        for (size_t o = lead; lead == m && o < M; o++)
-            members += p->kernels[o].together == lead;
+    for (size_t m = 0; m < M; m++) {   /* only the families with columns take the loops below */
+        const km_kernel_family *family = p->kernels[m].family;
+        int computed_together = family->input == KM_INPUT_ROWS && family->columns;
+        p->kernels[m].together = computed_together ? together_lead(p, m) : KM_PROVIDER_NONE;
+    }
+    for (size_t m = 0; m < M; m++) {   /* each set's size, counted at its lead */
+        size_t members = 0;
+        for (size_t o = m; p->kernels[m].together == m && o < M; o++)
+            members += p->kernels[o].together == m;
         most = members > most ? members : most;
     }
     for (size_t m = M; m-- > 0;) {   /* a kernel computed alone: none (leads last, their partners first) */
         size_t lead = p->kernels[m].together, partners = 0;
         for (size_t o = lead; lead != KM_PROVIDER_NONE && o < M; o++)
             partners += o != m && p->kernels[o].together == lead;
-        if (!partners)
+        if (lead != KM_PROVIDER_NONE && !partners)
             p->kernels[m].together = KM_PROVIDER_NONE;
     }
     size_t fit = KM_TOGETHER_BYTES / (p->n ? p->n : 1) / sizeof(double);
