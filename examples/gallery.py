@@ -12,8 +12,10 @@ when a check of the paper's conclusion fails (77 when data it needs is not insta
 import argparse
 import concurrent.futures
 import json
+import math
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 
@@ -67,6 +69,20 @@ def parallel(args, calls, what):
         for done, _ in enumerate(concurrent.futures.as_completed(futures), 1):
             progress(done, len(futures), what)
         return [future.result() for future in futures]
+
+
+def results_over_splits(args, split, data, splits, sizes):
+    """Runs split(args, data, seed, n) for every seed below splits and n of sizes on --jobs threads, each
+    giving {name: value}; {(n, name): [values over the seeds]}, with the mean and the standard error of
+    each list as two more dicts of the same keys."""
+    calls = [(split, args, data, s, n) for s in range(splits) for n in sizes]
+    values = {}
+    for (_, _, _, _, n), result in zip(calls, parallel(args, calls, "splits")):
+        for name, value in result.items():
+            values.setdefault((n, name), []).append(value)
+    mean = {key: statistics.mean(v) for key, v in values.items()}
+    error = {key: statistics.stdev(v) / math.sqrt(len(v)) for key, v in values.items()}
+    return values, mean, error
 
 
 def r_table(work, code):

@@ -108,14 +108,7 @@ def main():
     if data is None:
         print(f"skipped: {DIGITS} (python3-sklearn) is not installed")
         return gallery.SKIPPED
-    calls = [(split, args, data, s, n) for s in range(splits) for n in sizes]
-    auc = {(n, name): [] for n in sizes for name in METHODS}
-    for (_, _, _, _, n), result in zip(calls, gallery.parallel(args, calls, "splits")):
-        for name, value in result.items():
-            auc[n, name].append(value)
-
-    mean = {key: statistics.mean(values) for key, values in auc.items()}
-    sem = {key: statistics.stdev(values) / math.sqrt(len(values)) for key, values in auc.items()}
+    auc, mean, sem = gallery.results_over_splits(args, split, data, splits, sizes)
     best = {n: max(METHODS, key=lambda name: mean[n, name]) for n in sizes}
     rows = [[name, *(("**%.2f**" if name == best[n] else "%.2f") % mean[n, name] + f" ± {sem[n, name]:.2f}"
                      for n in sizes)] for name in METHODS]

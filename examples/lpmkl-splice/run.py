@@ -19,9 +19,7 @@ as both the sparse l1 and the uniform sum, within 0.5 points of AUC.
 
 Reduced size: n = 100, 200 and 400, 10 splits (under a minute on two cores); --full: n = 50, 100, 200,
 400 and 800, 50 splits."""
-import math
 import os
-import statistics
 import sys
 import tempfile
 
@@ -70,14 +68,7 @@ def main():
     if data is None:
         print("skipped: the DNA data needs Rscript and r-cran-mlbench")
         return gallery.SKIPPED
-    calls = [(split, args, data, s, n) for s in range(splits) for n in sizes]
-    auc = {(n, p): [] for n in sizes for p in NORMS}
-    for (_, _, _, _, n), result in zip(calls, gallery.parallel(args, calls, "splits")):
-        for p, value in result.items():
-            auc[n, p].append(value)
-
-    mean = {key: statistics.mean(values) for key, values in auc.items()}
-    sem = {key: statistics.stdev(values) / math.sqrt(len(values)) for key, values in auc.items()}
+    auc, mean, sem = gallery.results_over_splits(args, split, data, splits, sizes)
     best = {n: max(NORMS, key=lambda p: mean[n, p]) for n in sizes}
     rows = [[n, *(("**%.2f**" if p == best[n] else "%.2f") % mean[n, p] + f" ± {sem[n, p]:.2f}" for p in NORMS)]
             for n in sizes]
