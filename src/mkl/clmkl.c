@@ -237,11 +237,8 @@ static int clusters_step(void *ctx, const double *a, double *theta)
 static void onto_cluster_spheres(void *ctx, double *theta)
 {
     clmkl_state *s = ctx;
-    for (size_t j = 0; j < s->l; j++) {
-        double *beta = theta + j * s->M, norm = km_mkl_norm(s->M, s->base.pr->mkl.p, beta);
-        for (size_t m = 0; norm > 0 && m < s->M; m++)
-            beta[m] /= norm;
-    }
+    for (size_t j = 0; j < s->l; j++)
+        km_theta_onto_lp_sphere(s->M, s->base.pr->mkl.p, theta + j * s->M);
 }
 
 static km_status clmkl_step(void *ctx, const double *theta_used, km_weight_move *move)

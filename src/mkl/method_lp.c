@@ -73,11 +73,8 @@ static void lp_warm_start(const km_mkl_params *mkl, const km_mkl_params *from, s
     double centre = pow((double)M, -1 / q), share = from->p_block == mkl->p_block ? 0 : 0.5;
     for (size_t m = 0; m < M; m++)
         theta[m] = (1 - share) * (theta[m] > 0 ? theta[m] / norm : 0) + share * centre;
-    if (share > 0) {
-        norm = km_mkl_norm(M, q, theta);
-        for (size_t m = 0; m < M; m++)
-            theta[m] /= norm;
-    }
+    if (share > 0)
+        km_theta_onto_lp_sphere(M, q, theta);
 }
 
 /* The elastic net starts from the uniform 1/M. */

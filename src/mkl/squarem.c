@@ -99,10 +99,7 @@ static int lp_theta_step(void *problem, const double *a, double *theta)
 static void onto_lp_sphere(void *problem, double *theta)
 {
     const km_mkl_problem *pr = problem;
-    size_t M = pr->machine->kernel->n_kernels;
-    double norm = km_mkl_norm(M, pr->mkl.p, theta);
-    for (size_t m = 0; norm > 0 && m < M; m++)
-        theta[m] /= norm;
+    km_theta_onto_lp_sphere(pr->machine->kernel->n_kernels, pr->mkl.p, theta);
 }
 
 km_weight_move km_squarem_lp_step(const km_mkl_problem *problem, km_squarem *q, const double *theta_used,

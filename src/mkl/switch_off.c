@@ -29,9 +29,7 @@ static km_status try_switch_off(const km_mkl_problem *pr, km_mkl_result *result,
     for (size_t m = 0; m < M; m++)
         if (k->theta[m] < KM_SWITCH_OFF * top)
             k->theta[m] = 0.0;
-    double q = pr->mkl.p_block / (2.0 - pr->mkl.p_block), norm = km_mkl_norm(M, q, k->theta);
-    for (size_t m = 0; m < M; m++)
-        k->theta[m] /= norm;
+    km_theta_onto_lp_sphere(M, pr->mkl.p_block / (2.0 - pr->mkl.p_block), k->theta);
     km_mkl_certificate cert;
     km_mkl_quadratic_terms(n, M, result->coef, h, a);
     km_mkl_certify(pr, result->coef, result->bias, a, h, &cert);

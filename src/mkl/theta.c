@@ -132,6 +132,13 @@ double km_mkl_norm(size_t M, double e, const double *x)
     return top * pow(sum, 1.0 / e);
 }
 
+void km_theta_onto_lp_sphere(size_t M, double p, double *theta)
+{
+    double norm = km_mkl_norm(M, p, theta);
+    for (size_t m = 0; norm > 0 && m < M; m++)
+        theta[m] /= norm;
+}
+
 double km_mkl_dual_norm(size_t M, double p, const double *a)
 {
     double top = 0, sum = 0;

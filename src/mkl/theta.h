@@ -51,6 +51,9 @@ void km_block_weights(km_block_regularizer reg, double param, size_t M, const do
  * computed as top (sum (x_m/top)^e)^{1/e} with top = max x so that large e does not overflow. */
 double km_mkl_norm(size_t M, double e, const double *x);
 
+/* theta scaled onto ||theta||_p = 1 (an all-zero theta stays). */
+void km_theta_onto_lp_sphere(size_t M, double p, double *theta);
+
 /* ||a||_r with r = p/(2(p-1)), half the dual exponent of p (p = 1: max; p = 2: sum;
  * p = inf: (sum sqrt a)^2): the kernel part of the MKL dual D = lin - 1/2 ||a||_r (thesis Problem 2.2).
  * Negative a_m count as 0. */
