@@ -354,7 +354,8 @@ typedef enum km_mkl_solver {
     KM_MKL_WRAPPER = 1,       /* alternate full SVM solves and closed-form theta steps */
     KM_MKL_SILP = 2,          /* cutting planes: LP master (GLPK) for p = 1, second-order master for p > 1 */
     KM_MKL_SIMPLEMKL = 3,     /* reduced-gradient descent on the simplex (p = 1) */
-    KM_MKL_PEGASOS = 4        /* KM_MKL_OBSCURE: Pegasos-MKL, the stochastic stage alone (R = infinity) */
+    KM_MKL_PEGASOS = 4,       /* KM_MKL_OBSCURE: Pegasos-MKL, the stochastic stage alone (R = infinity) */
+    KM_MKL_SIMPLEX = 5        /* p = 1 on rank-1 kernels (C-SVC): linear programs by GLPK's simplex */
 } km_mkl_solver;
 
 /* Where training or cross-validation is, reported whole at every event (so each report can be shown

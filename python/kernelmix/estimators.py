@@ -296,7 +296,8 @@ _COMMON_DOC = """
     p : float or str
         lp-norm MKL: the norm on the kernel weights, ||theta||_p = 1 (1 sparse ... inf uniform; "4/3").
     solver : str
-        lp-norm MKL solver: "interleaved", "wrapper", "silp", "simplemkl" (``kernelmix.mkl_solvers()``).
+        lp-norm MKL solver: "interleaved", "wrapper", "silp", "simplemkl", "simplex" (p = 1 on rank-1
+        kernels) (``kernelmix.mkl_solvers()``).
     tol : float
         Stopping tolerance of the SVM solver on the KKT violation (the CLI's -e).
     mkl_tol : float

@@ -1,6 +1,7 @@
 /* The lp-norm family (Kloft, "lp-Norm Multiple Kernel Learning", thesis ch. 3; docs/mkl.md): lp-norm MKL,
  * ||theta||_p = 1, and the elastic net between l1 MKL and the uniform sum, each solved by the
- * interleaved, wrapper, SILP or SimpleMKL solver (all reach the same optimum). */
+ * interleaved, wrapper, SILP or SimpleMKL solver (all reach the same optimum), and l1 MKL on rank-1 kernels
+ * also by linear programs (rank1_lp.c). */
 #include <math.h>
 
 #include "core/error.h"
@@ -31,15 +32,15 @@ static km_status lp_family_resolve(const km_mkl_params *in, km_mkl_params *out)
             return km_error(KM_EINVAL, "the elastic net is solved by the wrapper or interleaved solver");
     }
     if (in->solver != KM_MKL_INTERLEAVED && in->solver != KM_MKL_WRAPPER && in->solver != KM_MKL_SILP &&
-        in->solver != KM_MKL_SIMPLEMKL)
+        in->solver != KM_MKL_SIMPLEMKL && in->solver != KM_MKL_SIMPLEX)
         return km_error(KM_EINVAL, "unknown MKL solver %d", (int)in->solver);
-    if (in->solver == KM_MKL_SIMPLEMKL && out->p_block != 1.0) {
+    if ((in->solver == KM_MKL_SIMPLEMKL || in->solver == KM_MKL_SIMPLEX) && out->p_block != 1.0) {
+        const char *name = in->solver == KM_MKL_SIMPLEMKL ? "SimpleMKL" : "the simplex solver";
         /* in the convention the user gave: p, or p-block when that was set */
         if (in->p_block > 0)
-            return km_error(KM_EINVAL,
-                            "SimpleMKL solves p-block = 1 only (got p-block = %g); use silp, wrapper or interleaved",
-                            in->p_block);
-        return km_error(KM_EINVAL, "SimpleMKL solves p = 1 only (got p = %g); use silp, wrapper or interleaved", in->p);
+            return km_error(KM_EINVAL, "%s solves p-block = 1 only (got p-block = %g); use silp, wrapper or interleaved",
+                            name, in->p_block);
+        return km_error(KM_EINVAL, "%s solves p = 1 only (got p = %g); use silp, wrapper or interleaved", name, in->p);
     }
     if (in->solver == KM_MKL_SILP && isinf(out->p_block))
         return km_error(KM_EINVAL, "the SILP solver needs a finite p-block");
@@ -105,6 +106,7 @@ static km_status run_solver(const km_mkl_problem *problem, km_mkl_result *result
                                                     : km_mkl_wrapper(problem, result);
     case KM_MKL_SILP: return km_mkl_silp(problem, result);
     case KM_MKL_SIMPLEMKL: return km_mkl_simplemkl(problem, result);
+    case KM_MKL_SIMPLEX: return km_mkl_rank1_lp(problem, result);
     default: break;
     }
     return km_error(KM_EINVAL, "unknown MKL solver %d", (int)problem->mkl.solver);

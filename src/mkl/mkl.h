@@ -175,6 +175,9 @@ int km_mkl_interleaves(const km_machine_problem *machine);
 km_status km_mkl_silp(const km_mkl_problem *problem, km_mkl_result *result);
 /* SimpleMKL's reduced-gradient descent on the simplex (simplemkl.c), p_block = 1 only. */
 km_status km_mkl_simplemkl(const km_mkl_problem *problem, km_mkl_result *result);
+/* p_block = 1 on rank-1 kernels, C-SVC: the squared 1-norm SVM through linear programs in t = ||w||_1
+ * (rank1_lp.c; GLPK). */
+km_status km_mkl_rank1_lp(const km_mkl_problem *problem, km_mkl_result *result);
 /* Multiclass MKL with one theta shared by the count binary C-SVC machines, learned jointly
  * (multiclass_mkl.c): every problems[k].kernel->theta is the same array, holding the start on entry and
  * the learned theta on return; results[k] gets machine k's solution, its fixed-theta objective, and the

@@ -37,8 +37,9 @@ static const km_param_row rows[] = {
     {ROW(KM_PARAM_MKL_SOLVER, "mkl_solver", KM_FIELD_INT, solver), .flags = INT, .default_value = KM_MKL_INTERLEAVED,
      .enumeration = KM_ENUM_MKL_SOLVER, .names = km_mkl_solver_name_table, .options = "--solver", .value_name = "S",
      .help = "interleaved (weight steps inside the SVM solver), wrapper (alternating SVM solves and weight "
-             "steps), silp (cutting planes: SVM solves and a master problem, an LP by GLPK for p = 1) or "
-             "simplemkl (reduced-gradient descent, p = 1 only); obscure: pegasos (Pegasos-MKL: the "
+             "steps), silp (cutting planes: SVM solves and a master problem, an LP by GLPK for p = 1), "
+             "simplemkl (reduced-gradient descent, p = 1 only) or simplex (p = 1 on rank-1 kernels, C-SVC: exact "
+             "linear programs by GLPK); obscure: pegasos (Pegasos-MKL: the "
              "stochastic stage alone, no projection)",
      .storage = KM_STORED_ALWAYS},
     {ROW(KM_PARAM_MKL_GAP, "mkl_gap", KM_FIELD_DOUBLE, gap), .lower = 0, .upper = INFINITY, .flags = OPEN,
