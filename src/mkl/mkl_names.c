@@ -3,7 +3,7 @@
 
 static const km_name solver_names[] = {{KM_MKL_INTERLEAVED, "interleaved"}, {KM_MKL_WRAPPER, "wrapper"},
                                        {KM_MKL_SILP, "silp"}, {KM_MKL_SIMPLEMKL, "simplemkl"},
-                                       {KM_MKL_PEGASOS, "pegasos"}, {KM_MKL_SIMPLEX, "simplex"}, {0, NULL}};
+                                       {KM_MKL_SIMPLEX, "simplex"}, {KM_MKL_PEGASOS, "pegasos"}, {0, NULL}};
 
 static const km_name regularizer_names[] = {{KM_REG_LQ, "lq"},         {KM_REG_BLOCK1, "block1"},
                                             {KM_REG_UNIFORM, "uniform"}, {KM_REG_BLOCKP, "blockp"},

@@ -117,20 +117,68 @@ km_status km_kernel_products(const km_mkl_problem *problem, const double *coef, 
 }
 
 /* Statistics of rank-1 kernels from the feature columns (mkl/alignment_stats.h
- * km_alignment_stats_rank1): O(nd), O(nd^2) with the Gram matrix, never an n x n matrix. */
+ * km_alignment_stats_rank1): O(nd), O(nd^2) with the Gram matrix, never an n x n matrix; *d = 0 (and no
+ * statistics) when every kernel is 0. */
 static km_status rank1_stats(const km_kernel_access *kernel, const double *y, int with_gram,
-                             km_alignment_stats *stats, size_t *kept)
+                             km_alignment_stats *stats, size_t *kept, size_t *d)
 {
-    size_t n = kernel->n_rows, M = kernel->n_kernels, d = 0;
+    size_t n = kernel->n_rows, M = kernel->n_kernels;
     double *X = malloc(n * M * sizeof *X);
     if (!X)
         return km_error_nomem("the rank-1 kernels' features");
-    km_status st = km_rank1_features(kernel, X, kept, &d);
-    if (!st && d == 0)
-        st = km_error(KM_EINVAL, "every rank-1 kernel is 0: the features are constant on the training rows");
-    if (!st)
-        st = km_alignment_stats_rank1(X, n, d, y, with_gram, stats);
+    km_status st = km_rank1_features(kernel, X, kept, d);
+    if (!st && *d > 0)
+        st = km_alignment_stats_rank1(X, n, *d, y, with_gram, stats);
     free(X);
+    return st;
+}
+
+/* The statistics of d kept kernels spread over all M (kept[j] the kernel of statistic j), zeros for the
+ * others: what km_alignment_stats_compute gives a kernel that is 0. */
+static km_status spread_stats(km_alignment_stats *s, const size_t *kept, size_t M)
+{
+    size_t d = s->M;
+    km_alignment_stats all = *s;
+    all.M = M;
+    all.a = calloc(M, sizeof *all.a);
+    all.centred_sq = calloc(M, sizeof *all.centred_sq);
+    all.b = calloc(M, sizeof *all.b);
+    all.frobenius_sq = calloc(M, sizeof *all.frobenius_sq);
+    all.gram = s->gram ? calloc(M * M, sizeof *all.gram) : NULL;
+    all.uncentred_gram = s->gram ? calloc(M * M, sizeof *all.uncentred_gram) : NULL;
+    if (!all.a || !all.centred_sq || !all.b || !all.frobenius_sq || (s->gram && (!all.gram || !all.uncentred_gram))) {
+        km_alignment_stats_free(&all);
+        km_alignment_stats_free(s);
+        return km_error_nomem("alignment statistics");
+    }
+    for (size_t j = 0; j < d; j++) {
+        all.a[kept[j]] = s->a[j];
+        all.centred_sq[kept[j]] = s->centred_sq[j];
+        all.b[kept[j]] = s->b[j];
+        all.frobenius_sq[kept[j]] = s->frobenius_sq[j];
+        for (size_t l = 0; s->gram && l < d; l++) {
+            all.gram[kept[j] * M + kept[l]] = s->gram[j * d + l];
+            all.uncentred_gram[kept[j] * M + kept[l]] = s->uncentred_gram[j * d + l];
+        }
+    }
+    km_alignment_stats_free(s);
+    *s = all;
+    return KM_OK;
+}
+
+km_status km_kernel_alignment_stats(const km_kernel_access *kernel, int rank1, const double *y, int with_gram,
+                                    km_alignment_stats *stats)
+{
+    size_t M = kernel->n_kernels, d = 0;
+    if (!rank1)
+        return km_alignment_stats_compute(kernel, y, with_gram, stats);
+    size_t *kept = malloc(M * sizeof *kept);
+    if (!kept)
+        return km_error_nomem("the rank-1 kernels' features");
+    km_status st = rank1_stats(kernel, y, with_gram, stats, kept, &d);
+    if (!st)
+        st = d > 0 ? spread_stats(stats, kept, M) : km_alignment_stats_compute(kernel, y, with_gram, stats);
+    free(kept);
     return st;
 }
 
@@ -149,7 +197,10 @@ km_status km_two_stage_stats(const km_mkl_problem *problem, int with_gram, km_al
     km_interruptible_access_init(&polled, machine->kernel, machine->solver.interrupted, machine->solver.interrupt_ctx,
                                  "the kernel alignments");
     if (!st && km_rank1_access(machine->kernel)) {
-        st = rank1_stats(&polled.access, y, with_gram, stats, kept);
+        size_t d = 0;
+        st = rank1_stats(&polled.access, y, with_gram, stats, kept, &d);
+        if (!st && d == 0)
+            st = km_error(KM_EINVAL, "every rank-1 kernel is 0: the features are constant on the training rows");
     } else if (!st) {
         st = km_alignment_stats_compute(&polled.access, y, with_gram, stats);
         for (size_t k = 0; k < M; k++)

@@ -26,6 +26,11 @@ int km_rank1_access(const km_kernel_access *kernel);
  * row-major; X: n x M values), up to their signs; kept[c] (M values) the kernel of column c. Kernels
  * that are 0 (a feature constant on the training rows) are left out. */
 km_status km_rank1_features(const km_kernel_access *kernel, double *X, size_t *kept, size_t *d);
+/* The statistics of every kernel of the access (stats->M = M): when rank1 (km_rank1_access of the access
+ * before any wrapping, such as an interruptible one) from their feature columns, O(nM) (O(nM^2) with
+ * the Gram matrix), zeros for kernels that are 0; otherwise km_alignment_stats_compute. */
+km_status km_kernel_alignment_stats(const km_kernel_access *kernel, int rank1, const double *y, int with_gram,
+                                    km_alignment_stats *stats);
 /* h[k n + i] = (K_k coef)_i for every kernel: O(Mn) on rank-1 kernels, K_k coef = x~_k (x~_k'coef);
  * otherwise km_mkl_products. */
 km_status km_kernel_products(const km_mkl_problem *problem, const double *coef, double *h);

@@ -21,6 +21,7 @@
 #include "mkl/clmkl.h"
 #include "mkl/diagnostics.h"
 #include "mkl/method.h"
+#include "mkl/two_stage.h"
 #include "train/multiclass.h"
 #include "svm/interruptible_access.h"
 #include "svm/svm.h"
@@ -753,13 +754,13 @@ static km_status fit_probabilities(trainer *t, const km_classes *classes)
 /* One target vector (two classes as +-1 from their indicator columns, or the regression targets): the
  * statistics of info's alignment diagnostics, and from them the model's alignments, in the statistics'
  * two passes over the kernels. */
-static km_status store_target_statistics(km_model *model, const km_kernel_access *access, size_t T, double *targets,
-                                         int pairs)
+static km_status store_target_statistics(km_model *model, const km_kernel_access *access, int rank1, size_t T,
+                                         double *targets, int pairs)
 {
     for (size_t i = 0; T == 2 && i < access->n_rows; i++)
         targets[i] = targets[i * T] - targets[i * T + 1];
     km_alignment_stats s;
-    km_status st = km_alignment_stats_compute(access, targets, pairs, &s);
+    km_status st = km_kernel_alignment_stats(access, rank1, targets, pairs, &s);
     if (st)
         return st;
     km_alignments_of_stats(&s, model->kernel_alignment, model->target_alignment);
@@ -802,7 +803,7 @@ static km_status store_alignments(trainer *t, const km_classes *classes)
         km_interruptible_access polled;
         km_interruptible_access_init(&polled, &columns, alignment_interrupted, &t->progress, "the kernel alignments");
         if (T == 1 || T == 2)
-            st = store_target_statistics(model, &polled.access, T, targets, pairs);
+            st = store_target_statistics(model, &polled.access, km_rank1_access(&columns), T, targets, pairs);
         else
             st = km_alignments(&polled.access, T, targets, model->kernel_alignment, model->target_alignment);
     }

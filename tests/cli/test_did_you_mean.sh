@@ -31,7 +31,7 @@ guess 2 "unknown kernel type 'rfb' \(linear, .*\); did you mean 'rbf'\?$" "$KM" 
 guess 2 "unknown kernel type 'gauss' \(linear, poly, rbf, sigmoid, chi2, histint, precomputed\)$" \
     "$KM" train --kernel 'gauss' "$WORK/train" "$WORK/m"
 guess 2 "unknown key 'gama'; did you mean 'gamma'\?$" "$KM" kernel --list --kernel 'rbf:gama=1'
-guess 2 "option --solver: 'silpp' is not interleaved, wrapper, silp, simplemkl or pegasos; did you mean 'silp'\?$" \
+guess 2 "option --solver: 'silpp' is not interleaved, wrapper, silp, simplemkl, simplex or pegasos; did you mean 'silp'\?$" \
     "$KM" train --solver silpp "$WORK/train"
 guess 2 "option --mkl: 'elastcnet' is not .*; did you mean 'elasticnet'\?$" "$KM" train --mkl elastcnet "$WORK/train"
 [ -e "$WORK/m" ] && fail "a model was written after a bad spec"

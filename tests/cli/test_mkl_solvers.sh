@@ -41,7 +41,7 @@ expect_status 2 "$KM" train "${KERNELS[@]}" --p 4/3 --solver simplemkl "$DATA/he
 expect_status 2 "$KM" train "${KERNELS[@]}" --p-block inf --solver silp "$DATA/heart_scale" "$WORK/m" &&
     expect_one_line_error "SILP solver needs a finite p-block"
 expect_status 2 "$KM" train "${KERNELS[@]}" --p 1 --solver simplx "$DATA/heart_scale" "$WORK/m" &&
-    expect_one_line_error "'simplx' is not interleaved, wrapper, silp, simplemkl, pegasos or simplex"
+    expect_one_line_error "'simplx' is not interleaved, wrapper, silp, simplemkl, simplex or pegasos"
 expect_status 2 "$KM" train "${KERNELS[@]}" --p 4/3 --solver simplex "$DATA/heart_scale" "$WORK/m" &&
     expect_one_line_error "the simplex solver solves p = 1 only"
 [ -e "$WORK/m" ] && fail "a model was written after an error"
