@@ -1,6 +1,7 @@
 # kernelmix info shows the alignment diagnostics of the alignment and KRR methods: per kernel and for
 # the learned combination the centred, uncentred and unnormalized alignments with the targets (JSON
-# checked against numpy on the kernels' matrices), and the methods' parameters after a reload.
+# checked against numpy on the kernels' matrices; for rank-1 kernels, which take their statistics from the
+# feature columns, too, a kernel that is 0 included), and the methods' parameters after a reload.
 . "$(dirname "$0")/lib.sh" "$@"
 
 TRAIN="$DATA/heart_scale"
@@ -46,6 +47,39 @@ want = alignments(theta[0] * Ks[0] + theta[1] * Ks[1])
 ok &= all([close(c[key], w) for key, w in zip(("rho", "uncentred", "eta"), want)])
 # alignf: the combination is at least as aligned as either kernel
 ok &= c["rho"] >= max(alignments(K)[0] for K in Ks) - 1e-12
+sys.exit(0 if ok else 1)
+PY
+
+# rank-1 kernels (l1-MKL by the simplex solver): the statistics from the feature columns give numpy's
+# alignments of K_k = x~_k x~_k'; a fourteenth feature constant on every row gives a kernel that is 0,
+# whose alignments are undefined
+awk '{print $0 " 14:1"}' "$TRAIN" >"$WORK/const"
+expect_status 0 "$KM" train -q --kernel rank1 --p 1 --solver simplex "$WORK/const" "$WORK/r1"
+expect_status 0 "$KM" info --json "$WORK/r1" && cp "$WORK/out" "$WORK/r1.json"
+"$PYTHON" - "$WORK/r1.json" "$WORK/const" <<'PY' || fail "info --json alignments of rank-1 kernels differ from numpy"
+import json, sys
+import numpy as np
+from sklearn.datasets import load_svmlight_file
+j = json.load(open(sys.argv[1]))
+X, y = load_svmlight_file(sys.argv[2])
+X = X.toarray()
+n = len(y)
+U = np.eye(n) - np.ones((n, n)) / n
+yc = y - y.mean()
+t = j["alignment"]["targets"]
+ok = len(t["rho"]) == 14
+for k in range(14):
+    x = X[:, k] - X[:, k].mean()
+    if not np.any(x):
+        ok &= t["rho"][k] is None and t["uncentred"][k] is None
+        continue
+    K = np.outer(x, x) / (x @ x)
+    want = (yc @ K @ yc / (np.linalg.norm(U @ K @ U) * (yc @ yc)), y @ K @ y / (np.linalg.norm(K) * (y @ y)),
+            yc @ K @ yc / n**2)
+    for key, w in zip(("rho", "uncentred", "eta"), want):
+        if abs(t[key][k] - w) > 1e-9 * max(1.0, abs(w)):
+            print("kernel", k + 1, key, t[key][k], "expected", w)
+            ok = False
 sys.exit(0 if ok else 1)
 PY
 
