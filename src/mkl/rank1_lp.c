@@ -37,6 +37,8 @@
 
 /* Stop bisecting when the bracket of t* is this narrow (relative): the LP's own rounding. */
 #define BRACKET_FLOOR 1e-13
+/* GLPK's simplex runs in slices of this many milliseconds, the caller's interrupt polled between them. */
+#define SLICE_MS 500
 
 /* One solved LP: t, its primal point and its row duals. */
 typedef struct lp_point {
@@ -152,23 +154,42 @@ static km_status build_lp(rank1_lp *s)
     return KM_OK;
 }
 
-/* Solves the LP at t into s->last. */
+/* Runs GLPK's simplex in slices of SLICE_MS, polling the caller's interrupt between them. */
+static km_status run_simplex(rank1_lp *s, int method, int *ret)
+{
+    const km_machine_problem *machine = s->pr->machine;
+    glp_smcp parm;
+    glp_init_smcp(&parm);
+    parm.msg_lev = GLP_MSG_OFF;
+    parm.meth = method;
+    parm.tm_lim = SLICE_MS;
+    int terminal = glp_term_out(GLP_OFF); /* the library never prints; the caller's setting comes back */
+    while ((*ret = glp_simplex(s->lp, &parm)) == GLP_ETMLIM) {
+        if (machine->solver.interrupted && machine->solver.interrupted(machine->solver.interrupt_ctx)) {
+            glp_term_out(terminal);
+            return km_error(KM_EINTERRUPTED, "interrupted in a linear program of the simplex solver");
+        }
+    }
+    glp_term_out(terminal);
+    return KM_OK;
+}
+
+/* Solves the LP at t into s->last: the first by the dual simplex from the slack basis (dual feasible: every
+ * cost is >= 0), then by the primal simplex from the last optimal basis (a new t changes costs only, so it
+ * stays primal feasible). */
 static km_status solve_at(rank1_lp *s, double t)
 {
     size_t d = s->d, n = s->n;
     for (size_t k = 0; k < 2 * d; k++)
         glp_set_obj_coef(s->lp, column_of_w(k), t);
-    glp_smcp parm;
-    glp_init_smcp(&parm);
-    parm.msg_lev = GLP_MSG_OFF;
-    parm.meth = GLP_PRIMAL; /* a new t changes costs only: the last optimal basis stays primal feasible */
-    int terminal = glp_term_out(GLP_OFF); /* the library never prints; the caller's setting comes back */
-    int ret = glp_simplex(s->lp, &parm);
-    if ((ret != 0 || glp_get_status(s->lp) != GLP_OPT) && s->basis) {
+    int ret;
+    km_status st = run_simplex(s, s->basis ? GLP_PRIMAL : GLP_DUAL, &ret);
+    if (!st && (ret != 0 || glp_get_status(s->lp) != GLP_OPT) && s->basis) {
         glp_std_basis(s->lp); /* a warm start GLPK refused: from scratch */
-        ret = glp_simplex(s->lp, &parm);
+        st = run_simplex(s, GLP_DUAL, &ret);
     }
-    glp_term_out(terminal);
+    if (st)
+        return st;
     int status = glp_get_status(s->lp);
     if (ret != 0 || status != GLP_OPT)
         return km_error(KM_ENOTCONV, "the simplex solver's linear program failed at t = %g (GLPK return code %d, "
@@ -336,7 +357,7 @@ static km_status iterate(rank1_lp *s, km_mkl_result *result)
     const km_machine_problem *machine = pr->machine;
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
-    double t = machine->C; /* |u_k| <= C_i ||x~_k|| sqrt(n): t* is of that order at most */
+    double t = machine->C; /* |u_k| <= C_i ||x~_k|| sqrt(n): t* is at most of that order */
     int guessed = 0;
     for (long step = 1;; step++) {
         if (machine->solver.interrupted && machine->solver.interrupted(machine->solver.interrupt_ctx))
