@@ -163,6 +163,21 @@ def five_folds(n, seed):
     return [sorted(perm[t * n // 5:(t + 1) * n // 5]) for t in range(5)]
 
 
+def protocol_trial(lines, seed, t, work):
+    """Trial t of Rostamizadeh's protocol (five_folds) on the rows' LIBSVM lines, written into work:
+    (train rows, validation rows, test rows, {"train": path, "valtest": path}); the valtest file holds the
+    validation rows, then the test rows."""
+    folds = five_folds(len(lines), seed)
+    test, validation = folds[t], folds[(t + 1) % 5]
+    train = sorted(i for f in range(5) if f not in (t, (t + 1) % 5) for i in folds[f])
+    files = {}
+    for part, rows in (("train", train), ("valtest", validation + test)):
+        files[part] = os.path.join(work, part)
+        with open(files[part], "w") as f:
+            f.write("\n".join(lines[i] for i in rows) + "\n")
+    return train, validation, test, files
+
+
 def error_of(task, predicted, y):
     """RMSE for krr, else the misclassification in %."""
     if task == "krr":

@@ -140,17 +140,10 @@ def trial(args, task, data, seed, t, lambdas):
     """Trial t: per method (error at the validation-chosen Lambda, test alignment, test error at each Lambda)."""
     lines, X, y = data
     kind, one_stage, _ = TASKS[task]
-    folds = gallery.five_folds(len(y), seed)
-    test, validation = folds[t], folds[(t + 1) % 5]
-    train = sorted(i for f in range(5) if f not in (t, (t + 1) % 5) for i in folds[f])
     d = X.shape[1]
     out = {}
     with tempfile.TemporaryDirectory() as work:
-        files = {}
-        for part, rows in (("train", train), ("valtest", validation + test)):
-            files[part] = os.path.join(work, part)
-            with open(files[part], "w") as f:
-                f.write("\n".join(lines[i] for i in rows) + "\n")
+        train, validation, test, files = gallery.protocol_trial(lines, seed, t, work)
         model, best_model, predictions = (os.path.join(work, f) for f in ("model", "best.model", "pred"))
         for method in ("unif", one_stage, "align"):
             best, curve = None, []

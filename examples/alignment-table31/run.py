@@ -133,18 +133,11 @@ def trial(args, name, data, lambdas, seed, t, methods):
     alignment and the centred training alignments that the first model of learned weights keeps."""
     task, (g0, g1), _, _, _ = SETS[name]
     lines, X, y = data
-    folds = gallery.five_folds(len(y), seed)
-    test, validation = folds[t], folds[(t + 1) % 5]
-    train = sorted(i for f in range(5) if f not in (t, (t + 1) % 5) for i in folds[f])
     gammas = list(range(g0, g1 + 1))
-    out = {"methods": {}, "single": [], "training_alignment": None,
-           "uncentred": uncentred_alignments(X[train], y[train], gammas)}
     with tempfile.TemporaryDirectory() as work:
-        files = {}
-        for part, rows in (("train", train), ("valtest", validation + test)):
-            files[part] = os.path.join(work, part)
-            with open(files[part], "w") as f:
-                f.write("\n".join(lines[i] for i in rows) + "\n")
+        train, validation, test, files = gallery.protocol_trial(lines, seed, t, work)
+        out = {"methods": {}, "single": [], "training_alignment": None,
+               "uncentred": uncentred_alignments(X[train], y[train], gammas)}
         model, best_model, predictions = (os.path.join(work, f) for f in ("model", "best.model", "pred"))
 
         def select(options_at, kernel):

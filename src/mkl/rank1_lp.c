@@ -21,6 +21,7 @@
  * frequent value (the bias absorbs the shift, and y'alpha = 0 leaves u unchanged): count features are then as
  * sparse as the data. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -57,10 +58,11 @@ typedef struct rank1_lp {
     int basis;               /* an optimal basis of an earlier solve is there to start from */
     lp_point lo, hi, last;   /* the bracket's ends (phi(t) >= t, phi(t) <= t) and the newest solve */
     int have_lo, have_hi;
+    double *coef, *h, *a;    /* scratch of a certificate: c = y alpha, K_k c (n x M), c'K_k c */
+    double *scratch_w;       /* d: a combination of two LP points */
     /* the best certified point */
-    double *coef, *theta, *h, *a, *scratch_w;
-    double best_gap, *best_coef, *best_theta, *best_h;
     km_mkl_certificate best;
+    double *best_coef, *best_theta;
     int have_best;
 } rank1_lp;
 
@@ -247,7 +249,6 @@ static km_status certify(rank1_lp *s, const double *w, double bias, const double
         s->best = cert;
         memcpy(s->best_coef, s->coef, n * sizeof *s->coef);
         memcpy(s->best_theta, theta, M * sizeof *theta);
-        memcpy(s->best_h, s->h, n * M * sizeof *s->h);
     }
     return KM_OK;
 }
@@ -301,9 +302,8 @@ static km_status allocate(rank1_lp *s)
     s->scratch_w = malloc(M * sizeof *s->scratch_w);
     s->best_coef = malloc(n * sizeof *s->best_coef);
     s->best_theta = malloc(M * sizeof *s->best_theta);
-    s->best_h = malloc(n * M * sizeof *s->best_h);
     int ok = s->X && s->kept && s->shift && s->coef && s->a && s->h && s->scratch_w && s->best_coef &&
-             s->best_theta && s->best_h;
+             s->best_theta;
     lp_point *points[] = {&s->lo, &s->hi, &s->last};
     for (size_t j = 0; j < 3; j++) {
         points[j]->w = malloc(M * sizeof *points[j]->w);
@@ -326,7 +326,6 @@ static void release(rank1_lp *s)
     free(s->scratch_w);
     free(s->best_coef);
     free(s->best_theta);
-    free(s->best_h);
     lp_point *points[] = {&s->lo, &s->hi, &s->last};
     for (size_t j = 0; j < 3; j++) {
         free(points[j]->w);
@@ -415,9 +414,9 @@ km_status km_mkl_rank1_lp(const km_mkl_problem *pr, km_mkl_result *result)
     if (!st) {
         memcpy(result->coef, s.best_coef, s.n * sizeof *result->coef);
         memcpy(machine->kernel->theta, s.best_theta, s.M * sizeof *s.best_theta);
-        memcpy(result->products, s.best_h, s.n * s.M * sizeof *s.best_h);
-        result->products_valid = 1;
         km_mkl_result_certified(result, &s.best);
+        st = km_kernel_products(pr, result->coef, result->products);
+        result->products_valid = !st;
     }
     release(&s);
     return st;

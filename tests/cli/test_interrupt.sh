@@ -42,19 +42,7 @@ ls -A "$WORK" | grep -qE "^(model.HUP|\.kernelmix-)" && fail "SIGHUP: a model fi
 
 # OBSCURE polls before every block of rows and within its objective passes (each up to N x support
 # kernel values): SIGINT in its epochs stops it as fast as the solver.
-"$KM" train -q --mkl obscure --epochs 100000 --kernel rbf:gamma=1,2 "$WORK/slow" "$WORK/model.obscure" \
-    2>"$WORK/err.obscure" &
-pid=$!
-sleep 2
-start=$(date +%s%N)
-kill -s INT $pid
-wait $pid
-status=$?
-took_ms=$((($(date +%s%N) - start) / 1000000))
-[ "$status" -eq 130 ] || fail "obscure SIGINT: exit status $status, expected 130"
-[ -n "${KM_UNDER_VALGRIND:-}" ] || [ "$took_ms" -lt 3000 ] || fail "obscure SIGINT: stopped after $took_ms ms"
-grep -q "interrupted; no model written" "$WORK/err.obscure" || fail "obscure SIGINT: stderr '$(cat "$WORK/err.obscure")'"
-[ -e "$WORK/model.obscure" ] && fail "obscure SIGINT: a model file was left"
+expect_interrupted 2 obscure --mkl obscure --epochs 100000 --kernel rbf:gamma=1,2 "$WORK/slow"
 
 # Before the first machine, kernel-weight learning computes the alignment diagnostics: with 100
 # polynomial kernels on 1,700 rows of 50 features that pass alone takes several seconds (well over
@@ -69,20 +57,8 @@ with open(sys.argv[1], "w") as f:
 PY
 # (alignf computes its weights from a second pass of alignment statistics, which polls likewise)
 for method in lp alignf; do
-    "$KM" train -q --mkl $method --kernel 'poly:degree=1..10:coef0=1..10:gamma=0.01' -m 400 "$WORK/wide" \
-        "$WORK/model.align" 2>"$WORK/err.align" &
-    pid=$!
-    sleep 1.5
-    start=$(date +%s%N)
-    kill -s INT $pid
-    wait $pid
-    status=$?
-    took_ms=$((($(date +%s%N) - start) / 1000000))
-    [ "$status" -eq 130 ] || fail "$method: SIGINT in the alignment statistics: exit status $status, expected 130"
-    [ -n "${KM_UNDER_VALGRIND:-}" ] || [ "$took_ms" -lt 3000 ] ||
-        fail "$method: SIGINT in the alignment statistics: stopped after $took_ms ms"
-    grep -q "interrupted; no model written" "$WORK/err.align" || fail "$method SIGINT: stderr '$(cat "$WORK/err.align")'"
-    [ -e "$WORK/model.align" ] && fail "$method SIGINT: a model file was left"
+    expect_interrupted 1.5 "$method: the alignment statistics" --mkl $method \
+        --kernel 'poly:degree=1..10:coef0=1..10:gamma=0.01' -m 400 "$WORK/wide"
 done
 
 # l1-MKL on rank-1 kernels by linear programs (--solver simplex): GLPK's simplex runs in slices between
@@ -99,16 +75,5 @@ with open(sys.argv[1], "w") as out:
         out.write(f"{1 if rng.random() < 0.5 else -1} " + " ".join(f"{j + 1}:{c}" for j, c in zip(idx, cnt)) +
                   ("" if i or d - 1 in idx else f" {d}:0") + "\n")
 PY
-"$KM" train -q --kernel rank1 --p 1 --solver simplex -c 1000 "$WORK/bow" "$WORK/model.simplex" 2>"$WORK/err.simplex" &
-pid=$!
-sleep 3
-start=$(date +%s%N)
-kill -s INT $pid
-wait $pid
-status=$?
-took_ms=$((($(date +%s%N) - start) / 1000000))
-[ "$status" -eq 130 ] || fail "simplex SIGINT: exit status $status, expected 130"
-[ -n "${KM_UNDER_VALGRIND:-}" ] || [ "$took_ms" -lt 3000 ] || fail "simplex SIGINT: stopped after $took_ms ms"
-grep -q "interrupted; no model written" "$WORK/err.simplex" || fail "simplex SIGINT: stderr '$(cat "$WORK/err.simplex")'"
-[ -e "$WORK/model.simplex" ] && fail "simplex SIGINT: a model file was left"
+expect_interrupted 3 simplex --kernel rank1 --p 1 --solver simplex -c 1000 "$WORK/bow"
 finish
