@@ -402,7 +402,7 @@ km_status km_mkl_rank1_lp(const km_mkl_problem *pr, km_mkl_result *result)
     if (machine->ops->task != KM_TASK_SVC)
         return km_error(KM_EINVAL, "the simplex solver trains C-SVC only (got %s)", machine->ops->name);
     if (!km_rank1_access(machine->kernel))
-        return km_error(KM_EINVAL, "the simplex solver needs rank-1 kernels only (--kernel rank1)");
+        return km_error(KM_EINVAL, "the simplex solver needs rank-1 kernels only (the rank1 kernel type)");
     rank1_lp s = {.pr = pr, .n = machine->kernel->n_rows, .M = machine->kernel->n_kernels};
     km_status st = allocate(&s);
     if (!st)
