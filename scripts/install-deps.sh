@@ -3,10 +3,10 @@
 #   build   compiler, CMake, OpenBLAS (its OpenMP build), LAPACKE, GLPK, MPI
 #   test    what the test suite adds: Python with numpy, scikit-learn, cffi, pytest, pip and
 #           setuptools (the Python package and its install test), LIBSVM's tools (parity tests), R
-#           with the mlbench, caret and kernlab data sets (the seeds' experiments), clang with its
-#           sanitizer and libFuzzer runtimes, valgrind, headless Chromium and xmllint (the plot
-#           tests render the figures and check the SVG), iproute2 (the MPI test across hosts made
-#           of network namespaces)
+#           with the mlbench, caret and kernlab data sets and janeaustenr's novels (the seeds'
+#           experiments), clang with its sanitizer and libFuzzer runtimes, valgrind, headless
+#           Chromium and xmllint (the plot tests render the figures and check the SVG), iproute2 (the
+#           MPI test across hosts made of network namespaces)
 #   bench   what bench/run adds: fashion-MNIST, scikit-learn and LIBSVM's tools (the peers)
 # usage: scripts/install-deps.sh [build] [test] [bench]     (no argument: all three)
 # Idempotent: packages already present are skipped; apt-get runs only when something is missing, and
@@ -21,8 +21,8 @@ here=$(dirname "$0")
 BUILD_PACKAGES="build-essential cmake pkg-config libopenblas-openmp-dev liblapacke-dev libglpk-dev \
 libopenmpi-dev openmpi-bin"
 TEST_PACKAGES="python3 python3-numpy python3-sklearn python3-cffi python3-pytest python3-pip \
-python3-setuptools libsvm-tools r-base-core r-cran-mlbench r-cran-caret r-cran-kernlab clang \
-libclang-rt-14-dev valgrind chromium libxml2-utils iproute2 liblinear-tools"
+python3-setuptools libsvm-tools r-base-core r-cran-mlbench r-cran-caret r-cran-kernlab r-cran-janeaustenr \
+clang libclang-rt-14-dev valgrind chromium libxml2-utils iproute2 liblinear-tools"
 BENCH_PACKAGES="python3 python3-numpy python3-sklearn libsvm-tools dataset-fashion-mnist"
 
 [ $# -eq 0 ] && set -- build test bench
