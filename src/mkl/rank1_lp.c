@@ -16,8 +16,8 @@
  * (certificate.c) at theta_k = |w_k| / ||w||_1 and c = y alpha: at t* that is the point w itself
  * (theta_k u_k = w_k, u = X~'c, since |u_k| = t* where w_k != 0).
  *
- * Only the objective's coefficients of w+- change with t, so each LP is warm-started by the primal simplex
- * from the last basis (GLPK, which stays primal feasible). The LP holds each column x~_k shifted by its most
+ * Only the objective's coefficients of w+- change with t, so each LP after the first is warm-started by
+ * GLPK's primal simplex from the last basis, which stays primal feasible. The LP holds each column x~_k shifted by its most
  * frequent value (the bias absorbs the shift, and y'alpha = 0 leaves u unchanged): count features are then as
  * sparse as the data. */
 #include <math.h>
