@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/double_order.h"
 #include "core/error.h"
 #include "kernelmix.h"
 
@@ -17,12 +18,6 @@ double km_accuracy(const double *truth, const double *predicted, size_t n)
     return (double)correct / (double)n;
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Mean over the classes present in truth of (correct predictions of the class) / (its rows). */
 double km_balanced_accuracy(const double *truth, const double *predicted, size_t n)
 {
@@ -33,13 +28,13 @@ double km_balanced_accuracy(const double *truth, const double *predicted, size_t
     double result = NAN; /* also the answer when out of memory: this function cannot report status */
     if (classes && rows && correct) {
         memcpy(classes, truth, n * sizeof *classes);
-        qsort(classes, n, sizeof *classes, compare_doubles);
+        qsort(classes, n, sizeof *classes, km_double_ascending);
         size_t k = 0;
         for (size_t i = 0; i < n; i++)
             if (i == 0 || classes[i] != classes[k - 1])
                 classes[k++] = classes[i];
         for (size_t i = 0; i < n; i++) {
-            const double *c = bsearch(&truth[i], classes, k, sizeof *classes, compare_doubles);
+            const double *c = bsearch(&truth[i], classes, k, sizeof *classes, km_double_ascending);
             size_t index = (size_t)(c - classes);
             rows[index]++;
             correct[index] += truth[i] == predicted[i];

@@ -8,6 +8,7 @@
 
 #include <cblas.h>
 
+#include "core/double_order.h"
 #include "core/error.h"
 #include "mkl/mkl.h"
 #include "mkl/theta.h"
@@ -95,12 +96,6 @@ void km_mkl_quadratic_terms(size_t n, size_t M, const double *coef, const double
     }
 }
 
-static int by_value(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 /* Elastic-net dual term min_{delta >= 0} delta + 1/(2 lambda) sum_m max(0, sqrt(a_m) - s)^2 with
  * s = sqrt(2 (1 - lambda) delta), the dual of SHOGUN's elastic net as kernelmix derives it: in s the
  * stationarity condition is piecewise linear; with the k largest sqrt(a) above s,
@@ -112,7 +107,7 @@ static double elasticnet_dual_term(size_t M, const double *a, double lambda)
         return NAN;
     for (size_t m = 0; m < M; m++)
         root[m] = a[m] > 0 ? sqrt(a[m]) : 0.0;
-    qsort(root, M, sizeof *root, by_value); /* ascending; the largest are at the end */
+    qsort(root, M, sizeof *root, km_double_ascending); /* ascending; the largest are at the end */
     double s = 0, top = 0;
     for (size_t k = 1; k <= M; k++) {
         top += root[M - k];

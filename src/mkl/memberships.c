@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/double_order.h"
 #include "core/error.h"
 
 void km_membership_gaps(size_t n, size_t l, double *e)
@@ -50,12 +51,6 @@ double km_average_evenness(size_t n, size_t l, const double *delta, double tau)
     return sum / ((double)n * (double)l);
 }
 
-static int by_value(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 km_status km_tau_for_evenness(size_t n, size_t l, const double *delta, double target, double *tau)
 {
     if (!(target > 0 && target <= 1))
@@ -78,7 +73,7 @@ km_status km_tau_for_evenness(size_t n, size_t l, const double *delta, double ta
         free(positive);
         return KM_OK;
     }
-    qsort(positive, count, sizeof *positive, by_value);
+    qsort(positive, count, sizeof *positive, km_double_ascending);
     double lo = 0, hi = 1.0 / positive[count / 2];
     free(positive);
     while (km_average_evenness(n, l, delta, hi) > target) {

@@ -7,22 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/double_order.h"
 #include "core/error.h"
 #include "mkl/krr_learning.h"
 #include "mkl/method.h"
 #include "mkl/two_stage.h"
 
-static int descending(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a < b) - (a > b);
-}
-
 /* out = the Euclidean projection of z onto {mu >= 0, sum mu = Lambda}; sorted: M scratch values. */
 static void project_simplex(size_t M, const double *z, double Lambda, double *sorted, double *out)
 {
     memcpy(sorted, z, M * sizeof *sorted);
-    qsort(sorted, M, sizeof *sorted, descending);
+    qsort(sorted, M, sizeof *sorted, km_double_descending);
     double sum = 0, theta = 0;
     for (size_t j = 0; j < M; j++) {
         sum += sorted[j];

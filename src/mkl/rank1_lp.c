@@ -30,6 +30,7 @@
 #include <glpk.h>
 #endif
 
+#include "core/double_order.h"
 #include "core/error.h"
 #include "mkl/mkl.h"
 #include "mkl/two_stage.h"
@@ -71,19 +72,13 @@ static double row_weight(const km_machine_problem *machine, size_t i)
     return machine->C * (machine->y[i] > 0 ? machine->weight_pos : machine->weight_neg);
 }
 
-static int ascending(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The most frequent value of column k (values are equal exactly: the family computes a feature value the
  * same way on every row with the same input). */
 static double most_frequent(const double *X, size_t n, size_t d, size_t k, double *sorted)
 {
     for (size_t i = 0; i < n; i++)
         sorted[i] = X[i * d + k];
-    qsort(sorted, n, sizeof *sorted, ascending);
+    qsort(sorted, n, sizeof *sorted, km_double_ascending);
     double best = sorted[0];
     size_t run = 0, best_run = 0;
     for (size_t i = 0; i < n; i++) {

@@ -40,6 +40,7 @@
 #include <glpk.h>
 #endif
 
+#include "core/double_order.h"
 #include "core/error.h"
 #include "mkl/alternate.h"
 #include "mkl/mkl.h"
@@ -193,17 +194,11 @@ static double master_objective(const silp_master *ms, const double *mu, double *
     return cblas_ddot((int)t, ms->b, 1, mu, 1) - norm;
 }
 
-static int descending(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a < b) - (a > b);
-}
-
 /* Euclidean projection of x onto the probability simplex (sort-based, Duchi et al. 2008). */
 static void project_simplex(double *x, size_t t, double *sorted)
 {
     memcpy(sorted, x, t * sizeof *sorted);
-    qsort(sorted, t, sizeof *sorted, descending);
+    qsort(sorted, t, sizeof *sorted, km_double_descending);
     double sum = 0, shift = 0;
     for (size_t k = 0; k < t; k++) {
         sum += sorted[k];

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/double_order.h"
 #include "core/error.h"
 #include "core/locale.h"
 #include "core/number.h"
@@ -254,12 +255,6 @@ static km_status series_values(results *rs, const char *series)
     return KM_OK;
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The distinct values of option name over the lines, ascending, into out; their count. */
 static size_t distinct(const results *rs, const char *name, double *out)
 {
@@ -272,7 +267,7 @@ static size_t distinct(const results *rs, const char *name, double *out)
         if (!seen)
             out[n++] = v;
     }
-    qsort(out, n, sizeof *out, compare_doubles);
+    qsort(out, n, sizeof *out, km_double_ascending);
     return n;
 }
 
@@ -311,7 +306,7 @@ typedef struct series_entry {
 
 static int by_key(const void *a, const void *b)
 {
-    return compare_doubles(&((const series_entry *)a)->key, &((const series_entry *)b)->key);
+    return km_double_ascending(&((const series_entry *)a)->key, &((const series_entry *)b)->key);
 }
 
 /* Whether line i belongs to the series of line first (no series option: every line does). */
