@@ -216,24 +216,28 @@ static void copy_point(lp_point *to, const lp_point *from, size_t d, size_t n)
     memcpy(to->alpha, from->alpha, n * sizeof *to->alpha);
 }
 
-/* Certifies the point c = y alpha, theta_k = |w_k| / ||w||_1 (w: d values, not all 0); keeps it when its gap
- * is the smallest so far. */
-static km_status certify(rank1_lp *s, const double *w, double bias, const double *alpha)
+/* The dual point c = y alpha and its products K_k c and c'K_k c, which every certificate at it shares. */
+static km_status dual_products(rank1_lp *s, const double *alpha)
 {
-    const km_machine_problem *machine = s->pr->machine;
-    size_t n = s->n, M = s->M, d = s->d;
+    for (size_t i = 0; i < s->n; i++)
+        s->coef[i] = s->pr->machine->y[i] * alpha[i];
+    km_status st = km_kernel_products(s->pr, s->coef, s->h);
+    if (!st)
+        km_mkl_quadratic_terms(s->n, s->M, s->coef, s->h, s->a);
+    return st;
+}
+
+/* Certifies the point of the last dual_products with theta_k = |w_k| / ||w||_1 (w: d values; none when all
+ * are 0); keeps it when its gap is the smallest so far. */
+static void certify(rank1_lp *s, const double *w, double bias)
+{
+    size_t M = s->M, d = s->d;
     double norm = 0;
     for (size_t k = 0; k < d; k++)
         norm += fabs(w[k]);
     if (!(norm > 0))
-        return KM_OK; /* no weights to certify */
-    for (size_t i = 0; i < n; i++)
-        s->coef[i] = machine->y[i] * alpha[i];
-    km_status st = km_kernel_products(s->pr, s->coef, s->h);
-    if (st)
-        return st;
-    km_mkl_quadratic_terms(n, M, s->coef, s->h, s->a);
-    double *theta = machine->kernel->theta;
+        return; /* no weights to certify */
+    double *theta = s->pr->machine->kernel->theta;
     memset(theta, 0, M * sizeof *theta);
     for (size_t k = 0; k < d; k++)
         theta[s->kept[k]] = fabs(w[k]) / norm;
@@ -242,19 +246,22 @@ static km_status certify(rank1_lp *s, const double *w, double bias, const double
     if (isfinite(cert.gap) && (!s->have_best || cert.gap < s->best.gap)) {
         s->have_best = 1;
         s->best = cert;
-        memcpy(s->best_coef, s->coef, n * sizeof *s->coef);
+        memcpy(s->best_coef, s->coef, s->n * sizeof *s->coef);
         memcpy(s->best_theta, theta, M * sizeof *theta);
     }
-    return KM_OK;
 }
 
 /* Certifies the newest solve and, with both ends of the bracket known, the combination of their points
- * whose l1-norm is the middle of the bracket (both ends' duals). */
-static km_status certify_candidates(rank1_lp *s)
+ * whose l1-norm is the middle of the bracket, with both ends' duals: the newest solve's (one end) and
+ * other's. */
+static km_status certify_candidates(rank1_lp *s, const lp_point *other)
 {
-    km_status st = certify(s, s->last.w, s->last.bias, s->last.alpha);
-    if (st || !s->have_lo || !s->have_hi)
+    km_status st = dual_products(s, s->last.alpha);
+    if (st)
         return st;
+    certify(s, s->last.w, s->last.bias);
+    if (!s->have_lo || !s->have_hi)
+        return KM_OK;
     const lp_point *lo = &s->lo, *hi = &s->hi;
     double target = 0.5 * (lo->t + hi->t), lambda = 1.0;
     if (lo->norm > hi->norm)
@@ -262,8 +269,9 @@ static km_status certify_candidates(rank1_lp *s)
     for (size_t k = 0; k < s->d; k++)
         s->scratch_w[k] = lambda * lo->w[k] + (1 - lambda) * hi->w[k];
     double bias = lambda * lo->bias + (1 - lambda) * hi->bias;
-    if (!(st = certify(s, s->scratch_w, bias, lo->alpha)))
-        st = certify(s, s->scratch_w, bias, hi->alpha);
+    certify(s, s->scratch_w, bias);
+    if (!(st = dual_products(s, other->alpha)))
+        certify(s, s->scratch_w, bias);
     return st;
 }
 
@@ -360,14 +368,17 @@ static km_status iterate(rank1_lp *s, km_mkl_result *result)
         if (st)
             return st;
         result->mkl_iterations = step;
+        const lp_point *other;
         if (s->last.norm >= t) {
             copy_point(&s->lo, &s->last, s->d, s->n);
             s->have_lo = 1;
+            other = &s->hi;
         } else {
             copy_point(&s->hi, &s->last, s->d, s->n);
             s->have_hi = 1;
+            other = &s->lo;
         }
-        if ((st = certify_candidates(s)))
+        if ((st = certify_candidates(s, other)))
             return st;
         double elapsed = km_mkl_seconds_since(&start), gap = s->have_best ? s->best.gap : INFINITY;
         km_log(&pr->logger, KM_LOG_INFO, "simplex %4ld: t %.10g |w|_1 %.10g dual %.10g primal %.10g gap %.3e %.2fs",
