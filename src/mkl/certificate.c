@@ -44,6 +44,58 @@ static km_status feature_products(const km_kernel_access *k, const km_feature_bl
     return KM_OK;
 }
 
+/* Kernel values fetched for the products at once: the support columns of a block, every kernel's. */
+#define KM_PRODUCT_BLOCK_VALUES ((size_t)1 << 18)
+
+/* Whether wanted leaves some kernel out (NULL: none). */
+static int some_unwanted(const unsigned char *wanted, size_t M)
+{
+    for (size_t m = 0; wanted && m < M; m++)
+        if (!wanted[m])
+            return 1;
+    return 0;
+}
+
+/* h_m += c_j K_m(., j) over the support columns j in ascending order: every kernel's column of a row
+ * fetched at once, and several rows a block (km_kernel_access_blocks: the dot products of a block from
+ * one product, the RBF widths of a view from one distance pass), or, with kernels left out, only the
+ * wanted kernels' columns. */
+static km_status kernel_products(const km_kernel_access *k, const double *coef, const unsigned char *wanted,
+                                 const size_t *rows, double *h)
+{
+    size_t n = k->n_rows, M = k->n_kernels;
+    int by_column = some_unwanted(wanted, M);
+    size_t support_size = 0;
+    for (size_t j = 0; j < n; j++)
+        support_size += coef[j] != 0.0;
+    size_t per_block = by_column ? 1 : KM_PRODUCT_BLOCK_VALUES / (M * n + 1) + 1;
+    per_block = per_block < support_size ? per_block : support_size ? support_size : 1;
+    size_t *support = malloc(per_block * sizeof *support);
+    double *values = malloc(per_block * (by_column ? 1 : M) * n * sizeof *values);
+    km_status st = support && values ? KM_OK : km_error_nomem("kernel products");
+    for (size_t j = 0; !st && j < n;) {
+        size_t count = 0;
+        for (; j < n && count < per_block; j++)
+            if (coef[j] != 0.0)
+                support[count++] = j;
+        if (!by_column)
+            st = km_kernel_access_blocks(k, support, count, rows, n, values);
+        for (size_t t = 0; !st && t < count; t++)
+            for (size_t m = 0; !st && m < M; m++) {
+                if (wanted && !wanted[m])
+                    continue;
+                const double *column = by_column ? values : values + (t * M + m) * n;
+                if (by_column)
+                    st = k->column(k->column_ctx, m, support[t], rows, n, values);
+                for (size_t i = 0; !st && i < n; i++)
+                    h[m * n + i] += coef[support[t]] * column[i];
+            }
+    }
+    free(support);
+    free(values);
+    return st;
+}
+
 km_status km_mkl_products_of(const km_mkl_problem *problem, const double *coef, const unsigned char *wanted,
                              double *h)
 {
@@ -66,23 +118,12 @@ km_status km_mkl_products_of(const km_mkl_problem *problem, const double *coef, 
         if (!wanted || wanted[m])
             memset(h + m * n, 0, n * sizeof *h);
     size_t *rows = malloc(n * sizeof *rows);
-    double *column = malloc(n * sizeof *column);
-    km_status st = rows && column ? KM_OK : km_error_nomem("kernel products");
+    km_status st = rows ? KM_OK : km_error_nomem("kernel products");
     for (size_t i = 0; !st && i < n; i++)
         rows[i] = i;
-    for (size_t j = 0; !st && j < n; j++) {
-        if (coef[j] == 0.0)
-            continue;
-        for (size_t m = 0; !st && m < M; m++) {
-            if (wanted && !wanted[m])
-                continue;
-            st = k->column(k->column_ctx, m, j, rows, n, column);
-            for (size_t i = 0; !st && i < n; i++)
-                h[m * n + i] += coef[j] * column[i];
-        }
-    }
+    if (!st)
+        st = kernel_products(k, coef, wanted, rows, h);
     free(rows);
-    free(column);
     return st;
 }
 
