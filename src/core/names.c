@@ -28,6 +28,9 @@ const km_name km_normalization_names[] = {
 /* km_gamma_mode of kernel/kernel.h (KM_GAMMA_ABSOLUTE, KM_GAMMA_RELATIVE), internal to the library */
 const km_name km_gamma_mode_names[] = {{0, "absolute"}, {1, "relative"}, {0, NULL}};
 
+/* km_landmark_sampling of kernel/kernel.h (KM_LANDMARKS_UNIFORM, _KMEANSPP, _LEVERAGE), internal to the library */
+const km_name km_landmark_sampling_names[] = {{0, "uniform"}, {1, "kmeans++"}, {2, "leverage"}, {0, NULL}};
+
 const km_name km_cache_values_names[] = {
     {KM_CACHE_AUTO, "auto"}, {KM_CACHE_DOUBLE, "double"}, {KM_CACHE_FLOAT, "float"}, {0, NULL}};
 

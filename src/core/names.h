@@ -19,6 +19,7 @@ extern const km_name km_multiclass_names[];
 extern const km_name km_kernel_type_names[];
 extern const km_name km_normalization_names[];
 extern const km_name km_gamma_mode_names[];
+extern const km_name km_landmark_sampling_names[];
 extern const km_name km_cache_values_names[];
 extern const km_name km_score_names[];
 /* The same tables as functions (a parameter row's names, core/param_row.h). */

@@ -2,8 +2,9 @@
  * machines", NIPS 2000; Kumar, Mohri & Talwalkar, "Sampling methods for the Nystrom method", JMLR 2012):
  * a kernel k with rank=R is replaced by
  *     k~(x, x') = k(x, Z) K_ZZ^+ k(Z, x') = <phi(x), phi(x')>,   phi(x) = P^T k(Z, x),
- * Z the L = min(R, n) landmark rows drawn uniformly without replacement from the training rows (or,
- * with icd=TOL, the pivots of an incomplete Cholesky factorization: icd_pivots), and
+ * Z the L = min(R, n) landmark rows chosen from the training rows (landmarks.h: drawn uniformly, by
+ * k-means++ or by approximate ridge leverage scores as sampling= says, or with icd=TOL the pivots of an
+ * incomplete Cholesky factorization), and
  * P = U_r diag(lambda_r)^(-1/2) from the eigenvectors of K_ZZ = k(Z, Z) whose eigenvalues exceed
  * KM_NYSTROM_EIGEN_CUT times the largest (the others would only amplify rounding). On the landmark rows
  * k~ equals k; with L = n it is k itself, up to the cut eigenvalues.
@@ -12,8 +13,10 @@
  * as KM_INPUT_ROWS: a source holds the rows' features phi (n x r), so a value is an r-term dot product
  * and a column one matrix-vector product. Uniform landmarks are the default: they cost nothing to draw,
  * need no pass over the data, and Kumar et al. find them as accurate as the adaptive schemes on most
- * sets at the ranks used in practice. The landmarks and P are fitted values of the kernel (model files
- * keep them), so the features of new rows, and hence prediction, need only Z and P. */
+ * sets at the ranks used in practice; k-means++ landmarks depend on the features only, so kernels on
+ * the same features share them as they share a uniform draw. The landmarks and P are fitted values of
+ * the kernel (model files keep them), so the features of new rows, and hence prediction, need only Z
+ * and P. */
 #include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
@@ -21,16 +24,14 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "core/rng.h"
 #include "kernel/feature_view.h"
 #include "kernel/kernel_eval.h"
 #include "kernel/kernel_family.h"
+#include "kernel/landmarks.h"
 #include "kernel/nystrom.h"
 
 /* Eigenvalues of K_ZZ below this fraction of the largest are cut (docs/kernels.md, "Low-rank kernels"). */
 #define KM_NYSTROM_EIGEN_CUT 1e-10
-/* The seed of the landmark draw: the same training rows give the same landmarks for every kernel on them. */
-#define KM_NYSTROM_SEED 0x6b6d6e79u
 /* Most values the landmark rows may hold (L x features, 512 MiB). */
 #define KM_NYSTROM_MAX_LANDMARK_VALUES ((size_t)1 << 26)
 /* Rows of k(rows, Z) computed at once when mapping rows to features. */
@@ -46,6 +47,8 @@
 typedef struct nystrom_rows {
     km_view view;
     size_t users;            /* sources that still need the view */
+    size_t *seeded;          /* the k-means++ landmark rows last chosen (for seeded_asked), or NULL */
+    size_t seeded_asked, seeded_count;
     double *landmarks;       /* a copy of the landmark rows the dots are for, or NULL */
     size_t n_landmarks, landmark_dim;
     double *dots;            /* view.n x n_landmarks: <x_i, z_l> */
@@ -64,6 +67,7 @@ static void rows_release(nystrom_rows *rows)
     if (!rows || --rows->users > 0)
         return;
     km_view_free(&rows->view);
+    free(rows->seeded);
     free(rows->landmarks);
     free(rows->dots);
     free(rows);
@@ -136,8 +140,7 @@ static km_status shared_dots(const km_kernel *k, nystrom_rows *rows, const km_vi
     return KM_OK;
 }
 
-/* phi = k(rows, Z) P for every row of the source's view, in blocks of rows; then the source lets go of
- * the shared rows. */
+/* phi = k(rows, Z) P for every row of the source's view, in blocks of rows. */
 static km_status compute_features(const km_kernel *k, nystrom_source *s)
 {
     km_view z;
@@ -167,9 +170,14 @@ static km_status compute_features(const km_kernel *k, nystrom_source *s)
     free(values);
     free(z.sqnorm);
     s->r = r;
+    return st;
+}
+
+/* The source's features are computed: it lets go of the shared rows. */
+static void release_rows(nystrom_source *s)
+{
     rows_release(s->rows);
     s->rows = NULL;
-    return st;
 }
 
 static km_status nystrom_source_new(const km_kernel *k, const km_dataset *data, const size_t *rows, size_t n,
@@ -190,6 +198,8 @@ static km_status nystrom_source_new(const km_kernel *k, const km_dataset *data, 
     km_status st = km_view_build(data, rows, n, k->features, k->n_features, dim, &s->rows->view);
     if (!st && k->projection)   /* a fitted kernel: the rows' features at once */
         st = compute_features(k, s);
+    if (!st && k->projection)
+        release_rows(s);
     if (st) {
         nystrom_source_free(s);
         return st;
@@ -222,31 +232,6 @@ static km_status nystrom_mean_distance(const void *source, double *mean)
         return km_error(KM_EINVAL, "a low-rank %s kernel has no width relative to the mean distance",
                         km_kernel_type_name(s->base->type));
     return s->base->mean_distance(&s->rows->view, mean);
-}
-
-/* L distinct rows of 0..n-1, drawn uniformly (a partial Fisher-Yates shuffle), in ascending order. */
-static km_status draw_landmarks(size_t n, size_t L, size_t **out)
-{
-    size_t *order = malloc(n * sizeof *order);
-    if (!order)
-        return km_error_nomem("the landmark draw");
-    for (size_t i = 0; i < n; i++)
-        order[i] = i;
-    km_rng rng;
-    km_rng_seed(&rng, KM_NYSTROM_SEED);
-    for (size_t i = 0; i < L; i++) {
-        size_t j = i + (size_t)km_rng_below(&rng, n - i), t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-    }
-    for (size_t i = 1; i < L; i++)   /* insertion sort of the L drawn rows */
-        for (size_t j = i; j > 0 && order[j - 1] > order[j]; j--) {
-            size_t t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-        }
-    *out = order;
-    return KM_OK;
 }
 
 /* The landmark rows' values, dense, from the source's view. */
@@ -311,66 +296,71 @@ static km_status fit_projection(km_kernel *k)
     return st;
 }
 
-/* The landmark rows chosen by pivoted incomplete Cholesky (Fine & Scheinberg, "Efficient SVM training
- * using low-rank kernel representations", JMLR 2001; mklaren's ICD): K ~ G G', each step taking as pivot
- * the row of the largest residual diagonal d_p and adding the column g = (k(., x_p) - G G_p') / sqrt(d_p),
- * until the residual trace sum_i d_i falls to k->icd_tolerance of the trace, or rank pivots. The Nystrom
- * approximation on the pivots is G G' itself, so its trace error is at most the tolerance. *chosen: the
- * pivots in ascending order, *count of them. */
-static km_status icd_pivots(const km_kernel *k, const km_view *view, size_t **chosen, size_t *count)
+/* The k-means++ landmarks of the source's rows, drawn once for every kernel on them that asks for as many. */
+static km_status seeded_landmarks(nystrom_rows *rows, size_t L, size_t **chosen, size_t *count)
 {
-    size_t n = view->n, R = k->rank < n ? k->rank : n;
-    double *d = malloc((n ? n : 1) * sizeof *d), *G = malloc((n ? n : 1) * (R ? R : 1) * sizeof *G);
-    double *column = malloc((n ? n : 1) * sizeof *column), *work = calloc(km_view_width(view) + 1, sizeof *work);
-    size_t *pivots = malloc((R ? R : 1) * sizeof *pivots);
-    if (!d || !G || !column || !work || !pivots) {
-        free(d);
-        free(G);
-        free(column);
-        free(work);
-        free(pivots);
-        return km_error_nomem("the incomplete Cholesky factor");
+    if (!rows->seeded || rows->seeded_asked != L) {
+        free(rows->seeded);
+        rows->seeded = NULL;
+        km_status st = km_landmarks_kmeanspp(&rows->view, L, &rows->seeded, &rows->seeded_count);
+        if (st)
+            return st;
+        rows->seeded_asked = L;
     }
-    double trace = 0, residual;
-    for (size_t i = 0; i < n; i++)
-        trace += d[i] = km_kernel_from_dot(k, view->sqnorm[i], view->sqnorm[i], view->sqnorm[i]);
-    residual = trace;
-    size_t j = 0;
-    while (j < R && residual > k->icd_tolerance * trace) {
-        size_t p = 0;
-        for (size_t i = 1; i < n; i++)
-            p = d[i] > d[p] ? i : p;
-        if (!(d[p] > 0))
-            break;
-        km_view_dot_column(view, p, work, column);   /* <x_i, x_p>, then k(x_i, x_p) */
-        km_kernel_from_dots(k, column, view->sqnorm, NULL, view->sqnorm[p], n, column);
-        /* g = (k(., x_p) - G G_p') / sqrt(d_p), G row-major n x R, its first j columns filled */
-        if (j)
-            cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)n, (int)j, -1.0, G, (int)R, G + p * R, 1, 1.0, column, 1);
-        double root = sqrt(d[p]);
-        for (size_t i = 0; i < n; i++)
-            G[i * R + j] = column[i] / root;
-        for (size_t i = 0; i < n; i++)
-            d[i] = fmax(d[i] - G[i * R + j] * G[i * R + j], 0.0);
-        d[p] = 0.0;
-        residual = 0;
-        for (size_t i = 0; i < n; i++)
-            residual += d[i];
-        pivots[j++] = p;
-    }
-    for (size_t a = 1; a < j; a++)   /* ascending, as the uniform draw's */
-        for (size_t b = a; b > 0 && pivots[b - 1] > pivots[b]; b--) {
-            size_t t = pivots[b];
-            pivots[b] = pivots[b - 1];
-            pivots[b - 1] = t;
-        }
-    free(d);
-    free(G);
-    free(column);
-    free(work);
-    *chosen = pivots;
-    *count = j;
+    *count = rows->seeded_count;
+    if (!(*chosen = malloc((*count ? *count : 1) * sizeof **chosen)))
+        return km_error_nomem("the landmark rows");
+    memcpy(*chosen, rows->seeded, *count * sizeof **chosen);
     return KM_OK;
+}
+
+/* The Nystrom map on the rows chosen: landmarks, P and the features of the source's rows. */
+static km_status fit_on(km_kernel *k, nystrom_source *s, const size_t *chosen, size_t L)
+{
+    km_status st = copy_landmarks(k, &s->rows->view, chosen, L);
+    if (!st)
+        st = fit_projection(k);
+    if (!st && k->rank_kept == 0)
+        st = km_kernel_error(k, "it is 0 on every landmark row: nothing to approximate");
+    return st ? st : compute_features(k, s);
+}
+
+/* L rows drawn by approximate ridge leverage scores (landmarks.h), from the Nystrom map on a uniform draw
+ * of as many rows; the uniform draw itself where its approximation leaves no residual. */
+static km_status leverage_landmarks(km_kernel *k, nystrom_source *s, size_t L, size_t **chosen, size_t *count)
+{
+    size_t *uniform;
+    km_status st = km_landmarks_uniform(s->n, L, &uniform);
+    if (st)
+        return st;
+    if ((st = fit_on(k, s, uniform, L))) {
+        free(uniform);
+        return st;
+    }
+    size_t n = s->n, r = s->r;
+    double *eigenvalues = malloc(r * sizeof *eigenvalues), *diagonal = malloc((n ? n : 1) * sizeof *diagonal);
+    double *scores = malloc((n ? n : 1) * sizeof *scores), lambda;
+    if (!eigenvalues || !diagonal || !scores)
+        st = km_error_nomem("the leverage scores");
+    for (size_t c = 0; !st && c < r; c++)   /* P = U Lambda^(-1/2), U's columns of unit length */
+        eigenvalues[c] = 1.0 / cblas_ddot((int)k->n_landmarks, k->projection + c, (int)r, k->projection + c, (int)r);
+    const double *sqnorm = s->rows->view.sqnorm;
+    for (size_t i = 0; !st && i < n; i++)
+        diagonal[i] = km_kernel_from_dot(k, sqnorm[i], sqnorm[i], sqnorm[i]);
+    if (!st)
+        km_landmarks_leverage_scores(s->phi, n, r, eigenvalues, diagonal, L, &lambda, scores);
+    if (!st && lambda > 0) {
+        st = km_landmarks_weighted(scores, n, L, chosen, count);
+    } else if (!st) {
+        *chosen = uniform;
+        *count = L;
+        uniform = NULL;
+    }
+    free(uniform);
+    free(eigenvalues);
+    free(diagonal);
+    free(scores);
+    return st;
 }
 
 /* The landmarks, P and the training rows' features; the base kernel's default gamma first. */
@@ -383,20 +373,23 @@ static km_status nystrom_fit(km_kernel *k, void *source)
         k->gamma = 1.0 / (double)s->rows->view.dim;
     }
     size_t L = k->rank < s->n ? k->rank : s->n, *chosen = NULL;
-    km_status st = k->icd_tolerance > 0 ? icd_pivots(k, &s->rows->view, &chosen, &L) : draw_landmarks(s->n, L, &chosen);
+    km_status st;
+    if (k->icd_tolerance > 0)
+        st = km_landmarks_icd(k, &s->rows->view, &chosen, &L);
+    else if (k->landmark_sampling == KM_LANDMARKS_KMEANSPP)
+        st = seeded_landmarks(s->rows, L, &chosen, &L);
+    else if (k->landmark_sampling == KM_LANDMARKS_LEVERAGE)
+        st = leverage_landmarks(k, s, L, &chosen, &L);
+    else
+        st = km_landmarks_uniform(s->n, L, &chosen);
     if (!st && L == 0)
         st = km_kernel_error(k, "it is 0 on every training row: nothing to approximate");
-    if (st) {
-        free(chosen);
-        return st;
-    }
-    st = copy_landmarks(k, &s->rows->view, chosen, L);
+    if (!st)
+        st = fit_on(k, s, chosen, L);
     free(chosen);
     if (!st)
-        st = fit_projection(k);
-    if (!st && k->rank_kept == 0)
-        st = km_kernel_error(k, "it is 0 on every landmark row: nothing to approximate");
-    return st ? st : compute_features(k, s);
+        release_rows(s);
+    return st;
 }
 
 static double nystrom_value(const km_kernel *k, const void *a, size_t i, const void *b, size_t j)

@@ -18,6 +18,14 @@ typedef enum km_gamma_mode {
     KM_GAMMA_RELATIVE = 1    /* gamma = value / mean distance (||x-x'||^2 for rbf, chi^2 for chi2) */
 } km_gamma_mode;
 
+/* How a low-rank kernel draws its landmark rows (kernel/landmarks.h; names: core/names.h
+ * km_landmark_sampling_names). */
+typedef enum km_landmark_sampling {
+    KM_LANDMARKS_UNIFORM = 0,    /* uniformly without replacement */
+    KM_LANDMARKS_KMEANSPP = 1,   /* k-means++ seeding on the rows' features */
+    KM_LANDMARKS_LEVERAGE = 2    /* by approximate ridge leverage scores of the kernel */
+} km_landmark_sampling;
+
 typedef struct km_kernel {
     km_kernel_type type;
     double gamma;            /* rbf, poly, sigmoid, chi2; 0 for poly/sigmoid: LIBSVM's default
@@ -35,7 +43,8 @@ typedef struct km_kernel {
                                 (family_nystrom.c); 0: the exact kernel */
     double icd_tolerance;    /* spec icd=TOL: the landmark rows are the pivots of an incomplete Cholesky
                                 factorization to a residual trace of TOL times the trace (at most R);
-                                0: drawn uniformly */
+                                0: drawn (landmark_sampling) */
+    km_landmark_sampling landmark_sampling;   /* spec sampling=: how the landmark rows are drawn */
 
     /* precomputed kernels */
     char *file;              /* training matrix file named in the spec, or NULL */

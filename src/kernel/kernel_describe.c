@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "core/names.h"
 #include "kernel/kernel.h"
 #include "kernel/kernel_eval.h"
 #include "kernel/kernel_family.h"
@@ -113,6 +114,8 @@ size_t km_kernel_describe(const km_kernel *k, char *buf, size_t size)
         append(&t, ":icd=");
         append_number(&t, k->icd_tolerance);
     }
+    if (k->landmark_sampling != KM_LANDMARKS_UNIFORM)
+        append(&t, ":sampling=%s", km_name_of(km_landmark_sampling_names, (int)k->landmark_sampling));
     return t.length;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/names.h"
 #include "core/number.h"
 #include "core/suggest.h"
 #include "data/text_input.h"
@@ -23,12 +24,12 @@
 
 typedef enum spec_key {
     KEY_GAMMA, KEY_SIGMA, KEY_DEGREE, KEY_COEF0, KEY_FEATURES, KEY_NORM, KEY_CENTER, KEY_SCALE, KEY_FILE, KEY_KMER,
-    KEY_SHIFT, KEY_RANK, KEY_ICD, KEY_COUNT
+    KEY_SHIFT, KEY_RANK, KEY_ICD, KEY_SAMPLING, KEY_COUNT
 } spec_key;
 
 static const char *const key_names[KEY_COUNT] = {"gamma",    "sigma", "degree", "coef0", "features",
                                                  "norm",     "center", "scale", "file",  "k",
-                                                 "shift",    "rank",   "icd"};
+                                                 "shift",    "rank",   "icd",   "sampling"};
 
 #define BIT(k) (1u << (k))
 #define COMMON_KEYS (BIT(KEY_FEATURES) | BIT(KEY_NORM) | BIT(KEY_CENTER) | BIT(KEY_SCALE))
@@ -48,7 +49,7 @@ static unsigned keys_of_type(km_kernel_type type)
     unsigned params = family->params;
     unsigned keys = family->one_kernel_per_feature ? 0u : BIT(KEY_NORM) | BIT(KEY_CENTER) | BIT(KEY_SCALE);
     if (family->input == KM_INPUT_DOT)
-        keys |= BIT(KEY_RANK) | BIT(KEY_ICD);
+        keys |= BIT(KEY_RANK) | BIT(KEY_ICD) | BIT(KEY_SAMPLING);
     for (size_t t = 0; t < sizeof param_keys / sizeof *param_keys; t++)
         if (params & param_keys[t].param)
             keys |= BIT(param_keys[t].key);
@@ -177,6 +178,26 @@ static km_status parse_norms(const spec_parser *p, option *o, char *text)
         if (k == sizeof names / sizeof names[0])
             return spec_error(p, "unknown normalization '%s' (none, mult, spherical, trace)", item);
         km_status st = push_value(p, o, (double)names[k].norm);
+        if (st || !comma)
+            return st;
+        item = comma + 1;
+    }
+}
+
+/* sampling=NAMES: how a low-rank kernel draws its landmark rows (core/names.h km_landmark_sampling_names) */
+static km_status parse_samplings(const spec_parser *p, option *o, char *text)
+{
+    for (char *item = text;;) {
+        char *comma = strchr(item, ',');
+        if (comma)
+            *comma = '\0';
+        int sampling;
+        if (!km_value_of(km_landmark_sampling_names, item, &sampling)) {
+            char names[64];
+            return spec_error(p, "unknown landmark sampling '%s' (%s)", item,
+                              km_names_phrase(km_landmark_sampling_names, names, sizeof names));
+        }
+        km_status st = push_value(p, o, (double)sampling);
         if (st || !comma)
             return st;
         item = comma + 1;
@@ -354,6 +375,8 @@ static km_status parse_option(spec_parser *p, char *token)
         return parse_features(p, o, value);
     case KEY_NORM:
         return parse_norms(p, o, value);
+    case KEY_SAMPLING:
+        return parse_samplings(p, o, value);
     case KEY_FILE:
         o->count = 1;
         return read_matrix_file(p, value);
@@ -402,6 +425,7 @@ static void apply(km_kernel *k, const option *o, size_t a, uint32_t *single_feat
     case KEY_SHIFT: k->shift = (size_t)v; break;
     case KEY_RANK: k->rank = (size_t)v; break;
     case KEY_ICD: k->icd_tolerance = v; break;
+    case KEY_SAMPLING: k->landmark_sampling = (km_landmark_sampling)v; break;
     case KEY_FEATURES:
         if (o->each) {
             *single_feature = o->features ? o->features[a] : (uint32_t)a;
@@ -461,13 +485,18 @@ static km_status check_combination(const spec_parser *p, size_t *total)
 {
     *total = 1;
     const option *norm = NULL, *scale = NULL;
-    int rank = 0, icd = 0;
+    int rank = 0, icd = 0, sampling = 0;
     for (size_t k = 0; k < p->n_options; k++) {
         rank |= p->options[k].key == KEY_RANK;
         icd |= p->options[k].key == KEY_ICD;
+        sampling |= p->options[k].key == KEY_SAMPLING;
     }
-    if (icd && !rank)
-        return spec_error(p, "icd= chooses the landmark rows of a low-rank kernel: give rank= too (the most of them)");
+    if ((icd || sampling) && !rank)
+        return spec_error(p, "%s= chooses the landmark rows of a low-rank kernel: give rank= too (the most of them)",
+                          icd ? "icd" : "sampling");
+    if (icd && sampling)
+        return spec_error(p, "give either icd= (the pivots of an incomplete Cholesky factorization) or sampling= "
+                             "(a draw of the landmark rows), not both");
     for (size_t k = 0; k < p->n_options; k++) {
         const option *o = &p->options[k];
         if (o->key == KEY_NORM)

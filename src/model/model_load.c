@@ -410,6 +410,15 @@ static km_status read_nystrom_map(layout *l, const section *s, const km_kernel_s
     if (!st && found && !(k->rank && k->icd_tolerance > 0 && k->icd_tolerance < 1))
         st = km_error(KM_EFORMAT, "%s:%zu: icd %g is not a tolerance in (0, 1) of a low-rank kernel", l->r->path,
                       l->r->line_no, k->icd_tolerance);
+    int sampling = KM_LANDMARKS_UNIFORM;
+    if (!st)
+        st = open_key(l, s, "sampling", 0, &found);
+    if (!st && found)
+        st = km_text_parse_name(l->r, "sampling", km_landmark_sampling_names, &sampling);
+    if (!st && found && (!k->rank || k->icd_tolerance > 0))
+        st = km_error(KM_EFORMAT, "%s:%zu: a landmark sampling belongs to a low-rank kernel without icd", l->r->path,
+                      l->r->line_no);
+    k->landmark_sampling = (km_landmark_sampling)sampling;
     if (!st && k->rank)
         st = open_key(l, s, "landmarks", k->fitted, &found);
     if (st || !k->rank || !found)

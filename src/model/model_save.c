@@ -291,6 +291,8 @@ static void write_kernel(writer *w, const km_kernel_set *set, size_t m)
     line_size(w, "rank", k->rank);
     if (k->icd_tolerance > 0)
         line_double(w, "icd", k->icd_tolerance);
+    if (k->landmark_sampling != KM_LANDMARKS_UNIFORM)
+        line_name(w, "sampling", km_landmark_sampling_names, (int)k->landmark_sampling);
     if (!k->projection)
         return;
     /* the Nystrom map (kernel/family_nystrom.c): "landmarks L D" then L x D values, or "landmarks same K"

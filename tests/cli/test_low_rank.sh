@@ -2,7 +2,8 @@
 # as training rows the model is the exact kernel's (objectives within the certified gaps, the same
 # weights and predictions), with fewer
 # it trains, keeps its landmarks and projection in the model and predicts; a model whose map was cut
-# short is refused with one line naming the file (exit 2); rank= on a kernel without a low-rank form and
+# short is refused with one line naming the file (exit 2); landmarks drawn by k-means++ or leverage scores
+# (sampling=) are kept in the model with their sampling; rank= on a kernel without a low-rank form and
 # rank=0 are refused naming the spec; features beyond -m are refused naming the -m that holds them.
 . "$(dirname "$0")/lib.sh" "$@"
 
@@ -60,6 +61,24 @@ expect_status 0 "$KM" predict "$H" "$WORK/low.model" "$WORK/low.pred" &&
 expect_status 0 "$KM" info "$WORK/low.model"
 grep -q 'rank=30' "$WORK/out" || fail "info does not show the kernels' rank"
 
+# sampling=: k-means++ landmarks depend on the features only (one set for the five widths), leverage-score
+# landmarks on each kernel; both models keep their sampling, predict after reading it back, and show it
+for sampling in kmeans++ leverage; do
+    expect_status 0 "$KM" train -q --mkl lp --p 4/3 --kernel "rbf:gamma=2^-2..2^2/mean:rank=30:sampling=$sampling" \
+        "$H" "$WORK/$sampling.model"
+    [ "$(grep -c "^sampling $sampling\$" "$WORK/$sampling.model")" -eq 5 ] ||
+        fail "the $sampling model does not keep its sampling for the 5 kernels"
+    expect_status 0 "$KM" predict "$H" "$WORK/$sampling.model" "$WORK/$sampling.pred" &&
+        "$PYTHON" -c "import sys,re; a=float(re.search(r'Accuracy = ([0-9.]+)%', open(sys.argv[1]).read()).group(1)); sys.exit(0 if a > 80 else 1)" \
+            "$WORK/out" || fail "rank 30, $sampling landmarks: training accuracy $(cat "$WORK/out")"
+    expect_status 0 "$KM" info "$WORK/$sampling.model"
+    grep -q "rank=30:sampling=$sampling" "$WORK/out" || fail "info does not show the $sampling landmark sampling"
+done
+[ "$(grep -c '^landmarks same 0$' "$WORK/kmeans++.model")" -eq 4 ] ||
+    fail "the five widths do not share the k-means++ landmarks"
+[ "$(grep -c '^landmarks 30 13 ' "$WORK/leverage.model")" -ge 2 ] ||
+    fail "the leverage-score landmarks are the same for every width"
+
 # hostile maps, sealed with a correct checksum so that they reach the model's reader: one line naming
 # the model file, exit 2, no predictions written
 seal() {   # seal IN OUT SED-EXPRESSION: the edited model with its checksum recomputed
@@ -79,7 +98,8 @@ seal "$WORK/low.model" "$WORK/cut.model" 's/^projection .*/CUT/'
 seal "$WORK/low.model" "$WORK/same.model" 's/^landmarks same 0$/landmarks same 3/'
 seal "$WORK/low.model" "$WORK/dim.model" 's/^landmarks 30 13 /landmarks 30 12 /'
 seal "$WORK/low.model" "$WORK/type.model" 's/^type rbf$/type chi2/'   # a type without a low-rank form
-for broken in cut same dim type; do
+seal "$WORK/leverage.model" "$WORK/sampling.model" 's/^sampling leverage$/sampling kmeans/'
+for broken in cut same dim type sampling; do
     expect_status 2 "$KM" predict "$H" "$WORK/$broken.model" "$WORK/$broken.pred" &&
         expect_one_line_error "$broken\.model"
     [ -e "$WORK/$broken.pred" ] && fail "a prediction file was written from the broken model $broken"
@@ -113,12 +133,15 @@ sys.exit(0 if ok and max(abs(x - y) for ra, rb in zip(a, b) for x, y in zip(ra, 
 PY
 expect_status 0 "$KM" kernel --help
 grep -q "rank (linear, poly, rbf, sigmoid" "$WORK/out" || fail "kernel --help does not show the rank key"
+grep -q "sampling (with rank: uniform, kmeans++ or leverage" "$WORK/out" || fail "kernel --help does not show the sampling key"
 
 # specs refused with the spec named
 expect_status 2 "$KM" train -q --kernel 'chi2:rank=10' "$H" "$WORK/x.model" &&
     expect_one_line_error "chi2:rank=10.*not valid for chi2"
 expect_status 2 "$KM" train -q --kernel 'rbf:rank=0' "$H" "$WORK/x.model" &&
     expect_one_line_error "rank must be a positive integer"
+expect_status 2 "$KM" train -q --kernel 'rbf:rank=10:sampling=greedy' "$H" "$WORK/x.model" &&
+    expect_one_line_error "rbf:rank=10:sampling=greedy.*unknown landmark sampling 'greedy' \\(uniform, kmeans\\+\\+ or leverage\\)"
 [ -e "$WORK/x.model" ] && fail "a model was written from a refused spec"
 
 finish

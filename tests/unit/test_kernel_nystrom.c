@@ -6,7 +6,10 @@
  *  - values of new rows (km_kernel_cross) equal k(a, Z) K_ZZ^-1 k(Z, b) solved here by Gaussian
  *    elimination, independently of the eigendecomposition the family uses;
  *  - the spec key rank= and its errors;
- *  - icd=TOL: the pivots of an incomplete Cholesky factorization meet the trace tolerance. */
+ *  - icd=TOL: the pivots of an incomplete Cholesky factorization meet the trace tolerance;
+ *  - sampling=kmeans++ and sampling=leverage find the isolated rows a uniform draw misses, the leverage
+ *    scores equal their formula solved here by Gaussian elimination, and the weighted draw keeps to the
+ *    rows of positive weight. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +17,8 @@
 #include "check.h"
 #include "core/rng.h"
 #include "kernel/kernel.h"
+#include "kernel/landmarks.h"
+#include "kernel/nystrom.h"
 #include "kernel/provider.h"
 #include "kernelmix.h"
 
@@ -283,4 +288,168 @@ KM_TEST_CASE(incomplete_cholesky_pivots_meet_the_trace_tolerance)
     CHECK_STATUS(km_kernel_set_add_spec(bad, "rbf:rank=5:icd=0"), KM_EINVAL);
     km_kernel_set_free(bad);
     km_dataset_free(data);
+}
+
+/* A tight cluster of N - ISOLATED rows (spread 1e-3) and ISOLATED rows far from it and from each other:
+ * an RBF kernel of width 0.5 is about 1 within the cluster and 0 elsewhere. */
+enum { ISOLATED = 10, CLUSTER_LANDMARKS = 14 };
+
+static km_dataset *cluster_and_isolated_rows(double *X)
+{
+    make_rows(8, N, X);
+    for (size_t i = 0; i < N * D; i++)
+        X[i] *= 1e-3 / 3.0;
+    for (size_t t = 0; t < ISOLATED; t++)   /* rows 3, 7, 11, ...: 10 apart on the axes, in both directions */
+        X[(3 + 4 * t) * D + t % D] += (t < D ? 10.0 : -10.0);
+    km_dataset *data;
+    CHECK_OK(km_dataset_from_dense(N, D, X, NULL, &data));
+    return data;
+}
+
+/* The trace of K - K~ of the spec (the approximation's error, PSD) against the exact rbf:gamma=0.5. */
+static double trace_error(const km_dataset *data, const char *spec, size_t *landmarks)
+{
+    double K[N * N], Kt[N * N], error = 0;
+    gram(data, "rbf:gamma=0.5", K, NULL);
+    km_provider *p;
+    gram(data, spec, Kt, &p);
+    *landmarks = km_provider_fitted_set(p)->kernels[0].n_landmarks;
+    for (size_t i = 0; i < N; i++)
+        error += K[i * N + i] - Kt[i * N + i];
+    km_provider_free(p);
+    return error;
+}
+
+KM_TEST_CASE(adaptive_landmarks_find_the_isolated_rows)
+{
+    double X[N * D];
+    km_dataset *data = cluster_and_isolated_rows(X);
+    size_t L_uniform, L_kmeans, L_leverage;
+    double uniform = trace_error(data, "rbf:gamma=0.5:rank=14", &L_uniform);
+    double kmeans = trace_error(data, "rbf:gamma=0.5:rank=14:sampling=kmeans++", &L_kmeans);
+    double leverage = trace_error(data, "rbf:gamma=0.5:rank=14:sampling=leverage", &L_leverage);
+    CHECK(L_uniform == CLUSTER_LANDMARKS && L_kmeans == CLUSTER_LANDMARKS && L_leverage == CLUSTER_LANDMARKS);
+    /* each isolated row without a landmark adds about 1 to the error: the uniform draw misses 7 of the 10,
+     * k-means++ (11 clusters for 14 landmarks) none, the leverage draw (a draw, guided) fewer than half as
+     * many as the uniform one */
+    CHECK(uniform > 6.5);
+    CHECK(kmeans < 1e-3);
+    CHECK(leverage < 0.5 * uniform);
+    km_dataset_free(data);
+}
+
+KM_TEST_CASE(kmeans_landmarks_are_shared_and_stop_at_duplicates)
+{
+    double X[N * D];
+    km_dataset *data = cluster_and_isolated_rows(X);
+    km_kernel_set *set = kernel_set("rbf:gamma=0.5,2:rank=14:sampling=kmeans++");
+    km_provider *p;
+    CHECK_OK(km_provider_new(data, NULL, 0, set, 1 << 22, NULL, &p));
+    const km_kernel_set *fitted = km_provider_fitted_set(p);
+    CHECK(km_nystrom_same_landmarks(&fitted->kernels[0], &fitted->kernels[1]));   /* input space: every width */
+    char text[256];
+    km_kernel_set_describe(fitted, 1, text, sizeof text);
+    CHECK(strstr(text, ":rank=14:sampling=kmeans++") != NULL);
+    km_provider_free(p);
+    km_kernel_set_free(set);
+    km_dataset_free(data);
+    for (size_t i = 0; i < N; i++)   /* three distinct rows, repeated: three landmarks of the ten asked for */
+        for (size_t j = 0; j < D; j++)
+            X[i * D + j] = (double)(i % 3 == j);
+    CHECK_OK(km_dataset_from_dense(N, D, X, NULL, &data));
+    size_t L;
+    double error = trace_error(data, "rbf:gamma=0.5:rank=10:sampling=kmeans++", &L);
+    CHECK(L == 3);
+    CHECK(fabs(error) < 1e-9);
+    km_dataset_free(data);
+}
+
+/* The scores from the uniform approximation's features (landmarks.h) against
+ * (K_ii - k_S(x_i)' (K_SS + mu I)^-1 k_S(x_i)) / lambda solved here, with lambda the residual trace / L. */
+KM_TEST_CASE(leverage_scores_by_an_independent_solve)
+{
+    enum { L = 9 };
+    double X[N * D], K[N * N];
+    km_dataset *data = random_rows(9, X);
+    gram(data, "rbf:gamma=0.8", K, NULL);
+    km_kernel_set *set = kernel_set("rbf:gamma=0.8:rank=9");
+    km_provider *p;
+    CHECK_OK(km_provider_new(data, NULL, 0, set, 1 << 22, NULL, &p));
+    const km_kernel *k = &km_provider_fitted_set(p)->kernels[0];
+    km_feature_block block;
+    km_provider_feature_block(p, 0, &block);
+    CHECK(block.phi && block.r == L && k->rank_kept == L);
+    double eigenvalues[L], diagonal[N], scores[N], lambda, residual = 0;
+    for (size_t c = 0; c < L; c++) {
+        double norm = 0;
+        for (size_t l = 0; l < L; l++)
+            norm += k->projection[l * L + c] * k->projection[l * L + c];
+        eigenvalues[c] = 1.0 / norm;
+    }
+    for (size_t i = 0; i < N; i++) {
+        diagonal[i] = K[i * N + i];
+        double approx = 0;
+        for (size_t c = 0; c < L; c++)
+            approx += block.phi[i * L + c] * block.phi[i * L + c];
+        residual += diagonal[i] - approx;
+    }
+    km_landmarks_leverage_scores(block.phi, N, L, eigenvalues, diagonal, L, &lambda, scores);
+    CHECK_NEAR(lambda, residual / L, 1e-12);
+    CHECK(lambda > 1e-3);
+    double mu = lambda * L / N;
+    for (size_t i = 0; i < N; i++) {
+        double A[L * L], u[L], middle = 0;
+        for (size_t a = 0; a < L; a++) {
+            for (size_t b = 0; b < L; b++)
+                A[a * L + b] = rbf(k->landmarks + a * D, k->landmarks + b * D, 0.8) + (a == b ? mu : 0.0);
+            u[a] = rbf(k->landmarks + a * D, X + i * D, 0.8);
+        }
+        double v[L];
+        memcpy(v, u, sizeof v);
+        solve(A, v, L);
+        for (size_t a = 0; a < L; a++)
+            middle += u[a] * v[a];
+        CHECK_NEAR(scores[i], (diagonal[i] - middle) / lambda, 1e-8);
+    }
+    km_provider_free(p);
+    km_kernel_set_free(set);
+    km_dataset_free(data);
+}
+
+KM_TEST_CASE(weighted_draw_keeps_to_positive_weights)
+{
+    double w[N];
+    for (size_t i = 0; i < N; i++)
+        w[i] = i % 4 == 1 ? 1.0 + (double)i : 0.0;   /* 10 rows of positive weight */
+    size_t *chosen, count;
+    CHECK_OK(km_landmarks_weighted(w, N, 6, &chosen, &count));
+    CHECK(count == 6);
+    for (size_t t = 0; t < count; t++) {
+        CHECK(chosen[t] < N && w[chosen[t]] > 0);
+        CHECK(t == 0 || chosen[t - 1] < chosen[t]);   /* distinct, ascending */
+    }
+    free(chosen);
+    CHECK_OK(km_landmarks_weighted(w, N, 25, &chosen, &count));   /* more asked than weights are positive */
+    CHECK(count == 10);
+    free(chosen);
+}
+
+KM_TEST_CASE(spec_key_sampling)
+{
+    km_kernel_set *set = kernel_set("rbf:rank=20:sampling=uniform,leverage");
+    CHECK(set->size == 2);
+    CHECK(set->kernels[0].landmark_sampling == KM_LANDMARKS_UNIFORM);
+    CHECK(set->kernels[1].landmark_sampling == KM_LANDMARKS_LEVERAGE);
+    km_kernel_set_free(set);
+    km_kernel_set *bad;
+    CHECK_OK(km_kernel_set_new(&bad));
+    CHECK_STATUS(km_kernel_set_add_spec(bad, "rbf:sampling=kmeans++"), KM_EINVAL);
+    CHECK(strstr(km_last_error(), "sampling= chooses the landmark rows of a low-rank kernel: give rank= too") != NULL);
+    CHECK_STATUS(km_kernel_set_add_spec(bad, "rbf:rank=5:icd=1e-3:sampling=leverage"), KM_EINVAL);
+    CHECK(strstr(km_last_error(), "give either icd=") != NULL);
+    CHECK_STATUS(km_kernel_set_add_spec(bad, "rbf:rank=5:sampling=kmeans"), KM_EINVAL);
+    CHECK(strstr(km_last_error(), "unknown landmark sampling 'kmeans' (uniform, kmeans++ or leverage)") != NULL);
+    CHECK_STATUS(km_kernel_set_add_spec(bad, "chi2:rank=5:sampling=leverage"), KM_EINVAL);
+    CHECK(bad->size == 0);
+    km_kernel_set_free(bad);
 }
