@@ -1,15 +1,13 @@
 /* The KRR objective and its gradient at given kernel weights (mkl/krr_learning.h). */
 #include "mkl/krr_learning.h"
 
-#include <cblas.h>
-#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cholesky.h"
 #include "core/error.h"
 #include "mkl/two_stage.h"
+#include "svm/krr.h"
 
 km_status km_krr_point_alloc(const km_mkl_problem *problem, km_krr_point *point)
 {
@@ -74,67 +72,18 @@ static km_status rank1_factor(const km_kernel_access *k, double **Z, size_t *d)
     return KM_OK;
 }
 
-/* The KRR machine's solution (svm/krr.h, centred with a bias) on rank-1 kernels by the Woodbury identity
- * (Rostamizadeh's thesis §3.2): K_mu = Z Z', (Z Z' + lambda I)^-1 r = (r - Z (lambda I + Z'Z)^-1 Z'r) / lambda,
- * one d x d Cholesky factorisation for the right-hand sides z and 1, O(n d^2 + d^3). */
-static km_status woodbury_solve(const km_machine_problem *machine, const double *Z, size_t d, km_svm_solution *solution)
-{
-    size_t n = machine->kernel->n_rows;
-    double ridge = 1.0 / machine->C;
-    double *G = malloc((d ? d * d : 1) * sizeof *G), *R = malloc(2 * n * sizeof *R), *T = malloc((d ? 2 * d : 1) * sizeof *T);
-    km_status st = G && R && T ? KM_OK : km_error_nomem("the Woodbury solve");
-    for (size_t i = 0; !st && i < n; i++) {
-        R[i] = machine->z[i];   /* column-major n x 2: z, then 1 */
-        R[n + i] = 1.0;
-    }
-    if (!st && d) {
-        /* G = lambda I + Z'Z (lower triangle, column-major = row-major upper), T = Z'R */
-        cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, (int)d, (int)n, 1.0, Z, (int)d, 0.0, G, (int)d);
-        for (size_t c = 0; c < d; c++)
-            G[c * d + c] += ridge;
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)d, 2, (int)n, 1.0, Z, (int)d, R, (int)n, 0.0, T,
-                    (int)d);
-        size_t failed_minor = 0;
-        st = km_cholesky(d, G, d, machine->solver.interrupted, machine->solver.interrupt_ctx, &failed_minor);
-        if (!st && failed_minor)
-            st = km_error(KM_ENOTCONV, "KRR on rank-1 kernels: the Woodbury system is not positive definite "
-                          "(leading minor %zu)", failed_minor);
-        if (!st)   /* T = G^-1 T from the factor */
-            LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', (lapack_int)d, 2, G, (lapack_int)d, T, (lapack_int)d);
-        if (!st)   /* R -= Z T */
-            cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)n, 2, (int)d, -1.0, Z, (int)d, T, (int)d, 1.0, R,
-                        (int)n);
-    }
-    if (!st) {
-        double su = 0, sv = 0, zc = 0;
-        for (size_t i = 0; i < n; i++) {
-            su += R[i];
-            sv += R[n + i];
-        }
-        double b = machine->bias ? su / sv : 0.0;   /* as km_krr_solve: coef = u - b v */
-        for (size_t i = 0; i < n; i++) {
-            solution->coef[i] = (R[i] - b * R[n + i]) / ridge;
-            zc += machine->z[i] * solution->coef[i];
-        }
-        solution->bias = b;
-        solution->objective = -0.5 * zc;
-        solution->iterations = 0;
-        solution->converged = 1;
-    }
-    free(G);
-    free(R);
-    free(T);
-    return st;
-}
-
 /* The machine's solve, by Woodbury on fewer rank-1 kernels than rows. */
 static km_status solve(const km_machine_problem *machine, km_svm_solution *solution)
 {
     double *Z = NULL;
     size_t d = 0;
     km_status st = km_rank1_access(machine->kernel) ? rank1_factor(machine->kernel, &Z, &d) : KM_OK;
+    km_feature_block features = {.phi = Z, .r = d, .root_scale = 1.0};   /* K_mu = Z Z' */
+    double unit = 1.0;
     if (!st)
-        st = Z ? woodbury_solve(machine, Z, d, solution) : machine->ops->solve(machine, &machine->solver, solution);
+        st = Z ? km_krr_solve_features(machine->kernel->n_rows, &features, &unit, 1, machine->z, 1.0 / machine->C,
+                                       machine->bias, &machine->solver, solution)
+               : machine->ops->solve(machine, &machine->solver, solution);
     free(Z);
     return st;
 }

@@ -1,7 +1,9 @@
-/* Kernel ridge regression on the combined kernel: the dense Cholesky path and the conjugate-gradient
- * path (svm/krr.h). Both solve (K + lambda I) X = B for the right-hand sides z and, with a bias, 1. */
+/* Kernel ridge regression on the combined kernel: the dense Cholesky path, the conjugate-gradient path
+ * and, on explicit features, the Woodbury path (svm/krr.h). Each solves (K + lambda I) X = B for the
+ * right-hand sides z and, with a bias, 1. */
 #include "svm/krr.h"
 
+#include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdint.h>
@@ -16,7 +18,7 @@
 
 int km_krr_dense_fits(size_t n, size_t budget_bytes)
 {
-    return n <= SIZE_MAX / sizeof(double) / n && n * n * sizeof(double) <= budget_bytes;
+    return n == 0 || (n <= SIZE_MAX / sizeof(double) / n && n * n * sizeof(double) <= budget_bytes);
 }
 
 static int interrupted(const km_smo_options *options)
@@ -207,6 +209,169 @@ static km_status cg_solve(const km_kernel_access *k, double ridge, double *B, in
     return st;
 }
 
+/* The solution from X = (K + lambda I)^-1 B divisor (B: z, then 1 with a bias): with a bias,
+ * coef = u - b v from u = X_z, v = X_1, b = 1'u / 1'v (the divisor cancels in b). */
+static void finish(const double *z, size_t n, int bias, const double *X, double divisor, long iterations,
+                   int converged, km_svm_solution *solution)
+{
+    double b = 0;
+    if (bias) {
+        double su = 0, sv = 0;
+        for (size_t i = 0; i < n; i++) {
+            su += X[i];
+            sv += X[n + i];
+        }
+        b = su / sv;
+    }
+    double zc = 0;
+    for (size_t i = 0; i < n; i++) {
+        solution->coef[i] = (X[i] - (bias ? b * X[n + i] : 0.0)) / divisor;
+        zc += z[i] * solution->coef[i];
+    }
+    solution->bias = b;
+    solution->objective = -0.5 * zc;
+    solution->iterations = iterations;
+    solution->converged = converged;
+}
+
+/* The right-hand sides z and, with a bias, 1 (column-major n x (bias ? 2 : 1)); NULL when out of memory. */
+static double *right_hand_sides(const double *z, size_t n, int bias)
+{
+    double *B = malloc(n * (bias ? 2 : 1) * sizeof *B);
+    if (!B)
+        return NULL;
+    memcpy(B, z, n * sizeof *B);
+    for (size_t i = 0; bias && i < n; i++)
+        B[n + i] = 1.0;
+    return B;
+}
+
+/* Rows of Z gathered at once from feature blocks. */
+#define KM_KRR_FEATURE_ROWS 1024
+
+/* The combined features Z = [sqrt(w_m) s phi_m] over the blocks with w_m > 0 (krr.h km_krr_solve_features). */
+typedef struct combined_features {
+    const km_feature_block *blocks;
+    const double *weights;
+    size_t M, d;
+    double *buffer;          /* KM_KRR_FEATURE_ROWS x d, or NULL: one block used in place */
+} combined_features;
+
+/* Rows first..first+count of Z, row-major with d values a row. */
+static const double *feature_rows(const combined_features *f, size_t first, size_t count)
+{
+    if (!f->buffer)
+        return f->blocks[0].phi + first * f->d;
+    for (size_t t = 0; t < count; t++) {
+        double *row = f->buffer + t * f->d;
+        for (size_t m = 0; m < f->M; m++) {
+            const km_feature_block *b = &f->blocks[m];
+            if (!(f->weights[m] > 0))
+                continue;
+            double s = sqrt(f->weights[m]) * km_feature_row_scale(b, first + t);
+            const double *phi = km_feature_row(b, first + t);
+            for (size_t c = 0; c < b->r; c++)
+                row[c] = s * phi[c];
+            row += b->r;
+        }
+    }
+    return f->buffer;
+}
+
+/* B := (Z Z' + lambda I)^-1 B lambda by the Woodbury identity (Rostamizadeh's thesis §3.2):
+ * (Z Z' + lambda I)^-1 B = (B - Z (lambda I + Z'Z)^-1 Z'B) / lambda; G = lambda I + Z'Z and T = Z'B
+ * accumulated over blocks of rows, one d x d Cholesky factorisation, then B -= Z T block by block. */
+static km_status woodbury_solve(const combined_features *f, size_t n, double ridge, double *B, int nrhs,
+                                const km_smo_options *options)
+{
+    size_t d = f->d, step = f->buffer ? KM_KRR_FEATURE_ROWS : n;
+    double *G = malloc((d ? d * d : 1) * sizeof *G), *T = calloc(d ? d * (size_t)nrhs : 1, sizeof *T);
+    km_status st = G && T ? KM_OK : km_error_nomem("the Woodbury solve");
+    /* G (lower triangle, column-major = row-major upper) and T, in column-major d x nrhs */
+    for (size_t first = 0; !st && d && first < n; first += step) {
+        size_t count = n - first < step ? n - first : step;
+        const double *Z = feature_rows(f, first, count);
+        cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, (int)d, (int)count, 1.0, Z, (int)d, first ? 1.0 : 0.0, G,
+                    (int)d);
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)d, nrhs, (int)count, 1.0, Z, (int)d, B + first,
+                    (int)n, first ? 1.0 : 0.0, T, (int)d);
+        if (interrupted(options))
+            st = km_error(KM_EINTERRUPTED, "interrupted while solving kernel ridge regression");
+    }
+    if (!st && d) {
+        for (size_t c = 0; c < d; c++)
+            G[c * d + c] += ridge;
+        size_t failed_minor = 0;
+        st = km_cholesky(d, G, d, options->interrupted, options->interrupt_ctx, &failed_minor);
+        if (!st && failed_minor)
+            st = km_error(KM_ENOTCONV, "KRR on explicit features: the Woodbury system is not positive definite "
+                          "(leading minor %zu)", failed_minor);
+        if (!st)   /* T = G^-1 T from the factor */
+            LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', (lapack_int)d, nrhs, G, (lapack_int)d, T, (lapack_int)d);
+    }
+    for (size_t first = 0; !st && d && first < n; first += step) {   /* B -= Z T */
+        size_t count = n - first < step ? n - first : step;
+        const double *Z = feature_rows(f, first, count);
+        cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)count, nrhs, (int)d, -1.0, Z, (int)d, T, (int)d, 1.0,
+                    B + first, (int)n);
+    }
+    free(G);
+    free(T);
+    return st;
+}
+
+size_t km_krr_feature_dimension(const km_feature_block *blocks, const double *weights, size_t M)
+{
+    size_t d = 0;
+    for (size_t m = 0; m < M; m++)
+        d += weights[m] > 0 ? blocks[m].r : 0;
+    return d;
+}
+
+km_status km_krr_solve_features(size_t n, const km_feature_block *blocks, const double *weights, size_t M,
+                                const double *z, double ridge, int bias, const km_smo_options *options,
+                                km_svm_solution *solution)
+{
+    if (!(ridge > 0) || !isfinite(ridge))
+        return km_error(KM_EINVAL, "KRR: the ridge 1/C must be positive and finite (got %g)", ridge);
+    combined_features f = {blocks, weights, M, km_krr_feature_dimension(blocks, weights, M), NULL};
+    int in_place = M == 1 && weights[0] == 1.0 && !blocks[0].rows && !blocks[0].factor && blocks[0].root_scale == 1.0;
+    double *B = right_hand_sides(z, n, bias);
+    if (!in_place && B)
+        f.buffer = malloc(KM_KRR_FEATURE_ROWS * (f.d ? f.d : 1) * sizeof *f.buffer);
+    km_status st = B && (in_place || f.buffer) ? KM_OK : km_error_nomem("KRR on explicit features");
+    if (!st)
+        st = woodbury_solve(&f, n, ridge, B, bias ? 2 : 1, options);
+    if (!st)
+        finish(z, n, bias, B, ridge, 0, 1, solution);
+    free(f.buffer);
+    free(B);
+    return st;
+}
+
+/* The Woodbury path is taken where the kernels have explicit features of fewer dimensions than rows and
+ * its d x d matrix fits in the budget. */
+static km_status features_solve(const km_kernel_access *kernel, const double *z, double ridge, int bias,
+                                size_t budget_bytes, const km_smo_options *options, km_svm_solution *solution,
+                                int *solved)
+{
+    size_t M = kernel->n_kernels;
+    km_feature_block *blocks = malloc((M ? M : 1) * sizeof *blocks);
+    if (!blocks)
+        return km_error_nomem("KRR on explicit features");
+    *solved = 0;
+    km_status st = KM_OK;
+    if (km_kernel_access_features(kernel, blocks)) {
+        size_t d = km_krr_feature_dimension(blocks, kernel->theta, M);
+        if (d < kernel->n_rows && km_krr_dense_fits(d, budget_bytes)) {
+            st = km_krr_solve_features(kernel->n_rows, blocks, kernel->theta, M, z, ridge, bias, options, solution);
+            *solved = 1;
+        }
+    }
+    free(blocks);
+    return st;
+}
+
 km_status km_krr_solve(const km_kernel_access *kernel, const double *z, double ridge, int bias, size_t budget_bytes,
                        const km_smo_options *options, km_svm_solution *solution)
 {
@@ -214,39 +379,21 @@ km_status km_krr_solve(const km_kernel_access *kernel, const double *z, double r
         return km_error(KM_EINVAL, "KRR: incomplete kernel access (columns, theta and rows required)");
     if (!(ridge > 0) || !isfinite(ridge))
         return km_error(KM_EINVAL, "KRR: the ridge 1/C must be positive and finite (got %g)", ridge);
+    int solved;
+    km_status st = features_solve(kernel, z, ridge, bias, budget_bytes, options, solution, &solved);
+    if (st || solved)
+        return st;
     size_t n = kernel->n_rows;
     int r = bias ? 2 : 1;
-    double *B = malloc(n * (size_t)r * sizeof *B);
+    double *B = right_hand_sides(z, n, bias);
     if (!B)
         return km_error_nomem("KRR right-hand sides");
-    memcpy(B, z, n * sizeof *B);
-    for (size_t i = 0; bias && i < n; i++)
-        B[n + i] = 1.0;
     long iterations = 0;
     int converged = 1;
-    km_status st = km_krr_dense_fits(n, budget_bytes) ? dense_solve(kernel, ridge, B, r, options)
-                                                      : cg_solve(kernel, ridge, B, r, options, &iterations, &converged);
-    if (!st) {
-        /* with a bias: coef = u - b v from (K + lambda I) u = z, (K + lambda I) v = 1, b = 1'u / 1'v */
-        double b = 0;
-        if (bias) {
-            double su = 0, sv = 0;
-            for (size_t i = 0; i < n; i++) {
-                su += B[i];
-                sv += B[n + i];
-            }
-            b = su / sv;
-        }
-        double zc = 0;
-        for (size_t i = 0; i < n; i++) {
-            solution->coef[i] = B[i] - (bias ? b * B[n + i] : 0.0);
-            zc += z[i] * solution->coef[i];
-        }
-        solution->bias = b;
-        solution->objective = -0.5 * zc;
-        solution->iterations = iterations;
-        solution->converged = converged;
-    }
+    st = km_krr_dense_fits(n, budget_bytes) ? dense_solve(kernel, ridge, B, r, options)
+                                            : cg_solve(kernel, ridge, B, r, options, &iterations, &converged);
+    if (!st)
+        finish(z, n, bias, B, 1.0, iterations, converged, solution);
     free(B);
     return st;
 }
