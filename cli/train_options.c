@@ -196,13 +196,44 @@ static int param_option(train_options *o, cli_args *args)
     return 1;
 }
 
+/* The incomplete Cholesky tolerance of --low-rank icd (docs/large-scale.md). */
+#define CLI_DEFAULT_ICD_TOLERANCE 1e-3
+
+/* --low-rank APPROX: nystrom (uniform landmarks), uniform, kmeans++, leverage, icd or icd=TOL. */
+static int parse_low_rank(train_options *o, const char *text)
+{
+    o->low_rank_sampling = NULL;
+    o->low_rank_icd = 0;
+    if (!strcmp(text, "nystrom") || !strcmp(text, "uniform"))
+        return 1;
+    if (!strcmp(text, "kmeans++") || !strcmp(text, "leverage")) {
+        o->low_rank_sampling = text;
+        return 1;
+    }
+    if (!strcmp(text, "icd")) {
+        o->low_rank_icd = CLI_DEFAULT_ICD_TOLERANCE;
+        return 1;
+    }
+    if (!strncmp(text, "icd=", 4)) {
+        if (!cli_parse_double(o->cmd, "--low-rank icd=", text + 4, 0.0, 1.0, &o->low_rank_icd))
+            return 0;
+        if (o->low_rank_icd > 0 && o->low_rank_icd < 1)
+            return 1;
+        cli_error(o->cmd, "option --low-rank icd=%s: the tolerance must be between 0 and 1, exclusive", text + 4);
+        return 0;
+    }
+    cli_error(o->cmd, "option --low-rank: unknown approximation '%s' (nystrom, kmeans++, leverage, icd or icd=TOL)",
+              text);
+    return 0;
+}
+
 int train_options_parse(train_options *o, int argc, char **argv)
 {
     cli_args args;
     cli_args_init(&args, o->cmd, argc, argv);
     const char *positional, *v;
     const char *positionals[2] = {NULL, NULL};
-    int n_positionals = 0, kind, handled, help = 0;
+    int n_positionals = 0, kind, handled, help = 0, low_rank_given = 0;
     long l;
     while ((kind = cli_args_next(&args, &positional))) {
         if (kind == 2) {
@@ -233,6 +264,12 @@ int train_options_parse(train_options *o, int argc, char **argv)
             ok = handled > 0;
         } else if (cli_args_is(&args, NULL, "--norm")) {
             ok = cli_parse_name(o->cmd, "--norm", cli_args_value(&args), KM_ENUM_NORMALIZATION, &o->norm);
+        } else if (cli_args_is(&args, NULL, "--landmarks")) {
+            if ((ok = cli_parse_long(o->cmd, "--landmarks", cli_args_value(&args), 1, 1000000, &l)))
+                o->landmarks = l;
+        } else if (cli_args_is(&args, NULL, "--low-rank")) {
+            ok = (v = cli_args_value(&args)) && parse_low_rank(o, v);
+            low_rank_given = 1;
         } else if (cli_args_is(&args, NULL, "--weights")) {
             ok = (o->weights = cli_args_value(&args)) != NULL;
         } else if (cli_args_is(&args, "-v", "--cross-validation")) {
@@ -271,6 +308,10 @@ int train_options_parse(train_options *o, int argc, char **argv)
     if (help) {
         o->help = 1;
         return 0;
+    }
+    if (low_rank_given && !o->landmarks) {
+        cli_error(o->cmd, "option --low-rank: give --landmarks N too (the most landmark rows of each kernel)");
+        return -1;
     }
     if (o->mkl_implied && !o->mkl_given && !set_int(o, KM_PARAM_MKL_METHOD, KM_MKL_LP))
         return -1;
@@ -326,6 +367,8 @@ km_status train_options_build_kernels(const train_options *o, const km_dataset *
         st = km_kernel_set_set_dimension(set, km_dataset_dim(data));
     if (!st)
         st = km_kernel_set_set_default_norm(set, (km_normalization)o->norm);
+    if (!st && o->landmarks)
+        st = km_kernel_set_set_default_low_rank(set, (size_t)o->landmarks, o->low_rank_sampling, o->low_rank_icd);
     if (!st && o->specs.n == 0) {
         char spec[256];
         libsvm_spec(o, spec, sizeof spec);
@@ -403,7 +446,9 @@ void train_options_kernel_text(const train_options *o, char *buf, size_t size)
         used += (size_t)snprintf(buf + used, size - used, "\n%s %s", o->specs.is_file[k] ? "file" : "spec",
                                  o->specs.items[k]);
     if (used < size)
-        snprintf(buf + used, size - used, "\nnorm %d\ncluster %s", o->norm, o->cluster_spec ? o->cluster_spec : "");
+        snprintf(buf + used, size - used, "\nnorm %d\nlow-rank %ld %s %.17g\ncluster %s", o->norm, o->landmarks,
+                 o->low_rank_sampling ? o->low_rank_sampling : "uniform", o->low_rank_icd,
+                 o->cluster_spec ? o->cluster_spec : "");
 }
 
 int train_options_init(train_options *o, const char *cmd, int max_positionals)

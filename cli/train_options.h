@@ -19,6 +19,9 @@ typedef struct train_options {
     int have_gamma;
     cli_kernel_specs specs;
     int norm;                   /* km_normalization of the specs that set none */
+    long landmarks;             /* --landmarks N: low-rank kernels of rank N (0: exact) */
+    const char *low_rank_sampling; /* --low-rank: the landmark sampling (NULL: uniform) */
+    double low_rank_icd;        /* --low-rank icd[=TOL]: the pivots' trace tolerance (0: a draw) */
     const char *weights;
     double *class_labels, *class_weights;
     size_t n_class_weights;

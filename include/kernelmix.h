@@ -225,6 +225,12 @@ KM_API km_status km_kernel_set_add_spec(km_kernel_set *set, const char *spec);
 KM_API km_status km_kernel_set_set_dimension(km_kernel_set *set, size_t n_features);
 /* The normalization of the specs added from now on that name none (norm=); KM_NORM_NONE by default. */
 KM_API km_status km_kernel_set_set_default_norm(km_kernel_set *set, km_normalization norm);
+/* Makes the kernels of the specs added from now on that have a low-rank form (linear, poly, rbf,
+ * sigmoid) and name no rank= low-rank, as rank=RANK (0: exact, the default) with sampling=SAMPLING
+ * ("uniform", "kmeans++" or "leverage"; NULL: uniform) or, with icd_tolerance in (0, 1), icd=TOL
+ * (docs/kernels.md, "Low-rank kernels"). Keys a spec names override these. */
+KM_API km_status km_kernel_set_set_default_low_rank(km_kernel_set *set, size_t rank, const char *sampling,
+                                                   double icd_tolerance);
 /* Adds every spec of a file, one per line; blank lines and lines starting with '#' are skipped. */
 KM_API km_status km_kernel_set_add_file(km_kernel_set *set, const char *path);
 /* Adds one precomputed kernel backed by the caller's n×n training matrix (not copied, not freed;

@@ -11,6 +11,8 @@
 
 /* The largest degree a kernel spec takes (poly, positional, wd). */
 #define KM_KERNEL_DEGREE_MAX 1024
+/* The most landmark rows (rank=) of a low-rank kernel. */
+#define KM_KERNEL_MAX_RANK 1000000
 
 /* How gamma was given; data-dependent forms are resolved to an absolute value when fitted. */
 typedef enum km_gamma_mode {
@@ -72,6 +74,10 @@ struct km_kernel_set {
     size_t dimension;        /* feature count of the data, 0 if unknown (km_kernel_set_set_dimension) */
     km_normalization default_norm; /* normalization of specs added later that name none
                                       (km_kernel_set_set_default_norm) */
+    size_t default_rank;     /* rank=, icd= and sampling= of specs added later that name no rank=
+                                and have a low-rank form (km_kernel_set_set_default_low_rank) */
+    double default_icd;
+    km_landmark_sampling default_sampling;
     size_t size;
     size_t capacity;
     km_kernel *kernels;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/names.h"
 #include "kernel/kernel.h"
 
 km_status km_kernel_set_new(km_kernel_set **out)
@@ -104,6 +105,30 @@ km_status km_kernel_set_set_default_norm(km_kernel_set *set, km_normalization no
     if (!km_enum_name(KM_ENUM_NORMALIZATION, (int)norm))
         return km_error(KM_EINVAL, "km_kernel_set_set_default_norm: unknown normalization %d", (int)norm);
     set->default_norm = norm;
+    return KM_OK;
+}
+
+km_status km_kernel_set_set_default_low_rank(km_kernel_set *set, size_t rank, const char *sampling,
+                                            double icd_tolerance)
+{
+    int value = KM_LANDMARKS_UNIFORM;
+    if (sampling && !km_value_of(km_landmark_sampling_names, sampling, &value)) {
+        char names[64];
+        return km_error(KM_EINVAL, "unknown landmark sampling '%s' (%s)", sampling,
+                        km_names_phrase(km_landmark_sampling_names, names, sizeof names));
+    }
+    if (rank > KM_KERNEL_MAX_RANK)
+        return km_error(KM_EINVAL, "a low-rank kernel takes at most %d landmark rows (got %zu)", KM_KERNEL_MAX_RANK,
+                        rank);
+    if (icd_tolerance != 0 && !(icd_tolerance > 0 && icd_tolerance < 1))
+        return km_error(KM_EINVAL, "the incomplete Cholesky tolerance must be between 0 and 1, exclusive (got %g)",
+                        icd_tolerance);
+    if (icd_tolerance > 0 && value != KM_LANDMARKS_UNIFORM)
+        return km_error(KM_EINVAL, "landmarks come from an incomplete Cholesky factorization or a draw (%s), not both",
+                        sampling);
+    set->default_rank = rank;
+    set->default_icd = rank ? icd_tolerance : 0.0;
+    set->default_sampling = rank ? (km_landmark_sampling)value : KM_LANDMARKS_UNIFORM;
     return KM_OK;
 }
 

@@ -34,8 +34,6 @@ static const char *const key_names[KEY_COUNT] = {"gamma",    "sigma", "degree", 
 #define BIT(k) (1u << (k))
 #define COMMON_KEYS (BIT(KEY_FEATURES) | BIT(KEY_NORM) | BIT(KEY_CENTER) | BIT(KEY_SCALE))
 
-/* Largest rank= (landmark rows) of a low-rank kernel. */
-#define KM_SPEC_MAX_RANK 1000000
 
 /* The keys of a family: its parameters (kernel_family.h KM_PARAM_*), norm, center, scale, and rank for
  * the dot-product kernels (their Nystrom approximation, family_nystrom.c). */
@@ -304,8 +302,8 @@ static km_status check_values(const spec_parser *p, const option *o)
                 return spec_error(p, "icd must be a tolerance between 0 and 1, exclusive (got %g)", v);
             break;
         case KEY_RANK:
-            if (!(v >= 1) || v != floor(v) || v > KM_SPEC_MAX_RANK)
-                return spec_error(p, "rank must be a positive integer up to %d (got %g)", KM_SPEC_MAX_RANK, v);
+            if (!(v >= 1) || v != floor(v) || v > KM_KERNEL_MAX_RANK)
+                return spec_error(p, "rank must be a positive integer up to %d (got %g)", KM_KERNEL_MAX_RANK, v);
             break;
         case KEY_SHIFT:
             if (!(v >= 0) || v != floor(v) || v > 1024)
@@ -385,6 +383,24 @@ static km_status parse_option(spec_parser *p, char *token)
     default:
         st = parse_numbers(p, o, value);
         return st ? st : check_values(p, o);
+    }
+}
+
+/* The set's default rank (km_kernel_set_set_default_low_rank) for a kernel with a low-rank form whose spec
+ * names no rank=; its icd= or sampling= too where the spec names neither. */
+static void low_rank_defaults(const spec_parser *p, km_kernel *base)
+{
+    int named_rank = 0, named_choice = 0;
+    for (size_t k = 0; k < p->n_options; k++) {
+        named_rank |= p->options[k].key == KEY_RANK;
+        named_choice |= p->options[k].key == KEY_ICD || p->options[k].key == KEY_SAMPLING;
+    }
+    if (!(keys_of_type(p->type) & BIT(KEY_RANK)) || named_rank || !p->set->default_rank)
+        return;
+    base->rank = p->set->default_rank;
+    if (!named_choice) {
+        base->icd_tolerance = p->set->default_icd;
+        base->landmark_sampling = p->set->default_sampling;
     }
 }
 
@@ -491,7 +507,7 @@ static km_status check_combination(const spec_parser *p, size_t *total)
         icd |= p->options[k].key == KEY_ICD;
         sampling |= p->options[k].key == KEY_SAMPLING;
     }
-    if ((icd || sampling) && !rank)
+    if ((icd || sampling) && !rank && !p->set->default_rank)
         return spec_error(p, "%s= chooses the landmark rows of a low-rank kernel: give rank= too (the most of them)",
                           icd ? "icd" : "sampling");
     if (icd && sampling)
@@ -588,6 +604,7 @@ static km_status add_spec(km_kernel_set *set, const char *spec, const char *base
         st = km_error_nomem("kernels of a spec");
     if (!st) {
         km_kernel base = default_kernel(p.type, p.set->default_norm);
+        low_rank_defaults(&p, &base);
         st = expand(&p, &base, 0);
     }
     if (p.n_out)

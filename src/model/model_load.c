@@ -399,7 +399,7 @@ static km_status read_nystrom_map(layout *l, const section *s, const km_kernel_s
 {
     long rank = 0;
     int found;
-    km_status st = get_long(l, s, "rank", 0, 1, 1000000, &rank);
+    km_status st = get_long(l, s, "rank", 0, 1, KM_KERNEL_MAX_RANK, &rank);
     k->rank = (size_t)rank;
     if (!st)
         st = open_key(l, s, "icd", 0, &found);

@@ -80,6 +80,22 @@ done
 [ "$(grep -c '^landmarks 30 13 ' "$WORK/leverage.model")" -ge 2 ] ||
     fail "the leverage-score landmarks are the same for every width"
 
+# --landmarks N [--low-rank APPROX] make the kernels whose specs name no rank= low-rank: the same model as
+# the spec keys, byte for byte; a spec's own rank= stays, and one that names sampling= takes only the rank
+expect_status 0 "$KM" train -q --mkl lp --p 4/3 --landmarks 30 --low-rank kmeans++ \
+    --kernel 'rbf:gamma=2^-2..2^2/mean' "$H" "$WORK/option.model"
+cmp -s "$WORK/option.model" "$WORK/kmeans++.model" || fail "--landmarks 30 --low-rank kmeans++ differs from the spec keys"
+expect_status 0 "$KM" train -q --landmarks 30 --low-rank icd=1e-2 --kernel 'rbf:gamma=1/mean' \
+    --kernel 'linear:rank=5' --kernel 'rbf:gamma=1/mean:sampling=leverage' "$H" "$WORK/mixed.model"
+expect_status 0 "$KM" info "$WORK/mixed.model"
+grep -q 'rbf:gamma=[0-9.]*:rank=30:icd=0.01$' "$WORK/out" && grep -q 'linear:rank=5$' "$WORK/out" &&
+    grep -q 'rbf:gamma=[0-9.]*:rank=30:sampling=leverage$' "$WORK/out" ||
+    fail "--landmarks with specs that name rank= or sampling=: $(cat "$WORK/out")"
+expect_status 2 "$KM" train -q --low-rank kmeans++ "$H" "$WORK/x.model" &&
+    expect_one_line_error "option --low-rank: give --landmarks N too"
+expect_status 2 "$KM" train -q --landmarks 30 --low-rank greedy "$H" "$WORK/x.model" &&
+    expect_one_line_error "option --low-rank: unknown approximation 'greedy' \\(nystrom, kmeans\\+\\+, leverage, icd or icd=TOL\\)"
+
 # kernel ridge regression on low-rank kernels is solved on their features by the Woodbury identity (a
 # 150 x 150 system for 270 rows); the same kernels written as matrices and read back as precomputed
 # kernels are solved by a 270 x 270 Cholesky factorization: the bias and the objective agree to 1e-9

@@ -451,5 +451,21 @@ KM_TEST_CASE(spec_key_sampling)
     CHECK(strstr(km_last_error(), "unknown landmark sampling 'kmeans' (uniform, kmeans++ or leverage)") != NULL);
     CHECK_STATUS(km_kernel_set_add_spec(bad, "chi2:rank=5:sampling=leverage"), KM_EINVAL);
     CHECK(bad->size == 0);
+    /* the set's default (km_kernel_set_set_default_low_rank): the kernels with a low-rank form whose specs
+     * name no rank= take it, a spec's sampling= keeps the default rank only, chi2 stays exact */
+    CHECK_STATUS(km_kernel_set_set_default_low_rank(bad, 10, "greedy", 0), KM_EINVAL);
+    CHECK_STATUS(km_kernel_set_set_default_low_rank(bad, 10, "leverage", 1e-3), KM_EINVAL);
+    CHECK_STATUS(km_kernel_set_set_default_low_rank(bad, 10, NULL, 1.5), KM_EINVAL);
+    CHECK_OK(km_kernel_set_set_default_low_rank(bad, 10, NULL, 1e-2));
+    CHECK_OK(km_kernel_set_add_spec(bad, "rbf:gamma=1"));
+    CHECK_OK(km_kernel_set_add_spec(bad, "poly:rank=4"));
+    CHECK_OK(km_kernel_set_add_spec(bad, "linear:sampling=kmeans++"));
+    CHECK_OK(km_kernel_set_add_spec(bad, "chi2"));
+    CHECK(bad->size == 4);
+    CHECK(bad->kernels[0].rank == 10 && bad->kernels[0].icd_tolerance == 1e-2);
+    CHECK(bad->kernels[1].rank == 4 && bad->kernels[1].icd_tolerance == 0);
+    CHECK(bad->kernels[2].rank == 10 && bad->kernels[2].icd_tolerance == 0 &&
+          bad->kernels[2].landmark_sampling == KM_LANDMARKS_KMEANSPP);
+    CHECK(bad->kernels[3].rank == 0);
     km_kernel_set_free(bad);
 }
