@@ -349,8 +349,8 @@ km_status km_krr_solve_features(size_t n, const km_feature_block *blocks, const 
     return st;
 }
 
-/* The Woodbury path is taken where the kernels have explicit features of fewer dimensions than rows and
- * its d x d matrix fits in the budget. */
+/* The Woodbury path is taken where the kernels have explicit features of fewer dimensions than rows, no
+ * weight is negative (Z holds their square roots) and its d x d matrix fits in the budget. */
 static km_status features_solve(const km_kernel_access *kernel, const double *z, double ridge, int bias,
                                 size_t budget_bytes, const km_smo_options *options, km_svm_solution *solution,
                                 int *solved)
@@ -361,7 +361,10 @@ static km_status features_solve(const km_kernel_access *kernel, const double *z,
         return km_error_nomem("KRR on explicit features");
     *solved = 0;
     km_status st = KM_OK;
-    if (km_kernel_access_features(kernel, blocks)) {
+    int nonnegative = 1;
+    for (size_t m = 0; m < M; m++)
+        nonnegative &= kernel->theta[m] >= 0;
+    if (nonnegative && km_kernel_access_features(kernel, blocks)) {
         size_t d = km_krr_feature_dimension(blocks, kernel->theta, M);
         if (d < kernel->n_rows && km_krr_dense_fits(d, budget_bytes)) {
             st = km_krr_solve_features(kernel->n_rows, blocks, kernel->theta, M, z, ridge, bias, options, solution);
