@@ -35,6 +35,13 @@ km_status km_alignment_stats_compute(const km_kernel_access *kernel, const doubl
  * matrix X (alignment_stats_rank1.c), from the columns alone: O(nd), O(nd^2) with the Gram matrix. */
 km_status km_alignment_stats_rank1(const double *X, size_t n, size_t d, const double *y, int with_gram,
                                    km_alignment_stats *out);
+/* The same statistics for M kernels given by explicit features (blocks, n rows each;
+ * alignment_stats_features.c), from the features alone: O(n d) and O(n r_k^2) per kernel, O(n r_k r_l)
+ * per pair with the Gram matrices (d = sum r_k), n d doubles, never an n x n matrix. Polls interrupted
+ * (may be NULL) between pairs. */
+km_status km_alignment_stats_features(const km_feature_block *blocks, size_t M, size_t n, const double *y,
+                                      int with_gram, int (*interrupted)(void *ctx), void *interrupt_ctx,
+                                      km_alignment_stats *out);
 void km_alignment_stats_free(km_alignment_stats *stats);
 
 /* Centred alignment rho(K_k, yy'), uncentred A(K_k, yy') and eta(K_k, yy') = a_k / n^2; NAN where a

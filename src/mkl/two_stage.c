@@ -196,17 +196,26 @@ km_status km_two_stage_stats(const km_mkl_problem *problem, int with_gram, km_al
     km_interruptible_access polled;
     km_interruptible_access_init(&polled, machine->kernel, machine->solver.interrupted, machine->solver.interrupt_ctx,
                                  "the kernel alignments");
+    km_feature_block *blocks = malloc(M * sizeof *blocks);
+    if (!st && !blocks)
+        st = km_error_nomem("alignment statistics");
     if (!st && km_rank1_access(machine->kernel)) {
         size_t d = 0;
         st = rank1_stats(&polled.access, y, with_gram, stats, kept, &d);
         if (!st && d == 0)
             st = km_error(KM_EINVAL, "every rank-1 kernel is 0: the features are constant on the training rows");
+    } else if (!st && km_kernel_access_features(machine->kernel, blocks)) {   /* low-rank kernels */
+        st = km_alignment_stats_features(blocks, M, machine->kernel->n_rows, y, with_gram, machine->solver.interrupted,
+                                         machine->solver.interrupt_ctx, stats);
+        for (size_t k = 0; k < M; k++)
+            kept[k] = k;
     } else if (!st) {
         st = km_alignment_stats_compute(&polled.access, y, with_gram, stats);
         for (size_t k = 0; k < M; k++)
             kept[k] = k;
     }
     free(y);
+    free(blocks);
     if (!st && !(stats->y_centred_sq > 0)) {
         km_alignment_stats_free(stats);
         return km_error(KM_EINVAL, "the targets are constant: their alignment with a kernel is undefined");

@@ -4,7 +4,8 @@
 # it trains, keeps its landmarks and projection in the model and predicts; a model whose map was cut
 # short is refused with one line naming the file (exit 2); landmarks drawn by k-means++ or leverage scores
 # (sampling=) are kept in the model with their sampling; kernel ridge regression on low-rank kernels
-# (the Woodbury identity on their features) agrees with the dense solve of their matrices; rank= on a kernel without a low-rank form and
+# (the Woodbury identity on their features) agrees with the dense solve of their matrices, and so do the
+# alignment methods' weights from the features' statistics; rank= on a kernel without a low-rank form and
 # rank=0 are refused naming the spec; features beyond -m are refused naming the -m that holds them.
 . "$(dirname "$0")/lib.sh" "$@"
 
@@ -113,6 +114,26 @@ a, b = values(sys.argv[1]), values(sys.argv[2])
 sys.exit(0 if all(abs(x - y) <= 1e-9 * max(1.0, abs(y)) for x, y in zip(a, b)) else 1)
 PY
     fail "KRR on low-rank features and on their matrices differ: $(grep -h '^bias\|^objective' "$WORK"/krr-*.model)"
+
+# the alignment methods' statistics on low-rank kernels come from their features (never an N x N matrix):
+# align (KRR) and alignf (C-SVC, spherically normalized kernels) learn the same weights, to 1e-9, as on
+# the same kernels written as matrices
+expect_status 0 "$KM" kernel --kernel 'rbf:gamma=2^-2..2^2/mean:rank=30:norm=spherical' "$H" "$WORK/S.bin"
+for run in "align krr 'rbf:gamma=2^-2..2^2/mean:rank=30' K" "alignf svc 'rbf:gamma=2^-2..2^2/mean:rank=30:norm=spherical' S"; do
+    eval "set -- $run"
+    expect_status 0 "$KM" train -q -s "$2" --mkl "$1" --kernel "$3" "$H" "$WORK/$1-features.model"
+    expect_status 0 "$KM" train -q -s "$2" --mkl "$1" --kernel "precomputed:file=$WORK/$4.1.bin" \
+        --kernel "precomputed:file=$WORK/$4.2.bin" --kernel "precomputed:file=$WORK/$4.3.bin" \
+        --kernel "precomputed:file=$WORK/$4.4.bin" --kernel "precomputed:file=$WORK/$4.5.bin" "$H" "$WORK/$1-matrices.model"
+    "$PYTHON" - "$WORK/$1-features.model" "$WORK/$1-matrices.model" <<'PY' ||
+import sys
+def theta(path):
+    return [float(v) for v in next(l.split()[1:] for l in open(path, errors="replace") if l.startswith("theta "))]
+a, b = theta(sys.argv[1]), theta(sys.argv[2])
+sys.exit(0 if len(a) == len(b) == 5 and max(a) > 0 and all(abs(x - y) <= 1e-9 for x, y in zip(a, b)) else 1)
+PY
+        fail "--mkl $1 on low-rank features and on their matrices learns other weights"
+done
 
 # hostile maps, sealed with a correct checksum so that they reach the model's reader: one line naming
 # the model file, exit 2, no predictions written
