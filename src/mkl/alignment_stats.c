@@ -67,9 +67,9 @@ void km_alignment_stats_free(km_alignment_stats *s)
     memset(s, 0, sizeof *s);
 }
 
-km_status km_alignment_stats_compute(const km_kernel_access *k, const double *y, int with_gram, km_alignment_stats *s)
+km_status km_alignment_stats_start(km_alignment_stats *s, size_t n, size_t M, int with_gram, const double *y,
+                                   double *yc)
 {
-    size_t n = k->n_rows, M = k->n_kernels;
     memset(s, 0, sizeof *s);
     s->n = n;
     s->M = M;
@@ -79,25 +79,40 @@ km_status km_alignment_stats_compute(const km_kernel_access *k, const double *y,
     s->frobenius_sq = calloc(M, sizeof *s->frobenius_sq);
     s->gram = with_gram ? calloc(M * M, sizeof *s->gram) : NULL;
     s->uncentred_gram = with_gram ? calloc(M * M, sizeof *s->uncentred_gram) : NULL;
-    double *column = malloc(M * n * sizeof *column), *r = calloc(M * n, sizeof *r), *g = calloc(M, sizeof *g);
-    column_stream stream = {0};
-    double *yc = malloc(n * sizeof *yc);
-    size_t *rows = malloc(n * sizeof *rows);
-    km_status st = s->a && s->centred_sq && s->b && s->frobenius_sq && (!with_gram || (s->gram && s->uncentred_gram)) && column && r && g &&
-                           yc && rows
-                       ? KM_OK
-                       : km_error_nomem("alignment statistics");
-    for (size_t i = 0; !st && i < n; i++) {
-        rows[i] = i;
-        s->y_mean += y[i] / (double)n;
+    if (!s->a || !s->centred_sq || !s->b || !s->frobenius_sq || (with_gram && (!s->gram || !s->uncentred_gram))) {
+        km_alignment_stats_free(s);
+        return km_error_nomem("alignment statistics");
     }
-    if (!st)
-        st = stream_init(&stream, k, rows);
-    for (size_t i = 0; !st && i < n; i++) {
-        yc[i] = y[i] - s->y_mean;
-        s->y_centred_sq += yc[i] * yc[i];
+    for (size_t i = 0; i < n; i++)
+        s->y_mean += y[i] / (double)n;
+    for (size_t i = 0; i < n; i++) {
+        double c = y[i] - s->y_mean;
+        if (yc)
+            yc[i] = c;
+        s->y_centred_sq += c * c;
         s->y_sq += y[i] * y[i];
     }
+    return KM_OK;
+}
+
+km_status km_alignment_stats_compute(const km_kernel_access *k, const double *y, int with_gram, km_alignment_stats *s)
+{
+    size_t n = k->n_rows, M = k->n_kernels;
+    memset(s, 0, sizeof *s);
+    double *yc = malloc(n * sizeof *yc);
+    km_status st = yc ? km_alignment_stats_start(s, n, M, with_gram, y, yc) : km_error_nomem("alignment statistics");
+    if (st) {
+        free(yc);
+        return st;
+    }
+    double *column = malloc(M * n * sizeof *column), *r = calloc(M * n, sizeof *r), *g = calloc(M, sizeof *g);
+    column_stream stream = {0};
+    size_t *rows = malloc(n * sizeof *rows);
+    st = column && r && g && rows ? KM_OK : km_error_nomem("alignment statistics");
+    for (size_t i = 0; !st && i < n; i++)
+        rows[i] = i;
+    if (!st)
+        st = stream_init(&stream, k, rows);
     /* pass 1: row means r (K symmetric: column means), grand means g, y'K y and ||K||_F^2 */
     for (size_t j = 0; !st && j < n; j++) {
         const double *fetched;

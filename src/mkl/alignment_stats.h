@@ -43,6 +43,11 @@ km_status km_alignment_stats_features(const km_feature_block *blocks, size_t M, 
                                       int with_gram, int (*interrupted)(void *ctx), void *interrupt_ctx,
                                       km_alignment_stats *out);
 void km_alignment_stats_free(km_alignment_stats *stats);
+/* The start of every computation above: out for n rows and M kernels with its per-kernel arrays (and the
+ * M x M Gram matrices with with_gram) zeroed, and the targets' mean, ||y~||^2 and ||y||^2; yc (n values,
+ * may be NULL) receives y~ = y - mean y. Frees what it allocated on failure. */
+km_status km_alignment_stats_start(km_alignment_stats *out, size_t n, size_t M, int with_gram, const double *y,
+                                   double *yc);
 
 /* Centred alignment rho(K_k, yy'), uncentred A(K_k, yy') and eta(K_k, yy') = a_k / n^2; NAN where a
  * norm is 0 (the alignment is undefined: a kernel constant after centring, constant labels). */

@@ -53,8 +53,6 @@ km_status km_alignment_stats_features(const km_feature_block *blocks, size_t M, 
                                       km_alignment_stats *s)
 {
     memset(s, 0, sizeof *s);
-    s->n = n;
-    s->M = M;
     size_t *offset = malloc((M + 1) * sizeof *offset), r_max = 1;
     if (!offset)
         return km_error_nomem("alignment statistics");
@@ -64,26 +62,11 @@ km_status km_alignment_stats_features(const km_feature_block *blocks, size_t M, 
         r_max = blocks[k].r > r_max ? blocks[k].r : r_max;
     }
     size_t d = offset[M];
-    s->a = calloc(M, sizeof *s->a);
-    s->centred_sq = calloc(M, sizeof *s->centred_sq);
-    s->b = calloc(M, sizeof *s->b);
-    s->frobenius_sq = calloc(M, sizeof *s->frobenius_sq);
-    s->gram = with_gram ? calloc(M * M, sizeof *s->gram) : NULL;
-    s->uncentred_gram = with_gram ? calloc(M * M, sizeof *s->uncentred_gram) : NULL;
     double *C = malloc((n && d ? n * d : 1) * sizeof *C), *mean = malloc((d ? d : 1) * sizeof *mean);
     double *yc = malloc(n * sizeof *yc), *cy = calloc(d ? d : 1, sizeof *cy), *B = malloc(r_max * r_max * sizeof *B);
-    km_status st = s->a && s->centred_sq && s->b && s->frobenius_sq && (!with_gram || (s->gram && s->uncentred_gram)) &&
-                           C && mean && yc && cy && B
-                       ? KM_OK
-                       : km_error_nomem("alignment statistics of low-rank kernels");
+    km_status st = C && mean && yc && cy && B ? km_alignment_stats_start(s, n, M, with_gram, y, yc)
+                                              : km_error_nomem("alignment statistics of low-rank kernels");
     if (!st) {
-        for (size_t i = 0; i < n; i++)
-            s->y_mean += y[i] / (double)n;
-        for (size_t i = 0; i < n; i++) {
-            yc[i] = y[i] - s->y_mean;
-            s->y_centred_sq += yc[i] * yc[i];
-            s->y_sq += y[i] * y[i];
-        }
         centred_features(blocks, M, n, offset, d, C, mean);
         if (d)   /* cy = C' y~ */
             cblas_dgemv(CblasRowMajor, CblasTrans, (int)n, (int)d, 1.0, C, (int)d, yc, 1, 0.0, cy, 1);

@@ -15,30 +15,17 @@ km_status km_alignment_stats_rank1(const double *X, size_t n, size_t d, const do
                                    km_alignment_stats *s)
 {
     memset(s, 0, sizeof *s);
-    s->n = n;
-    s->M = d;
-    s->rank1 = 1;
-    s->a = calloc(d, sizeof *s->a);
-    s->centred_sq = calloc(d, sizeof *s->centred_sq);
-    s->b = calloc(d, sizeof *s->b);
-    s->frobenius_sq = calloc(d, sizeof *s->frobenius_sq);
-    s->gram = with_gram ? calloc(d * d, sizeof *s->gram) : NULL;
-    s->uncentred_gram = with_gram ? calloc(d * d, sizeof *s->uncentred_gram) : NULL;
     double *Xc = malloc(n * d * sizeof *Xc), *mean = calloc(d, sizeof *mean), *yc = malloc(n * sizeof *yc);
-    if (!s->a || !s->centred_sq || !s->b || !s->frobenius_sq || (with_gram && (!s->gram || !s->uncentred_gram)) ||
-        !Xc || !mean || !yc) {
+    km_status st = Xc && mean && yc ? km_alignment_stats_start(s, n, d, with_gram, y, yc)
+                                    : km_error_nomem("rank-1 alignment statistics");
+    if (st) {
         free(Xc);
         free(mean);
         free(yc);
-        km_alignment_stats_free(s);
-        return km_error_nomem("rank-1 alignment statistics");
+        return st;
     }
-    for (size_t i = 0; i < n; i++)
-        s->y_mean += y[i] / (double)n;
+    s->rank1 = 1;
     for (size_t i = 0; i < n; i++) {
-        yc[i] = y[i] - s->y_mean;
-        s->y_centred_sq += yc[i] * yc[i];
-        s->y_sq += y[i] * y[i];
         for (size_t j = 0; j < d; j++)
             mean[j] += X[i * d + j] / (double)n;
     }
