@@ -161,41 +161,19 @@ static km_status parse_numbers(const spec_parser *p, option *o, char *text)
     }
 }
 
-static km_status parse_norms(const spec_parser *p, option *o, char *text)
-{
-    static const struct { const char *name; km_normalization norm; } names[] = {
-        {"none", KM_NORM_NONE}, {"mult", KM_NORM_MULTIPLICATIVE}, {"multiplicative", KM_NORM_MULTIPLICATIVE},
-        {"spherical", KM_NORM_SPHERICAL}, {"trace", KM_NORM_TRACE}};
-    for (char *item = text;;) {
-        char *comma = strchr(item, ',');
-        if (comma)
-            *comma = '\0';
-        size_t k = 0;
-        while (k < sizeof names / sizeof names[0] && strcmp(item, names[k].name) != 0)
-            k++;
-        if (k == sizeof names / sizeof names[0])
-            return spec_error(p, "unknown normalization '%s' (none, mult, spherical, trace)", item);
-        km_status st = push_value(p, o, (double)names[k].norm);
-        if (st || !comma)
-            return st;
-        item = comma + 1;
-    }
-}
-
-/* sampling=NAMES: how a low-rank kernel draws its landmark rows (core/names.h km_landmark_sampling_names) */
-static km_status parse_samplings(const spec_parser *p, option *o, char *text)
+/* KEY=NAMES, a list of names of table (core/names.h): norm= and sampling=; what names them in errors. */
+static km_status parse_names(const spec_parser *p, option *o, char *text, const km_name *table, const char *what)
 {
     for (char *item = text;;) {
         char *comma = strchr(item, ',');
         if (comma)
             *comma = '\0';
-        int sampling;
-        if (!km_value_of(km_landmark_sampling_names, item, &sampling)) {
+        int value;
+        if (!km_value_of(table, item, &value)) {
             char names[64];
-            return spec_error(p, "unknown landmark sampling '%s' (%s)", item,
-                              km_names_phrase(km_landmark_sampling_names, names, sizeof names));
+            return spec_error(p, "unknown %s '%s' (%s)", what, item, km_names_phrase(table, names, sizeof names));
         }
-        km_status st = push_value(p, o, (double)sampling);
+        km_status st = push_value(p, o, (double)value);
         if (st || !comma)
             return st;
         item = comma + 1;
@@ -372,9 +350,9 @@ static km_status parse_option(spec_parser *p, char *token)
     case KEY_FEATURES:
         return parse_features(p, o, value);
     case KEY_NORM:
-        return parse_norms(p, o, value);
+        return parse_names(p, o, value, km_normalization_names, "normalization");
     case KEY_SAMPLING:
-        return parse_samplings(p, o, value);
+        return parse_names(p, o, value, km_landmark_sampling_names, "landmark sampling");
     case KEY_FILE:
         o->count = 1;
         return read_matrix_file(p, value);
