@@ -66,8 +66,9 @@ static const km_param_row field_rows[] = {
     {ROW(KM_PARAM_KRR_BIAS, "krr_bias", KM_FIELD_INT, krr_bias), .lower = 0, .upper = 1, .flags = INT,
      .default_value = 1, .options = "--no-bias", .switch_value = 0,
      .help = "krr: no bias term (default: an unregularized bias, which equals centred kernels and "
-             "targets); C-SVC (and MKL on it): f(x) = sum_i y_i a_i K(x_i, x) without bias, the dual loses "
-             "sum_i y_i a_i = 0 and is solved by one-variable steps"},
+             "targets); C-SVC and epsilon-SVR (and MKL on them): f(x) = sum_i c_i K(x_i, x) without bias, the "
+             "dual loses sum_i y_i a_i = 0 (sum_i c_i = 0) and is solved by one-variable steps, on low-rank "
+             "kernels by dual coordinate descent on their features"},
 };
 #define N_FIELD_ROWS (sizeof field_rows / sizeof field_rows[0])
 

@@ -1,11 +1,16 @@
-/* C-SVC without bias on explicit features (svm/svm.h km_svc_solve_features): the dual
- *     min_a 1/2 sum_m theta_m ||u_m(a)||^2 - sum_i a_i,  0 <= a_i <= C_i,  u_m(a) = sum_i a_i y_i s_mi phi_mi,
- * the same problem as km_svc_solve_without_bias on the kernels K_m(i, j) = s_mi s_mj <phi_mi, phi_mj>
- * (kernel/feature_block.h), solved by dual coordinate descent with shrinking (Hsieh, Chang, Lin, Keerthi &
- * Sundararajan, "A dual coordinate descent method for large-scale linear SVM", ICML 2008, Algorithm 3;
- * LIBLINEAR's -s 3). The u_m are kept, so a coordinate step costs O(sum_m r_m), an epoch O(n sum_m r_m):
- * no kernel value between two rows is ever computed. The stopping rule is the SMO's without bias: the
- * largest projected gradient |PG_i| at most the tolerance, checked over every variable. */
+/* Dual coordinate descent on explicit features (svm/svm.h km_svc_solve_features, km_svr_solve_features).
+ * The kernels are K_m(i, j) = s_mi s_mj <phi_mi, phi_mj> (kernel/feature_block.h) and the dual variables
+ * x_i enter u_m(x) = sum_i x_i sign_i s_mi phi_mi (sign_i = y_i for C-SVC, 1 for SVR), so
+ * 1/2 x^T Q x = 1/2 sum_m theta_m ||u_m(x)||^2. The u_m are kept, so a coordinate step costs
+ * O(sum_m r_m), an epoch O(n sum_m r_m): no kernel value between two rows is ever computed.
+ *  - C-SVC without bias: min_a 1/2 a^T Q a - sum_i a_i, 0 <= a_i <= C_i (Hsieh, Chang, Lin, Keerthi &
+ *    Sundararajan, "A dual coordinate descent method for large-scale linear SVM", ICML 2008,
+ *    Algorithm 3; LIBLINEAR's -s 3), the same problem as km_svc_solve_without_bias;
+ *  - epsilon-SVR without bias: min_b 1/2 b^T Q b - sum_i z_i b_i + epsilon sum_i |b_i|, -C <= b_i <= C
+ *    (Ho & Lin, "Large-scale linear support vector regression", JMLR 13, 2012, Algorithm 4 with the
+ *    L1 loss; LIBLINEAR's -s 13), the same problem as km_svr_solve_without_bias with b = a - a*.
+ * Both shrink as LIBLINEAR does, and both stop by the SMO's rule without bias: the largest violation
+ * of the optimality conditions at most the tolerance, checked over every variable. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,12 +28,24 @@
 /* Coordinate steps between two polls of the interrupt. */
 #define KM_DCD_POLL_STEPS 65536
 
-typedef struct dcd {
+typedef struct dcd dcd;
+/* One coordinate step on variable i: returns 1 when i is shrunk (at a bound that its gradient points out
+ * of further than the last epoch's extreme violations old[0] >= 0 >= old[1] allow), else widens
+ * now[0] >= 0 >= now[1] by its violation and moves it. */
+typedef int (*dcd_step)(dcd *d, size_t i, const double old[2], double now[2]);
+
+struct dcd {
     size_t n, M;
-    const km_feature_block *blocks;
+    km_feature_block *blocks;
     const double *theta;
     double **u;              /* per kernel: r_m values (NULL where theta_m = 0) */
-} dcd;
+    double *x;               /* the dual variables */
+    double *upper;           /* C-SVC: 0 <= x_i <= upper_i; SVR: -upper_i <= x_i <= upper_i */
+    double *QD;              /* Q_ii */
+    const signed char *y;    /* C-SVC's labels (sign_i); NULL for SVR (sign_i = 1) */
+    const double *z;         /* SVR's targets */
+    double epsilon;
+};
 
 /* sum_m theta_m s_mi <phi_mi, u_m>: the combined decision value of row i. */
 static double decision(const dcd *d, size_t i)
@@ -66,6 +83,8 @@ static double diagonal(const dcd *d, size_t i)
     return q;
 }
 
+static double sign_of(const dcd *d, size_t i) { return d->y ? d->y[i] : 1.0; }
+
 /* The projected gradient of a_i at gradient G: 0 where the bound it points out of is active. */
 static double projected(double G, double a, double C)
 {
@@ -76,117 +95,256 @@ static double projected(double G, double a, double C)
     return G;
 }
 
-km_status km_svc_solve_features(const km_kernel_access *kernel, const signed char *y, double C, double weight_pos,
-                                double weight_neg, const km_smo_options *options, const double *alpha_start,
-                                km_svm_solution *solution)
+/* C-SVC: G = y_i g_i - 1, the step to the clipped minimiser along a_i (LIBLINEAR's solve_l2r_l1l2_svc). */
+static int svc_step(dcd *d, size_t i, const double old[2], double now[2])
 {
-    size_t n = kernel->n_rows, M = kernel->n_kernels;
-    km_feature_block *blocks = malloc(M * sizeof *blocks);
-    if (!blocks)
-        return km_error_nomem("the feature blocks");
-    if (!km_kernel_access_features(kernel, blocks)) {
-        free(blocks);
-        return km_error(KM_EINVAL, "km_svc_solve_features: a kernel has no explicit features");
+    double G = d->y[i] * decision(d, i) - 1.0, a = d->x[i], C = d->upper[i], QD = d->QD[i];
+    if ((a <= 0 && G > old[0]) || (a >= C && G < old[1]))
+        return 1;
+    double PG = projected(G, a, C);
+    now[0] = fmax(now[0], PG);
+    now[1] = fmin(now[1], PG);
+    if (PG != 0) {
+        double next = QD > 0 ? fmin(fmax(a - G / QD, 0.0), C) : (G < 0 ? C : 0.0);
+        move(d, i, (next - a) * d->y[i]);
+        d->x[i] = next;
     }
-    dcd d = {n, M, blocks, kernel->theta, calloc(M, sizeof(double *))};
-    double *alpha = malloc(n * sizeof *alpha), *upper = malloc(n * sizeof *upper), *QD = malloc(n * sizeof *QD);
-    size_t *index = malloc(n * sizeof *index);
-    km_status st = d.u && alpha && upper && QD && index ? KM_OK : km_error_nomem("the coordinate descent");
-    for (size_t m = 0; !st && m < M; m++)
-        if (kernel->theta[m] > 0 && !(d.u[m] = calloc(blocks[m].r ? blocks[m].r : 1, sizeof **d.u)))
-            st = km_error_nomem("the coordinate descent");
-    size_t n_pos = 0;
-    for (size_t i = 0; !st && i < n; i++) {
-        if (y[i] != 1 && y[i] != -1)
-            st = km_error(KM_EINVAL, "km_svc_solve_features: label %d of row %zu is not +1 or -1", y[i], i);
-        n_pos += y[i] > 0;
-        upper[i] = C * (y[i] > 0 ? weight_pos : weight_neg);
-        alpha[i] = alpha_start ? fmin(fmax(alpha_start[i], 0.0), upper[i]) : 0.0;
-        QD[i] = diagonal(&d, i);
-        if (alpha[i] != 0)
-            move(&d, i, alpha[i] * y[i]);
-    }
-    if (!st && (n_pos == 0 || n_pos == n))
-        st = km_error(KM_EINVAL, "km_svc_solve_features: both classes are needed (%zu of %zu rows positive)", n_pos, n);
+    return 0;
+}
 
+/* SVR: G = g_i - z_i; the objective along b_i is H/2 t^2 + G t + epsilon |b_i + t|, whose one-sided
+ * derivatives at t = 0 are G + epsilon and G - epsilon (LIBLINEAR's solve_l2r_l1l2_svr: the violation
+ * and the shrinking test from them, the step to the clipped minimiser). */
+static int svr_step(dcd *d, size_t i, const double old[2], double now[2])
+{
+    double G = decision(d, i) - d->z[i], Gp = G + d->epsilon, Gn = G - d->epsilon;
+    double b = d->x[i], U = d->upper[i], H = d->QD[i], violation = 0;
+    if (b == 0) {
+        if (Gp < 0)
+            violation = -Gp;
+        else if (Gn > 0)
+            violation = Gn;
+        else if (Gp > old[0] && Gn < -old[0])
+            return 1;
+    } else if (b >= U) {
+        if (Gp > 0)
+            violation = Gp;
+        else if (Gp < -old[0])
+            return 1;
+    } else if (b <= -U) {
+        if (Gn < 0)
+            violation = -Gn;
+        else if (Gn > old[0])
+            return 1;
+    } else
+        violation = b > 0 ? fabs(Gp) : fabs(Gn);
+    now[0] = fmax(now[0], violation);
+    now[1] = fmin(now[1], -violation);
+    if (violation == 0)
+        return 0;
+    /* the minimiser: on the side of 0 where the derivative vanishes, else 0 itself; along a row
+     * without features (H = 0) the objective is piecewise linear and the minimiser a bound or 0 */
+    double next = H > 0 ? (Gp < H * b ? b - Gp / H : Gn > H * b ? b - Gn / H : 0.0)
+                        : (Gp < 0 ? U : Gn > 0 ? -U : 0.0);
+    next = fmin(fmax(next, -U), U);
+    move(d, i, next - b);
+    d->x[i] = next;
+    return 0;
+}
+
+/* The epochs: every active variable in a shuffled order, shrinking, until the largest violation is at
+ * most the tolerance over every variable or the step or time limit. Returns the status; *steps_out and
+ * *converged_out tell how it ended. */
+static km_status descend(dcd *d, dcd_step step, const km_smo_options *options, size_t *index, long *steps_out,
+                         int *converged_out)
+{
+    size_t n = d->n;
     long max_steps = options->max_iter > 0 ? options->max_iter : (long)fmin(1e3 * (double)n + 1e7, 2e18);
-    long steps = 0;
+    long steps = 0, epochs = 0;
     int converged = 0;
+    km_status st = KM_OK;
     km_rng rng;
     km_rng_seed(&rng, KM_DCD_SEED);
     size_t active = n;
     for (size_t i = 0; i < n; i++)
         index[i] = i;
-    /* shrinking bounds (LIBLINEAR): a variable at a bound whose gradient points out of the box further
-     * than the last epoch's extreme projected gradients leaves the active set */
-    double PGmax_old = INFINITY, PGmin_old = -INFINITY;
-    long epochs = 0;
-    while (!st && steps < max_steps) {
+    double old[2] = {INFINITY, -INFINITY};
+    while (steps < max_steps) {
         if (options->deadline > 0 && km_monotonic_seconds() >= options->deadline)
             break;   /* the caller reports its time limit; the point is feasible */
         epochs++;
         km_rng_shuffle(&rng, index, active);
-        double PGmax = -INFINITY, PGmin = INFINITY;
+        double now[2] = {-INFINITY, INFINITY};
         for (size_t t = 0; t < active && !st; t++) {
             size_t i = index[t];
-            double G = y[i] * decision(&d, i) - 1.0;
-            if ((alpha[i] <= 0 && G > PGmax_old) || (alpha[i] >= upper[i] && G < PGmin_old)) {
+            if (step(d, i, old, now)) {
                 index[t--] = index[--active];   /* shrunk: the next variable takes its place */
                 index[active] = i;
                 continue;
-            }
-            double PG = projected(G, alpha[i], upper[i]);
-            PGmax = fmax(PGmax, PG);
-            PGmin = fmin(PGmin, PG);
-            if (PG != 0) {
-                double next = QD[i] > 0 ? fmin(fmax(alpha[i] - G / QD[i], 0.0), upper[i]) : (G < 0 ? upper[i] : 0.0);
-                move(&d, i, (next - alpha[i]) * y[i]);
-                alpha[i] = next;
             }
             if (++steps % KM_DCD_POLL_STEPS == 0 && options->interrupted && options->interrupted(options->interrupt_ctx))
                 st = km_error(KM_EINTERRUPTED, "interrupted after %ld coordinate steps", steps);
         }
         if (st)
             break;
-        if (fmax(PGmax, -PGmin) <= options->tolerance) {
+        if (fmax(now[0], -now[1]) <= options->tolerance) {
             if (active == n) {
                 converged = 1;
                 break;
             }
             active = n;   /* optimal on the active set: check every variable before stopping */
-            PGmax_old = INFINITY;
-            PGmin_old = -INFINITY;
+            old[0] = INFINITY;
+            old[1] = -INFINITY;
             continue;
         }
-        PGmax_old = PGmax > 0 ? PGmax : INFINITY;
-        PGmin_old = PGmin < 0 ? PGmin : -INFINITY;
+        old[0] = now[0] > 0 ? now[0] : INFINITY;
+        old[1] = now[1] < 0 ? now[1] : -INFINITY;
     }
     if (!st && !converged && steps >= max_steps)
         km_log(&options->logger, KM_LOG_WARNING, "coordinate descent: reached the maximal number of steps (%ld)",
                max_steps);
-    if (!st) {
-        double quad = 0, sum = 0;
-        for (size_t m = 0; m < M; m++)
-            if (d.u[m])
-                quad += kernel->theta[m] * cblas_ddot((int)blocks[m].r, d.u[m], 1, d.u[m], 1);
-        for (size_t i = 0; i < n; i++) {
-            solution->coef[i] = y[i] * alpha[i];
-            sum += alpha[i];
-        }
-        solution->bias = 0.0;
-        solution->objective = 0.5 * quad - sum;
-        solution->iterations = steps;
-        solution->converged = converged;
-        km_log(&options->logger, KM_LOG_DEBUG, "coordinate descent on explicit features: %ld steps in %ld epochs, "
-               "objective %.17g", steps, epochs, solution->objective);
+    if (!st)
+        km_log(&options->logger, KM_LOG_DEBUG, "coordinate descent on explicit features: %ld steps in %ld epochs",
+               steps, epochs);
+    *steps_out = steps;
+    *converged_out = converged;
+    return st;
+}
+
+static void dcd_free(dcd *d)
+{
+    for (size_t m = 0; d->u && m < d->M; m++)
+        free(d->u[m]);
+    free(d->u);
+    free(d->x);
+    free(d->upper);
+    free(d->QD);
+    free(d->blocks);
+}
+
+/* The features, u_m = 0 and the arrays of n variables; the caller fills x and upper, then calls start. */
+static km_status dcd_open(dcd *d, const km_kernel_access *kernel, const char *who)
+{
+    size_t n = kernel->n_rows, M = kernel->n_kernels;
+    km_feature_block *blocks = malloc(M * sizeof *blocks);
+    *d = (dcd){.n = n, .M = M, .blocks = blocks, .theta = kernel->theta};
+    if (!blocks)
+        return km_error_nomem("the feature blocks");
+    if (!km_kernel_access_features(kernel, blocks))
+        return km_error(KM_EINVAL, "%s: a kernel has no explicit features", who);
+    d->u = calloc(M, sizeof *d->u);
+    d->x = malloc(n * sizeof *d->x);
+    d->upper = malloc(n * sizeof *d->upper);
+    d->QD = malloc(n * sizeof *d->QD);
+    if (!d->u || !d->x || !d->upper || !d->QD)
+        return km_error_nomem("the coordinate descent");
+    for (size_t m = 0; m < M; m++)
+        if (kernel->theta[m] > 0 && !(d->u[m] = calloc(blocks[m].r ? blocks[m].r : 1, sizeof **d->u)))
+            return km_error_nomem("the coordinate descent");
+    return KM_OK;
+}
+
+/* Q_ii and u_m(x) at the filled start x. */
+static void dcd_start(dcd *d)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        d->QD[i] = diagonal(d, i);
+        if (d->x[i] != 0)
+            move(d, i, d->x[i] * sign_of(d, i));
     }
-    for (size_t m = 0; d.u && m < M; m++)
-        free(d.u[m]);
-    free(d.u);
-    free(alpha);
-    free(upper);
-    free(QD);
+}
+
+/* Runs the descent and writes the solution: coef_i = sign_i x_i, bias 0, the objective
+ * 1/2 sum_m theta_m ||u_m||^2 + linear (the caller's linear part at the final x, from objective_linear). */
+static km_status dcd_solve(dcd *d, dcd_step step, double (*objective_linear)(const dcd *),
+                           const km_smo_options *options, km_svm_solution *solution)
+{
+    size_t *index = malloc(d->n * sizeof *index);
+    if (!index)
+        return km_error_nomem("the coordinate descent");
+    long steps;
+    int converged;
+    km_status st = descend(d, step, options, index, &steps, &converged);
     free(index);
-    free(blocks);
+    if (st)
+        return st;
+    double quad = 0;
+    for (size_t m = 0; m < d->M; m++)
+        if (d->u[m])
+            quad += d->theta[m] * cblas_ddot((int)d->blocks[m].r, d->u[m], 1, d->u[m], 1);
+    for (size_t i = 0; i < d->n; i++)
+        solution->coef[i] = sign_of(d, i) * d->x[i];
+    solution->bias = 0.0;
+    solution->objective = 0.5 * quad + objective_linear(d);
+    solution->iterations = steps;
+    solution->converged = converged;
+    km_log(&options->logger, KM_LOG_DEBUG, "coordinate descent: objective %.17g", solution->objective);
+    return KM_OK;
+}
+
+/* -sum_i a_i */
+static double svc_linear(const dcd *d)
+{
+    double sum = 0;
+    for (size_t i = 0; i < d->n; i++)
+        sum += d->x[i];
+    return -sum;
+}
+
+/* sum_i epsilon |b_i| - z_i b_i */
+static double svr_linear(const dcd *d)
+{
+    double sum = 0;
+    for (size_t i = 0; i < d->n; i++)
+        sum += d->epsilon * fabs(d->x[i]) - d->z[i] * d->x[i];
+    return sum;
+}
+
+km_status km_svc_solve_features(const km_kernel_access *kernel, const signed char *y, double C, double weight_pos,
+                                double weight_neg, const km_smo_options *options, const double *alpha_start,
+                                km_svm_solution *solution)
+{
+    dcd d;
+    km_status st = dcd_open(&d, kernel, "km_svc_solve_features");
+    size_t n = kernel->n_rows, n_pos = 0;
+    d.y = y;
+    for (size_t i = 0; !st && i < n; i++) {
+        if (y[i] != 1 && y[i] != -1)
+            st = km_error(KM_EINVAL, "km_svc_solve_features: label %d of row %zu is not +1 or -1", y[i], i);
+        n_pos += y[i] > 0;
+        d.upper[i] = C * (y[i] > 0 ? weight_pos : weight_neg);
+        d.x[i] = alpha_start ? fmin(fmax(alpha_start[i], 0.0), d.upper[i]) : 0.0;
+    }
+    if (!st && (n_pos == 0 || n_pos == n))
+        st = km_error(KM_EINVAL, "km_svc_solve_features: both classes are needed (%zu of %zu rows positive)", n_pos, n);
+    if (!st) {
+        dcd_start(&d);
+        st = dcd_solve(&d, svc_step, svc_linear, options, solution);
+    }
+    dcd_free(&d);
+    return st;
+}
+
+km_status km_svr_solve_features(const km_kernel_access *kernel, const double *z, double C, double epsilon,
+                                const km_smo_options *options, const double *coef_start, km_svm_solution *solution)
+{
+    if (!(C > 0) || isinf(C) || !(epsilon >= 0) || isinf(epsilon))
+        return km_error(KM_EINVAL, "km_svr_solve_features: C = %g must be positive and epsilon = %g non-negative",
+                        C, epsilon);
+    dcd d;
+    km_status st = dcd_open(&d, kernel, "km_svr_solve_features");
+    d.z = z;
+    d.epsilon = epsilon;
+    for (size_t i = 0; !st && i < kernel->n_rows; i++) {
+        if (!isfinite(z[i]))
+            st = km_error(KM_EINVAL, "km_svr_solve_features: target of row %zu is not finite", i);
+        d.upper[i] = C;
+        d.x[i] = coef_start ? fmin(fmax(coef_start[i], -C), C) : 0.0;
+    }
+    if (!st) {
+        dcd_start(&d);
+        st = dcd_solve(&d, svr_step, svr_linear, options, solution);
+    }
+    dcd_free(&d);
     return st;
 }

@@ -1,5 +1,7 @@
 /* epsilon-SVR as a machine: targets z_i, loss sum_i C max(0, |z_i - f(x_i)| - epsilon),
- * c_i = alpha_i - alpha*_i, lin = sum_i z_i c_i - epsilon |c_i|. */
+ * c_i = alpha_i - alpha*_i, lin = sum_i z_i c_i - epsilon |c_i|; with bias 0 (--no-bias) f has no bias
+ * term and its dual no constraint sum_i c_i = 0, which on explicit features is solved by coordinate
+ * descent. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -7,12 +9,22 @@
 #include "svm/hinge_loss.h"
 #include "svm/machine.h"
 
-/* The solver's 2n variables from c: alpha_i = max(c_i, 0), alpha*_i = max(-c_i, 0). */
+/* Without bias, on kernels that all have explicit features (low-rank kernels), a solve without an SMO
+ * hook runs dual coordinate descent on the features (svm/dcd.c): linear in the rows. */
+static int svr_on_features(const km_machine_problem *pr)
+{
+    return !pr->bias && km_kernel_access_features(pr->kernel, NULL);
+}
+
+/* The SMO's 2n variables from c: alpha_i = max(c_i, 0), alpha*_i = max(-c_i, 0); the coordinate descent
+ * takes c itself. */
 static km_status svr_solve(const km_machine_problem *pr, const km_smo_options *options, km_svm_solution *solution)
 {
     size_t n = pr->kernel->n_rows;
     const double *coef = solution->coef;
     int warm = km_machine_warm(coef, n);
+    if (!options->hook && svr_on_features(pr))   /* it reads the start before it writes solution->coef */
+        return km_svr_solve_features(pr->kernel, pr->z, pr->C, pr->epsilon, options, warm ? coef : NULL, solution);
     double *start = warm ? malloc(2 * n * sizeof *start) : NULL;
     if (warm && !start)
         return km_error_nomem("a warm start");
@@ -20,7 +32,8 @@ static km_status svr_solve(const km_machine_problem *pr, const km_smo_options *o
         start[i] = coef[i] > 0 ? coef[i] : 0.0;
         start[n + i] = coef[i] < 0 ? -coef[i] : 0.0;
     }
-    km_status st = km_svr_solve(pr->kernel, pr->z, pr->C, pr->epsilon, options, start, solution);
+    km_status st = (pr->bias ? km_svr_solve : km_svr_solve_without_bias)(pr->kernel, pr->z, pr->C, pr->epsilon,
+                                                                         options, start, solution);
     free(start);
     return st;
 }
@@ -63,10 +76,14 @@ static size_t svr_hinges(const km_machine_problem *pr, const double *g, km_hinge
 
 static double svr_loss(const km_machine_problem *pr, const double *g, double bias, double *best_bias)
 {
+    if (!pr->bias) { /* a machine without bias: the loss at b = 0 */
+        *best_bias = 0.0;
+        return svr_loss_at(pr, g, 0.0);
+    }
     return km_refined_hinge_loss(pr, g, bias, best_bias, 2 * pr->kernel->n_rows, svr_hinges, svr_loss_at);
 }
 
-static const km_param svr_params[] = {KM_PARAM_C, KM_PARAM_EPSILON, 0};
+static const km_param svr_params[] = {KM_PARAM_C, KM_PARAM_EPSILON, KM_PARAM_KRR_BIAS, 0};
 
 const km_machine_ops km_machine_svr = {
     .task = KM_TASK_SVR,
@@ -74,6 +91,7 @@ const km_machine_ops km_machine_svr = {
     .params = svr_params,
     .loss_weighted = 1,
     .solve = svr_solve,
+    .on_features = svr_on_features,
     .coef_from_alpha = svr_coef_from_alpha,
     .linear_term = svr_linear_term,
     .loss = svr_loss,

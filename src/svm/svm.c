@@ -133,8 +133,9 @@ km_status km_svc_solve_without_bias(const km_kernel_access *kernel, const signed
     return svc_solve(kernel, y, C, weight_pos, weight_neg, 0, options, alpha_start, solution);
 }
 
-km_status km_svr_solve(const km_kernel_access *kernel, const double *z, double C, double epsilon,
-                       const km_smo_options *options, const double *alpha_start, km_svm_solution *solution)
+/* epsilon-SVR with (bias 1) or without (bias 0) the bias and its constraint sum_i (alpha_i - alpha*_i) = 0. */
+static km_status svr_solve(const km_kernel_access *kernel, const double *z, double C, double epsilon, int bias,
+                           const km_smo_options *options, const double *alpha_start, km_svm_solution *solution)
 {
     if (!z || !solution || !solution->coef)
         return km_error(KM_EINVAL, "km_svr_solve: NULL targets or solution coefficients");
@@ -160,12 +161,26 @@ km_status km_svr_solve(const km_kernel_access *kernel, const double *z, double C
         t.alpha[i] = alpha_start ? alpha_start[i] : 0;
         t.alpha[i + n] = alpha_start ? alpha_start[i + n] : 0;
     }
+    t.qp.no_equality = !bias;
     st = task_solve(&t, options, solution, NULL);
     if (!st)
         for (size_t i = 0; i < n; i++)
             solution->coef[i] = t.alpha[i] - t.alpha[i + n];
     task_free(&t);
     return st;
+}
+
+km_status km_svr_solve(const km_kernel_access *kernel, const double *z, double C, double epsilon,
+                       const km_smo_options *options, const double *alpha_start, km_svm_solution *solution)
+{
+    return svr_solve(kernel, z, C, epsilon, 1, options, alpha_start, solution);
+}
+
+km_status km_svr_solve_without_bias(const km_kernel_access *kernel, const double *z, double C, double epsilon,
+                                    const km_smo_options *options, const double *alpha_start,
+                                    km_svm_solution *solution)
+{
+    return svr_solve(kernel, z, C, epsilon, 0, options, alpha_start, solution);
 }
 
 km_status km_oneclass_solve(const km_kernel_access *kernel, double nu, const km_smo_options *options,

@@ -78,6 +78,18 @@ km_status km_svc_solve_features(const km_kernel_access *kernel, const signed cha
 km_status km_svr_solve(const km_kernel_access *kernel, const double *z, double C, double epsilon,
                        const km_smo_options *options, const double *alpha_start, km_svm_solution *solution);
 
+/* epsilon-SVR without bias, f(x) = sum_i (alpha_i - alpha*_i) K(x_i, x): the dual without
+ * sum_i (alpha_i - alpha*_i) = 0, solved by one-variable steps (smo.h, no_equality); bias 0. */
+km_status km_svr_solve_without_bias(const km_kernel_access *kernel, const double *z, double C, double epsilon,
+                                    const km_smo_options *options, const double *alpha_start,
+                                    km_svm_solution *solution);
+
+/* km_svr_solve_without_bias where every kernel has explicit features: dual coordinate descent on
+ * b = alpha - alpha* in [-C, C]^n (svm/dcd.c), O(sum_m r_m) a step. coef_start (n values, may be NULL)
+ * warm-starts it. The tolerance bounds the largest violation of the optimality conditions. */
+km_status km_svr_solve_features(const km_kernel_access *kernel, const double *z, double C, double epsilon,
+                                const km_smo_options *options, const double *coef_start, km_svm_solution *solution);
+
 /* One-class SVM with parameter nu in (0, 1] (LIBSVM scaling: sum a = nu n, 0 <= a <= 1). alpha_start
  * (n values, may be NULL: LIBSVM's start) must satisfy the same constraints. */
 km_status km_oneclass_solve(const km_kernel_access *kernel, double nu, const km_smo_options *options,

@@ -75,6 +75,6 @@ expect_status 0 "$KM" predict -q "$WORK/test" "$WORK/l.km" "$WORK/l.pred"
 expect_status 0 "$KM" train -q $KERNELS $Z --mkl hlmkl --no-bias "$WORK/train" "$WORK/nb.km"
 expect_status 0 "$KM" info --json "$WORK/nb.km" &&
     { [ "$(json_get "$WORK/out" "float(j['machines'][0]['bias']) == 0")" = True ] || fail "--no-bias: the bias is not 0"; }
-expect_status 2 "$KM" train -q -s 3 --no-bias $KERNELS "$WORK/train" "$WORK/bad.km" &&
-    expect_one_line_error '--no-bias is read by -s svc, krr only \(this run uses -s svr\)'
+expect_status 2 "$KM" train -q -s 4 --no-bias $KERNELS "$WORK/train" "$WORK/bad.km" &&
+    expect_one_line_error '--no-bias is read by -s svc, svr, krr only \(this run uses -s nu-svr\)'
 finish

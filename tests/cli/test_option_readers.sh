@@ -44,7 +44,7 @@ refused "--C is read by -s svc, svr, nu-svr, krr only \(this run uses -s nu-svc\
 refused "^kernelmix train: -p is read by -s svr only \(this run uses -s svc\)$" -p 0.2
 refused "--epsilon is read by -s svr only \(this run uses -s nu-svr\)" -s 4 --epsilon 0.2
 refused "-n is read by -s oneclass, nu-svc, nu-svr only \(this run uses -s svc\)" -n 0.3
-refused "--no-bias is read by -s svc, krr only \(this run uses -s svr\)" -s 3 --no-bias
+refused "--no-bias is read by -s svc, svr, krr only \(this run uses -s nu-svr\)" -s 4 --no-bias
 refused "--multiclass is read by -s svc, nu-svc only \(this run uses -s krr\)" -s krr --multiclass ovr
 
 # --- the options a run reads, and those every run reads ---

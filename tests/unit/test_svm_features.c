@@ -1,10 +1,12 @@
-/* C-SVC without bias on explicit features (svm/dcd.c, km_svc_solve_features) against the SMO without
- * bias (km_svc_solve_without_bias) on the same kernels: three low-rank kernels (spherical, multiplicative
+/* C-SVC and epsilon-SVR without bias on explicit features (svm/dcd.c, km_svc_solve_features and
+ * km_svr_solve_features) against the SMO without bias (km_svc_solve_without_bias, km_svr_solve_without_bias)
+ * on the same kernels: three low-rank kernels (spherical, multiplicative
  * and no normalization, so that the features' row and global scales are exercised), weighted, on a view
  * of half the rows in another order (the feature blocks' row map):
  *  - the two dual objectives agree to 1e-8 relative and the coefficients to 1e-4;
  *  - the coordinate descent's solution meets the KKT conditions, checked from the kernel columns the
- *    provider serves (not from the features): the largest projected gradient is below the tolerance;
+ *    provider serves (not from the features): the largest projected gradient (SVR: the largest
+ *    violation of the subgradient conditions) is below the tolerance;
  *  - a warm start from the solution stops at once with the same objective;
  *  - an access whose kernels have no features is refused. */
 #include <math.h>
@@ -21,12 +23,13 @@
 enum { N = 80, D = 4, V = 40, M = 3 };
 
 typedef struct fixture {
-    double X[N * D], labels[N];
+    double X[N * D], labels[N], targets[N];
     km_dataset *data;
     km_kernel_set *set;
     km_provider *provider;
     km_kernel_view *view;
     signed char y[V];
+    double z[V];
     double theta[M];
     km_kernel_access access;
 } fixture;
@@ -40,6 +43,7 @@ static void fixture_init(fixture *f, const char *const specs[M])
             f->X[i * D + j] = km_rng_normal(&rng);
         double t = f->X[i * D] * f->X[i * D + 1] + 0.5 * f->X[i * D + 2] + 0.3 * km_rng_normal(&rng);
         f->labels[i] = t > 0 ? 1 : -1;
+        f->targets[i] = t;
     }
     CHECK_OK(km_dataset_from_dense(N, D, f->X, f->labels, &f->data));
     CHECK_OK(km_kernel_set_new(&f->set));
@@ -50,6 +54,7 @@ static void fixture_init(fixture *f, const char *const specs[M])
     for (size_t k = 0; k < V; k++) {   /* every second row, from the last */
         rows[k] = N - 2 - 2 * k;
         f->y[k] = f->labels[rows[k]] > 0 ? 1 : -1;
+        f->z[k] = f->targets[rows[k]];
     }
     CHECK_OK(km_kernel_view_new(f->provider, rows, V, &f->view));
     f->theta[0] = 0.5;
@@ -69,21 +74,50 @@ static void fixture_free(fixture *f)
 static const char *const low_rank[M] = {"rbf:gamma=0.5:rank=30:norm=spherical", "poly:degree=2:rank=12:norm=mult",
                                         "linear:rank=4"};
 
-/* The largest projected gradient of min 1/2 a'Qa - 1'a over 0 <= a <= C at c = y a, Q from the
- * provider's kernel columns. */
-static double largest_violation(const fixture *f, const double *coef, double C)
+/* g = Q c from the provider's kernel columns. */
+static void decision_values(const fixture *f, const double *coef, double *g)
 {
-    double worst = 0, column[V];
+    double column[V];
     for (size_t i = 0; i < V; i++) {
-        double g = 0;
+        g[i] = 0;
         for (size_t m = 0; m < M; m++) {
             CHECK_OK(f->access.column(f->access.column_ctx, m, i, NULL, V, column));
             for (size_t j = 0; j < V; j++)
-                g += f->theta[m] * column[j] * coef[j];
+                g[i] += f->theta[m] * column[j] * coef[j];
         }
-        double G = f->y[i] * g - 1, a = f->y[i] * coef[i];
+    }
+}
+
+/* The largest projected gradient of min 1/2 a'Qa - 1'a over 0 <= a <= C at c = y a. */
+static double largest_violation(const fixture *f, const double *coef, double C)
+{
+    double worst = 0, g[V];
+    decision_values(f, coef, g);
+    for (size_t i = 0; i < V; i++) {
+        double G = f->y[i] * g[i] - 1, a = f->y[i] * coef[i];
         double PG = a <= 0 ? fmin(G, 0) : a >= C ? fmax(G, 0) : G;
         worst = fmax(worst, fabs(PG));
+    }
+    return worst;
+}
+
+/* The largest violation of 0 in G + epsilon d|b_i| + N_[-C, C](b_i), G = Qb - z, for
+ * min 1/2 b'Qb - z'b + epsilon |b|_1 over -C <= b <= C. */
+static double largest_svr_violation(const fixture *f, const double *b, double C, double epsilon)
+{
+    double worst = 0, g[V];
+    decision_values(f, b, g);
+    for (size_t i = 0; i < V; i++) {
+        double Gp = g[i] - f->z[i] + epsilon, Gn = g[i] - f->z[i] - epsilon, v;
+        if (b[i] == 0)
+            v = Gp < 0 ? -Gp : Gn > 0 ? Gn : 0.0;
+        else if (b[i] >= C)
+            v = fmax(Gp, 0);
+        else if (b[i] <= -C)
+            v = fmax(-Gn, 0);
+        else
+            v = fabs(b[i] > 0 ? Gp : Gn);
+        worst = fmax(worst, v);
     }
     return worst;
 }
@@ -121,6 +155,37 @@ KM_TEST_CASE(coordinate_descent_solves_the_smo_problem)
     fixture_free(&f);
 }
 
+KM_TEST_CASE(coordinate_descent_solves_the_svr_without_bias)
+{
+    fixture f;
+    fixture_init(&f, low_rank);
+    km_smo_options options = km_smo_options_default();
+    options.tolerance = 1e-8;
+    double smo_coef[V], dcd_coef[V], C = 0.5, epsilon = 0.2;
+    km_svm_solution smo = {smo_coef, 0, 0, 0, 0}, dcd = {dcd_coef, 0, 0, 0, 0};
+    CHECK_OK(km_svr_solve_without_bias(&f.access, f.z, C, epsilon, &options, NULL, &smo));
+    CHECK_OK(km_svr_solve_features(&f.access, f.z, C, epsilon, &options, NULL, &dcd));
+    CHECK(dcd.converged && dcd.bias == 0.0 && smo.bias == 0.0);
+    CHECK_NEAR(dcd.objective, smo.objective, 1e-8 * fabs(smo.objective));
+    size_t bounded = 0, zero = 0;
+    for (size_t i = 0; i < V; i++) {
+        CHECK_NEAR(dcd_coef[i], smo_coef[i], 1e-4);
+        bounded += fabs(dcd_coef[i]) == C;
+        zero += dcd_coef[i] == 0;
+    }
+    CHECK(bounded > 0 && zero > 0 && bounded + zero < V);   /* bounded, free and zero variables */
+    CHECK(largest_svr_violation(&f, dcd_coef, C, epsilon) <= 1e-6);
+    CHECK(largest_svr_violation(&f, smo_coef, C, epsilon) <= 1e-6);
+
+    /* warm start from the solution: no step moves it */
+    double warm_coef[V];
+    km_svm_solution warm = {warm_coef, 0, 0, 0, 0};
+    CHECK_OK(km_svr_solve_features(&f.access, f.z, C, epsilon, &options, dcd_coef, &warm));
+    CHECK(warm.converged && warm.iterations <= 2 * V);
+    CHECK_NEAR(warm.objective, dcd.objective, 1e-10 * fabs(dcd.objective));
+    fixture_free(&f);
+}
+
 KM_TEST_CASE(exact_kernels_have_no_features)
 {
     static const char *const exact[M] = {"rbf:gamma=0.5", "poly:degree=2:rank=12", "linear:rank=4"};
@@ -132,5 +197,6 @@ KM_TEST_CASE(exact_kernels_have_no_features)
     km_svm_solution solution = {coef, 0, 0, 0, 0};
     km_smo_options options = km_smo_options_default();
     CHECK_STATUS(km_svc_solve_features(&f.access, f.y, 1.0, 1.0, 1.0, &options, NULL, &solution), KM_EINVAL);
+    CHECK_STATUS(km_svr_solve_features(&f.access, f.z, 1.0, 0.1, &options, NULL, &solution), KM_EINVAL);
     fixture_free(&f);
 }
