@@ -334,6 +334,8 @@ static km_status obscure_train(const km_mkl_problem *pr, km_mkl_result *result)
     km_status st = km_obscure_init(&o, &polled.access, K, machine->y, pr->class_of, q, lambda);
     if (st)
         return st;
+    if (o.V)
+        km_log(&pr->logger, KM_LOG_DEBUG, "OBSCURE on explicit features: the blocks of theta kept, O(sum_j r_j) a step");
     /* the prefetched kernel values take at most half the cache budget (-m), which holds nothing else */
     const km_smo_options *solver = &machine->solver;
     o.block_bytes = (solver->cache ? km_cache_budget(solver->cache) : solver->cache_bytes) / 2;

@@ -11,7 +11,9 @@
  * values against those rows only, through the kernel access layer, for blocks of the rows visited
  * next at once (the per-kernel, per-class products of a row, P_{j,r} = theta^{j,r} . phi^j(x) / kappa,
  * are linear in c~: those of a block at its start come from one matrix product, and a change of c~
- * within the block adds its kernel values against the later rows). */
+ * within the block adds its kernel values against the later rows). Where every kernel has explicit
+ * features (low-rank kernels), the learner keeps the blocks of theta themselves instead
+ * (obscure_features.c): a step costs O(sum_j r_j K), not a pass over the support. */
 #ifndef KM_MKL_OBSCURE_H
 #define KM_MKL_OBSCURE_H
 
@@ -76,6 +78,11 @@ typedef struct km_obscure {
     double *block_values;         /* scratch: the block's kernel values against the support */
     double *block_coef;           /* scratch: the support's c~ */
     size_t block_values_cap, block_coef_cap;
+    /* Explicit features (obscure_features.c; NULL: the kernelized form): F blocks, and theta^{j,r} =
+     * kappa V~_{j,r}, V[j] of r_j x K values (row-major) in the units of c~ */
+    km_feature_block *features;
+    double **V;
+    double *step_delta;           /* K: a step's change of c~ */
     /* Algorithm 2 */
     double radius;                /* R; INFINITY: no projection (Pegasos-MKL) */
     long t;                       /* step counter */
@@ -111,6 +118,22 @@ km_status km_obscure_certify(const km_obscure *o, double objective, double *prim
 void km_obscure_fold(km_obscure *o);
 /* The coefficients kappa c (n x K) into coef. */
 void km_obscure_coefficients(const km_obscure *o, double *coef);
+
+/* The explicit-feature form (obscure_features.c). open: sets features, V and step_delta where every
+ * kernel of the access has features (leaves them NULL otherwise); close frees them. */
+km_status km_obscure_features_open(km_obscure *o);
+void km_obscure_features_close(km_obscure *o);
+/* P at row i from V~. */
+void km_obscure_features_products(km_obscure *o, size_t i);
+/* V~_j += s_ji phi_ji delta' (delta: K changes of c~ at row i). */
+void km_obscure_features_add(km_obscure *o, size_t i, const double *delta);
+/* V~ <- a V~ (a = 0: zero). */
+void km_obscure_features_scale(km_obscure *o, double a);
+/* f (K values) = the scores of row i, kappa sum_j beta_j P_{j,r}. */
+void km_obscure_features_scores(const km_obscure *o, size_t i, double *f);
+/* S_j = sum_r ||sum_s c_sr s_js phi_js||^2 and Q_j likewise with gamma, coef_gamma holding [c_s | gamma_s]
+ * (2K values) per support row: the certificate's quadratic terms without kernel values. */
+km_status km_obscure_features_quadratic(const km_obscure *o, const double *coef_gamma, double *S, double *Q);
 
 /* The entry's describe (mkl/method.h; obscure_describe.c). */
 void km_obscure_describe(const km_mkl_description *d);

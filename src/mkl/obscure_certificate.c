@@ -15,7 +15,8 @@
  * whole alpha is then scaled by the s that maximises D(s alpha), a concave parabola in s, within the
  * feasible range. The quadratic terms Q_j = sum_r gamma_r' K^j gamma_r come from one pass over the
  * kernel values among the support rows, which also gives the exact S_j = sum_r c_r' K^j c_r and with
- * them the regularizer of the primal (the learner's S_j are updated incrementally). */
+ * them the regularizer of the primal (the learner's S_j are updated incrementally); on explicit features
+ * they come from the feature rows of the support instead (obscure_features.c). */
 #include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
@@ -106,7 +107,7 @@ km_status km_obscure_certify(const km_obscure *o, double objective, double *prim
                 coef_gamma[s * 2 * K + r] = o->kappa * o->c[o->support[s] * K + r];
                 coef_gamma[s * 2 * K + K + r] = gamma[s * K + r];
             }
-        st = quadratic_terms(o, coef_gamma, S, S + F);
+        st = o->V ? km_obscure_features_quadratic(o, coef_gamma, S, S + F) : quadratic_terms(o, coef_gamma, S, S + F);
     }
     if (!st) {
         double *Q = S + F, lin = 0.0, largest = 0.0;

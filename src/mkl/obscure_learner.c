@@ -14,6 +14,8 @@
  * kernel values grow with its square, and the scores within it with its length. */
 #define OBSCURE_BLOCK_BYTES ((size_t)64 << 20)
 #define OBSCURE_BLOCK_MAX_ROWS 256
+/* Rows a prefetch takes on explicit features (it fetches nothing): the caller polls between them. */
+#define OBSCURE_FEATURE_ROWS 4096
 
 /* Recomputes ||theta||_{2,q} and the link weights d, beta = d / q from S. */
 static void refresh_weights(km_obscure *o)
@@ -95,6 +97,11 @@ km_status km_obscure_init(km_obscure *o, const km_kernel_access *kernel, size_t 
         km_obscure_free(o);
         return km_error_nomem("OBSCURE's coefficients");
     }
+    km_status st = km_obscure_features_open(o);
+    if (st) {
+        km_obscure_free(o);
+        return st;
+    }
     refresh_weights(o);
     return KM_OK;
 }
@@ -111,6 +118,7 @@ void km_obscure_free(km_obscure *o)
     free(o->P);
     free(o->scores);
     free_block(o);
+    km_obscure_features_close(o);
     memset(o, 0, sizeof *o);
 }
 
@@ -128,6 +136,8 @@ void km_obscure_fold(km_obscure *o)
             o->block_products[b * FK + k] *= o->kappa;
     for (size_t k = 0; k < o->block_next * K; k++)
         o->block_delta[k] *= o->kappa;
+    if (o->V)
+        km_obscure_features_scale(o, o->kappa);
     o->kappa = 1.0;
 }
 
@@ -169,6 +179,10 @@ static km_status support_products(km_obscure *o, size_t len)
 
 km_status km_obscure_prefetch(km_obscure *o, const size_t *rows, size_t count, size_t *taken)
 {
+    if (o->V) {   /* the steps compute their products from the features: nothing to fetch */
+        *taken = count < OBSCURE_FEATURE_ROWS ? count : OBSCURE_FEATURE_ROWS;
+        return KM_OK;
+    }
     size_t len = block_length(o, count), K = o->K;
     o->block_len = o->block_next = 0;
     if (!reserve_block(o, len))
@@ -269,7 +283,10 @@ static void take_step(km_obscure *o, size_t i, size_t slot, size_t rival, double
         o->kappa = 1.0;
         memset(o->S, 0, F * sizeof *o->S);
         o->block_base = 0;
-        memset(o->block_updated, 0, o->block_len);
+        if (o->block_len)
+            memset(o->block_updated, 0, o->block_len);
+        if (o->V)
+            km_obscure_features_scale(o, 0.0);
     } else if (a != 1.0) {
         o->kappa *= a;
         for (size_t j = 0; j < F; j++)
@@ -277,7 +294,9 @@ static void take_step(km_obscure *o, size_t i, size_t slot, size_t rival, double
     }
     if (updated) {
         const double *const *diag = o->kernel->diag;
-        double *delta = o->block_delta + slot * K;
+        double *delta = o->V ? o->step_delta : o->block_delta + slot * K;
+        if (o->V)
+            memset(delta, 0, K * sizeof *delta);
         if (K == 1) {
             double y = o->y[i];
             for (size_t j = 0; j < F; j++)
@@ -293,7 +312,10 @@ static void take_step(km_obscure *o, size_t i, size_t slot, size_t rival, double
         }
         for (size_t r = 0; r < K; r++)
             o->c[i * K + r] += delta[r];
-        o->block_updated[slot] = 1;
+        if (o->V)
+            km_obscure_features_add(o, i, delta);
+        else
+            o->block_updated[slot] = 1;
         add_support(o, i);
     }
     refresh_weights(o);
@@ -309,14 +331,19 @@ static void keep_kappa_in_range(km_obscure *o)
  * unless i is the block's next row); *slot: its place in the block. */
 static km_status row_scores(km_obscure *o, size_t i, size_t *slot, size_t *rival, double *loss)
 {
-    if (o->block_next >= o->block_len || o->block[o->block_next] != i) {
-        size_t taken;
-        km_status st = km_obscure_prefetch(o, &i, 1, &taken);
-        if (st)
-            return st;
+    if (o->V) {
+        km_obscure_features_products(o, i);
+        *slot = 0;
+    } else {
+        if (o->block_next >= o->block_len || o->block[o->block_next] != i) {
+            size_t taken;
+            km_status st = km_obscure_prefetch(o, &i, 1, &taken);
+            if (st)
+                return st;
+        }
+        current_products(o);
+        *slot = o->block_next++;
     }
-    current_products(o);
-    *slot = o->block_next++;
     scores_from_products(o);
     *rival = 0;
     *loss = row_loss(o, i, o->scores, rival);
@@ -399,7 +426,8 @@ static km_status combined_values(const km_obscure *o, const size_t *cols, size_t
     return st;
 }
 
-km_status km_obscure_objective(km_obscure *o, double *objective, double *error)
+/* The loss and errors summed over the rows, their scores from kernel values against the support. */
+static km_status kernel_objective(km_obscure *o, double *loss_out, size_t *errors_out)
 {
     size_t n = o->n, K = o->K, ns = o->n_support, F = o->F;
     /* rows at a time: their kernel values and the kernel layer's dot products in block_bytes, in the
@@ -434,10 +462,34 @@ km_status km_obscure_objective(km_obscure *o, double *objective, double *error)
     }
     free(f);
     free(cols);
+    *loss_out = loss;
+    *errors_out = errors;
+    return st;
+}
+
+/* The loss and errors summed over the rows, their scores from the features. */
+static km_status feature_objective(const km_obscure *o, double *loss, size_t *errors)
+{
+    double *f = malloc(o->K * sizeof *f);
+    if (!f)
+        return km_error_nomem("OBSCURE's objective");
+    for (size_t i = 0; i < o->n; i++) {
+        km_obscure_features_scores(o, i, f);
+        count_row(o, i, f, loss, errors);
+    }
+    free(f);
+    return KM_OK;
+}
+
+km_status km_obscure_objective(km_obscure *o, double *objective, double *error)
+{
+    double loss = 0.0;
+    size_t errors = 0;
+    km_status st = o->V ? feature_objective(o, &loss, &errors) : kernel_objective(o, &loss, &errors);
     if (st)
         return st;
     double w = km_obscure_w_norm(o);
-    *objective = 0.5 * o->lambda * w * w + loss / (double)n;
-    *error = (double)errors / (double)n;
+    *objective = 0.5 * o->lambda * w * w + loss / (double)o->n;
+    *error = (double)errors / (double)o->n;
     return KM_OK;
 }

@@ -84,6 +84,12 @@ static km_status polled_combined(void *ctx, const double *theta, const size_t *c
     return in_pieces(a, inner_combined, theta, cols, ncols, rows, nrows, nrows, out);
 }
 
+static void inner_feature_block(void *ctx, size_t m, km_feature_block *out)
+{
+    km_interruptible_access *a = ctx;
+    a->inner->feature_block(a->inner->column_ctx, m, out);
+}
+
 void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_access *inner,
                                   int (*interrupted)(void *ctx), void *interrupt_ctx, const char *what)
 {
@@ -104,5 +110,6 @@ void km_interruptible_access_init(km_interruptible_access *a, const km_kernel_ac
                                    .columns_derived = inner->columns_derived,
                                    .kernel_rows = inner->kernel_rows ? polled_kernel_rows : NULL,
                                    .kernel_rows_size = inner->kernel_rows_size,
-                                   .costly_values = inner->costly_values};
+                                   .costly_values = inner->costly_values,
+                                   .feature_block = inner->feature_block ? inner_feature_block : NULL};
 }

@@ -4,7 +4,8 @@
 # lambda/2 ||w||_{2,p}^2 + mean Crammer-Singer loss from predict's decision values and the block
 # norms; the weights follow d_j = (|w^j| / ||w||_p)^(2-p); the joint machine predicts the class of
 # its largest output; --R inf is --solver pegasos; --max-time still writes a usable model; the
-# binary (hinge) path; --verbose leaves the model as it is; bad combinations fail with one line, exit 2.
+# binary (hinge) path; on low-rank kernels equal to the exact ones OBSCURE keeps theta on the features
+# and learns the same model; --verbose leaves the model as it is; bad combinations fail with one line, exit 2.
 . "$(dirname "$0")/lib.sh" "$@"
 
 "$PYTHON" - "$WORK" <<'PY'
@@ -82,6 +83,34 @@ grep -q "stopped at a limit" "$WORK/out" || fail "a timed-out model does not say
 expect_status 0 "$KM" train -q --mkl obscure --p-block 1.1 -c 10 $KERNELS "$WORK/binary" "$WORK/bin"
 expect_status 0 "$KM" predict "$WORK/binary" "$WORK/bin" "$WORK/bin.out"
 grep -q "Accuracy = 100% (300/300)" "$WORK/out" || fail "binary training accuracy: $(cat "$WORK/out")"
+
+# the same kernels as low-rank kernels of rank = their features (the linear kernel exactly): OBSCURE
+# keeps the blocks of theta on the features instead of scoring rows against the support, and learns the
+# same model (multiclass, binary, Pegasos-MKL's first step that zeroes theta), to rounding
+LOW_RANK="--kernel linear:features=1-2:norm=spherical:rank=2 --kernel linear:features=3-4:norm=spherical:rank=2
+ --kernel linear:features=5-6:norm=spherical:rank=2 --kernel linear:features=7-9:norm=spherical:rank=3"
+for run in "m13 train --p-block 1.3 -c 1 --epochs 3" "bin binary --p-block 1.1 -c 10" \
+           "peg1 train --solver pegasos --p-block 1.3"; do
+    set -- $run
+    name=$1 data=$2
+    shift 2
+    expect_status 0 "$KM" train --verbose --mkl obscure "$@" $LOW_RANK "$WORK/$data" "$WORK/$name.low"
+    grep -q "OBSCURE on explicit features" "$WORK/err" || fail "$name: OBSCURE did not run on the features"
+    [ -s "$WORK/$name" ] || expect_status 0 "$KM" train -q --mkl obscure "$@" $KERNELS "$WORK/$data" "$WORK/$name"
+    "$PYTHON" - "$WORK/$name" "$WORK/$name.low" <<'PY' || fail "$name: OBSCURE on features differs from the kernelized form"
+import sys
+def values(path, key):   # the machine's line (the [data obscure] section has per-stage records)
+    return [float(x) for x in next(l for l in open(path) if l.startswith(key + " ")).split()[1:]]
+for key in ("theta", "objective", "gap"):
+    a, b = values(sys.argv[1], key), values(sys.argv[2], key)
+    print(key, a, b)
+    if len(a) != len(b) or not a or max(abs(x - y) for x, y in zip(a, b)) > 1e-9 * max(1.0, max(map(abs, a))):
+        sys.exit(1)
+PY
+done
+expect_status 0 "$KM" predict -q "$WORK/train" "$WORK/m13.low" "$WORK/m13.low.out"
+expect_status 0 "$KM" predict -q "$WORK/train" "$WORK/m13" "$WORK/m13.out"
+cmp -s "$WORK/m13.out" "$WORK/m13.low.out" || fail "OBSCURE on features predicts other classes"
 
 # --verbose adds an objective pass per epoch (and reuses the online stage's for R), nothing else: the
 # same coefficients, weights and R (the model's gap is the relative change between the last two
