@@ -302,15 +302,20 @@ static km_status predict_to_file(const predict_options *o, const km_model *model
     if (!st && b->variance && (st = km_predict_variance(model, test, b->variance)) &&
         strncmp(km_last_error(), o->test_path, strlen(o->test_path)))
         st = km_error_in(o->model_path, st);
-    if (st || (st = km_atomic_open(&out, o->output_path, "predictions")))
+    /* the model's side once (on low-rank kernels a pass over the support rows), then range by range */
+    km_prediction_prep *prep = NULL;
+    if (st || (st = km_prediction_prep_new(model, &prep)) || (st = km_atomic_open(&out, o->output_path, "predictions"))) {
+        km_prediction_prep_free(prep);
         return st;
+    }
     write_header(model, b, out.stream);
     for (size_t first = 0; !st && first < n; first += range) {
         size_t count = n - first < range ? n - first : range;
         cli_progress_show(0, "predicting", (double)first / (double)n, "rows %zu/%zu, %zu machine%s", first, n,
                           km_model_n_machines(model),
                           km_model_n_machines(model) == 1 ? "" : "s");
-        st = km_predict_range(model, test, first, count, test_kernels, b->predicted + first, b->decision);
+        st = km_predict_range_prepared(model, prep, test, first, count, test_kernels, b->predicted + first,
+                                       b->decision);
         if (!st && b->probabilities)
             st = km_probability_from_decision(model, count, b->decision, b->predicted + first, b->probabilities);
         if (st)
@@ -320,6 +325,7 @@ static km_status predict_to_file(const predict_options *o, const km_model *model
         write_range(o, model, b, first, count, out.stream);
     }
     cli_progress_clear();
+    km_prediction_prep_free(prep);
     if (st) {
         km_atomic_abort(&out);
         return st;

@@ -38,5 +38,7 @@
 /* predict's checks of test rows, train's of labels (km_check_targets, km_model_test_coverage,
  * km_label_doubt_of) */
 #include "train/input_checks.h"
+/* predict's model side computed once for its ranges (km_prediction_prep_new, km_predict_range_prepared) */
+#include "train/train.h"
 
 #endif

@@ -157,8 +157,40 @@ static double label_of(const km_model *model, const double *decision, size_t *vo
     return model->labels[km_multiclass_vote(model->n_classes, model->multiclass, decision, votes)];
 }
 
-km_status km_predict_rows(const km_model *model, const km_dataset *data, const size_t *rows, size_t n,
-                          const km_matrix *const *test_kernels, double *labels, double *decision)
+struct km_prediction_prep {
+    km_rank1_predictor *rank1;         /* rank-1 kernels: a weighted dot product, no kernel values */
+    km_low_rank_predictor *low_rank;   /* low-rank kernels: the landmarks' space */
+};
+
+km_status km_prediction_prep_new(const km_model *model, km_prediction_prep **out)
+{
+    km_prediction_prep *prep = calloc(1, sizeof *prep);
+    *out = NULL;
+    if (!prep)
+        return km_error_nomem("the prediction's model side");
+    km_status st = km_rank1_predictor_new(model, &prep->rank1);
+    if (!st && !prep->rank1)
+        st = km_low_rank_predictor_new(model, &prep->low_rank);
+    if (st) {
+        km_prediction_prep_free(prep);
+        return st;
+    }
+    *out = prep;
+    return KM_OK;
+}
+
+void km_prediction_prep_free(km_prediction_prep *prep)
+{
+    if (!prep)
+        return;
+    km_rank1_predictor_free(prep->rank1);
+    km_low_rank_predictor_free(prep->low_rank);
+    free(prep);
+}
+
+static km_status predict_rows_prepared(const km_model *model, const km_prediction_prep *prep, const km_dataset *data,
+                                       const size_t *rows, size_t n, const km_matrix *const *test_kernels,
+                                       double *labels, double *decision)
 {
     if (!rows)
         n = data->n;
@@ -170,11 +202,8 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
     if (st)
         return st;
     size_t M = model->kernels->size, nb = model->basis->n, nm = km_model_n_decision(model);
-    km_rank1_predictor *rank1 = NULL;   /* rank-1 kernels: a weighted dot product, no kernel values */
-    km_low_rank_predictor *low_rank = NULL;   /* low-rank kernels: the landmarks' space */
-    st = km_rank1_predictor_new(model, &rank1);
-    if (!st && !rank1)
-        st = km_low_rank_predictor_new(model, &low_rank);
+    const km_rank1_predictor *rank1 = prep->rank1;
+    const km_low_rank_predictor *low_rank = prep->low_rank;
     int primal = rank1 || low_rank;
     size_t row_values = rank1 ? 0 : low_rank ? km_low_rank_predictor_row_values(low_rank) + nm : M * nb;
     size_t block = KM_PREDICT_BLOCK_VALUES / (row_values + nm + 1);   /* kernel (or feature) and decision values */
@@ -228,8 +257,6 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
                 memcpy(decision + (start + t) * nm, dec + t * nm, nm * sizeof *dec);
         }
     }
-    km_rank1_predictor_free(rank1);
-    km_low_rank_predictor_free(low_rank);
     free(K);
     free(dec);
     free(block_rows);
@@ -242,14 +269,26 @@ km_status km_predict_rows(const km_model *model, const km_dataset *data, const s
     return st;
 }
 
+km_status km_predict_rows(const km_model *model, const km_dataset *test, const size_t *rows, size_t n,
+                          const km_matrix *const *test_kernels, double *labels, double *decision)
+{
+    km_prediction_prep *prep;
+    km_status st = km_prediction_prep_new(model, &prep);
+    if (!st)
+        st = predict_rows_prepared(model, prep, test, rows, n, test_kernels, labels, decision);
+    km_prediction_prep_free(prep);
+    return st;
+}
+
 km_status km_predict(const km_model *model, const km_dataset *test, const km_matrix *const *test_kernels,
                      double *labels, double *decision)
 {
     return km_predict_rows(model, test, NULL, 0, test_kernels, labels, decision);
 }
 
-km_status km_predict_range(const km_model *model, const km_dataset *test, size_t first, size_t count,
-                           const km_matrix *const *test_kernels, double *labels, double *decision)
+km_status km_predict_range_prepared(const km_model *model, const km_prediction_prep *prep, const km_dataset *test,
+                                    size_t first, size_t count, const km_matrix *const *test_kernels,
+                                    double *labels, double *decision)
 {
     if (first > test->n || count > test->n - first)
         return km_error(KM_EINVAL, "rows %zu..%zu are not rows of the %zu test rows", first + 1, first + count, test->n);
@@ -260,7 +299,18 @@ km_status km_predict_range(const km_model *model, const km_dataset *test, size_t
         return km_error_nomem("prediction rows");
     for (size_t t = 0; t < count; t++)
         rows[t] = first + t;
-    km_status st = km_predict_rows(model, test, rows, count, test_kernels, labels, decision);
+    km_status st = predict_rows_prepared(model, prep, test, rows, count, test_kernels, labels, decision);
     free(rows);
+    return st;
+}
+
+km_status km_predict_range(const km_model *model, const km_dataset *test, size_t first, size_t count,
+                           const km_matrix *const *test_kernels, double *labels, double *decision)
+{
+    km_prediction_prep *prep;
+    km_status st = km_prediction_prep_new(model, &prep);
+    if (!st)
+        st = km_predict_range_prepared(model, prep, test, first, count, test_kernels, labels, decision);
+    km_prediction_prep_free(prep);
     return st;
 }

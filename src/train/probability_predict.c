@@ -9,6 +9,7 @@
 #include "svm/pairwise_coupling.h"
 #include "svm/platt.h"
 #include "train/model.h"
+#include "train/train.h"
 
 /* Pairwise probabilities are kept within [1e-7, 1 - 1e-7], as LIBSVM keeps them, so that coupling never
  * meets a class that is certainly out. */
@@ -106,15 +107,18 @@ km_status km_predict_probability(const km_model *model, const km_dataset *test, 
     size_t n = km_dataset_rows(test), k = model->n_classes, nm = model->n_machines;
     size_t block = n < KM_PROBABILITY_BLOCK_ROWS ? (n ? n : 1) : KM_PROBABILITY_BLOCK_ROWS;
     double *decision = malloc(block * nm * sizeof *decision);
+    km_prediction_prep *prep = NULL;
     if (!decision)
         return km_error_nomem("decision values");
+    st = km_prediction_prep_new(model, &prep);
     for (size_t first = 0; !st && first < n; first += block) {
         size_t count = n - first < block ? n - first : block;
-        st = km_predict_range(model, test, first, count, test_kernels, NULL, decision);
+        st = km_predict_range_prepared(model, prep, test, first, count, test_kernels, NULL, decision);
         if (!st)
             st = km_probability_from_decision(model, count, decision, labels ? labels + first : NULL,
                                               probabilities ? probabilities + first * k : NULL);
     }
+    km_prediction_prep_free(prep);
     free(decision);
     return st;
 }

@@ -31,4 +31,15 @@ km_status km_train_rows_in_context_from(km_kernel_context *context, const size_t
 km_status km_predict_rows(const km_model *model, const km_dataset *test, const size_t *rows, size_t n,
                           const km_matrix *const *test_kernels, double *labels, double *decision);
 
+/* The model's side of prediction, computed once for many calls (predict.c): on rank-1 or low-rank
+ * kernels the weights in their features' or landmarks' space, a pass over the support rows that
+ * km_predict_rows otherwise makes at every call (nothing for other models). */
+typedef struct km_prediction_prep km_prediction_prep;
+km_status km_prediction_prep_new(const km_model *model, km_prediction_prep **out);
+void km_prediction_prep_free(km_prediction_prep *prep);
+/* km_predict_range with the model's prep (from km_prediction_prep_new on the same model). */
+km_status km_predict_range_prepared(const km_model *model, const km_prediction_prep *prep, const km_dataset *test,
+                                    size_t first, size_t count, const km_matrix *const *test_kernels,
+                                    double *labels, double *decision);
+
 #endif
