@@ -606,7 +606,9 @@ KM_API km_status km_predict(const km_model *model, const km_dataset *test, const
                             double *labels, double *decision);
 /* The same for the count rows of test from row first on (test_kernels still cover all of test):
  * labels receives count values, decision count × km_model_n_decision. Predicting a large test set
- * range by range lets a caller show progress; the results equal km_predict's rows. */
+ * range by range lets a caller show progress; the results equal km_predict's rows. Each call
+ * prepares the model anew (on low-rank and rank-1 kernels a pass over the support rows), so ranges
+ * of a few hundred rows or more keep that cost small. */
 KM_API km_status km_predict_range(const km_model *model, const km_dataset *test, size_t first, size_t count,
                                   const km_matrix *const *test_kernels, double *labels, double *decision);
 
