@@ -302,10 +302,12 @@ static km_status predict_to_file(const predict_options *o, const km_model *model
     if (!st && b->variance && (st = km_predict_variance(model, test, b->variance)) &&
         strncmp(km_last_error(), o->test_path, strlen(o->test_path)))
         st = km_error_in(o->model_path, st);
+    if (st || (st = km_atomic_open(&out, o->output_path, "predictions")))
+        return st;
     /* the model's side once (on low-rank kernels a pass over the support rows), then range by range */
     km_prediction_prep *prep = NULL;
-    if (st || (st = km_prediction_prep_new(model, &prep)) || (st = km_atomic_open(&out, o->output_path, "predictions"))) {
-        km_prediction_prep_free(prep);
+    if ((st = km_prediction_prep_new(model, &prep))) {
+        km_atomic_abort(&out);
         return st;
     }
     write_header(model, b, out.stream);
