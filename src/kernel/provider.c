@@ -231,6 +231,8 @@ static km_status provider_new(const km_dataset *data, const size_t *rows, size_t
     if (!st)
         st = km_provider_fit(p);
     if (!st)
+        km_provider_plan_squares(p);
+    if (!st)
         st = km_rank1_block_new(data, p->rows, n, p->fitted, &p->rank1);
     if (st) {
         km_provider_free(p);

@@ -2,6 +2,7 @@
  * products of several columns from one matrix product, all RBF widths of a view from one
  * squared-distance pass, the exp passes shared out among threads. */
 #include <cblas.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,10 +24,55 @@ static int plain_rbf(const km_kernel *k, const km_provider_kernel *pk)
     return pk->family->exp_of_squared_distance && !k->center && !pk->factor;
 }
 
+/* The values of an exp kernel whose gamma is twice that of the kernel before it in its view's order are the
+ * squares of that kernel's, exp(-2 gamma d) = exp(-gamma d)^2: one multiplication instead of an exp. Each
+ * square doubles the relative error of the values it starts from, so a chain takes a fresh exp after this
+ * many squares: at most 2^3 times the exp's own 4 ulp (vector_exp.h), plus the products' roundings. */
+#define KM_SQUARE_CHAIN 3
+
+static int is_exp_kernel(const km_provider *p, size_t m) { return p->kernels[m].family->exp_of_squared_distance; }
+
+/* Kernel a comes before kernel b in a view's order: the exp kernels first, by increasing gamma. */
+static int exp_before(const km_provider *p, size_t a, size_t b)
+{
+    return is_exp_kernel(p, a) && (!is_exp_kernel(p, b) || p->fitted->kernels[a].gamma < p->fitted->kernels[b].gamma);
+}
+
+void km_provider_plan_squares(km_provider *p)
+{
+    for (size_t v = 0; v < p->n_views; v++) {
+        size_t *run = p->views[v].dot_kernels, n = p->views[v].n_dot_kernels;
+        for (size_t t = 1; t < n; t++) {   /* insertion sort, stable: a view holds few kernels */
+            size_t m = run[t], u = t;
+            for (; u > 0 && exp_before(p, m, run[u - 1]); u--)
+                run[u] = run[u - 1];
+            run[u] = m;
+        }
+        /* plain kernels only: add_dot_kernels computes the others' values apart, normalized */
+        for (size_t t = 1; t < n; t++) {
+            size_t m = run[t], before = run[t - 1];
+            const km_kernel *k = &p->fitted->kernels[m];
+            unsigned chain = p->kernels[before].exp_squares;
+            if (plain_rbf(k, &p->kernels[m]) && plain_rbf(&p->fitted->kernels[before], &p->kernels[before]) &&
+                k->gamma == 2.0 * p->fitted->kernels[before].gamma && chain < KM_SQUARE_CHAIN)
+                p->kernels[m].exp_squares = chain + 1;
+        }
+    }
+}
+
+void km_provider_exp_values(const km_provider *p, size_t m, const double *d, size_t n, double *out)
+{
+    unsigned s = p->kernels[m].exp_squares;
+    km_vexp(d, -ldexp(p->fitted->kernels[m].gamma, -(int)s), n, out);   /* gamma / 2^s, exactly */
+    for (unsigned t = 0; t < s; t++)
+        km_vsquare(out, n, out);
+}
+
 /* out[k] += sum_m weights[m] K_m(rows[k], i) over the dot-product kernels of view v, from the view's dot
  * products dots[k] = <x_rows[k], x_i>; dist and scratch hold nrows values. The squared distances are
- * computed once for all RBF widths, each width is one vectorised exp pass. Reads the provider only, so
- * several threads may call it with their own buffers. */
+ * computed once for all RBF widths, each width is one vectorised exp pass or the square of the width
+ * before (km_provider_plan_squares). Reads the provider only, so several threads may call it with their
+ * own buffers. */
 static void add_dot_kernels(const km_provider *p, const km_provider_view *v, const double *weights, size_t i,
                             const size_t *rows, size_t nrows, const double *dots, double *dist, double *scratch,
                             double *out)
@@ -36,18 +82,25 @@ static void add_dot_kernels(const km_provider *p, const km_provider_view *v, con
         size_t m = v->dot_kernels[t];
         const km_kernel *k = &p->fitted->kernels[m];
         const km_provider_kernel *pk = &p->kernels[m];
+        int squared_next = t + 1 < v->n_dot_kernels && p->kernels[v->dot_kernels[t + 1]].exp_squares > 0;
+        if (plain_rbf(k, pk) && (weights[m] != 0.0 || squared_next)) {
+            if (pk->exp_squares > 0) {   /* scratch holds the kernel before's raw values */
+                km_vsquare(scratch, nrows, scratch);
+            } else {
+                if (!have_dist)
+                    km_squared_distances(dots, v->view.sqnorm, rows, v->view.sqnorm[i], nrows, dist);
+                have_dist = 1;
+                km_vexp(dist, -k->gamma, nrows, scratch);
+            }
+            if (weights[m] != 0.0)
+                cblas_daxpy((int)nrows, weights[m] * pk->global, scratch, 1, out, 1);
+            continue;
+        }
         if (weights[m] == 0.0)
             continue;
-        if (plain_rbf(k, pk)) {
-            if (!have_dist)
-                km_squared_distances(dots, v->view.sqnorm, rows, v->view.sqnorm[i], nrows, dist);
-            have_dist = 1;
-            km_vexp_add(dist, -k->gamma, weights[m] * pk->global, nrows, out);
-        } else {
-            km_kernel_from_dots(k, dots, v->view.sqnorm, rows, v->view.sqnorm[i], nrows, scratch);
-            km_provider_normalize(p, m, i, rows, nrows, scratch);
-            cblas_daxpy((int)nrows, weights[m], scratch, 1, out, 1);
-        }
+        km_kernel_from_dots(k, dots, v->view.sqnorm, rows, v->view.sqnorm[i], nrows, scratch);
+        km_provider_normalize(p, m, i, rows, nrows, scratch);
+        cblas_daxpy((int)nrows, weights[m], scratch, 1, out, 1);
     }
 }
 
@@ -121,7 +174,9 @@ static km_status block_dots(km_provider *p, km_provider_view *v, const size_t *c
 }
 
 /* out[m*nrows + k] = K_m(rows[k], i) for the dot-product kernels m of view v, from the view's dot products
- * dots[k] = <x_rows[k], x_i>; dist holds nrows values. Reads the provider only (thread-safe). */
+ * dots[k] = <x_rows[k], x_i>; dist holds nrows values. The exp kernels' raw values first (a width twice
+ * the one before from its raw values' squares), then every column normalized. Reads the provider only
+ * (thread-safe). */
 static void view_kernel_columns(const km_provider *p, const km_provider_view *v, size_t i, const size_t *rows,
                                 size_t nrows, const double *dots, double *dist, double *out)
 {
@@ -131,7 +186,9 @@ static void view_kernel_columns(const km_provider *p, const km_provider_view *v,
         size_t m = v->dot_kernels[t];
         const km_kernel *k = &p->fitted->kernels[m];
         double *column = out + m * nrows;
-        if (p->kernels[m].family->exp_of_squared_distance) {
+        if (p->kernels[m].exp_squares > 0) {
+            km_vsquare(out + v->dot_kernels[t - 1] * nrows, nrows, column);
+        } else if (is_exp_kernel(p, m)) {
             if (!have_dist)
                 km_squared_distances(dots, sqnorm, rows, sqnorm[i], nrows, dist);
             have_dist = 1;
@@ -139,8 +196,9 @@ static void view_kernel_columns(const km_provider *p, const km_provider_view *v,
         } else {
             km_kernel_from_dots(k, dots, sqnorm, rows, sqnorm[i], nrows, column);
         }
-        km_provider_normalize(p, m, i, rows, nrows, column);
     }
+    for (size_t t = 0; t < v->n_dot_kernels; t++)
+        km_provider_normalize(p, v->dot_kernels[t], i, rows, nrows, out + v->dot_kernels[t] * nrows);
 }
 
 /* View v has a dot-product kernel that is asked for (weights NULL: every kernel is). */

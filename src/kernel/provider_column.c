@@ -162,8 +162,12 @@ km_status km_provider_kernel_column(km_provider *p, size_t m, size_t i, const si
             st = km_provider_fetch_dots(p, &p->views[p->kernels[m].view], i, rows, nrows, out);
             dots = out;
         }
-        if (!st)
+        if (!st && p->kernels[m].exp_squares > 0) {   /* as the blocks of columns compute it */
+            km_squared_distances(dots, v->view.sqnorm, rows, v->view.sqnorm[i], nrows, out);
+            km_provider_exp_values(p, m, out, nrows, out);
+        } else if (!st) {
             km_kernel_from_dots(k, dots, v->view.sqnorm, rows, v->view.sqnorm[i], nrows, out);
+        }
     } else {
         st = fetch_raw(p, m, i, rows, nrows, out);
     }

@@ -22,7 +22,8 @@
 typedef struct km_provider_view {
     size_t lead;                 /* first kernel on this feature subset */
     km_view view;
-    size_t *dot_kernels;         /* dot-product kernels on this view (a run of the provider's dot_kernel_runs) */
+    size_t *dot_kernels;         /* dot-product kernels on this view (a run of the provider's dot_kernel_runs);
+                                    once fitted, the exp kernels first, by increasing gamma */
     size_t n_dot_kernels;
     const double *gram;          /* all dot products: gram[map(i) * gram_ld + map(j)], or NULL */
     double *own_gram;            /* the provider's own n×n Gram matrix (map: identity) */
@@ -65,6 +66,9 @@ typedef struct km_provider_kernel {
     const size_t *map;           /* provider row -> matrix row, NULL: identity */
     double *owned_K;             /* training block of a kernel precomputed in the dataset rows */
     double *factor;              /* spherical factors, or NULL */
+    unsigned exp_squares;        /* s > 0: the raw values are exp(-(gamma / 2^s) d) squared s times, the
+                                    square of the values of the kernel before it in its view's order
+                                    (km_provider_plan_squares); 0: exp(-gamma d) */
     double mu, global;
     double *diag;                /* normalized diagonal */
 } km_provider_kernel;
@@ -143,5 +147,12 @@ km_status km_provider_kernel_column(km_provider *p, size_t m, size_t i, const si
                                     const double *dots, double *out);
 /* KM_EINVAL unless i is a provider row. */
 km_status km_provider_check_request(const km_provider *p, size_t i);
+
+/* Orders each view's dot-product kernels (provider_block.c): the exp kernels of squared distances first,
+ * by increasing gamma, and sets exp_squares where a kernel's values are the squares of the one before. */
+void km_provider_plan_squares(km_provider *p);
+/* Raw values exp(-gamma d) of exp kernel m from squared distances d (out may be d), computed as every
+ * path of the provider computes them (exp_squares). */
+void km_provider_exp_values(const km_provider *p, size_t m, const double *d, size_t n, double *out);
 
 #endif

@@ -61,13 +61,13 @@ void km_vexp(const double *x, double scale, size_t n, double *out)
     }
 }
 
-void km_vexp_add(const double *x, double scale, double weight, size_t n, double *out)
+/* The squares' loop, compiled per instruction set as exp_blocks is (one rounding a value in every variant). */
+KM_VECTOR_CLONES static void square_all(const double *x, size_t n, double *out)
 {
-    double values[KM_EXP_CHUNK];
-    for (size_t k = 0; k < n; k += KM_EXP_CHUNK) {
-        size_t len = n - k < KM_EXP_CHUNK ? n - k : KM_EXP_CHUNK;
-        km_vexp(x + k, scale, len, values);
-        for (size_t j = 0; j < len; j++)
-            out[k + j] += weight * values[j];
+    for (size_t k = 0; k < n; k++) {
+        double v = x[k] * x[k];
+        out[k] = v < KM_EXP_TINY ? 0.0 : v;
     }
 }
+
+void km_vsquare(const double *x, size_t n, double *out) { square_all(x, n, out); }

@@ -9,8 +9,8 @@
 /* out[k] = exp(scale * x[k]), k < n, but 0 where that is below 3.4e-308 (arguments below about
  * -707.97; there exp is tiny, subnormal or 0); out may equal x. */
 void km_vexp(const double *x, double scale, size_t n, double *out);
-/* out[k] += weight * exp(scale * x[k]), k < n, exp as in km_vexp (one term of a weighted sum of
- * exp-based kernels). */
-void km_vexp_add(const double *x, double scale, double weight, size_t n, double *out);
+/* out[k] = x[k]^2, 0 where that is below 3.4e-308 as in km_vexp: exp(2a) from exp(a) with one
+ * multiplication (out may equal x). */
+void km_vsquare(const double *x, size_t n, double *out);
 
 #endif

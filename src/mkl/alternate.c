@@ -11,7 +11,9 @@
 km_status km_alternating_evaluate(void *ctx)
 {
     km_alternating_state *s = ctx;
-    return km_mkl_evaluate(s->pr, s->result, s->h, s->a);
+    km_status st = km_mkl_evaluate(s->pr, s->result, s->h, s->h_at_coef, s->a);
+    s->h_at_coef = !st;
+    return st;
 }
 
 /* Tightens the solver's SVM tolerance (km_mkl_tighten) from the one used; 0 when the solver keeps its

@@ -50,6 +50,7 @@ typedef struct km_alternating_state {
     const km_mkl_problem *pr;
     km_mkl_result *result;
     double *h, *a;               /* K_m c (n M values) and a_m = c'K_m c (M) at the last solve */
+    int h_at_coef;               /* h is K_m c at result->coef (cleared by a solver that writes h) */
 } km_alternating_state;
 
 /* The evaluate callback of a state beginning with km_alternating_state: km_mkl_evaluate into h, a. */

@@ -104,8 +104,10 @@ int km_mkl_theta_step(const km_mkl_problem *problem, const double *a, double *th
 
 /* One evaluation of the current theta, the step every alternating solver repeats: polls the caller's
  * interrupt (KM_EINTERRUPTED), solves the SVM warm-started from result->coef (bias and working-set
- * steps go into result), and computes the products h = K_m c and a_m = c'K_m c. */
-km_status km_mkl_evaluate(const km_mkl_problem *problem, km_mkl_result *result, double *h, double *a);
+ * steps go into result), and computes the products h = K_m c and a_m = c'K_m c. h_at_coef: h already
+ * holds K_m c at result->coef (the last evaluation's, left unchanged), from which the solve takes its
+ * start gradient instead of kernel columns. */
+km_status km_mkl_evaluate(const km_mkl_problem *problem, km_mkl_result *result, double *h, int h_at_coef, double *a);
 /* Its first half: the interrupt poll and the warm-started solve at the current theta. */
 km_status km_mkl_solve(const km_mkl_problem *problem, km_mkl_result *result);
 /* Seconds since start (CLOCK_MONOTONIC), for time limits and logs. */

@@ -35,7 +35,8 @@ km_status km_mkl_result_products(const km_mkl_problem *problem, km_mkl_result *r
     return st;
 }
 
-km_status km_mkl_solve(const km_mkl_problem *pr, km_mkl_result *result)
+/* km_mkl_solve, its start gradient from start_products (h = K_m c at result->coef) where given. */
+static km_status solve_from(const km_mkl_problem *pr, km_mkl_result *result, const double *start_products)
 {
     /* the SMO polls the caller every 100 steps, which a warm-started solve may never reach */
     const km_machine_problem *machine = pr->machine;
@@ -44,7 +45,7 @@ km_status km_mkl_solve(const km_mkl_problem *pr, km_mkl_result *result)
     km_smo_options options = machine->solver;
     if (result->tolerance > 0)
         options.tolerance = result->tolerance;
-    km_svm_solution solution = {.coef = result->coef};
+    km_svm_solution solution = {.coef = result->coef, .start_products = start_products};
     km_status st = machine->ops->solve(machine, &options, &solution);
     if (st)
         return st;
@@ -53,9 +54,11 @@ km_status km_mkl_solve(const km_mkl_problem *pr, km_mkl_result *result)
     return KM_OK;
 }
 
-km_status km_mkl_evaluate(const km_mkl_problem *pr, km_mkl_result *result, double *h, double *a)
+km_status km_mkl_solve(const km_mkl_problem *pr, km_mkl_result *result) { return solve_from(pr, result, NULL); }
+
+km_status km_mkl_evaluate(const km_mkl_problem *pr, km_mkl_result *result, double *h, int h_at_coef, double *a)
 {
-    km_status st = km_mkl_solve(pr, result);
+    km_status st = solve_from(pr, result, h_at_coef ? h : NULL);
     if (st || (st = km_mkl_products(pr, result->coef, h)))
         return st;
     km_mkl_quadratic_terms(pr->machine->kernel->n_rows, pr->machine->kernel->n_kernels, result->coef, h, a);

@@ -37,13 +37,14 @@ static km_status check_problems(const km_mkl_problem *problems, size_t count)
     return KM_OK;
 }
 
-/* Solves machine k at the current theta and adds its lin, loss and a_m to the joint point. */
-static km_status add_machine(const km_mkl_problem *pr, km_mkl_result *result, double *h, double *a,
+/* Solves machine k at the current theta and adds its lin, loss and a_m to the joint point; h_at_coef: h
+ * holds the machine's K_m c at its coefficients (its last evaluation's). */
+static km_status add_machine(const km_mkl_problem *pr, km_mkl_result *result, double *h, int h_at_coef, double *a,
                              joint_point *joint)
 {
     const km_kernel_access *k = pr->machine->kernel;
     size_t M = k->n_kernels;
-    km_status st = km_mkl_evaluate(pr, result, h, a);
+    km_status st = km_mkl_evaluate(pr, result, h, h_at_coef, a);
     if (st)
         return st;
     km_mkl_certificate cert;
@@ -70,7 +71,9 @@ typedef struct shared {
     double tolerance;            /* the SVM tolerance of every machine's solve (0: their -e), tightened by
                                     km_mkl_alternate for a stalled joint gap */
     km_mkl_result *results;
-    double *h, *a, *w;           /* one machine's K_m c and a_m; the joint block norms */
+    double *h, *a, *w;           /* K_m c of a machine without a products buffer, a machine's a_m; the joint
+                                    block norms */
+    int evaluated;               /* the machines' products buffers hold K_m c at their coefficients */
     joint_point joint;           /* over every machine at the current theta */
     double dual, primal, gap;
     int extrapolate;             /* lp-norm weights with a finite p */
@@ -84,10 +87,13 @@ static km_status shared_evaluate(void *ctx)
     memset(s->joint.a, 0, M * sizeof *s->joint.a);
     s->joint.lin = s->joint.loss = 0;
     km_status st = KM_OK;
-    for (size_t k = 0; !st && k < s->count; k++) {
-        s->results[k].tolerance = s->tolerance;
-        st = add_machine(&s->problems[k], &s->results[k], s->h, s->a, &s->joint);
+    for (size_t k = 0; !st && k < s->count; k++) {   /* each machine's own products: the next solve's start */
+        km_mkl_result *result = &s->results[k];
+        result->tolerance = s->tolerance;
+        st = add_machine(&s->problems[k], result, result->products ? result->products : s->h,
+                         result->products && s->evaluated, s->a, &s->joint);
     }
+    s->evaluated = !st;
     return st;
 }
 
@@ -151,6 +157,7 @@ km_status km_mkl_shared_train(const km_mkl_problem *problems, size_t count, km_m
         results[k].gap = s.gap;
         results[k].mkl_iterations = iterations;
         results[k].converged = converged;
+        results[k].products_valid = results[k].products != NULL;   /* K_m c at the final coefficients */
     }
     free(s.h);
     free(s.a);

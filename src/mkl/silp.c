@@ -455,6 +455,7 @@ static km_status silp_certify(void *ctx, long t, double elapsed, km_certified_va
     if (t > 1 && pr->mkl.p_block <= 2 && (cert.primal - s->best_dual) / fabs(cert.primal) > pr->mkl.gap) {
         double dual;
         km_status st = mixture_dual(pr, &s->master, s->mixture, s->last.h, s->last.a, &dual);
+        s->last.h_at_coef = 0;   /* h now holds the mixture's products */
         if (st)
             return st;
         s->best_dual = fmax(s->best_dual, dual);

@@ -22,6 +22,7 @@ typedef struct simplemkl {
     km_mkl_result *result;
     double scale;             /* one-class: the certificate's scaling c / (nu n) */
     double *h, *a;            /* K_m c (n M) and a_m (certificate's scaling) at the last evaluated theta */
+    int h_at_coef;            /* h is K_m c at result->coef (after the first evaluation) */
     double *direction;        /* the descent direction of the current step (M) */
     km_mkl_certificate cert;
     double value;             /* J at the last evaluated theta */
@@ -35,7 +36,8 @@ static km_status evaluate(simplemkl *s)
     const km_mkl_problem *pr = s->pr;
     const km_kernel_access *k = pr->machine->kernel;
     size_t M = k->n_kernels;
-    km_status st = km_mkl_evaluate(pr, s->result, s->h, s->a);
+    km_status st = km_mkl_evaluate(pr, s->result, s->h, s->h_at_coef, s->a);
+    s->h_at_coef = !st;
     if (st)
         return st;
     km_mkl_certify(pr, s->result->coef, s->result->bias, s->a, s->h, &s->cert);

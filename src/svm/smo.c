@@ -30,6 +30,8 @@ typedef struct smo {
     size_t l, active;
     double eps;
     int unshrink;           /* the one reconstruction before the final iterations was done */
+    int G_bar_pending;      /* a start gradient was given: G_bar is computed when a reconstruction
+                               first needs it (a short warm-started solve may never shrink) */
     /* permuted order */
     double *alpha, *G, *G_bar, *p, *C;
     char *status;
@@ -241,6 +243,30 @@ static km_hook_action call_hook(smo *s, const km_smo_options *options, long iter
 
 /* ---- LIBSVM's Solver ------------------------------------------------------------------------- */
 
+/* One pass over the columns of the non-zero a_t: G_bar = sum over the a_t at their upper bound of C_t Q_t,
+ * and with gradient also G += sum of a_t Q_t (LIBSVM's initial gradient when G starts at p). */
+static km_status column_pass(smo *s, int gradient)
+{
+    size_t l = s->l;
+    memset(s->G_bar, 0, l * sizeof *s->G_bar);
+    for (size_t t = 0; t < l; t++) {
+        if (s->status[t] == AT_LOWER || (!gradient && s->status[t] != AT_UPPER))
+            continue;
+        km_status st = poll_column_pass(s);
+        if (st)
+            return st;
+        const double *Q_t = km_qmatrix_column(&s->qm, t, l);
+        if (!Q_t)
+            return s->qm.failure;
+        if (gradient)
+            cblas_daxpy((int)l, s->alpha[t], Q_t, 1, s->G, 1);
+        if (s->status[t] == AT_UPPER)
+            cblas_daxpy((int)l, s->C[t], Q_t, 1, s->G_bar, 1);
+    }
+    s->G_bar_pending = 0;
+    return KM_OK;
+}
+
 /* Gradient of the inactive positions [active, l): from G_bar and the free variables, or in hook
  * mode from h. */
 static km_status reconstruct_gradient(smo *s)
@@ -251,6 +277,11 @@ static km_status reconstruct_gradient(smo *s)
     if (s->h) {
         rebuild_gradient_from_kernels(s, active);
         return KM_OK;
+    }
+    if (s->G_bar_pending) {   /* from the statuses of now */
+        km_status st = column_pass(s, 0);
+        if (st)
+            return st;
     }
     for (size_t t = active; t < l; t++)
         s->G[t] = s->G_bar[t] + s->p[t];
@@ -580,9 +611,12 @@ static void solve_single(smo *s, size_t i)
     s->alpha[i] = fmin(s->C[i], fmax(0.0, s->alpha[i] - s->G[i] / quad_coef));
 }
 
-/* G_bar += sign C_t Q_t when a_t enters (+1) or leaves (-1) its upper bound. */
+/* G_bar += sign C_t Q_t when a_t enters (+1) or leaves (-1) its upper bound (nothing while G_bar is
+ * pending: it is then computed from the statuses of that time). */
 static km_status update_G_bar(smo *s, size_t t, double sign)
 {
+    if (s->G_bar_pending)
+        return KM_OK;
     const double *Q_t = km_qmatrix_column(&s->qm, t, s->l);
     if (!Q_t)
         return s->qm.failure;
@@ -622,26 +656,17 @@ static km_status take_step(smo *s, size_t i, size_t j, const double *Q_i)
     return st;
 }
 
-/* LIBSVM's initial gradient: G = p + sum over non-zero a_t of a_t Q_t, G_bar = sum over a_t at C_t. */
+/* LIBSVM's initial gradient: G = p + sum over non-zero a_t of a_t Q_t, G_bar = sum over a_t at C_t; with
+ * a start gradient given, G is that and G_bar waits until a reconstruction needs it. */
 static km_status initial_gradient(smo *s)
 {
-    size_t l = s->l;
-    memcpy(s->G, s->p, l * sizeof *s->G);
-    memset(s->G_bar, 0, l * sizeof *s->G_bar);
-    for (size_t t = 0; t < l; t++) {
-        if (s->status[t] == AT_LOWER)
-            continue;
-        km_status st = poll_column_pass(s);
-        if (st)
-            return st;
-        const double *Q_t = km_qmatrix_column(&s->qm, t, l);
-        if (!Q_t)
-            return s->qm.failure;
-        cblas_daxpy((int)l, s->alpha[t], Q_t, 1, s->G, 1);
-        if (s->status[t] == AT_UPPER)
-            cblas_daxpy((int)l, s->C[t], Q_t, 1, s->G_bar, 1);
+    if (s->qp->start_gradient) {
+        memcpy(s->G, s->qp->start_gradient, s->l * sizeof *s->G);
+        s->G_bar_pending = 1;
+        return KM_OK;
     }
-    return KM_OK;
+    memcpy(s->G, s->p, s->l * sizeof *s->G);
+    return column_pass(s, 1);
 }
 
 static km_status validate(const km_qp *qp, const km_smo_options *options, const double *alpha)
@@ -674,6 +699,8 @@ static km_status validate(const km_qp *qp, const km_smo_options *options, const 
                             qp->upper[t], t);
         if (!isfinite(qp->p[t]))
             return km_error(KM_EINVAL, "SMO: linear term of variable %zu is not finite", t);
+        if (qp->start_gradient && !isfinite(qp->start_gradient[t]))
+            return km_error(KM_EINVAL, "SMO: start gradient of variable %zu is not finite", t);
         if (!(alpha[t] >= 0 && alpha[t] <= qp->upper[t]))
             return km_error(KM_EINVAL, "SMO: start alpha[%zu] = %g is outside [0, %g]", t, alpha[t], qp->upper[t]);
         if (qp->row_of && qp->row_of[t] >= qp->n_rows)

@@ -52,6 +52,11 @@ typedef struct km_svm_solution {
     double objective;               /* LIBSVM's dual objective value */
     long iterations;
     int converged;
+    const double *start_products;   /* in, optional: h_m = K_m c at the warm start's c = y o alpha_start
+                                       (M blocks of n_rows values, kernel m at [m n_rows, (m+1) n_rows)),
+                                       where the caller has them: C-SVC's SMO then takes its start
+                                       gradient from them instead of kernel columns; other solvers
+                                       ignore it */
 } km_svm_solution;
 
 /* C-SVC on labels y_i in {+1,-1}: C_i = C * (y_i > 0 ? weight_pos : weight_neg).

@@ -194,3 +194,65 @@ KM_TEST_CASE(rows_scales_and_combinations)
     test_kernel_columns(data);
     km_dataset_free(data);
 }
+
+/* RBF widths twice apart (a range of base 2, in a shuffled order, with one width off the chain): the
+ * values of the wider kernels come from squares of the narrower ones' (km_provider_plan_squares). Each
+ * kernel's column is the same, bit for bit, from km_provider_column, km_provider_kernel_columns and
+ * km_provider_kernel_blocks' neighbour km_provider_combined_column (one weight 1, the rest 0); every value
+ * is within 1e-13 (relative) of exp(-gamma ||x - x'||^2) from libm; and a weighted combination equals
+ * the weighted sum of the columns. */
+KM_TEST_CASE(widths_twice_apart_from_squares)
+{
+    enum { M = 9 };
+    static const char *specs[M] = {"rbf:gamma=2^0", "rbf:gamma=2^-3", "rbf:gamma=2^3", "rbf:gamma=2^-1",
+                                   "rbf:gamma=2^2", "rbf:gamma=2^-2", "rbf:gamma=2^1", "rbf:gamma=3",
+                                   "linear"};
+    double X[N * D];
+    km_rng rng;
+    km_rng_seed(&rng, 11);
+    for (size_t k = 0; k < N * D; k++)
+        X[k] = 2.0 * km_rng_uniform(&rng);
+    km_dataset *data = NULL;
+    km_kernel_set *set = NULL;
+    CHECK_OK(km_dataset_from_dense(N, D, X, NULL, &data));
+    CHECK_OK(km_kernel_set_new(&set));
+    for (size_t m = 0; m < M; m++)
+        CHECK_OK(km_kernel_set_add_spec(set, specs[m]));
+    const size_t budgets[2] = {0, 1u << 20};
+    for (size_t b = 0; b < 2; b++) {
+        km_provider *p = NULL;
+        CHECK_OK(km_provider_new(data, NULL, 0, set, budgets[b], NULL, &p));
+        double all[M * N], one[N], combined[N], weights[M], sum[N];
+        double worst = 0.0;
+        for (size_t i = 0; i < N; i++) {
+            CHECK_OK(km_provider_kernel_columns(p, i, NULL, N, all));
+            memset(sum, 0, sizeof sum);
+            for (size_t m = 0; m < M; m++) {
+                CHECK_OK(km_provider_column(p, m, i, NULL, N, one));
+                CHECK(memcmp(one, all + m * N, sizeof one) == 0);
+                for (size_t u = 0; u < M; u++)
+                    weights[u] = u == m;
+                CHECK_OK(km_provider_combined_column(p, weights, i, NULL, N, combined));
+                CHECK(memcmp(one, combined, sizeof one) == 0);
+                const km_kernel *k = &km_provider_fitted_set(p)->kernels[m];
+                for (size_t r = 0; m + 1 < M && r < N; r++) {
+                    double exact = exp(-k->gamma * sqdist(X + r * D, X + i * D));
+                    worst = fmax(worst, fabs(one[r] - exact) / exact);
+                }
+                weights[m] = 0.0;
+                for (size_t r = 0; r < N; r++)
+                    sum[r] += (0.1 + 0.1 * (double)m) * one[r];
+            }
+            for (size_t m = 0; m < M; m++)
+                weights[m] = 0.1 + 0.1 * (double)m;
+            CHECK_OK(km_provider_combined_column(p, weights, i, NULL, N, combined));
+            for (size_t r = 0; r < N; r++)
+                CHECK_NEAR(combined[r], sum[r], 1e-14 * (1.0 + fabs(sum[r])));
+        }
+        printf("largest relative difference from libm's exp: %.3g\n", worst);
+        CHECK(worst <= 1e-13);
+        km_provider_free(p);
+    }
+    km_kernel_set_free(set);
+    km_dataset_free(data);
+}

@@ -957,7 +957,9 @@ KM_TEST_CASE(lmkl_trains_and_predicts)
 
 /* Scale (normalization off, memberships fixed by the unscaled clustering kernel): the learned kernels
  * times s with C equal the original kernels with C s. D_s(alpha; C) = (1/s) D(s alpha; C s), and the
- * SMO's gradients are invariant, so the iterates coincide: the same weights and decision values. */
+ * SMO's gradients are invariant, so the iterates coincide up to rounding (a warm start's gradient comes
+ * from the kernel products, summed in another order than the columns): the same weights and decision
+ * values to 1e-6, where a wrong scaling of C or of the kernels moves them by orders of magnitude more. */
 KM_TEST_CASE(kernel_scale_is_C_scale)
 {
     enum { n = 60, nt = 30, l = 3 };
@@ -980,9 +982,9 @@ KM_TEST_CASE(kernel_scale_is_C_scale)
     fit original = train_and_predict(data, set, &params, test);
     const double *a = km_model_kernel_weights(big.model, 0), *b = km_model_kernel_weights(original.model, 0);
     for (size_t k = 0; k < 4 * l; k++)
-        CHECK_NEAR(a[k], b[k], 1e-8);
+        CHECK_NEAR(a[k], b[k], 1e-6);
     for (size_t t = 0; t < nt; t++)
-        CHECK_NEAR(big.decision[t], original.decision[t], 1e-8);
+        CHECK_NEAR(big.decision[t], original.decision[t], 1e-6);
     km_model_free(big.model);
     km_model_free(original.model);
     km_kernel_set_free(set);

@@ -203,9 +203,10 @@ KM_TEST_CASE(stalled_gap)
 
 /* p = 1, C = 100 and a target of 1e-6 over nine RBF widths: the interleaved solver tightens the SVM
  * tolerance to its floor, after which its gap mostly wanders around 1-4e-6 (weights that the loose early
- * solves drove to the 1e-12 floor come back by factors near 1 a step). Each run ends long before
- * max_outer (10,000 theta steps, where all five ran without the stall stop): certified, or with one
- * warning once the smallest gap has stopped falling, keeping the certified point, which predicts.
+ * solves drove to the 1e-12 floor come back by factors near 1 a step). Each run ends before max_outer
+ * (10,000 theta steps, where all five ran without the stall stop): certified, or with one warning once
+ * the smallest gap has not fallen over as many steps as it took to reach it (so a run whose smallest gap
+ * came late may take up to twice that), keeping the certified point, which predicts.
  * Where a run certifies depends on rounding (the sanitizer build's certifies seed 5), so the test asks
  * for both outcomes to follow the rule and for at least one stall among the five. */
 KM_TEST_CASE(interleaved_stalled_gap)
@@ -232,7 +233,7 @@ KM_TEST_CASE(interleaved_stalled_gap)
                info.gap, info.mkl_iterations, info.converged, log.warnings, log.tightened);
         CHECK(info.converged == (info.gap <= 1e-6) && info.gap < 1e-5);
         CHECK(log.tightened >= 1 && log.warnings == !info.converged);
-        CHECK(info.mkl_iterations < km_mkl_params_of(&params).max_outer / 2);
+        CHECK(info.mkl_iterations < km_mkl_params_of(&params).max_outer);
         stalled += !info.converged;
         CHECK(rows_predicted_right(model, data) >= N * 8 / 10);
         km_model_free(model);

@@ -134,7 +134,7 @@ static void check_reports(int every)
     opt.hook_ctx = &hs;
     opt.hook_every = every;
     km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
-    km_svm_solution sol = {coef, 0, 0, 0, 0};
+    km_svm_solution sol = {.coef = coef};
     CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, NULL, &sol));
     CHECK(sol.converged);
     CHECK(hs.calls >= sol.iterations / every);
@@ -144,7 +144,7 @@ static void check_reports(int every)
     /* the hook solve matches the plain solve on the same combination */
     km_smo_options plain = opt;
     plain.hook = NULL;
-    km_svm_solution cold = {coef_cold, 0, 0, 0, 0};
+    km_svm_solution cold = {.coef = coef_cold};
     CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &plain, NULL, &cold));
     CHECK_NEAR(sol.objective, cold.objective, 1e-9);
     printf("hook every %d: %ld calls over %ld iterations, worst quad error %.2e, objective %.12g (plain %.12g)\n",
@@ -157,7 +157,7 @@ static void check_same_solution(hook_state *hs, const km_kernel_access *first, c
 {
     double coef_second[N];
     opt.hook_ctx = hs;
-    km_svm_solution a = {coef, 0, 0, 0, 0}, b = {coef_second, 0, 0, 0, 0};
+    km_svm_solution a = {.coef = coef}, b = {.coef = coef_second};
     CHECK_OK(km_svc_solve(first, y, 1.0, 1.0, 1.0, &opt, NULL, &a));
     long calls = hs->calls;
     hs->last_iteration = 0;
@@ -266,14 +266,14 @@ static void check_theta_change(int at_optimum)
                      at_optimum ? 0 : 40, at_optimum, final_theta, 0, last_alpha, 0};
     opt.hook_ctx = &hs;
     km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
-    km_svm_solution sol = {coef, 0, 0, 0, 0};
+    km_svm_solution sol = {.coef = coef};
     CHECK_OK(km_svc_solve(&access, y, 2.0, 1.0, 1.0, &opt, NULL, &sol));
     for (int m = 0; m < M; m++)
         CHECK(theta[m] == final_theta[m]);
     CHECK(hs.worst_quad <= 1e-9);
     km_smo_options plain = opt;
     plain.hook = NULL;
-    km_svm_solution cold = {coef_cold, 0, 0, 0, 0};
+    km_svm_solution cold = {.coef = coef_cold};
     CHECK_OK(km_svc_solve(&access, y, 2.0, 1.0, 1.0, &plain, NULL, &cold));
     CHECK_NEAR(sol.objective, cold.objective, 1e-8);
     decision_values((const double *const *)gx, final_theta, coef, sol.bias, f);
@@ -308,14 +308,14 @@ KM_TEST_CASE(svr)
                      last_alpha, 0};
     opt.hook_ctx = &hs;
     km_kernel_access access = {N, M, theta, test_kernel_column, kr, dr, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
-    km_svm_solution sol = {coef, 0, 0, 0, 0};
+    km_svm_solution sol = {.coef = coef};
     CHECK_OK(km_svr_solve(&access, z, 1.0, epsilon, &opt, NULL, &sol));
     CHECK(hs.calls > 25);
     CHECK(hs.worst_quad <= 1e-9);
     CHECK(hs.worst_lin <= 1e-12);
     km_smo_options plain = opt;
     plain.hook = NULL;
-    km_svm_solution cold = {coef_cold, 0, 0, 0, 0};
+    km_svm_solution cold = {.coef = coef_cold};
     CHECK_OK(km_svr_solve(&access, z, 1.0, epsilon, &plain, NULL, &cold));
     CHECK_NEAR(sol.objective, cold.objective, 1e-8);
     decision_values((const double *const *)gr, final_theta, coef, sol.bias, f);
@@ -341,7 +341,7 @@ KM_TEST_CASE(hook_stop)
     }
     hook_state hs = {(const double *const *)gx, NULL, y, p, N, N, 0, 0, 0, 0, 0, 0, NULL, 10, last_alpha, 0};
     opt.hook_ctx = &hs;
-    km_qp qp = {N, N, NULL, yy, p, upper, M, theta, test_kernel_column, kx, dx, NULL, NULL, 0, 0, 0, NULL, 0, 0};
+    km_qp qp = {N, N, NULL, yy, p, upper, M, theta, test_kernel_column, kx, dx, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL};
     km_smo_result res;
     CHECK_OK(km_smo_solve(&qp, &opt, alpha, &res));
     CHECK(hs.calls == 10);
@@ -361,7 +361,7 @@ KM_TEST_CASE(endless_theta_changes)
     opt.hook_ctx = &hs;
     opt.max_iter = 1000;
     km_kernel_access access = {N, M, theta, test_kernel_column, kx, dx, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
-    km_svm_solution sol = {coef, 0, 0, 0, 0};
+    km_svm_solution sol = {.coef = coef};
     CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, NULL, &sol));
     CHECK(!sol.converged);
     CHECK(hs.optimal_calls > 1 && hs.optimal_calls + sol.iterations == 1000);

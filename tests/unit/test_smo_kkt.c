@@ -28,7 +28,7 @@ static void problem_svc(problem *pb, test_kernel *k, const double *labels, doubl
     }
     pb->theta[0] = 1;
     pb->diag[0] = k->diag;
-    pb->qp = (km_qp){N, N, NULL, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag, NULL, NULL, 0, 0, 0, NULL, 0, 0};
+    pb->qp = (km_qp){N, N, NULL, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL};
 }
 
 static void problem_svr(problem *pb, test_kernel *k, const double *z, double C, double epsilon)
@@ -45,7 +45,7 @@ static void problem_svr(problem *pb, test_kernel *k, const double *z, double C, 
     pb->theta[0] = 1;
     pb->diag[0] = k->diag;
     pb->qp = (km_qp){2 * N, N, pb->row_of, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag,
-                     NULL, NULL, 0, 0, 0, NULL, 0, 0};
+                     NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL};
 }
 
 static void problem_oneclass(problem *pb, test_kernel *k, double nu)
@@ -59,7 +59,7 @@ static void problem_oneclass(problem *pb, test_kernel *k, double nu)
     }
     pb->theta[0] = 1;
     pb->diag[0] = k->diag;
-    pb->qp = (km_qp){N, N, NULL, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag, NULL, NULL, 0, 0, 0, NULL, 0, 0};
+    pb->qp = (km_qp){N, N, NULL, pb->y, pb->p, pb->upper, 1, pb->theta, test_kernel_column, k, pb->diag, NULL, NULL, 0, 0, 0, NULL, 0, 0, NULL};
 }
 
 /* Q_st from the Gram matrices of the kernels with their weights. */
@@ -215,22 +215,81 @@ KM_TEST_CASE(svc_warm_start_at_optimum)
     CHECK_NEAR(again.objective, shrunk.objective, 1e-12);
 }
 
-/* warm start after changing C (larger: the old point stays feasible; smaller: scaled) equals cold */
+/* p + Q a of pb's start from the Gram matrices (what an MKL caller gets from its products). */
+static void exact_gradient(const problem *pb, double *const *gram, double *G)
+{
+    for (size_t s = 0; s < pb->qp.n_vars; s++) {
+        G[s] = pb->p[s];
+        for (size_t t = 0; t < pb->qp.n_vars; t++)
+            G[s] += q_entry(pb, gram, s, t) * pb->alpha[t];
+    }
+}
+
+/* warm start after changing C (larger: the old point stays feasible; smaller: scaled) equals cold, with
+ * the start gradient computed from kernel columns or given with the start (G_bar then computed only where a
+ * reconstruction after shrinking needs it, as it does from the scaled start) */
 KM_TEST_CASE(svc_warm_start_after_c_change)
 {
     solve_weighted_svc();
     const double factors[2] = {1.7, 0.6};
+    double G[N];
     for (int f = 0; f < 2; f++) {
         double factor = factors[f];
         problem_svc(&pb2, &kx[0], labels, factor, 2.5 * factor);
         km_smo_result cold = solve_checked(&pb2, gx, &opt);
-        problem_svc(&pb2, &kx[0], labels, factor, 2.5 * factor);
-        for (size_t i = 0; i < N; i++)
-            pb2.alpha[i] = factor < 1 ? pb.alpha[i] * factor : pb.alpha[i];
-        km_smo_result warm = solve_checked(&pb2, gx, &opt);
-        CHECK_NEAR(warm.objective, cold.objective, 1e-8);
-        CHECK(warm.iterations < cold.iterations);
+        for (int given = 0; given < 2; given++) {
+            problem_svc(&pb2, &kx[0], labels, factor, 2.5 * factor);
+            for (size_t i = 0; i < N; i++)
+                pb2.alpha[i] = factor < 1 ? pb.alpha[i] * factor : pb.alpha[i];
+            exact_gradient(&pb2, gx, G);
+            pb2.qp.start_gradient = given ? G : NULL;
+            km_smo_result warm = solve_checked(&pb2, gx, &opt);
+            CHECK_NEAR(warm.objective, cold.objective, 1e-8);
+            CHECK(warm.iterations < cold.iterations);
+        }
     }
+    problem_svc(&pb2, &kx[0], labels, 1.0, 2.5);
+    G[3] = NAN;
+    pb2.qp.start_gradient = G;
+    km_smo_result res;
+    CHECK_STATUS(km_smo_solve(&pb2.qp, &opt, pb2.alpha, &res), KM_EINVAL);
+}
+
+/* km_svc_solve with the products K c of its warm start: no step at the optimum, and the same solution
+ * as from kernel columns after a change of the kernel weights */
+KM_TEST_CASE(svc_start_products)
+{
+    signed char y[N];
+    double theta[2] = {0.5, 0.5}, alpha_start[N], coef[N], cold_coef[N], products[2 * N];
+    const double *diag[2] = {kx[0].diag, kx[2].diag};
+    for (size_t i = 0; i < N; i++)
+        y[i] = labels[i] > 0 ? 1 : -1;
+    test_kernel pair[2] = {kx[0], kx[2]};
+    km_kernel_access access = {N, 2, theta, test_kernel_column, pair, diag, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
+    km_svm_solution first = {.coef = coef};
+    CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, NULL, &first));
+    for (size_t m = 0; m < 2; m++)
+        for (size_t i = 0; i < N; i++) {
+            products[m * N + i] = 0;
+            for (size_t j = 0; j < N; j++)
+                products[m * N + i] += gx[2 * m][i * N + j] * coef[j];
+        }
+    for (size_t i = 0; i < N; i++)
+        alpha_start[i] = y[i] * coef[i];
+    km_svm_solution again = {.coef = coef, .start_products = products};
+    CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, alpha_start, &again));
+    CHECK(again.iterations == 0);
+    CHECK_NEAR(again.objective, first.objective, 1e-12);
+    theta[0] = 0.8;   /* a weight step: the products stay those of the start */
+    theta[1] = 0.2;
+    km_svm_solution cold = {.coef = cold_coef};
+    CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, alpha_start, &cold));
+    km_svm_solution warm = {.coef = coef, .start_products = products};
+    CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 1.0, &opt, alpha_start, &warm));
+    CHECK_NEAR(warm.objective, cold.objective, 1e-10);
+    CHECK_NEAR(warm.bias, cold.bias, 1e-6);
+    for (size_t i = 0; i < N; i++)
+        CHECK_NEAR(coef[i], cold_coef[i], 1e-5);
 }
 
 /* the same through km_svc_solve's alpha_start */
@@ -245,7 +304,7 @@ KM_TEST_CASE(svc_alpha_start)
     }
     const double *diag[1] = {kx[0].diag};
     km_kernel_access access = {N, 1, &theta, test_kernel_column, &kx[0], diag, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
-    km_svm_solution sol = {coef, 0, 0, 0, 0};
+    km_svm_solution sol = {.coef = coef};
     CHECK_OK(km_svc_solve(&access, y, 1.0, 1.0, 2.5, &opt, alpha_start, &sol));
     CHECK(sol.iterations == 0);
     CHECK_NEAR(sol.objective, shrunk.objective, 1e-12);
@@ -329,7 +388,7 @@ KM_TEST_CASE(svr_and_oneclass_warm_starts)
     double theta = 1, coef[N], start[2 * N];
     const double *diag[1] = {kr.diag};
     km_kernel_access access = {N, 1, &theta, test_kernel_column, &kr, diag, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
-    km_svm_solution sol = {coef, 0, 0, 0, 0};
+    km_svm_solution sol = {.coef = coef};
     CHECK_OK(km_svr_solve(&access, z, 2.0, 0.1, &opt, NULL, &sol));
     CHECK_NEAR(sol.objective, svr.objective, 1e-9);
     for (size_t i = 0; i < N; i++) {

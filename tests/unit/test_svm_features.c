@@ -131,7 +131,7 @@ KM_TEST_CASE(coordinate_descent_solves_the_smo_problem)
     km_smo_options options = km_smo_options_default();
     options.tolerance = 1e-8;
     double smo_coef[V], dcd_coef[V], C = 2.0;
-    km_svm_solution smo = {smo_coef, 0, 0, 0, 0}, dcd = {dcd_coef, 0, 0, 0, 0};
+    km_svm_solution smo = {.coef = smo_coef}, dcd = {.coef = dcd_coef};
     CHECK_OK(km_svc_solve_without_bias(&f.access, f.y, C, 1.0, 1.0, &options, NULL, &smo));
     CHECK_OK(km_svc_solve_features(&f.access, f.y, C, 1.0, 1.0, &options, NULL, &dcd));
     CHECK(dcd.converged && dcd.bias == 0.0);
@@ -148,7 +148,7 @@ KM_TEST_CASE(coordinate_descent_solves_the_smo_problem)
     double warm_coef[V], alpha[V];
     for (size_t i = 0; i < V; i++)
         alpha[i] = f.y[i] * dcd_coef[i];
-    km_svm_solution warm = {warm_coef, 0, 0, 0, 0};
+    km_svm_solution warm = {.coef = warm_coef};
     CHECK_OK(km_svc_solve_features(&f.access, f.y, C, 1.0, 1.0, &options, alpha, &warm));
     CHECK(warm.converged && warm.iterations <= 2 * V);
     CHECK_NEAR(warm.objective, dcd.objective, 1e-10 * fabs(dcd.objective));
@@ -162,7 +162,7 @@ KM_TEST_CASE(coordinate_descent_solves_the_svr_without_bias)
     km_smo_options options = km_smo_options_default();
     options.tolerance = 1e-8;
     double smo_coef[V], dcd_coef[V], C = 0.5, epsilon = 0.2;
-    km_svm_solution smo = {smo_coef, 0, 0, 0, 0}, dcd = {dcd_coef, 0, 0, 0, 0};
+    km_svm_solution smo = {.coef = smo_coef}, dcd = {.coef = dcd_coef};
     CHECK_OK(km_svr_solve_without_bias(&f.access, f.z, C, epsilon, &options, NULL, &smo));
     CHECK_OK(km_svr_solve_features(&f.access, f.z, C, epsilon, &options, NULL, &dcd));
     CHECK(dcd.converged && dcd.bias == 0.0 && smo.bias == 0.0);
@@ -179,7 +179,7 @@ KM_TEST_CASE(coordinate_descent_solves_the_svr_without_bias)
 
     /* warm start from the solution: no step moves it */
     double warm_coef[V];
-    km_svm_solution warm = {warm_coef, 0, 0, 0, 0};
+    km_svm_solution warm = {.coef = warm_coef};
     CHECK_OK(km_svr_solve_features(&f.access, f.z, C, epsilon, &options, dcd_coef, &warm));
     CHECK(warm.converged && warm.iterations <= 2 * V);
     CHECK_NEAR(warm.objective, dcd.objective, 1e-10 * fabs(dcd.objective));
@@ -194,7 +194,7 @@ KM_TEST_CASE(exact_kernels_have_no_features)
     km_feature_block blocks[M];
     CHECK(!km_kernel_access_features(&f.access, blocks));
     double coef[V];
-    km_svm_solution solution = {coef, 0, 0, 0, 0};
+    km_svm_solution solution = {.coef = coef};
     km_smo_options options = km_smo_options_default();
     CHECK_STATUS(km_svc_solve_features(&f.access, f.y, 1.0, 1.0, 1.0, &options, NULL, &solution), KM_EINVAL);
     CHECK_STATUS(km_svr_solve_features(&f.access, f.z, 1.0, 0.1, &options, NULL, &solution), KM_EINVAL);

@@ -54,7 +54,7 @@ KM_TEST_CASE(nu_svc_infeasible)
     double theta = 1.0, coef[6];
     const double *diag[1] = {k.diag};
     km_kernel_access access = {6, 1, &theta, test_kernel_column, &k, diag, NULL, NULL, NULL, 0, NULL, 0, 0, NULL};
-    km_svm_solution sol = {coef, 0, 0, 0, 0};
+    km_svm_solution sol = {.coef = coef};
     km_smo_options options = km_smo_options_default();
     CHECK(km_nu_svc_solve(&access, ys, 0.7, &options, NULL, &sol) == KM_EINVAL);  /* 0.7 * 6 / 2 = 2.1 > 2 */
     CHECK(strstr(km_last_error(), "infeasible") != NULL);
@@ -78,7 +78,7 @@ static void warm_start(test_task task)
     for (size_t i = 0; i < N; i++)
         labels[i] = y[i] > 0 ? 1 : -1;
     double cold[N], warm[N], other[N];
-    km_svm_solution a = {cold, 0, 0, 0, 0}, b = {warm, 0, 0, 0, 0}, c = {other, 0, 0, 0, 0};
+    km_svm_solution a = {.coef = cold}, b = {.coef = warm}, c = {.coef = other};
 #define SOLVE(nu, start, sol)                                                                                    \
     (task == TEST_NU_SVC ? km_nu_svc_solve(&access, labels, nu, &options, start, sol)                             \
                          : km_nu_svr_solve(&access, z, 2.0, nu, &options, start, sol))
