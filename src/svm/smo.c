@@ -30,7 +30,7 @@ typedef struct smo {
     size_t l, active;
     double eps;
     int unshrink;           /* the one reconstruction before the final iterations was done */
-    int G_bar_pending;      /* a start gradient was given: G_bar is computed when a reconstruction
+    int G_bar_pending;      /* start products were given: G_bar is computed when a reconstruction
                                first needs it (a short warm-started solve may never shrink) */
     /* permuted order */
     double *alpha, *G, *G_bar, *p, *C;
@@ -114,20 +114,24 @@ static void swap_positions(smo *s, size_t i, size_t j)
  * starting threads costs more than the pass). */
 #define KM_HOOK_PARALLEL_MIN_VALUES ((size_t)1 << 18)
 
-/* G_t = y_t sum_m theta_m h_m[row_t] + p_t for positions [from, l). */
-static void rebuild_gradient_from_kernels(smo *s, size_t from)
+/* G_t = y_t sum_m theta_m h_m[row_t] + p_t for positions [from, l), from products h (M x n values) by
+ * way of combined (n values). */
+static void gradient_from_products(smo *s, const double *h, double *combined, size_t from)
 {
     const double *theta = s->qp->theta;
-    size_t n = s->n;
-    memset(s->combined, 0, n * sizeof *s->combined);
-    for (size_t m = 0; m < s->M; m++)
+    size_t n = s->qp->n_rows;
+    memset(combined, 0, n * sizeof *combined);
+    for (size_t m = 0; m < s->qp->n_kernels; m++)
         if (theta[m] != 0.0)
-            cblas_daxpy((int)n, theta[m], s->h + m * n, 1, s->combined, 1);
+            cblas_daxpy((int)n, theta[m], h + m * n, 1, combined, 1);
     const signed char *y = s->qm.y;
     const size_t *row = s->qm.row;
     for (size_t t = from; t < s->l; t++)
-        s->G[t] = y[t] * s->combined[row[t]] + s->p[t];
+        s->G[t] = y[t] * combined[row[t]] + s->p[t];
 }
+
+/* The hook's gradient from its own products h for positions [from, l). */
+static void rebuild_gradient_from_kernels(smo *s, size_t from) { gradient_from_products(s, s->h, s->combined, from); }
 
 /* quad_m and lin recomputed from h and a (removes the drift of the incremental updates). */
 static void refresh_quad(smo *s)
@@ -657,11 +661,18 @@ static km_status take_step(smo *s, size_t i, size_t j, const double *Q_i)
 }
 
 /* LIBSVM's initial gradient: G = p + sum over non-zero a_t of a_t Q_t, G_bar = sum over a_t at C_t; with
- * a start gradient given, G is that and G_bar waits until a reconstruction needs it. */
+ * start products given, G comes from them and G_bar waits until a reconstruction needs it. */
 static km_status initial_gradient(smo *s)
 {
-    if (s->qp->start_gradient) {
-        memcpy(s->G, s->qp->start_gradient, s->l * sizeof *s->G);
+    if (s->qp->start_products) {
+        double *combined = malloc(s->qp->n_rows * sizeof *combined);
+        if (!combined)
+            return km_error_nomem("the SMO's start gradient");
+        gradient_from_products(s, s->qp->start_products, combined, 0);
+        free(combined);
+        for (size_t t = 0; t < s->l; t++)
+            if (!isfinite(s->G[t]))
+                return km_error(KM_EINVAL, "SMO: the start products give variable %zu a gradient that is not finite", t);
         s->G_bar_pending = 1;
         return KM_OK;
     }
@@ -699,8 +710,6 @@ static km_status validate(const km_qp *qp, const km_smo_options *options, const 
                             qp->upper[t], t);
         if (!isfinite(qp->p[t]))
             return km_error(KM_EINVAL, "SMO: linear term of variable %zu is not finite", t);
-        if (qp->start_gradient && !isfinite(qp->start_gradient[t]))
-            return km_error(KM_EINVAL, "SMO: start gradient of variable %zu is not finite", t);
         if (!(alpha[t] >= 0 && alpha[t] <= qp->upper[t]))
             return km_error(KM_EINVAL, "SMO: start alpha[%zu] = %g is outside [0, %g]", t, alpha[t], qp->upper[t]);
         if (qp->row_of && qp->row_of[t] >= qp->n_rows)

@@ -69,10 +69,11 @@ typedef struct km_qp {
     size_t kernel_rows_size;        /* the size of their values */
     int costly_values;              /* svm.h km_kernel_access: the full kernel matrix is filled in
                                        blocks of KM_COSTLY_BLOCK_VALUES values */
-    const double *start_gradient;   /* optional: p + Q a at the start a (l values), where the caller has
-                                       it without kernel columns (the MKL layer, from its products
-                                       K_m c); NULL: computed from the columns of the non-zero a_t.
-                                       Ignored with a hook */
+    const double *start_products;   /* optional: h_m = K_m c at the start a (c_r = sum of y_t a_t over the
+                                       variables t on row r; kernel m at [m n_rows, (m+1) n_rows)), where
+                                       the caller has them (the MKL layer's certificate): the start
+                                       gradient comes from them instead of the columns of the non-zero
+                                       a_t. Ignored with a hook */
 } km_qp;
 
 /* What the solver tells the MKL layer. The hook is called every hook_every working-set steps (before

@@ -111,24 +111,11 @@ static km_status svc_solve(const km_kernel_access *kernel, const signed char *y,
         return km_error(KM_EINVAL, "km_svc_solve: both classes are needed (%zu of %zu rows positive)", n_pos, n);
     }
     t.qp.no_equality = !bias;
-    /* the start gradient from the caller's products, (Q alpha)_i = y_i sum_m theta_m (K_m c)_i (without
-     * room for it, the SMO builds it from kernel columns) */
-    int from_products = solution->start_products && alpha_start && (!options || !options->hook);
-    double *gradient = from_products ? malloc(n * sizeof *gradient) : NULL;
-    if (gradient) {
-        for (size_t i = 0; i < n; i++) {
-            double g = 0;
-            for (size_t m = 0; m < kernel->n_kernels; m++)
-                g += kernel->theta[m] * solution->start_products[m * n + i];
-            gradient[i] = t.p[i] + y[i] * g;
-        }
-        t.qp.start_gradient = gradient;
-    }
+    t.qp.start_products = alpha_start ? solution->start_products : NULL;   /* c = y o alpha_start */
     st = task_solve(&t, options, solution, NULL);
     if (!st)
         for (size_t i = 0; i < n; i++)
             solution->coef[i] = y[i] * t.alpha[i];
-    free(gradient);
     task_free(&t);
     return st;
 }

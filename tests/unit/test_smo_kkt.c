@@ -215,24 +215,27 @@ KM_TEST_CASE(svc_warm_start_at_optimum)
     CHECK_NEAR(again.objective, shrunk.objective, 1e-12);
 }
 
-/* p + Q a of pb's start from the Gram matrices (what an MKL caller gets from its products). */
-static void exact_gradient(const problem *pb, double *const *gram, double *G)
+/* h_m = K_m c at pb's start from the Gram matrices, c_r = y_r a_r (what an MKL caller has from its
+ * certificate). */
+static void exact_products(const problem *pb, double *const *gram, double *h)
 {
-    for (size_t s = 0; s < pb->qp.n_vars; s++) {
-        G[s] = pb->p[s];
-        for (size_t t = 0; t < pb->qp.n_vars; t++)
-            G[s] += q_entry(pb, gram, s, t) * pb->alpha[t];
-    }
+    size_t n = pb->qp.n_rows;
+    for (size_t m = 0; m < pb->qp.n_kernels; m++)
+        for (size_t i = 0; i < n; i++) {
+            h[m * n + i] = 0;
+            for (size_t j = 0; j < n; j++)
+                h[m * n + i] += gram[m][i * n + j] * pb->y[j] * pb->alpha[j];
+        }
 }
 
 /* warm start after changing C (larger: the old point stays feasible; smaller: scaled) equals cold, with
- * the start gradient computed from kernel columns or given with the start (G_bar then computed only where a
- * reconstruction after shrinking needs it, as it does from the scaled start) */
+ * the start gradient computed from kernel columns or from the products given with the start (G_bar then
+ * computed only where a reconstruction after shrinking needs it, as it does from the scaled start) */
 KM_TEST_CASE(svc_warm_start_after_c_change)
 {
     solve_weighted_svc();
     const double factors[2] = {1.7, 0.6};
-    double G[N];
+    double h[N];
     for (int f = 0; f < 2; f++) {
         double factor = factors[f];
         problem_svc(&pb2, &kx[0], labels, factor, 2.5 * factor);
@@ -241,16 +244,16 @@ KM_TEST_CASE(svc_warm_start_after_c_change)
             problem_svc(&pb2, &kx[0], labels, factor, 2.5 * factor);
             for (size_t i = 0; i < N; i++)
                 pb2.alpha[i] = factor < 1 ? pb.alpha[i] * factor : pb.alpha[i];
-            exact_gradient(&pb2, gx, G);
-            pb2.qp.start_gradient = given ? G : NULL;
+            exact_products(&pb2, gx, h);
+            pb2.qp.start_products = given ? h : NULL;
             km_smo_result warm = solve_checked(&pb2, gx, &opt);
             CHECK_NEAR(warm.objective, cold.objective, 1e-8);
             CHECK(warm.iterations < cold.iterations);
         }
     }
     problem_svc(&pb2, &kx[0], labels, 1.0, 2.5);
-    G[3] = NAN;
-    pb2.qp.start_gradient = G;
+    h[3] = NAN;
+    pb2.qp.start_products = h;
     km_smo_result res;
     CHECK_STATUS(km_smo_solve(&pb2.qp, &opt, pb2.alpha, &res), KM_EINVAL);
 }
