@@ -324,6 +324,13 @@ static int run(train_options *o)
     double *weights = NULL, *predicted = NULL;
     char *default_model_path = NULL;
     int rc = CLI_OK;
+    /* under mpirun the processes split the rows (km_train_data_parallel); rank 0 alone speaks and writes */
+    int lead = km_dist_rank() == 0, split = km_dist_size() > 1;
+    if (!lead) {
+        o->quiet = 1;
+        o->progress = CLI_PROGRESS_NONE;
+        o->trace_path = NULL;
+    }
     cli_log log = {.cmd = CMD, .verbose = o->quiet ? 0 : o->verbose, .quiet = o->quiet};
     cli_trace trace = {0};
     km_params_set_log(o->params, cli_log_fn, &log);
@@ -383,6 +390,11 @@ static int run(train_options *o)
             goto done;
         }
     }
+    if (o->folds && split) {
+        cli_error(CMD, "-v under mpirun: 'mpirun -n K kernelmix cv' spreads a cross-validation over the processes");
+        rc = CLI_USAGE;
+        goto done;
+    }
     if (o->folds) {
         if (train_options_get_int(o, KM_PARAM_PROBABILITY)) {
             cli_error(CMD, "-b 1 fits probability models for a model file; -v writes none (train without -v "
@@ -422,7 +434,9 @@ static int run(train_options *o)
         goto done;
     }
     if (!(st = cli_trace_open(&trace, o->trace_path)))
-        st = km_train(data, kernels, o->params, &model);
+        st = split ? km_train_data_parallel(data, kernels, o->params, &model) : km_train(data, kernels, o->params, &model);
+    if (!st && !lead)
+        goto done;
     if (!st) {
         cli_progress_show(1, "writing", 1, "writing %s", o->model_path);
         if (!(st = km_model_save(model, o->model_path)))
@@ -453,6 +467,9 @@ done:
 int cmd_train(int argc, char **argv)
 {
     train_options o;
+    km_status st = km_dist_start(NULL, NULL);   /* one process, or a rank of `mpirun -n K kernelmix train` */
+    if (st)
+        return cli_fail(CMD, st);
     if (!train_options_init(&o, CMD, 2))
         return CLI_FAILURE;
     int parsed = train_options_parse(&o, argc, argv);

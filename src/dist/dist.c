@@ -151,3 +151,76 @@ km_status km_dist_broadcast_bytes(void **bytes, size_t *n)
 #endif
     return KM_OK;
 }
+
+void km_dist_sum(double *values, size_t n)
+{
+#if KM_HAVE_MPI
+    for (size_t done = 0; km_dist_size() > 1 && done < n;) {
+        int chunk = n - done > INT_MAX ? INT_MAX : (int)(n - done);
+        MPI_Allreduce(MPI_IN_PLACE, values + done, chunk, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        done += (size_t)chunk;
+    }
+#else
+    (void)values;
+    (void)n;
+#endif
+}
+
+km_status km_dist_gather_bytes(const void *mine, size_t n, void **all, size_t *n_all)
+{
+    *all = NULL;
+    *n_all = 0;
+    int rank = km_dist_rank(), size = km_dist_size();
+    if (size == 1) {
+        if (!(*all = malloc(n ? n : 1)))
+            return km_error_nomem("the gathered results");
+        memcpy(*all, mine, n);
+        *n_all = n;
+        return KM_OK;
+    }
+#if KM_HAVE_MPI
+    unsigned long long length = n, *lengths = rank == 0 ? malloc((size_t)size * sizeof *lengths) : NULL;
+    unsigned long long total = 0;
+    int ok = rank != 0 || lengths, all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_ok) {
+        free(lengths);
+        return km_error_nomem("the gathered results");
+    }
+    MPI_Gather(&length, 1, MPI_UNSIGNED_LONG_LONG, lengths, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    for (int r = 0; rank == 0 && r < size; r++)
+        total += lengths[r];
+    char *buffer = rank == 0 ? malloc(total ? (size_t)total : 1) : NULL;
+    ok = rank != 0 || buffer;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_ok) {
+        free(lengths);
+        free(buffer);
+        return km_error_nomem("the gathered results");
+    }
+    /* point to point in rank order, in pieces of at most INT_MAX bytes */
+    if (rank == 0) {
+        memcpy(buffer, mine, n);
+        unsigned long long at = n;
+        for (int r = 1; r < size; r++)
+            for (unsigned long long got = 0; got < lengths[r];) {
+                int chunk = lengths[r] - got > INT_MAX ? INT_MAX : (int)(lengths[r] - got);
+                MPI_Recv(buffer + at, chunk, MPI_BYTE, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                got += (unsigned long long)chunk;
+                at += (unsigned long long)chunk;
+            }
+        *all = buffer;
+        *n_all = (size_t)total;
+    } else {
+        for (size_t sent = 0; sent < n;) {
+            int chunk = n - sent > INT_MAX ? INT_MAX : (int)(n - sent);
+            MPI_Send((const char *)mine + sent, chunk, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+            sent += (size_t)chunk;
+        }
+    }
+    free(lengths);
+#else
+    (void)rank;
+#endif
+    return KM_OK;
+}

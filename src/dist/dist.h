@@ -28,5 +28,11 @@ int km_dist_max(int value);
 /* Rank 0's n bytes at *bytes (malloc'ed) given to every rank: on the others *bytes and *n are
  * replaced by a malloc'ed copy. Every rank calls it. */
 km_status km_dist_broadcast_bytes(void **bytes, size_t *n);
+/* values[0..n) summed over the ranks, in place on every rank (unchanged when alone). Every rank calls
+ * it with the same n. */
+void km_dist_sum(double *values, size_t n);
+/* Every rank's n bytes at mine, concatenated in rank order, in *all (malloc'ed, *n_all bytes) on rank 0;
+ * *all is NULL and *n_all 0 on the others. Every rank calls it. */
+km_status km_dist_gather_bytes(const void *mine, size_t n, void **all, size_t *n_all);
 
 #endif

@@ -196,10 +196,9 @@ static km_status nystrom_source_new(const km_kernel *k, const km_dataset *data, 
     /* on all features, a fitted kernel reads the training rows' features: the landmarks have no others */
     size_t dim = k->projection && !k->features ? k->landmark_dim : dim_all;
     km_status st = km_view_build(data, rows, n, k->features, k->n_features, dim, &s->rows->view);
-    if (!st && k->projection)   /* a fitted kernel: the rows' features at once */
+    if (!st && k->projection)   /* a fitted kernel: the rows' features at once (the rows kept for others
+                                   sharing them until nystrom_fit) */
         st = compute_features(k, s);
-    if (!st && k->projection)
-        release_rows(s);
     if (st) {
         nystrom_source_free(s);
         return st;
@@ -220,6 +219,11 @@ static km_status nystrom_source_share(const km_kernel *k, void *lead, void **sou
     s->base = km_kernel_family_of(k->type);
     s->rows = from->rows;
     s->rows->users++;
+    km_status st = k->projection ? compute_features(k, s) : KM_OK;   /* a fitted kernel */
+    if (st) {
+        nystrom_source_free(s);
+        return st;
+    }
     *source = s;
     return KM_OK;
 }
@@ -314,14 +318,21 @@ static km_status seeded_landmarks(nystrom_rows *rows, size_t L, size_t **chosen,
     return KM_OK;
 }
 
-/* The Nystrom map on the rows chosen: landmarks, P and the features of the source's rows. */
-static km_status fit_on(km_kernel *k, nystrom_source *s, const size_t *chosen, size_t L)
+/* The Nystrom map on the rows chosen of view: the landmark rows and P. */
+static km_status fit_map(km_kernel *k, const km_view *view, const size_t *chosen, size_t L)
 {
-    km_status st = copy_landmarks(k, &s->rows->view, chosen, L);
+    km_status st = copy_landmarks(k, view, chosen, L);
     if (!st)
         st = fit_projection(k);
     if (!st && k->rank_kept == 0)
         st = km_kernel_error(k, "it is 0 on every landmark row: nothing to approximate");
+    return st;
+}
+
+/* The Nystrom map on the rows chosen and the features of the source's rows. */
+static km_status fit_on(km_kernel *k, nystrom_source *s, const size_t *chosen, size_t L)
+{
+    km_status st = fit_map(k, &s->rows->view, chosen, L);
     return st ? st : compute_features(k, s);
 }
 
@@ -363,32 +374,75 @@ static km_status leverage_landmarks(km_kernel *k, nystrom_source *s, size_t L, s
     return st;
 }
 
-/* The landmarks, P and the training rows' features; the base kernel's default gamma first. */
+/* The landmark rows of the rows' view as k's keys ask (L = min(rank, rows) of them, or the incomplete
+ * Cholesky pivots); leverage scores need the source (the features of a uniform draw), NULL when there
+ * is none. */
+static km_status choose_landmarks(km_kernel *k, nystrom_rows *rows, nystrom_source *s, size_t **chosen, size_t *L)
+{
+    size_t n = rows->view.n;
+    *L = k->rank < n ? k->rank : n;
+    km_status st;
+    if (k->icd_tolerance > 0)
+        st = km_landmarks_icd(k, &rows->view, chosen, L);
+    else if (k->landmark_sampling == KM_LANDMARKS_KMEANSPP)
+        st = seeded_landmarks(rows, *L, chosen, L);
+    else if (k->landmark_sampling == KM_LANDMARKS_LEVERAGE)
+        st = s ? leverage_landmarks(k, s, *L, chosen, L)
+               : km_kernel_error(k, "leverage-score landmarks need the features of every row in one process: on "
+                                    "rows split over processes draw them uniformly, by k-means++ or by icd=");
+    else
+        st = km_landmarks_uniform(n, *L, chosen);
+    if (!st && *L == 0)
+        st = km_kernel_error(k, "it is 0 on every training row: nothing to approximate");
+    return st;
+}
+
+/* The landmarks, P and the training rows' features; the base kernel's default gamma first. A kernel
+ * fitted before its source was made (km_nystrom_fit_landmarks) has its rows' features already. */
 static km_status nystrom_fit(km_kernel *k, void *source)
 {
     nystrom_source *s = source;
+    if (k->projection && s->phi) {   /* fitted before the source was made: its features are computed */
+        release_rows(s);
+        return KM_OK;
+    }
     if (s->base->gamma_per_feature && !(k->gamma > 0)) {
         if (s->rows->view.dim == 0)
             return km_kernel_error(k, "no features for the default gamma");
         k->gamma = 1.0 / (double)s->rows->view.dim;
     }
-    size_t L = k->rank < s->n ? k->rank : s->n, *chosen = NULL;
-    km_status st;
-    if (k->icd_tolerance > 0)
-        st = km_landmarks_icd(k, &s->rows->view, &chosen, &L);
-    else if (k->landmark_sampling == KM_LANDMARKS_KMEANSPP)
-        st = seeded_landmarks(s->rows, L, &chosen, &L);
-    else if (k->landmark_sampling == KM_LANDMARKS_LEVERAGE)
-        st = leverage_landmarks(k, s, L, &chosen, &L);
-    else
-        st = km_landmarks_uniform(s->n, L, &chosen);
-    if (!st && L == 0)
-        st = km_kernel_error(k, "it is 0 on every training row: nothing to approximate");
+    size_t L, *chosen = NULL;
+    km_status st = choose_landmarks(k, s->rows, s, &chosen, &L);
     if (!st)
         st = fit_on(k, s, chosen, L);
     free(chosen);
     if (!st)
         release_rows(s);
+    return st;
+}
+
+static km_status view_mean_distance(void *view, double *mean)
+{
+    return km_view_mean_sqdist(view, mean);
+}
+
+km_status km_nystrom_fit_landmarks(km_kernel *k, const km_dataset *data, size_t dim_all)
+{
+    const km_kernel_family *base = km_kernel_family_of(k->type);
+    if (data->text || !base || base->input != KM_INPUT_DOT)
+        return km_kernel_error(k, "a low-rank kernel needs numeric feature rows and a dot-product kernel");
+    nystrom_rows rows = {.users = 1};
+    km_status st = km_view_build(data, NULL, data->n, k->features, k->n_features, dim_all, &rows.view);
+    if (!st)
+        st = km_kernel_fit_gamma(k, base, rows.view.dim, view_mean_distance, &rows.view);
+    size_t L = 0, *chosen = NULL;
+    if (!st)
+        st = choose_landmarks(k, &rows, NULL, &chosen, &L);
+    if (!st)
+        st = fit_map(k, &rows.view, chosen, L);
+    free(chosen);
+    free(rows.seeded);
+    km_view_free(&rows.view);
     return st;
 }
 

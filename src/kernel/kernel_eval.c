@@ -1,6 +1,8 @@
 /* Kernel values on raw, unnormalized inputs, through the kernel's family (kernel_family.h). */
 #include "kernel/kernel_eval.h"
 
+#include <math.h>
+
 #include "core/error.h"
 #include "core/names.h"
 #include "kernel/kernel_family.h"
@@ -34,6 +36,30 @@ void km_kernel_from_dots(const km_kernel *kernel, const double *dot, const doubl
                          double sq_i, size_t count, double *out)
 {
     km_kernel_family_of(kernel->type)->from_dots(kernel, dot, sqnorm, rows, sq_i, count, out);
+}
+
+km_status km_kernel_fit_gamma(km_kernel *k, const km_kernel_family *family, size_t dim,
+                              km_status (*mean_of)(void *ctx, double *mean), void *ctx)
+{
+    if (family->gamma_per_feature && !(k->gamma > 0)) {
+        if (dim == 0)
+            return km_kernel_error(k, "no features for the default gamma");
+        k->gamma = 1.0 / (double)dim;
+    }
+    if (k->gamma_mode == KM_GAMMA_RELATIVE && family->mean_distance) {
+        double mean;
+        km_status st = mean_of(ctx, &mean);
+        if (st)
+            return st;
+        if (!isfinite(mean))
+            return km_kernel_error(k, "the mean distance between training rows overflows double precision (%g): "
+                                   "scale the features", mean);
+        if (!(mean > 0))
+            return km_kernel_error(k, "the training rows are all equal, so the mean distance is 0");
+        k->gamma /= mean;
+    }
+    k->gamma_mode = KM_GAMMA_ABSOLUTE;
+    return KM_OK;
 }
 
 km_status km_kernel_check_fitted(const km_kernel *kernel)

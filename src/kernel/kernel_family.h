@@ -107,6 +107,12 @@ typedef struct km_kernel_family {
     void (*features)(const void *source, const double **phi, size_t *r);
 } km_kernel_family;
 
+/* Resolves k's gamma on training rows of dim features, family being the one that serves k: LIBSVM's
+ * 1/dim where a poly or sigmoid kernel names none, and a width relative to the mean training distance
+ * divided by that mean (asked of mean_of(ctx) only then). gamma is absolute after. */
+km_status km_kernel_fit_gamma(km_kernel *k, const km_kernel_family *family, size_t dim,
+                              km_status (*mean_of)(void *ctx, double *mean), void *ctx);
+
 /* The family of a type, or NULL for an unknown type. */
 const km_kernel_family *km_kernel_family_of(km_kernel_type type);
 extern const km_kernel_family km_family_nystrom;   /* family_nystrom.c */

@@ -27,34 +27,31 @@ static km_status mean_distance(km_provider *p, const void *rows, km_status (*mea
     return st;
 }
 
+/* The provider's mean training distance of one kernel (km_kernel_fit_gamma's question). */
+typedef struct gamma_fit {
+    km_provider *p;
+    size_t m;
+} gamma_fit;
+
+static km_status provider_mean(void *ctx, double *mean)
+{
+    const gamma_fit *g = ctx;
+    km_provider *p = g->p;
+    const km_provider_kernel *pk = &p->kernels[g->m];
+    const km_provider_view *view = pk->view != KM_PROVIDER_NONE ? &p->views[pk->view] : NULL;
+    km_status st = mean_distance(p, view ? (const void *)&view->view : pk->rows, pk->family->mean_distance, mean);
+    if (!st)
+        km_log(&p->logger, KM_LOG_DEBUG, "kernel %zu: mean training distance %.6g", g->m + 1, *mean);
+    return st;
+}
+
 /* gamma relative to the mean training distance (rbf, chi2), LIBSVM's 1/features (poly, sigmoid). */
 static km_status resolve_gamma(km_provider *p, size_t m)
 {
-    km_kernel *k = &p->fitted->kernels[m];
     const km_provider_kernel *pk = &p->kernels[m];
-    const km_kernel_family *family = pk->family;
-    const km_provider_view *view = pk->view != KM_PROVIDER_NONE ? &p->views[pk->view] : NULL;
-    if (family->gamma_per_feature && !(k->gamma > 0)) {
-        if (view->view.dim == 0)
-            return km_kernel_error(k, "no features for the default gamma");
-        k->gamma = 1.0 / (double)view->view.dim;
-    }
-    if (k->gamma_mode == KM_GAMMA_RELATIVE && family->mean_distance) {
-        double mean;
-        km_status st = mean_distance(p, view ? (const void *)&view->view : pk->rows, family->mean_distance, &mean);
-        if (st)
-            return st;
-        if (!isfinite(mean))
-            return km_kernel_error(k, "the mean distance between training rows overflows double precision (%g): "
-                                   "scale the features", mean);
-        if (!(mean > 0))
-            return km_kernel_error(k, "the training rows are all equal, so the mean distance is 0");
-        k->gamma /= mean;
-        km_log(&p->logger, KM_LOG_DEBUG, "kernel %zu: mean training distance %.6g, gamma %.6g",
-               (size_t)(k - p->fitted->kernels) + 1, mean, k->gamma);
-    }
-    k->gamma_mode = KM_GAMMA_ABSOLUTE;
-    return KM_OK;
+    size_t dim = pk->view != KM_PROVIDER_NONE ? p->views[pk->view].view.dim : 0;
+    gamma_fit g = {p, m};
+    return km_kernel_fit_gamma(&p->fitted->kernels[m], pk->family, dim, provider_mean, &g);
 }
 
 /* Row sums of a kernel linear in its argument: sum_j <x_i, x_j> = <x_i, sum_j x_j>. */

@@ -210,24 +210,29 @@ static km_status cg_solve(const km_kernel_access *k, double ridge, double *B, in
 }
 
 /* The solution from X = (K + lambda I)^-1 B divisor (B: z, then 1 with a bias): with a bias,
- * coef = u - b v from u = X_z, v = X_1, b = 1'u / 1'v (the divisor cancels in b). */
+ * coef = u - b v from u = X_z, v = X_1, b = 1'u / 1'v (the divisor cancels in b). With a partition the
+ * sums run over every part's rows. */
 static void finish(const double *z, size_t n, int bias, const double *X, double divisor, long iterations,
-                   int converged, km_svm_solution *solution)
+                   int converged, const km_row_partition *partition, km_svm_solution *solution)
 {
     double b = 0;
     if (bias) {
-        double su = 0, sv = 0;
+        double sums[2] = {0, 0};
         for (size_t i = 0; i < n; i++) {
-            su += X[i];
-            sv += X[n + i];
+            sums[0] += X[i];
+            sums[1] += X[n + i];
         }
-        b = su / sv;
+        if (partition)
+            partition->sum(sums, 2);
+        b = sums[0] / sums[1];
     }
     double zc = 0;
     for (size_t i = 0; i < n; i++) {
         solution->coef[i] = (X[i] - (bias ? b * X[n + i] : 0.0)) / divisor;
         zc += z[i] * solution->coef[i];
     }
+    if (partition)
+        partition->sum(&zc, 1);
     solution->bias = b;
     solution->objective = -0.5 * zc;
     solution->iterations = iterations;
@@ -280,7 +285,9 @@ static const double *feature_rows(const combined_features *f, size_t first, size
 
 /* B := (Z Z' + lambda I)^-1 B lambda by the Woodbury identity (Rostamizadeh's thesis §3.2):
  * (Z Z' + lambda I)^-1 B = (B - Z (lambda I + Z'Z)^-1 Z'B) / lambda; G = lambda I + Z'Z and T = Z'B
- * accumulated over blocks of rows, one d x d Cholesky factorisation, then B -= Z T block by block. */
+ * accumulated over blocks of rows, one d x d Cholesky factorisation, then B -= Z T block by block.
+ * With a partition, Z'Z and Z'B are sums over every part's rows: the parts add theirs (the normal
+ * equations of data-parallel training), and each factorizes the same G. */
 static km_status woodbury_solve(const combined_features *f, size_t n, double ridge, double *B, int nrhs,
                                 const km_smo_options *options)
 {
@@ -297,6 +304,13 @@ static km_status woodbury_solve(const combined_features *f, size_t n, double rid
                     (int)n, first ? 1.0 : 0.0, T, (int)d);
         if (interrupted(options))
             st = km_error(KM_EINTERRUPTED, "interrupted while solving kernel ridge regression");
+    }
+    const km_row_partition *partition = options->partition;
+    if (partition && partition->max(st != KM_OK) && !st)
+        st = km_error(KM_EINVAL, "another process of the run failed while solving kernel ridge regression");
+    if (!st && partition && d) {
+        partition->sum(G, d * d);
+        partition->sum(T, d * (size_t)nrhs);
     }
     if (!st && d) {
         for (size_t c = 0; c < d; c++)
@@ -343,7 +357,7 @@ km_status km_krr_solve_features(size_t n, const km_feature_block *blocks, const 
     if (!st)
         st = woodbury_solve(&f, n, ridge, B, bias ? 2 : 1, options);
     if (!st)
-        finish(z, n, bias, B, ridge, 0, 1, solution);
+        finish(z, n, bias, B, ridge, 0, 1, options->partition, solution);
     free(f.buffer);
     free(B);
     return st;
@@ -366,7 +380,8 @@ static km_status features_solve(const km_kernel_access *kernel, const double *z,
         nonnegative &= kernel->theta[m] >= 0;
     if (nonnegative && km_kernel_access_features(kernel, blocks)) {
         size_t d = km_krr_feature_dimension(blocks, kernel->theta, M);
-        if (d < kernel->n_rows && km_krr_dense_fits(d, budget_bytes)) {
+        size_t rows = options->partition ? options->partition->n_total : kernel->n_rows;
+        if ((d < rows || options->partition) && km_krr_dense_fits(d, budget_bytes)) {
             st = km_krr_solve_features(kernel->n_rows, blocks, kernel->theta, M, z, ridge, bias, options, solution);
             *solved = 1;
         }
@@ -386,6 +401,9 @@ km_status km_krr_solve(const km_kernel_access *kernel, const double *z, double r
     km_status st = features_solve(kernel, z, ridge, bias, budget_bytes, options, solution, &solved);
     if (st || solved)
         return st;
+    if (options->partition)   /* every part takes the same path: the features and the budget are alike */
+        return km_error(KM_EINVAL, "KRR on rows split over processes needs every kernel low-rank, no negative "
+                        "weight, and the d x d matrix of their d dimensions within -m");
     size_t n = kernel->n_rows;
     int r = bias ? 2 : 1;
     double *B = right_hand_sides(z, n, bias);
@@ -396,7 +414,7 @@ km_status km_krr_solve(const km_kernel_access *kernel, const double *z, double r
     st = km_krr_dense_fits(n, budget_bytes) ? dense_solve(kernel, ridge, B, r, options)
                                             : cg_solve(kernel, ridge, B, r, options, &iterations, &converged);
     if (!st)
-        finish(z, n, bias, B, 1.0, iterations, converged, solution);
+        finish(z, n, bias, B, 1.0, iterations, converged, NULL, solution);
     free(B);
     return st;
 }

@@ -106,6 +106,15 @@ typedef enum km_hook_action {
 
 typedef km_hook_action (*km_smo_hook_fn)(void *ctx, const km_smo_step *step, double *theta);
 
+/* The rows of a machine that are one process's part of a problem whose rows are split over the
+ * processes of a run (data-parallel training, docs/large-scale.md). The solvers on explicit features
+ * reduce over it the sums they take over rows; every process calls them in the same order. */
+typedef struct km_row_partition {
+    size_t n_total;                         /* rows of the whole problem */
+    void (*sum)(double *values, size_t n);  /* values summed over every part, in place on each */
+    int (*max)(int value);                  /* the largest value over the parts: 1 where any part failed */
+} km_row_partition;
+
 typedef struct km_smo_options {
     double tolerance;               /* stop when m(a) - M(a) <= tolerance (LIBSVM -e); default 1e-3 */
     int shrinking;                  /* default 1 */
@@ -131,6 +140,7 @@ typedef struct km_smo_options {
                                        reports its time limit); checked when the interrupt is, in the
                                        steps; 0: none */
     km_logger logger;
+    const km_row_partition *partition; /* NULL: the rows are the whole problem */
 } km_smo_options;
 
 km_smo_options km_smo_options_default(void);

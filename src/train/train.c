@@ -15,6 +15,7 @@
 #include "core/params.h"
 #include "core/progress.h"
 #include "data/dataset.h"
+#include "dist/dist.h"
 #include "kernel/kernel_context.h"
 #include "kernel/kernel_view.h"
 #include "kernel/provider.h"
@@ -51,6 +52,7 @@ typedef struct trainer {
     unsigned char *is_sv;        /* provider rows used by some machine */
     const km_model *start;       /* the model each machine warm-starts from (warm_start_fits); NULL: cold */
     size_t *machine_row;         /* with a start: provider row -> row of the machine being set up */
+    const km_row_partition *partition; /* the rows are this process's part of the problem; NULL: all of it */
 } trainer;
 
 static size_t data_row(const trainer *t, size_t provider_row) { return t->rows ? t->rows[provider_row] : provider_row; }
@@ -239,6 +241,7 @@ static km_status job_init(trainer *t, machine_job *job, const km_machine *machin
     task->solver.cache_float = t->cache_float;
     task->solver.max_iter = p->max_iter;
     task->solver.logger = t->logger;
+    task->solver.partition = t->partition;
     if (p->progress) {
         task->solver.interrupted = solver_interrupted;
         task->solver.interrupt_ctx = &t->progress;
@@ -380,6 +383,81 @@ static int any_centered(const km_kernel_set *set)
 
 /* Column of a basis row in precomputed test kernels: the LIBSVM 0:id when the rows carry ids, else
  * the data row (matrices are indexed by data rows). */
+/* Data-parallel training: every part's support rows and coefficients to rank 0, which then holds the
+ * machines over all rows of data (sv by data row, ascending: the parts are contiguous ranges in rank
+ * order), as one process would; is_sv and the rows become data's. The others keep nothing. */
+static km_status gather_parts(trainer *t)
+{
+    km_model *model = t->model;
+    size_t count = 0;
+    for (size_t k = 0; k < model->n_machines; k++)
+        count += 1 + model->machines[k].n_sv * (1 + outputs_of(&model->machines[k]));
+    double *mine = malloc((count ? count : 1) * sizeof *mine), *all = NULL;
+    km_status st = mine ? KM_OK : km_error_nomem("the support rows to gather");
+    if (km_dist_max(st != KM_OK))
+        st = st ? st : km_error(KM_EINVAL, "another process of the run failed");
+    for (size_t k = 0, at = 0; !st && k < model->n_machines; k++) {   /* n_sv, then (data row, coef...) */
+        const km_machine *machine = &model->machines[k];
+        size_t K = outputs_of(machine);
+        mine[at++] = (double)machine->n_sv;
+        for (size_t j = 0; j < machine->n_sv; j++) {
+            mine[at++] = (double)data_row(t, machine->sv[j]);
+            memcpy(mine + at, machine->coef + j * K, K * sizeof *mine);
+            at += K;
+        }
+    }
+    size_t bytes = 0;
+    if (!st)
+        st = km_dist_gather_bytes(mine, count * sizeof *mine, (void **)&all, &bytes);
+    free(mine);
+    if (st || km_dist_rank() != 0)
+        return st;
+    size_t N = t->data->n, parts = (size_t)km_dist_size(), *total = calloc(model->n_machines, sizeof *total);
+    unsigned char *is_sv = calloc(N ? N : 1, 1);
+    if (!total || !is_sv)
+        st = km_error_nomem("the gathered support rows");
+    for (size_t part = 0, at = 0; !st && part < parts; part++)   /* the machines' sizes over the parts */
+        for (size_t k = 0; k < model->n_machines; k++) {
+            size_t n_sv = (size_t)all[at];
+            total[k] += n_sv;
+            at += 1 + n_sv * (1 + outputs_of(&model->machines[k]));
+        }
+    for (size_t k = 0; !st && k < model->n_machines; k++) {
+        km_machine *machine = &model->machines[k];
+        size_t K = outputs_of(machine);
+        free(machine->sv);
+        free(machine->coef);
+        machine->n_sv = 0;
+        machine->sv = malloc((total[k] ? total[k] : 1) * sizeof *machine->sv);
+        machine->coef = malloc((total[k] ? total[k] : 1) * K * sizeof *machine->coef);
+        if (!machine->sv || !machine->coef)
+            st = km_error_nomem("the gathered support rows");
+    }
+    for (size_t part = 0, at = 0; !st && part < parts; part++)
+        for (size_t k = 0; k < model->n_machines; k++) {
+            km_machine *machine = &model->machines[k];
+            size_t K = outputs_of(machine), n_sv = (size_t)all[at++];
+            for (size_t j = 0; j < n_sv; j++, machine->n_sv++) {
+                size_t row = (size_t)all[at++];
+                machine->sv[machine->n_sv] = row;
+                memcpy(machine->coef + machine->n_sv * K, all + at, K * sizeof *all);
+                at += K;
+                is_sv[row] = 1;
+            }
+        }
+    free(all);
+    free(total);
+    if (st) {
+        free(is_sv);
+        return st;
+    }
+    free(t->is_sv);
+    t->is_sv = is_sv;
+    t->rows = NULL;
+    t->n = N;
+    return KM_OK;
+}
+
 static km_status basis_column(const km_dataset *data, size_t row, size_t *kcol)
 {
     if (!data->ids) {
@@ -899,15 +977,9 @@ static km_status keep_training_rows(const trainer *t, const km_kernel_context *c
     return KM_OK;
 }
 
-/* km_train_rows, on the kernel context's budget and Gram matrices when context is given, warm-started from
- * start where it fits (warm_start_fits; NULL: cold). */
-static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *kernels,
-                            km_kernel_context *context, const km_params *params, const km_model *start,
-                            km_model **out)
+km_status km_train_check_inputs(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *kernels,
+                                const km_params *params)
 {
-    *out = NULL;
-    if (!rows)
-        n = data->n;
     if (n == 0)
         return km_error(KM_EINVAL, "no training rows");
     if (!kernels || kernels->size == 0)
@@ -925,8 +997,23 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         return st;
     if (km_kernels_read_features(kernels) && (st = km_dataset_check_magnitude(data, rows, n)))
         return st;
+    return KM_OK;
+}
 
-    trainer t = {.data = data, .rows = rows, .n = n, .params = params,
+/* km_train_rows, on the kernel context's budget and Gram matrices when context is given, warm-started from
+ * start where it fits (warm_start_fits; NULL: cold). */
+static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *kernels,
+                            km_kernel_context *context, const km_params *params, const km_model *start,
+                            const km_row_partition *partition, km_model **out)
+{
+    *out = NULL;
+    if (!rows)
+        n = data->n;
+    km_status st = km_train_check_inputs(data, rows, n, kernels, params);
+    if (st)
+        return st;
+
+    trainer t = {.data = data, .rows = rows, .n = n, .params = params, .partition = partition,
                  .logger = {params->log, params->log_user}};
     km_progress_init(&t.progress, params->progress, params->progress_user);
     km_mkl_params given = km_mkl_params_of(params);
@@ -965,6 +1052,8 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         st = context ? km_provider_new_in_context(context, rows, n, use, &t.logger, &t.provider)
                      : km_provider_new_shared(data, rows, n, kernels, t.cache, use, &t.logger, &t.provider);
     }
+    if (partition && partition->max(st != KM_OK) && !st)   /* the parts go on together */
+        st = km_error(KM_EINVAL, "another process of the run could not compute its rows' features");
     size_t M = kernels->size;
     if (!st && !(t.used = malloc(M * sizeof *t.used)))
         st = km_error_nomem("the kernel list");
@@ -1020,8 +1109,14 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
                  : train_machines(&t, &classes);
     if (!st && params->probability)
         st = fit_probabilities(&t, &classes);
-    if (!st)
+    if (!st && partition)
+        st = gather_parts(&t);
+    if (!st && partition && km_dist_rank() != 0) {   /* the model is rank 0's */
+        km_model_free(t.model);
+        t.model = NULL;
+    } else if (!st) {
         st = build_basis(&t);
+    }
     km_classes_clear(&classes);
     km_provider_free(t.provider);
     if (!context)
@@ -1041,7 +1136,13 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
 km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *kernels,
                         const km_params *params, km_model **out)
 {
-    return train_rows(data, rows, n, kernels, NULL, params, NULL, out);
+    return train_rows(data, rows, n, kernels, NULL, params, NULL, NULL, out);
+}
+
+km_status km_train_rows_partitioned(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *fitted,
+                                    const km_params *params, const km_row_partition *partition, km_model **out)
+{
+    return train_rows(data, rows, n, fitted, NULL, params, NULL, partition, out);
 }
 
 km_status km_train_rows_in_context(km_kernel_context *context, const size_t *rows, size_t n, const km_params *params,
@@ -1054,7 +1155,7 @@ km_status km_train_rows_in_context_from(km_kernel_context *context, const size_t
                                         const km_params *params, const km_model *start, km_model **out)
 {
     return train_rows(km_kernel_context_data(context), rows, n, km_kernel_context_set(context), context, params, start,
-                      out);
+                      NULL, out);
 }
 
 km_status km_train(const km_dataset *train, const km_kernel_set *kernels, const km_params *params, km_model **out)

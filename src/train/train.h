@@ -4,11 +4,23 @@
 #define KM_TRAIN_TRAIN_H
 
 #include "kernel/kernel_context.h"
+#include "svm/smo.h"
 #include "kernelmix.h"
 
 /* km_train on rows[0..n) of data (rows NULL: all rows). Precomputed matrices are indexed by data rows. */
 km_status km_train_rows(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *kernels,
                         const km_params *params, km_model **out);
+
+/* What km_train_rows checks before it trains: rows, kernels, parameters, labels or targets and the
+ * features' magnitudes (rows NULL: all n rows of data). */
+km_status km_train_check_inputs(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *kernels,
+                                const km_params *params);
+/* km_train_rows on this process's part rows[0..n) of a problem whose rows are split over processes
+ * (data-parallel training): fitted is the kernel set with every data-dependent value fitted on all rows,
+ * the classes are those of every row of data, and the solvers sum over the partition. The model on rank 0
+ * holds every part's support rows, in data order; the others get NULL. */
+km_status km_train_rows_partitioned(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *fitted,
+                                    const km_params *params, const km_row_partition *partition, km_model **out);
 
 /* The -m budget in bytes (0 when not positive). */
 size_t km_params_cache_bytes(const km_params *params);

@@ -1,0 +1,52 @@
+# Comparisons of models and predictions trained or computed in different ways (data-parallel training
+# against one process), sourced by tests/cli/test_*.sh after lib.sh.
+
+# same_model A B RELTOL: the machines of model files A and B have the same support rows, and their
+# kernel weights, coefficients, biases and objectives agree to RELTOL relative to the largest of each
+# kind (a message on stderr names what differs).
+same_model() {
+    "$PYTHON" - "$1" "$2" "$3" <<'PY'
+import sys
+
+def machines(path):
+    found, current = [], None
+    for line in open(path):
+        fields = line.split()
+        if line.startswith("["):
+            current = {"sv": [], "coef": []} if line.startswith("[machine ") else None
+            if current is not None:
+                found.append(current)
+        elif current is not None and fields:
+            if fields[0] in ("theta", "bias", "objective"):
+                current[fields[0]] = [float(v) for v in fields[1:]]
+            elif fields[0].isdigit():
+                current["sv"].append(int(fields[0]))
+                current["coef"].extend(float(v) for v in fields[1:])
+    return found
+
+a, b, tol = machines(sys.argv[1]), machines(sys.argv[2]), float(sys.argv[3])
+if len(a) != len(b) or not a:
+    sys.exit(f"{len(a)} machines against {len(b)}")
+for k, (x, y) in enumerate(zip(a, b)):
+    if x["sv"] != y["sv"]:
+        sys.exit(f"machine {k}: the support rows differ")
+    for key in ("theta", "coef", "bias", "objective"):
+        scale = max([abs(v) for v in x[key]] + [1e-300])
+        worst = max(abs(u - v) for u, v in zip(x[key], y[key])) / scale
+        if len(x[key]) != len(y[key]) or worst > tol:
+            sys.exit(f"machine {k}: {key} differs by {worst:.3g} relative")
+PY
+}
+
+# same_numbers A B RELTOL: the whitespace-separated numbers of files A and B agree to RELTOL relative to
+# the largest of A's.
+same_numbers() {
+    "$PYTHON" - "$1" "$2" "$3" <<'PY'
+import sys
+a, b = ([float(v) for v in open(p).read().split()] for p in sys.argv[1:3])
+scale = max([abs(v) for v in a] + [1e-300])
+worst = max((abs(u - v) for u, v in zip(a, b)), default=0) / scale
+if len(a) != len(b) or worst > float(sys.argv[3]):
+    sys.exit(f"{len(a)} against {len(b)} numbers, differing by {worst:.3g} relative")
+PY
+}
