@@ -390,8 +390,9 @@ static int run(train_options *o)
             goto done;
         }
     }
-    if (o->folds && split) {
-        cli_error(CMD, "-v under mpirun: 'mpirun -n K kernelmix cv' spreads a cross-validation over the processes");
+    if (o->folds && split) {   /* every rank finds it: rank 0 says it */
+        if (lead)
+            cli_error(CMD, "-v under mpirun: 'mpirun -n K kernelmix cv' spreads a cross-validation over the processes");
         rc = CLI_USAGE;
         goto done;
     }

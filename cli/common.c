@@ -37,7 +37,9 @@ static const char *status_meaning(km_status status)
 int cli_fail(const char *cmd, km_status status)
 {
     const char *message = km_last_error();
-    cli_error(cmd, "%s", message[0] ? message : status_meaning(status));
+    /* under MPI a rank that failed because another did leaves the telling to that one (or to rank 0) */
+    if (km_dist_rank() == 0 || strncmp(message, KM_DIST_FAILED_ELSEWHERE, strlen(KM_DIST_FAILED_ELSEWHERE)))
+        cli_error(cmd, "%s", message[0] ? message : status_meaning(status));
     switch (status) {
     case KM_EINVAL:
     case KM_EFORMAT:

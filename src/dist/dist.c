@@ -152,14 +152,32 @@ km_status km_dist_broadcast_bytes(void **bytes, size_t *n)
     return KM_OK;
 }
 
+/* values reduced by op over the ranks, in place, in pieces of at most INT_MAX values. */
+#if KM_HAVE_MPI
+static void all_reduce(double *values, size_t n, MPI_Op op)
+{
+    for (size_t done = 0; km_dist_size() > 1 && done < n;) {
+        int chunk = n - done > INT_MAX ? INT_MAX : (int)(n - done);
+        MPI_Allreduce(MPI_IN_PLACE, values + done, chunk, MPI_DOUBLE, op, MPI_COMM_WORLD);
+        done += (size_t)chunk;
+    }
+}
+#endif
+
 void km_dist_sum(double *values, size_t n)
 {
 #if KM_HAVE_MPI
-    for (size_t done = 0; km_dist_size() > 1 && done < n;) {
-        int chunk = n - done > INT_MAX ? INT_MAX : (int)(n - done);
-        MPI_Allreduce(MPI_IN_PLACE, values + done, chunk, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        done += (size_t)chunk;
-    }
+    all_reduce(values, n, MPI_SUM);
+#else
+    (void)values;
+    (void)n;
+#endif
+}
+
+void km_dist_maximum(double *values, size_t n)
+{
+#if KM_HAVE_MPI
+    all_reduce(values, n, MPI_MAX);
 #else
     (void)values;
     (void)n;

@@ -9,6 +9,10 @@
 
 #include "kernelmix.h"
 
+/* How the message of a step begins when it failed because another process of the run failed, which
+ * reports why: the other processes need not say it again. */
+#define KM_DIST_FAILED_ELSEWHERE "another process of the run failed"
+
 /* Starts MPI when an MPI launcher started this process (once; later calls do nothing); KM_EINVAL
  * with a message when it cannot be started. */
 km_status km_dist_start(int *argc, char ***argv);
@@ -31,6 +35,8 @@ km_status km_dist_broadcast_bytes(void **bytes, size_t *n);
 /* values[0..n) summed over the ranks, in place on every rank (unchanged when alone). Every rank calls
  * it with the same n. */
 void km_dist_sum(double *values, size_t n);
+/* Each of values[0..n) replaced by its largest over the ranks, in place on every rank. */
+void km_dist_maximum(double *values, size_t n);
 /* Every rank's n bytes at mine, concatenated in rank order, in *all (malloc'ed, *n_all bytes) on rank 0;
  * *all is NULL and *n_all 0 on the others. Every rank calls it. */
 km_status km_dist_gather_bytes(const void *mine, size_t n, void **all, size_t *n_all);

@@ -10,7 +10,14 @@
  *    (Ho & Lin, "Large-scale linear support vector regression", JMLR 13, 2012, Algorithm 4 with the
  *    L1 loss; LIBLINEAR's -s 13), the same problem as km_svr_solve_without_bias with b = a - a*.
  * Both shrink as LIBLINEAR does, and both stop by the SMO's rule without bias: the largest violation
- * of the optimality conditions at most the tolerance, checked over every variable. */
+ * of the optimality conditions at most the tolerance, checked over every variable.
+ * With the rows split over processes (km_row_partition), an epoch is a round of CoCoA+ (Ma, Smith,
+ * Jaggi, Jordan, Richtarik & Takac, "Adding vs. averaging in distributed primal-dual optimization",
+ * ICML 2015, aggregation gamma = 1 with the safe sigma' = K for K parts): each part steps on its own
+ * variables against u_m of the round's start plus sigma' times its own change, with Q_ii scaled by
+ * sigma' (the local subproblem G_k^sigma' of the paper's eq. 10); the parts then add their changes of
+ * u_m, and agree on the violations, shrinking, limits and interrupts, so that they stop together. One
+ * part alone (sigma' = 1, no rounds) is the method above. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +28,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "core/rng.h"
+#include "dist/dist.h"
 #include "svm/svm.h"
 
 /* The order of the coordinates is shuffled every epoch from this seed: the same inputs, the same result. */
@@ -45,6 +53,11 @@ struct dcd {
     const signed char *y;    /* C-SVC's labels (sign_i); NULL for SVR (sign_i = 1) */
     const double *z;         /* SVR's targets */
     double epsilon;
+    const km_row_partition *partition;   /* NULL: the rows are the whole problem */
+    double sigma;            /* sigma': the number of parts (1 alone) */
+    double *round;           /* with a partition: the u_m all parts hold at the round's start, one after
+                                another */
+    double *change;          /* with a partition: the parts' changes of them, and their steps */
 };
 
 /* sum_m theta_m s_mi <phi_mi, u_m>: the combined decision value of row i. */
@@ -59,15 +72,18 @@ static double decision(const dcd *d, size_t i)
     return g;
 }
 
-/* u_m += delta s_mi phi_mi for every weighted kernel. */
-static void move(const dcd *d, size_t i, double delta)
+/* u_m += amount s_mi phi_mi for every weighted kernel. */
+static void add_row(const dcd *d, size_t i, double amount)
 {
     for (size_t m = 0; m < d->M; m++)
         if (d->u[m]) {
             const km_feature_block *b = &d->blocks[m];
-            cblas_daxpy((int)b->r, delta * km_feature_row_scale(b, i), km_feature_row(b, i), 1, d->u[m], 1);
+            cblas_daxpy((int)b->r, amount * km_feature_row_scale(b, i), km_feature_row(b, i), 1, d->u[m], 1);
         }
 }
+
+/* A step of delta on x_i (sign_i folded in by the caller), as this part's subproblem sees it. */
+static void move(const dcd *d, size_t i, double delta) { add_row(d, i, d->sigma * delta); }
 
 /* Q_ii = sum_m theta_m s_mi^2 ||phi_mi||^2. */
 static double diagonal(const dcd *d, size_t i)
@@ -152,6 +168,30 @@ static int svr_step(dcd *d, size_t i, const double old[2], double now[2])
     return 0;
 }
 
+/* After a round: each part's change of u_m since the round's start (in u, sigma' times its own) added
+ * over the parts, so that every part holds the same u_m; *steps becomes every part's steps so far
+ * (steps_round: this part's own in the round). */
+static void share_round(dcd *d, long *steps, long steps_round)
+{
+    size_t at = 0;
+    for (size_t m = 0; m < d->M; m++)
+        if (d->u[m]) {
+            for (size_t c = 0; c < d->blocks[m].r; c++)
+                d->change[at + c] = (d->u[m][c] - d->round[at + c]) / d->sigma;
+            at += d->blocks[m].r;
+        }
+    d->change[at] = (double)steps_round;
+    d->partition->sum(d->change, at + 1);
+    at = 0;
+    for (size_t m = 0; m < d->M; m++)
+        if (d->u[m]) {
+            for (size_t c = 0; c < d->blocks[m].r; c++)
+                d->u[m][c] = d->round[at + c] += d->change[at + c];
+            at += d->blocks[m].r;
+        }
+    *steps += (long)d->change[at];
+}
+
 /* The epochs: every active variable in a shuffled order, shrinking, until the largest violation is at
  * most the tolerance over every variable or the step or time limit. Returns the status; *steps_out and
  * *converged_out tell how it ended. */
@@ -159,7 +199,8 @@ static km_status descend(dcd *d, dcd_step step, const km_smo_options *options, s
                          int *converged_out)
 {
     size_t n = d->n;
-    long max_steps = options->max_iter > 0 ? options->max_iter : (long)fmin(1e3 * (double)n + 1e7, 2e18);
+    double rows = d->partition ? (double)d->partition->n_total : (double)n;
+    long max_steps = options->max_iter > 0 ? options->max_iter : (long)fmin(1e3 * rows + 1e7, 2e18);
     long steps = 0, epochs = 0;
     int converged = 0;
     km_status st = KM_OK;
@@ -170,11 +211,14 @@ static km_status descend(dcd *d, dcd_step step, const km_smo_options *options, s
         index[i] = i;
     double old[2] = {INFINITY, -INFINITY};
     while (steps < max_steps) {
-        if (options->deadline > 0 && km_monotonic_seconds() >= options->deadline)
+        int past_deadline = options->deadline > 0 && km_monotonic_seconds() >= options->deadline;
+        if (past_deadline && !d->partition)
             break;   /* the caller reports its time limit; the point is feasible */
         epochs++;
         km_rng_shuffle(&rng, index, active);
         double now[2] = {-INFINITY, INFINITY};
+        long round_start = steps;
+        int shrunk = 0;   /* some variable of some part is shrunk */
         for (size_t t = 0; t < active && !st; t++) {
             size_t i = index[t];
             if (step(d, i, old, now)) {
@@ -185,10 +229,25 @@ static km_status descend(dcd *d, dcd_step step, const km_smo_options *options, s
             if (++steps % KM_DCD_POLL_STEPS == 0 && options->interrupted && options->interrupted(options->interrupt_ctx))
                 st = km_error(KM_EINTERRUPTED, "interrupted after %ld coordinate steps", steps);
         }
+        shrunk = active < n;
+        if (d->partition) {   /* the round's end: the parts add their changes and agree on what follows */
+            long own = steps - round_start;
+            steps = round_start;
+            share_round(d, &steps, own);
+            double agreed[5] = {now[0], -now[1], shrunk, st != KM_OK, past_deadline};
+            d->partition->maximum(agreed, 5);
+            now[0] = agreed[0];
+            now[1] = -agreed[1];
+            shrunk = agreed[2] != 0;
+            if (agreed[3] && !st)
+                st = km_error(KM_EINTERRUPTED, "another process of the run was interrupted");
+            if (agreed[4])
+                break;
+        }
         if (st)
             break;
         if (fmax(now[0], -now[1]) <= options->tolerance) {
-            if (active == n) {
+            if (!shrunk) {
                 converged = 1;
                 break;
             }
@@ -220,14 +279,16 @@ static void dcd_free(dcd *d)
     free(d->upper);
     free(d->QD);
     free(d->blocks);
+    free(d->round);
+    free(d->change);
 }
 
 /* The features, u_m = 0 and the arrays of n variables; the caller fills x and upper, then calls start. */
-static km_status dcd_open(dcd *d, const km_kernel_access *kernel, const char *who)
+static km_status dcd_open(dcd *d, const km_kernel_access *kernel, const km_row_partition *partition, const char *who)
 {
     size_t n = kernel->n_rows, M = kernel->n_kernels;
     km_feature_block *blocks = malloc(M * sizeof *blocks);
-    *d = (dcd){.n = n, .M = M, .blocks = blocks, .theta = kernel->theta};
+    *d = (dcd){.n = n, .M = M, .blocks = blocks, .theta = kernel->theta, .partition = partition, .sigma = 1.0};
     if (!blocks)
         return km_error_nomem("the feature blocks");
     if (!km_kernel_access_features(kernel, blocks))
@@ -238,20 +299,39 @@ static km_status dcd_open(dcd *d, const km_kernel_access *kernel, const char *wh
     d->QD = malloc(n * sizeof *d->QD);
     if (!d->u || !d->x || !d->upper || !d->QD)
         return km_error_nomem("the coordinate descent");
-    for (size_t m = 0; m < M; m++)
+    size_t dimensions = 0;
+    for (size_t m = 0; m < M; m++) {
         if (kernel->theta[m] > 0 && !(d->u[m] = calloc(blocks[m].r ? blocks[m].r : 1, sizeof **d->u)))
             return km_error_nomem("the coordinate descent");
+        dimensions += d->u[m] ? blocks[m].r : 0;
+    }
+    if (partition) {
+        d->sigma = (double)partition->parts;
+        d->round = malloc((dimensions ? dimensions : 1) * sizeof *d->round);
+        d->change = malloc((dimensions + 1) * sizeof *d->change);
+        if (!d->round || !d->change)
+            return km_error_nomem("the coordinate descent's rounds");
+    }
     return KM_OK;
 }
 
-/* Q_ii and u_m(x) at the filled start x. */
+/* Q_ii (sigma' Q_ii in a part's subproblem) and u_m(x) at the filled start x (summed over the parts). */
 static void dcd_start(dcd *d)
 {
     for (size_t i = 0; i < d->n; i++) {
-        d->QD[i] = diagonal(d, i);
+        d->QD[i] = d->sigma * diagonal(d, i);
         if (d->x[i] != 0)
-            move(d, i, d->x[i] * sign_of(d, i));
+            add_row(d, i, d->x[i] * sign_of(d, i));
     }
+    if (!d->partition)
+        return;
+    size_t at = 0;
+    for (size_t m = 0; m < d->M; m++)
+        if (d->u[m]) {
+            d->partition->sum(d->u[m], d->blocks[m].r);
+            memcpy(d->round + at, d->u[m], d->blocks[m].r * sizeof *d->round);
+            at += d->blocks[m].r;
+        }
 }
 
 /* Runs the descent and writes the solution: coef_i = sign_i x_i, bias 0, the objective
@@ -268,14 +348,16 @@ static km_status dcd_solve(dcd *d, dcd_step step, double (*objective_linear)(con
     free(index);
     if (st)
         return st;
-    double quad = 0;
+    double quad = 0, linear = objective_linear(d);
     for (size_t m = 0; m < d->M; m++)
         if (d->u[m])
             quad += d->theta[m] * cblas_ddot((int)d->blocks[m].r, d->u[m], 1, d->u[m], 1);
+    if (d->partition)   /* the u_m are every part's; the linear part is a sum over the rows */
+        d->partition->sum(&linear, 1);
     for (size_t i = 0; i < d->n; i++)
         solution->coef[i] = sign_of(d, i) * d->x[i];
     solution->bias = 0.0;
-    solution->objective = 0.5 * quad + objective_linear(d);
+    solution->objective = 0.5 * quad + linear;
     solution->iterations = steps;
     solution->converged = converged;
     km_log(&options->logger, KM_LOG_DEBUG, "coordinate descent: objective %.17g", solution->objective);
@@ -305,18 +387,25 @@ km_status km_svc_solve_features(const km_kernel_access *kernel, const signed cha
                                 km_svm_solution *solution)
 {
     dcd d;
-    km_status st = dcd_open(&d, kernel, "km_svc_solve_features");
-    size_t n = kernel->n_rows, n_pos = 0;
+    const km_row_partition *partition = options->partition;
+    km_status st = dcd_open(&d, kernel, partition, "km_svc_solve_features");
+    size_t n = kernel->n_rows;
+    double counts[2] = {0, (double)n};   /* positive rows, rows: over every part */
     d.y = y;
     for (size_t i = 0; !st && i < n; i++) {
         if (y[i] != 1 && y[i] != -1)
             st = km_error(KM_EINVAL, "km_svc_solve_features: label %d of row %zu is not +1 or -1", y[i], i);
-        n_pos += y[i] > 0;
+        counts[0] += y[i] > 0;
         d.upper[i] = C * (y[i] > 0 ? weight_pos : weight_neg);
         d.x[i] = alpha_start ? fmin(fmax(alpha_start[i], 0.0), d.upper[i]) : 0.0;
     }
-    if (!st && (n_pos == 0 || n_pos == n))
-        st = km_error(KM_EINVAL, "km_svc_solve_features: both classes are needed (%zu of %zu rows positive)", n_pos, n);
+    if (partition && km_row_partition_failed(partition, st != KM_OK) && !st)
+        st = km_error(KM_EINVAL, KM_DIST_FAILED_ELSEWHERE " to start the coordinate descent");
+    if (partition && !st)
+        partition->sum(counts, 2);
+    if (!st && (counts[0] == 0 || counts[0] == counts[1]))
+        st = km_error(KM_EINVAL, "km_svc_solve_features: both classes are needed (%.0f of %.0f rows positive)",
+                      counts[0], counts[1]);
     if (!st) {
         dcd_start(&d);
         st = dcd_solve(&d, svc_step, svc_linear, options, solution);
@@ -332,7 +421,8 @@ km_status km_svr_solve_features(const km_kernel_access *kernel, const double *z,
         return km_error(KM_EINVAL, "km_svr_solve_features: C = %g must be positive and epsilon = %g non-negative",
                         C, epsilon);
     dcd d;
-    km_status st = dcd_open(&d, kernel, "km_svr_solve_features");
+    const km_row_partition *partition = options->partition;
+    km_status st = dcd_open(&d, kernel, partition, "km_svr_solve_features");
     d.z = z;
     d.epsilon = epsilon;
     for (size_t i = 0; !st && i < kernel->n_rows; i++) {
@@ -341,6 +431,8 @@ km_status km_svr_solve_features(const km_kernel_access *kernel, const double *z,
         d.upper[i] = C;
         d.x[i] = coef_start ? fmin(fmax(coef_start[i], -C), C) : 0.0;
     }
+    if (partition && km_row_partition_failed(partition, st != KM_OK) && !st)
+        st = km_error(KM_EINVAL, KM_DIST_FAILED_ELSEWHERE " to start the coordinate descent");
     if (!st) {
         dcd_start(&d);
         st = dcd_solve(&d, svr_step, svr_linear, options, solution);

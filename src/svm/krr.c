@@ -12,6 +12,7 @@
 
 #include "core/cholesky.h"
 #include "core/error.h"
+#include "dist/dist.h"
 
 /* Columns of the combination per kernel pass (conjugate gradients, dense fill). */
 #define KRR_BLOCK 64
@@ -306,8 +307,8 @@ static km_status woodbury_solve(const combined_features *f, size_t n, double rid
             st = km_error(KM_EINTERRUPTED, "interrupted while solving kernel ridge regression");
     }
     const km_row_partition *partition = options->partition;
-    if (partition && partition->max(st != KM_OK) && !st)
-        st = km_error(KM_EINVAL, "another process of the run failed while solving kernel ridge regression");
+    if (partition && km_row_partition_failed(partition, st != KM_OK) && !st)
+        st = km_error(KM_EINVAL, KM_DIST_FAILED_ELSEWHERE " while solving kernel ridge regression");
     if (!st && partition && d) {
         partition->sum(G, d * d);
         partition->sum(T, d * (size_t)nrhs);

@@ -110,10 +110,19 @@ typedef km_hook_action (*km_smo_hook_fn)(void *ctx, const km_smo_step *step, dou
  * processes of a run (data-parallel training, docs/large-scale.md). The solvers on explicit features
  * reduce over it the sums they take over rows; every process calls them in the same order. */
 typedef struct km_row_partition {
-    size_t n_total;                         /* rows of the whole problem */
-    void (*sum)(double *values, size_t n);  /* values summed over every part, in place on each */
-    int (*max)(int value);                  /* the largest value over the parts: 1 where any part failed */
+    size_t n_total;                             /* rows of the whole problem */
+    size_t parts;                               /* the processes it is split over */
+    void (*sum)(double *values, size_t n);      /* values summed over every part, in place on each */
+    void (*maximum)(double *values, size_t n);  /* each value's largest over the parts, in place on each */
 } km_row_partition;
+
+/* Whether any part failed (failed: this part's own status is not KM_OK), as every part learns it. */
+static inline int km_row_partition_failed(const km_row_partition *partition, int failed)
+{
+    double any = failed;
+    partition->maximum(&any, 1);
+    return any != 0;
+}
 
 typedef struct km_smo_options {
     double tolerance;               /* stop when m(a) - M(a) <= tolerance (LIBSVM -e); default 1e-3 */

@@ -395,7 +395,7 @@ static km_status gather_parts(trainer *t)
     double *mine = malloc((count ? count : 1) * sizeof *mine), *all = NULL;
     km_status st = mine ? KM_OK : km_error_nomem("the support rows to gather");
     if (km_dist_max(st != KM_OK))
-        st = st ? st : km_error(KM_EINVAL, "another process of the run failed");
+        st = st ? st : km_error(KM_EINVAL, KM_DIST_FAILED_ELSEWHERE);
     for (size_t k = 0, at = 0; !st && k < model->n_machines; k++) {   /* n_sv, then (data row, coef...) */
         const km_machine *machine = &model->machines[k];
         size_t K = outputs_of(machine);
@@ -563,13 +563,17 @@ static km_status setup_machines(trainer *t, km_classes *classes)
     km_model *model = t->model;
     size_t M = km_provider_n_kernels(t->provider);
     if (km_task_classifies(p->task)) {
-        double *labels = malloc(t->n * sizeof *labels);
+        /* rows split over processes: the classes of every row, so that every part orders them alike */
+        size_t n = t->partition ? t->data->n : t->n;
+        double *labels = malloc(n * sizeof *labels);
         if (!labels)
             return km_error_nomem("labels");
-        for (size_t i = 0; i < t->n; i++)
-            labels[i] = t->data->labels[data_row(t, i)];
-        km_status st = km_classes_find(labels, t->n, classes);
+        for (size_t i = 0; i < n; i++)
+            labels[i] = t->data->labels[t->partition ? i : data_row(t, i)];
+        km_status st = km_classes_find(labels, n, classes);
         free(labels);
+        for (size_t i = 0; !st && t->partition && i < t->n; i++)   /* then those of the part's rows */
+            classes->class_of[i] = classes->class_of[data_row(t, i)];
         if (st)
             return st;
         if (classes->n_classes < 2)
@@ -591,6 +595,7 @@ static km_status setup_machines(trainer *t, km_classes *classes)
         if (joint)
             model->multiclass = KM_MULTICLASS_JOINT;
         model->n_machines = km_binary_problem_count(classes->n_classes, model->multiclass);
+
     } else {
         model->n_machines = 1;
     }
@@ -633,8 +638,9 @@ static km_status machine_done(trainer *t, size_t k)
 {
     const km_model *model = t->model;
     const km_machine *machine = &model->machines[k];
-    km_log(&t->logger, KM_LOG_INFO, "machine %zu/%zu: objective %.10g, %zu support vectors, %ld iterations", k + 1,
-           model->n_machines, machine->objective, machine->n_sv, machine->iterations);
+    km_log(&t->logger, KM_LOG_INFO, "machine %zu/%zu: objective %.10g, %zu support vectors%s, %ld iterations", k + 1,
+           model->n_machines, machine->objective, machine->n_sv, t->partition ? " among this process's rows" : "",
+           machine->iterations);
     if (km_progress_report(&t->progress, "machine"))
         return km_error(KM_EINTERRUPTED, "training interrupted");
     return KM_OK;
@@ -1052,8 +1058,8 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         st = context ? km_provider_new_in_context(context, rows, n, use, &t.logger, &t.provider)
                      : km_provider_new_shared(data, rows, n, kernels, t.cache, use, &t.logger, &t.provider);
     }
-    if (partition && partition->max(st != KM_OK) && !st)   /* the parts go on together */
-        st = km_error(KM_EINVAL, "another process of the run could not compute its rows' features");
+    if (partition && km_row_partition_failed(partition, st != KM_OK) && !st)   /* the parts go on together */
+        st = km_error(KM_EINVAL, KM_DIST_FAILED_ELSEWHERE " to compute its rows' features");
     size_t M = kernels->size;
     if (!st && !(t.used = malloc(M * sizeof *t.used)))
         st = km_error_nomem("the kernel list");

@@ -2,7 +2,8 @@
  * and hosts"): the rows split over the processes of an MPI run in contiguous ranges, one map of the
  * low-rank kernels fitted by rank 0 on all rows and shared, each process computing its own rows'
  * features, and the solver on explicit features adding its sums over the processes
- * (km_row_partition: the normal equations Z'Z and Z'B of KRR's Woodbury path). */
+ * (km_row_partition: the normal equations Z'Z and Z'B of KRR's Woodbury path, the rounds of dual
+ * coordinate descent). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #include "kernel/nystrom.h"
 #include "mkl/method.h"
 #include "mkl/mkl_params.h"
+#include "train/multiclass.h"
 #include "train/train.h"
 
 /* Fitted values of one low-rank kernel sent from rank 0: gamma, L, dim, r, then Z (L x dim) and P (L x r). */
@@ -21,12 +23,25 @@
 /* What km_train_data_parallel trains, or KM_EINVAL saying what it does not. */
 static km_status check_scope(const km_dataset *data, const km_kernel_set *kernels, const km_params *params)
 {
-    if (params->task != KM_TASK_KRR)
-        return km_error(KM_EINVAL, "training on rows split over processes solves kernel ridge regression (-s krr) "
-                        "on low-rank kernels");
+    int features_solver = params->task == KM_TASK_KRR ||
+                          ((params->task == KM_TASK_SVC || params->task == KM_TASK_SVR) && !params->krr_bias);
+    if (!features_solver)
+        return km_error(KM_EINVAL, "training on rows split over processes solves kernel ridge regression (-s krr), "
+                        "or C-SVC or epsilon-SVR without bias (--no-bias), on low-rank kernels");
     if (km_mkl_method_flags(km_mkl_params_of(params).method) & KM_METHOD_LEARNS_WEIGHTS)
         return km_error(KM_EINVAL, "training on rows split over processes takes fixed kernel weights (--mkl fixed, "
                         "the default, with or without --weights)");
+    if (km_task_classifies(params->task) && params->multiclass != KM_MULTICLASS_OVR) {
+        km_classes classes;
+        km_status st = km_classes_find(data->labels, data->n, &classes);
+        size_t count = classes.n_classes;
+        km_classes_clear(&classes);
+        if (st)
+            return st;
+        if (count > 2)
+            return km_error(KM_EINVAL, "the one-vs-one machines of %zu classes do not train on rows split over "
+                            "processes: choose --multiclass ovr, whose machines each take every row", count);
+    }
     if (params->probability)
         return km_error(KM_EINVAL, "training on rows split over processes fits no probability model (-b 1)");
     if (data->text || data->ids)
@@ -73,7 +88,7 @@ static km_status share_map(const km_dataset *data, km_kernel_set *set)
     }
     if (km_dist_max(st != KM_OK)) {   /* rank 0 has said why */
         free(sent);
-        return st ? st : km_error(KM_EINVAL, "rank 0 could not fit the kernels");
+        return st ? st : km_error(KM_EINVAL, KM_DIST_FAILED_ELSEWHERE ": rank 0 could not fit the kernels");
     }
     size_t bytes = count * sizeof *sent;
     if ((st = km_dist_broadcast_bytes((void **)&sent, &bytes)))
@@ -100,7 +115,7 @@ static km_status share_map(const km_dataset *data, km_kernel_set *set)
     }
     free(sent);
     if (km_dist_max(st != KM_OK))
-        return st ? st : km_error(KM_EINVAL, "another process could not hold the kernels' landmarks");
+        return st ? st : km_error(KM_EINVAL, KM_DIST_FAILED_ELSEWHERE " to hold the kernels' landmarks");
     return KM_OK;
 }
 
@@ -114,6 +129,8 @@ km_status km_train_data_parallel(const km_dataset *train, const km_kernel_set *k
     km_status st = km_train_check_inputs(train, NULL, train->n, kernels, params);
     if (!st)
         st = check_scope(train, kernels, params);
+    if (st && km_dist_rank() != 0)   /* the same on every process: rank 0 says it */
+        return km_error(st, KM_DIST_FAILED_ELSEWHERE ": rank 0 says why");
     if (st)
         return st;
     size_t K = (size_t)km_dist_size(), rank = (size_t)km_dist_rank(), N = train->n;
@@ -124,12 +141,12 @@ km_status km_train_data_parallel(const km_dataset *train, const km_kernel_set *k
     size_t *rows = malloc(n * sizeof *rows);
     st = rows ? km_kernel_set_copy(kernels, &fitted) : km_error_nomem("the rows of this process");
     if (km_dist_max(st != KM_OK))
-        st = st ? st : km_error(KM_EINVAL, "another process of the run failed");
+        st = st ? st : km_error(KM_EINVAL, KM_DIST_FAILED_ELSEWHERE);
     if (!st)
         st = share_map(train, fitted);
     for (size_t i = 0; !st && i < n; i++)
         rows[i] = first + i;
-    km_row_partition partition = {.n_total = N, .sum = km_dist_sum, .max = km_dist_max};
+    km_row_partition partition = {.n_total = N, .parts = K, .sum = km_dist_sum, .maximum = km_dist_maximum};
     if (!st)
         st = km_train_rows_partitioned(train, rows, n, fitted, params, &partition, out);
     free(rows);

@@ -1,11 +1,11 @@
 # Comparisons of models and predictions trained or computed in different ways (data-parallel training
 # against one process), sourced by tests/cli/test_*.sh after lib.sh.
 
-# same_model A B RELTOL: the machines of model files A and B have the same support rows, and their
-# kernel weights, coefficients, biases and objectives agree to RELTOL relative to the largest of each
-# kind (a message on stderr names what differs).
+# same_model A B RELTOL [KEYS]: the machines of model files A and B agree to RELTOL relative to the
+# largest of each kind in KEYS (default "sv theta coef bias objective"; sv: the same support rows); a
+# message on stderr names what differs.
 same_model() {
-    "$PYTHON" - "$1" "$2" "$3" <<'PY'
+    "$PYTHON" - "$1" "$2" "$3" "${4:-sv theta coef bias objective}" <<'PY'
 import sys
 
 def machines(path):
@@ -24,13 +24,13 @@ def machines(path):
                 current["coef"].extend(float(v) for v in fields[1:])
     return found
 
-a, b, tol = machines(sys.argv[1]), machines(sys.argv[2]), float(sys.argv[3])
+a, b, tol, keys = machines(sys.argv[1]), machines(sys.argv[2]), float(sys.argv[3]), sys.argv[4].split()
 if len(a) != len(b) or not a:
     sys.exit(f"{len(a)} machines against {len(b)}")
 for k, (x, y) in enumerate(zip(a, b)):
-    if x["sv"] != y["sv"]:
+    if "sv" in keys and x["sv"] != y["sv"]:
         sys.exit(f"machine {k}: the support rows differ")
-    for key in ("theta", "coef", "bias", "objective"):
+    for key in (key for key in keys if key != "sv"):
         scale = max([abs(v) for v in x[key]] + [1e-300])
         worst = max(abs(u - v) for u, v in zip(x[key], y[key])) / scale
         if len(x[key]) != len(y[key]) or worst > tol:

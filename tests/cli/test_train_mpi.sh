@@ -2,8 +2,9 @@
 # kernelmix train under Open MPI on this machine (data-parallel training, docs/large-scale.md): with 2
 # and 4 ranks, KRR on low-rank kernels gives the model one process gives (mpirun -n 1 is one process):
 # the same support rows, coefficients, bias and objective to 1e-9 relative, and the same predictions
-# to 1e-9; only rank 0 prints; what it does not train is refused with one message and no model; a
-# rank killed mid-run ends the job with mpirun's message naming it, and no model file. MPI's traffic
+# to 1e-9; C-SVC and epsilon-SVR without bias reach one process's objective and predictions; only
+# rank 0 prints; what it does not train is refused with one message and no model; a rank killed
+# mid-run ends the job with mpirun's message naming it, and no model file. MPI's traffic
 # stays on this machine (shared memory, and loopback for mpirun's own channel).
 . "$(dirname "$0")/lib.sh" "$@"
 need mpirun
@@ -29,23 +30,64 @@ for n in 1 2 4; do
     same_numbers "$WORK/alone.out" "$WORK/ranks$n.out" 1e-9 || fail "mpirun -n $n: the predictions differ"
 done
 
-# what data-parallel training does not do is refused on every rank alike, before any work: no model
+# C-SVC and epsilon-SVR without bias, by rounds of dual coordinate descent: the objective one process
+# reaches at the same tolerance, to 1e-9 (the coefficients need not be unique: the features have fewer
+# dimensions than rows), and the same predictions (SVR's to 1e-4 at that tolerance)
+svc=(-e 1e-6 --no-bias -c 4 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=60' --kernel 'poly:degree=2:rank=40')
+svr=(-s svr -p 0.2 -e 1e-6 --no-bias -c 1 --kernel 'rbf:gamma=2^-1..2^1/mean:rank=60')
+for task in svc svr; do
+    declare -n args=$task
+    "$KM" train -q "${args[@]}" "$DATA/heart_scale" "$WORK/$task.model" || fail "$task without mpirun"
+    "$KM" predict -q "$DATA/heart_scale" "$WORK/$task.model" "$WORK/$task.out" || fail "predict, $task"
+    for n in 2 4; do
+        "${MPIRUN[@]}" -n $n "$KM" train -q "${args[@]}" "$DATA/heart_scale" "$WORK/$task$n.model" 2>"$WORK/err" ||
+            fail "$task, mpirun -n $n: $(cat "$WORK/err")"
+        same_model "$WORK/$task.model" "$WORK/$task$n.model" 1e-9 objective ||
+            fail "$task, mpirun -n $n: the objective differs from one process's"
+        "$KM" predict -q "$DATA/heart_scale" "$WORK/$task$n.model" "$WORK/$task$n.out" || fail "predict, $task $n"
+        if [ $task = svc ]; then
+            cmp -s "$WORK/svc.out" "$WORK/svc$n.out" || fail "C-SVC, mpirun -n $n: the predictions differ"
+        else
+            same_numbers "$WORK/svr.out" "$WORK/svr$n.out" 1e-4 || fail "SVR, mpirun -n $n: the predictions differ"
+        fi
+    done
+done
+
+# three classes one-vs-rest: every rank orders the classes as one process does (the same decision values
+# to 1e-4 at this tolerance; labels are random, so that many rows lie on the margin and a class may
+# change on a near tie)
+awk '{ $1 = NR % 3 + 1; print }' "$DATA/heart_scale" >"$WORK/three"
+ovr=(-e 1e-6 --multiclass ovr --no-bias -c 1 --kernel 'rbf:gamma=2^-1..2^1/mean:rank=60')
+decisions() {   # decisions MODEL OUT: the decision values of the three machines on the rows of three
+    "$KM" predict -q --decision-values "$WORK/three" "$1" "$WORK/labels" && cut -d' ' -f2- "$WORK/labels" >"$2"
+}
+"$KM" train -q "${ovr[@]}" "$WORK/three" "$WORK/ovr.model" && decisions "$WORK/ovr.model" "$WORK/ovr.out" ||
+    fail "one-vs-rest without mpirun"
+"${MPIRUN[@]}" -n 2 "$KM" train -q "${ovr[@]}" "$WORK/three" "$WORK/ovr2.model" 2>"$WORK/err" || fail "one-vs-rest: $(cat "$WORK/err")"
+same_model "$WORK/ovr.model" "$WORK/ovr2.model" 1e-9 objective || fail "one-vs-rest, mpirun -n 2: the objectives differ"
+decisions "$WORK/ovr2.model" "$WORK/ovr2.out" && same_numbers "$WORK/ovr.out" "$WORK/ovr2.out" 1e-4 ||
+    fail "one-vs-rest, mpirun -n 2: the decision values differ"
+
+# what data-parallel training does not do is refused before any work, in one message (rank 0's): no model
 host=$(hostname)
-refused() {   # refused PATTERN TRAIN_ARGS...
+refused() {   # refused PATTERN TRAIN_FILE TRAIN_ARGS...
     pattern=$1
-    shift
-    "${MPIRUN[@]}" -n 2 "$KM" train "$@" "$DATA/heart_scale" "$WORK/refused.model" >"$WORK/out" 2>"$WORK/err"
+    train=$2
+    shift 2
+    "${MPIRUN[@]}" -n 2 "$KM" train "$@" "$train" "$WORK/refused.model" >"$WORK/out" 2>"$WORK/err"
     status=$?
-    [ "$status" -ne 0 ] || fail "mpirun -n 2 train $*: exit status 0"
-    grep -q "^kernelmix train: .*$pattern" "$WORK/err" || fail "mpirun -n 2 train $*: $(cat "$WORK/err")"
+    [ "$status" -eq 2 ] || fail "mpirun -n 2 train $*: exit status $status, expected 2"
+    [ "$(grep -c "^kernelmix train" "$WORK/err")" -eq 1 ] && grep -q "^kernelmix train: .*$pattern" "$WORK/err" ||
+        fail "mpirun -n 2 train $*: $(cat "$WORK/err")"
     [ -e "$WORK/refused.model" ] && fail "mpirun -n 2 train $*: a model was written"
 }
-refused "needs every kernel low-rank" -s krr --kernel 'rbf:rank=50' --kernel linear
-refused "solves kernel ridge regression" --kernel 'rbf:rank=50'
-refused "takes fixed kernel weights" -s krr --mkl lp --kernel 'rbf:rank=50'
-refused "leverage-score landmarks" -s krr --kernel 'rbf:rank=50:sampling=leverage'
-refused "normalization constant" -s krr --kernel 'rbf:rank=50:norm=mult'
-refused "mpirun -n K kernelmix cv" -s krr -v 3 --kernel 'rbf:rank=50'
+refused "needs every kernel low-rank" "$DATA/heart_scale" -s krr --kernel 'rbf:rank=50' --kernel linear
+refused "without bias" "$DATA/heart_scale" --kernel 'rbf:rank=50'
+refused "one-vs-one machines of 3 classes" "$WORK/three" --no-bias --kernel 'rbf:rank=50'
+refused "takes fixed kernel weights" "$DATA/heart_scale" -s krr --mkl lp --kernel 'rbf:rank=50'
+refused "leverage-score landmarks" "$DATA/heart_scale" -s krr --kernel 'rbf:rank=50:sampling=leverage'
+refused "normalization constant" "$DATA/heart_scale" -s krr --kernel 'rbf:rank=50:norm=mult'
+refused "mpirun -n K kernelmix cv" "$DATA/heart_scale" -s krr -v 3 --kernel 'rbf:rank=50'
 
 # a rank killed mid-run: mpirun names it and its host; rank 0 writes nothing
 # (long: 40,000 generated rows of 30 features at rank 1,500, so that it still runs when the kill comes)
