@@ -33,7 +33,7 @@ done
 # C-SVC and epsilon-SVR without bias, by rounds of dual coordinate descent: the objective one process
 # reaches at the same tolerance, to 1e-9 (the coefficients need not be unique: the features have fewer
 # dimensions than rows), and the same predictions (SVR's to 1e-4 at that tolerance)
-svc=(-e 1e-6 --no-bias -c 4 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=60' --kernel 'poly:degree=2:rank=40')
+svc=(-e 1e-6 --no-bias -c 0.5 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=60' --kernel 'poly:degree=2:rank=40')
 svr=(-s svr -p 0.2 -e 1e-6 --no-bias -c 1 --kernel 'rbf:gamma=2^-1..2^1/mean:rank=60')
 for task in svc svr; do
     declare -n args=$task

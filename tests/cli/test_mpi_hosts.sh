@@ -1,11 +1,12 @@
 #!/bin/bash
-# kernelmix cv over Open MPI across hosts: three hosts built on this machine as Linux network
+# kernelmix cv and train over Open MPI across hosts: three hosts built on this machine as Linux network
 # namespaces joined by veth pairs to a bridge (10.213.7.0/24, created here and removed at the end);
 # mpirun starts in the first and reaches the others through a launcher of this test's own that runs
 # the command with `ip netns exec` (no ssh server), with Open MPI's TCP held to that subnet. Three
-# ranks, one per host, write the same results as one process (the *_seconds fields aside), with the
-# data read from the shared filesystem and, with --bcast, read by rank 0 only. Needs root and ip netns;
-# says so and skips elsewhere.
+# ranks, one per host: cv writes the same results as one process (the *_seconds fields aside), with
+# the data read from the shared filesystem and, with --bcast, read by rank 0 only; data-parallel
+# training writes one process's model (KRR on low-rank kernels to 1e-9; C-SVC without bias: the same
+# objective and predictions). Needs root and ip netns; says so and skips elsewhere.
 . "$(dirname "$0")/lib.sh" "$@"
 need mpirun
 [ -z "${KM_UNDER_VALGRIND:-}" ] || { echo "skipped: MPI ranks are not run under valgrind" >&2; exit 77; }
@@ -71,4 +72,21 @@ cmp -s <(untimed "$WORK/alone.jsonl") <(untimed "$WORK/hosts.jsonl") || fail "th
 "${MPIRUN[@]}" "$KM" cv --bcast "${grid[@]}" -o "$WORK/bcast.jsonl" "$WORK/train" 2>"$WORK/err" ||
     fail "three hosts, --bcast: $(cat "$WORK/err")"
 cmp -s <(untimed "$WORK/alone.jsonl") <(untimed "$WORK/bcast.jsonl") || fail "three hosts, --bcast: results differ"
+
+# data-parallel training: each host computes the features of its third of the rows
+. "$ROOT/tests/cli/same_model.sh"
+krr=(-q -s krr -c 4 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=60' --kernel 'poly:degree=2:rank=40')
+svc=(-q -e 1e-5 --no-bias -c 0.25 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=60')
+for task in krr svc; do
+    declare -n args=$task
+    "$KM" train "${args[@]}" "$DATA/heart_scale" "$WORK/$task.model" || fail "$task without mpirun"
+    "${MPIRUN[@]}" "$KM" train "${args[@]}" "$DATA/heart_scale" "$WORK/$task-hosts.model" 2>"$WORK/err" ||
+        fail "$task on three hosts: $(cat "$WORK/err")"
+    "$KM" predict -q "$DATA/heart_scale" "$WORK/$task.model" "$WORK/$task.out" &&
+        "$KM" predict -q "$DATA/heart_scale" "$WORK/$task-hosts.model" "$WORK/$task-hosts.out" || fail "predict, $task"
+done
+same_model "$WORK/krr.model" "$WORK/krr-hosts.model" 1e-9 || fail "KRR on three hosts: the model differs from one process's"
+same_numbers "$WORK/krr.out" "$WORK/krr-hosts.out" 1e-9 || fail "KRR on three hosts: the predictions differ"
+same_model "$WORK/svc.model" "$WORK/svc-hosts.model" 1e-9 objective || fail "C-SVC on three hosts: the objective differs"
+cmp -s "$WORK/svc.out" "$WORK/svc-hosts.out" || fail "C-SVC on three hosts: the predictions differ"
 finish
