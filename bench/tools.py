@@ -12,6 +12,8 @@ BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 MKL_LP = ("--mkl", "lp", "--p", "4/3")
 # the same, one set of weights shared by all the machines of a multiclass problem
 MKL_LP_SHARED = MKL_LP + ("--shared-weights",)
+# data-parallel training on this machine's two cores (docs/large-scale.md)
+MPIRUN_2 = ("mpirun", "--allow-run-as-root", "-n", "2")
 MKL_LP_NO_BIAS = MKL_LP + ("--no-bias",)   # C-SVC without bias: on low-rank kernels, coordinate descent
 # OBSCURE at block norm 1.1 (kernel-weight p 11/9): one epoch of each stage (with the pass that gives R
 # and the final objective's), or the online stage alone (at most 5 epochs and the R pass); beside it
@@ -52,13 +54,14 @@ class Kernelmix:
     kernel matrix files a --kernels spec file (and --test-kernel files for prediction). mkl: the
     training options that learn the kernel weights (none: the fixed uniform combination)."""
 
-    def __init__(self, binary, name="kernelmix", mkl=(), env=None, cache_mb=None, rank=None):
+    def __init__(self, binary, name="kernelmix", mkl=(), env=None, cache_mb=None, rank=None, launcher=()):
         self.binary = binary
         self.name = name
         self.mkl = list(mkl)
         self.env = env or {}    # environment variables the tool runs with, on top of the harness's
         self.cache_mb = cache_mb   # -m of this tool instead of the run's
         self.rank = rank        # every RBF kernel low-rank (spec key rank=) on this many landmarks
+        self.launcher = list(launcher)   # what training runs under (mpirun -n K: data-parallel training)
 
     def unavailable(self):
         return _missing_program(self.binary)
@@ -72,7 +75,7 @@ class Kernelmix:
         else:
             low_rank = ":rank=%d" % self.rank if self.rank else ""
             kernels = [arg for g in gammas for arg in ("--kernel", "rbf:gamma=" + _number(g) + low_rank)]
-        return [self.binary, "train", "-s", "0", *kernels, *self.mkl, "-c", _number(settings.C),
+        return [*self.launcher, self.binary, "train", "-s", "0", *kernels, *self.mkl, "-c", _number(settings.C),
                 "-m", _number(self.cache_mb or settings.cache_mb), "-e", _number(settings.epsilon), "-q",
                 problem["train"], model]
 
@@ -94,14 +97,14 @@ class KernelmixRidge(Kernelmix):
     mkl as for Kernelmix; eb: no -c (the evidence sets the weights). Predictions are the signs of the
     regression values."""
 
-    def __init__(self, binary, name, mkl=(), eb=False):
-        super().__init__(binary, name, mkl)
+    def __init__(self, binary, name, mkl=(), eb=False, launcher=()):
+        super().__init__(binary, name, mkl, launcher=launcher)
         self.eb = eb
 
     def train(self, problem, settings, model):
         c = [] if self.eb else ["-c", _number(settings.C)]
-        return [self.binary, "train", "-s", "krr", "--kernels", problem["kernel_specs"], *self.mkl, *c,
-                "-m", _number(settings.cache_mb), "-q", problem["train"], model]
+        return [*self.launcher, self.binary, "train", "-s", "krr", "--kernels", problem["kernel_specs"], *self.mkl,
+                *c, "-m", _number(settings.cache_mb), "-q", problem["train"], model]
 
     def predict(self, problem, model, output):
         return ["sh", "-c", '"$0" predict -q "$1" "$2" "$3.values" && '

@@ -421,28 +421,60 @@ static km_status nystrom_fit(km_kernel *k, void *source)
     return st;
 }
 
-static km_status view_mean_distance(void *view, double *mean)
+/* The rows of the kernels on one feature subset while km_nystrom_fit_landmarks fits them: one view,
+ * one mean distance, one k-means++ draw. */
+typedef struct landmark_group {
+    size_t lead;             /* the first kernel on the subset */
+    nystrom_rows rows;
+    double mean;
+    int has_mean;
+} landmark_group;
+
+static km_status group_mean_distance(void *group, double *mean)
 {
-    return km_view_mean_sqdist(view, mean);
+    landmark_group *g = group;
+    km_status st = g->has_mean ? KM_OK : km_view_mean_sqdist(&g->rows.view, &g->mean);
+    g->has_mean = !st;
+    *mean = g->mean;
+    return st;
 }
 
-km_status km_nystrom_fit_landmarks(km_kernel *k, const km_dataset *data, size_t dim_all)
+km_status km_nystrom_fit_landmarks(km_kernel_set *set, const km_dataset *data)
 {
-    const km_kernel_family *base = km_kernel_family_of(k->type);
-    if (data->text || !base || base->input != KM_INPUT_DOT)
-        return km_kernel_error(k, "a low-rank kernel needs numeric feature rows and a dot-product kernel");
-    nystrom_rows rows = {.users = 1};
-    km_status st = km_view_build(data, NULL, data->n, k->features, k->n_features, dim_all, &rows.view);
-    if (!st)
-        st = km_kernel_fit_gamma(k, base, rows.view.dim, view_mean_distance, &rows.view);
-    size_t L = 0, *chosen = NULL;
-    if (!st)
-        st = choose_landmarks(k, &rows, NULL, &chosen, &L);
-    if (!st)
-        st = fit_map(k, &rows.view, chosen, L);
-    free(chosen);
-    free(rows.seeded);
-    km_view_free(&rows.view);
+    size_t M = set->size, n_groups = 0;
+    landmark_group *groups = calloc(M ? M : 1, sizeof *groups);
+    km_status st = groups ? KM_OK : km_error_nomem("the landmark rows");
+    for (size_t m = 0; !st && m < M; m++) {
+        km_kernel *k = &set->kernels[m];
+        const km_kernel_family *base = km_kernel_family_of(k->type);
+        if (data->text || !base || base->input != KM_INPUT_DOT || !k->rank) {
+            st = km_kernel_error(k, "a low-rank kernel on numeric feature rows is needed here");
+            break;
+        }
+        size_t g = 0;
+        while (g < n_groups && !km_kernel_same_features(&set->kernels[groups[g].lead], k))
+            g++;
+        landmark_group *group = &groups[g];
+        if (g == n_groups) {
+            group->lead = m;
+            group->rows.users = 1;
+            if ((st = km_view_build(data, NULL, data->n, k->features, k->n_features, data->d, &group->rows.view)))
+                break;
+            n_groups++;
+        }
+        st = km_kernel_fit_gamma(k, base, group->rows.view.dim, group_mean_distance, group);
+        size_t L = 0, *chosen = NULL;
+        if (!st)
+            st = choose_landmarks(k, &group->rows, NULL, &chosen, &L);
+        if (!st)
+            st = fit_map(k, &group->rows.view, chosen, L);
+        free(chosen);
+    }
+    for (size_t g = 0; g < n_groups; g++) {
+        free(groups[g].rows.seeded);
+        km_view_free(&groups[g].rows.view);
+    }
+    free(groups);
     return st;
 }
 

@@ -10,12 +10,13 @@
 #include "data/dataset.h"
 #include "kernel/kernel.h"
 
-/* Fits low-rank kernel k on every row of data (dim_all features) as training does, without the rows'
- * features: its width (default or relative to the mean distance), landmark rows and projection. A
- * provider made with the kernel so fitted computes the features of its own rows only, which is how the
+/* Fits every kernel of set (all low-rank) on every row of data as training does, without the rows'
+ * features: widths (default or relative to the mean distance), landmark rows and projections; the
+ * kernels on one feature subset share one view of the rows, its mean distance and its k-means++ draw.
+ * A provider made with kernels so fitted computes the features of its own rows only, which is how the
  * processes of data-parallel training share one map. Leverage-score landmarks, which need every row's
  * features, are refused. */
-km_status km_nystrom_fit_landmarks(km_kernel *k, const km_dataset *data, size_t dim_all);
+km_status km_nystrom_fit_landmarks(km_kernel_set *set, const km_dataset *data);
 /* 1 when both are fitted low-rank kernels on the same features with the same landmark rows (so that
  * their dot products with the rows are the same numbers). */
 int km_nystrom_same_landmarks(const km_kernel *a, const km_kernel *b);

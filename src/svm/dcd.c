@@ -218,7 +218,6 @@ static km_status descend(dcd *d, dcd_step step, const km_smo_options *options, s
         km_rng_shuffle(&rng, index, active);
         double now[2] = {-INFINITY, INFINITY};
         long round_start = steps;
-        int shrunk = 0;   /* some variable of some part is shrunk */
         for (size_t t = 0; t < active && !st; t++) {
             size_t i = index[t];
             if (step(d, i, old, now)) {
@@ -229,7 +228,7 @@ static km_status descend(dcd *d, dcd_step step, const km_smo_options *options, s
             if (++steps % KM_DCD_POLL_STEPS == 0 && options->interrupted && options->interrupted(options->interrupt_ctx))
                 st = km_error(KM_EINTERRUPTED, "interrupted after %ld coordinate steps", steps);
         }
-        shrunk = active < n;
+        int shrunk = active < n;   /* some variable (of some part) is shrunk */
         if (d->partition) {   /* the round's end: the parts add their changes and agree on what follows */
             long own = steps - round_start;
             steps = round_start;

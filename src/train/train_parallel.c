@@ -66,12 +66,11 @@ static km_status check_scope(const km_dataset *data, const km_kernel_set *kernel
 static km_status share_map(const km_dataset *data, km_kernel_set *set)
 {
     int lead = km_dist_rank() == 0;
-    km_status st = KM_OK;
+    km_status st = lead ? km_nystrom_fit_landmarks(set, data) : KM_OK;
     size_t count = 0;
     for (size_t m = 0; lead && !st && m < set->size; m++) {
-        km_kernel *k = &set->kernels[m];
-        st = km_nystrom_fit_landmarks(k, data, data->d);
-        count += st ? 0 : HEADER + k->n_landmarks * (k->landmark_dim + k->rank_kept);
+        const km_kernel *k = &set->kernels[m];
+        count += HEADER + k->n_landmarks * (k->landmark_dim + k->rank_kept);
     }
     double *sent = lead && !st ? malloc((count ? count : 1) * sizeof *sent) : NULL;
     if (lead && !st && !sent)
