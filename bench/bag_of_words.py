@@ -10,12 +10,11 @@ kernels, and the same DENSE_DIM words as centred, trace-normalized linear kernel
 import argparse
 import json
 import os
-import sys
 
 import numpy as np
 
 from libsvm_files import write_sparse
-from problem_files import META, cached
+from problem_files import META, cached, print_meta, run_data_script
 
 WORDS_PER_DOCUMENT = 30
 
@@ -72,12 +71,8 @@ def main(argv):
         write_sparse(meta["test"], Xt, yt)
         with open(os.path.join(args.out, META), "w") as f:
             json.dump(meta, f)
-    json.dump(meta, sys.stdout, indent=1)
-    sys.stdout.write("\n")
+    print_meta(meta)
 
 
 if __name__ == "__main__":
-    try:
-        main(sys.argv[1:])
-    except (OSError, ValueError) as error:
-        sys.exit("bag_of_words.py: %s" % error)
+    run_data_script(main)

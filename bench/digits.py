@@ -8,12 +8,10 @@ the label); pixels keep their 0..16 scale. The RBF widths are 2 sigma^2 = BASE^k
 experiment uses 1.2^0..1.2^49). Prints the problem's meta (paths, gammas) as JSON."""
 
 import argparse
-import json
-import sys
 
 import numpy as np
 
-from problem_files import cached, write_problem
+from problem_files import cached, write_problem, print_meta, run_data_script
 
 DIGITS = "/usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz"
 TRAIN_ROWS = 1000
@@ -47,12 +45,8 @@ def main(argv):
         gammas = [args.base ** -k for k in range(args.count)]
         meta = write_problem(args.out, params, X[:TRAIN_ROWS], y[:TRAIN_ROWS], X[TRAIN_ROWS:], y[TRAIN_ROWS:],
                              gammas, args.precomputed)
-    json.dump(meta, sys.stdout, indent=1)
-    sys.stdout.write("\n")
+    print_meta(meta)
 
 
 if __name__ == "__main__":
-    try:
-        main(sys.argv[1:])
-    except (OSError, ValueError) as error:
-        sys.exit("digits.py: %s" % error)
+    run_data_script(main)

@@ -9,9 +9,8 @@ import argparse
 import json
 import os
 import subprocess
-import sys
 
-from problem_files import META, cached
+from problem_files import META, cached, print_meta, run_data_script
 
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNELS = "pos:degree=1..20:norm=mult"
@@ -50,12 +49,8 @@ def main(argv):
                 f.writelines(lines)
         with open(os.path.join(args.out, META), "w") as f:
             json.dump(meta, f)
-    json.dump(meta, sys.stdout, indent=1)
-    sys.stdout.write("\n")
+    print_meta(meta)
 
 
 if __name__ == "__main__":
-    try:
-        main(sys.argv[1:])
-    except (OSError, ValueError, subprocess.CalledProcessError) as error:
-        sys.exit("dna_splice.py: %s" % error)
+    run_data_script(main, (OSError, ValueError, subprocess.CalledProcessError))

@@ -13,7 +13,7 @@ import sys
 
 import numpy as np
 
-from problem_files import cached
+from problem_files import cached, print_meta, run_data_script
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "eb-kernel-bank"))
 import bank  # noqa: E402
@@ -51,12 +51,8 @@ def main(argv):
             f.write("\n".join(specs) + "\n")
         with open(os.path.join(args.out, "meta.json"), "w") as f:
             json.dump(meta, f)
-    json.dump(meta, sys.stdout, indent=1)
-    sys.stdout.write("\n")
+    print_meta(meta)
 
 
 if __name__ == "__main__":
-    try:
-        main(sys.argv[1:])
-    except (OSError, ValueError) as error:
-        sys.exit("eb_bank.py: %s" % error)
+    run_data_script(main)

@@ -9,15 +9,13 @@ Prints the problem's meta (paths, gamma0, gammas) as JSON."""
 
 import argparse
 import gzip
-import json
 import os
 import struct
-import sys
 
 import numpy as np
 
 from kernels import mean_squared_distance
-from problem_files import cached, write_problem
+from problem_files import cached, write_problem, print_meta, run_data_script
 
 DATA_DIR = "/usr/share/datasets/fashion-mnist"
 IMAGES_MAGIC = 0x00000803   # uint8, 3 dimensions
@@ -113,12 +111,8 @@ def main(argv):
         gammas = [gamma0 * 2.0 ** k for k in params["widths"]]
         meta = write_problem(args.out, params, X_train, y_train, X_test, y_test, gammas,
                              args.precomputed, args.kernel_files)
-    json.dump(meta, sys.stdout, indent=1)
-    sys.stdout.write("\n")
+    print_meta(meta)
 
 
 if __name__ == "__main__":
-    try:
-        main(sys.argv[1:])
-    except (OSError, ValueError) as error:
-        sys.exit("fashion_mnist.py: %s" % error)
+    run_data_script(main)

@@ -11,13 +11,12 @@ JSON (bench/problem_files.py)."""
 import argparse
 import json
 import os
-import sys
 
 import numpy as np
 
 from fashion_mnist import DATA_DIR, load_split
 from kernels import mean_squared_distance
-from problem_files import META, cached, write_problem
+from problem_files import META, cached, write_problem, print_meta, run_data_script
 
 
 def block_columns(block):
@@ -70,12 +69,8 @@ def main(argv):
         with open(os.path.join(args.out, META + ".tmp"), "w") as f:
             json.dump(meta, f, indent=1)
         os.replace(os.path.join(args.out, META + ".tmp"), os.path.join(args.out, META))
-    json.dump(meta, sys.stdout, indent=1)
-    sys.stdout.write("\n")
+    print_meta(meta)
 
 
 if __name__ == "__main__":
-    try:
-        main(sys.argv[1:])
-    except (OSError, ValueError) as error:
-        sys.exit("fashion_mnist_blocks.py: %s" % error)
+    run_data_script(main)

@@ -9,7 +9,7 @@ import json
 import os
 import sys
 
-from problem_files import cached, write_problem
+from problem_files import cached, write_problem, print_meta, run_data_script
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples",
                                 "clmkl-localized"))
@@ -38,12 +38,8 @@ def main(argv):
         meta["kernel_count"] = len(GROUPS)
         with open(os.path.join(args.out, "meta.json"), "w") as f:
             json.dump(meta, f, indent=1)
-    json.dump(meta, sys.stdout, indent=1)
-    sys.stdout.write("\n")
+    print_meta(meta)
 
 
 if __name__ == "__main__":
-    try:
-        main(sys.argv[1:])
-    except (OSError, ValueError) as error:
-        sys.exit("localized.py: %s" % error)
+    run_data_script(main)

@@ -8,6 +8,7 @@ benchmark runs do not regenerate (or time) their data."""
 
 import json
 import os
+import sys
 
 import numpy as np
 
@@ -16,6 +17,20 @@ from libsvm_files import write_precomputed, write_sparse
 from matrix_files import write_matrix
 
 META = "meta.json"
+
+
+def print_meta(meta):
+    """A data script's answer: the problem's meta as JSON on standard output."""
+    json.dump(meta, sys.stdout, indent=1)
+    sys.stdout.write("\n")
+
+
+def run_data_script(main, errors=(OSError, ValueError)):
+    """Runs a data script's main on its arguments; a failure ends it with one line naming the script."""
+    try:
+        main(sys.argv[1:])
+    except errors as error:
+        sys.exit("%s: %s" % (os.path.basename(sys.argv[0]), error))
 
 
 def cached(out_dir, params):

@@ -8,11 +8,10 @@ docs/kernels.md). Random letters make runs of agreeing positions as short as rea
 import argparse
 import json
 import os
-import sys
 
 import numpy as np
 
-from problem_files import META, cached
+from problem_files import META, cached, print_meta, run_data_script
 
 MOTIF = "GATTACA"
 MOTIF_AT = 20
@@ -62,12 +61,8 @@ def main(argv):
         write(meta["test"], test, y_test)
         with open(os.path.join(args.out, META), "w") as f:
             json.dump(meta, f)
-    json.dump(meta, sys.stdout, indent=1)
-    sys.stdout.write("\n")
+    print_meta(meta)
 
 
 if __name__ == "__main__":
-    try:
-        main(sys.argv[1:])
-    except (OSError, ValueError) as error:
-        sys.exit("sequences.py: %s" % error)
+    run_data_script(main)

@@ -10,11 +10,10 @@ millions of rows) and a kernel-spec file of low-rank RBF kernels; prints the pro
 import argparse
 import json
 import os
-import sys
 
 import numpy as np
 
-from problem_files import META, cached
+from problem_files import META, cached, print_meta, run_data_script
 
 BLOCK = 100_000
 KERNELS = "rbf:gamma=2^-1..2^2/mean:rank=%d"   # four widths around 1/mean ||x - x'||^2
@@ -60,12 +59,8 @@ def main(argv):
             f.write(KERNELS % args.rank + "\n")
         with open(os.path.join(args.out, META), "w") as f:
             json.dump(meta, f)
-    json.dump(meta, sys.stdout, indent=1)
-    sys.stdout.write("\n")
+    print_meta(meta)
 
 
 if __name__ == "__main__":
-    try:
-        main(sys.argv[1:])
-    except (OSError, ValueError) as error:
-        sys.exit("synthetic_rows.py: %s" % error)
+    run_data_script(main)

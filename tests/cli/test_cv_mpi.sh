@@ -7,6 +7,7 @@
 # naming the rank and host, and no results file; only rank 0 shows progress. MPI's traffic stays on
 # this machine (shared memory, and loopback for mpirun's own channel).
 . "$(dirname "$0")/lib.sh" "$@"
+. "$(dirname "$0")/mpi_kill.sh"
 need mpirun
 [ -z "${KM_UNDER_VALGRIND:-}" ] || { echo "skipped: MPI ranks are not run under valgrind" >&2; exit 77; }
 # a sanitized build: what Open MPI keeps until the process ends is not kernelmix's leak (full stacks,
@@ -59,23 +60,7 @@ status=$?
 # (long: it must still run when the kill comes, whatever the machine's speed; killed, it costs nothing)
 long=(-q --json --kernel 'rbf:gamma=2^-6..2^6/mean' -c 2^-2..2^8:1 --p 1,4/3,2 --mkl lp --folds 10 --repeats 50)
 "${MPIRUN[@]}" -n 2 "$KM" cv "${long[@]}" -o "$WORK/killed.jsonl" "$WORK/train" 2>"$WORK/err.killed" &
-job=$!
-victim=""
-for _ in $(seq 100); do
-    # this run's own ranks (children of its mpirun, under timeout), not a finishing run's
-    for pid in $(pgrep -P "$(pgrep -P "$job" -x mpirun || echo 0)"); do
-        tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=1 && victim=$pid
-    done
-    [ -n "$victim" ] && break
-    sleep 0.1
-done
-if [ -z "$victim" ]; then
-    fail "rank 1 of the long run was not found"
-else
-    sleep 0.5
-    kill -9 "$victim" || { fail "rank 1 ended before it was killed"; kill "$job"; }
-fi
-wait "$job"
+kill_rank_one $! 0.5
 status=$?
 [ "$status" -ne 0 ] || fail "a killed rank: exit status 0"
 grep -q "rank 1 .* on node $host" "$WORK/err.killed" || fail "a killed rank: no message naming it: $(cat "$WORK/err.killed")"

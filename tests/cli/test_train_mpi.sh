@@ -7,6 +7,7 @@
 # mid-run ends the job with mpirun's message naming it, and no model file. MPI's traffic
 # stays on this machine (shared memory, and loopback for mpirun's own channel).
 . "$(dirname "$0")/lib.sh" "$@"
+. "$(dirname "$0")/mpi_kill.sh"
 need mpirun
 [ -z "${KM_UNDER_VALGRIND:-}" ] || { echo "skipped: MPI ranks are not run under valgrind" >&2; exit 77; }
 export ASAN_OPTIONS="${ASAN_OPTIONS:-}:fast_unwind_on_malloc=0"
@@ -102,22 +103,7 @@ with open('$WORK/long', 'w') as out:
 "
 "${MPIRUN[@]}" -n 2 "$KM" train -q -s krr -m 500 --kernel 'rbf:gamma=2^-1..2^1/mean:rank=1500' "$WORK/long" \
     "$WORK/killed.model" 2>"$WORK/err.killed" &
-job=$!
-victim=""
-for _ in $(seq 100); do
-    for pid in $(pgrep -P "$(pgrep -P "$job" -x mpirun || echo 0)"); do
-        tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=1 && victim=$pid
-    done
-    [ -n "$victim" ] && break
-    sleep 0.1
-done
-if [ -z "$victim" ]; then
-    fail "rank 1 of the long run was not found"
-else
-    sleep 1
-    kill -9 "$victim" || { fail "rank 1 ended before it was killed"; kill "$job"; }
-fi
-wait "$job"
+kill_rank_one $! 1
 status=$?
 [ "$status" -ne 0 ] || fail "a killed rank: exit status 0"
 grep -q "rank 1 .* on node $host" "$WORK/err.killed" || fail "a killed rank: no message naming it: $(cat "$WORK/err.killed")"
