@@ -19,9 +19,10 @@ km_status km_mkl_products(const km_mkl_problem *problem, const double *coef, dou
     return km_mkl_products_of(problem, coef, NULL, h);
 }
 
-/* h_m = K_m c from explicit features: K_m c = s_m o (Phi_m v_m), v_m = Phi_m' (s_m o c), O(n r_m). */
+/* h_m = K_m c from explicit features: K_m c = s_m o (Phi_m v_m), v_m = Phi_m' (s_m o c), O(n r_m); v_m summed
+ * over the partition's parts when the rows are split (each part's h_m then holds its own rows). */
 static km_status feature_products(const km_kernel_access *k, const km_feature_block *blocks, const double *coef,
-                                  const unsigned char *wanted, double *h)
+                                  const unsigned char *wanted, const km_row_partition *partition, double *h)
 {
     size_t n = k->n_rows, r_max = 1;
     for (size_t m = 0; m < k->n_kernels; m++)
@@ -37,6 +38,8 @@ static km_status feature_products(const km_kernel_access *k, const km_feature_bl
         for (size_t j = 0; j < n; j++)
             if (coef[j] != 0.0)
                 cblas_daxpy((int)b->r, coef[j] * km_feature_row_scale(b, j), km_feature_row(b, j), 1, v, 1);
+        if (partition)
+            partition->sum(v, b->r);
         for (size_t i = 0; i < n; i++)
             h[m * n + i] = km_feature_row_scale(b, i) * cblas_ddot((int)b->r, km_feature_row(b, i), 1, v, 1);
     }
@@ -104,7 +107,7 @@ km_status km_mkl_products_of(const km_mkl_problem *problem, const double *coef, 
     if (!blocks)
         return km_error_nomem("kernel products");
     if (km_kernel_access_features(machine->kernel, blocks)) {
-        km_status st = feature_products(machine->kernel, blocks, coef, wanted, h);
+        km_status st = feature_products(machine->kernel, blocks, coef, wanted, machine->solver.partition, h);
         free(blocks);
         return st;
     }
@@ -135,6 +138,14 @@ void km_mkl_quadratic_terms(size_t n, size_t M, const double *coef, const double
             s += coef[i] * h[m * n + i];
         a[m] = s;
     }
+}
+
+void km_mkl_kernel_terms(const km_mkl_problem *problem, const double *coef, const double *h, double *a)
+{
+    const km_machine_problem *machine = problem->machine;
+    km_mkl_quadratic_terms(machine->kernel->n_rows, machine->kernel->n_kernels, coef, h, a);
+    if (machine->solver.partition)
+        machine->solver.partition->sum(a, machine->kernel->n_kernels);
 }
 
 /* Elastic-net dual term min_{delta >= 0} delta + 1/(2 lambda) sum_m max(0, sqrt(a_m) - s)^2 with
@@ -227,6 +238,12 @@ void km_mkl_certify(const km_mkl_problem *pr, const double *coef, double bias, c
     const km_machine_problem *machine = pr->machine;
     double best_bias;
     double lin = machine->ops->linear_term(machine, coef), loss = machine->ops->loss(machine, g, bias * scale, &best_bias);
+    if (machine->solver.partition) {   /* sums over the rows (machines without bias: best_bias is 0) */
+        double sums[2] = {lin, loss};
+        machine->solver.partition->sum(sums, 2);
+        lin = sums[0];
+        loss = sums[1];
+    }
     double kernel_term = pr->mkl.method == KM_MKL_ELASTICNET
                              ? elasticnet_dual_term(M, as, pr->mkl.lambda)
                              : 0.5 * km_mkl_dual_norm(M, pr->mkl.p_block, as);

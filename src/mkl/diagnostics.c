@@ -260,8 +260,8 @@ void km_alignments_of_stats(const km_alignment_stats *stats, double *matrix, dou
 void km_mkl_block_norms(const km_mkl_problem *pr, const double *coef, const double *h, double *block_norm)
 {
     const km_kernel_access *k = pr->machine->kernel;
-    size_t n = k->n_rows, M = k->n_kernels;
-    km_mkl_quadratic_terms(n, M, coef, h, block_norm);
+    size_t M = k->n_kernels;
+    km_mkl_kernel_terms(pr, coef, h, block_norm);
     double scale = pr->machine->ops->certificate_scale(pr->machine);
     for (size_t m = 0; m < M; m++)
         block_norm[m] = block_norm[m] > 0 ? k->theta[m] * sqrt(block_norm[m]) * scale : 0.0;

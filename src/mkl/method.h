@@ -41,6 +41,10 @@ enum {
     /* An alignment or KRR kernel-learning method (docs/krr-alignment.md): its weights' scale is the
      * radius (KM_PARAM_MKL_RADIUS). */
     KM_METHOD_ALIGNMENT = 1u << 8,
+    /* Trains on rows split over processes (data-parallel training): its steps read the rows only through
+     * the machine's solve and the certificate's products, quadratic terms, linear term and loss, which
+     * sum over the partition (mkl/certificate.c) — the wrapper form of the lp-norm family. */
+    KM_METHOD_SPLIT_ROWS = 1u << 9,
 };
 
 typedef struct km_mkl_method_entry {
@@ -94,6 +98,10 @@ typedef struct km_mkl_method_entry {
 const km_mkl_method_entry *km_mkl_method_of(km_mkl_method id);
 /* The k-th entry of the table; NULL past its end. */
 const km_mkl_method_entry *km_mkl_method_at(size_t k);
+/* KM_OK where the kernel-weight learning mkl asks for trains on rows split over processes (fixed weights,
+ * or a KM_METHOD_SPLIT_ROWS method by its wrapper solver, without a time limit); else KM_EINVAL saying
+ * why. */
+km_status km_mkl_check_split_rows(const km_mkl_params *mkl);
 /* The KM_METHOD_* flags of a method; 0 when there is none. */
 unsigned km_mkl_method_flags(km_mkl_method id);
 /* The parameter a regularization path of the method of mkl runs over, its axis title in *title; 0 when

@@ -141,7 +141,7 @@ const km_mkl_method_entry km_method_lp = {
     .id = KM_MKL_LP, .name = "lp",
     .help = "lp-norm MKL (Kloft, Brefeld, Sonnenburg & Zien): the weights learned jointly with the "
             "machine under ||theta||_p = 1",
-    .flags = KM_METHOD_LEARNS_WEIGHTS,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_SPLIT_ROWS,
     .params = (const km_param[]){KM_PARAM_P, KM_PARAM_P_BLOCK, KM_PARAM_MKL_SOLVER, KM_PARAM_MKL_GAP,
                                  KM_PARAM_MKL_EPS, KM_PARAM_MKL_THETA_TOL, KM_PARAM_MKL_MAX_OUTER,
                                  KM_PARAM_MKL_MAX_TIME, KM_PARAM_SHARED_WEIGHTS, 0},
@@ -158,7 +158,7 @@ const km_mkl_method_entry km_method_elasticnet = {
     .id = KM_MKL_ELASTICNET, .name = "elasticnet",
     .help = "elastic-net MKL: the block-norm penalty (1-lambda) l1 + lambda l2 between sparse and "
             "uniform weights",
-    .flags = KM_METHOD_LEARNS_WEIGHTS,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_SPLIT_ROWS,
     .params = (const km_param[]){KM_PARAM_LAMBDA, KM_PARAM_MKL_SOLVER, KM_PARAM_MKL_GAP, KM_PARAM_MKL_EPS,
                                  KM_PARAM_MKL_THETA_TOL, KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0},
     .resolve = lp_family_resolve,

@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 
+#include "core/error.h"
 #include "mkl/mkl_names.h"
 
 /* A test build adds a method of its own: KM_EXTRA_METHOD, the name of its entry (tests/CMakeLists.txt). */
@@ -75,6 +76,23 @@ unsigned km_mkl_method_flags(km_mkl_method id)
 {
     const km_mkl_method_entry *method = km_mkl_method_of(id);
     return method ? method->flags : 0;
+}
+
+km_status km_mkl_check_split_rows(const km_mkl_params *mkl)
+{
+    const km_mkl_method_entry *method = km_mkl_method_of(mkl->method);
+    if (!method || !(method->flags & KM_METHOD_LEARNS_WEIGHTS))
+        return KM_OK;
+    if (!(method->flags & KM_METHOD_SPLIT_ROWS))
+        return km_error(KM_EINVAL, "--mkl %s does not train on rows split over processes (fixed, lp and elasticnet "
+                        "do)", method->name);
+    if (mkl->solver != KM_MKL_WRAPPER && mkl->solver != KM_MKL_INTERLEAVED)
+        return km_error(KM_EINVAL, "on rows split over processes --mkl %s is solved by the wrapper (--solver "
+                        "wrapper, or interleaved, which on low-rank kernels is the wrapper)", method->name);
+    if (mkl->max_time > 0)
+        return km_error(KM_EINVAL, "--max-time would stop the processes of a split training at different steps: "
+                        "limit the steps (--max-outer) instead");
+    return KM_OK;
 }
 
 km_param km_mkl_path_parameter(const km_mkl_params *mkl, const char **title)

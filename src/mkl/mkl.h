@@ -85,6 +85,9 @@ km_status km_mkl_products_of(const km_mkl_problem *problem, const double *coef, 
 km_status km_mkl_result_products(const km_mkl_problem *problem, km_mkl_result *result);
 /* a[m] = c'K_m c from the products. */
 void km_mkl_quadratic_terms(size_t n, size_t M, const double *coef, const double *h, double *a);
+/* a_m = c'K_m c of the problem's machine: km_mkl_quadratic_terms over its rows, summed over its partition's
+ * parts where its rows are split over processes. */
+void km_mkl_kernel_terms(const km_mkl_problem *problem, const double *coef, const double *h, double *a);
 /* A lower bound on the part of the absolute gap P - D that is the SVM's own duality gap at the problem's theta,
  * which no theta step closes, from the kernel term of D (1/2 ||a||_r) and a_m = c'K_m c in the certificate's
  * scaling; 0 where the bound says nothing (other than lp-norm MKL with p_block <= 2, or theta outside its

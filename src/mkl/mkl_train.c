@@ -61,7 +61,7 @@ km_status km_mkl_evaluate(const km_mkl_problem *pr, km_mkl_result *result, doubl
     km_status st = solve_from(pr, result, h_at_coef ? h : NULL);
     if (st || (st = km_mkl_products(pr, result->coef, h)))
         return st;
-    km_mkl_quadratic_terms(pr->machine->kernel->n_rows, pr->machine->kernel->n_kernels, result->coef, h, a);
+    km_mkl_kernel_terms(pr, result->coef, h, a);
     return KM_OK;
 }
 

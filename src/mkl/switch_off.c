@@ -20,7 +20,7 @@ static km_status try_switch_off(const km_mkl_problem *pr, km_mkl_result *result,
                                 double *kept, double *a)
 {
     const km_kernel_access *k = pr->machine->kernel;
-    size_t n = k->n_rows, M = k->n_kernels;
+    size_t M = k->n_kernels;
     km_status st = km_mkl_result_products(pr, result);
     if (st)
         return st;
@@ -31,7 +31,7 @@ static km_status try_switch_off(const km_mkl_problem *pr, km_mkl_result *result,
             k->theta[m] = 0.0;
     km_theta_onto_lp_sphere(M, pr->mkl.p_block / (2.0 - pr->mkl.p_block), k->theta);
     km_mkl_certificate cert;
-    km_mkl_quadratic_terms(n, M, result->coef, h, a);
+    km_mkl_kernel_terms(pr, result->coef, h, a);
     km_mkl_certify(pr, result->coef, result->bias, a, h, &cert);
     if (cert.gap <= fmax(pr->mkl.gap, result->gap)) {
         km_mkl_result_certified(result, &cert);

@@ -1067,7 +1067,8 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         t.used[t.n_used++] = m;
     /* a localized method weighs beta(x) beta(x') k(x,x') (memberships or gates): there a constant k is the
      * memberships' own kernel, not a constant one, so it keeps every kernel */
-    if (!st && (t.method->flags & KM_METHOD_LEARNS_WEIGHTS) && !t.method->weight_groups)
+    /* (rows split over processes: each would judge its own rows, so every kernel is kept) */
+    if (!st && (t.method->flags & KM_METHOD_LEARNS_WEIGHTS) && !t.method->weight_groups && !partition)
         st = km_mkl_informative_kernels(t.provider, &t.logger, t.used, &t.n_used);
     if (!st && t.method->fit_defaults)
         t.method->fit_defaults(&t.mkl, t.n_used);
@@ -1107,7 +1108,8 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         if (!(t.machine_row = malloc(n * sizeof *t.machine_row)))
             st = km_error_nomem("a warm start");
     }
-    if (!st && (t.method->flags & KM_METHOD_LEARNS_WEIGHTS) && !context)   /* a context's models only score */
+    /* a context's models only score; the alignments of rows split over processes are not computed */
+    if (!st && (t.method->flags & KM_METHOD_LEARNS_WEIGHTS) && !context && !partition)
         st = store_alignments(&t, &classes);
     if (!st)
         st = t.mkl.shared_weights && (t.method->flags & KM_METHOD_LEARNS_WEIGHTS) && t.model->n_machines > 1

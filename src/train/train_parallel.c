@@ -3,7 +3,7 @@
  * low-rank kernels fitted by rank 0 on all rows and shared, each process computing its own rows'
  * features, and the solver on explicit features adding its sums over the processes
  * (km_row_partition: the normal equations Z'Z and Z'B of KRR's Woodbury path, the rounds of dual
- * coordinate descent). */
+ * coordinate descent, and for learned weights the certificate's products and sums). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +13,7 @@
 #include "kernel/kernel.h"
 #include "kernel/nystrom.h"
 #include "mkl/method.h"
+#include "mkl/mkl.h"
 #include "mkl/mkl_params.h"
 #include "train/multiclass.h"
 #include "train/train.h"
@@ -28,12 +29,18 @@ static km_status check_scope(const km_dataset *data, const km_kernel_set *kernel
     if (!features_solver)
         return km_error(KM_EINVAL, "training on rows split over processes solves kernel ridge regression (-s krr), "
                         "or C-SVC or epsilon-SVR without bias (--no-bias), on low-rank kernels");
-    if (km_mkl_method_flags(km_mkl_params_of(params).method) & KM_METHOD_LEARNS_WEIGHTS)
-        return km_error(KM_EINVAL, "training on rows split over processes takes fixed kernel weights (--mkl fixed, "
-                        "the default, with or without --weights)");
+    km_mkl_params given = km_mkl_params_of(params), mkl;
+    km_status st = km_mkl_resolve(&given, &mkl);
+    if (!st)
+        st = km_mkl_check_split_rows(&mkl);
+    if (st)
+        return st;
+    if ((km_mkl_method_flags(mkl.method) & KM_METHOD_LEARNS_WEIGHTS) && params->krr_bias)
+        return km_error(KM_EINVAL, "learned kernel weights on rows split over processes need machines without "
+                        "bias (--no-bias): the certificate's best bias would need every row");
     if (km_task_classifies(params->task) && params->multiclass != KM_MULTICLASS_OVR) {
         km_classes classes;
-        km_status st = km_classes_find(data->labels, data->n, &classes);
+        st = km_classes_find(data->labels, data->n, &classes);
         size_t count = classes.n_classes;
         km_classes_clear(&classes);
         if (st)

@@ -17,7 +17,7 @@ def machines(path):
             if current is not None:
                 found.append(current)
         elif current is not None and fields:
-            if fields[0] in ("theta", "bias", "objective"):
+            if fields[0] in ("theta", "bias", "objective", "primal", "gap"):
                 current[fields[0]] = [float(v) for v in fields[1:]]
             elif fields[0].isdigit():
                 current["sv"].append(int(fields[0]))
@@ -48,5 +48,34 @@ scale = max([abs(v) for v in a] + [1e-300])
 worst = max((abs(u - v) for u, v in zip(a, b)), default=0) / scale
 if len(a) != len(b) or worst > float(sys.argv[3]):
     sys.exit(f"{len(a)} against {len(b)} numbers, differing by {worst:.3g} relative")
+PY
+}
+
+# within_gaps A B GAP: each machine of model files A and B (learned kernel weights) certifies a relative
+# duality gap of at most GAP, and their objectives (duals) differ by no more than both gaps allow:
+# |D_a - D_b| <= (gap_a + gap_b) |P_a|.
+within_gaps() {
+    "$PYTHON" - "$1" "$2" "$3" <<'PY'
+import sys
+machines = []
+for path in sys.argv[1:3]:
+    found = []
+    for line in open(path):
+        fields = line.split()
+        if line.startswith("[machine "):
+            found.append({})
+        elif found and fields and fields[0] in ("objective", "primal", "gap"):
+            found[-1][fields[0]] = float(fields[1])
+    machines.append(found)
+target = float(sys.argv[3])
+for k, (x, y) in enumerate(zip(*machines)):
+    if not (x["gap"] <= target and y["gap"] <= target):
+        sys.exit(f"machine {k}: gaps {x['gap']:.3g} and {y['gap']:.3g}, target {target:.3g}")
+    allowed = (x["gap"] + y["gap"]) * abs(x["primal"])
+    if abs(x["objective"] - y["objective"]) > allowed:
+        sys.exit(f"machine {k}: objectives {x['objective']!r} and {y['objective']!r} differ by more than the gaps "
+                 f"allow ({allowed:.3g})")
+if len(machines[0]) != len(machines[1]) or not machines[0]:
+    sys.exit("the models have different machines")
 PY
 }

@@ -2,7 +2,8 @@
 # kernelmix train under Open MPI on this machine (data-parallel training, docs/large-scale.md): with 2
 # and 4 ranks, KRR on low-rank kernels gives the model one process gives (mpirun -n 1 is one process):
 # the same support rows, coefficients, bias and objective to 1e-9 relative, and the same predictions
-# to 1e-9; C-SVC and epsilon-SVR without bias reach one process's objective and predictions; only
+# to 1e-9; C-SVC and epsilon-SVR without bias reach one process's objective and predictions, lp-norm
+# MKL and the elastic net its certified gap, with objectives within the gaps; only
 # rank 0 prints; what it does not train is refused with one message and no model; a rank killed
 # mid-run ends the job with mpirun's message naming it, and no model file. MPI's traffic
 # stays on this machine (shared memory, and loopback for mpirun's own channel).
@@ -54,6 +55,19 @@ for task in svc svr; do
     done
 done
 
+# lp-norm MKL (the wrapper on coordinate descent) and the elastic net: the certified gap of one process,
+# the objectives within both gaps, the weights to the precision the gap asks for
+for mkl in "--mkl lp --p 4/3" "--mkl elasticnet --lambda 0.5"; do
+    args=($mkl --mkl-gap 1e-4 -e 1e-5 --no-bias -c 1 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=60' --kernel 'poly:degree=2:rank=40')
+    "$KM" train -q "${args[@]}" "$DATA/heart_scale" "$WORK/mkl.model" || fail "$mkl without mpirun"
+    for n in 2 3; do
+        "${MPIRUN[@]}" -n $n "$KM" train -q "${args[@]}" "$DATA/heart_scale" "$WORK/mkl$n.model" 2>"$WORK/err" ||
+            fail "$mkl, mpirun -n $n: $(cat "$WORK/err")"
+        within_gaps "$WORK/mkl.model" "$WORK/mkl$n.model" 1e-4 || fail "$mkl, mpirun -n $n: not within the gaps"
+        same_model "$WORK/mkl.model" "$WORK/mkl$n.model" 1e-3 theta || fail "$mkl, mpirun -n $n: the weights differ"
+    done
+done
+
 # three classes one-vs-rest: every rank orders the classes as one process does (the same decision values
 # to 1e-4 at this tolerance; labels are random, so that many rows lie on the margin and a class may
 # change on a near tie)
@@ -85,7 +99,9 @@ refused() {   # refused PATTERN TRAIN_FILE TRAIN_ARGS...
 refused "needs every kernel low-rank" "$DATA/heart_scale" -s krr --kernel 'rbf:rank=50' --kernel linear
 refused "without bias" "$DATA/heart_scale" --kernel 'rbf:rank=50'
 refused "one-vs-one machines of 3 classes" "$WORK/three" --no-bias --kernel 'rbf:rank=50'
-refused "takes fixed kernel weights" "$DATA/heart_scale" -s krr --mkl lp --kernel 'rbf:rank=50'
+refused "need machines without bias" "$DATA/heart_scale" -s krr --mkl lp --kernel 'rbf:rank=50'
+refused "does not train on rows split" "$DATA/heart_scale" --no-bias --mkl align --kernel 'rbf:rank=50'
+refused "solved by the wrapper" "$DATA/heart_scale" --no-bias --mkl lp --solver silp --kernel 'rbf:rank=50'
 refused "leverage-score landmarks" "$DATA/heart_scale" -s krr --kernel 'rbf:rank=50:sampling=leverage'
 refused "normalization constant" "$DATA/heart_scale" -s krr --kernel 'rbf:rank=50:norm=mult'
 refused "mpirun -n K kernelmix cv" "$DATA/heart_scale" -s krr -v 3 --kernel 'rbf:rank=50'
