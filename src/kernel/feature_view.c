@@ -48,6 +48,52 @@ static long view_column(const uint32_t *features, size_t n_features, size_t dim_
     return find_column(features, n_features, c);
 }
 
+/* The entries of a sparse row that a view selects, in ascending column order (next_selected). A view of
+ * a few features looks each of them up in the row (features=each: one binary search a row), one of many
+ * looks each of the row's entries up in its features: O(dim log nnz) or O(nnz log dim) a row. */
+typedef struct selected_entries {
+    const km_dataset *data;
+    const uint32_t *features;    /* NULL: every column below dim */
+    size_t dim;
+    size_t p, end;               /* the row's entries not yet passed */
+    size_t f;                    /* by_feature: the next feature to look up */
+    int by_feature;
+} selected_entries;
+
+static selected_entries select_row(const km_dataset *data, size_t row, const uint32_t *features, size_t dim)
+{
+    size_t p = data->row_start[row], end = data->row_start[row + 1];
+    return (selected_entries){data, features, dim, p, end, 0, features && 4 * dim < end - p};
+}
+
+/* The next selected entry: its position *p among the dataset's values and its view column *c; 0 at the end. */
+static int next_selected(selected_entries *s, size_t *p, size_t *c)
+{
+    if (s->by_feature) {
+        while (s->f < s->dim) {
+            size_t f = s->f++;
+            long at = find_column(s->data->col + s->p, s->end - s->p, s->features[f]);
+            if (at >= 0) {   /* the features ascend: the next one lies after this entry */
+                *p = s->p + (size_t)at;
+                s->p = *p + 1;
+                *c = f;
+                return 1;
+            }
+        }
+        return 0;
+    }
+    while (s->p < s->end) {
+        size_t q = s->p++;
+        long column = view_column(s->features, s->dim, s->dim, s->data->col[q]);
+        if (column >= 0) {
+            *p = q;
+            *c = (size_t)column;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static km_status build_dense(const km_dataset *data, const size_t *rows, const uint32_t *features, km_view *v)
 {
     if (!(v->X = calloc(v->n * v->dim != 0 ? v->n * v->dim : 1, sizeof *v->X)))
@@ -64,11 +110,10 @@ static km_status build_dense(const km_dataset *data, const size_t *rows, const u
                 for (size_t c = 0; c < v->dim; c++)
                     dst[c] = features[c] < data->d ? src[features[c]] : 0.0;
         } else {
-            for (size_t p = data->row_start[row]; p < data->row_start[row + 1]; p++) {
-                long c = view_column(features, v->dim, v->dim, data->col[p]);
-                if (c >= 0)
-                    dst[c] = data->val[p];
-            }
+            selected_entries entries = select_row(data, row, features, v->dim);
+            size_t p, c;
+            while (next_selected(&entries, &p, &c))
+                dst[c] = data->val[p];
         }
     }
     return KM_OK;
@@ -112,12 +157,11 @@ static km_status build_sparse(const km_dataset *data, const size_t *rows, const 
     for (size_t r = 0; r < v->n; r++) {
         size_t row = rows ? rows[r] : r;
         v->row_start[r] = pos;
-        for (size_t p = data->row_start[row]; p < data->row_start[row + 1]; p++) {
-            long c = view_column(features, v->dim, v->dim, data->col[p]);
-            if (c >= 0) {
-                v->col[pos] = (uint32_t)c;
-                v->val[pos++] = data->val[p];
-            }
+        selected_entries entries = select_row(data, row, features, v->dim);
+        size_t p, c;
+        while (next_selected(&entries, &p, &c)) {
+            v->col[pos] = (uint32_t)c;
+            v->val[pos++] = data->val[p];
         }
     }
     v->row_start[v->n] = pos;
@@ -132,11 +176,11 @@ km_status km_view_build(const km_dataset *data, const size_t *rows, size_t n, co
     out->dim = features ? n_features : dim_all;
     km_status st = KM_OK;
     if (data->sparse) {
-        size_t nnz = 0;
+        size_t nnz = 0, p, c;
         for (size_t r = 0; r < n; r++) {
-            size_t row = rows ? rows[r] : r;
-            for (size_t p = data->row_start[row]; p < data->row_start[row + 1]; p++)
-                nnz += view_column(features, out->dim, out->dim, data->col[p]) >= 0;
+            selected_entries entries = select_row(data, rows ? rows[r] : r, features, out->dim);
+            while (next_selected(&entries, &p, &c))
+                nnz++;
         }
         double cells = (double)n * (double)out->dim;
         int keep_sparse = (cells * 8.0 > KM_VIEW_DENSE_MAX_BYTES) ||

@@ -90,8 +90,8 @@ km_status km_mkl_check_split_rows(const km_mkl_params *mkl)
         return km_error(KM_EINVAL, "on rows split over processes --mkl %s is solved by the wrapper (--solver "
                         "wrapper, or interleaved, which on low-rank kernels is the wrapper)", method->name);
     if (mkl->max_time > 0)
-        return km_error(KM_EINVAL, "--max-time would stop the processes of a split training at different steps: "
-                        "limit the steps (--max-outer) instead");
+        return km_error(KM_EINVAL, "a time limit would stop the processes of a split training at different steps: "
+                        "limit the outer steps instead");
     return KM_OK;
 }
 

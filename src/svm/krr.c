@@ -404,7 +404,7 @@ km_status km_krr_solve(const km_kernel_access *kernel, const double *z, double r
         return st;
     if (options->partition)   /* every part takes the same path: the features and the budget are alike */
         return km_error(KM_EINVAL, "KRR on rows split over processes needs every kernel low-rank, no negative "
-                        "weight, and the d x d matrix of their d dimensions within -m");
+                        "weight, and the d x d matrix of their d dimensions within the kernel cache's budget");
     size_t n = kernel->n_rows;
     int r = bias ? 2 : 1;
     double *B = right_hand_sides(z, n, bias);

@@ -28,7 +28,7 @@ static km_status check_scope(const km_dataset *data, const km_kernel_set *kernel
                           ((params->task == KM_TASK_SVC || params->task == KM_TASK_SVR) && !params->krr_bias);
     if (!features_solver)
         return km_error(KM_EINVAL, "training on rows split over processes solves kernel ridge regression (-s krr), "
-                        "or C-SVC or epsilon-SVR without bias (--no-bias), on low-rank kernels");
+                        "or C-SVC or epsilon-SVR without bias, on low-rank kernels");
     km_mkl_params given = km_mkl_params_of(params), mkl;
     km_status st = km_mkl_resolve(&given, &mkl);
     if (!st)
@@ -37,7 +37,7 @@ static km_status check_scope(const km_dataset *data, const km_kernel_set *kernel
         return st;
     if ((km_mkl_method_flags(mkl.method) & KM_METHOD_LEARNS_WEIGHTS) && params->krr_bias)
         return km_error(KM_EINVAL, "learned kernel weights on rows split over processes need machines without "
-                        "bias (--no-bias): the certificate's best bias would need every row");
+                        "bias: the certificate's best bias would need every row");
     if (km_task_classifies(params->task) && params->multiclass != KM_MULTICLASS_OVR) {
         km_classes classes;
         st = km_classes_find(data->labels, data->n, &classes);
@@ -57,7 +57,7 @@ static km_status check_scope(const km_dataset *data, const km_kernel_set *kernel
         const km_kernel *k = &kernels->kernels[m];
         if (!k->rank)
             return km_kernel_error(k, "training on rows split over processes needs every kernel low-rank (rank=R "
-                                      "in the spec, or --landmarks R)");
+                                      "in its spec)");
         if (k->center)
             return km_kernel_error(k, "centring needs every row's features in one process: it is not available "
                                       "on rows split over processes");
