@@ -16,7 +16,7 @@ uniform sum does not.
 
     /usr/bin/python3 examples/lpmkl-toy/run.py [--full] [--out DIR] [--kernelmix PATH]
 
-Reduced size: 10 repetitions (about two minutes on two cores); --full: the paper's 250."""
+Reduced size: 10 repetitions (under three minutes on two cores); --full: the paper's 250."""
 import fractions
 import math
 import os
