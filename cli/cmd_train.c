@@ -100,6 +100,12 @@ static const char CLOSING_HELP[] =
 "\n"
 "Warnings go to stderr at the end of the run, each once, with the range of its numbers\n"
 "over the machines that gave it and how many did ('(in 45 of 45 machines)').\n"
+"\n"
+"  mpirun -n K kernelmix train ...   splits the training rows over K processes, on one\n"
+"                     machine or the hosts of a hostfile (docs/large-scale.md): every kernel\n"
+"                     low-rank; KRR, or C-SVC and epsilon-SVR with --no-bias; fixed weights,\n"
+"                     or lp and elasticnet on machines without bias. Every process reads\n"
+"                     TRAIN_FILE at the same path; rank 0 alone prints and writes the model\n"
 "\n";
 
 /* The kernel-weight parameters (those of no task or run: the method table's) a method reads, in the
