@@ -441,7 +441,8 @@ static int run(train_options *o)
         goto done;
     }
     if (!(st = cli_trace_open(&trace, o->trace_path)))
-        st = split ? km_train_data_parallel(data, kernels, o->params, &model) : km_train(data, kernels, o->params, &model);
+        st = split ? km_train_data_parallel(data, kernels, o->params, &model)
+                   : km_train(data, kernels, o->params, &model);
     if (!st && !lead)
         goto done;
     if (!st) {

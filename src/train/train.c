@@ -381,8 +381,6 @@ static int any_centered(const km_kernel_set *set)
     return 0;
 }
 
-/* Column of a basis row in precomputed test kernels: the LIBSVM 0:id when the rows carry ids, else
- * the data row (matrices are indexed by data rows). */
 /* Data-parallel training: every part's support rows and coefficients to rank 0, which then holds the
  * machines over all rows of data (sv by data row, ascending: the parts are contiguous ranges in rank
  * order), as one process would; is_sv and the rows become data's. The others keep nothing. */
@@ -458,6 +456,8 @@ static km_status gather_parts(trainer *t)
     return KM_OK;
 }
 
+/* Column of a basis row in precomputed test kernels: the LIBSVM 0:id when the rows carry ids, else
+ * the data row (matrices are indexed by data rows). */
 static km_status basis_column(const km_dataset *data, size_t row, size_t *kcol)
 {
     if (!data->ids) {
@@ -595,7 +595,6 @@ static km_status setup_machines(trainer *t, km_classes *classes)
         if (joint)
             model->multiclass = KM_MULTICLASS_JOINT;
         model->n_machines = km_binary_problem_count(classes->n_classes, model->multiclass);
-
     } else {
         model->n_machines = 1;
     }
@@ -1066,8 +1065,8 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
     for (size_t m = 0; !st && m < M; m++)
         t.used[t.n_used++] = m;
     /* a localized method weighs beta(x) beta(x') k(x,x') (memberships or gates): there a constant k is the
-     * memberships' own kernel, not a constant one, so it keeps every kernel */
-    /* (rows split over processes: each would judge its own rows, so every kernel is kept) */
+     * memberships' own kernel, not a constant one, so it keeps every kernel; so does a training on rows
+     * split over processes, each of which would judge its own rows */
     if (!st && (t.method->flags & KM_METHOD_LEARNS_WEIGHTS) && !t.method->weight_groups && !partition)
         st = km_mkl_informative_kernels(t.provider, &t.logger, t.used, &t.n_used);
     if (!st && t.method->fit_defaults)
