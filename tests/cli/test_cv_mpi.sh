@@ -7,17 +7,9 @@
 # naming the rank and host, and no results file; only rank 0 shows progress. MPI's traffic stays on
 # this machine (shared memory, and loopback for mpirun's own channel).
 . "$(dirname "$0")/lib.sh" "$@"
-. "$(dirname "$0")/mpi_kill.sh"
-need mpirun
-[ -z "${KM_UNDER_VALGRIND:-}" ] || { echo "skipped: MPI ranks are not run under valgrind" >&2; exit 77; }
-# a sanitized build: what Open MPI keeps until the process ends is not kernelmix's leak (full stacks,
-# so that the suppressions see the MPI frames)
-export ASAN_OPTIONS="${ASAN_OPTIONS:-}:fast_unwind_on_malloc=0"
-export LSAN_OPTIONS="suppressions=$ROOT/tests/cli/openmpi-leaks.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+. "$(dirname "$0")/mpi.sh"
 MPIRUN=(timeout 120 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader --mca oob_tcp_if_include lo)
-"${MPIRUN[@]}" -n 2 "$KM" cv --help >/dev/null 2>"$WORK/err" || {
-    grep -q "built without MPI" "$WORK/err" && { echo "skipped: kernelmix built without MPI" >&2; exit 77; }
-    fail "mpirun -n 2 kernelmix cv --help: $(cat "$WORK/err")"; finish; }
+need_mpi_build cv -n 2
 head -n 160 "$DATA/heart_scale" >"$WORK/train"
 grid=(-q --json --kernel 'rbf:gamma=2^-3..2^3/mean' --kernel linear -c 2^-2..2^4:2 --mkl lp,elasticnet --folds 3
       --nested 2)

@@ -8,12 +8,7 @@
 # training writes one process's model (KRR on low-rank kernels to 1e-9; C-SVC without bias: the same
 # objective and predictions). Needs root and ip netns; says so and skips elsewhere.
 . "$(dirname "$0")/lib.sh" "$@"
-need mpirun
-[ -z "${KM_UNDER_VALGRIND:-}" ] || { echo "skipped: MPI ranks are not run under valgrind" >&2; exit 77; }
-# a sanitized build: what Open MPI keeps until the process ends is not kernelmix's leak (full stacks,
-# so that the suppressions see the MPI frames)
-export ASAN_OPTIONS="${ASAN_OPTIONS:-}:fast_unwind_on_malloc=0"
-export LSAN_OPTIONS="suppressions=$ROOT/tests/cli/openmpi-leaks.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+. "$(dirname "$0")/mpi.sh"
 [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null || { echo "skipped: needs root / ip netns" >&2; exit 77; }
 prefix="km$$"
 subnet=10.213.7.0/24
@@ -54,9 +49,7 @@ printf '10.213.7.1 slots=1\n10.213.7.2 slots=1\n10.213.7.3 slots=1\n' >"$WORK/ho
 MPIRUN=(timeout 120 ip netns exec "$prefix-h0" env TMPDIR="$WORK/tmp-h0" mpirun --allow-run-as-root --hostfile "$WORK/hosts" -n 3
         --mca plm_rsh_agent "$WORK/launch" --mca btl tcp,self --mca btl_tcp_if_include "$subnet"
         --mca oob_tcp_if_include "$subnet")
-"${MPIRUN[@]}" "$KM" cv --help >/dev/null 2>"$WORK/err" || {
-    grep -q "built without MPI" "$WORK/err" && { echo "skipped: kernelmix built without MPI" >&2; exit 77; }
-    fail "mpirun over three hosts: $(cat "$WORK/err")"; finish; }
+need_mpi_build cv
 
 # one rank on each host: each sees its own address
 addresses=$("${MPIRUN[@]}" /bin/sh -c 'ip -4 -o addr show | grep -o "10\.213\.7\.[0-9]*"' | sort | tr '\n' ' ')

@@ -8,15 +8,9 @@
 # mpirun's message naming it, and no model file. MPI's traffic stays on this machine (shared memory,
 # and loopback for mpirun's own channel).
 . "$(dirname "$0")/lib.sh" "$@"
-. "$(dirname "$0")/mpi_kill.sh"
-need mpirun
-[ -z "${KM_UNDER_VALGRIND:-}" ] || { echo "skipped: MPI ranks are not run under valgrind" >&2; exit 77; }
-export ASAN_OPTIONS="${ASAN_OPTIONS:-}:fast_unwind_on_malloc=0"
-export LSAN_OPTIONS="suppressions=$ROOT/tests/cli/openmpi-leaks.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+. "$(dirname "$0")/mpi.sh"
 MPIRUN=(timeout 120 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader --mca oob_tcp_if_include lo)
-"${MPIRUN[@]}" -n 2 "$KM" train --help >/dev/null 2>"$WORK/err" || {
-    grep -q "built without MPI" "$WORK/err" && { echo "skipped: kernelmix built without MPI" >&2; exit 77; }
-    fail "mpirun -n 2 kernelmix train --help: $(cat "$WORK/err")"; finish; }
+need_mpi_build train -n 2
 . "$ROOT/tests/cli/same_model.sh"
 
 krr=(-s krr -c 4 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=60' --kernel 'poly:degree=2:rank=40')
