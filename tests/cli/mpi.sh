@@ -19,11 +19,12 @@ need_mpi_build() {
     }
 }
 
-# kill_rank_one JOB DELAY: SIGKILLs rank 1 of the mpirun job started in the background as JOB (its pid,
-# a `timeout ... mpirun` whose children are the ranks) DELAY seconds after it is found, then waits for
-# the job; fails the test when rank 1 is not found or has ended first. $? is the job's exit status.
+# kill_rank_one JOB DELAY OUTPUT: SIGKILLs rank 1 of the mpirun job started in the background as JOB (its
+# pid, a `timeout ... mpirun` whose children are the ranks, its stderr in $WORK/err.killed) DELAY seconds
+# after it is found, and checks how the job ends: a failure, mpirun's message naming rank 1 and its host,
+# and neither OUTPUT (a name in $WORK) nor a temporary output file left.
 kill_rank_one() {
-    local job=$1 delay=$2 victim="" pid
+    local job=$1 delay=$2 output=$3 victim="" pid status
     for _ in $(seq 100); do
         # this job's own ranks (children of its mpirun, under timeout), not a finishing run's
         for pid in $(pgrep -P "$(pgrep -P "$job" -x mpirun || echo 0)"); do
@@ -39,4 +40,9 @@ kill_rank_one() {
         kill -9 "$victim" || { fail "rank 1 ended before it was killed"; kill "$job"; }
     fi
     wait "$job"
+    status=$?
+    [ "$status" -ne 0 ] || fail "a killed rank: exit status 0"
+    grep -q "rank 1 .* on node $(hostname)" "$WORK/err.killed" ||
+        fail "a killed rank: no message naming it: $(cat "$WORK/err.killed")"
+    ls -A "$WORK" | grep -qE "^($output|\.kernelmix-)" && fail "a killed rank: $output or a temporary file was left"
 }

@@ -52,9 +52,5 @@ status=$?
 # (long: it must still run when the kill comes, whatever the machine's speed; killed, it costs nothing)
 long=(-q --json --kernel 'rbf:gamma=2^-6..2^6/mean' -c 2^-2..2^8:1 --p 1,4/3,2 --mkl lp --folds 10 --repeats 50)
 "${MPIRUN[@]}" -n 2 "$KM" cv "${long[@]}" -o "$WORK/killed.jsonl" "$WORK/train" 2>"$WORK/err.killed" &
-kill_rank_one $! 0.5
-status=$?
-[ "$status" -ne 0 ] || fail "a killed rank: exit status 0"
-grep -q "rank 1 .* on node $host" "$WORK/err.killed" || fail "a killed rank: no message naming it: $(cat "$WORK/err.killed")"
-ls -A "$WORK" | grep -qE "^(killed.jsonl|\.kernelmix-)" && fail "a killed rank: a results file was left"
+kill_rank_one $! 0.5 killed.jsonl
 finish

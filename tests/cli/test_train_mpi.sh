@@ -82,7 +82,6 @@ decisions "$WORK/ovr2.model" "$WORK/ovr2.out" && same_numbers "$WORK/ovr.out" "$
     fail "one-vs-rest, mpirun -n 2: the decision values differ"
 
 # what data-parallel training does not do is refused before any work, in one message (rank 0's): no model
-host=$(hostname)
 refused() {   # refused PATTERN TRAIN_FILE TRAIN_ARGS...
     pattern=$1
     train=$2
@@ -117,9 +116,5 @@ with open('$WORK/long', 'w') as out:
 "
 "${MPIRUN[@]}" -n 2 "$KM" train -q -s krr -m 500 --kernel 'rbf:gamma=2^-1..2^1/mean:rank=1500' "$WORK/long" \
     "$WORK/killed.model" 2>"$WORK/err.killed" &
-kill_rank_one $! 1
-status=$?
-[ "$status" -ne 0 ] || fail "a killed rank: exit status 0"
-grep -q "rank 1 .* on node $host" "$WORK/err.killed" || fail "a killed rank: no message naming it: $(cat "$WORK/err.killed")"
-ls -A "$WORK" | grep -qE "^(killed.model|\.kernelmix-)" && fail "a killed rank: a model file was left"
+kill_rank_one $! 1 killed.model
 finish
