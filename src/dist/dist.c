@@ -120,6 +120,18 @@ int km_dist_max(int value)
     return value;
 }
 
+km_status km_dist_agree(km_status mine, const char *what)
+{
+    if (!km_dist_max(mine != KM_OK) || mine)
+        return mine;
+    return km_error(KM_EINVAL, "%s%s", KM_DIST_FAILED_ELSEWHERE, what);
+}
+
+#if KM_HAVE_MPI
+/* The count of one MPI call on the next of `left` items: MPI counts are ints. */
+static int piece(unsigned long long left) { return left > INT_MAX ? INT_MAX : (int)left; }
+#endif
+
 km_status km_dist_broadcast_bytes(void **bytes, size_t *n)
 {
 #if KM_HAVE_MPI
@@ -137,7 +149,7 @@ km_status km_dist_broadcast_bytes(void **bytes, size_t *n)
         return km_error_nomem("the broadcast input");
     }
     for (unsigned long long sent = 0; sent < length;) {
-        int chunk = length - sent > INT_MAX ? INT_MAX : (int)(length - sent);
+        int chunk = piece(length - sent);
         MPI_Bcast(buffer + sent, chunk, MPI_BYTE, 0, MPI_COMM_WORLD);
         sent += (unsigned long long)chunk;
     }
@@ -157,7 +169,7 @@ km_status km_dist_broadcast_bytes(void **bytes, size_t *n)
 static void all_reduce(double *values, size_t n, MPI_Op op)
 {
     for (size_t done = 0; km_dist_size() > 1 && done < n;) {
-        int chunk = n - done > INT_MAX ? INT_MAX : (int)(n - done);
+        int chunk = piece(n - done);
         MPI_Allreduce(MPI_IN_PLACE, values + done, chunk, MPI_DOUBLE, op, MPI_COMM_WORLD);
         done += (size_t)chunk;
     }
@@ -222,7 +234,7 @@ km_status km_dist_gather_bytes(const void *mine, size_t n, void **all, size_t *n
         unsigned long long at = n;
         for (int r = 1; r < size; r++)
             for (unsigned long long got = 0; got < lengths[r];) {
-                int chunk = lengths[r] - got > INT_MAX ? INT_MAX : (int)(lengths[r] - got);
+                int chunk = piece(lengths[r] - got);
                 MPI_Recv(buffer + at, chunk, MPI_BYTE, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 got += (unsigned long long)chunk;
                 at += (unsigned long long)chunk;
@@ -231,7 +243,7 @@ km_status km_dist_gather_bytes(const void *mine, size_t n, void **all, size_t *n
         *n_all = (size_t)total;
     } else {
         for (size_t sent = 0; sent < n;) {
-            int chunk = n - sent > INT_MAX ? INT_MAX : (int)(n - sent);
+            int chunk = piece(n - sent);
             MPI_Send((const char *)mine + sent, chunk, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
             sent += (size_t)chunk;
         }

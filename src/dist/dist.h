@@ -29,6 +29,10 @@ const char *km_dist_host(void);
 /* The largest of the ranks' values (value itself when alone): how ranks agree to go on or stop
  * together after a step that may fail on some of them. Every rank calls it. */
 int km_dist_max(int value);
+/* The ranks' statuses agreed: mine where this rank failed, else an error whose message is
+ * KM_DIST_FAILED_ELSEWHERE followed by what where another rank failed, else KM_OK. Every rank calls it
+ * (after a step that may fail on some ranks, before they communicate again). */
+km_status km_dist_agree(km_status mine, const char *what);
 /* Rank 0's n bytes at *bytes (malloc'ed) given to every rank: on the others *bytes and *n are
  * replaced by a malloc'ed copy. Every rank calls it. */
 km_status km_dist_broadcast_bytes(void **bytes, size_t *n);

@@ -397,7 +397,14 @@ static km_status choose_landmarks(km_kernel *k, nystrom_rows *rows, nystrom_sour
     return st;
 }
 
-/* The landmarks, P and the training rows' features; the base kernel's default gamma first. A kernel
+/* km_kernel_fit_gamma's mean distance on the rows' view. */
+static km_status rows_mean_distance(void *rows, double *mean)
+{
+    return km_view_mean_sqdist(&((nystrom_rows *)rows)->view, mean);
+}
+
+/* The landmarks, P and the training rows' features; the base kernel's default gamma first (the provider
+ * has resolved a relative width already). A kernel
  * fitted before its source was made (km_nystrom_fit_landmarks) has its rows' features already. */
 static km_status nystrom_fit(km_kernel *k, void *source)
 {
@@ -406,13 +413,10 @@ static km_status nystrom_fit(km_kernel *k, void *source)
         release_rows(s);
         return KM_OK;
     }
-    if (s->base->gamma_per_feature && !(k->gamma > 0)) {
-        if (s->rows->view.dim == 0)
-            return km_kernel_error(k, "no features for the default gamma");
-        k->gamma = 1.0 / (double)s->rows->view.dim;
-    }
+    km_status st = km_kernel_fit_gamma(k, s->base, s->rows->view.dim, rows_mean_distance, s->rows);
     size_t L, *chosen = NULL;
-    km_status st = choose_landmarks(k, s->rows, s, &chosen, &L);
+    if (!st)
+        st = choose_landmarks(k, s->rows, s, &chosen, &L);
     if (!st)
         st = fit_on(k, s, chosen, L);
     free(chosen);

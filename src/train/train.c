@@ -392,8 +392,7 @@ static km_status gather_parts(trainer *t)
         count += 1 + model->machines[k].n_sv * (1 + outputs_of(&model->machines[k]));
     double *mine = malloc((count ? count : 1) * sizeof *mine), *all = NULL;
     km_status st = mine ? KM_OK : km_error_nomem("the support rows to gather");
-    if (km_dist_max(st != KM_OK))
-        st = st ? st : km_error(KM_EINVAL, KM_DIST_FAILED_ELSEWHERE);
+    st = km_dist_agree(st, "");
     for (size_t k = 0, at = 0; !st && k < model->n_machines; k++) {   /* n_sv, then (data row, coef...) */
         const km_machine *machine = &model->machines[k];
         size_t K = outputs_of(machine);

@@ -92,9 +92,9 @@ static km_status share_map(const km_dataset *data, km_kernel_set *set)
         memcpy(sent + at, k->projection, k->n_landmarks * k->rank_kept * sizeof *sent);
         at += k->n_landmarks * k->rank_kept;
     }
-    if (km_dist_max(st != KM_OK)) {   /* rank 0 has said why */
+    if ((st = km_dist_agree(st, ": rank 0 could not fit the kernels"))) {   /* rank 0 has said why */
         free(sent);
-        return st ? st : km_error(KM_EINVAL, KM_DIST_FAILED_ELSEWHERE ": rank 0 could not fit the kernels");
+        return st;
     }
     size_t bytes = count * sizeof *sent;
     if ((st = km_dist_broadcast_bytes((void **)&sent, &bytes)))
@@ -120,9 +120,7 @@ static km_status share_map(const km_dataset *data, km_kernel_set *set)
         k->rank_kept = r;
     }
     free(sent);
-    if (km_dist_max(st != KM_OK))
-        return st ? st : km_error(KM_EINVAL, KM_DIST_FAILED_ELSEWHERE " to hold the kernels' landmarks");
-    return KM_OK;
+    return km_dist_agree(st, " to hold the kernels' landmarks");
 }
 
 km_status km_train_data_parallel(const km_dataset *train, const km_kernel_set *kernels, const km_params *params,
@@ -146,9 +144,7 @@ km_status km_train_data_parallel(const km_dataset *train, const km_kernel_set *k
     km_kernel_set *fitted = NULL;
     size_t *rows = malloc(n * sizeof *rows);
     st = rows ? km_kernel_set_copy(kernels, &fitted) : km_error_nomem("the rows of this process");
-    if (km_dist_max(st != KM_OK))
-        st = st ? st : km_error(KM_EINVAL, KM_DIST_FAILED_ELSEWHERE);
-    if (!st)
+    if (!(st = km_dist_agree(st, "")))
         st = share_map(train, fitted);
     for (size_t i = 0; !st && i < n; i++)
         rows[i] = first + i;
