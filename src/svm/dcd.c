@@ -17,7 +17,10 @@
  * variables against u_m of the round's start plus sigma' times its own change, with Q_ii scaled by
  * sigma' (the local subproblem G_k^sigma' of the paper's eq. 10); the parts then add their changes of
  * u_m, and agree on the violations, shrinking, limits and interrupts, so that they stop together. One
- * part alone (sigma' = 1, no rounds) is the method above. */
+ * part alone (sigma' = 1, no rounds) is the method above.
+ * With bias, the dual adds sum_i c_i = 0 (c_i = sign_i x_i), which coordinate steps cannot keep; the
+ * descent then solves the machine whose bias is held at an offset b, and a search over b finds the bias
+ * (bias_search below). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +56,8 @@ struct dcd {
     const signed char *y;    /* C-SVC's labels (sign_i); NULL for SVR (sign_i = 1) */
     const double *z;         /* SVR's targets */
     double epsilon;
+    double offset;           /* the machine's bias, held fixed in a descent: f = decision + offset */
+    size_t dimensions;       /* sum_m r_m over the weighted kernels: the values of all u_m */
     const km_row_partition *partition;   /* NULL: the rows are the whole problem */
     double sigma;            /* sigma': the number of parts (1 alone) */
     double *round;           /* with a partition: the u_m all parts hold at the round's start, one after
@@ -111,10 +116,10 @@ static double projected(double G, double a, double C)
     return G;
 }
 
-/* C-SVC: G = y_i g_i - 1, the step to the clipped minimiser along a_i (LIBLINEAR's solve_l2r_l1l2_svc). */
+/* C-SVC: G = y_i (g_i + b) - 1, the step to the clipped minimiser along a_i (LIBLINEAR's solve_l2r_l1l2_svc). */
 static int svc_step(dcd *d, size_t i, const double old[2], double now[2])
 {
-    double G = d->y[i] * decision(d, i) - 1.0, a = d->x[i], C = d->upper[i], QD = d->QD[i];
+    double G = d->y[i] * (decision(d, i) + d->offset) - 1.0, a = d->x[i], C = d->upper[i], QD = d->QD[i];
     if ((a <= 0 && G > old[0]) || (a >= C && G < old[1]))
         return 1;
     double PG = projected(G, a, C);
@@ -128,12 +133,12 @@ static int svc_step(dcd *d, size_t i, const double old[2], double now[2])
     return 0;
 }
 
-/* SVR: G = g_i - z_i; the objective along b_i is H/2 t^2 + G t + epsilon |b_i + t|, whose one-sided
+/* SVR: G = g_i + b - z_i; the objective along b_i is H/2 t^2 + G t + epsilon |b_i + t|, whose one-sided
  * derivatives at t = 0 are G + epsilon and G - epsilon (LIBLINEAR's solve_l2r_l1l2_svr: the violation
  * and the shrinking test from them, the step to the clipped minimiser). */
 static int svr_step(dcd *d, size_t i, const double old[2], double now[2])
 {
-    double G = decision(d, i) - d->z[i], Gp = G + d->epsilon, Gn = G - d->epsilon;
+    double G = decision(d, i) + d->offset - d->z[i], Gp = G + d->epsilon, Gn = G - d->epsilon;
     double b = d->x[i], U = d->upper[i], H = d->QD[i], violation = 0;
     if (b == 0) {
         if (Gp < 0)
@@ -304,6 +309,7 @@ static km_status dcd_open(dcd *d, const km_kernel_access *kernel, const km_row_p
             return km_error_nomem("the coordinate descent");
         dimensions += d->u[m] ? blocks[m].r : 0;
     }
+    d->dimensions = dimensions;
     if (partition) {
         d->sigma = (double)partition->parts;
         d->round = malloc((dimensions ? dimensions : 1) * sizeof *d->round);
@@ -312,6 +318,16 @@ static km_status dcd_open(dcd *d, const km_kernel_access *kernel, const km_row_p
             return km_error_nomem("the coordinate descent's rounds");
     }
     return KM_OK;
+}
+
+/* The u_m one after another in flat (d->dimensions values). */
+static void u_to_flat(const dcd *d, double *flat)
+{
+    for (size_t m = 0, at = 0; m < d->M; m++)
+        if (d->u[m]) {
+            memcpy(flat + at, d->u[m], d->blocks[m].r * sizeof *flat);
+            at += d->blocks[m].r;
+        }
 }
 
 /* Q_ii (sigma' Q_ii in a part's subproblem) and u_m(x) at the filled start x (summed over the parts). */
@@ -324,30 +340,215 @@ static void dcd_start(dcd *d)
     }
     if (!d->partition)
         return;
-    size_t at = 0;
     for (size_t m = 0; m < d->M; m++)
-        if (d->u[m]) {
+        if (d->u[m])
             d->partition->sum(d->u[m], d->blocks[m].r);
-            memcpy(d->round + at, d->u[m], d->blocks[m].r * sizeof *d->round);
-            at += d->blocks[m].r;
-        }
+    u_to_flat(d, d->round);
 }
 
-/* Runs the descent and writes the solution: coef_i = sign_i x_i, bias 0, the objective
- * 1/2 sum_m theta_m ||u_m||^2 + linear (the caller's linear part at the final x, from objective_linear). */
-static km_status dcd_solve(dcd *d, dcd_step step, double (*objective_linear)(const dcd *),
-                           const km_smo_options *options, km_svm_solution *solution)
+/* The machine's parts of the descent: its step, the linear part of its dual objective at x, and its
+ * LIBSVM variables at row i given the row's decision value without bias (bias_search). */
+typedef struct libsvm_rule libsvm_rule;
+typedef struct dcd_machine {
+    dcd_step step;
+    double (*linear)(const dcd *d);
+    void (*variables)(const dcd *d, size_t i, double decision, libsvm_rule *rule);
+} dcd_machine;
+
+/* LIBSVM's stopping rule and rho over its variables (value a in [0, C], label y, score v = -y G with
+ * G the gradient of the dual with bias): the violation max_{I_up} v - min_{I_low} v, and rho the mean of
+ * -v over the free variables, else the middle of the bounds the others give (smo.c calculate_rho). */
+struct libsvm_rule {
+    double up;        /* max of v over I_up = {y = +1, a < C} u {y = -1, a > 0} */
+    double low;       /* min of v over I_low = {y = +1, a > 0} u {y = -1, a < C} */
+    double lb, ub;    /* the bounds on rho from the variables at a bound */
+    double sum_free;  /* of -v over the free variables */
+    double free;      /* their number */
+};
+
+static void libsvm_variable(libsvm_rule *rule, int y, double a, double C, double v)
+{
+    if ((y > 0 && a < C) || (y < 0 && a > 0))
+        rule->up = fmax(rule->up, v);
+    if ((y > 0 && a > 0) || (y < 0 && a < C))
+        rule->low = fmin(rule->low, v);
+    if (a >= C && y < 0)
+        rule->ub = fmin(rule->ub, -v);
+    else if (a >= C)
+        rule->lb = fmax(rule->lb, -v);
+    else if (a <= 0 && y > 0)
+        rule->ub = fmin(rule->ub, -v);
+    else if (a <= 0)
+        rule->lb = fmax(rule->lb, -v);
+    else {
+        rule->sum_free -= v;
+        rule->free++;
+    }
+}
+
+/* C-SVC: the variable a_i, G = y_i f_i - 1, so v = y_i - f_i. */
+static void svc_variables(const dcd *d, size_t i, double decision, libsvm_rule *rule)
+{
+    libsvm_variable(rule, d->y[i], d->x[i], d->upper[i], d->y[i] - decision);
+}
+
+/* SVR: a_i = max(b_i, 0) with y = +1, G = f_i + epsilon - z_i; a*_i = max(-b_i, 0) with y = -1,
+ * G = -f_i + epsilon + z_i. */
+static void svr_variables(const dcd *d, size_t i, double decision, libsvm_rule *rule)
+{
+    libsvm_variable(rule, 1, fmax(d->x[i], 0.0), d->upper[i], d->z[i] - d->epsilon - decision);
+    libsvm_variable(rule, -1, fmax(-d->x[i], 0.0), d->upper[i], d->z[i] + d->epsilon - decision);
+}
+
+/* The rule at the current x and u (over every part): its violation, and rho in *rho. */
+static double libsvm_violation(const dcd *d, const dcd_machine *machine, double *rho)
+{
+    libsvm_rule rule = {-INFINITY, INFINITY, -INFINITY, INFINITY, 0, 0};
+    for (size_t i = 0; i < d->n; i++)
+        machine->variables(d, i, decision(d, i), &rule);
+    if (d->partition) {
+        double extremes[4] = {rule.up, -rule.low, rule.lb, -rule.ub}, sums[2] = {rule.sum_free, rule.free};
+        d->partition->maximum(extremes, 4);
+        d->partition->sum(sums, 2);
+        rule = (libsvm_rule){extremes[0], -extremes[1], extremes[2], -extremes[3], sums[0], sums[1]};
+    }
+    *rho = rule.free > 0 ? rule.sum_free / rule.free : (rule.ub + rule.lb) / 2;
+    return rule.up - rule.low;
+}
+
+/* sum_i c_i over every part: the dual's equality constraint with bias. */
+static double coefficient_sum(const dcd *d)
+{
+    double sum = 0;
+    for (size_t i = 0; i < d->n; i++)
+        sum += sign_of(d, i) * d->x[i];
+    if (d->partition)
+        d->partition->sum(&sum, 1);
+    return sum;
+}
+
+/* A descent's optimum at offset b: x, the u_m (flat) and s = sum_i c_i. */
+typedef struct offset_point {
+    double b, s;
+    double *x, *u;
+} offset_point;
+
+static void offset_point_save(const dcd *d, offset_point *p, double b, double s)
+{
+    p->b = b;
+    p->s = s;
+    memcpy(p->x, d->x, d->n * sizeof *p->x);
+    u_to_flat(d, p->u);
+}
+
+/* x = t lo + (1 - t) hi and the same combination of u (u is linear in x); where both ends are at one
+ * value it is kept exactly, so that bounds stay bounds. With a partition the round starts there. */
+static void combine(dcd *d, const offset_point *lo, const offset_point *hi, double t)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        double a = lo->x[i], b = hi->x[i], lower = d->y ? 0.0 : -d->upper[i];
+        d->x[i] = a == b ? a : fmin(fmax(t * a + (1 - t) * b, lower), d->upper[i]);
+    }
+    for (size_t m = 0, at = 0; m < d->M; m++)
+        for (size_t c = 0; d->u[m] && c < d->blocks[m].r; c++, at++) {
+            double a = lo->u[at], b = hi->u[at];
+            d->u[m][c] = a == b ? a : t * a + (1 - t) * b;
+        }
+    if (d->round)
+        u_to_flat(d, d->round);
+}
+
+/* Offsets the search tries at most. */
+#define KM_DCD_BIAS_OFFSETS 200
+
+/* The machine with bias. The optimum of the descent at offset b has the sum s(b) = sum_i c_i, which is
+ * non-increasing in b, and -s(b) is a subgradient at b of P(b), the primal optimum with the bias held
+ * at b: convex (a partial minimum of a jointly convex function), so the machine's bias is where s
+ * changes sign. The search brackets that offset (steps doubling from b = 0), narrows the bracket by false
+ * position, bisecting when one end stays twice, and at each bracket takes the combination of its ends
+ * whose sum is 0: feasible for the dual with bias, since the box is convex. As the bracket closes both
+ * ends tend to optima of the same problem, whose optima are a convex set, so the combination tends to
+ * an optimum. It stops when the combination meets the SMO's rule, LIBSVM's violation at most the
+ * tolerance (each descent stops at a quarter of it), and writes LIBSVM's rho there. */
+static km_status bias_search(dcd *d, const dcd_machine *machine, const km_smo_options *options, size_t *index,
+                             long *steps, int *converged, double *rho)
+{
+    km_smo_options descent = *options;
+    descent.tolerance = options->tolerance / 4;
+    size_t dimensions = d->dimensions ? d->dimensions : 1;
+    offset_point lo = {.x = malloc(d->n * sizeof(double)), .u = malloc(dimensions * sizeof(double))};
+    offset_point hi = {.x = malloc(d->n * sizeof(double)), .u = malloc(dimensions * sizeof(double))};
+    km_status st = lo.x && lo.u && hi.x && hi.u ? KM_OK : km_error_nomem("the search for the bias");
+    int have_lo = 0, have_hi = 0, same_end = 0, last_end = 0, offsets = 0;
+    double b = 0, reach = 1;
+    *steps = 0;
+    *converged = 0;
+    while (!st && offsets++ < KM_DCD_BIAS_OFFSETS) {
+        d->offset = b;
+        long descent_steps;
+        int descended;
+        st = descend(d, machine->step, &descent, index, &descent_steps, &descended);
+        *steps += descent_steps;
+        if (st || !descended)   /* interrupted, or a limit: the point as it is */
+            break;
+        double s = coefficient_sum(d);
+        int end = s > 0 ? -1 : 1;   /* which end of the bracket b becomes (s = 0: both) */
+        same_end = end == last_end ? same_end + 1 : 0;
+        last_end = end;
+        if (s >= 0)
+            offset_point_save(d, &lo, b, s), have_lo = 1;
+        if (s <= 0)
+            offset_point_save(d, &hi, b, s), have_hi = 1;
+        if (!have_lo || !have_hi) {   /* the bias lies further on */
+            b = have_lo ? lo.b + reach : hi.b - reach;
+            reach *= 2;
+            continue;
+        }
+        double t = lo.s == hi.s ? 1.0 : -hi.s / (lo.s - hi.s);
+        combine(d, &lo, &hi, t);
+        if (libsvm_violation(d, machine, rho) <= options->tolerance) {
+            *converged = 1;
+            break;
+        }
+        b = t * lo.b + (1 - t) * hi.b;
+        if (same_end >= 1 || !(b > lo.b && b < hi.b)) {
+            b = 0.5 * (lo.b + hi.b);
+            combine(d, &lo, &hi, 0.5);
+        }
+        if (!(b > lo.b && b < hi.b))   /* the bracket is as narrow as doubles make it */
+            break;
+    }
+    if (!st && !*converged) {
+        km_log(&options->logger, KM_LOG_WARNING, "coordinate descent: the search for the bias stopped after %d "
+               "offsets before LIBSVM's violation met the tolerance", offsets);
+        libsvm_violation(d, machine, rho);
+    }
+    if (!st)
+        km_log(&options->logger, KM_LOG_DEBUG, "coordinate descent: bias %.17g after %d offsets", -*rho, offsets);
+    free(lo.x);
+    free(lo.u);
+    free(hi.x);
+    free(hi.u);
+    return st;
+}
+
+/* Runs the descent (with bias: the search for it) and writes the solution: coef_i = sign_i x_i, the bias,
+ * and the objective 1/2 sum_m theta_m ||u_m||^2 + the machine's linear part at the final x. */
+static km_status dcd_solve(dcd *d, const dcd_machine *machine, int bias, const km_smo_options *options,
+                           km_svm_solution *solution)
 {
     size_t *index = malloc(d->n * sizeof *index);
     if (!index)
         return km_error_nomem("the coordinate descent");
     long steps;
     int converged;
-    km_status st = descend(d, step, options, index, &steps, &converged);
+    double rho = 0;
+    km_status st = bias ? bias_search(d, machine, options, index, &steps, &converged, &rho)
+                        : descend(d, machine->step, options, index, &steps, &converged);
     free(index);
     if (st)
         return st;
-    double quad = 0, linear = objective_linear(d);
+    double quad = 0, linear = machine->linear(d);
     for (size_t m = 0; m < d->M; m++)
         if (d->u[m])
             quad += d->theta[m] * cblas_ddot((int)d->blocks[m].r, d->u[m], 1, d->u[m], 1);
@@ -355,7 +556,7 @@ static km_status dcd_solve(dcd *d, dcd_step step, double (*objective_linear)(con
         d->partition->sum(&linear, 1);
     for (size_t i = 0; i < d->n; i++)
         solution->coef[i] = sign_of(d, i) * d->x[i];
-    solution->bias = 0.0;
+    solution->bias = -rho;
     solution->objective = 0.5 * quad + linear;
     solution->iterations = steps;
     solution->converged = converged;
@@ -381,9 +582,13 @@ static double svr_linear(const dcd *d)
     return sum;
 }
 
-km_status km_svc_solve_features(const km_kernel_access *kernel, const signed char *y, double C, double weight_pos,
-                                double weight_neg, const km_smo_options *options, const double *alpha_start,
-                                km_svm_solution *solution)
+static const dcd_machine svc_machine = {svc_step, svc_linear, svc_variables};
+static const dcd_machine svr_machine = {svr_step, svr_linear, svr_variables};
+
+/* C-SVC with (bias 1) or without (bias 0) the bias. */
+static km_status svc_features(const km_kernel_access *kernel, const signed char *y, double C, double weight_pos,
+                              double weight_neg, int bias, const km_smo_options *options, const double *alpha_start,
+                              km_svm_solution *solution)
 {
     dcd d;
     const km_row_partition *partition = options->partition;
@@ -407,14 +612,29 @@ km_status km_svc_solve_features(const km_kernel_access *kernel, const signed cha
                       counts[0], counts[1]);
     if (!st) {
         dcd_start(&d);
-        st = dcd_solve(&d, svc_step, svc_linear, options, solution);
+        st = dcd_solve(&d, &svc_machine, bias, options, solution);
     }
     dcd_free(&d);
     return st;
 }
 
-km_status km_svr_solve_features(const km_kernel_access *kernel, const double *z, double C, double epsilon,
-                                const km_smo_options *options, const double *coef_start, km_svm_solution *solution)
+km_status km_svc_solve_features(const km_kernel_access *kernel, const signed char *y, double C, double weight_pos,
+                                double weight_neg, const km_smo_options *options, const double *alpha_start,
+                                km_svm_solution *solution)
+{
+    return svc_features(kernel, y, C, weight_pos, weight_neg, 0, options, alpha_start, solution);
+}
+
+km_status km_svc_solve_features_with_bias(const km_kernel_access *kernel, const signed char *y, double C,
+                                          double weight_pos, double weight_neg, const km_smo_options *options,
+                                          const double *alpha_start, km_svm_solution *solution)
+{
+    return svc_features(kernel, y, C, weight_pos, weight_neg, 1, options, alpha_start, solution);
+}
+
+/* epsilon-SVR with (bias 1) or without (bias 0) the bias. */
+static km_status svr_features(const km_kernel_access *kernel, const double *z, double C, double epsilon, int bias,
+                              const km_smo_options *options, const double *coef_start, km_svm_solution *solution)
 {
     if (!(C > 0) || isinf(C) || !(epsilon >= 0) || isinf(epsilon))
         return km_error(KM_EINVAL, "km_svr_solve_features: C = %g must be positive and epsilon = %g non-negative",
@@ -434,8 +654,21 @@ km_status km_svr_solve_features(const km_kernel_access *kernel, const double *z,
         st = km_error(KM_EINVAL, KM_DIST_FAILED_ELSEWHERE " to start the coordinate descent");
     if (!st) {
         dcd_start(&d);
-        st = dcd_solve(&d, svr_step, svr_linear, options, solution);
+        st = dcd_solve(&d, &svr_machine, bias, options, solution);
     }
     dcd_free(&d);
     return st;
+}
+
+km_status km_svr_solve_features(const km_kernel_access *kernel, const double *z, double C, double epsilon,
+                                const km_smo_options *options, const double *coef_start, km_svm_solution *solution)
+{
+    return svr_features(kernel, z, C, epsilon, 0, options, coef_start, solution);
+}
+
+km_status km_svr_solve_features_with_bias(const km_kernel_access *kernel, const double *z, double C, double epsilon,
+                                          const km_smo_options *options, const double *coef_start,
+                                          km_svm_solution *solution)
+{
+    return svr_features(kernel, z, C, epsilon, 1, options, coef_start, solution);
 }

@@ -19,6 +19,14 @@ static int svc_on_features(const km_machine_problem *pr)
     return !pr->bias && km_kernel_access_features(pr->kernel, NULL);
 }
 
+/* A solve without an SMO hook runs on the features without bias, and with bias where the rows are split
+ * over processes (the SMO would need them all), by the descent's search for the bias. */
+static int svc_solves_on_features(const km_machine_problem *pr, const km_smo_options *options)
+{
+    return !options->hook &&
+           (svc_on_features(pr) || (options->partition && km_kernel_access_features(pr->kernel, NULL)));
+}
+
 static km_status svc_solve(const km_machine_problem *pr, const km_smo_options *options, km_svm_solution *solution)
 {
     size_t n = pr->kernel->n_rows;
@@ -30,7 +38,8 @@ static km_status svc_solve(const km_machine_problem *pr, const km_smo_options *o
         start[i] = pr->y[i] * solution->coef[i];
     km_status (*solver)(const km_kernel_access *, const signed char *, double, double, double,
                         const km_smo_options *, const double *, km_svm_solution *) =
-        pr->bias ? km_svc_solve : options->hook || !svc_on_features(pr) ? km_svc_solve_without_bias : km_svc_solve_features;
+        svc_solves_on_features(pr, options) ? (pr->bias ? km_svc_solve_features_with_bias : km_svc_solve_features)
+                                     : (pr->bias ? km_svc_solve : km_svc_solve_without_bias);
     km_status st = solver(pr->kernel, pr->y, pr->C, pr->weight_pos, pr->weight_neg, options, start, solution);
     free(start);
     return st;

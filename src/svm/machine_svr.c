@@ -16,6 +16,14 @@ static int svr_on_features(const km_machine_problem *pr)
     return !pr->bias && km_kernel_access_features(pr->kernel, NULL);
 }
 
+/* A solve without an SMO hook runs on the features without bias, and with bias where the rows are split
+ * over processes (the SMO would need them all), by the descent's search for the bias. */
+static int svr_solves_on_features(const km_machine_problem *pr, const km_smo_options *options)
+{
+    return !options->hook &&
+           (svr_on_features(pr) || (options->partition && km_kernel_access_features(pr->kernel, NULL)));
+}
+
 /* The SMO's 2n variables from c: alpha_i = max(c_i, 0), alpha*_i = max(-c_i, 0); the coordinate descent
  * takes c itself. */
 static km_status svr_solve(const km_machine_problem *pr, const km_smo_options *options, km_svm_solution *solution)
@@ -23,8 +31,9 @@ static km_status svr_solve(const km_machine_problem *pr, const km_smo_options *o
     size_t n = pr->kernel->n_rows;
     const double *coef = solution->coef;
     int warm = km_machine_warm(coef, n);
-    if (!options->hook && svr_on_features(pr))   /* it reads the start before it writes solution->coef */
-        return km_svr_solve_features(pr->kernel, pr->z, pr->C, pr->epsilon, options, warm ? coef : NULL, solution);
+    if (svr_solves_on_features(pr, options))   /* it reads the start before it writes solution->coef */
+        return (pr->bias ? km_svr_solve_features_with_bias : km_svr_solve_features)(
+            pr->kernel, pr->z, pr->C, pr->epsilon, options, warm ? coef : NULL, solution);
     double *start = warm ? malloc(2 * n * sizeof *start) : NULL;
     if (warm && !start)
         return km_error_nomem("a warm start");

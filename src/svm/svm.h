@@ -78,6 +78,14 @@ km_status km_svc_solve_features(const km_kernel_access *kernel, const signed cha
                                 double weight_neg, const km_smo_options *options, const double *alpha_start,
                                 km_svm_solution *solution);
 
+/* km_svc_solve where every kernel has explicit features: the same descent with the bias held at an offset,
+ * and a search over the offset for the bias (svm/dcd.c bias_search), O(sum_m r_m) a step. It stops by
+ * the SMO's rule (LIBSVM's violation at most the tolerance) at a point that keeps sum_i y_i alpha_i = 0;
+ * alpha_start (may be NULL) need only be in the box. */
+km_status km_svc_solve_features_with_bias(const km_kernel_access *kernel, const signed char *y, double C,
+                                          double weight_pos, double weight_neg, const km_smo_options *options,
+                                          const double *alpha_start, km_svm_solution *solution);
+
 /* epsilon-SVR on real targets z. alpha_start (may be NULL) holds the 2n solver variables: alpha_1..alpha_n,
  * then alpha*_1..alpha*_n (from a previous coef: alpha_i = max(coef_i, 0), alpha*_i = max(-coef_i, 0)). */
 km_status km_svr_solve(const km_kernel_access *kernel, const double *z, double C, double epsilon,
@@ -94,6 +102,12 @@ km_status km_svr_solve_without_bias(const km_kernel_access *kernel, const double
  * warm-starts it. The tolerance bounds the largest violation of the optimality conditions. */
 km_status km_svr_solve_features(const km_kernel_access *kernel, const double *z, double C, double epsilon,
                                 const km_smo_options *options, const double *coef_start, km_svm_solution *solution);
+
+/* km_svr_solve where every kernel has explicit features: km_svr_solve_features with the bias found by the
+ * search of km_svc_solve_features_with_bias, at a point that keeps sum_i (alpha_i - alpha*_i) = 0. */
+km_status km_svr_solve_features_with_bias(const km_kernel_access *kernel, const double *z, double C, double epsilon,
+                                          const km_smo_options *options, const double *coef_start,
+                                          km_svm_solution *solution);
 
 /* One-class SVM with parameter nu in (0, 1] (LIBSVM scaling: sum a = nu n, 0 <= a <= 1). alpha_start
  * (n values, may be NULL: LIBSVM's start) must satisfy the same constraints. */

@@ -24,11 +24,9 @@
 /* What km_train_data_parallel trains, or KM_EINVAL saying what it does not. */
 static km_status check_scope(const km_dataset *data, const km_kernel_set *kernels, const km_params *params)
 {
-    int features_solver = params->task == KM_TASK_KRR ||
-                          ((params->task == KM_TASK_SVC || params->task == KM_TASK_SVR) && !params->krr_bias);
-    if (!features_solver)
-        return km_error(KM_EINVAL, "training on rows split over processes solves kernel ridge regression (-s krr), "
-                        "or C-SVC or epsilon-SVR without bias, on low-rank kernels");
+    if (params->task != KM_TASK_KRR && params->task != KM_TASK_SVC && params->task != KM_TASK_SVR)
+        return km_error(KM_EINVAL, "training on rows split over processes solves C-SVC, epsilon-SVR or kernel ridge "
+                        "regression (-s krr) on low-rank kernels");
     km_mkl_params given = km_mkl_params_of(params), mkl;
     km_status st = km_mkl_resolve(&given, &mkl);
     if (!st)

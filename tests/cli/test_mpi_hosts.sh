@@ -5,8 +5,8 @@
 # the command with `ip netns exec` (no ssh server), with Open MPI's TCP held to that subnet. Three
 # ranks, one per host: cv writes the same results as one process (the *_seconds fields aside), with
 # the data read from the shared filesystem and, with --bcast, read by rank 0 only; data-parallel
-# training writes one process's model (KRR on low-rank kernels to 1e-9; C-SVC without bias: the same
-# objective and predictions). Needs root and ip netns; says so and skips elsewhere.
+# training writes one process's model (KRR on low-rank kernels to 1e-9; C-SVC with bias, the default:
+# the same objective and predictions). Needs root and ip netns; says so and skips elsewhere.
 . "$(dirname "$0")/lib.sh" "$@"
 . "$(dirname "$0")/mpi.sh"
 [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null || { echo "skipped: needs root / ip netns" >&2; exit 77; }
@@ -69,7 +69,7 @@ cmp -s <(untimed "$WORK/alone.jsonl") <(untimed "$WORK/bcast.jsonl") || fail "th
 # data-parallel training: each host computes the features of its third of the rows
 . "$ROOT/tests/cli/same_model.sh"
 krr=(-q -s krr -c 4 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=60' --kernel 'poly:degree=2:rank=40')
-svc=(-q -e 1e-5 --no-bias -c 0.25 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=60')
+svc=(-q -e 1e-5 -c 0.25 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=60')
 for task in krr svc; do
     declare -n args=$task
     "$KM" train "${args[@]}" "$DATA/heart_scale" "$WORK/$task.model" || fail "$task without mpirun"

@@ -8,6 +8,11 @@
  *    provider serves (not from the features): the largest projected gradient (SVR: the largest
  *    violation of the subgradient conditions) is below the tolerance;
  *  - a warm start from the solution stops at once with the same objective;
+ *  - with bias (km_svc_solve_features_with_bias, km_svr_solve_features_with_bias: the descent at a fixed
+ *    offset and the search for the bias) against the SMO with bias (km_svc_solve, km_svr_solve): the
+ *    objectives to 1e-8 relative, the bias and coefficients to 1e-4, sum_i c_i = 0 kept, LIBSVM's
+ *    violation from the provider's kernel columns below the tolerance, also from a warm start that
+ *    breaks the equality, and with class weights;
  *  - an access whose kernels have no features is refused. */
 #include <math.h>
 #include <stdlib.h>
@@ -186,6 +191,107 @@ KM_TEST_CASE(coordinate_descent_solves_the_svr_without_bias)
     fixture_free(&f);
 }
 
+/* LIBSVM's violation max_{I_up} v - min_{I_low} v of the dual with bias at c (v = -y G over its variables,
+ * G the gradient with g = Q c): SVC when y is given (a_i = y_i c_i, v = y_i - g_i, bound C_i), else SVR
+ * (a_i = max(c_i, 0) with v = z_i - epsilon - g_i, a*_i = max(-c_i, 0) with v = z_i + epsilon - g_i). */
+static double libsvm_violation(const fixture *f, const signed char *y, const double *coef, const double *C,
+                               double epsilon)
+{
+    double g[V], up = -INFINITY, low = INFINITY;
+    decision_values(f, coef, g);
+    for (size_t i = 0; i < V; i++) {
+        int labels[2] = {y ? y[i] : 1, -1};
+        double a[2] = {y ? y[i] * coef[i] : fmax(coef[i], 0), fmax(-coef[i], 0)};
+        double v[2] = {y ? y[i] - g[i] : f->z[i] - epsilon - g[i], f->z[i] + epsilon - g[i]};
+        for (int k = 0; k < (y ? 1 : 2); k++) {
+            if ((labels[k] > 0 && a[k] < C[i]) || (labels[k] < 0 && a[k] > 0))
+                up = fmax(up, v[k]);
+            if ((labels[k] > 0 && a[k] > 0) || (labels[k] < 0 && a[k] < C[i]))
+                low = fmin(low, v[k]);
+        }
+    }
+    return up - low;
+}
+
+KM_TEST_CASE(search_for_the_bias_solves_the_smo_problem_with_bias)
+{
+    fixture f;
+    fixture_init(&f, low_rank);
+    km_smo_options options = km_smo_options_default();
+    options.tolerance = 1e-8;
+    const double weights[2][2] = {{1.0, 1.0}, {1.0, 3.0}};
+    for (int w = 0; w < 2; w++) {
+        double smo_coef[V], dcd_coef[V], C = 2.0, upper[V], sum = 0, scale = 0;
+        km_svm_solution smo = {.coef = smo_coef}, dcd = {.coef = dcd_coef};
+        CHECK_OK(km_svc_solve(&f.access, f.y, C, weights[w][0], weights[w][1], &options, NULL, &smo));
+        CHECK_OK(km_svc_solve_features_with_bias(&f.access, f.y, C, weights[w][0], weights[w][1], &options, NULL,
+                                                 &dcd));
+        CHECK(dcd.converged);
+        CHECK_NEAR(dcd.objective, smo.objective, 1e-8 * fabs(smo.objective));
+        CHECK_NEAR(dcd.bias, smo.bias, 1e-4);
+        size_t bounded = 0;
+        for (size_t i = 0; i < V; i++) {
+            upper[i] = C * (f.y[i] > 0 ? weights[w][0] : weights[w][1]);
+            CHECK_NEAR(dcd_coef[i], smo_coef[i], 1e-4);
+            bounded += fabs(dcd_coef[i]) == upper[i];
+            sum += dcd_coef[i];
+            scale += fabs(dcd_coef[i]);
+        }
+        CHECK(bounded > 0 && bounded < V);
+        CHECK(fabs(sum) <= 1e-12 * scale);
+        CHECK(libsvm_violation(&f, f.y, dcd_coef, upper, 0) <= 1e-8);
+
+        /* a warm start in the box that breaks sum_i y_i alpha_i = 0: the same optimum */
+        double start[V], warm_coef[V];
+        for (size_t i = 0; i < V; i++)
+            start[i] = upper[i] / 2;
+        km_svm_solution warm = {.coef = warm_coef};
+        CHECK_OK(km_svc_solve_features_with_bias(&f.access, f.y, C, weights[w][0], weights[w][1], &options, start,
+                                                 &warm));
+        CHECK(warm.converged);
+        CHECK_NEAR(warm.objective, smo.objective, 1e-8 * fabs(smo.objective));
+        CHECK(libsvm_violation(&f, f.y, warm_coef, upper, 0) <= 1e-8);
+    }
+    fixture_free(&f);
+}
+
+KM_TEST_CASE(search_for_the_bias_solves_the_svr_with_bias)
+{
+    fixture f;
+    fixture_init(&f, low_rank);
+    km_smo_options options = km_smo_options_default();
+    options.tolerance = 1e-8;
+    double smo_coef[V], dcd_coef[V], C = 0.5, epsilon = 0.2, upper[V], sum = 0, scale = 0;
+    km_svm_solution smo = {.coef = smo_coef}, dcd = {.coef = dcd_coef};
+    CHECK_OK(km_svr_solve(&f.access, f.z, C, epsilon, &options, NULL, &smo));
+    CHECK_OK(km_svr_solve_features_with_bias(&f.access, f.z, C, epsilon, &options, NULL, &dcd));
+    CHECK(dcd.converged);
+    CHECK_NEAR(dcd.objective, smo.objective, 1e-8 * fabs(smo.objective));
+    CHECK_NEAR(dcd.bias, smo.bias, 1e-4);
+    CHECK(fabs(smo.bias) > 1e-3);   /* a problem whose bias is not the first offset tried */
+    size_t bounded = 0, zero = 0;
+    for (size_t i = 0; i < V; i++) {
+        upper[i] = C;
+        CHECK_NEAR(dcd_coef[i], smo_coef[i], 1e-4);
+        bounded += fabs(dcd_coef[i]) == C;
+        zero += dcd_coef[i] == 0;
+        sum += dcd_coef[i];
+        scale += fabs(dcd_coef[i]);
+    }
+    CHECK(bounded > 0 && zero > 0 && bounded + zero < V);
+    CHECK(fabs(sum) <= 1e-12 * scale);
+    CHECK(libsvm_violation(&f, NULL, dcd_coef, upper, epsilon) <= 1e-8);
+
+    double start[V], warm_coef[V];
+    for (size_t i = 0; i < V; i++)
+        start[i] = C;   /* sum_i c_i = V C */
+    km_svm_solution warm = {.coef = warm_coef};
+    CHECK_OK(km_svr_solve_features_with_bias(&f.access, f.z, C, epsilon, &options, start, &warm));
+    CHECK(warm.converged);
+    CHECK_NEAR(warm.objective, smo.objective, 1e-8 * fabs(smo.objective));
+    fixture_free(&f);
+}
+
 KM_TEST_CASE(exact_kernels_have_no_features)
 {
     static const char *const exact[M] = {"rbf:gamma=0.5", "poly:degree=2:rank=12", "linear:rank=4"};
@@ -198,5 +304,8 @@ KM_TEST_CASE(exact_kernels_have_no_features)
     km_smo_options options = km_smo_options_default();
     CHECK_STATUS(km_svc_solve_features(&f.access, f.y, 1.0, 1.0, 1.0, &options, NULL, &solution), KM_EINVAL);
     CHECK_STATUS(km_svr_solve_features(&f.access, f.z, 1.0, 0.1, &options, NULL, &solution), KM_EINVAL);
+    CHECK_STATUS(km_svc_solve_features_with_bias(&f.access, f.y, 1.0, 1.0, 1.0, &options, NULL, &solution),
+                 KM_EINVAL);
+    CHECK_STATUS(km_svr_solve_features_with_bias(&f.access, f.z, 1.0, 0.1, &options, NULL, &solution), KM_EINVAL);
     fixture_free(&f);
 }
