@@ -103,8 +103,8 @@ static const char CLOSING_HELP[] =
 "\n"
 "  mpirun -n K kernelmix train ...   splits the training rows over K processes, on one\n"
 "                     machine or the hosts of a hostfile (docs/large-scale.md): every kernel\n"
-"                     low-rank; KRR, or C-SVC and epsilon-SVR with --no-bias; fixed weights,\n"
-"                     or lp and elasticnet on machines without bias. Every process reads\n"
+"                     low-rank; C-SVC, epsilon-SVR or KRR; fixed weights, or lp and\n"
+"                     elasticnet on machines without bias. Every process reads\n"
 "                     TRAIN_FILE at the same path; rank 0 alone prints and writes the model\n"
 "\n";
 

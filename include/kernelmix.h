@@ -593,8 +593,8 @@ KM_API km_status km_train(const km_dataset *train, const km_kernel_set *kernels,
  * them to the others, each computes the features of its own rows, and the solver adds only sums of the
  * features' dimensions over the processes. Needs every kernel low-rank (rank=, no leverage-score
  * landmarks; no centring and no fitted multiplicative or trace constant), and kernel ridge regression,
- * or C-SVC or epsilon-SVR without bias (one machine, or one-vs-rest machines), with fixed kernel weights
- * or, on machines without bias, lp-norm or elastic-net weights by the wrapper solver.
+ * C-SVC or epsilon-SVR (one machine, or one-vs-rest machines), with fixed kernel weights or, on
+ * machines without bias, lp-norm or elastic-net weights by the wrapper solver.
  * *out is the model on rank 0 and NULL on the others; one process alone is km_train. */
 KM_API km_status km_train_data_parallel(const km_dataset *train, const km_kernel_set *kernels,
                                         const km_params *params, km_model **out);
