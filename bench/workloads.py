@@ -194,15 +194,17 @@ WORKLOADS = [
              reference="kernelmix-clmkl-dna"),
     Workload(key="ranks", name="synthetic-ranks",
              title="synthetic XOR rows (bench/synthetic_rows.py, 30 features, Bayes error 0.1; N default 200,000), "
-                   "4 RBF kernels of rank 300: KRR (normal equations) and C-SVC without bias (coordinate descent), "
-                   "one process against data-parallel training over two ranks (mpirun -n 2; peak memory: the "
-                   "largest rank's), -m 4000",
-             tools=("kernelmix-krr", "kernelmix-krr-mpi2", "kernelmix-nobias", "kernelmix-nobias-mpi2"),
+                   "4 RBF kernels of rank 300: KRR (normal equations), C-SVC without bias (coordinate descent) "
+                   "and C-SVC with bias (coordinate descent and the search for the bias), one process against "
+                   "data-parallel training over two ranks (mpirun -n 2; peak memory: the largest rank's), -m 4000",
+             tools=("kernelmix-krr", "kernelmix-krr-mpi2", "kernelmix-nobias", "kernelmix-nobias-mpi2", "kernelmix-svc",
+                    "kernelmix-svc-mpi2"),
              data_script="synthetic_rows.py",
              cases=lambda options: [["--n", str(n), "--test-size", str(options.test_size), "--seed", str(options.seed)]
                                     for n in options.sizes or (200000,)],
              reference="kernelmix-krr",
-             references=(("kernelmix-krr-mpi2", "kernelmix-krr"), ("kernelmix-nobias-mpi2", "kernelmix-nobias")),
+             references=(("kernelmix-krr-mpi2", "kernelmix-krr"), ("kernelmix-nobias-mpi2", "kernelmix-nobias"),
+                         ("kernelmix-svc-mpi2", "kernelmix-svc")),
              cache_mb=4000.0),
     Workload(key="ranks-1m", name="synthetic-ranks-1m",
              title="synthetic XOR rows as workload ranks, N default 1,000,000: KRR on the 4 RBF kernels of rank "

@@ -479,17 +479,16 @@ static km_status bias_search(dcd *d, const dcd_machine *machine, const km_smo_op
     offset_point lo = {.x = malloc(d->n * sizeof(double)), .u = malloc(dimensions * sizeof(double))};
     offset_point hi = {.x = malloc(d->n * sizeof(double)), .u = malloc(dimensions * sizeof(double))};
     km_status st = lo.x && lo.u && hi.x && hi.u ? KM_OK : km_error_nomem("the search for the bias");
-    int have_lo = 0, have_hi = 0, same_end = 0, last_end = 0, offsets = 0;
+    int have_lo = 0, have_hi = 0, same_end = 0, last_end = 0, offsets = 0, descended = 1;
     double b = 0, reach = 1;
     *steps = 0;
     *converged = 0;
     while (!st && offsets++ < KM_DCD_BIAS_OFFSETS) {
         d->offset = b;
         long descent_steps;
-        int descended;
         st = descend(d, machine->step, &descent, index, &descent_steps, &descended);
         *steps += descent_steps;
-        if (st || !descended)   /* interrupted, or a limit: the point as it is */
+        if (st || !descended)   /* interrupted, or a limit the descent has reported: the point as it is */
             break;
         double s = coefficient_sum(d);
         int end = s > 0 ? -1 : 1;   /* which end of the bracket b becomes (s = 0: both) */
@@ -518,11 +517,11 @@ static km_status bias_search(dcd *d, const dcd_machine *machine, const km_smo_op
         if (!(b > lo.b && b < hi.b))   /* the bracket is as narrow as doubles make it */
             break;
     }
-    if (!st && !*converged) {
+    if (!st && !*converged && descended)
         km_log(&options->logger, KM_LOG_WARNING, "coordinate descent: the search for the bias stopped after %d "
                "offsets before LIBSVM's violation met the tolerance", offsets);
+    if (!st && !*converged)
         libsvm_violation(d, machine, rho);
-    }
     if (!st)
         km_log(&options->logger, KM_LOG_DEBUG, "coordinate descent: bias %.17g after %d offsets", -*rho, offsets);
     free(lo.x);

@@ -1,6 +1,6 @@
 /* C-SVC as a machine: labels y_i = +-1, loss sum_i C_i max(0, 1 - y_i f(x_i)), c_i = y_i alpha_i,
  * lin = sum_i y_i c_i = sum_i alpha_i; with bias 0 (--no-bias) f has no bias term and its dual no
- * constraint sum_i y_i alpha_i = 0, which on explicit features is solved by coordinate descent. */
+ * constraint sum_i y_i alpha_i = 0. On explicit features both are solved by coordinate descent. */
 #include <stdlib.h>
 
 #include "core/error.h"
@@ -12,19 +12,18 @@ static double row_weight(const km_machine_problem *pr, size_t i)
     return pr->C * (pr->y[i] > 0 ? pr->weight_pos : pr->weight_neg);
 }
 
-/* Without bias, on kernels that all have explicit features (low-rank kernels), a solve without an SMO
- * hook runs dual coordinate descent on the features (svm/dcd.c): linear in the rows. */
+/* On kernels that all have explicit features (low-rank kernels), a solve without an SMO hook runs dual
+ * coordinate descent on the features (svm/dcd.c), linear in the rows; with a bias, its search for the
+ * bias. The ops' on_features says so only without bias: with it, kernel-weight methods keep hooking the
+ * SMO's steps (their certificate then finds the bias from every row's decision value). */
+static int svc_solves_on_features(const km_machine_problem *pr, const km_smo_options *options)
+{
+    return !options->hook && km_kernel_access_features(pr->kernel, NULL);
+}
+
 static int svc_on_features(const km_machine_problem *pr)
 {
     return !pr->bias && km_kernel_access_features(pr->kernel, NULL);
-}
-
-/* A solve without an SMO hook runs on the features without bias, and with bias where the rows are split
- * over processes (the SMO would need them all), by the descent's search for the bias. */
-static int svc_solves_on_features(const km_machine_problem *pr, const km_smo_options *options)
-{
-    return !options->hook &&
-           (svc_on_features(pr) || (options->partition && km_kernel_access_features(pr->kernel, NULL)));
 }
 
 static km_status svc_solve(const km_machine_problem *pr, const km_smo_options *options, km_svm_solution *solution)
@@ -39,7 +38,7 @@ static km_status svc_solve(const km_machine_problem *pr, const km_smo_options *o
     km_status (*solver)(const km_kernel_access *, const signed char *, double, double, double,
                         const km_smo_options *, const double *, km_svm_solution *) =
         svc_solves_on_features(pr, options) ? (pr->bias ? km_svc_solve_features_with_bias : km_svc_solve_features)
-                                     : (pr->bias ? km_svc_solve : km_svc_solve_without_bias);
+                                            : (pr->bias ? km_svc_solve : km_svc_solve_without_bias);
     km_status st = solver(pr->kernel, pr->y, pr->C, pr->weight_pos, pr->weight_neg, options, start, solution);
     free(start);
     return st;

@@ -1,6 +1,6 @@
 /* epsilon-SVR as a machine: targets z_i, loss sum_i C max(0, |z_i - f(x_i)| - epsilon),
  * c_i = alpha_i - alpha*_i, lin = sum_i z_i c_i - epsilon |c_i|; with bias 0 (--no-bias) f has no bias
- * term and its dual no constraint sum_i c_i = 0, which on explicit features is solved by coordinate
+ * term and its dual no constraint sum_i c_i = 0. On explicit features both are solved by coordinate
  * descent. */
 #include <math.h>
 #include <stdlib.h>
@@ -9,19 +9,18 @@
 #include "svm/hinge_loss.h"
 #include "svm/machine.h"
 
-/* Without bias, on kernels that all have explicit features (low-rank kernels), a solve without an SMO
- * hook runs dual coordinate descent on the features (svm/dcd.c): linear in the rows. */
+/* On kernels that all have explicit features (low-rank kernels), a solve without an SMO hook runs dual
+ * coordinate descent on the features (svm/dcd.c), linear in the rows; with a bias, its search for the
+ * bias. The ops' on_features says so only without bias: with it, kernel-weight methods keep hooking the
+ * SMO's steps (their certificate then finds the bias from every row's decision value). */
+static int svr_solves_on_features(const km_machine_problem *pr, const km_smo_options *options)
+{
+    return !options->hook && km_kernel_access_features(pr->kernel, NULL);
+}
+
 static int svr_on_features(const km_machine_problem *pr)
 {
     return !pr->bias && km_kernel_access_features(pr->kernel, NULL);
-}
-
-/* A solve without an SMO hook runs on the features without bias, and with bias where the rows are split
- * over processes (the SMO would need them all), by the descent's search for the bias. */
-static int svr_solves_on_features(const km_machine_problem *pr, const km_smo_options *options)
-{
-    return !options->hook &&
-           (svr_on_features(pr) || (options->partition && km_kernel_access_features(pr->kernel, NULL)));
 }
 
 /* The SMO's 2n variables from c: alpha_i = max(c_i, 0), alpha*_i = max(-c_i, 0); the coordinate descent
