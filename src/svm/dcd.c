@@ -412,7 +412,12 @@ static double libsvm_violation(const dcd *d, const dcd_machine *machine, double 
         d->partition->sum(sums, 2);
         rule = (libsvm_rule){extremes[0], -extremes[1], extremes[2], -extremes[3], sums[0], sums[1]};
     }
-    *rho = rule.free > 0 ? rule.sum_free / rule.free : (rule.ub + rule.lb) / 2;
+    /* a side without variables (only away from the equality: a search stopped early) leaves the other */
+    double middle = isfinite(rule.ub) && isfinite(rule.lb) ? (rule.ub + rule.lb) / 2
+                    : isfinite(rule.ub)                    ? rule.ub
+                    : isfinite(rule.lb)                    ? rule.lb
+                                                           : 0.0;
+    *rho = rule.free > 0 ? rule.sum_free / rule.free : middle;
     return rule.up - rule.low;
 }
 
