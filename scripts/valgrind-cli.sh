@@ -10,8 +10,8 @@
 # there). It is CI's stage and fits its time budget: each memcheck process costs about 1.5 s before
 # kernelmix runs a line of its own (valgrind, then the shared libraries' loading and initialisation
 # under it), so
-#  - memcheck runs every KM_VALGRIND_EVERY-th kernelmix command of each test (default 2: the 1st,
-#    3rd, ...; the others run natively), and
+#  - memcheck runs every KM_VALGRIND_EVERY-th kernelmix command of each test (default 3: the 1st,
+#    4th, ...; the others run natively), and
 #  - the tests that are long numerical runs (parity sweeps, grids, limits) are left out unless
 #    KM_VALGRIND_ALL=1: the sanitizer stage runs them in full, their results are checked to solver
 #    tolerances, and the solvers they run are those of the lighter tests that memcheck does run.
@@ -24,7 +24,7 @@ pattern=${1:-.}
 exclude='^test_(hostile_kill|hostile_memory|install|python_install|clmkl_localized)$'
 numerical='^test_(limits|libsvm_parity|r_sequences|mkl|low_rank|cv|kernel_shapes|eb_kernel_bank|probability|bound|mkl_solvers|plot|plot_trace)$'
 [ "${KM_VALGRIND_ALL:-0}" = 1 ] && numerical='^$'
-if [ "$pattern" = . ]; then every=${KM_VALGRIND_EVERY:-2}; else every=${KM_VALGRIND_EVERY:-1}; fi
+if [ "$pattern" = . ]; then every=${KM_VALGRIND_EVERY:-3}; else every=${KM_VALGRIND_EVERY:-1}; fi
 [ -x "$build/kernelmix" ] || ./scripts/build.sh >/dev/null
 logs=$build/valgrind
 rm -rf "$logs"

@@ -48,7 +48,7 @@ chmod +x "$WORK/launch"
 printf '10.213.7.1 slots=1\n10.213.7.2 slots=1\n10.213.7.3 slots=1\n' >"$WORK/hosts"
 MPIRUN=(timeout 120 ip netns exec "$prefix-h0" env TMPDIR="$WORK/tmp-h0" mpirun --allow-run-as-root --hostfile "$WORK/hosts" -n 3
         --mca plm_rsh_agent "$WORK/launch" --mca btl tcp,self --mca btl_tcp_if_include "$subnet"
-        --mca oob_tcp_if_include "$subnet")
+        --mca oob_tcp_if_include "$subnet" --mca mpi_yield_when_idle 1)
 need_mpi_build cv
 
 # one rank on each host: each sees its own address
