@@ -2,11 +2,11 @@
 # kernelmix train under Open MPI on this machine (data-parallel training, docs/large-scale.md): with 2
 # and 4 ranks, KRR on low-rank kernels gives the model one process gives (mpirun -n 1 is one process):
 # the same support rows, coefficients, bias and objective to 1e-9 relative, and the same predictions
-# to 1e-9; C-SVC and epsilon-SVR, with and without bias, reach one process's objective and predictions, lp-norm
-# MKL and the elastic net its certified gap, with objectives within the gaps; only rank 0 prints; what
-# it does not train is refused with one message and no model; a rank killed mid-run ends the job with
-# mpirun's message naming it, and no model file. MPI's traffic stays on this machine (shared memory,
-# and loopback for mpirun's own channel).
+# to 1e-9; C-SVC and epsilon-SVR, with and without bias, reach one process's objective and predictions,
+# lp-norm MKL and the elastic net its certified gap, with objectives within the gaps; only rank 0
+# prints; what it does not train is refused with one message and no model; a rank killed mid-run ends
+# the job with mpirun's message naming it, and no model file. MPI's traffic stays on this machine
+# (shared memory, and loopback for mpirun's own channel).
 . "$(dirname "$0")/lib.sh" "$@"
 . "$(dirname "$0")/mpi.sh"
 # ranks yield the processor while they wait: beside other tests, ranks that spin starve the one computing
@@ -30,9 +30,9 @@ done
 
 # C-SVC and epsilon-SVR by rounds of dual coordinate descent, without bias (C-SVC and SVR on 2 ranks) and
 # with it (the default: the descent at a fixed offset and the search for the bias; C-SVC on 4 ranks, SVR
-# on 3): the objective one process reaches at the same tolerance, to 1e-9 (the
-# coefficients need not be unique: the features have fewer dimensions than rows), and the same
-# predictions (SVR's to 1e-4 at that tolerance)
+# on 3): the objective one process reaches at the same tolerance, to 1e-9 (the coefficients need not be
+# unique: the features have fewer dimensions than rows), and the same predictions (SVR's to 1e-4 at that
+# tolerance)
 svc=(-e 1e-6 --no-bias -c 0.5 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=60' --kernel 'poly:degree=2:rank=40')
 svr=(-s svr -p 0.2 -e 1e-6 --no-bias -c 1 --kernel 'rbf:gamma=2^-1..2^1/mean:rank=60')
 svc_bias=(-e 1e-6 -c 0.5 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=60' --kernel 'poly:degree=2:rank=40')
