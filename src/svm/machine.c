@@ -27,6 +27,11 @@ int km_machine_warm(const double *coef, size_t n)
     return 0;
 }
 
+int km_machine_solves_on_features(const km_machine_problem *problem, const km_smo_options *options)
+{
+    return !options->hook && km_kernel_access_features(problem->kernel, NULL);
+}
+
 double km_machine_unit_scale(const km_machine_problem *problem)
 {
     (void)problem;

@@ -73,4 +73,10 @@ double km_machine_unit_scale(const km_machine_problem *problem);
 /* True when any of the n coefficients is non-zero (a solve then warm-starts from them). */
 int km_machine_warm(const double *coef, size_t n);
 
+/* True when a C-SVC or epsilon-SVR solve runs dual coordinate descent on the kernels' explicit features
+ * (svm/dcd.c), linear in the rows: every kernel low-rank and no SMO hook; with a bias, by the descent's
+ * search for the bias. The ops' on_features says so only without bias: with it, kernel-weight methods
+ * keep hooking the SMO's steps (their certificate then finds the bias from every row's decision value). */
+int km_machine_solves_on_features(const km_machine_problem *problem, const km_smo_options *options);
+
 #endif

@@ -12,15 +12,7 @@ static double row_weight(const km_machine_problem *pr, size_t i)
     return pr->C * (pr->y[i] > 0 ? pr->weight_pos : pr->weight_neg);
 }
 
-/* On kernels that all have explicit features (low-rank kernels), a solve without an SMO hook runs dual
- * coordinate descent on the features (svm/dcd.c), linear in the rows; with a bias, its search for the
- * bias. The ops' on_features says so only without bias: with it, kernel-weight methods keep hooking the
- * SMO's steps (their certificate then finds the bias from every row's decision value). */
-static int svc_solves_on_features(const km_machine_problem *pr, const km_smo_options *options)
-{
-    return !options->hook && km_kernel_access_features(pr->kernel, NULL);
-}
-
+/* The ops' on_features (km_machine_solves_on_features: with a bias, too, a solve runs on the features) */
 static int svc_on_features(const km_machine_problem *pr)
 {
     return !pr->bias && km_kernel_access_features(pr->kernel, NULL);
@@ -35,10 +27,11 @@ static km_status svc_solve(const km_machine_problem *pr, const km_smo_options *o
         return km_error_nomem("a warm start");
     for (size_t i = 0; warm && i < n; i++)
         start[i] = pr->y[i] * solution->coef[i];
+    int features = km_machine_solves_on_features(pr, options);
     km_status (*solver)(const km_kernel_access *, const signed char *, double, double, double,
                         const km_smo_options *, const double *, km_svm_solution *) =
-        svc_solves_on_features(pr, options) ? (pr->bias ? km_svc_solve_features_with_bias : km_svc_solve_features)
-                                            : (pr->bias ? km_svc_solve : km_svc_solve_without_bias);
+        features ? (pr->bias ? km_svc_solve_features_with_bias : km_svc_solve_features)
+                 : (pr->bias ? km_svc_solve : km_svc_solve_without_bias);
     km_status st = solver(pr->kernel, pr->y, pr->C, pr->weight_pos, pr->weight_neg, options, start, solution);
     free(start);
     return st;

@@ -9,15 +9,7 @@
 #include "svm/hinge_loss.h"
 #include "svm/machine.h"
 
-/* On kernels that all have explicit features (low-rank kernels), a solve without an SMO hook runs dual
- * coordinate descent on the features (svm/dcd.c), linear in the rows; with a bias, its search for the
- * bias. The ops' on_features says so only without bias: with it, kernel-weight methods keep hooking the
- * SMO's steps (their certificate then finds the bias from every row's decision value). */
-static int svr_solves_on_features(const km_machine_problem *pr, const km_smo_options *options)
-{
-    return !options->hook && km_kernel_access_features(pr->kernel, NULL);
-}
-
+/* The ops' on_features (km_machine_solves_on_features: with a bias, too, a solve runs on the features) */
 static int svr_on_features(const km_machine_problem *pr)
 {
     return !pr->bias && km_kernel_access_features(pr->kernel, NULL);
@@ -30,7 +22,7 @@ static km_status svr_solve(const km_machine_problem *pr, const km_smo_options *o
     size_t n = pr->kernel->n_rows;
     const double *coef = solution->coef;
     int warm = km_machine_warm(coef, n);
-    if (svr_solves_on_features(pr, options))   /* it reads the start before it writes solution->coef */
+    if (km_machine_solves_on_features(pr, options))   /* it reads the start before it writes solution->coef */
         return (pr->bias ? km_svr_solve_features_with_bias : km_svr_solve_features)(
             pr->kernel, pr->z, pr->C, pr->epsilon, options, warm ? coef : NULL, solution);
     double *start = warm ? malloc(2 * n * sizeof *start) : NULL;
