@@ -28,4 +28,10 @@ static inline double km_feature_row_scale(const km_feature_block *b, size_t i)
     return b->factor ? b->root_scale * b->factor[b->rows ? b->rows[i] : i] : b->root_scale;
 }
 
+/* The M blocks side by side, Z = [sqrt(w_m) s phi_m] over the blocks with w_m > 0 (weights NULL: every
+ * block, w_m = 1): rows first..first+count of Z, row-major, d = sum of those blocks' r values a row,
+ * written to out (count x d values). Z Z' is then the kernel sum_m w_m K_m. */
+void km_feature_rows_combine(const km_feature_block *blocks, const double *weights, size_t M, size_t first,
+                             size_t count, double *out);
+
 #endif

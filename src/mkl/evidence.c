@@ -8,6 +8,7 @@
 
 #include "core/cholesky.h"
 #include "core/error.h"
+#include "mkl/evidence_features.h"
 
 km_status km_evidence_alloc(size_t n, size_t M, const double *K, km_evidence *ev)
 {
@@ -31,6 +32,7 @@ km_status km_evidence_alloc(size_t n, size_t M, const double *K, km_evidence *ev
 
 void km_evidence_free(km_evidence *ev)
 {
+    km_evidence_features_free(ev->features);
     free(ev->factor);
     free(ev->alpha);
     free(ev->outer);
@@ -41,6 +43,8 @@ void km_evidence_free(km_evidence *ev)
 
 km_status km_evidence_eval(km_evidence *ev, const double *y, const double *d, double noise, int with_traces)
 {
+    if (ev->features)
+        return km_evidence_features_eval(ev, y, d, noise, with_traces);
     size_t n = ev->n, M = ev->M, nn = n * n;
     double *A = ev->factor;
     /* the M Gram matrices side by side are one nn x M matrix: Kbar = sum_m d_m K_m is one product, and

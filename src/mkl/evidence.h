@@ -8,19 +8,27 @@
  * matrix-vector product). The gradient is
  * d(value)/d d_m = 1/2 (T_m - Q_m), and the noise, a kernel I with weight sigma^2, has T = Tr(Kbar^-1)
  * and Q = alpha'alpha. The factorization and the inverse are computed in steps that poll the caller's
- * interrupt (core/cholesky.h). */
+ * interrupt (core/cholesky.h).
+ * On kernels given by explicit features (low-rank kernels, kernel/feature_block.h) of d < n dimensions
+ * in all, the same quantities come from d x d matrices through the Woodbury identity
+ * (km_evidence_alloc_features, evidence_features.c): no n x n matrix. */
 #ifndef KM_MKL_EVIDENCE_H
 #define KM_MKL_EVIDENCE_H
 
 #include <stddef.h>
 
+#include "kernel/feature_block.h"
 #include "kernelmix.h"
 #include "svm/svm.h"
 
+typedef struct km_evidence_features km_evidence_features;
+
 typedef struct km_evidence {
     size_t n, M;
-    const double *K;             /* M symmetric n x n Gram matrices, column-major, one after the other */
-    double *factor;              /* n x n: L (lower triangle) */
+    const double *K;             /* M symmetric n x n Gram matrices, column-major, one after the other
+                                    (NULL with features) */
+    km_evidence_features *features; /* the Woodbury path's state, or NULL */
+    double *factor;              /* n x n: L (lower triangle); NULL with features */
     double *alpha;               /* n values Kbar^-1 y */
     double *T, *Q;               /* M values Tr(Kbar^-1 K_m) (with traces) and alpha'K_m alpha */
     double trace_inverse;        /* Tr(Kbar^-1) (with traces) */
@@ -29,7 +37,7 @@ typedef struct km_evidence {
     double half_log_det;         /* 1/2 log|Kbar| */
     double value;                /* data_fit + half_log_det: eq. (10) without its constant */
     double log_2pi_term;         /* n/2 log(2 pi) */
-    double *outer;               /* n x n: alpha alpha', then Kbar^-1 (full, with traces) */
+    double *outer;               /* n x n: alpha alpha', then Kbar^-1 (full, with traces); NULL with features */
     int (*interrupted)(void *ctx); /* polled between the steps of an evaluation (NULL: never); non-zero
                                     stops it with KM_EINTERRUPTED */
     void *interrupt_ctx;
@@ -37,6 +45,14 @@ typedef struct km_evidence {
 
 /* Allocates the buffers for n rows and M kernels; K (M n^2 values) is borrowed. */
 km_status km_evidence_alloc(size_t n, size_t M, const double *K, km_evidence *ev);
+/* Allocates the evidence of the M kernels K_m(i, j) = s_i s_j <phi_m(i), phi_m(j)> of the feature blocks
+ * (borrowed; n rows each) through their d = sum_m r_m dimensions: 3 d^2 + 1024 d + n doubles
+ * (km_evidence_features_bytes). The first evaluation computes Phi'Phi, O(n d^2); each evaluation then
+ * costs O(d^3 + n d), Kbar = sigma^2 I + Phi D Phi' (D: d_m on block m) never formed. The noise must be
+ * positive. */
+km_status km_evidence_alloc_features(size_t n, size_t M, const km_feature_block *blocks, km_evidence *ev);
+/* The memory km_evidence_alloc_features takes for n rows and d dimensions (SIZE_MAX: not addressable). */
+size_t km_evidence_features_bytes(size_t n, size_t d);
 void km_evidence_free(km_evidence *ev);
 /* Evaluates at weights d (M values >= 0) and noise variance >= 0; with_traces: also T and
  * trace_inverse. KM_EINVAL (no NaN) when Kbar is not positive definite, KM_EINTERRUPTED when

@@ -7,12 +7,14 @@
  * The model's record keeps, per machine k (1-based), section "eb": neg_log_evidence_k (with the
  * constant n/2 log 2 pi), noise_k (sigma^2) and kernels_kept_k. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "kernel/cache.h"
 #include "mkl/eb.h"
 #include "mkl/evidence.h"
 #include "mkl/krr_learning.h"
@@ -77,6 +79,38 @@ static void report_iteration(const void *ctx, long t, const double *d, double ne
     km_mkl_report_step(pr, &record);
 }
 
+/* The evidence is computed on the kernels' features (mkl/evidence.h, the Woodbury path) where every
+ * kernel has explicit features of fewer dimensions than rows in all; blocks: filled then. */
+static int evidence_on_features(const km_kernel_access *k, km_feature_block *blocks)
+{
+    if (!km_kernel_access_features(k, blocks))
+        return 0;
+    size_t d = 0;
+    for (size_t m = 0; m < k->n_kernels; m++)
+        d += blocks[m].r;
+    return d > 0 && d < k->n_rows;
+}
+
+/* The Woodbury path's matrices are taken out of the kernel cache's budget (-m) beside the features:
+ * *reserved their bytes, 0 without a shared cache (then they must fit in the solver's budget). */
+static km_status reserve_features_evidence(const km_feature_block *blocks, size_t M, size_t n,
+                                           const km_smo_options *solver, size_t *reserved)
+{
+    size_t d = 0;
+    for (size_t m = 0; m < M; m++)
+        d += blocks[m].r;
+    size_t bytes = km_evidence_features_bytes(n, d);
+    *reserved = 0;
+    int fits = bytes != SIZE_MAX && (solver->cache ? km_cache_reserve(solver->cache, bytes) : bytes <= solver->cache_bytes);
+    if (!fits)
+        return km_error(KM_EINVAL, "empirical-Bayes MKL on low-rank kernels of %zu feature dimensions keeps three "
+                        "%zu x %zu matrices (%.0f MiB), more than the kernel cache has left beside the kernels' "
+                        "features (-m %.0f): raise -m by that much, or lower the rank", d, d, d, ceil((double)bytes / 1048576.0),
+                        (double)(solver->cache ? km_cache_budget(solver->cache) : solver->cache_bytes) / 1048576.0);
+    *reserved = solver->cache ? bytes : 0;
+    return KM_OK;
+}
+
 static km_status eb_train(const km_mkl_problem *pr, km_mkl_result *result, km_eb_update update)
 {
     km_status st = km_krr_learning_check(pr);
@@ -84,15 +118,22 @@ static km_status eb_train(const km_mkl_problem *pr, km_mkl_result *result, km_eb
         return st;
     const km_kernel_access *k = pr->machine->kernel;
     size_t n = k->n_rows, M = k->n_kernels;
-    if (M > 0 && n > 0 && n * n > (size_t)-1 / sizeof(double) / M)
+    km_feature_block *blocks = malloc((M ? M : 1) * sizeof *blocks);
+    int on_features = blocks && evidence_on_features(k, blocks);
+    if (!on_features && M > 0 && n > 0 && n * n > (size_t)-1 / sizeof(double) / M) {
+        free(blocks);
         return km_error(KM_ENOMEM, "empirical-Bayes MKL keeps %zu Gram matrices of %zu rows: too large", M, n);
+    }
     double mean = 0, var = 0;
     for (size_t i = 0; i < n; i++)
         mean += pr->machine->z[i] / (double)n;
-    double *y = malloc(n * sizeof *y), *K = malloc(M * n * n * sizeof *K);
+    double *y = malloc(n * sizeof *y), *K = on_features ? NULL : malloc(M * n * n * sizeof *K);
     km_evidence ev = {0};
-    if (!y || !K)
+    if (!y || !blocks || (!on_features && !K))
         st = km_error_nomem("empirical-Bayes MKL");
+    size_t reserved = 0;
+    if (!st && on_features)
+        st = reserve_features_evidence(blocks, M, n, &pr->machine->solver, &reserved);
     for (size_t i = 0; !st && i < n; i++) {
         y[i] = pr->machine->z[i] - mean;
         var += y[i] * y[i] / (double)n;
@@ -103,9 +144,11 @@ static km_status eb_train(const km_mkl_problem *pr, km_mkl_result *result, km_eb
     km_interruptible_access polled;
     km_interruptible_access_init(&polled, k, pr->machine->solver.interrupted, pr->machine->solver.interrupt_ctx,
                                  "the Gram matrices");
-    if (!st)
+    if (!st && on_features)
+        st = km_evidence_alloc_features(n, M, blocks, &ev);
+    if (!st && !on_features)
         st = km_evidence_gram(&polled.access, K);
-    if (!st)
+    if (!st && !on_features)
         st = km_evidence_alloc(n, M, K, &ev);
     ev.interrupted = pr->machine->solver.interrupted; /* the factorizations of every evaluation */
     ev.interrupt_ctx = pr->machine->solver.interrupt_ctx;
@@ -138,8 +181,11 @@ static km_status eb_train(const km_mkl_problem *pr, km_mkl_result *result, km_eb
         st = record_outcome(pr, &ev, noise, kept);
     }
     km_evidence_free(&ev);
+    if (reserved)
+        km_cache_unreserve(pr->machine->solver.cache, reserved);
     free(y);
     free(K);
+    free(blocks);
     return st;
 }
 

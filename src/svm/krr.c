@@ -268,19 +268,7 @@ static const double *feature_rows(const combined_features *f, size_t first, size
 {
     if (!f->buffer)
         return f->blocks[0].phi + first * f->d;
-    for (size_t t = 0; t < count; t++) {
-        double *row = f->buffer + t * f->d;
-        for (size_t m = 0; m < f->M; m++) {
-            const km_feature_block *b = &f->blocks[m];
-            if (!(f->weights[m] > 0))
-                continue;
-            double s = sqrt(f->weights[m]) * km_feature_row_scale(b, first + t);
-            const double *phi = km_feature_row(b, first + t);
-            for (size_t c = 0; c < b->r; c++)
-                row[c] = s * phi[c];
-            row += b->r;
-        }
-    }
+    km_feature_rows_combine(f->blocks, f->weights, f->M, first, count, f->buffer);
     return f->buffer;
 }
 

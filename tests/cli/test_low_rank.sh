@@ -135,6 +135,30 @@ PY
         fail "--mkl $1 on low-rank features and on their matrices learns other weights"
 done
 
+# empirical-Bayes MKL on low-rank kernels evaluates the evidence through the Woodbury identity on their
+# features (d x d matrices, never an N x N one): the same weights, noise and evidence, to 1e-8, as on the
+# same kernels written as matrices; the d x d matrices count against -m
+expect_status 0 "$KM" train -q -s krr --mkl eb-mackay --learn-noise --kernel 'rbf:gamma=2^-2..2^2/mean:rank=30' \
+    "$H" "$WORK/eb-features.model"
+expect_status 0 "$KM" train -q -s krr --mkl eb-mackay --learn-noise --kernel "precomputed:file=$WORK/K.1.bin" \
+    --kernel "precomputed:file=$WORK/K.2.bin" --kernel "precomputed:file=$WORK/K.3.bin" \
+    --kernel "precomputed:file=$WORK/K.4.bin" --kernel "precomputed:file=$WORK/K.5.bin" "$H" "$WORK/eb-matrices.model"
+"$PYTHON" - "$WORK/eb-features.model" "$WORK/eb-matrices.model" <<'PY' ||
+import sys
+def learned(path):
+    lines = [l.split() for l in open(path, errors="replace")]
+    theta = [float(v) for v in next(l[1:] for l in lines if l and l[0] == "theta")]
+    after = lambda key: float(lines[next(i for i, l in enumerate(lines) if l and l[0] == key) + 1][0])
+    return theta + [after("neg_log_evidence_1"), after("noise_1")]
+a, b = learned(sys.argv[1]), learned(sys.argv[2])
+sys.exit(0 if len(a) == len(b) == 7 and max(a[:5]) > 0 and
+         all(abs(x - y) <= 1e-8 * max(1.0, abs(y)) for x, y in zip(a, b)) else 1)
+PY
+    fail "--mkl eb-mackay on low-rank features and on their matrices differ: $(grep -h -A1 '^theta\|^neg_log\|^noise_1' "$WORK"/eb-*.model)"
+expect_status 2 "$KM" train -q -s krr --mkl eb-rw --kernel 'rbf:gamma=2^-2..2^2/mean:rank=50' -m 2 "$H" "$WORK/eb.model" &&
+    expect_one_line_error "empirical-Bayes MKL on low-rank kernels of 250 feature dimensions keeps three 250 x 250 matrices \\(4 MiB\\)"
+[ -e "$WORK/eb.model" ] && fail "a refused empirical-Bayes training wrote its model"
+
 # hostile maps, sealed with a correct checksum so that they reach the model's reader: one line naming
 # the model file, exit 2, no predictions written
 seal() {   # seal IN OUT SED-EXPRESSION: the edited model with its checksum recomputed
