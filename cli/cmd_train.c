@@ -103,8 +103,9 @@ static const char CLOSING_HELP[] =
 "\n"
 "  mpirun -n K kernelmix train ...   splits the training rows over K processes, on one\n"
 "                     machine or the hosts of a hostfile (docs/large-scale.md): every kernel\n"
-"                     low-rank; C-SVC, epsilon-SVR or KRR; fixed weights, or lp and\n"
-"                     elasticnet on machines without bias. Every process reads\n"
+"                     low-rank; C-SVC, epsilon-SVR or KRR; fixed weights, lp and\n"
+"                     elasticnet on machines without bias, or eb-rw and eb-mackay\n"
+"                     (-s krr). Every process reads\n"
 "                     TRAIN_FILE at the same path; rank 0 alone prints and writes the model\n"
 "\n";
 

@@ -24,7 +24,7 @@
 typedef struct km_evidence_features km_evidence_features;
 
 typedef struct km_evidence {
-    size_t n, M;
+    size_t n, M;                 /* rows (with features on split rows: of every part) and kernels */
     const double *K;             /* M symmetric n x n Gram matrices, column-major, one after the other
                                     (NULL with features) */
     km_evidence_features *features; /* the Woodbury path's state, or NULL */
@@ -49,8 +49,11 @@ km_status km_evidence_alloc(size_t n, size_t M, const double *K, km_evidence *ev
  * (borrowed; n rows each) through their d = sum_m r_m dimensions: 3 d^2 + 1024 d + n doubles
  * (km_evidence_features_bytes). The first evaluation computes Phi'Phi, O(n d^2); each evaluation then
  * costs O(d^3 + n d), Kbar = sigma^2 I + Phi D Phi' (D: d_m on block m) never formed. The noise must be
- * positive. */
-km_status km_evidence_alloc_features(size_t n, size_t M, const km_feature_block *blocks, km_evidence *ev);
+ * positive. partition (NULL: none): the rows are this part's of partition->n_total split over processes
+ * (data-parallel training); Phi'Phi, Phi'y, Phi'alpha, y'alpha and alpha'alpha are summed over the parts,
+ * every part evaluates alike and holds alpha on its own rows, and ev->n is the total. */
+km_status km_evidence_alloc_features(size_t n, size_t M, const km_feature_block *blocks,
+                                     const km_row_partition *partition, km_evidence *ev);
 /* The memory km_evidence_alloc_features takes for n rows and d dimensions (SIZE_MAX: not addressable). */
 size_t km_evidence_features_bytes(size_t n, size_t d);
 void km_evidence_free(km_evidence *ev);

@@ -43,7 +43,8 @@ enum {
     KM_METHOD_ALIGNMENT = 1u << 8,
     /* Trains on rows split over processes (data-parallel training): its steps read the rows only through
      * the machine's solve and the certificate's products, quadratic terms, linear term and loss, which
-     * sum over the partition (mkl/certificate.c) — the wrapper form of the lp-norm family. */
+     * sum over the partition (mkl/certificate.c) — the wrapper form of the lp-norm family — or, for
+     * empirical Bayes, through the evidence's sums over the rows (mkl/evidence_features.c). */
     KM_METHOD_SPLIT_ROWS = 1u << 9,
 };
 

@@ -14,6 +14,7 @@
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "dist/dist.h"
 #include "kernel/cache.h"
 #include "mkl/eb.h"
 #include "mkl/evidence.h"
@@ -80,15 +81,16 @@ static void report_iteration(const void *ctx, long t, const double *d, double ne
 }
 
 /* The evidence is computed on the kernels' features (mkl/evidence.h, the Woodbury path) where every
- * kernel has explicit features of fewer dimensions than rows in all; blocks: filled then. */
-static int evidence_on_features(const km_kernel_access *k, km_feature_block *blocks)
+ * kernel has explicit features of fewer dimensions than rows (n_total, of every part) in all; blocks:
+ * filled then. */
+static int evidence_on_features(const km_kernel_access *k, size_t n_total, km_feature_block *blocks)
 {
     if (!km_kernel_access_features(k, blocks))
         return 0;
     size_t d = 0;
     for (size_t m = 0; m < k->n_kernels; m++)
         d += blocks[m].r;
-    return d > 0 && d < k->n_rows;
+    return d > 0 && d < n_total;
 }
 
 /* The Woodbury path's matrices are taken out of the kernel cache's budget (-m) beside the features:
@@ -117,35 +119,45 @@ static km_status eb_train(const km_mkl_problem *pr, km_mkl_result *result, km_eb
     if (st)
         return st;
     const km_kernel_access *k = pr->machine->kernel;
-    size_t n = k->n_rows, M = k->n_kernels;
+    const km_row_partition *partition = pr->machine->solver.partition;
+    size_t n = k->n_rows, M = k->n_kernels, n_total = partition ? partition->n_total : n;
     km_feature_block *blocks = malloc((M ? M : 1) * sizeof *blocks);
-    int on_features = blocks && evidence_on_features(k, blocks);
-    if (!on_features && M > 0 && n > 0 && n * n > (size_t)-1 / sizeof(double) / M) {
-        free(blocks);
-        return km_error(KM_ENOMEM, "empirical-Bayes MKL keeps %zu Gram matrices of %zu rows: too large", M, n);
-    }
-    double mean = 0, var = 0;
-    for (size_t i = 0; i < n; i++)
-        mean += pr->machine->z[i] / (double)n;
-    double *y = malloc(n * sizeof *y), *K = on_features ? NULL : malloc(M * n * n * sizeof *K);
+    int on_features = blocks && evidence_on_features(k, n_total, blocks);
+    if (partition && blocks && !on_features)   /* alike on every part: the same kernels and rows */
+        st = km_error(KM_EINVAL, "empirical-Bayes MKL on rows split over processes needs every kernel low-rank, "
+                      "of fewer feature dimensions in all than rows");
+    if (!st && !on_features && M > 0 && n > 0 && n * n > (size_t)-1 / sizeof(double) / M)
+        st = km_error(KM_ENOMEM, "empirical-Bayes MKL keeps %zu Gram matrices of %zu rows: too large", M, n);
+    double *y = st ? NULL : malloc((n ? n : 1) * sizeof *y);
+    double *K = st || on_features ? NULL : malloc(M * n * n * sizeof *K);
     km_evidence ev = {0};
-    if (!y || !blocks || (!on_features && !K))
+    if (!st && (!y || !blocks || (!on_features && !K)))
         st = km_error_nomem("empirical-Bayes MKL");
     size_t reserved = 0;
     if (!st && on_features)
         st = reserve_features_evidence(blocks, M, n, &pr->machine->solver, &reserved);
+    if (!st && on_features)
+        st = km_evidence_alloc_features(n, M, blocks, partition, &ev);
+    if (partition && km_row_partition_failed(partition, st != KM_OK) && !st)
+        st = km_error(KM_EINVAL, KM_DIST_FAILED_ELSEWHERE " while setting up empirical-Bayes MKL");
+    /* the targets centred by their mean over every row (the bias), and their variance */
+    double mean = 0, var = 0;
+    for (size_t i = 0; !st && i < n; i++)
+        mean += pr->machine->z[i] / (double)n_total;
+    if (!st && partition)
+        partition->sum(&mean, 1);
     for (size_t i = 0; !st && i < n; i++) {
         y[i] = pr->machine->z[i] - mean;
-        var += y[i] * y[i] / (double)n;
+        var += y[i] * y[i] / (double)n_total;
     }
+    if (!st && partition)
+        partition->sum(&var, 1);
     if (!st && !(var > 0))
-        st = km_error(KM_EINVAL, "empirical-Bayes MKL needs targets that vary (all %zu equal %g)", n, mean);
+        st = km_error(KM_EINVAL, "empirical-Bayes MKL needs targets that vary (all %zu equal %g)", n_total, mean);
     /* the M Gram matrices (M n^2 kernel values) and every iteration poll the caller's interrupt */
     km_interruptible_access polled;
     km_interruptible_access_init(&polled, k, pr->machine->solver.interrupted, pr->machine->solver.interrupt_ctx,
                                  "the Gram matrices");
-    if (!st && on_features)
-        st = km_evidence_alloc_features(n, M, blocks, &ev);
     if (!st && !on_features)
         st = km_evidence_gram(&polled.access, K);
     if (!st && !on_features)
@@ -218,7 +230,7 @@ const km_mkl_method_entry km_method_eb_rw = {
     .help = "with -s krr: weights (and with --learn-noise the noise) maximising the Gaussian-process "
             "evidence of the centred targets, covariance sum_m d_m K_m + noise I (Tomioka & Suzuki), "
             "by reweighted block-1 problems; no C to tune",
-    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_EMPIRICAL_BAYES,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_EMPIRICAL_BAYES | KM_METHOD_SPLIT_ROWS,
     .params = (const km_param[]){KM_PARAM_EB_NOISE, KM_PARAM_EB_LEARN_NOISE, KM_PARAM_EB_INNER, KM_PARAM_EB_TOL,
                                  KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0},
     .ignores = (const km_param[]){KM_PARAM_C, 0},
@@ -232,7 +244,7 @@ const km_mkl_method_entry km_method_eb_rw = {
 const km_mkl_method_entry km_method_eb_mackay = {
     .id = KM_MKL_EB_MACKAY, .name = "eb-mackay",
     .help = "the same evidence as eb-rw maximised by MacKay's fixed-point steps",
-    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_EMPIRICAL_BAYES,
+    .flags = KM_METHOD_LEARNS_WEIGHTS | KM_METHOD_EMPIRICAL_BAYES | KM_METHOD_SPLIT_ROWS,
     .params = (const km_param[]){KM_PARAM_EB_NOISE, KM_PARAM_EB_LEARN_NOISE, KM_PARAM_EB_TOL,
                                  KM_PARAM_MKL_MAX_OUTER, KM_PARAM_MKL_MAX_TIME, 0},
     .ignores = (const km_param[]){KM_PARAM_C, 0},

@@ -84,8 +84,8 @@ km_status km_mkl_check_split_rows(const km_mkl_params *mkl)
     if (!method || !(method->flags & KM_METHOD_LEARNS_WEIGHTS))
         return KM_OK;
     if (!(method->flags & KM_METHOD_SPLIT_ROWS))
-        return km_error(KM_EINVAL, "--mkl %s does not train on rows split over processes (fixed, lp and elasticnet "
-                        "do)", method->name);
+        return km_error(KM_EINVAL, "--mkl %s does not train on rows split over processes (fixed, lp, elasticnet, "
+                        "eb-rw and eb-mackay do)", method->name);
     if (mkl->solver != KM_MKL_WRAPPER && mkl->solver != KM_MKL_INTERLEAVED)
         return km_error(KM_EINVAL, "on rows split over processes --mkl %s is solved by the wrapper (--solver "
                         "wrapper, or interleaved, which on low-rank kernels is the wrapper)", method->name);

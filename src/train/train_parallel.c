@@ -33,7 +33,8 @@ static km_status check_scope(const km_dataset *data, const km_kernel_set *kernel
         st = km_mkl_check_split_rows(&mkl);
     if (st)
         return st;
-    if ((km_mkl_method_flags(mkl.method) & KM_METHOD_LEARNS_WEIGHTS) && params->krr_bias)
+    unsigned flags = km_mkl_method_flags(mkl.method);   /* empirical Bayes's bias is the targets' mean */
+    if ((flags & KM_METHOD_LEARNS_WEIGHTS) && !(flags & KM_METHOD_EMPIRICAL_BAYES) && params->krr_bias)
         return km_error(KM_EINVAL, "learned kernel weights on rows split over processes need machines without "
                         "bias: the certificate's best bias would need every row");
     if (km_task_classifies(params->task) && params->multiclass != KM_MULTICLASS_OVR) {
@@ -51,6 +52,13 @@ static km_status check_scope(const km_dataset *data, const km_kernel_set *kernel
         return km_error(KM_EINVAL, "training on rows split over processes fits no probability model (-b 1)");
     if (data->text || data->ids)
         return km_error(KM_EINVAL, "training on rows split over processes needs numeric feature rows");
+    size_t dimensions = 0;   /* at most: a kernel keeps at most min(R, N) of its R landmarks' dimensions */
+    for (size_t m = 0; m < kernels->size; m++)
+        dimensions += kernels->kernels[m].rank < data->n ? kernels->kernels[m].rank : data->n;
+    if ((flags & KM_METHOD_EMPIRICAL_BAYES) && dimensions >= data->n)
+        return km_error(KM_EINVAL, "empirical-Bayes MKL on rows split over processes needs fewer feature "
+                        "dimensions in all than rows (the ranks add up to %zu, on %zu rows): lower the ranks", dimensions,
+                        data->n);
     for (size_t m = 0; m < kernels->size; m++) {
         const km_kernel *k = &kernels->kernels[m];
         if (!k->rank)

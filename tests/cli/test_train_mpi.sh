@@ -3,7 +3,8 @@
 # and 4 ranks, KRR on low-rank kernels gives the model one process gives (mpirun -n 1 is one process):
 # the same support rows, coefficients, bias and objective to 1e-9 relative, and the same predictions
 # to 1e-9; C-SVC and epsilon-SVR, with and without bias, reach one process's objective and predictions,
-# lp-norm MKL and the elastic net its certified gap, with objectives within the gaps; only rank 0
+# lp-norm MKL and the elastic net its certified gap, with objectives within the gaps, empirical Bayes its
+# model; only rank 0
 # prints; what it does not train is refused with one message and no model; a rank killed mid-run ends
 # the job with mpirun's message naming it, and no model file. MPI's traffic stays on this machine
 # (shared memory, and loopback for mpirun's own channel).
@@ -69,6 +70,18 @@ for mkl in "--mkl lp --p 4/3" "--mkl elasticnet --lambda 0.5"; do
     done
 done
 
+# empirical-Bayes MKL on 2 ranks: the evidence's sums over the rows (Phi'Phi, Phi'y, Phi'alpha and the
+# targets' mean) add the ranks', and every rank takes the same weight steps: one process's model (weights,
+# noise's evidence, coefficients, bias) to 1e-9 and its predictions
+eb=(-s krr --mkl eb-mackay --learn-noise --kernel 'rbf:gamma=2^-2..2^2/mean:rank=30' --kernel 'poly:degree=2:rank=20')
+"$KM" train -q "${eb[@]}" "$DATA/heart_scale" "$WORK/eb.model" || fail "eb-mackay without mpirun"
+"$KM" predict -q "$DATA/heart_scale" "$WORK/eb.model" "$WORK/eb.out" || fail "predict, eb-mackay"
+"${MPIRUN[@]}" -n 2 "$KM" train -q "${eb[@]}" "$DATA/heart_scale" "$WORK/eb2.model" 2>"$WORK/err" ||
+    fail "eb-mackay, mpirun -n 2: $(cat "$WORK/err")"
+same_model "$WORK/eb.model" "$WORK/eb2.model" 1e-9 || fail "eb-mackay, mpirun -n 2: the model differs from one process's"
+"$KM" predict -q "$DATA/heart_scale" "$WORK/eb2.model" "$WORK/eb2.out" || fail "predict, eb-mackay on 2 ranks"
+same_numbers "$WORK/eb.out" "$WORK/eb2.out" 1e-9 || fail "eb-mackay, mpirun -n 2: the predictions differ"
+
 # three classes one-vs-rest: every rank orders the classes as one process does (the same decision values
 # to 1e-4 at this tolerance; labels are random, so that many rows lie on the margin and a class may
 # change on a near tie)
@@ -101,6 +114,7 @@ refused "solves C-SVC, epsilon-SVR or kernel ridge" "$DATA/heart_scale" -s nu-sv
 refused "one-vs-one machines of 3 classes" "$WORK/three" --no-bias --kernel 'rbf:rank=50'
 refused "need machines without bias" "$DATA/heart_scale" -s krr --mkl lp --kernel 'rbf:rank=50'
 refused "does not train on rows split" "$DATA/heart_scale" --no-bias --mkl align --kernel 'rbf:rank=50'
+refused "needs fewer feature dimensions in all than rows" "$DATA/heart_scale" -s krr --mkl eb-rw --kernel 'rbf:gamma=1..2:rank=200'
 refused "solved by the wrapper" "$DATA/heart_scale" --no-bias --mkl lp --solver silp --kernel 'rbf:rank=50'
 refused "leverage-score landmarks" "$DATA/heart_scale" -s krr --kernel 'rbf:rank=50:sampling=leverage'
 refused "normalization constant" "$DATA/heart_scale" -s krr --kernel 'rbf:rank=50:norm=mult'

@@ -212,7 +212,7 @@ KM_TEST_CASE(evidence_on_features_equals_gram_matrices)
     km_feature_block blocks[FEATURE_BLOCKS];
     make_feature_fixture(blocks);
     km_evidence on_features, on_gram;
-    CHECK_OK(km_evidence_alloc_features(N, FEATURE_BLOCKS, blocks, &on_features));
+    CHECK_OK(km_evidence_alloc_features(N, FEATURE_BLOCKS, blocks, NULL, &on_features));
     CHECK_OK(km_evidence_alloc(N, FEATURE_BLOCKS, G, &on_gram));
     static const double weights[][FEATURE_BLOCKS] = {{0.7, 1.3, 0.2}, {0.0, 2.5, 0.01}, {1e-3, 0.0, 0.0}};
     static const double noises[] = {0.15, 1e-3, 4.0};
