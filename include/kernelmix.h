@@ -392,12 +392,12 @@ typedef struct km_progress {
  * no model). The report is valid during the call only. */
 typedef int (*km_progress_fn)(void *user, const km_progress *progress);
 
-/* Storage of cached kernel values in the solver of a fixed combination (the solver computes in double
- * either way). Floats hold twice the values per MiB; results then differ from the double cache in
- * the last digits (objective ~1e-7 relative). */
+/* Storage of cached kernel values in the solver of a fixed combination, and of the low-rank kernels'
+ * features for every method (the solvers compute in double either way). Floats hold twice the values
+ * per MiB; results then differ from double in the last digits (objective ~1e-7 relative). */
 typedef enum km_cache_values {
-    KM_CACHE_AUTO = 0,           /* double when the whole N×N kernel matrix fits in cache_mb as
-                                    double, float otherwise */
+    KM_CACHE_AUTO = 0,           /* double when the whole N×N kernel matrix (the features) fits in
+                                    cache_mb as double, float otherwise */
     KM_CACHE_DOUBLE = 1,
     KM_CACHE_FLOAT = 2
 } km_cache_values;

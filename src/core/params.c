@@ -42,9 +42,11 @@ static const km_param_row field_rows[] = {
     {ROW(KM_PARAM_CACHE_VALUES, "cache_values", KM_FIELD_INT, cache_values), .flags = INT,
      .default_value = KM_CACHE_AUTO, .enumeration = KM_ENUM_CACHE_VALUES, .names = km_cache_values_name_table,
      .options = "--cache-values", .value_name = "auto|double|float",
-     .help = "fixed combination: how the cache keeps kernel values: double, or float (twice as many per "
-             "MiB; results differ from the double cache in the last digits); auto: double when the N x N "
-             "matrix fits in -m as double, else float (--cache-float and --cache-double are its switches)"},
+     .help = "how the cache keeps kernel values, double or float (twice as many per MiB; results differ "
+             "from double in the last digits): the fixed combination's, where auto is double when the N x N "
+             "matrix fits in -m as double, else float; and low-rank kernels' features (every method), where "
+             "auto is double when they fit in -m as double, else float (--cache-float and --cache-double are "
+             "its switches)"},
     {ROW(KM_PARAM_MULTICLASS, "multiclass", KM_FIELD_INT, multiclass), .flags = INT,
      .default_value = KM_MULTICLASS_OVO, .enumeration = KM_ENUM_MULTICLASS, .names = km_multiclass_name_table,
      .options = "--multiclass", .value_name = "M",

@@ -39,6 +39,7 @@ struct km_cache {
     size_t budget;
     size_t used;                       /* bytes of columns and key indexes */
     size_t reserved;                   /* bytes of whole matrices */
+    km_cache_values values;            /* km_cache_set_values */
     unsigned long long clock;
     km_cache_client *clients;
 };
@@ -54,6 +55,10 @@ km_status km_cache_new(size_t bytes, km_cache **out)
 void km_cache_free(km_cache *cache) { free(cache); }
 
 size_t km_cache_budget(const km_cache *cache) { return cache->budget; }
+
+void km_cache_set_values(km_cache *cache, km_cache_values values) { cache->values = values; }
+
+km_cache_values km_cache_values_of(const km_cache *cache) { return cache->values; }
 
 static void lru_unlink(cache_entry *e)
 {

@@ -23,6 +23,11 @@ km_status km_cache_new(size_t bytes, km_cache **out);
 /* Frees the cache; its clients must have been freed. */
 void km_cache_free(km_cache *cache);
 size_t km_cache_budget(const km_cache *cache);
+/* How whole sets of values that may be kept either way (the low-rank kernels' features, provider.c) are
+ * kept: KM_CACHE_AUTO (the default: double where they fit beside the other reservations, else float),
+ * KM_CACHE_DOUBLE or KM_CACHE_FLOAT (--cache-values). */
+void km_cache_set_values(km_cache *cache, km_cache_values values);
+km_cache_values km_cache_values_of(const km_cache *cache);
 
 /* Takes bytes for a whole matrix out of the budget when they fit beside the other reservations
  * (evicting columns as needed): 1, else 0 (nothing taken). */

@@ -59,7 +59,8 @@ typedef struct nystrom_source {
     const km_kernel_family *base;   /* the kernel type's own family */
     size_t n;
     size_t r;
-    double *phi;             /* n x r, NULL until the kernel is fitted */
+    double *phi;             /* n x r, NULL until the kernel is fitted, or held as float: */
+    float *phi_float;        /* n x r (the kernel's features_float), or NULL */
 } nystrom_source;
 
 static void rows_release(nystrom_rows *rows)
@@ -78,6 +79,7 @@ static void nystrom_source_free(void *source)
     nystrom_source *s = source;
     rows_release(s->rows);
     free(s->phi);
+    free(s->phi_float);
     free(s);
 }
 
@@ -140,8 +142,9 @@ static km_status shared_dots(const km_kernel *k, nystrom_rows *rows, const km_vi
     return KM_OK;
 }
 
-/* phi = k(rows, Z) P for every row of the source's view, in blocks of rows. */
-static km_status compute_features(const km_kernel *k, nystrom_source *s)
+/* phi = k(rows, Z) P for every row of the source's view, in blocks of rows; as float (each block computed
+ * in double, then rounded) where as_float. */
+static km_status compute_features(const km_kernel *k, nystrom_source *s, int as_float)
 {
     km_view z;
     const km_view *view = &s->rows->view;
@@ -149,9 +152,16 @@ static km_status compute_features(const km_kernel *k, nystrom_source *s)
     size_t L = k->n_landmarks, r = k->rank_kept, block = KM_NYSTROM_BLOCK_ROWS;
     const double *dots = NULL;
     double *values = st ? NULL : malloc(block * L * sizeof *values);
+    double *rounded = st || !as_float ? NULL : malloc(block * (r ? r : 1) * sizeof *rounded);
     free(s->phi);
-    s->phi = st ? NULL : malloc((s->n ? s->n : 1) * (r ? r : 1) * sizeof *s->phi);
-    if (!st && (!values || !s->phi))
+    free(s->phi_float);
+    s->phi = NULL;
+    s->phi_float = NULL;
+    if (!st && as_float)
+        s->phi_float = malloc((s->n ? s->n : 1) * (r ? r : 1) * sizeof *s->phi_float);
+    else if (!st)
+        s->phi = malloc((s->n ? s->n : 1) * (r ? r : 1) * sizeof *s->phi);
+    if (!st && (!values || (as_float ? !s->phi_float || !rounded : !s->phi)))
         st = km_error_nomem("Nystrom features");
     if (!st)
         st = shared_dots(k, s->rows, &z, &dots);
@@ -165,9 +175,12 @@ static km_status compute_features(const km_kernel *k, nystrom_source *s)
             st = values_from_dots(k, &z, view->sqnorm + r0, count, "to a landmark row", values);
         if (!st && r)
             cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)count, (int)r, (int)L, 1.0, values, (int)L,
-                        k->projection, (int)r, 0.0, s->phi + r0 * r, (int)r);
+                        k->projection, (int)r, 0.0, as_float ? rounded : s->phi + r0 * r, (int)r);
+        for (size_t e = 0; !st && as_float && e < count * r; e++)
+            s->phi_float[r0 * r + e] = (float)rounded[e];
     }
     free(values);
+    free(rounded);
     free(z.sqnorm);
     s->r = r;
     return st;
@@ -198,7 +211,7 @@ static km_status nystrom_source_new(const km_kernel *k, const km_dataset *data, 
     km_status st = km_view_build(data, rows, n, k->features, k->n_features, dim, &s->rows->view);
     if (!st && k->projection)   /* a fitted kernel: the rows' features at once (the rows kept for others
                                    sharing them until nystrom_fit) */
-        st = compute_features(k, s);
+        st = compute_features(k, s, k->features_float);
     if (st) {
         nystrom_source_free(s);
         return st;
@@ -219,7 +232,7 @@ static km_status nystrom_source_share(const km_kernel *k, void *lead, void **sou
     s->base = km_kernel_family_of(k->type);
     s->rows = from->rows;
     s->rows->users++;
-    km_status st = k->projection ? compute_features(k, s) : KM_OK;   /* a fitted kernel */
+    km_status st = k->projection ? compute_features(k, s, k->features_float) : KM_OK;   /* a fitted kernel */
     if (st) {
         nystrom_source_free(s);
         return st;
@@ -329,11 +342,11 @@ static km_status fit_map(km_kernel *k, const km_view *view, const size_t *chosen
     return st;
 }
 
-/* The Nystrom map on the rows chosen and the features of the source's rows. */
-static km_status fit_on(km_kernel *k, nystrom_source *s, const size_t *chosen, size_t L)
+/* The Nystrom map on the rows chosen and the features of the source's rows (as float where as_float). */
+static km_status fit_on(km_kernel *k, nystrom_source *s, const size_t *chosen, size_t L, int as_float)
 {
     km_status st = fit_map(k, &s->rows->view, chosen, L);
-    return st ? st : compute_features(k, s);
+    return st ? st : compute_features(k, s, as_float);
 }
 
 /* L rows drawn by approximate ridge leverage scores (landmarks.h), from the Nystrom map on a uniform draw
@@ -344,7 +357,7 @@ static km_status leverage_landmarks(km_kernel *k, nystrom_source *s, size_t L, s
     km_status st = km_landmarks_uniform(s->n, L, &uniform);
     if (st)
         return st;
-    if ((st = fit_on(k, s, uniform, L))) {
+    if ((st = fit_on(k, s, uniform, L, 0))) {   /* the scores read the features in double */
         free(uniform);
         return st;
     }
@@ -409,7 +422,8 @@ static km_status rows_mean_distance(void *rows, double *mean)
 static km_status nystrom_fit(km_kernel *k, void *source)
 {
     nystrom_source *s = source;
-    if (k->projection && s->phi) {   /* fitted before the source was made: its features are computed */
+    if (k->projection && (s->phi || s->phi_float)) {   /* fitted before the source was made: its features
+                                                           are computed */
         release_rows(s);
         return KM_OK;
     }
@@ -418,7 +432,7 @@ static km_status nystrom_fit(km_kernel *k, void *source)
     if (!st)
         st = choose_landmarks(k, s->rows, s, &chosen, &L);
     if (!st)
-        st = fit_on(k, s, chosen, L);
+        st = fit_on(k, s, chosen, L, k->features_float);
     free(chosen);
     if (!st)
         release_rows(s);
@@ -486,7 +500,16 @@ static double nystrom_value(const km_kernel *k, const void *a, size_t i, const v
 {
     (void)k;
     const nystrom_source *sa = a, *sb = b;
-    return cblas_ddot((int)sa->r, sa->phi + i * sa->r, 1, sb->phi + j * sb->r, 1);
+    size_t r = sa->r;
+    if (sa->phi_float && sb->phi_float)
+        return km_float_dot(sa->phi_float + i * r, sb->phi_float + j * r, r);
+    if (sa->phi && sb->phi)
+        return cblas_ddot((int)r, sa->phi + i * r, 1, sb->phi + j * r, 1);
+    km_feature_block other = {.phi = sb->phi, .phi_float = sb->phi_float, .r = r};   /* one of each */
+    if (sa->phi)
+        return km_feature_dot(&other, j, sa->phi + i * r);
+    other = (km_feature_block){.phi_float = sa->phi_float, .r = r};
+    return km_feature_dot(&other, i, sb->phi + j * r);
 }
 
 static void nystrom_column(const km_kernel *k, const void *source, size_t i, const size_t *rows, size_t count,
@@ -494,6 +517,12 @@ static void nystrom_column(const km_kernel *k, const void *source, size_t i, con
 {
     (void)k;
     const nystrom_source *s = source;
+    if (s->phi_float) {
+        const float *x = s->phi_float + i * s->r;
+        for (size_t t = 0; t < count; t++)
+            out[t] = km_float_dot(s->phi_float + (rows ? rows[t] : t) * s->r, x, s->r);
+        return;
+    }
     const double *x = s->phi + i * s->r;
     if (!rows) {
         cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)count, (int)s->r, 1.0, s->phi, (int)s->r, x, 1, 0.0, out, 1);
@@ -569,11 +598,12 @@ km_status km_nystrom_self_values(const km_kernel *k, const double *values, size_
     return KM_OK;
 }
 
-static void nystrom_features(const void *source, const double **phi, size_t *r)
+static void nystrom_features(const void *source, km_feature_block *out)
 {
     const nystrom_source *s = source;
-    *phi = s->phi;
-    *r = s->r;
+    out->phi = s->phi;
+    out->phi_float = s->phi_float;
+    out->r = s->r;
 }
 
 const km_kernel_family km_family_nystrom = {

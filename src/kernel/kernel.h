@@ -68,6 +68,8 @@ typedef struct km_kernel {
     double *landmarks;       /* Z, n_landmarks x landmark_dim, row-major */
     size_t rank_kept;        /* r: the eigenvalues of k(Z, Z) kept */
     double *projection;      /* P, n_landmarks x rank_kept, row-major */
+    int features_float;      /* set by the provider that computes the training rows' features (not a
+                                property of the model): they are held as float (provider.c) */
 } km_kernel;
 
 struct km_kernel_set {

@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 #include "data/dataset.h"
+#include "kernel/feature_block.h"
 #include "kernel/kernel.h"
 
 typedef enum km_kernel_input {
@@ -102,9 +103,10 @@ typedef struct km_kernel_family {
     /* the same distance between row i of source a and row j of source b (cross values: every width
      * from one block of distances) */
     double (*distance)(const void *a, size_t i, const void *b, size_t j);
-    /* k(s_i, s_j) = <phi_i, phi_j> for explicit features of the source's rows (phi: r values a row,
-     * row-major), once the kernel is fitted; NULL: the family has none */
-    void (*features)(const void *source, const double **phi, size_t *r);
+    /* k(s_i, s_j) = <phi_i, phi_j> for explicit features of the source's rows (out's phi or phi_float:
+     * r values a row, row-major; its other fields left as they are), once the kernel is fitted; NULL:
+     * the family has none */
+    void (*features)(const void *source, km_feature_block *out);
 } km_kernel_family;
 
 /* Resolves k's gamma on training rows of dim features, family being the one that serves k: LIBSVM's

@@ -140,39 +140,67 @@ static km_status build_views(km_provider *p)
     return st ? st : group_dot_kernels(p);
 }
 
-/* What a low-rank kernel holds while fitted, in doubles: its rows' features (n x L), the landmark rows
- * (L x features), the projection and the landmarks' kernel matrix it comes from (2 L x L), L = min(rank, n). */
-static double low_rank_values(const km_kernel *k, size_t n, size_t dim_all)
+/* What a low-rank kernel holds while fitted, in bytes: its rows' features (n x L values, float where
+ * features_float), the landmark rows (L x features), the projection and the landmarks' kernel matrix it
+ * comes from (2 L x L doubles), L = min(rank, n). */
+static double low_rank_bytes(const km_kernel *k, size_t n, size_t dim_all, int features_float)
 {
     double L = (double)(k->rank < n ? k->rank : n);
     double dim = (double)(k->features ? k->n_features : dim_all);
-    return L * ((double)n + dim + 2.0 * L);
+    return L * (double)n * (double)(features_float ? sizeof(float) : sizeof(double)) +
+           L * (dim + 2.0 * L) * (double)sizeof(double);
 }
 
-double km_provider_low_rank_bytes(const km_kernel_set *set, size_t n, size_t dim_all)
+static double set_low_rank_bytes(const km_kernel_set *set, size_t n, size_t dim_all, int features_float)
 {
     double bytes = 0;
     for (size_t m = 0; m < set->size; m++)
         if (km_family(&set->kernels[m])->features)
-            bytes += low_rank_values(&set->kernels[m], n, dim_all) * sizeof(double);
+            bytes += low_rank_bytes(&set->kernels[m], n, dim_all, features_float);
     return bytes;
 }
 
-/* The low-rank kernels' fitted values are held in the kernel cache's budget, before any Gram matrix: a set
- * whose values do not fit is refused, naming the -m that would hold them. */
+double km_provider_low_rank_bytes(const km_kernel_set *set, size_t n, size_t dim_all)
+{
+    return set_low_rank_bytes(set, n, dim_all, 0);
+}
+
+static int reserve(km_cache *cache, double bytes)
+{
+    return bytes <= (double)(SIZE_MAX / 2) && km_cache_reserve(cache, (size_t)bytes);
+}
+
+/* The low-rank kernels' fitted values are held in the kernel cache's budget, before any Gram matrix
+ * and before their features are computed: as double where they fit so, else (or as the cache's values
+ * policy asks) with the features as float, half their n x r values (docs/large-scale.md, "Memory"); a
+ * set that does not fit either way is refused, naming the -m that would hold it. */
 static km_status reserve_features(km_provider *p)
 {
-    double bytes = km_provider_low_rank_bytes(p->fitted, p->n, p->data->d);
     size_t count = 0;
     for (size_t m = 0; m < p->fitted->size; m++)
-        count += p->kernels[m].family->features != NULL;
+        count += km_family(&p->fitted->kernels[m])->features != NULL;
     if (!count)
         return KM_OK;
-    if (bytes > (double)(SIZE_MAX / 2) || !km_cache_reserve(p->cache, (size_t)bytes))
+    km_cache_values policy = km_cache_values_of(p->cache);
+    double bytes = set_low_rank_bytes(p->fitted, p->n, p->data->d, 0);
+    int as_float = policy == KM_CACHE_FLOAT || (policy == KM_CACHE_AUTO && !reserve(p->cache, bytes));
+    for (size_t m = 0; m < p->fitted->size; m++)
+        p->fitted->kernels[m].features_float = as_float && km_family(&p->fitted->kernels[m])->features != NULL;
+    if (as_float) {
+        bytes = set_low_rank_bytes(p->fitted, p->n, p->data->d, 1);
+        if (!reserve(p->cache, bytes))
+            return km_error(KM_EINVAL, "the features of %zu low-rank kernel%s on %zu training rows take %.0f MiB as "
+                            "float, more than the kernel cache holds (-m %.0f): -m %.0f would hold them, or lower the "
+                            "rank", count, count > 1 ? "s" : "", p->n, bytes / 1048576.0,
+                            (double)km_cache_budget(p->cache) / 1048576.0, ceil(bytes / 1048576.0) + 1);
+        km_log(&p->logger, KM_LOG_INFO, "the low-rank kernels' features are held as float (%.0f MiB)",
+               bytes / 1048576.0);
+    } else if (policy == KM_CACHE_DOUBLE && !reserve(p->cache, bytes)) {
         return km_error(KM_EINVAL, "the features of %zu low-rank kernel%s on %zu training rows take %.0f MiB, more "
-                        "than the kernel cache holds (-m %.0f): -m %.0f would hold them, or lower the rank", count,
-                        count > 1 ? "s" : "", p->n, bytes / 1048576.0, (double)km_cache_budget(p->cache) / 1048576.0,
-                        ceil(bytes / 1048576.0) + 1);
+                        "than the kernel cache holds (-m %.0f): -m %.0f would hold them, half as float (--cache-values "
+                        "auto or float), or lower the rank", count, count > 1 ? "s" : "", p->n, bytes / 1048576.0,
+                        (double)km_cache_budget(p->cache) / 1048576.0, ceil(bytes / 1048576.0) + 1);
+    }
     p->features_reserved = (size_t)bytes;
     return KM_OK;
 }
@@ -223,9 +251,9 @@ static km_status provider_new(const km_dataset *data, const size_t *rows, size_t
         p->identity_rows &= p->rows[k] == k;
     }
     if (!st)
-        st = build_views(p);
-    if (!st)
         st = reserve_features(p);
+    if (!st)
+        st = build_views(p);
     if (!st)
         st = km_provider_setup_storage(p, use);
     if (!st)
@@ -361,7 +389,7 @@ void km_provider_feature_block(const km_provider *p, size_t m, km_feature_block 
     *out = (km_feature_block){0};
     if (!pk->family->features || p->fitted->kernels[m].center)
         return;
-    pk->family->features(pk->rows, &out->phi, &out->r);
+    pk->family->features(pk->rows, out);
     out->factor = pk->factor;
     out->root_scale = sqrt(pk->global);
 }

@@ -278,13 +278,18 @@ static km_status dot_part(km_provider *p, const double *weights, const size_t *c
     return st;
 }
 
-/* Rows rows[0..count) of a feature matrix phi (r values a row), gathered (rows NULL: phi itself). */
-static const double *feature_rows(const double *phi, size_t r, const size_t *rows, size_t count, double *gathered)
+/* Rows rows[0..count) (NULL: 0..count) of a block's features as doubles: the block's own values where
+ * they are double and every row is asked for, else gathered. */
+static const double *feature_rows(const km_feature_block *b, const size_t *rows, size_t count, double *gathered)
 {
-    if (!rows)
-        return phi;
-    for (size_t k = 0; k < count; k++)
-        memcpy(gathered + k * r, phi + rows[k] * r, r * sizeof *gathered);
+    if (!rows && b->phi)
+        return b->phi;
+    for (size_t k = 0; k < count; k++) {
+        double *into = gathered + k * b->r;
+        const double *row = km_feature_row_values(b, rows ? rows[k] : k, into);
+        if (row != into)
+            memcpy(into, row, b->r * sizeof *into);
+    }
     return gathered;
 }
 
@@ -294,18 +299,19 @@ static km_status feature_kernel_block(km_provider *p, size_t m, const size_t *co
                                       size_t nrows, double *out, size_t ld)
 {
     const km_provider_kernel *pk = &p->kernels[m];
-    const double *phi;
-    size_t r;
-    pk->family->features(pk->rows, &phi, &r);
-    int all_rows = rows == p->identity && nrows == p->n;
-    double *a = all_rows ? NULL : malloc((nrows ? nrows : 1) * (r ? r : 1) * sizeof *a);
+    km_feature_block block = {0};
+    pk->family->features(pk->rows, &block);
+    size_t r = block.r;
+    int in_place = rows == p->identity && nrows == p->n && block.phi;
+    double *a = in_place ? NULL : malloc((nrows ? nrows : 1) * (r ? r : 1) * sizeof *a);
     double *b = malloc((ncols ? ncols : 1) * (r ? r : 1) * sizeof *b);
-    if ((!all_rows && !a) || !b) {
+    if ((!in_place && !a) || !b) {
         free(a);
         free(b);
         return km_error_nomem("a block of low-rank kernel values");
     }
-    const double *A = feature_rows(phi, r, all_rows ? NULL : rows, nrows, a), *B = feature_rows(phi, r, cols, ncols, b);
+    const double *A = feature_rows(&block, in_place ? NULL : rows, nrows, a);
+    const double *B = feature_rows(&block, cols, ncols, b);
     if (r)
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)ncols, (int)nrows, (int)r, 1.0, B, (int)r, A, (int)r,
                     0.0, out, (int)ld);

@@ -36,8 +36,8 @@ static void centred_features(const km_feature_block *blocks, size_t M, size_t n,
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < M; k++) {
             const km_feature_block *b = &blocks[k];
-            const double *phi = km_feature_row(b, i);
             double s = km_feature_row_scale(b, i), *row = C + i * d + offset[k];
+            const double *phi = km_feature_row_values(b, i, row);
             for (size_t c = 0; c < b->r; c++) {
                 row[c] = s * phi[c];
                 mean[offset[k] + c] += row[c] / (double)n;

@@ -37,11 +37,11 @@ static km_status feature_products(const km_kernel_access *k, const km_feature_bl
         memset(v, 0, b->r * sizeof *v);
         for (size_t j = 0; j < n; j++)
             if (coef[j] != 0.0)
-                cblas_daxpy((int)b->r, coef[j] * km_feature_row_scale(b, j), km_feature_row(b, j), 1, v, 1);
+                km_feature_axpy(b, j, coef[j] * km_feature_row_scale(b, j), v);
         if (partition)
             partition->sum(v, b->r);
         for (size_t i = 0; i < n; i++)
-            h[m * n + i] = km_feature_row_scale(b, i) * cblas_ddot((int)b->r, km_feature_row(b, i), 1, v, 1);
+            h[m * n + i] = km_feature_row_scale(b, i) * km_feature_dot(b, i, v);
     }
     free(v);
     return KM_OK;

@@ -39,7 +39,6 @@ const km_mkl_method_entry km_method_fixed = {
     .id = KM_MKL_FIXED, .name = "fixed",
     .help = "the kernel weights are given: uniform (d_m = 1) or --weights",
     .describe = fixed_describe,
-    .params = (const km_param[]){KM_PARAM_CACHE_VALUES, 0},
     .resolve = fixed_resolve,
     .train = fixed_train,
 };

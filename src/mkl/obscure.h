@@ -83,6 +83,7 @@ typedef struct km_obscure {
     km_feature_block *features;
     double **V;
     double *step_delta;           /* K: a step's change of c~ */
+    double *row_values;           /* the largest r_j: a row's features converted to double (float blocks) */
     /* Algorithm 2 */
     double radius;                /* R; INFINITY: no projection (Pegasos-MKL) */
     long t;                       /* step counter */

@@ -25,7 +25,11 @@ km_status km_obscure_features_open(km_obscure *o)
     o->features = blocks;
     o->V = calloc(F, sizeof *o->V);
     o->step_delta = calloc(K, sizeof *o->step_delta);
-    if (!o->V || !o->step_delta)
+    size_t r_max = 1;
+    for (size_t j = 0; j < F; j++)
+        r_max = blocks[j].r > r_max ? blocks[j].r : r_max;
+    o->row_values = malloc(r_max * sizeof *o->row_values);
+    if (!o->V || !o->step_delta || !o->row_values)
         return km_error_nomem("OBSCURE's weight blocks");
     for (size_t j = 0; j < F; j++)
         if (!(o->V[j] = calloc(blocks[j].r * K + 1, sizeof **o->V)))
@@ -40,6 +44,7 @@ void km_obscure_features_close(km_obscure *o)
     free(o->V);
     free(o->features);
     free(o->step_delta);
+    free(o->row_values);
 }
 
 void km_obscure_features_products(km_obscure *o, size_t i)
@@ -48,7 +53,7 @@ void km_obscure_features_products(km_obscure *o, size_t i)
     for (size_t j = 0; j < o->F; j++) {
         const km_feature_block *b = &o->features[j];
         cblas_dgemv(CblasRowMajor, CblasTrans, (int)b->r, (int)K, km_feature_row_scale(b, i), o->V[j], (int)K,
-                    km_feature_row(b, i), 1, 0.0, o->P + j * K, 1);
+                    km_feature_row_values(b, i, o->row_values), 1, 0.0, o->P + j * K, 1);
     }
 }
 
@@ -57,8 +62,8 @@ void km_obscure_features_add(km_obscure *o, size_t i, const double *delta)
     size_t K = o->K;
     for (size_t j = 0; j < o->F; j++) {
         const km_feature_block *b = &o->features[j];
-        cblas_dger(CblasRowMajor, (int)b->r, (int)K, km_feature_row_scale(b, i), km_feature_row(b, i), 1, delta, 1,
-                   o->V[j], (int)K);
+        cblas_dger(CblasRowMajor, (int)b->r, (int)K, km_feature_row_scale(b, i),
+                   km_feature_row_values(b, i, o->row_values), 1, delta, 1, o->V[j], (int)K);
     }
 }
 
@@ -81,7 +86,7 @@ void km_obscure_features_scores(const km_obscure *o, size_t i, double *f)
         const km_feature_block *b = &o->features[j];
         if (o->beta[j] != 0.0)
             cblas_dgemv(CblasRowMajor, CblasTrans, (int)b->r, (int)K, o->kappa * o->beta[j] * km_feature_row_scale(b, i),
-                        o->V[j], (int)K, km_feature_row(b, i), 1, 1.0, f, 1);
+                        o->V[j], (int)K, km_feature_row_values(b, i, o->row_values), 1, 1.0, f, 1);
     }
 }
 
@@ -99,7 +104,8 @@ km_status km_obscure_features_quadratic(const km_obscure *o, const double *coef_
         memset(A, 0, b->r * K2 * sizeof *A);
         for (size_t s = 0; s < o->n_support; s++) {
             size_t i = o->support[s];
-            cblas_dger(CblasRowMajor, (int)b->r, (int)K2, km_feature_row_scale(b, i), km_feature_row(b, i), 1,
+            cblas_dger(CblasRowMajor, (int)b->r, (int)K2, km_feature_row_scale(b, i),
+                       km_feature_row_values(b, i, o->row_values), 1,
                        coef_gamma + s * K2, 1, A, (int)K2);
         }
         S[j] = Q[j] = 0.0;

@@ -72,7 +72,7 @@ static double decision(const dcd *d, size_t i)
     for (size_t m = 0; m < d->M; m++)
         if (d->u[m]) {
             const km_feature_block *b = &d->blocks[m];
-            g += d->theta[m] * km_feature_row_scale(b, i) * cblas_ddot((int)b->r, km_feature_row(b, i), 1, d->u[m], 1);
+            g += d->theta[m] * km_feature_row_scale(b, i) * km_feature_dot(b, i, d->u[m]);
         }
     return g;
 }
@@ -83,7 +83,7 @@ static void add_row(const dcd *d, size_t i, double amount)
     for (size_t m = 0; m < d->M; m++)
         if (d->u[m]) {
             const km_feature_block *b = &d->blocks[m];
-            cblas_daxpy((int)b->r, amount * km_feature_row_scale(b, i), km_feature_row(b, i), 1, d->u[m], 1);
+            km_feature_axpy(b, i, amount * km_feature_row_scale(b, i), d->u[m]);
         }
 }
 
@@ -97,9 +97,8 @@ static double diagonal(const dcd *d, size_t i)
     for (size_t m = 0; m < d->M; m++)
         if (d->u[m]) {
             const km_feature_block *b = &d->blocks[m];
-            const double *x = km_feature_row(b, i);
             double s = km_feature_row_scale(b, i);
-            q += d->theta[m] * s * s * cblas_ddot((int)b->r, x, 1, x, 1);
+            q += d->theta[m] * s * s * km_feature_sqnorm(b, i);
         }
     return q;
 }

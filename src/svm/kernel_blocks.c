@@ -34,7 +34,7 @@ int km_kernel_access_features(const km_kernel_access *k, km_feature_block *block
     for (size_t m = 0; m < k->n_kernels; m++) {
         km_feature_block block;
         k->feature_block(k->column_ctx, m, &block);
-        if (!block.phi)
+        if (!km_feature_block_present(&block))
             return 0;
         if (blocks)
             blocks[m] = block;

@@ -338,7 +338,8 @@ km_status km_krr_solve_features(size_t n, const km_feature_block *blocks, const 
     if (!(ridge > 0) || !isfinite(ridge))
         return km_error(KM_EINVAL, "KRR: the ridge 1/C must be positive and finite (got %g)", ridge);
     combined_features f = {blocks, weights, M, km_krr_feature_dimension(blocks, weights, M), NULL};
-    int in_place = M == 1 && weights[0] == 1.0 && !blocks[0].rows && !blocks[0].factor && blocks[0].root_scale == 1.0;
+    int in_place = M == 1 && blocks[0].phi && weights[0] == 1.0 && !blocks[0].rows && !blocks[0].factor &&
+                   blocks[0].root_scale == 1.0;
     double *B = right_hand_sides(z, n, bias);
     if (!in_place && B)
         f.buffer = malloc(KM_KRR_FEATURE_ROWS * (f.d ? f.d : 1) * sizeof *f.buffer);

@@ -1049,6 +1049,8 @@ static km_status train_rows(const km_dataset *data, const size_t *rows, size_t n
         t.cache = km_kernel_context_cache(context);
     else
         st = km_cache_new(km_params_cache_bytes(params), &t.cache);
+    if (!st)   /* how the low-rank kernels' features are held (kernel/provider.c) */
+        km_cache_set_values(t.cache, params->cache_values);
     if (!st && km_progress_report(&t.progress, "kernels"))
         st = km_error(KM_EINTERRUPTED, "training interrupted");
     if (!st) {

@@ -8,6 +8,7 @@
 # alignment methods' weights from the features' statistics; rank= on a kernel without a low-rank form and
 # rank=0 are refused naming the spec; features beyond -m are refused naming the -m that holds them.
 . "$(dirname "$0")/lib.sh" "$@"
+. "$ROOT/tests/cli/same_model.sh"
 
 H="$DATA/heart_scale"
 
@@ -187,12 +188,34 @@ for broken in cut same dim type sampling; do
 done
 
 # the fitted values count against -m: 5 kernels of rank 200 on 270 rows of 13 features (features,
-# landmarks, projection and the landmarks' kernel matrix: 200 x (270 + 13 + 2 x 200) doubles each, 5 MiB)
-# with -m 1 are refused with one line saying what -m would hold them, and no model is written
+# landmarks, projection and the landmarks' kernel matrix: 200 x (270 + 13 + 2 x 200) doubles each, 5 MiB;
+# 4 MiB with the features as float) with -m 1 are refused with one line saying what -m would hold them,
+# and no model is written; -m 5 holds them with the features as float, -m 7 as double (--cache-double
+# insists on double)
 expect_status 2 "$KM" train -q -m 1 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=200' "$H" "$WORK/m.model" &&
-    expect_one_line_error "features of 5 low-rank kernels on 270 training rows take 5 MiB.*-m 1\).*-m 7 would hold them"
+    expect_one_line_error "features of 5 low-rank kernels on 270 training rows take 4 MiB as float.*-m 1\).*-m 6 would hold them"
 [ -e "$WORK/m.model" ] && fail "a model was written although the features do not fit in -m"
-expect_status 0 "$KM" train -q -m 7 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=200' "$H" "$WORK/m.model"
+expect_status 2 "$KM" train -q -m 5 --cache-double --kernel 'rbf:gamma=2^-2..2^2/mean:rank=200' "$H" "$WORK/m.model" &&
+    expect_one_line_error "take 5 MiB, more than the kernel cache holds \(-m 5\): -m 7 would hold them, half as float"
+expect_status 0 "$KM" train -m 5 --verbose --kernel 'rbf:gamma=2^-2..2^2/mean:rank=200' "$H" "$WORK/float.model"
+grep -q "features are held as float" "$WORK/err" || fail "-m 5: the features are not held as float"
+expect_status 0 "$KM" train -m 7 --verbose --kernel 'rbf:gamma=2^-2..2^2/mean:rank=200' "$H" "$WORK/double.model"
+grep -q "held as float" "$WORK/err" && fail "-m 7: the features are held as float although they fit as double"
+
+# features as float (--cache-float) change a solve in the last digits: C-SVC without bias by coordinate
+# descent, C-SVC with bias by SMO on the kernel values, KRR by Woodbury, lp-norm MKL by the wrapper reach
+# the objective of double features to 1e-6 relative, and the same decision values to 1e-5
+for run in "--no-bias -e 1e-6" "-e 1e-6" "-s krr" "--mkl lp --p 4/3 --no-bias -e 1e-6 --mkl-gap 1e-6"; do
+    for values in double float; do
+        expect_status 0 "$KM" train -q $run --cache-$values --kernel 'rbf:gamma=2^-2..2^2/mean:rank=60' "$H" \
+            "$WORK/$values.model"
+        expect_status 0 "$KM" predict -q --decision-values "$H" "$WORK/$values.model" "$WORK/$values.out"
+    done
+    same_model "$WORK/double.model" "$WORK/float.model" 1e-6 objective ||
+        fail "$run: the objective with float features differs from double's by more than 1e-6"
+    same_numbers "$WORK/double.out" "$WORK/float.out" 1e-5 ||
+        fail "$run: the labels or decision values with float features differ from double's"
+done
 
 # kernel matrices of low-rank kernels (km_kernel_set_fit, km_kernel_matrix): ten widths of rank 270 hold
 # 18 MB while fitted, more than fitting's own cache, and at rank = N the matrix is the exact kernel's

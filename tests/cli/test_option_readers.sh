@@ -30,7 +30,6 @@ refused "--lambda is read by --mkl elasticnet, tikhonov only \(this run uses --m
 refused "--solver is read by --mkl lp, elasticnet, obscure, clmkl, hlmkl only \(this run uses --mkl tikhonov\)" --mkl tikhonov --solver silp $K2
 refused "--mkl-theta-eps is read by --mkl lp, elasticnet only \(this run uses --mkl align\)" --mkl align --mkl-theta-eps 0.1 $K2
 refused "^kernelmix train: --max-time is not read by --mkl fixed \(this run uses --mkl fixed\)$" --max-time 10 $K2
-refused "--cache-float is read by --mkl fixed only \(this run uses --mkl lp\)" --mkl lp --cache-float $K2
 refused "--epochs is read by --mkl obscure only \(this run uses --mkl lp\)" --mkl lp --epochs 2 $K2
 refused "--ae is read by --mkl clmkl only \(this run uses --mkl hlmkl\)" --mkl hlmkl --ae 0.5 $K2
 refused "--eb-inner is read by --mkl eb-rw only \(this run uses --mkl eb-mackay\)" -s krr --mkl eb-mackay --eb-inner 3 $K2
@@ -58,6 +57,8 @@ accepted -s nu-svc -n 0.3 --multiclass ovr
 accepted -s svr -p 0.2 -c 2
 accepted -s krr --ridge 0.5 --no-bias
 accepted -c 2 -e 0.01 -m 20 -h 0 --max-iter 100000 --seed 3 --cache-float
+# --cache-values also says how every method's low-rank kernels keep their features
+accepted --mkl lp --cache-float --kernel 'rbf:gamma=2^-1..2^1/mean:rank=20'
 accepted --mkl lp -c 2 -e 0.01 -m 20 -h 0 --max-iter 100000 --seed 3 --verbose $K2
 
 finish

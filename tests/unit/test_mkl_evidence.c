@@ -178,10 +178,8 @@ static void make_feature_fixture(km_feature_block *blocks)
     for (size_t m = 0; m < FEATURE_BLOCKS; m++)
         for (size_t j = 0; j < N; j++)
             for (size_t i = 0; i < N; i++) {
-                const double *a = km_feature_row(&blocks[m], i), *b = km_feature_row(&blocks[m], j);
-                double dot = 0;
-                for (size_t c = 0; c < blocks[m].r; c++)
-                    dot += a[c] * b[c];
+                double row_j[FEATURE_DIMENSIONS];
+                double dot = km_feature_dot(&blocks[m], i, km_feature_row_values(&blocks[m], j, row_j));
                 G[(m * N + j) * N + i] = km_feature_row_scale(&blocks[m], i) * km_feature_row_scale(&blocks[m], j) * dot;
             }
 }
