@@ -36,14 +36,11 @@
 #define KM_NYSTROM_MAX_LANDMARK_VALUES ((size_t)1 << 26)
 /* Rows of k(rows, Z) computed at once when mapping rows to features. */
 #define KM_NYSTROM_BLOCK_ROWS 256
-/* Most bytes of the dot products of the training rows with the landmark rows that the kernels on one
- * feature subset share (beyond it each kernel computes them block by block). */
-#define KM_NYSTROM_SHARED_DOTS_BYTES ((double)(1u << 28))
 
 /* The rows of the low-rank kernels on one feature subset (family_nystrom's shared source data): the
  * view, held until every kernel sharing it has computed its features, and the dot products of the rows
  * with the last landmark rows drawn, which every kernel drawing as many shares (the draw's seed is fixed)
- * when they fit in KM_NYSTROM_SHARED_DOTS_BYTES. */
+ * where the provider has room for them (the kernel's share_dots). */
 typedef struct nystrom_rows {
     km_view view;
     size_t users;            /* sources that still need the view */
@@ -113,7 +110,8 @@ static km_status values_from_dots(const km_kernel *k, const km_view *z, const do
 }
 
 /* The rows' dot products with the kernel's landmarks, shared: computed when the rows hold those of
- * other landmarks (or none) and fit the budget; NULL when they do not (then computed block by block). */
+ * other landmarks (or none) and the provider has room for them; NULL when not (then computed block by
+ * block). */
 static km_status shared_dots(const km_kernel *k, nystrom_rows *rows, const km_view *z, const double **dots)
 {
     size_t n = rows->view.n, L = k->n_landmarks, values = k->n_landmarks * k->landmark_dim;
@@ -123,7 +121,7 @@ static km_status shared_dots(const km_kernel *k, nystrom_rows *rows, const km_vi
         *dots = rows->dots;
         return KM_OK;
     }
-    if ((double)n * (double)L * sizeof(double) > KM_NYSTROM_SHARED_DOTS_BYTES)
+    if (!k->share_dots)
         return KM_OK;
     free(rows->dots);
     free(rows->landmarks);

@@ -70,6 +70,8 @@ typedef struct km_kernel {
     double *projection;      /* P, n_landmarks x rank_kept, row-major */
     int features_float;      /* set by the provider that computes the training rows' features (not a
                                 property of the model): they are held as float (provider.c) */
+    int share_dots;          /* ... and: the kernels on one feature subset may share the rows' dot
+                                products with the landmarks while computing them (room reserved in -m) */
 } km_kernel;
 
 struct km_kernel_set {

@@ -205,6 +205,37 @@ static km_status reserve_features(km_provider *p)
     return KM_OK;
 }
 
+/* While the low-rank kernels' features are computed, the kernels on one feature subset share the rows'
+ * dot products with their landmarks (n x L doubles a subset, L = min(rank, n) at most) where those fit
+ * in what -m has left beside the features: reserved until the kernels are fitted, else each kernel
+ * computes them block by block. */
+static void reserve_shared_dots(km_provider *p)
+{
+    const km_kernel_set *set = p->fitted;
+    double bytes = 0;
+    for (size_t m = 0; m < set->size; m++) {
+        const km_kernel *k = &set->kernels[m];
+        int lead = km_family(k)->features != NULL;   /* the first low-rank kernel on its subset */
+        for (size_t e = 0; lead && e < m; e++)
+            lead = !(km_family(&set->kernels[e])->features && km_kernel_same_features(&set->kernels[e], k));
+        double most = 0;   /* the subset's largest block */
+        for (size_t e = m; lead && e < set->size; e++)
+            if (km_family(&set->kernels[e])->features && km_kernel_same_features(&set->kernels[e], k))
+                most = fmax(most, (double)p->n * (double)(set->kernels[e].rank < p->n ? set->kernels[e].rank : p->n));
+        bytes += most * sizeof(double);
+    }
+    int share = bytes > 0 && reserve(p->cache, bytes);
+    for (size_t m = 0; m < set->size; m++)
+        set->kernels[m].share_dots = share;
+    p->dots_reserved = share ? (size_t)bytes : 0;
+}
+
+static void release_shared_dots(km_provider *p)
+{
+    km_cache_unreserve(p->cache, p->dots_reserved);
+    p->dots_reserved = 0;
+}
+
 /* A provider on cache (owned when cache_bytes is given instead: cache NULL), reading the Gram
  * matrices of context when given. */
 static km_status provider_new(const km_dataset *data, const size_t *rows, size_t n, const km_kernel_set *set,
@@ -253,11 +284,15 @@ static km_status provider_new(const km_dataset *data, const size_t *rows, size_t
     if (!st)
         st = reserve_features(p);
     if (!st)
+        reserve_shared_dots(p);
+    if (!st)
         st = build_views(p);
     if (!st)
         st = km_provider_setup_storage(p, use);
     if (!st)
         st = km_provider_fit(p);
+    if (p->cache)
+        release_shared_dots(p);
     if (!st)
         km_provider_plan_squares(p);
     if (!st)

@@ -93,6 +93,7 @@ struct km_provider {
     km_cache_client *columns;    /* dot-product and pairwise columns, key source * n + column */
     size_t gram_reserved;        /* bytes of the Gram matrices reserved in the cache */
     size_t features_reserved;    /* bytes of the low-rank kernels' features reserved in the cache */
+    size_t dots_reserved;        /* bytes of their shared dot products with the landmarks, while fitted */
     size_t gram_limit;           /* bytes of the cache Gram matrices may take */
     size_t gram_views_missing;   /* views that need a Gram matrix the budget could not hold, until warned */
     unsigned char *dots_computed; /* while gram_views_missing: source * n + i, dot-product column i computed */
