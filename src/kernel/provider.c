@@ -281,14 +281,22 @@ static km_status provider_new(const km_dataset *data, const size_t *rows, size_t
         p->identity[k] = k;
         p->identity_rows &= p->rows[k] == k;
     }
+    /* the shared dot products come after the Gram matrices of exact kernels (their storage) where there
+     * are any; a set of low-rank kernels only has none, and a kernel fitted before (data-parallel
+     * training) computes its features with its view */
+    int low_rank_only = 1;
+    for (size_t m = 0; m < set->size; m++)
+        low_rank_only &= km_family(&set->kernels[m])->features != NULL;
     if (!st)
         st = reserve_features(p);
-    if (!st)
+    if (!st && low_rank_only)
         reserve_shared_dots(p);
     if (!st)
         st = build_views(p);
     if (!st)
         st = km_provider_setup_storage(p, use);
+    if (!st && !low_rank_only)
+        reserve_shared_dots(p);
     if (!st)
         st = km_provider_fit(p);
     if (p->cache)

@@ -169,7 +169,8 @@ static void residual_pass(km_evidence *ev, const double *y, double noise)
         double *alpha = ev->alpha + first;
         km_feature_rows_combine(f->blocks, NULL, ev->M, first, count, f->rows_buffer);
         memcpy(alpha, y + first, count * sizeof *alpha);
-        cblas_dgemv(CblasColMajor, CblasTrans, (int)d, (int)count, -1.0, f->rows_buffer, (int)d, f->v, 1, 1.0, alpha, 1);
+        cblas_dgemv(CblasColMajor, CblasTrans, (int)d, (int)count, -1.0, f->rows_buffer, (int)d, f->v, 1, 1.0, alpha,
+                    1);
         cblas_dscal((int)count, 1.0 / noise, alpha, 1);
         cblas_dgemv(CblasColMajor, CblasNoTrans, (int)d, (int)count, 1.0, f->rows_buffer, (int)d, alpha, 1, 1.0,
                     f->phi_alpha, 1);

@@ -4,8 +4,10 @@
  * maximise its evidence (mkl/eb.h). The result is the GP posterior mean f(x) = sum_m d_m k_m(x, X) alpha
  * + mean(y), alpha = Kbar^-1 (y - mean y): the machine's coef is alpha, its bias the mean. There is no
  * duality gap: primal and dual hold (10) without its constant, gap the last relative change of (10).
- * The model's record keeps, per machine k (1-based), section "eb": neg_log_evidence_k (with the
- * constant n/2 log 2 pi), noise_k (sigma^2) and kernels_kept_k. */
+ * The evidence comes from the M Gram matrices, or, where every kernel is low-rank with fewer feature
+ * dimensions than rows in all, from the features (km_evidence_alloc_features; also on rows split over
+ * processes). The model's record keeps, per machine k (1-based), section "eb": neg_log_evidence_k (with
+ * the constant n/2 log 2 pi), noise_k (sigma^2) and kernels_kept_k. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -103,11 +105,13 @@ static km_status reserve_features_evidence(const km_feature_block *blocks, size_
         d += blocks[m].r;
     size_t bytes = km_evidence_features_bytes(n, d);
     *reserved = 0;
-    int fits = bytes != SIZE_MAX && (solver->cache ? km_cache_reserve(solver->cache, bytes) : bytes <= solver->cache_bytes);
+    int fits = bytes != SIZE_MAX &&
+               (solver->cache ? km_cache_reserve(solver->cache, bytes) : bytes <= solver->cache_bytes);
     if (!fits)
         return km_error(KM_EINVAL, "empirical-Bayes MKL on low-rank kernels of %zu feature dimensions keeps three "
                         "%zu x %zu matrices (%.0f MiB), more than the kernel cache has left beside the kernels' "
-                        "features (-m %.0f): raise -m by that much, or lower the rank", d, d, d, ceil((double)bytes / 1048576.0),
+                        "features (-m %.0f): raise -m by that much, or lower the rank", d, d, d,
+                        ceil((double)bytes / 1048576.0),
                         (double)(solver->cache ? km_cache_budget(solver->cache) : solver->cache_bytes) / 1048576.0);
     *reserved = solver->cache ? bytes : 0;
     return KM_OK;

@@ -57,8 +57,8 @@ static km_status check_scope(const km_dataset *data, const km_kernel_set *kernel
         dimensions += kernels->kernels[m].rank < data->n ? kernels->kernels[m].rank : data->n;
     if ((flags & KM_METHOD_EMPIRICAL_BAYES) && dimensions >= data->n)
         return km_error(KM_EINVAL, "empirical-Bayes MKL on rows split over processes needs fewer feature "
-                        "dimensions in all than rows (the ranks add up to %zu, on %zu rows): lower the ranks", dimensions,
-                        data->n);
+                        "dimensions in all than rows (the ranks add up to %zu, on %zu rows): lower the ranks",
+                        dimensions, data->n);
     for (size_t m = 0; m < kernels->size; m++) {
         const km_kernel *k = &kernels->kernels[m];
         if (!k->rank)
