@@ -196,10 +196,11 @@ static km_status reserve_features(km_provider *p)
         km_log(&p->logger, KM_LOG_INFO, "the low-rank kernels' features are held as float (%.0f MiB)",
                bytes / 1048576.0);
     } else if (policy == KM_CACHE_DOUBLE && !reserve(p->cache, bytes)) {
-        return km_error(KM_EINVAL, "the features of %zu low-rank kernel%s on %zu training rows take %.0f MiB, more "
-                        "than the kernel cache holds (-m %.0f): -m %.0f would hold them, half as float (--cache-values "
-                        "auto or float), or lower the rank", count, count > 1 ? "s" : "", p->n, bytes / 1048576.0,
-                        (double)km_cache_budget(p->cache) / 1048576.0, ceil(bytes / 1048576.0) + 1);
+        return km_error(KM_EINVAL, "the features of %zu low-rank kernel%s on %zu training rows take %.0f MiB as "
+                        "double values, which this run asks for, more than the kernel cache holds (-m %.0f): -m %.0f "
+                        "would hold them (as float values, half of that), or lower the rank", count,
+                        count > 1 ? "s" : "", p->n, bytes / 1048576.0, (double)km_cache_budget(p->cache) / 1048576.0,
+                        ceil(bytes / 1048576.0) + 1);
     }
     p->features_reserved = (size_t)bytes;
     return KM_OK;

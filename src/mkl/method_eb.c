@@ -107,12 +107,12 @@ static km_status reserve_features_evidence(const km_feature_block *blocks, size_
     *reserved = 0;
     int fits = bytes != SIZE_MAX &&
                (solver->cache ? km_cache_reserve(solver->cache, bytes) : bytes <= solver->cache_bytes);
-    if (!fits)
+    double budget = (double)(solver->cache ? km_cache_budget(solver->cache) : solver->cache_bytes);
+    if (!fits)   /* the budget plus these bytes holds them beside whatever else it holds */
         return km_error(KM_EINVAL, "empirical-Bayes MKL on low-rank kernels of %zu feature dimensions keeps three "
                         "%zu x %zu matrices (%.0f MiB), more than the kernel cache has left beside the kernels' "
-                        "features (-m %.0f): raise -m by that much, or lower the rank", d, d, d,
-                        ceil((double)bytes / 1048576.0),
-                        (double)(solver->cache ? km_cache_budget(solver->cache) : solver->cache_bytes) / 1048576.0);
+                        "features (-m %.0f): -m %.0f would hold them, or lower the rank", d, d, d,
+                        ceil((double)bytes / 1048576.0), budget / 1048576.0, ceil((budget + (double)bytes) / 1048576.0));
     *reserved = solver->cache ? bytes : 0;
     return KM_OK;
 }

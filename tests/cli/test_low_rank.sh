@@ -196,7 +196,7 @@ expect_status 2 "$KM" train -q -m 1 --kernel 'rbf:gamma=2^-2..2^2/mean:rank=200'
     expect_one_line_error "features of 5 low-rank kernels on 270 training rows take 4 MiB as float.*-m 1\).*-m 6 would hold them"
 [ -e "$WORK/m.model" ] && fail "a model was written although the features do not fit in -m"
 expect_status 2 "$KM" train -q -m 5 --cache-double --kernel 'rbf:gamma=2^-2..2^2/mean:rank=200' "$H" "$WORK/m.model" &&
-    expect_one_line_error "take 5 MiB, more than the kernel cache holds \(-m 5\): -m 7 would hold them, half as float"
+    expect_one_line_error "take 5 MiB as double values, which this run asks for, more than the kernel cache holds \(-m 5\): -m 7 would hold them"
 expect_status 0 "$KM" train -m 5 --verbose --kernel 'rbf:gamma=2^-2..2^2/mean:rank=200' "$H" "$WORK/float.model"
 grep -q "features are held as float" "$WORK/err" || fail "-m 5: the features are not held as float"
 expect_status 0 "$KM" train -m 7 --verbose --kernel 'rbf:gamma=2^-2..2^2/mean:rank=200' "$H" "$WORK/double.model"
