@@ -37,6 +37,10 @@ void km_feature_axpy(const km_feature_block *b, size_t i, double a, double *u);
 /* phi_i as r doubles: the block's own row, or its float values converted into buffer (r values). */
 const double *km_feature_row_values(const km_feature_block *b, size_t i, double *buffer);
 
+/* Rows of several blocks that the passes over the rows (the Woodbury paths of KRR and of the evidence)
+ * gather at once with km_feature_rows_combine. */
+#define KM_FEATURE_ROWS_AT_ONCE 1024
+
 /* The M blocks side by side, Z = [sqrt(w_m) s phi_m] over the blocks with w_m > 0 (weights NULL: every
  * block, w_m = 1): rows first..first+count of Z, row-major, d = sum of those blocks' r values a row,
  * written to out (count x d values). Z Z' is then the kernel sum_m w_m K_m. */

@@ -23,9 +23,6 @@
 #include "core/error.h"
 #include "dist/dist.h"
 
-/* Rows of Phi gathered at once. */
-#define EVIDENCE_FEATURE_ROWS 1024
-
 struct km_evidence_features {
     km_feature_block *blocks;    /* M, copied (their phi borrowed) */
     size_t rows;                 /* this part's rows (ev->n without a partition) */
@@ -36,7 +33,7 @@ struct km_evidence_features {
     int gram_ready;
     double *factor;              /* d x d: A, then L (lower triangle) */
     double *solved;              /* d x d: L^-1 D^1/2 G */
-    double *rows_buffer;         /* EVIDENCE_FEATURE_ROWS x d: rows of Phi, row-major */
+    double *rows_buffer;         /* KM_FEATURE_ROWS_AT_ONCE x d: rows of Phi, row-major */
     double *root_weight;         /* d: sqrt(d_m) of each dimension */
     double *v;                   /* d: D^1/2 Phi'y, then v, then D^1/2 v */
     double *phi_alpha;           /* d + 2: Phi'alpha, y'alpha, alpha'alpha */
@@ -46,7 +43,7 @@ size_t km_evidence_features_bytes(size_t n, size_t d)
 {
     if (d > 0 && d > SIZE_MAX / sizeof(double) / 4 / d)
         return SIZE_MAX;
-    size_t values = 3 * d * d + (EVIDENCE_FEATURE_ROWS + 4) * d;
+    size_t values = 3 * d * d + (KM_FEATURE_ROWS_AT_ONCE + 4) * d;
     if (values > SIZE_MAX / sizeof(double) - n)
         return SIZE_MAX;
     return (values + n) * sizeof(double);
@@ -95,7 +92,7 @@ km_status km_evidence_alloc_features(size_t n, size_t M, const km_feature_block 
         f->gram = malloc(dd * sizeof *f->gram);
         f->factor = malloc(dd * sizeof *f->factor);
         f->solved = malloc(dd * sizeof *f->solved);
-        f->rows_buffer = malloc(EVIDENCE_FEATURE_ROWS * d1 * sizeof *f->rows_buffer);
+        f->rows_buffer = malloc(KM_FEATURE_ROWS_AT_ONCE * d1 * sizeof *f->rows_buffer);
         f->root_weight = malloc(d1 * sizeof *f->root_weight);
         f->v = malloc(d1 * sizeof *f->v);
         f->phi_alpha = malloc((d + 2) * sizeof *f->phi_alpha);
@@ -139,8 +136,8 @@ static km_status compute_gram(km_evidence *ev)
     size_t n = f->rows, d = f->d;
     km_status st = KM_OK;
     memset(f->gram, 0, d * d * sizeof *f->gram);
-    for (size_t first = 0; !st && first < n; first += EVIDENCE_FEATURE_ROWS) {
-        size_t count = n - first < EVIDENCE_FEATURE_ROWS ? n - first : EVIDENCE_FEATURE_ROWS;
+    for (size_t first = 0; !st && first < n; first += KM_FEATURE_ROWS_AT_ONCE) {
+        size_t count = n - first < KM_FEATURE_ROWS_AT_ONCE ? n - first : KM_FEATURE_ROWS_AT_ONCE;
         km_feature_rows_combine(f->blocks, NULL, ev->M, first, count, f->rows_buffer);
         cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, (int)d, (int)count, 1.0, f->rows_buffer, (int)d, 1.0,
                     f->gram, (int)d);
@@ -164,8 +161,8 @@ static void residual_pass(km_evidence *ev, const double *y, double noise)
     km_evidence_features *f = ev->features;
     size_t n = f->rows, d = f->d;
     memset(f->phi_alpha, 0, d * sizeof *f->phi_alpha);
-    for (size_t first = 0; first < n; first += EVIDENCE_FEATURE_ROWS) {
-        size_t count = n - first < EVIDENCE_FEATURE_ROWS ? n - first : EVIDENCE_FEATURE_ROWS;
+    for (size_t first = 0; first < n; first += KM_FEATURE_ROWS_AT_ONCE) {
+        size_t count = n - first < KM_FEATURE_ROWS_AT_ONCE ? n - first : KM_FEATURE_ROWS_AT_ONCE;
         double *alpha = ev->alpha + first;
         km_feature_rows_combine(f->blocks, NULL, ev->M, first, count, f->rows_buffer);
         memcpy(alpha, y + first, count * sizeof *alpha);
@@ -206,8 +203,8 @@ km_status km_evidence_features_eval(km_evidence *ev, const double *y, const doub
                       noise, failed_minor, d);
     /* v = A^-1 D^1/2 Phi'y, Phi'y over the rows */
     memset(f->v, 0, d * sizeof *f->v);
-    for (size_t first = 0; !st && first < f->rows; first += EVIDENCE_FEATURE_ROWS) {
-        size_t count = f->rows - first < EVIDENCE_FEATURE_ROWS ? f->rows - first : EVIDENCE_FEATURE_ROWS;
+    for (size_t first = 0; !st && first < f->rows; first += KM_FEATURE_ROWS_AT_ONCE) {
+        size_t count = f->rows - first < KM_FEATURE_ROWS_AT_ONCE ? f->rows - first : KM_FEATURE_ROWS_AT_ONCE;
         km_feature_rows_combine(f->blocks, NULL, M, first, count, f->rows_buffer);
         cblas_dgemv(CblasColMajor, CblasNoTrans, (int)d, (int)count, 1.0, f->rows_buffer, (int)d, y + first, 1, 1.0,
                     f->v, 1);

@@ -252,15 +252,12 @@ static double *right_hand_sides(const double *z, size_t n, int bias)
     return B;
 }
 
-/* Rows of Z gathered at once from feature blocks. */
-#define KM_KRR_FEATURE_ROWS 1024
-
 /* The combined features Z = [sqrt(w_m) s phi_m] over the blocks with w_m > 0 (krr.h km_krr_solve_features). */
 typedef struct combined_features {
     const km_feature_block *blocks;
     const double *weights;
     size_t M, d;
-    double *buffer;          /* KM_KRR_FEATURE_ROWS x d, or NULL: one block used in place */
+    double *buffer;          /* KM_FEATURE_ROWS_AT_ONCE x d, or NULL: one block used in place */
 } combined_features;
 
 /* Rows first..first+count of Z, row-major with d values a row. */
@@ -280,7 +277,7 @@ static const double *feature_rows(const combined_features *f, size_t first, size
 static km_status woodbury_solve(const combined_features *f, size_t n, double ridge, double *B, int nrhs,
                                 const km_smo_options *options)
 {
-    size_t d = f->d, step = f->buffer ? KM_KRR_FEATURE_ROWS : n;
+    size_t d = f->d, step = f->buffer ? KM_FEATURE_ROWS_AT_ONCE : n;
     double *G = malloc((d ? d * d : 1) * sizeof *G), *T = calloc(d ? d * (size_t)nrhs : 1, sizeof *T);
     km_status st = G && T ? KM_OK : km_error_nomem("the Woodbury solve");
     /* G (lower triangle, column-major = row-major upper) and T, in column-major d x nrhs */
@@ -342,7 +339,7 @@ km_status km_krr_solve_features(size_t n, const km_feature_block *blocks, const 
                    blocks[0].root_scale == 1.0;
     double *B = right_hand_sides(z, n, bias);
     if (!in_place && B)
-        f.buffer = malloc(KM_KRR_FEATURE_ROWS * (f.d ? f.d : 1) * sizeof *f.buffer);
+        f.buffer = malloc(KM_FEATURE_ROWS_AT_ONCE * (f.d ? f.d : 1) * sizeof *f.buffer);
     km_status st = B && (in_place || f.buffer) ? KM_OK : km_error_nomem("KRR on explicit features");
     if (!st)
         st = woodbury_solve(&f, n, ridge, B, bias ? 2 : 1, options);
